@@ -1,0 +1,1 @@
+"""CUDA sources of the GPU backend's kernels (``*.cu``/``*.cuh``), read with importlib.resources."""

@@ -1,0 +1,42 @@
+"""lagraph_dist: breadth-first search the GraphBLAS way, from one CPU process to many GPUs.
+
+BFS is a loop of masked sparse-matrix x sparse-vector products over a boolean semiring, on a
+2D-distributed adjacency matrix (numpy/scipy blocks on the CPU backend, CuPy blocks and our
+CUDA kernels on the GPU backend), with list/bitmap sparse-vector encodings and MPI row/column
+collectives. ``lagraph_dist.reference`` runs python-graphblas as the CPU oracle.
+"""
+from lagraph_dist import semirings as _semirings_pkg
+from lagraph_dist.algorithms import BFSResult, bfs
+from lagraph_dist.backend import get_backend, gpu_available
+from lagraph_dist.errors import (DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue,
+                                 LagraphDistError, MatrixMarketError, OutOfDeviceMemory,
+                                 ValidationError)
+from lagraph_dist.grid import Grid
+from lagraph_dist.matrix import Matrix, kronecker
+from lagraph_dist.ops import apply, ewise_add, ewise_mult, mxv, reduce, vxm
+from lagraph_dist.vector import Vector
+
+semirings = _semirings_pkg.semirings
+monoids = _semirings_pkg.monoids
+binary = _semirings_pkg.binary
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "vxm", "mxv", "ewise_add",
+    "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "validate", "reference",
+    "get_backend", "gpu_available", "LagraphDistError", "InvalidValue", "IndexOutOfBound",
+    "DimensionMismatch", "DomainMismatch", "MatrixMarketError", "ValidationError",
+    "OutOfDeviceMemory",
+]
+
+
+def __getattr__(name):
+    # reference (python-graphblas) and validate load on first use: importing graphblas is slow
+    if name == "reference":
+        import importlib
+        return importlib.import_module("lagraph_dist.reference")
+    if name == "validate":
+        from lagraph_dist.validate import validate
+        return validate
+    raise AttributeError(f"module 'lagraph_dist' has no attribute {name!r}")

@@ -1,0 +1,99 @@
+"""Backends: the array module plus the local kernels, and nothing else.
+
+``"cpu"`` is numpy/scipy with the numpy twins of the kernels (:mod:`lagraph_dist.cpu_kernels`);
+``"gpu"`` is CuPy with our CUDA kernels (:mod:`lagraph_dist.gpu_kernels`). Everything above this
+layer is written once against ``backend.xp`` and ``backend.kernels``. CuPy is imported lazily,
+so ``import lagraph_dist`` works on machines without a GPU.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from lagraph_dist.errors import InvalidValue
+
+__all__ = ["Backend", "get_backend", "gpu_available", "BACKENDS", "local_index_dtype"]
+
+BACKENDS = ("auto", "cpu", "gpu")
+
+
+def local_index_dtype(length):
+    """int32 for local block indices while they fit (they always do on one GPU), else int64."""
+    return np.int32 if length <= np.iinfo(np.int32).max else np.int64
+
+
+@functools.lru_cache(maxsize=None)
+def gpu_available() -> bool:
+    """True when CuPy imports and sees at least one CUDA device."""
+    try:
+        import cupy
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:  # no cupy, no driver, no device: all mean "no GPU here"
+        return False
+
+
+class Backend:
+    """Array module, sparse module and kernels of one backend."""
+
+    def __init__(self, name, xp, kernels):
+        self.name = name
+        self.xp = xp
+        self.kernels = kernels
+
+    def __repr__(self):
+        return f"Backend({self.name!r})"
+
+    def asarray(self, array, dtype=None):
+        return self.xp.asarray(array, dtype=dtype)
+
+    def to_host(self, array):
+        """A numpy view/copy of an array of this backend."""
+        return array if self.xp is np else self.xp.asnumpy(array)
+
+    def sync(self):
+        """Wait for queued device work (timing and MPI both need it)."""
+        if self.xp is not np:
+            self.xp.cuda.get_current_stream().synchronize()
+
+    def memory_pool_peak(self) -> int:
+        """Peak bytes held by the device memory pool since the last reset (0 on the CPU)."""
+        return self.kernels.peak_bytes() if hasattr(self.kernels, "peak_bytes") else 0
+
+
+@functools.lru_cache(maxsize=None)
+def _cpu_backend():
+    from lagraph_dist import cpu_kernels
+    return Backend("cpu", np, cpu_kernels)
+
+
+@functools.lru_cache(maxsize=None)
+def _gpu_backend():
+    import cupy
+    from lagraph_dist import gpu_kernels
+    _bind_device(cupy)
+    return Backend("gpu", cupy, gpu_kernels.GpuKernels())
+
+
+def _bind_device(cupy):
+    """Under MPI, each rank takes device (node-local rank mod device count)."""
+    from mpi4py import MPI
+    node = MPI.COMM_WORLD.Split_type(MPI.COMM_TYPE_SHARED)
+    cupy.cuda.Device(node.Get_rank() % cupy.cuda.runtime.getDeviceCount()).use()
+    node.Free()
+
+
+def get_backend(name="auto") -> Backend:
+    """The backend called ``name``: "cpu", "gpu", or "auto" (gpu when CuPy sees a device)."""
+    if isinstance(name, Backend):
+        return name
+    if name not in BACKENDS:
+        raise InvalidValue(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    if name == "auto":
+        name = "gpu" if gpu_available() else "cpu"
+    if name == "gpu":
+        if not gpu_available():
+            raise InvalidValue("backend 'gpu' was asked for, but CuPy sees no CUDA device here "
+                               "(install the 'gpu' extra and run on a machine with a GPU)")
+        return _gpu_backend()
+    return _cpu_backend()

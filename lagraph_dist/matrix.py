@@ -1,0 +1,232 @@
+"""The distributed adjacency matrix: one local block per processor of the 2D layout.
+
+Processor (i, j) holds the edges u -> v with u in grid column j's column space and v in grid
+row i's row space (:class:`lagraph_dist.grid.Layout`), with int32 local ids, compressed by
+column-space id (``by_col``: push from a list frontier) and, built on first use, by row-space
+id (``by_row``: pull into unvisited rows). Entry A[u, v] is the edge u -> v.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lagraph_dist import comm as collectives
+from lagraph_dist.backend import get_backend
+from lagraph_dist.checks import check_size, check_vertex_array
+from lagraph_dist.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.grid import Layout, default_grid
+from lagraph_dist.local import LocalCSR, LocalPart
+
+__all__ = ["Matrix", "kronecker"]
+
+
+def csr_from_pairs(major, minor, nmajor, nminor, xp):
+    """CSR over ``nmajor`` rows from (major, minor) pairs; duplicates merged, minors sorted."""
+    keys = xp.unique(major.astype(np.int64) * nminor + minor.astype(np.int64))
+    indptr = xp.searchsorted(keys, xp.arange(nmajor + 1, dtype=np.int64) * nminor).astype(np.int64)
+    return LocalCSR(indptr, (keys % nminor).astype(np.int32), nminor)
+
+
+def transpose_csr(csr, xp):
+    majors = xp.repeat(xp.arange(csr.nmajor, dtype=np.int64), csr.degrees())
+    return csr_from_pairs(csr.indices, majors, csr.nminor, csr.nmajor, xp)
+
+
+class LocalBlock:
+    """This rank's edges, by column-space id and (lazily) by row-space id."""
+
+    def __init__(self, by_col: LocalCSR, backend, by_row_is_by_col=False):
+        self.by_col = by_col
+        self._by_row = by_col if by_row_is_by_col else None
+        self._backend = backend
+
+    @property
+    def by_row(self) -> LocalCSR:
+        if self._by_row is None:
+            self._by_row = transpose_csr(self.by_col, self._backend.xp)
+        return self._by_row
+
+    @property
+    def nbytes(self) -> int:
+        csrs = {id(c): c for c in (self.by_col, self._by_row) if c is not None}.values()
+        return sum(int(c.indptr.nbytes + c.indices.nbytes) for c in csrs)
+
+
+class Matrix:
+    """An n x n boolean adjacency matrix distributed on a grid (see the module docstring)."""
+
+    def __init__(self, n, grid, backend, block, nvals, *, symmetric=False, transposed=False):
+        self.n = n
+        self.grid = grid
+        self.backend = backend
+        self.layout = Layout(n, grid.rows, grid.cols)
+        self.block = block
+        self.nvals = nvals
+        self.symmetric = symmetric
+        self.transposed = transposed
+        self._cache = {}
+
+    def __repr__(self):
+        return (f"<Matrix n={self.n} nvals={self.nvals} on {self.grid.rows}x{self.grid.cols} "
+                f"{self.backend.name}{' (transposed view)' if self.transposed else ''}>")
+
+    @property
+    def shape(self):
+        return (self.n, self.n)
+
+    @property
+    def T(self) -> "Matrix":
+        """The transpose, sharing this matrix's blocks (the products read them the other way)."""
+        if self.symmetric:
+            return self
+        if "T" not in self._cache:
+            view = Matrix(self.n, self.grid, self.backend, self.block, self.nvals,
+                          transposed=not self.transposed)
+            view._cache["T"] = self
+            self._cache["T"] = view
+        return self._cache["T"]
+
+    # -- constructors (collective) ---------------------------------------------------------
+    @classmethod
+    def from_edges(cls, src, dst, n, *, symmetrize=False, grid=None, backend="auto"):
+        """Collective. Each rank passes its share of the edges src[k] -> dst[k]."""
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        n = grid.agree(check_size, n)
+
+        def checked():
+            s = check_vertex_array(src, n, "source ids", backend.xp)
+            d = check_vertex_array(dst, n, "destination ids", backend.xp)
+            if s.shape[0] != d.shape[0]:
+                raise DimensionMismatch(f"{s.shape[0]} source ids but {d.shape[0]} destination ids")
+            return s, d
+
+        s, d = grid.agree(checked)
+        return cls._from_valid_edges(s, d, n, grid, backend, symmetrize=bool(symmetrize))
+
+    @classmethod
+    def _from_valid_edges(cls, src, dst, n, grid, backend, *, symmetrize, symmetric=None):
+        xp = backend.xp
+        if symmetrize:
+            src, dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
+        layout = Layout(n, grid.rows, grid.cols)
+        src, dst = collectives.route_to_owners(layout.edge_owner_rank(src, dst), [src, dst],
+                                               grid.comm, backend)
+        cols = layout.col_space(grid.col).to_local(src)
+        rows = layout.row_space(grid.row).to_local(dst)
+        del src, dst
+        by_col = csr_from_pairs(cols, rows, layout.col_space_len, layout.row_space_len, xp)
+        symmetric = symmetrize if symmetric is None else symmetric
+        block = LocalBlock(by_col, backend, by_row_is_by_col=symmetric and grid.size == 1)
+        nvals = int(grid.allreduce(by_col.nnz))
+        return cls(n, grid, backend, block, nvals, symmetric=symmetric)
+
+    @classmethod
+    def from_scipy(cls, S, *, grid=None, backend="auto", root=0):
+        """Collective. ``S`` (any scipy sparse matrix or array, square) is read on ``root``."""
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+
+        def shape_of():
+            import scipy.sparse as sp
+            if not sp.issparse(S):
+                raise DomainMismatch(f"from_scipy needs a scipy sparse matrix, got {type(S).__name__}")
+            if S.shape[0] != S.shape[1]:
+                raise DimensionMismatch(f"an adjacency matrix must be square, got shape {S.shape}")
+            return S.shape[0]
+
+        n = grid.bcast_from(root, shape_of)
+        n = grid.agree(check_size, n)
+        if grid.rank == root:
+            coo = S.tocoo()
+            src, dst = backend.asarray(coo.row, np.int64), backend.asarray(coo.col, np.int64)
+        else:
+            src = dst = backend.xp.zeros(0, np.int64)
+        return cls._from_valid_edges(src, dst, n, grid, backend, symmetrize=False)
+
+    @classmethod
+    def from_mtx(cls, path, *, grid=None, backend="auto", root=0):
+        """Collective. A Matrix Market coordinate file, read on ``root``."""
+        from lagraph_dist.mtx import read_mtx
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+
+        def read():
+            graph = read_mtx(path)
+            if graph.nrows != graph.ncols:
+                raise DimensionMismatch(f"{path}: an adjacency matrix must be square, "
+                                        f"got {graph.nrows} x {graph.ncols}")
+            check_size(graph.nrows, f"{path}: number of rows")
+            return graph
+
+        graph = grid.agree(read) if grid.rank == root else grid.agree(lambda: None)
+        header = grid.comm.bcast(None if graph is None else (graph.nrows, graph.symmetry), root=root) \
+            if grid.size > 1 else (graph.nrows, graph.symmetry)
+        n, symmetry = header
+        if grid.rank == root:
+            src, dst = backend.asarray(graph.src), backend.asarray(graph.dst)
+        else:
+            src = dst = backend.xp.zeros(0, np.int64)
+        return cls._from_valid_edges(src, dst, n, grid, backend, symmetrize=False,
+                                     symmetric=symmetry == "symmetric")
+
+    # -- views and gathers -----------------------------------------------------------------
+    def local_edges(self):
+        """Global (src, dst) int64 numpy arrays of the edges stored on this rank."""
+        by_col = self.block.by_col
+        xp = self.backend.xp
+        cols = xp.repeat(xp.arange(by_col.nmajor, dtype=np.int64), by_col.degrees())
+        src = self.layout.col_space(self.grid.col).to_global(cols)
+        dst = self.layout.row_space(self.grid.row).to_global(by_col.indices)
+        src, dst = self.backend.to_host(src), self.backend.to_host(dst)
+        return (dst, src) if self.transposed else (src, dst)
+
+    def to_scipy(self, root=0):
+        """Collective gather of the whole matrix to ``root`` (tests and small graphs only)."""
+        import scipy.sparse as sp
+        src, dst = self.local_edges()
+        if self.grid.size > 1:
+            pieces = self.grid.comm.gather((src, dst), root=root)
+            if self.grid.rank != root:
+                return None
+            src = np.concatenate([p[0] for p in pieces])
+            dst = np.concatenate([p[1] for p in pieces])
+        data = np.ones(src.shape[0], dtype=bool)
+        return sp.csr_matrix((data, (src, dst)), shape=(self.n, self.n))
+
+    def out_degree(self):
+        """Collective, cached: the Vector of out-degrees (entries only where nonzero)."""
+        if "out_degree" not in self._cache:
+            self._cache["out_degree"] = self._major_degree()
+        return self._cache["out_degree"]
+
+    def _major_degree(self):
+        """Sum the local degrees of the sources over the processors sharing them."""
+        from lagraph_dist.vector import Vector
+        xp = self.backend.xp
+        if self.transposed:     # sources of A.T are A's row-space ids, shared along the grid row
+            local, comm = self.block.by_row.degrees(), self.grid.row_comm
+        else:
+            local, comm = self.block.by_col.degrees(), self.grid.col_comm
+        mine = collectives.reduce_scatter_blocks(local, comm, self.backend)
+        ids = xp.nonzero(mine)[0].astype(np.int32)
+        part = LocalPart.from_list(ids, mine[ids].astype(np.int64), self.layout.block_len)
+        return Vector(self.n, self.grid, self.backend, part)
+
+
+def kronecker(scale, edgefactor=16, *, seed=0, grid=None, backend="auto"):
+    """Collective. The Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19), symmetric, labels
+    permuted, self-loops dropped; each rank generates its own share, so the same
+    (scale, edgefactor, seed) gives the same graph on any grid.
+    """
+    from lagraph_dist.generators import kronecker_edges
+    grid = grid or default_grid()
+    backend = get_backend(backend)
+
+    def generate():
+        return kronecker_edges(scale, edgefactor, seed=seed, part=grid.rank, nparts=grid.size,
+                               xp=backend.xp)
+
+    src, dst = grid.agree(generate)
+    keep = src != dst
+    return Matrix._from_valid_edges(src[keep], dst[keep], 1 << int(scale), grid, backend,
+                                    symmetrize=True)

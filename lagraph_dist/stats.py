@@ -1,0 +1,46 @@
+"""Per-level BFS statistics: recorded locally by each product, summed over the grid once."""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["level_record", "summarize_levels"]
+
+_STAGES = ("expand", "mask", "fold")
+
+
+def level_record(level, direction, frontier_nvals, discovered, product_stats, seconds):
+    """One level as this rank saw it (counts are local until :func:`summarize_levels`)."""
+    return {
+        "level": level,
+        "direction": direction,
+        "frontier": frontier_nvals,
+        "discovered": discovered,
+        "edges_examined": product_stats.edges_examined,
+        "bytes": dict(product_stats.bytes),
+        "encoding": dict(product_stats.encoding),
+        "stage_seconds": dict(product_stats.seconds),
+        "seconds": seconds,
+    }
+
+
+def _merge_encodings(per_rank):
+    seen = {e for e in per_rank if e != "none"}
+    return seen.pop() if len(seen) == 1 else ("none" if not seen else "mixed")
+
+
+def summarize_levels(records, grid):
+    """Collective: edges and bytes summed over all ranks, encodings merged, the slowest rank's
+    seconds. One allgather for the whole BFS, none per level."""
+    if grid.size == 1 or not records:
+        return records
+    local = [(r["edges_examined"], [r["bytes"][s] for s in _STAGES], [r["encoding"][s] for s in _STAGES],
+              r["seconds"]) for r in records]
+    everyone = grid.comm.allgather(local)
+    for k, record in enumerate(records):
+        per_rank = [ranks[k] for ranks in everyone]
+        record["edges_examined"] = int(sum(p[0] for p in per_rank))
+        for s_index, stage in enumerate(_STAGES):
+            record["bytes"][stage] = int(sum(p[1][s_index] for p in per_rank))
+            record["encoding"][stage] = _merge_encodings(p[2][s_index] for p in per_rank)
+        record["seconds"] = float(np.max([p[3] for p in per_rank]))
+    return records

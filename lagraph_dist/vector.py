@@ -1,0 +1,126 @@
+"""The distributed sparse vector.
+
+Processor (i, j) holds the entries of vertex block ``j*R + i`` as a :class:`LocalPart` (list or
+bitmap encoding, see :mod:`lagraph_dist.local`). Conversions between encodings are explicit
+and local; everything that crosses ranks is collective.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lagraph_dist import comm as collectives
+from lagraph_dist.backend import get_backend
+from lagraph_dist.checks import check_size, check_vertex_array
+from lagraph_dist.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.grid import Layout, default_grid
+from lagraph_dist.local import LocalPart, combine_duplicates
+from lagraph_dist.semirings import any_
+
+__all__ = ["Vector"]
+
+
+class Vector:
+    """A distributed sparse vector of size ``n`` on a grid (see the module docstring)."""
+
+    def __init__(self, n, grid, backend, part: LocalPart, op_stats=None):
+        self.n = n
+        self.grid = grid
+        self.backend = backend
+        self.layout = Layout(n, grid.rows, grid.cols)
+        self.part = part
+        self.op_stats = op_stats     # set by the product that made this vector
+
+    # -- construction ---------------------------------------------------------------------
+    @classmethod
+    def from_indices(cls, indices, n, *, values=None, grid=None, backend="auto", dtype=None):
+        """Collective. Each rank passes its share of the entries (any rank may pass any id);
+        duplicates keep one of their values. Without ``values`` the entries are boolean True.
+        """
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        n = grid.agree(check_size, n)
+        xp = backend.xp
+
+        def checked():
+            ids = check_vertex_array(indices, n, "vector indices", xp)
+            if values is None:
+                vals = xp.ones(ids.shape[0], dtype=dtype or bool)
+            else:
+                vals = xp.asarray(values, dtype=dtype)
+                if vals.shape != ids.shape:
+                    raise DimensionMismatch(f"{vals.shape[0] if vals.ndim else 'scalar'} values "
+                                            f"for {ids.shape[0]} indices")
+                if vals.dtype.kind not in "biuf":
+                    raise DomainMismatch(f"vector values must be numeric, got {vals.dtype}")
+            return ids, vals
+
+        ids, vals = grid.agree(checked)
+        layout = Layout(n, grid.rows, grid.cols)
+        ids, vals = collectives.route_to_owners(layout.owner_rank(ids), [ids, vals], grid.comm, backend)
+        start, _ = layout.block_range(grid.row, grid.col)
+        local, vals = combine_duplicates((ids - start).astype(np.int32), vals, any_, xp)
+        return cls(n, grid, backend, LocalPart.from_list(local, vals, layout.block_len))
+
+    @classmethod
+    def empty(cls, n, *, dtype=bool, grid=None, backend="auto"):
+        """Collective. A vector with no entries."""
+        return cls.from_indices([], n, dtype=dtype, grid=grid, backend=backend)
+
+    def _like(self, part, op_stats=None):
+        return Vector(self.n, self.grid, self.backend, part, op_stats)
+
+    # -- properties -----------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self.part.dtype
+
+    @property
+    def encoding(self):
+        return self.part.encoding
+
+    @property
+    def nvals(self) -> int:
+        """Collective: number of entries over all ranks."""
+        return int(self.grid.allreduce(self.part.nvals))
+
+    @property
+    def local_nvals(self) -> int:
+        return self.part.nvals
+
+    def __repr__(self):
+        return (f"<Vector n={self.n} dtype={self.dtype} local_nvals={self.part.nvals} "
+                f"encoding={self.encoding} on {self.grid.rows}x{self.grid.cols} {self.backend.name}>")
+
+    # -- encodings (local, explicit) -------------------------------------------------------
+    def to_list(self) -> "Vector":
+        return self._like(self.part.to_list(self.backend))
+
+    def to_bitmap(self) -> "Vector":
+        return self._like(self.part.to_bitmap(self.backend))
+
+    # -- gathers (collective) --------------------------------------------------------------
+    def local_entries(self):
+        """This rank's (global int64 ids, values), in increasing id order."""
+        part = self.part.to_list(self.backend)
+        start, _ = self.layout.block_range(self.grid.row, self.grid.col)
+        return part.ids.astype(np.int64) + start, part.values
+
+    def _gather(self):
+        ids, values = self.local_entries()
+        ids = collectives.allgather_arrays(ids, self.grid.comm, self.backend)
+        values = collectives.allgather_arrays(values, self.grid.comm, self.backend)
+        return ids, values
+
+    def indices(self):
+        """Collective: sorted int64 global ids of the entries, on every rank."""
+        ids, _ = self._gather()
+        return np.sort(ids)
+
+    def to_numpy(self, fill=-1):
+        """Collective: the dense numpy array on every rank, ``fill`` where there is no entry."""
+        ids, values = self._gather()
+        dtype = np.result_type(values.dtype, np.min_scalar_type(fill)) if values.dtype != bool else (
+            np.int64 if fill not in (True, False) else bool)
+        dense = np.full(self.n, fill, dtype=dtype)
+        dense[ids] = values
+        return dense

@@ -1,0 +1,155 @@
+"""Operators of the algebra: binary operators, monoids and semirings.
+
+Like ``graphblas.semiring`` the names are ``{monoid}_{binaryop}``. Each entry is a frozen
+dataclass that carries everything a backend needs: the numpy identity and reduction, the MPI
+reduction op, and the CUDA snippets the kernels are specialised with. ``any_secondi`` and
+``min_secondi`` are positional: the product of ``u[k]`` and ``A[k, j]`` is the global id ``k``,
+so the result of a BFS step is a parent.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lagraph_dist.errors import DomainMismatch
+
+__all__ = [
+    "BinaryOp", "Monoid", "Semiring", "binary", "monoids", "semirings",
+    "any_pair", "lor_land", "any_secondi", "min_secondi", "lookup_semiring", "lookup_monoid",
+]
+
+INT64_MAX = np.iinfo(np.int64).max
+
+
+@dataclass(frozen=True)
+class BinaryOp:
+    """A multiply operator. ``positional`` ops ignore values and return the left entry's index."""
+
+    name: str
+    positional: bool = False
+    reads_left_values: bool = False
+    out_dtype: np.dtype | None = None   # None: keep the left operand's dtype
+
+    def __repr__(self):
+        return f"binary.{self.name}"
+
+
+@dataclass(frozen=True)
+class Monoid:
+    """An associative, commutative operator with identity, as used to combine duplicates.
+
+    ``kind`` names the combine rule once for every backend: ``"any"`` keeps any one value,
+    ``"min"`` the smallest, ``"lor"`` their logical or, ``"plus"`` their sum.
+    ``terminal`` is the value after which more inputs cannot change the result.
+    """
+
+    name: str
+    kind: str
+    identity: object
+    terminal: object
+    mpi_op_name: str          # name of the mpi4py reduction op (MPI.MIN, MPI.LOR, ...)
+    cuda_combine: str         # CUDA expression combining `a` and `b`
+
+    def __repr__(self):
+        return f"monoids.{self.name}"
+
+    def mpi_op(self):
+        from mpi4py import MPI
+        return getattr(MPI, self.mpi_op_name)
+
+
+@dataclass(frozen=True)
+class Semiring:
+    """``add`` (a Monoid) over ``multiply`` (a BinaryOp), plus its python-graphblas twin's name."""
+
+    name: str
+    add: Monoid
+    multiply: BinaryOp
+    graphblas_name: str
+
+    def __repr__(self):
+        return f"semirings.{self.name}"
+
+    @property
+    def out_dtype(self) -> np.dtype:
+        return self.multiply.out_dtype
+
+    @property
+    def reads_left_values(self) -> bool:
+        return self.multiply.reads_left_values
+
+    @property
+    def first_hit_is_final(self) -> bool:
+        """True when a pull (dot product) may stop at the first present input entry.
+
+        Holds for ``any`` monoids, and for ``min`` over positional ops because rows scan their
+        inputs in increasing global id. ``lor`` reads values, so a False entry does not stop it.
+        """
+        return self.add.kind == "any" or (self.add.kind == "min" and self.multiply.positional)
+
+
+class _Namespace:
+    """A read-only attribute namespace that names what exists when a lookup fails."""
+
+    def __init__(self, kind, entries):
+        self._kind = kind
+        self._entries = dict(entries)
+
+    def __getattr__(self, name):
+        entries = self.__dict__.get("_entries", {})
+        if name in entries:
+            return entries[name]
+        raise AttributeError(f"no {self.__dict__.get('_kind')} named {name!r}; "
+                             f"known: {', '.join(sorted(entries))}")
+
+    def __dir__(self):
+        return sorted(self._entries)
+
+    def __iter__(self):
+        return iter(self._entries.values())
+
+
+_bool = np.dtype(np.bool_)
+_int64 = np.dtype(np.int64)
+
+pair = BinaryOp("pair", out_dtype=_bool)
+land = BinaryOp("land", reads_left_values=True, out_dtype=_bool)
+secondi = BinaryOp("secondi", positional=True, out_dtype=_int64)
+second = BinaryOp("second")          # apply(u, second, right=s): every value becomes s
+first = BinaryOp("first")
+
+# Monoids are dtype-generic: the result keeps the operands' dtype (a semiring's is its multiply's).
+lor = Monoid("lor", "lor", False, True, "LOR", "(a || b)")
+any_ = Monoid("any", "any", None, None, "MAX", "a")
+min_ = Monoid("min", "min", INT64_MAX, None, "MIN", "(a < b ? a : b)")
+plus = Monoid("plus", "plus", 0, None, "SUM", "(a + b)")
+
+any_pair = Semiring("any_pair", any_, pair, "any_pair")
+lor_land = Semiring("lor_land", lor, land, "lor_land")
+any_secondi = Semiring("any_secondi", any_, secondi, "any_secondi")
+min_secondi = Semiring("min_secondi", min_, secondi, "min_secondi")
+
+binary = _Namespace("binary operator", {op.name: op for op in (pair, land, secondi, second, first)})
+monoids = _Namespace("monoid", {m.name: m for m in (lor, any_, min_, plus)})
+semirings = _Namespace("semiring", {s.name: s for s in (any_pair, lor_land, any_secondi, min_secondi)})
+
+
+def lookup_semiring(semiring) -> Semiring:
+    """Accept a Semiring or its name; anything else is a DomainMismatch naming what was given."""
+    if isinstance(semiring, Semiring):
+        return semiring
+    if isinstance(semiring, str) and semiring in semirings._entries:
+        return semirings._entries[semiring]
+    raise DomainMismatch(f"expected a semiring (one of {', '.join(sorted(semirings._entries))}), "
+                         f"got {semiring!r}")
+
+
+def lookup_monoid(monoid) -> Monoid:
+    """Accept a Monoid or its name; anything else is a DomainMismatch naming what was given."""
+    if isinstance(monoid, Monoid):
+        return monoid
+    if isinstance(monoid, str) and monoid in monoids._entries:
+        return monoids._entries[monoid]
+    raise DomainMismatch(f"expected a monoid (one of {', '.join(sorted(monoids._entries))}), "
+                         f"got {monoid!r}")
