@@ -14,6 +14,7 @@ from lagraph_dist.errors import (DimensionMismatch, DomainMismatch, IndexOutOfBo
 from lagraph_dist.grid import Grid
 from lagraph_dist.matrix import Matrix, kronecker
 from lagraph_dist.ops import apply, ewise_add, ewise_mult, mxv, reduce, vxm
+from lagraph_dist.validation import validate
 from lagraph_dist.vector import Vector
 
 semirings = _semirings_pkg.semirings
@@ -32,11 +33,8 @@ __all__ = [
 
 
 def __getattr__(name):
-    # reference (python-graphblas) and validate load on first use: importing graphblas is slow
+    # the reference loads on first use: importing graphblas is slow
     if name == "reference":
         import importlib
         return importlib.import_module("lagraph_dist.reference")
-    if name == "validate":
-        from lagraph_dist.validate import validate
-        return validate
     raise AttributeError(f"module 'lagraph_dist' has no attribute {name!r}")

@@ -58,7 +58,11 @@ class Backend:
 
     def memory_pool_peak(self) -> int:
         """Peak bytes held by the device memory pool since the last reset (0 on the CPU)."""
-        return self.kernels.peak_bytes() if hasattr(self.kernels, "peak_bytes") else 0
+        return self.kernels.peak_bytes() if self.name == "gpu" else 0
+
+    def reset_memory_peak(self):
+        if self.name == "gpu":
+            self.kernels.reset_peak()
 
 
 @functools.lru_cache(maxsize=None)

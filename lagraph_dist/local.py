@@ -11,13 +11,17 @@ Conversions are explicit (:meth:`LocalPart.to_list`, :meth:`LocalPart.to_bitmap`
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from lagraph_dist.grid import WORD_BITS
 
-__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "prefers_bitmap"]
+__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "prefers_bitmap",
+           "forced_wire_encoding"]
+
+_forced_encoding = None
 
 
 def prefers_bitmap(count, length) -> bool:
@@ -26,7 +30,25 @@ def prefers_bitmap(count, length) -> bool:
     A list costs 32 bits an entry and a bitmap one bit a slot, so the bitmap is smaller once
     the entries exceed length / 32.
     """
+    if _forced_encoding is not None:
+        return _forced_encoding == "bitmap"
     return count > length // WORD_BITS
+
+
+@contextlib.contextmanager
+def forced_wire_encoding(encoding):
+    """Send every message as "list" or "bitmap" whatever its size (tests and measurements).
+
+    Every rank must force the same encoding: receivers derive it from the entry count.
+    """
+    global _forced_encoding
+    if encoding not in ("list", "bitmap"):
+        raise ValueError(f"encoding must be 'list' or 'bitmap', got {encoding!r}")
+    previous, _forced_encoding = _forced_encoding, encoding
+    try:
+        yield
+    finally:
+        _forced_encoding = previous
 
 
 @dataclass

@@ -1,0 +1,194 @@
+"""The Graph500-style harness behind ``lagraph-dist bench`` (see BENCHMARKING.md).
+
+Seeded roots among vertices with out-degree > 0; one untimed warm-up; each timed search from
+the call of ``bfs`` to its result being complete on every rank; every timed search validated
+with the Graph500 parent rules (validation is not timed); TEPS = undirected input edges in the
+searched component / seconds, harmonic mean over roots. The peers (python-graphblas push and
+push/pull, scipy csgraph) run on rank 0 over the same graph and roots in the same run.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lagraph_dist.algorithms import bfs
+from lagraph_dist.ops import ewise_mult, reduce
+from lagraph_dist.semirings import binary, plus
+
+__all__ = ["BenchConfig", "pick_roots", "run_bench", "teps_summary", "environment"]
+
+
+@dataclass
+class BenchConfig:
+    roots: int = 64
+    root_seed: int = 2
+    directions: tuple = ("push", "auto")
+    peers: tuple = ("graphblas-push", "graphblas-pushpull", "scipy")
+    peer_roots: int = 8
+    check_levels: bool = True        # compare levels with python-graphblas (small graphs)
+    progress: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+def pick_roots(A, count, seed):
+    """Collective: ``count`` distinct roots drawn with a fixed seed among vertices of degree > 0."""
+    candidates = A.out_degree().indices()
+    rng = np.random.default_rng(seed)
+    count = min(count, candidates.shape[0])
+    return [int(v) for v in rng.choice(candidates, size=count, replace=False)]
+
+
+def _component_edges(A, result):
+    """Input edges inside the searched component: out-degrees of reached vertices (halved for
+    a symmetric graph, whose every undirected edge is stored both ways)."""
+    reached = result.parents if result.parents is not None else result.levels
+    total = reduce(ewise_mult(reached, A.out_degree(), binary.second), plus)
+    return total // 2 if A.symmetric else total
+
+
+def teps_summary(edges, seconds):
+    teps = np.asarray(edges, dtype=float) / np.asarray(seconds, dtype=float)
+    return {
+        "harmonic_mean_teps": float(len(teps) / np.sum(1.0 / teps)),
+        "min_teps": float(teps.min()), "median_teps": float(np.median(teps)),
+        "max_teps": float(teps.max()),
+        "mean_ms": float(1e3 * np.mean(seconds)), "median_ms": float(1e3 * np.median(seconds)),
+    }
+
+
+def _timed_bfs(A, root, direction):
+    A.grid.comm.Barrier()
+    started = time.perf_counter()
+    result = bfs(A, root, direction=direction)
+    A.backend.sync()
+    return result, time.perf_counter() - started
+
+
+def _run_direction(A, roots, direction, config, reference_levels):
+    from lagraph_dist.validation import validate
+    _timed_bfs(A, roots[0], direction)          # warm-up: kernels compiled, caches built
+    seconds, edges, first_levels = [], [], None
+    iterator = roots
+    if config.progress and A.grid.rank == 0:
+        from tqdm import tqdm
+        iterator = tqdm(roots, desc=f"bfs {direction}", unit="root", leave=False)
+    for k, root in enumerate(iterator):
+        result, elapsed = _timed_bfs(A, root, direction)
+        levels = result.levels.to_numpy()
+        validate(A, root, levels, result.parents.to_numpy())
+        if reference_levels is not None and root in reference_levels and \
+                not np.array_equal(levels, reference_levels[root]):
+            from lagraph_dist.errors import ValidationError
+            raise ValidationError(f"levels from root {root} differ from python-graphblas")
+        seconds.append(elapsed)
+        edges.append(_component_edges(A, result))
+        if k == 0:
+            first_levels = result.stats
+    summary = teps_summary(edges, seconds)
+    summary.update(direction=direction, roots=len(roots), edges_per_root=edges,
+                   seconds_per_root=seconds, levels_first_root=first_levels)
+    return summary
+
+
+def _peer_runs(S, roots, peers, symmetric):
+    """python-graphblas and scipy on this rank, same graph and roots, same TEPS rule."""
+    import scipy.sparse.csgraph as csgraph
+    from lagraph_dist import reference
+    out = {}
+    degrees = np.diff(S.indptr)
+    for peer in peers:
+        seconds, edges = [], []
+        for root in roots:
+            started = time.perf_counter()
+            if peer == "scipy":
+                reached = csgraph.breadth_first_order(S, root, directed=True,
+                                                      return_predecessors=False)
+            else:
+                direction = "push" if peer == "graphblas-push" else "pushpull"
+                reached = np.flatnonzero(reference.bfs(S, root, direction=direction)[0] >= 0)
+            seconds.append(time.perf_counter() - started)
+            total = int(degrees[reached].sum())
+            edges.append(total // 2 if symmetric else total)
+        out[peer] = teps_summary(edges, seconds) | {"roots": len(roots)}
+    return out
+
+
+def _git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def environment(A):
+    """Device, grid, versions and commit, for the JSON record."""
+    import mpi4py
+    import scipy
+    env = {
+        "backend": A.backend.name, "grid": list(A.grid.shape), "ranks": A.grid.size,
+        "host": platform.node(), "cpu_count": __import__("os").cpu_count(),
+        "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
+        "mpi4py": mpi4py.__version__, "commit": _git_commit(),
+    }
+    if A.backend.name == "gpu":
+        env.update(A.backend.kernels.device_info())
+    else:
+        env["device"] = platform.processor() or platform.machine()
+    try:
+        import graphblas
+        env["python-graphblas"] = graphblas.__version__
+    except ImportError:
+        pass
+    return env
+
+
+def run_bench(A, graph_info, config: BenchConfig):
+    """Collective. Runs every direction and (on rank 0) the peers; returns the JSON record."""
+    roots = pick_roots(A, config.roots, config.root_seed)
+    peers, reference_levels = {}, None
+    S = A.to_scipy(root=0) if config.peers or config.check_levels else None
+    if A.grid.rank == 0 and S is not None:
+        from lagraph_dist import reference
+        peer_roots = roots[:config.peer_roots]
+        peers = _peer_runs(S, peer_roots, config.peers, A.symmetric)
+        if config.check_levels:
+            reference_levels = {r: reference.bfs(S, r)[0] for r in peer_roots}
+    if A.grid.size > 1:
+        reference_levels = A.grid.comm.bcast(reference_levels, root=0)
+    A.backend.reset_memory_peak()
+    runs = {d: _run_direction(A, roots, d, config, reference_levels) for d in config.directions}
+    record = {
+        "graph": graph_info, "n": A.n, "nvals": A.nvals, "environment": environment(A),
+        "protocol": "graph500: seeded roots with degree > 0, warm-up excluded, every search validated; "
+                    "TEPS = undirected input edges in the searched component / seconds",
+        "lagraph_dist": runs, "peers": peers,
+        "peak_device_bytes": A.backend.memory_pool_peak(),
+        "graph_bytes_per_edge": A.grid.allreduce(A.block.nbytes) / max(A.nvals, 1),
+    }
+    best = max(runs.values(), key=lambda r: r["harmonic_mean_teps"])["harmonic_mean_teps"]
+    record["ratios"] = {f"lagraph_dist/{peer}": best / p["harmonic_mean_teps"] for peer, p in peers.items()}
+    return record
+
+
+def write_json(record, path):
+    with open(path, "w") as handle:
+        json.dump(record, handle, indent=1, default=lambda o: o.item() if hasattr(o, "item") else str(o))
+
+
+def format_table(record):
+    """A short markdown table of the record."""
+    lines = ["| run | hmean GTEPS | median ms | roots |", "|---|---|---|---|"]
+    for name, run in record["lagraph_dist"].items():
+        lines.append(f"| lagraph_dist {record['environment']['backend']} {name} | "
+                     f"{run['harmonic_mean_teps'] / 1e9:.4f} | {run['median_ms']:.2f} | {run['roots']} |")
+    for name, run in record["peers"].items():
+        lines.append(f"| {name} | {run['harmonic_mean_teps'] / 1e9:.4f} | {run['median_ms']:.2f} | {run['roots']} |")
+    return "\n".join(lines)
+
+

@@ -1,0 +1,324 @@
+"""CPU reference BFS, used as the oracle the distributed kernels are tested against.
+
+:func:`bfs` runs on python-graphblas (SuiteSparse:GraphBLAS) in the LAGraph style; the
+package is imported lazily so that this module imports without the ``reference`` extra.
+:func:`bfs_levels_scipy` is a second, independent oracle built on ``scipy.sparse.csgraph``.
+"""
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+from lagraph_dist.errors import (
+    DimensionMismatch,
+    DomainMismatch,
+    IndexOutOfBound,
+    InvalidValue,
+)
+
+__all__ = ["bfs", "bfs_levels_scipy"]
+
+_DIRECTIONS = ("push", "pushpull")
+
+# Beamer's direction-optimizing thresholds: go pull once the frontier's edges exceed
+# 1/ALPHA of the unexplored edges, go back to push once the frontier shrinks below n/BETA.
+_ALPHA = 8.0
+_BETA = 24.0
+
+
+def _import_graphblas():
+    """Import python-graphblas, or explain which extra provides it.
+
+    Returns
+    -------
+    module
+        The ``graphblas`` package.
+
+    Raises
+    ------
+    ImportError
+        If python-graphblas is not installed.
+    """
+    try:
+        import graphblas
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "lagraph_dist.reference.bfs needs python-graphblas; install the `reference` "
+            "extra: pip install lagraph-dist[reference]"
+        ) from exc
+    return graphblas
+
+
+def _check_source(source, n):
+    """Return ``source`` as a Python int after checking its type and range.
+
+    Parameters
+    ----------
+    source : object
+        The proposed source vertex.
+    n : int
+        Number of vertices.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    DomainMismatch
+        If ``source`` is not an integer (bools are rejected: ``True`` is not a vertex id).
+    IndexOutOfBound
+        If ``source`` lies outside ``[0, n)``.
+    """
+    if isinstance(source, (bool, np.bool_)) or not isinstance(source, numbers.Integral):
+        raise DomainMismatch(
+            f"source must be an integer vertex id, got {source!r} ({type(source).__name__})"
+        )
+    s = int(source)
+    if not 0 <= s < n:
+        raise IndexOutOfBound(f"source {s} is outside [0, {n}) (n={n})")
+    return s
+
+
+def _check_direction(direction):
+    """Reject anything but the supported direction names."""
+    if direction not in _DIRECTIONS:
+        raise InvalidValue(f"direction must be one of {_DIRECTIONS}, got {direction!r}")
+
+
+def _square_size(shape):
+    """Return n for an n-by-n shape, else raise :class:`DimensionMismatch`."""
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise DimensionMismatch(f"adjacency matrix must be square, got shape {tuple(shape)}")
+    return int(shape[0])
+
+
+def _scipy_pattern_coo(S):
+    """Return ``(rows, cols)`` int64 arrays of every stored entry of a scipy matrix.
+
+    Explicit zeros are kept (they are edges); duplicates may remain.
+    """
+    coo = sp.coo_array(S)
+    return coo.row.astype(np.int64, copy=False), coo.col.astype(np.int64, copy=False)
+
+
+def _to_graphblas_pattern(gb, S):
+    """Convert ``S`` into an n-by-n boolean ``graphblas.Matrix`` holding its pattern.
+
+    Parameters
+    ----------
+    gb : module
+        The ``graphblas`` package.
+    S : scipy sparse matrix/array or graphblas.Matrix
+
+    Returns
+    -------
+    A : graphblas.Matrix
+        Boolean, iso-valued, duplicates merged.
+    n : int
+    """
+    if isinstance(S, gb.Matrix):
+        n = _square_size((S.nrows, S.ncols))
+        A = gb.Matrix(bool, n, n)
+        # Structural mask: explicit zeros (or falsy values) of S are still edges.
+        A(S.S) << True
+        return A, n
+    if sp.issparse(S):
+        n = _square_size(S.shape)
+        rows, cols = _scipy_pattern_coo(S)
+        # A scalar value gives an iso matrix; graphblas then drops duplicate indices itself.
+        A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n)
+        return A, n
+    raise DomainMismatch(
+        f"S must be a scipy sparse matrix/array or a graphblas.Matrix, got {type(S).__name__}"
+    )
+
+
+class _DirectionChooser:
+    """Beamer-style push/pull switch, fed with frontier sizes after every level.
+
+    Parameters
+    ----------
+    gb : module
+        The ``graphblas`` package.
+    A : graphblas.Matrix
+        Boolean adjacency pattern.
+    n : int
+        Number of vertices.
+    """
+
+    def __init__(self, gb, A, n):
+        self._gb = gb
+        self._n = n
+        self._outdeg = A.reduce_rowwise(gb.agg.count).new(dtype=gb.dtypes.INT64)
+        self._unexplored = A.nvals
+        self._last_nq = 0
+        self.push = True
+
+    def _frontier_edges(self, q):
+        """Sum of out-degrees of the frontier vertices (the edges a push step scans)."""
+        gb = self._gb
+        deg = gb.Vector(gb.dtypes.INT64, self._n)
+        deg(q.S) << self._outdeg
+        return int(deg.reduce(gb.monoid.plus).new().value or 0)
+
+    def update(self, q):
+        """Choose the direction for expanding frontier ``q``; returns True for push."""
+        nq = q.nvals
+        edges_in_frontier = self._frontier_edges(q)
+        self._unexplored -= edges_in_frontier
+        growing = nq > self._last_nq
+        if self.push and growing and edges_in_frontier > self._unexplored / _ALPHA:
+            self.push = False
+        elif not self.push and not growing and nq < self._n / _BETA:
+            self.push = True
+        self._last_nq = nq
+        return self.push
+
+
+def _set_frontier_format(q, push):
+    """Sparse frontier for push (few entries), bitmap for pull (random membership tests)."""
+    q.ss.config["sparsity_control"] = ["sparse"] if push else ["bitmap"]
+
+
+def _run_bfs(gb, A, n, source, direction):
+    """Level-synchronous BFS on the boolean pattern ``A``; returns graphblas vectors.
+
+    Returns
+    -------
+    lev, pi : graphblas.Vector
+        Level and parent of every reached vertex (INT64), absent where unreached.
+    """
+    int64 = gb.dtypes.INT64
+    # secondi gives the index k of the frontier entry q[k], i.e. the parent, in both
+    # q @ A (push) and AT @ q (pull).
+    parent_of = gb.semiring.ss.any_secondi[int64]
+    pi = gb.Vector(int64, n)
+    pi[source] = source
+    lev = gb.Vector(int64, n)
+    lev[source] = 0
+    q = gb.Vector(int64, n)
+    q[source] = source
+
+    chooser = _DirectionChooser(gb, A, n) if direction == "pushpull" else None
+    AT = A.T.new() if chooser is not None else None
+    level = 0
+    while q.nvals > 0:
+        push = True if chooser is None else chooser.update(q)
+        level += 1
+        if chooser is not None:
+            _set_frontier_format(q, push)
+        # ~pi.S: never revisit; replace: the new frontier is only the newly found vertices.
+        if push:
+            q(~pi.S, replace=True) << parent_of(q @ A)
+        else:
+            q(~pi.S, replace=True) << parent_of(AT @ q)
+        pi(q.S) << q
+        lev(q.S) << level
+    return lev, pi
+
+
+def bfs(S, source, *, direction="push"):
+    """Breadth-first search from ``source`` along out-edges, with python-graphblas.
+
+    Parameters
+    ----------
+    S : scipy sparse matrix/array (any format) or graphblas.Matrix
+        Square adjacency matrix; entry ``S[i, j]`` is the edge ``i -> j``. Only the pattern
+        counts: explicit zeros are edges, values are ignored, self-loops and duplicate
+        entries are allowed.
+    source : int
+        Source vertex (Python or numpy integer, not bool).
+    direction : {"push", "pushpull"}
+        ``"push"`` expands the frontier with ``q @ A`` at every level; ``"pushpull"``
+        switches to ``A.T @ q`` on large frontiers (direction-optimizing BFS).
+
+    Returns
+    -------
+    levels : numpy.ndarray of int64, shape (n,)
+        Hop distance from ``source``; -1 where unreached; ``levels[source] == 0``.
+    parents : numpy.ndarray of int64, shape (n,)
+        A BFS-tree parent of every reached vertex; -1 where unreached;
+        ``parents[source] == source``.
+
+    Raises
+    ------
+    ImportError
+        If python-graphblas is not installed.
+    DimensionMismatch
+        If ``S`` is not square.
+    DomainMismatch
+        If ``S`` has an unsupported type or ``source`` is not an integer.
+    IndexOutOfBound
+        If ``source`` is outside ``[0, n)``.
+    InvalidValue
+        If ``direction`` is unknown.
+    """
+    _check_direction(direction)
+    gb = _import_graphblas()
+    A, n = _to_graphblas_pattern(gb, S)
+    source = _check_source(source, n)
+    lev, pi = _run_bfs(gb, A, n, source, direction)
+    levels = lev.to_dense(fill_value=-1, dtype=np.int64).astype(np.int64, copy=False)
+    parents = pi.to_dense(fill_value=-1, dtype=np.int64).astype(np.int64, copy=False)
+    return levels, parents
+
+
+def _depths_by_pointer_jumping(pred, root, reached):
+    """Distance to ``root`` along ``pred`` links, by repeated pointer doubling.
+
+    Parameters
+    ----------
+    pred : numpy.ndarray of int64
+        Parent of every reached non-root vertex (other entries are ignored).
+    root : int
+    reached : numpy.ndarray of bool
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Depth of every reached vertex, -1 elsewhere.
+    """
+    n = pred.shape[0]
+    idx = np.arange(n, dtype=np.int64)
+    # Unreached vertices and the root point at themselves with distance 0: fixed points.
+    jump = np.where(reached, pred, idx)
+    jump[root] = root
+    dist = (jump != idx).astype(np.int64)
+    while True:
+        nxt = jump[jump]
+        if np.array_equal(nxt, jump):
+            break
+        dist = dist + dist[jump]
+        jump = nxt
+    return np.where(reached, dist, -1).astype(np.int64)
+
+
+def bfs_levels_scipy(S, source):
+    """BFS levels from ``scipy.sparse.csgraph.breadth_first_order`` (independent oracle).
+
+    Parameters
+    ----------
+    S : scipy sparse matrix/array
+        Square adjacency matrix, ``S[i, j]`` is the edge ``i -> j``; pattern only.
+    source : int
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        Hop distance from ``source``, -1 where unreached.
+    """
+    from scipy.sparse.csgraph import breadth_first_order
+
+    if not sp.issparse(S):
+        raise DomainMismatch(f"S must be a scipy sparse matrix/array, got {type(S).__name__}")
+    n = _square_size(S.shape)
+    source = _check_source(source, n)
+    rows, cols = _scipy_pattern_coo(S)
+    # Rebuild with unit weights: csgraph may read stored zeros as missing edges.
+    G = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    order, pred = breadth_first_order(G, source, directed=True, return_predecessors=True)
+    reached = np.zeros(n, dtype=bool)
+    reached[order] = True
+    return _depths_by_pointer_jumping(pred.astype(np.int64), source, reached)

@@ -1,0 +1,35 @@
+"""Run tests/mpi/check_validate.py on 3 MPI ranks and require every rank to report ok."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+NPROCS = 3
+SCRIPT = Path(__file__).resolve().parent / "mpi" / "check_validate.py"
+
+
+def find_mpiexec():
+    """mpiexec of the running interpreter's environment first, then the one on PATH."""
+    beside = Path(sys.executable).parent / "mpiexec"
+    if beside.exists():
+        return str(beside)
+    return shutil.which("mpiexec")
+
+
+@pytest.mark.mpi
+def test_validate_on_three_ranks():
+    mpiexec = find_mpiexec()
+    if mpiexec is None:
+        pytest.skip("mpiexec not found")
+    proc = subprocess.run(
+        [mpiexec, "-n", str(NPROCS), sys.executable, str(SCRIPT)],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ),
+    )
+    report = proc.stdout + proc.stderr
+    assert proc.returncode == 0, report
+    for rank in range(NPROCS):
+        assert f"rank {rank} ok" in proc.stdout, report
