@@ -13,7 +13,7 @@ from lagraph_dist.errors import (DimensionMismatch, DomainMismatch, IndexOutOfBo
                                  ValidationError)
 from lagraph_dist.grid import Grid
 from lagraph_dist.matrix import Matrix, kronecker
-from lagraph_dist.ops import apply, ewise_add, ewise_mult, mxv, reduce, vxm
+from lagraph_dist.ops import apply, assign, ewise_add, ewise_mult, mxv, reduce, vxm
 from lagraph_dist.validation import validate
 from lagraph_dist.vector import Vector
 
@@ -24,7 +24,7 @@ binary = _semirings_pkg.binary
 __version__ = "0.1.0"
 
 __all__ = [
-    "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "vxm", "mxv", "ewise_add",
+    "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "vxm", "mxv", "ewise_add", "assign",
     "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "validate", "reference",
     "get_backend", "gpu_available", "LagraphDistError", "InvalidValue", "IndexOutOfBound",
     "DimensionMismatch", "DomainMismatch", "MatrixMarketError", "ValidationError",

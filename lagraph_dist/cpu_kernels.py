@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lagraph_dist.local import combine_duplicates, multiply_values
+from lagraph_dist.local import LocalPart, combine_duplicates, multiply_values
 
 __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test",
            "push_spmspv", "pull_spmv", "combine"]
@@ -63,7 +63,7 @@ def _edges_of(csr, majors):
 
 
 def push_spmspv(csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map):
-    """Top-down w = u' M over a list frontier; returns (sorted ids, values, edges examined)."""
+    """Top-down w = u' M over a list frontier; returns (output-space part, edges examined)."""
     majors = frontier_ids.astype(np.int64)
     owner, rows, examined = _edges_of(csr, majors)
     keep = _allowed(rows, mask_words, complement)
@@ -71,7 +71,7 @@ def push_spmspv(csr, frontier_ids, frontier_values, semiring, mask_words, comple
     left = None if frontier_values is None else frontier_values[owner]
     values = multiply_values(semiring, frontier_ids[owner], left, in_map, np)
     ids, values = combine_duplicates(rows.astype(np.int32), values, semiring.add, np)
-    return ids, values, examined
+    return LocalPart.from_list(ids, values, csr.nminor), examined
 
 
 def pull_spmv(csr, frontier_words, frontier_values, semiring, mask_words, complement, in_map):
@@ -98,7 +98,7 @@ def pull_spmv(csr, frontier_words, frontier_values, semiring, mask_words, comple
     left = None if frontier_values is None else frontier_values[cols[keep]]
     values = multiply_values(semiring, cols[keep], left, in_map, np)
     ids, values = combine_duplicates(rows[owner[keep]].astype(np.int32), values, semiring.add, np)
-    return ids, values, examined
+    return LocalPart.from_list(ids, values, csr.nmajor), examined
 
 
 def combine(ids, values, monoid):

@@ -110,7 +110,7 @@ def _part_range(total: int, part: int, nparts: int) -> tuple[int, int]:
 
 
 def _chunked(xp, lo: int, hi: int, make):
-    """Concatenate ``make(counter)`` over batches of at most ``_CHUNK`` edge indices."""
+    """Concatenate ``make(counter)`` over batches of ``_CHUNK_HOST`` or ``_CHUNK_DEVICE`` edges."""
     chunk = _CHUNK_HOST if xp is numpy else _CHUNK_DEVICE
     srcs, dsts = [], []
     for start in range(lo, max(hi, lo + 1), chunk):
@@ -320,7 +320,7 @@ def grid2d_edges(rows, cols, *, part=0, nparts=1, xp=numpy):
         right_src = (k // width) * cols + k % width
         down_src = k - nright
         src = xp.where(right, right_src, down_src)
-        dst = src + xp.where(right, 1, cols)
+        dst = src + (cols - (cols - 1) * right.astype(xp.int64))  # +1 right, +cols down
         return src, dst
 
     return _chunked(xp, lo, hi, make)

@@ -55,6 +55,8 @@ _GB_TYPES = {
 _GB_COMPLEX = ("float complex", "double complex")
 _GB_UNSIGNED = ("bool", "uint8_t", "uint16_t", "uint32_t", "uint64_t")
 
+_WRITE_CHUNK = 1 << 20  # lines formatted per batch: bounds the byte table to ~40 MB
+
 _INT_TOKEN = re.compile(r"[+-]?[0-9]+")
 _COMMENT = re.compile(r"%[^\n]*")
 
@@ -208,7 +210,7 @@ def _parse_header(path: str, text: str) -> _Header:
         stripped = line.strip()
         if stripped.startswith("%"):
             if lineno == 2 and stripped.lower().startswith("%%graphblas type"):
-                gb_type = _parse_gb_type(path, lineno, stripped, *banner)
+                gb_type = _parse_gb_type(path, lineno, stripped, banner[1])
             continue
         if not stripped:
             continue
@@ -246,7 +248,7 @@ def _parse_banner(path: str, line: str) -> tuple[str, str]:
     return field, symmetry
 
 
-def _parse_gb_type(path: str, lineno: int, line: str, field: str, symmetry: str) -> str:
+def _parse_gb_type(path: str, lineno: int, line: str, symmetry: str) -> str:
     """Read LAGraph's ``%%GraphBLAS type T`` line and check T against the banner."""
     gb_type = " ".join(line.split()[2:])
     if gb_type in _GB_COMPLEX:
@@ -270,7 +272,8 @@ def _parse_size_line(path: str, lineno: int, line: str, symmetry: str) -> tuple[
         )
     nrows, ncols, nentries = (int(w) for w in words)
     if symmetry != "general" and nrows != ncols:
-        raise MatrixMarketError(f"{path}:{lineno}: a {symmetry} matrix must be square, got {nrows} x {ncols}")
+        what = f"a {symmetry} matrix must be square, got {nrows} x {ncols}"
+        raise MatrixMarketError(f"{path}:{lineno}: {what}")
     return nrows, ncols, nentries
 
 
@@ -299,7 +302,7 @@ def _parse_entries_fast(body: str, kind: str | None) -> _Entries | None:
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # an empty body warns; let the slow pass handle it
             table = np.loadtxt(io.StringIO(body), dtype=fields, comments=None, ndmin=1)
-    except (ValueError, Warning):
+    except (ValueError, OverflowError, Warning):
         return None
     values = table["v"].copy() if kind is not None else None
     return _Entries(table["i"].copy(), table["j"].copy(), values)
@@ -416,19 +419,40 @@ def _check_no_duplicates(source: _Source, header: _Header, entries: _Entries) ->
     if header.symmetry in _MIRRORED:
         # (i, j) and (j, i) are the same stored entry once mirrored.
         rows, cols = np.minimum(rows, cols), np.maximum(rows, cols)
-    order = np.lexsort((cols, rows))
+    if not _has_duplicates(rows, cols, header.nrows, header.ncols):
+        return
+    k0, k1 = _first_duplicate(rows, cols)
+    raise source.error(
+        source.entry_line(k1),
+        f"duplicate entry ({int(entries.rows[k1])}, {int(entries.cols[k1])}), "
+        f"already stored on line {source.entry_line(k0)}",
+    )
+
+
+def _has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int) -> bool:
+    """Whether a (row, col) pair repeats; cheap when the file is sorted, as most are."""
+    if rows.shape[0] < 2:
+        return False
+    if nrows * ncols >= 2**63:  # pairs do not fit one int64 key: fall back to the slow search
+        return _first_duplicate(rows, cols) is not None
+    by_row = rows * ncols + cols
+    by_col = cols * nrows + rows
+    if np.all(by_row[1:] > by_row[:-1]) or np.all(by_col[1:] > by_col[:-1]):
+        return False
+    by_row.sort()
+    return bool(np.any(by_row[1:] == by_row[:-1]))
+
+
+def _first_duplicate(rows: np.ndarray, cols: np.ndarray) -> tuple[int, int] | None:
+    """Entry numbers (earlier, later) of the repeat whose later copy comes first in the file."""
+    order = np.lexsort((cols, rows))  # stable: equal pairs stay in file order
     same = (rows[order[1:]] == rows[order[:-1]]) & (cols[order[1:]] == cols[order[:-1]])
     hits = np.flatnonzero(same)
-    if hits.size:
-        # Report the pair whose later line comes first in the file.
-        pairs = np.sort(np.stack([order[hits], order[hits + 1]]), axis=0)
-        first = int(np.argmin(pairs[1]))
-        k0, k1 = int(pairs[0, first]), int(pairs[1, first])
-        raise source.error(
-            source.entry_line(k1),
-            f"duplicate entry ({int(entries.rows[k1])}, {int(entries.cols[k1])}), "
-            f"already stored on line {source.entry_line(k0)}",
-        )
+    if not hits.size:
+        return None
+    later = order[hits + 1]
+    first = int(np.argmin(later))
+    return int(order[hits[first]]), int(later[first])
 
 
 def _data_line_numbers(body: str, body_line: int) -> np.ndarray:
@@ -486,13 +510,32 @@ def write_mtx(path, src, dst, n: int, *, symmetric: bool = False) -> None:
         keep = src >= dst
         src, dst = src[keep], dst[keep]
     kind = "symmetric" if symmetric else "general"
-    lines = np.char.add(np.char.add((src + 1).astype(str), " "), (dst + 1).astype(str))
-    with open(os.fspath(path), "w", encoding="ascii") as handle:
-        handle.write(f"%%MatrixMarket matrix coordinate pattern {kind}\n")
-        handle.write(f"{n} {n} {src.shape[0]}\n")
-        if src.shape[0]:
-            handle.write("\n".join(lines.tolist()))
-            handle.write("\n")
+    with open(os.fspath(path), "wb") as handle:
+        handle.write(f"%%MatrixMarket matrix coordinate pattern {kind}\n{n} {n} {src.shape[0]}\n".encode())
+        for start in range(0, src.shape[0], _WRITE_CHUNK):
+            stop = start + _WRITE_CHUNK
+            handle.write(_format_entries(src[start:stop] + 1, dst[start:stop] + 1))
+
+
+def _format_entries(rows: np.ndarray, cols: np.ndarray) -> bytes:
+    """``"row col\\n"`` lines for positive int64 arrays, formatted without a Python loop."""
+    table = np.concatenate(
+        [_decimal_digits(rows), _column(rows, b" "), _decimal_digits(cols), _column(rows, b"\n")], axis=1
+    )
+    flat = table.ravel()
+    return flat[flat != 0].tobytes()  # 0 marks the blank left of a short number
+
+
+def _decimal_digits(values: np.ndarray) -> np.ndarray:
+    """(len, width) ASCII digits of positive ints, right-aligned, 0 bytes as left padding."""
+    width = len(str(int(values.max()))) if values.size else 1
+    powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+    digits = (values[:, None] // powers) % 10 + ord("0")
+    return np.where(values[:, None] >= powers, digits, 0).astype(np.uint8)
+
+
+def _column(like: np.ndarray, char: bytes) -> np.ndarray:
+    return np.full((like.shape[0], 1), ord(char), dtype=np.uint8)
 
 
 def _check_edges_for_write(src, dst, n) -> tuple[np.ndarray, np.ndarray]:

@@ -22,11 +22,12 @@ import numpy as np
 
 from lagraph_dist import comm as collectives
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.grid import WORD_BITS
 from lagraph_dist.local import LocalPart, combine_duplicates
 from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
 
-__all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "apply", "reduce", "ProductStats"]
+__all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats"]
 
 
 @dataclass
@@ -118,12 +119,22 @@ def _assemble_bitmap(pieces, backend):
     return xp.concatenate([p.words for p in bitmaps]), xp.concatenate([p.values for p in bitmaps])
 
 
-def _split_by_owner(ids, values, block_len, nowners, backend):
-    """Output-space entries -> one list-encoded piece per owner (ids are sorted)."""
+def _split_by_owner(part, block_len, nowners, backend):
+    """An output-space part -> one piece per owner block (blocks are word-aligned)."""
+    if nowners == 1:
+        return [part]
+    if part.encoding == "bitmap":
+        words_per_block = block_len // WORD_BITS
+        pieces = []
+        for k in range(nowners):
+            words = part.words[k * words_per_block:(k + 1) * words_per_block]
+            pieces.append(LocalPart("bitmap", block_len, backend.kernels.popcount(words),
+                                    part.values[k * block_len:(k + 1) * block_len], words=words))
+        return pieces
     xp = backend.xp
-    bounds = backend.to_host(xp.searchsorted(ids, xp.arange(nowners + 1, dtype=np.int32) * block_len))
-    return [LocalPart.from_list(ids[bounds[k]:bounds[k + 1]] - np.int32(k * block_len),
-                                values[bounds[k]:bounds[k + 1]], block_len)
+    bounds = backend.to_host(xp.searchsorted(part.ids, xp.arange(nowners + 1, dtype=np.int32) * block_len))
+    return [LocalPart.from_list(part.ids[bounds[k]:bounds[k + 1]] - np.int32(k * block_len),
+                                part.values[bounds[k]:bounds[k + 1]], block_len)
             for k in range(nowners)]
 
 
@@ -149,24 +160,23 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
         if u.encoding == "list":
             stats.kernel = "push"
             ids, vals = _assemble_list(pieces, backend)
-            out_ids, out_vals, stats.edges_examined = kernels.push_spmspv(
+            out, stats.edges_examined = kernels.push_spmspv(
                 orient.push_csr, ids, vals if reads else None, semiring, mask_words, complement,
                 orient.in_map)
         else:
             stats.kernel = "pull"
             words, vals = _assemble_bitmap(pieces, backend)
-            out_ids, out_vals, stats.edges_examined = kernels.pull_spmv(
+            out, stats.edges_examined = kernels.pull_spmv(
                 orient.pull_csr_of(), words, vals if reads else None, semiring, mask_words,
                 complement, orient.in_map)
     with timer.stage("fold"):
-        outgoing = _split_by_owner(out_ids, out_vals, layout.block_len,
-                                   orient.out_comm.Get_size(), backend)
+        outgoing = _split_by_owner(out, layout.block_len, orient.out_comm.Get_size(), backend)
         arrived, traffic = collectives.alltoall_parts(outgoing, orient.out_comm, backend,
                                                       value_dtype=semiring.out_dtype)
         stats.bytes["fold"], stats.encoding["fold"] = traffic.bytes, traffic.encoding
     with timer.stage("merge"):
         if len(arrived) == 1:
-            part = arrived[0].to_list(backend)
+            part = arrived[0]
         else:
             ids, vals = _assemble_list(arrived, backend, stacked=False)   # all cover this block
             ids, vals = combine_duplicates(ids, vals, semiring.add, xp)
@@ -208,16 +218,54 @@ def ewise_add(u, v, monoid):
 
 
 def ewise_mult(u, v, op):
-    """Intersection of the patterns; ``op`` (``binary.first`` or ``binary.second``) picks the value."""
+    """Intersection of the patterns; ``op`` (``binary.first`` or ``binary.second``) picks the value.
+
+    A bitmap operand is probed in place, so the cost follows the list operand's size.
+    """
     _check_pair(u, v)
     if not isinstance(op, BinaryOp) or op.name not in ("first", "second"):
         raise DomainMismatch(f"ewise_mult takes binary.first or binary.second, got {op!r}")
     backend, xp = u.backend, u.backend.xp
-    a, b = u.part.to_list(backend), v.part.to_list(backend)
-    common = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
-    source = a if op.name == "first" else b
-    vals = source.values[xp.searchsorted(source.ids, common)]
-    return u._like(LocalPart.from_list(common.astype(np.int32), vals, a.length))
+    a, b = u.part, v.part
+    if a.encoding == "bitmap" and b.encoding == "list":
+        a, b, op_name = b, a, {"first": "second", "second": "first"}[op.name]
+    else:
+        op_name = op.name
+    a = a.to_list(backend)
+    if b.encoding == "bitmap":
+        inside = backend.kernels.bitmap_test(b.words, a.ids)
+        ids = a.ids[inside]
+        vals = a.values[inside] if op_name == "first" else b.values[ids]
+    else:
+        ids = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
+        vals = (a if op_name == "first" else b).values[
+            xp.searchsorted((a if op_name == "first" else b).ids, ids)]
+    return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length))
+
+
+def assign(w, u, *, value=None):
+    """In place, GrB_assign with u as a structural mask: ``w[k] = u[k]`` (or ``= value``) for
+    every entry k of u. A bitmap ``w`` takes this in time proportional to u's entries (plus
+    a pass over u's words when u is a bitmap); a list ``w`` is merged."""
+    _check_pair(w, u)
+    backend, xp = w.backend, w.backend.xp
+    source = u.part.to_list(backend)
+    values = (source.values if value is None
+              else xp.full(source.nvals, value, dtype=w.dtype)).astype(w.dtype, copy=False)
+    target = w.part
+    if target.encoding == "bitmap":
+        fresh = source.nvals - int(xp.count_nonzero(backend.kernels.bitmap_test(target.words, source.ids))) \
+            if source.nvals else 0
+        target.values[source.ids] = values
+        target.words |= (u.part.words if u.part.encoding == "bitmap"
+                         else backend.kernels.bitmap_from_list(source.ids, target.length))
+        target.nvals += fresh
+        return w
+    ids = xp.concatenate([source.ids, target.ids])
+    vals = xp.concatenate([values, target.values])
+    ids, vals = combine_duplicates(ids, vals, lookup_monoid("any"), xp)   # u's value sorts first
+    w.part = LocalPart.from_list(ids, vals, target.length)
+    return w
 
 
 def apply(u, op, *, right=None):

@@ -19,10 +19,10 @@ import numpy as np
 from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import DomainMismatch, InvalidValue
 from lagraph_dist.matrix import Matrix
-from lagraph_dist.ops import apply, ewise_add, ewise_mult, mxv, reduce, vxm
+from lagraph_dist.ops import apply, assign, ewise_mult, mxv, reduce, vxm
 from lagraph_dist.stats import level_record, summarize_levels
 from lagraph_dist.vector import Vector
-from lagraph_dist.semirings import any_, any_pair, any_secondi, binary, plus
+from lagraph_dist.semirings import any_pair, any_secondi, binary, plus
 
 __all__ = ["bfs", "BFSResult", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
 
@@ -96,8 +96,10 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     mine = [source] if grid.rank == 0 else []
     frontier = Vector.from_indices(mine, A.n, values=np.array(mine, np.int64), grid=grid,
                                    backend=backend, dtype=np.int64 if parents else bool)
-    visited = frontier
-    depths = apply(frontier, binary.second, right=np.int64(0)) if levels else None
+    # visited (the parents when asked for) and depths grow in place: bitmaps take each
+    # level's discoveries in time proportional to them
+    visited = frontier.to_bitmap()
+    depths = apply(frontier, binary.second, right=np.int64(0)).to_bitmap() if levels else None
     policy = _DirectionPolicy(A, direction, alpha, beta)
     frontier_nvals, depth, records = 1, 0, []
     while frontier_nvals:
@@ -109,9 +111,9 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
             step, frontier = "pull", mxv(A.T, frontier.to_bitmap(), semiring, mask=visited, complement=True)
         discovered = frontier.nvals
         if discovered:
-            visited = ewise_add(visited, frontier, any_)
+            assign(visited, frontier)
             if levels:
-                depths = ewise_add(depths, apply(frontier, binary.second, right=np.int64(depth)), any_)
+                assign(depths, frontier, value=depth)
         records.append(level_record(depth, step, frontier_nvals, discovered, frontier.op_stats,
                                     time.perf_counter() - started))
         frontier_nvals = discovered
