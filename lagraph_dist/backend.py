@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 
-from lagraph_dist.errors import InvalidValue
+from lagraph_dist.errors import InvalidValue, OutOfDeviceMemory
 
 __all__ = ["Backend", "get_backend", "gpu_available", "BACKENDS", "local_index_dtype"]
 
@@ -59,6 +59,17 @@ class Backend:
     def memory_pool_peak(self) -> int:
         """Peak bytes held by the device memory pool since the last reset (0 on the CPU)."""
         return self.kernels.peak_bytes() if self.name == "gpu" else 0
+
+    def check_fits(self, nbytes, what):
+        """Raise OutOfDeviceMemory, before allocating, when ``nbytes`` will not fit on the GPU."""
+        if self.name != "gpu":
+            return
+        free, total = self.xp.cuda.runtime.memGetInfo()
+        free += self.xp.get_default_memory_pool().free_bytes()     # cached blocks are reusable
+        if nbytes > free:
+            raise OutOfDeviceMemory(f"{what} needs about {nbytes / 2**30:.1f} GiB of device memory "
+                                    f"to build, but only {free / 2**30:.1f} GiB of "
+                                    f"{total / 2**30:.1f} GiB are free")
 
     def reset_memory_peak(self):
         if self.name == "gpu":

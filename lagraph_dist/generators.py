@@ -129,6 +129,16 @@ def _chunked(xp, lo: int, hi: int, make):
 # --------------------------------------------------------------------------------------------
 
 
+def check_kronecker_arguments(scale, edgefactor, seed):
+    """(scale, edgefactor, seed) as ints, or the error naming the bad one."""
+    scale = _check_int("scale", scale, 1, MAX_SCALE)
+    edgefactor = _check_int("edgefactor", edgefactor, 1)
+    seed = _check_int("seed", seed, 0, _MASK64)
+    if edgefactor << scale >= 1 << 63:
+        raise InvalidValue(f"edgefactor * 2**scale = {edgefactor << scale} edges does not fit in int64")
+    return scale, edgefactor, seed
+
+
 def kronecker_edges(scale, edgefactor=16, *, seed=0, part=0, nparts=1, xp=numpy):
     """Edges of one part of a Graph500 Kronecker graph.
 
@@ -163,13 +173,9 @@ def kronecker_edges(scale, edgefactor=16, *, seed=0, part=0, nparts=1, xp=numpy)
     InvalidValue
         An argument is out of range, or ``M`` does not fit in int64.
     """
-    scale = _check_int("scale", scale, 1, MAX_SCALE)
-    edgefactor = _check_int("edgefactor", edgefactor, 1)
-    seed = _check_int("seed", seed, 0, _MASK64)
+    scale, edgefactor, seed = check_kronecker_arguments(scale, edgefactor, seed)
     part, nparts = _check_part(part, nparts)
     total = edgefactor << scale
-    if total >= 1 << 63:
-        raise InvalidValue(f"edgefactor * 2**scale = {total} edges does not fit in int64")
     lo, hi = _part_range(total, part, nparts)
     keys = _permutation_keys(seed, scale)
 

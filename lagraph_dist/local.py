@@ -70,6 +70,12 @@ class LocalCSR:
     def degrees(self):
         return self.indptr[1:] - self.indptr[:-1]
 
+    def majors(self, xp):
+        """The row of every stored entry (int64), by a search of indptr (no repeat with
+        array counts, which not every array module has)."""
+        positions = xp.arange(self.nnz, dtype=np.int64)
+        return xp.searchsorted(self.indptr, positions, side="right") - 1
+
 
 @dataclass
 class LocalPart:

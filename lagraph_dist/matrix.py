@@ -19,15 +19,40 @@ from lagraph_dist.local import LocalCSR, LocalPart
 __all__ = ["Matrix", "kronecker"]
 
 
+KEY_BATCH = 1 << 27     # keys deduplicated per batch, to bound temporaries on big graphs
+
+
 def csr_from_pairs(major, minor, nmajor, nminor, xp):
     """CSR over ``nmajor`` rows from (major, minor) pairs; duplicates merged, minors sorted."""
-    keys = xp.unique(major.astype(np.int64) * nminor + minor.astype(np.int64))
-    indptr = xp.searchsorted(keys, xp.arange(nmajor + 1, dtype=np.int64) * nminor).astype(np.int64)
-    return LocalCSR(indptr, (keys % nminor).astype(np.int32), nminor)
+    keys = major.astype(np.int64) * nminor + minor.astype(np.int64)
+    keys.sort()
+    return csr_from_sorted_keys(keys, nmajor, nminor, xp)
+
+
+def csr_from_sorted_keys(keys, nmajor, nminor, xp):
+    """CSR from sorted keys ``major * nminor + minor`` (duplicates allowed), batch by batch so
+    that a graph of billions of edges needs only its keys plus one int32 copy."""
+    total = int(keys.shape[0])
+    indices = xp.empty(total, dtype=np.int32)
+    counts = xp.zeros(nmajor + 1, dtype=np.int64)
+    written, previous = 0, None
+    for start in range(0, total, KEY_BATCH):
+        batch = keys[start:start + KEY_BATCH]
+        fresh = xp.ones(batch.shape[0], dtype=bool)
+        fresh[1:] = batch[1:] != batch[:-1]
+        if previous is not None:
+            fresh[0] = batch[0] != previous
+        previous = batch[-1]
+        unique = batch[fresh]
+        indices[written:written + unique.shape[0]] = (unique % nminor).astype(np.int32)
+        counts[1:] += xp.bincount(unique // nminor, minlength=nmajor)
+        written += int(unique.shape[0])
+    indptr = xp.cumsum(counts)
+    return LocalCSR(indptr, indices[:written].copy() if written < total else indices, nminor)
 
 
 def transpose_csr(csr, xp):
-    majors = xp.repeat(xp.arange(csr.nmajor, dtype=np.int64), csr.degrees())
+    majors = csr.majors(xp)
     return csr_from_pairs(csr.indices, majors, csr.nminor, csr.nmajor, xp)
 
 
@@ -105,17 +130,41 @@ class Matrix:
 
     @classmethod
     def _from_valid_edges(cls, src, dst, n, grid, backend, *, symmetrize, symmetric=None):
+        return cls._from_edge_chunks([(src, dst)], n, grid, backend, symmetrize=symmetrize,
+                                     symmetric=symmetrize if symmetric is None else symmetric)
+
+    @classmethod
+    def _from_edge_chunks(cls, chunks, n, grid, backend, *, symmetrize, symmetric, capacity=None):
+        """Build this rank's block from an iterable of (src, dst) chunks of valid global ids.
+
+        Each chunk is routed to its owners and turned into sorted-later keys
+        ``local col * row_space_len + local row`` at once, so the int64 edge lists of a big
+        graph never exist whole. ``capacity`` (an upper bound of the keys this rank will hold,
+        known when it keeps everything it generates) lets the keys go into one buffer.
+        """
         xp = backend.xp
-        if symmetrize:
-            src, dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
         layout = Layout(n, grid.rows, grid.cols)
-        src, dst = collectives.route_to_owners(layout.edge_owner_rank(src, dst), [src, dst],
-                                               grid.comm, backend)
-        cols = layout.col_space(grid.col).to_local(src)
-        rows = layout.row_space(grid.row).to_local(dst)
-        del src, dst
-        by_col = csr_from_pairs(cols, rows, layout.col_space_len, layout.row_space_len, xp)
-        symmetric = symmetrize if symmetric is None else symmetric
+        col_space, row_space = layout.col_space(grid.col), layout.row_space(grid.row)
+        buffer = None if capacity is None else xp.empty(capacity, dtype=np.int64)
+        pieces, filled = [], 0
+        for src, dst in chunks:
+            if symmetrize:
+                src, dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
+            src, dst = collectives.route_to_owners(layout.edge_owner_rank(src, dst), [src, dst],
+                                                   grid.comm, backend)
+            keys = col_space.to_local(src) * layout.row_space_len + row_space.to_local(dst)
+            del src, dst
+            if buffer is None:
+                pieces.append(keys)
+            else:
+                buffer[filled:filled + keys.shape[0]] = keys
+            filled += int(keys.shape[0])
+        keys = buffer[:filled] if buffer is not None else (
+            xp.concatenate(pieces) if pieces else xp.zeros(0, dtype=np.int64))
+        del pieces
+        keys.sort()
+        by_col = csr_from_sorted_keys(keys, layout.col_space_len, layout.row_space_len, xp)
+        del keys, buffer
         block = LocalBlock(by_col, backend, by_row_is_by_col=symmetric and grid.size == 1)
         nvals = int(grid.allreduce(by_col.nnz))
         return cls(n, grid, backend, block, nvals, symmetric=symmetric)
@@ -170,14 +219,14 @@ class Matrix:
                                      symmetric=symmetry == "symmetric")
 
     # -- views and gathers -----------------------------------------------------------------
-    def local_edges(self):
-        """Global (src, dst) int64 numpy arrays of the edges stored on this rank."""
+    def local_edges(self, on_device=False):
+        """Global (src, dst) int64 arrays of the edges stored on this rank: numpy arrays, or
+        the backend's own with ``on_device=True``."""
         by_col = self.block.by_col
-        xp = self.backend.xp
-        cols = xp.repeat(xp.arange(by_col.nmajor, dtype=np.int64), by_col.degrees())
-        src = self.layout.col_space(self.grid.col).to_global(cols)
+        src = self.layout.col_space(self.grid.col).to_global(by_col.majors(self.backend.xp))
         dst = self.layout.row_space(self.grid.row).to_global(by_col.indices)
-        src, dst = self.backend.to_host(src), self.backend.to_host(dst)
+        if not on_device:
+            src, dst = self.backend.to_host(src), self.backend.to_host(dst)
         return (dst, src) if self.transposed else (src, dst)
 
     def to_scipy(self, root=0):
@@ -210,23 +259,47 @@ class Matrix:
         mine = collectives.reduce_scatter_blocks(local, comm, self.backend)
         ids = xp.nonzero(mine)[0].astype(np.int32)
         part = LocalPart.from_list(ids, mine[ids].astype(np.int64), self.layout.block_len)
-        return Vector(self.n, self.grid, self.backend, part)
+        # bitmap-encoded: the direction heuristic probes it with each frontier
+        return Vector(self.n, self.grid, self.backend, part.to_bitmap(self.backend))
+
+
+EDGES_PER_CHUNK = 1 << 25
+
+
+def _kronecker_chunks(scale, edgefactor, seed, grid, backend):
+    """This rank's Kronecker edges in chunks, self-loops dropped. Sub-part c of K splits the
+    rank's share exactly (the generator's parts are index ranges), so the graph is the same
+    whatever the grid and the chunking."""
+    from lagraph_dist.generators import kronecker_edges
+    share = (edgefactor << scale) // grid.size + 1
+    per_rank = max(1, -(-share // EDGES_PER_CHUNK))
+    for c in range(per_rank):
+        src, dst = kronecker_edges(scale, edgefactor, seed=seed, part=grid.rank * per_rank + c,
+                                   nparts=grid.size * per_rank, xp=backend.xp)
+        keep = src != dst
+        yield src[keep], dst[keep]
 
 
 def kronecker(scale, edgefactor=16, *, seed=0, grid=None, backend="auto"):
     """Collective. The Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19), symmetric, labels
     permuted, self-loops dropped; each rank generates its own share, so the same
-    (scale, edgefactor, seed) gives the same graph on any grid.
+    (scale, edgefactor, seed) gives the same graph on any grid. On the GPU backend the edges
+    are generated and the blocks built on the device.
     """
-    from lagraph_dist.generators import kronecker_edges
+    from lagraph_dist.generators import check_kronecker_arguments
     grid = grid or default_grid()
     backend = get_backend(backend)
+    scale, edgefactor, seed = grid.agree(check_kronecker_arguments, scale, edgefactor, seed)
+    capacity = None
+    if grid.size == 1:      # every generated edge stays here: one key buffer, sized up front
+        capacity = 2 * (edgefactor << scale)
+        grid.agree(backend.check_fits, construction_bytes(capacity), f"a scale-{scale} Kronecker graph")
+    return Matrix._from_edge_chunks(_kronecker_chunks(scale, edgefactor, seed, grid, backend),
+                                    1 << scale, grid, backend, symmetrize=True, symmetric=True,
+                                    capacity=capacity)
 
-    def generate():
-        return kronecker_edges(scale, edgefactor, seed=seed, part=grid.rank, nparts=grid.size,
-                               xp=backend.xp)
 
-    src, dst = grid.agree(generate)
-    keep = src != dst
-    return Matrix._from_valid_edges(src[keep], dst[keep], 1 << int(scale), grid, backend,
-                                    symmetrize=True)
+def construction_bytes(nkeys):
+    """Peak bytes of building a block of ``nkeys`` directed edges: the int64 keys, the sort's
+    scratch of the same size, then the int32 indices beside the keys."""
+    return 16 * nkeys + 4 * nkeys

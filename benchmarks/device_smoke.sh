@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# One device call: install the carried wheels and the package, run the GPU tests, then a
+# quick GPU BFS timing. Writes logs under $OUT. Usage (device tool): bash benchmarks/device_smoke.sh
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+export PYTHONPATH=/tmp/site
+python3 -m pip install -q --no-index --no-deps --no-build-isolation --target /tmp/site . > $OUT/install.log 2>&1 || { cat $OUT/install.log; exit 1; }
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee $OUT/gpu.txt
+cd /tmp   # import the installed package, not the checkout
+python3 -m pytest -q -x -m gpu -p no:cacheprovider --rootdir "$OLDPWD" "$OLDPWD/tests" "${@:1}" 2>&1 | tee $OUT/pytest-gpu.log | tail -25

@@ -1,0 +1,45 @@
+// Bitmap <-> list conversions and popcounts for sparse-vector parts (packed uint32 words,
+// bit l of word l / 32 is entry l). list_from_bitmap is a ballot compaction: one warp a word,
+// lane b owns bit b, and each set lane writes its id at the word's offset plus the set lanes
+// below it (simd-x's ballot filter).
+#include "common.cuh"
+
+extern "C" __global__ void ld_popcount_words(const u32* __restrict__ words, i64 nwords, int* __restrict__ counts) {
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < nwords; i += (i64)gridDim.x * blockDim.x)
+        counts[i] = __popc(words[i]);
+}
+
+extern "C" __global__ void ld_count_bits(const u32* __restrict__ words, i64 nwords, u64* __restrict__ total) {
+    u64 mine = 0;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < nwords; i += (i64)gridDim.x * blockDim.x)
+        mine += __popc(words[i]);
+    ld_add_block_count(total, mine);
+}
+
+// offsets: exclusive scan of the per-word popcounts.
+extern "C" __global__ void ld_list_from_bitmap(const u32* __restrict__ words, i64 nwords,
+                                               const i64* __restrict__ offsets, int* __restrict__ ids) {
+    const int lane = threadIdx.x & 31;
+    const i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nwords; w += nwarps) {
+        const u32 word = words[w];
+        if (word == 0) continue;                     // uniform across the warp
+        if ((word >> lane) & 1u) {
+            const int below = __popc(word & ((1u << lane) - 1u));
+            ids[offsets[w] + below] = (int)(w * 32 + lane);
+        }
+    }
+}
+
+extern "C" __global__ void ld_bitmap_from_list(const int* __restrict__ ids, i64 count, u32* __restrict__ words) {
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
+        const int id = ids[i];
+        atomicOr(words + (id >> 5), 1u << (id & 31));
+    }
+}
+
+extern "C" __global__ void ld_bitmap_test(const u32* __restrict__ words, const int* __restrict__ ids, i64 count,
+                                          bool* __restrict__ out) {
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+        out[i] = ld_bit(words, ids[i]);
+}

@@ -1,0 +1,74 @@
+// Shared pieces of lagraph_dist's CUDA kernels: types, the semiring switches, the 2D layout's
+// local -> global id map, mask tests and block-level counters. Kernels are specialised per
+// semiring through template parameters (MULT, ADD, value type V), instantiated from Python
+// with cupy.RawModule name_expressions.
+#pragma once
+
+typedef long long i64;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+// multiply operators
+#define LD_MULT_PAIR 0      // 1 / true
+#define LD_MULT_LAND 1      // the input entry's value (the matrix is all true)
+#define LD_MULT_SECONDI 2   // the input entry's global id
+// add monoids
+#define LD_ADD_ANY 0
+#define LD_ADD_MIN 1
+#define LD_ADD_LOR 2
+// mask modes
+#define LD_MASK_NONE 0
+#define LD_MASK_KEEP_SET 1      // result only where the mask has an entry
+#define LD_MASK_KEEP_CLEAR 2    // complement: only where it has none
+
+// Local index l of a space -> global id (the IdMap of lagraph_dist/grid.py).
+__device__ __forceinline__ i64 ld_to_global(i64 l, i64 block_len, i64 stride, i64 offset) {
+    return (l / block_len) * stride + offset + l % block_len;
+}
+
+__device__ __forceinline__ bool ld_bit(const u32* __restrict__ words, i64 i) {
+    return (__ldg(words + (i >> 5)) >> (i & 31)) & 1u;
+}
+
+__device__ __forceinline__ bool ld_allowed(const u32* __restrict__ mask, int mode, i64 i) {
+    if (mode == LD_MASK_NONE) return true;
+    const bool set = ld_bit(mask, i);
+    return mode == LD_MASK_KEEP_SET ? set : !set;
+}
+
+// A pull row may stop at its first present input when no later one can change the result:
+// any, or min over a positional op (rows scan inputs in increasing global id).
+template <int MULT, int ADD>
+struct ld_first_hit_final {
+    static constexpr bool value = ADD == LD_ADD_ANY || (ADD == LD_ADD_MIN && MULT == LD_MULT_SECONDI);
+};
+
+template <int MULT, typename V>
+__device__ __forceinline__ V ld_multiply(i64 source_local, V left, i64 block_len, i64 stride, i64 offset) {
+    if constexpr (MULT == LD_MULT_SECONDI) return (V)ld_to_global(source_local, block_len, stride, offset);
+    else if constexpr (MULT == LD_MULT_LAND) return left;
+    else return (V)1;
+}
+
+template <int ADD, typename V>
+__device__ __forceinline__ V ld_combine(V a, V b) {
+    if constexpr (ADD == LD_ADD_MIN) return a < b ? a : b;
+    else if constexpr (ADD == LD_ADD_LOR) return a || b;
+    else return a;
+}
+
+// Sum a per-thread count over the block and add it to *counter with one atomic.
+__device__ __forceinline__ void ld_add_block_count(u64* counter, u64 mine) {
+    __shared__ u64 warp_sums[32];
+    __syncthreads();              // a previous call in this kernel may still be reading warp_sums
+    for (int d = 16; d > 0; d >>= 1) mine += __shfl_down_sync(0xffffffffu, mine, d);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) warp_sums[warp] = mine;
+    __syncthreads();
+    if (warp == 0) {
+        const int nwarps = (blockDim.x + 31) >> 5;
+        u64 total = lane < nwarps ? warp_sums[lane] : 0;
+        for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(0xffffffffu, total, d);
+        if (lane == 0 && total) atomicAdd(counter, total);
+    }
+}

@@ -1,0 +1,110 @@
+// Bottom-up (pull) masked SpMV: w = u' M over a bitmap frontier, one output row at a time,
+// reading M compressed by output row. ld_pull_rows gives each warp 32 consecutive rows (one
+// output word): lane b scans row 32w+b's inputs in increasing order and stops at the first
+// one in the frontier when the semiring allows; the warp's results become the word through
+// one ballot. Rows longer than `long_threshold` are queued and scanned by ld_pull_long_rows,
+// a warp a row, 32 inputs a step, stopping at the first step with a hit.
+#include "common.cuh"
+
+template <int MULT, int ADD, typename V>
+__global__ void ld_pull_rows(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 nrows,
+                             const u32* __restrict__ frontier_words, const V* __restrict__ frontier_values,
+                             const u32* __restrict__ mask, int mask_mode,
+                             u32* __restrict__ out_words, V* __restrict__ out_values,
+                             int* __restrict__ long_rows, unsigned int* __restrict__ n_long, i64 long_threshold,
+                             u64* __restrict__ counters, i64 block_len, i64 stride, i64 offset) {
+    constexpr bool stop_at_first = ld_first_hit_final<MULT, ADD>::value;
+    const int lane = threadIdx.x & 31;
+    const i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 nwords = (nrows + 31) >> 5;
+    u64 examined = 0, discovered = 0;
+    for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nwords; w += nwarps) {
+        const i64 r = w * 32 + lane;
+        bool found = false;
+        V value = V();
+        if (r < nrows && ld_allowed(mask, mask_mode, r)) {
+            const i64 start = indptr[r], end = indptr[r + 1];
+            if (end - start > long_threshold) {
+                long_rows[atomicAdd(n_long, 1u)] = (int)r;
+            } else {
+                for (i64 e = start; e < end; ++e) {
+                    const int c = __ldg(indices + e);
+                    ++examined;
+                    if (!ld_bit(frontier_words, c)) continue;
+                    const V left = MULT == LD_MULT_LAND ? frontier_values[c] : V();
+                    const V x = ld_multiply<MULT, V>(c, left, block_len, stride, offset);
+                    value = found ? ld_combine<ADD, V>(value, x) : x;
+                    found = true;
+                    if (stop_at_first || (ADD == LD_ADD_LOR && value)) break;
+                }
+            }
+        }
+        const u32 word = __ballot_sync(0xffffffffu, found);
+        if (found) out_values[r] = value;
+        if (lane == 0 && word) { out_words[w] = word; discovered += __popc(word); }
+    }
+    ld_add_block_count(counters, discovered);
+    ld_add_block_count(counters + 1, examined);
+}
+
+template <int MULT, int ADD, typename V>
+__global__ void ld_pull_long_rows(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                  const int* __restrict__ long_rows, const unsigned int* __restrict__ n_long,
+                                  const u32* __restrict__ frontier_words, const V* __restrict__ frontier_values,
+                                  u32* __restrict__ out_words, V* __restrict__ out_values,
+                                  u64* __restrict__ counters, i64 block_len, i64 stride, i64 offset) {
+    constexpr bool stop_at_first = ld_first_hit_final<MULT, ADD>::value;
+    const int lane = threadIdx.x & 31;
+    const i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    const i64 queued = *n_long;
+    u64 examined = 0, discovered = 0;
+    for (i64 q = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; q < queued; q += nwarps) {
+        const int r = long_rows[q];
+        const i64 start = indptr[r], end = indptr[r + 1];
+        bool found = false;
+        V value = V();
+        for (i64 base = start; base < end; base += 32) {
+            const i64 e = base + lane;
+            bool hit = false;
+            V x = V();
+            if (e < end) {
+                const int c = __ldg(indices + e);
+                hit = ld_bit(frontier_words, c);
+                if (hit) x = ld_multiply<MULT, V>(c, MULT == LD_MULT_LAND ? frontier_values[c] : V(),
+                                                  block_len, stride, offset);
+            }
+            if (lane == 0) examined += (end - base < 32) ? (end - base) : 32;
+            const u32 hits = __ballot_sync(0xffffffffu, hit);
+            if (!hits) continue;
+            if constexpr (stop_at_first) {       // the lowest lane holds the smallest input id
+                value = (V)__shfl_sync(0xffffffffu, (long long)x, __ffs(hits) - 1);
+                found = true;
+                break;
+            } else {                             // lor: true as soon as any hit is true
+                const bool any_true = __ballot_sync(0xffffffffu, hit && x) != 0;
+                value = found ? ld_combine<ADD, V>(value, (V)any_true) : (V)any_true;
+                found = true;
+                if (value) break;
+            }
+        }
+        if (lane == 0 && found) {
+            atomicOr(out_words + (r >> 5), 1u << (r & 31));
+            out_values[r] = value;
+            ++discovered;
+        }
+    }
+    ld_add_block_count(counters, discovered);
+    ld_add_block_count(counters + 1, examined);
+}
+
+#ifdef LD_NVCC_CHECK   // explicit instances, so that a plain nvcc compile checks every body
+#define LD_PULL_INSTANCES(M, A, V) \
+    template __global__ void ld_pull_rows<M, A, V>(const i64*, const int*, i64, const u32*, const V*, const u32*, \
+        int, u32*, V*, int*, unsigned int*, i64, u64*, i64, i64, i64); \
+    template __global__ void ld_pull_long_rows<M, A, V>(const i64*, const int*, const int*, const unsigned int*, \
+        const u32*, const V*, u32*, V*, u64*, i64, i64, i64);
+LD_PULL_INSTANCES(LD_MULT_PAIR, LD_ADD_ANY, bool)
+LD_PULL_INSTANCES(LD_MULT_LAND, LD_ADD_LOR, bool)
+LD_PULL_INSTANCES(LD_MULT_SECONDI, LD_ADD_ANY, long long)
+LD_PULL_INSTANCES(LD_MULT_SECONDI, LD_ADD_MIN, long long)
+#endif
