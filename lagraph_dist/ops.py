@@ -280,8 +280,9 @@ def apply(u, op, *, right=None):
         values = u.backend.xp.full(part.values.shape[0], right, dtype=np.asarray(right).dtype)
     else:
         values = part.values.copy()
+    copy = (lambda a: None if a is None else a.copy())    # a new vector shares nothing with u
     return u._like(LocalPart(part.encoding, part.length, part.nvals, values,
-                             ids=part.ids, words=part.words))
+                             ids=copy(part.ids), words=copy(part.words)))
 
 
 def reduce(u, monoid):

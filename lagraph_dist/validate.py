@@ -5,6 +5,13 @@
 edges run on the rank that stores each edge. Each rank condenses its findings into one
 integer key ``code * (n + 1) + vertex``; an ``MPI.MIN`` allreduce then picks the first
 broken rule and its smallest vertex, so every rank raises the very same error.
+
+The array checks are written against an array module ``xp``: ``A.backend.xp`` (numpy on
+the CPU backend, cupy on the GPU backend), or numpy when ``A`` has no ``backend`` (plain
+stand-ins). ``levels``/``parents`` are moved to the device once; only scalars and the
+per-vertex ``uint8`` support marks (for the MPI allreduce, on host buffers because MPI
+need not be CUDA-aware) come back to the host. The edges are read in slices of at most
+:data:`EDGE_BATCH` edges so that the per-edge temporaries stay small.
 """
 
 import numbers
@@ -20,6 +27,9 @@ from lagraph_dist.errors import (
 )
 
 __all__ = ["validate"]
+
+#: Most edges processed at once by the edge rules (bounds the per-edge temporaries).
+EDGE_BATCH = 2**27
 
 # Rule codes, in the order they are reported (lowest code wins, then lowest vertex).
 LEVELS_LENGTH = 1
@@ -78,6 +88,44 @@ def _as_int64(name, arr):
     return arr.astype(np.int64, copy=False)
 
 
+class _Arrays:
+    """Where the checks run: array module ``xp``, device -> host copy, edge access.
+
+    ``A.backend`` supplies ``xp`` and ``to_host``; without one (plain stand-ins) it is
+    numpy on the host and ``A.local_edges()`` is called without arguments.
+    """
+
+    def __init__(self, A):
+        self.A = A
+        self.backend = getattr(A, "backend", None)
+        self.xp = np if self.backend is None else self.backend.xp
+
+    def to_device(self, arr):
+        return None if arr is None else self.xp.asarray(arr)
+
+    def to_host(self, arr):
+        if self.backend is not None:
+            return np.asarray(self.backend.to_host(arr))
+        return np.asarray(arr)
+
+    def local_edges(self):
+        """This rank's (src, dst) as ``xp`` arrays of their own dtype (cast per batch)."""
+        if self.backend is None:
+            src, dst = self.A.local_edges()
+        else:
+            src, dst = self.A.local_edges(on_device=True)
+        return self.xp.asarray(src), self.xp.asarray(dst)
+
+
+def _batches(xp, src, dst):
+    """Yield int64 slices ``(src[i:j], dst[i:j])`` of at most :data:`EDGE_BATCH` edges."""
+    m = int(src.shape[0])
+    step = max(1, int(EDGE_BATCH))
+    for i in range(0, m, step):
+        yield (src[i:i + step].astype(xp.int64, copy=False),
+               dst[i:i + step].astype(xp.int64, copy=False))
+
+
 # --------------------------------------------------------------------------- verdicts
 
 
@@ -94,9 +142,9 @@ class _Finding:
         return self.code == _NO_ERROR
 
 
-def _first(code, mask, others=None):
+def _first(xp, code, mask, others=None):
     """Finding for the smallest index where ``mask`` holds, or None if it never does."""
-    hits = np.flatnonzero(mask)
+    hits = xp.flatnonzero(mask)
     if hits.size == 0:
         return None
     v = int(hits[0])
@@ -192,176 +240,190 @@ def _first_of(*candidates):
     return _Finding()
 
 
-def _range_finding(levels, parents, n):
+def _range_finding(xp, levels, parents, n):
     """Entries that are neither -1 nor a valid level / vertex id."""
     if levels is not None:
-        f = _first(LEVEL_VALUE, levels < -1)
+        f = _first(xp, LEVEL_VALUE, levels < -1)
         if f:
             return f
     if parents is not None:
-        return _first(PARENT_RANGE, (parents < -1) | (parents >= n))
+        return _first(xp, PARENT_RANGE, (parents < -1) | (parents >= n))
     return None
 
 
-def _source_finding(levels, parents, source):
+def _source_finding(xp, levels, parents, source):
     """The source must be the only level-0 vertex and its own parent."""
-    if levels is not None and levels[source] != 0:
+    if levels is not None and int(levels[source]) != 0:
         return _Finding(SOURCE_LEVEL, source)
-    if parents is not None and parents[source] != source:
+    if parents is not None and int(parents[source]) != source:
         return _Finding(SOURCE_PARENT, source)
     if levels is not None:
         other_roots = levels == 0
         other_roots[source] = False
-        return _first(EXTRA_ROOT, other_roots)
+        return _first(xp, EXTRA_ROOT, other_roots)
     return None
 
 
-def _parent_finding(levels, parents, source):
+def _parent_finding(xp, levels, parents, source):
     """Parents agree with levels on who was reached, are reached, and sit one level up."""
     if parents is None:
         return None
     reached_p = parents >= 0
     if levels is not None:
-        f = _first(REACHED_MISMATCH, (levels >= 0) != reached_p)
+        f = _first(xp, REACHED_MISMATCH, (levels >= 0) != reached_p)
         if f:
             return f
     # Parent of each reached vertex; unreached rows read vertex 0 but are masked out.
-    safe_p = np.where(reached_p, parents, 0)
-    f = _first(PARENT_UNREACHED, reached_p & ~reached_p[safe_p])
+    safe_p = xp.where(reached_p, parents, 0)
+    f = _first(xp, PARENT_UNREACHED, reached_p & ~reached_p[safe_p])
     if f or levels is None:
         return f
     non_source = reached_p.copy()
     non_source[source] = False
-    return _first(PARENT_LEVEL, non_source & (levels != levels[safe_p] + 1))
+    return _first(xp, PARENT_LEVEL, non_source & (levels != levels[safe_p] + 1))
 
 
-def _value_finding(levels, parents, n, source):
+def _value_finding(xp, levels, parents, n, source):
     """Rules that need no edges, in code order; each may assume the earlier ones held."""
     return _first_of(
-        lambda: _range_finding(levels, parents, n),
-        lambda: _source_finding(levels, parents, source),
-        lambda: _parent_finding(levels, parents, source),
+        lambda: _range_finding(xp, levels, parents, n),
+        lambda: _source_finding(xp, levels, parents, source),
+        lambda: _parent_finding(xp, levels, parents, source),
     )
 
 
-def _depths_from_parents(parents, source):
+def _depths_from_parents(xp, parents, source):
     """Tree depth of every vertex by pointer doubling; -1 if unreached or not rooted.
 
     Parameters
     ----------
-    parents : numpy.ndarray of int64
+    xp : module
+        numpy or cupy; ``parents`` is an array of it.
+    parents : xp.ndarray of int64
         Already checked: entries are -1 or reached vertices, ``parents[source] == source``.
     source : int
 
     Returns
     -------
-    depth : numpy.ndarray of int64
+    depth : xp.ndarray of int64
         Depth below ``source``; -1 for unreached vertices and for vertices whose parent
         chain runs into a cycle instead of the source.
     """
     n = parents.shape[0]
-    idx = np.arange(n, dtype=np.int64)
+    idx = xp.arange(n, dtype=xp.int64)
     reached = parents >= 0
     # Unreached vertices point at themselves with distance 0, so they are fixed points
     # (as is the source); log2(n) + 1 doublings then settle every rooted chain.
-    jump = np.where(reached, parents, idx)
-    dist = (jump != idx).astype(np.int64)
+    jump = xp.where(reached, parents, idx)
+    dist = (jump != idx).astype(xp.int64)
     for _ in range(max(1, int(n).bit_length() + 1)):
         nxt = jump[jump]
-        if np.array_equal(nxt, jump):
+        if not bool(xp.any(nxt != jump)):
             break
         dist = dist + dist[jump]
         jump = nxt
     rooted = reached & (jump == source)
-    return np.where(rooted, dist, -1)
+    return xp.where(rooted, dist, -1)
 
 
-def _global_checks(levels, parents, n, source):
+def _global_checks(xp, levels, parents, n, source):
     """All rules that read only ``levels``/``parents``; returns (finding, depth)."""
     f = _length_finding(levels, parents, n)
     if not f.ok:
         return f, None
-    f = _value_finding(levels, parents, n, source)
+    f = _value_finding(xp, levels, parents, n, source)
     if not f.ok:
         return f, None
     if levels is not None:
         return f, levels
-    depth = _depths_from_parents(parents, source)
-    cyc = _first(PARENT_CYCLE, (parents >= 0) & (depth < 0))
+    depth = _depths_from_parents(xp, parents, source)
+    cyc = _first(xp, PARENT_CYCLE, (parents >= 0) & (depth < 0))
     return (cyc or _Finding()), depth
 
 
 # --------------------------------------------------------------------------- edge rules
 
 
-def _local_edges(A):
-    """This rank's edges as int64 arrays."""
-    src, dst = A.local_edges()
-    return np.asarray(src).astype(np.int64, copy=False), np.asarray(dst).astype(
-        np.int64, copy=False
-    )
-
-
-def _edge_range_finding(src, dst, n):
+def _edge_range_finding(xp, src, dst, n):
     """Edges with an endpoint outside ``[0, n)``: the matrix object itself is broken."""
-    bad = (src < 0) | (src >= n) | (dst < 0) | (dst >= n)
-    if not bad.any():
-        return _Finding()
-    # The bad id itself may not fit the key's vertex slot, so none is recorded.
-    return _Finding(EDGE_RANGE, 0)
-
-
-def _edge_level_finding(src, dst, depth):
-    """Per-edge rules: a reached tail needs a reached head at most one level deeper."""
-    reached = depth >= 0
-    from_reached = reached[src]
-    stopped = from_reached & ~reached[dst]
-    skipped = from_reached & reached[dst] & (depth[dst] > depth[src] + 1)
-    for code, mask in ((EDGE_STOPPED_EARLY, stopped), (EDGE_LEVEL_SKIP, skipped)):
-        if mask.any():
-            heads = dst[mask]
-            v = int(heads.min())
-            return _Finding(code, v, int(src[mask][heads == v].min()))
+    for s, d in _batches(xp, src, dst):
+        bad = (s < 0) | (s >= n) | (d < 0) | (d >= n)
+        if bool(xp.any(bad)):
+            # The bad id itself may not fit the key's vertex slot, so none is recorded.
+            return _Finding(EDGE_RANGE, 0)
     return _Finding()
 
 
-def _support_marks(src, dst, depth, parents, source):
-    """Mark each vertex v != source that this rank can vouch for.
+def _smallest_edge(s, d, mask):
+    """``(head, tail)`` of the edge under ``mask`` with the smallest head, then tail."""
+    heads = d[mask]
+    v = int(heads.min())
+    return v, int(s[mask][heads == v].min())
 
-    With parents: v is vouched for if the tree edge ``parents[v] -> v`` is stored here.
-    With levels only: if some stored edge ``u -> v`` has ``level(u) == level(v) - 1``.
+
+def _edge_scan(xp, src, dst, depth, parents, source):
+    """One pass over the edges, batch by batch: per-edge rules and support marks.
+
+    Per-edge rules: a reached tail needs a reached head at most one level deeper. The
+    offending edge reported is the one with the smallest head, then the smallest tail
+    (a lexicographic minimum, so it is the same however the edges are batched).
+
+    Support marks: each vertex v != source that this rank can vouch for. With parents: v
+    is vouched for if the tree edge ``parents[v] -> v`` is stored here. With levels only:
+    if some stored edge ``u -> v`` has ``level(u) == level(v) - 1``.
     """
     n = depth.shape[0]
-    if parents is not None:
-        hit = parents[dst] == src
-    else:
-        hit = (depth[src] >= 0) & (depth[src] == depth[dst] - 1)
-    marks = np.zeros(n, dtype=np.uint8)
-    marks[dst[hit]] = 1
+    first = {EDGE_STOPPED_EARLY: None, EDGE_LEVEL_SKIP: None}
+    marks = xp.zeros(n, dtype=xp.uint8)
+    for s, d in _batches(xp, src, dst):
+        ds, dd = depth[s], depth[d]
+        from_reached = ds >= 0
+        reached_d = dd >= 0
+        stopped = from_reached & ~reached_d
+        skipped = from_reached & reached_d & (dd > ds + 1)
+        for code, mask in ((EDGE_STOPPED_EARLY, stopped), (EDGE_LEVEL_SKIP, skipped)):
+            if bool(xp.any(mask)):
+                cand = _smallest_edge(s, d, mask)
+                if first[code] is None or cand < first[code]:
+                    first[code] = cand
+        if parents is not None:
+            hit = parents[d] == s
+        else:
+            hit = from_reached & (ds == dd - 1)
+        marks[d[hit]] = 1
     marks[source] = 1
-    return marks
+    local = _Finding()
+    for code in (EDGE_STOPPED_EARLY, EDGE_LEVEL_SKIP):
+        if first[code] is not None:
+            local = _Finding(code, *first[code])
+            break
+    return local, marks
 
 
-def _support_finding(comm, marks, depth, parents):
+def _support_finding(comm, arrays, marks, depth, parents):
     """OR the marks over ranks; a reached vertex nobody vouched for breaks a rule."""
+    xp = arrays.xp
     if comm.Get_size() > 1:
-        total = np.empty_like(marks)
-        comm.Allreduce(marks, total, op=MPI.MAX)
-        marks = total
+        # Host buffers: MPI need not be CUDA-aware.
+        host = np.ascontiguousarray(arrays.to_host(marks), dtype=np.uint8)
+        total = np.empty_like(host)
+        comm.Allreduce(host, total, op=MPI.MAX)
+        marks = arrays.to_device(total)
     unsupported = (depth >= 0) & (marks == 0)
     code = TREE_EDGE_MISSING if parents is not None else NO_PREVIOUS_LEVEL
-    return _first(code, unsupported, parents) or _Finding()
+    return _first(xp, code, unsupported, parents) or _Finding()
 
 
-def _edge_checks(comm, A, depth, parents, n, source):
+def _edge_checks(comm, arrays, depth, parents, n, source):
     """All rules that need the edges; collective, same call sequence on every rank."""
-    src, dst = _local_edges(A)
-    f = _agree(comm, _edge_range_finding(src, dst, n), n)
+    xp = arrays.xp
+    src, dst = arrays.local_edges()
+    f = _agree(comm, _edge_range_finding(xp, src, dst, n), n)
     if not f.ok:
         return f
-    local = _edge_level_finding(src, dst, depth)
-    marks = _support_marks(src, dst, depth, parents, source)
-    support = _support_finding(comm, marks, depth, parents)
+    local, marks = _edge_scan(xp, src, dst, depth, parents, source)
+    del src, dst
+    support = _support_finding(comm, arrays, marks, depth, parents)
     if support.code < local.code:
         local = support
     f = _agree(comm, local, n)
@@ -384,6 +446,9 @@ def validate(A, source, levels, parents):
         Exposes ``A.n``, ``A.grid.comm`` (an mpi4py ``Intracomm``) and
         ``A.local_edges() -> (src, dst)``: the global ids of the edges stored on this
         rank, every edge on exactly one rank, duplicates merged, self-loops allowed.
+        If ``A`` has a ``backend`` (with ``xp`` and ``to_host``), the checks run with
+        ``A.backend.xp`` (on the GPU for cupy) and the edges are read with
+        ``A.local_edges(on_device=True)``; otherwise with numpy and ``A.local_edges()``.
     source : int
         The BFS source vertex.
     levels : numpy.ndarray of int, object with ``to_numpy()``, or None
@@ -418,10 +483,14 @@ def validate(A, source, levels, parents):
     source = _check_source(source, n)
     levels = _as_int64("levels", levels)
     parents = _as_int64("parents", parents)
+    arrays = _Arrays(A)
+    xp = arrays.xp
+    levels = arrays.to_device(levels)
+    parents = arrays.to_device(parents)
 
-    f, depth = _global_checks(levels, parents, n, source)
+    f, depth = _global_checks(xp, levels, parents, n, source)
     f = _agree(comm, f, n)
     if f.ok:
-        f = _edge_checks(comm, A, depth, parents, n, source)
+        f = _edge_checks(comm, arrays, depth, parents, n, source)
     if not f.ok:
         _raise(f, n, source, levels, parents, depth)

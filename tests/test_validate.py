@@ -1,6 +1,13 @@
 """Single-rank tests of the Graph500 validator: every rule accepts good results and
 rejects its own kind of corruption."""
 
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -11,6 +18,9 @@ from mpi4py import MPI
 
 from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue, ValidationError
 from lagraph_dist.validate import validate
+
+# The package re-exports the function under the submodule's name, so fetch the module.
+validate_module = importlib.import_module("lagraph_dist.validate")
 
 # Directed test graph, BFS from 0:
 #   level 0: 0      level 1: 1, 2, 8      level 2: 3      level 3: 4
@@ -275,3 +285,245 @@ def test_any_wrong_level_is_caught(graph, data):
     bad[v] = new
     with pytest.raises(ValidationError):
         validate(A, source, bad, None)
+
+
+# ----------------------------------------------------------------------------- backend path
+
+
+def numpy_backend():
+    """Stand-in for ``A.backend`` on the CPU: the same interface the GPU backend has."""
+    return SimpleNamespace(xp=np, to_host=lambda a: a, asarray=np.asarray, name="cpu")
+
+
+def backend_matrix(n, edges, dtype=np.int64):
+    """Fake matrix with a backend: validate() must take the xp path and ask for device edges."""
+    src = np.array([e[0] for e in edges], dtype=dtype)
+    dst = np.array([e[1] for e in edges], dtype=dtype)
+    calls = []
+
+    def local_edges(on_device=False):
+        calls.append(on_device)
+        return src, dst
+
+    return SimpleNamespace(n=n, grid=SimpleNamespace(comm=MPI.COMM_SELF),
+                           backend=numpy_backend(), local_edges=local_edges, calls=calls)
+
+
+def outcome(A, source, levels, parents):
+    """(exception type, message) of validate(), or None if it passed."""
+    try:
+        validate(A, source, levels, parents)
+    except (ValidationError, InvalidValue, DomainMismatch, IndexOutOfBound) as exc:
+        return type(exc).__name__, str(exc)
+    return None
+
+
+@pytest.fixture(params=[None, 7, 3, 1], ids=["batch=default", "batch=7", "batch=3", "batch=1"])
+def edge_batch(request, monkeypatch):
+    """Run with the default EDGE_BATCH and with small ones, so several batches run."""
+    if request.param is not None:
+        monkeypatch.setattr(validate_module, "EDGE_BATCH", request.param)
+    return request.param
+
+
+def test_edge_batch_is_a_module_constant():
+    assert validate_module.EDGE_BATCH == 2**27
+
+
+@pytest.mark.parametrize("which", ["both", "levels", "parents"])
+def test_backend_valid_result_passes(edge_batch, which):
+    A = backend_matrix(N, EDGES)
+    lv = LEVELS if which != "parents" else None
+    pa = PARENTS if which != "levels" else None
+    assert validate(A, SOURCE, lv, pa) is None
+    assert A.calls == [True]  # edges requested once, on the device
+
+
+def test_backend_skips_edges_when_global_rules_fail():
+    A = backend_matrix(N, EDGES)
+    with pytest.raises(ValidationError):
+        validate(A, SOURCE, *corrupted(levels={5: -2}))
+    assert A.calls == []
+
+
+# Every corruption of the rule tests above: (levels changes, parents changes).
+CORRUPTIONS = [
+    ({5: -2}, {}), ({}, {4: -2}), ({}, {4: N}), ({0: 1}, {}), ({}, {0: 1}), ({}, {0: -1}),
+    ({8: 0}, {}), ({4: -1}, {}), ({5: 2}, {}), ({}, {4: 5}), ({4: 4}, {}), ({}, {3: 0}),
+    ({}, {3: 8}), ({4: -1}, {4: -1}), ({4: 2}, {}), ({}, {3: 4, 4: 3}), ({}, {2: 2}),
+    ({3: 7, 4: 9}, {}), ({3: -1, 4: -1}, {3: -1, 4: -1}), ({8: 2}, {}), ({1: -1}, {1: -1}),
+    ({}, {3: 2}),
+]
+
+
+@pytest.mark.parametrize("lv_changes,pa_changes", CORRUPTIONS)
+@pytest.mark.parametrize("which", ["both", "levels", "parents"])
+def test_backend_path_reports_like_numpy_path(edge_batch, lv_changes, pa_changes, which):
+    """Same verdict (rule, vertex, message) through the backend as through the plain fake."""
+    lv, pa = corrupted(levels=lv_changes, parents=pa_changes)
+    lv = lv if which != "parents" else None
+    pa = pa if which != "levels" else None
+    expected = outcome(fake_matrix(N, EDGES), SOURCE, lv, pa)
+    assert outcome(backend_matrix(N, EDGES), SOURCE, lv, pa) == expected
+    # Edge order must not matter either (the batches then see other edges first).
+    assert outcome(backend_matrix(N, EDGES[::-1]), SOURCE, lv, pa) == expected
+
+
+def test_smallest_offending_edge_found_across_batches(monkeypatch):
+    """Vertex 3 unreached: 2 -> 3 and 1 -> 3 stop early, in different batches; the report
+    names the smallest head and then the smallest tail, whatever batch sees it first."""
+    monkeypatch.setattr(validate_module, "EDGE_BATCH", 1)
+    lv, pa = corrupted(levels={3: -1, 4: -1}, parents={3: -1, 4: -1})
+    for edges in (EDGES, EDGES[::-1]):
+        for args in [(lv, pa), (lv, None), (None, pa)]:
+            msg = check_raises(backend_matrix(N, edges), *args, "vertex 3", "BFS stopped early")
+            assert "edge 1 -> 3" in msg
+
+
+def test_backend_edge_out_of_range_in_last_batch(edge_batch):
+    A = backend_matrix(N, EDGES + [(2, N)])
+    with pytest.raises(InvalidValue, match="local_edges"):
+        validate(A, SOURCE, LEVELS, PARENTS)
+    A = backend_matrix(N, EDGES + [(-1, 2)])
+    with pytest.raises(InvalidValue, match="local_edges"):
+        validate(A, SOURCE, LEVELS, None)
+
+
+def test_backend_int32_edges(edge_batch):
+    validate(backend_matrix(N, EDGES, dtype=np.int32), SOURCE, LEVELS, PARENTS)
+    check_raises(backend_matrix(N, EDGES, dtype=np.int32), *corrupted(parents={3: 8}),
+                 "tree edge 8 -> 3")
+
+
+def test_backend_empty_and_single_vertex(edge_batch):
+    validate(backend_matrix(1, []), 0, np.array([0]), np.array([0]))
+    validate(backend_matrix(1, [(0, 0)]), 0, None, np.array([0]))
+    check_raises(backend_matrix(3, []), np.array([0, 1, -1]), None, "vertex 1")
+
+
+def test_backend_gathered_and_argument_errors(edge_batch):
+    A = backend_matrix(N, EDGES)
+    lv, pa = Gathered(LEVELS), Gathered(PARENTS)
+    validate(A, SOURCE, lv, pa)
+    assert lv.calls == 1 and pa.calls == 1
+    with pytest.raises(DomainMismatch, match="levels"):
+        validate(A, SOURCE, LEVELS.astype(float), None)
+    with pytest.raises(IndexOutOfBound):
+        validate(A, N, LEVELS, PARENTS)
+    check_raises(A, LEVELS.reshape(3, 3), None, "levels has shape (3, 3)")
+
+
+@settings(max_examples=80, deadline=None)
+@given(graph_and_source(), st.data())
+def test_backend_agrees_with_numpy_path_on_random_input(graph, data):
+    """Random graphs, edge orders, batch sizes and corruptions: identical verdicts."""
+    n, edges, source = graph
+    levels, parents = bfs_levels(n, edges, source)
+    for _ in range(data.draw(st.integers(0, 3))):
+        v = data.draw(st.integers(0, n - 1))
+        arr = levels if data.draw(st.booleans()) else parents
+        arr[v] = data.draw(st.integers(-2, n))
+    which = data.draw(st.sampled_from(["both", "levels", "parents"]))
+    lv = levels if which != "parents" else None
+    pa = parents if which != "levels" else None
+    expected = outcome(fake_matrix(n, edges), source, lv, pa)
+    shuffled = data.draw(st.permutations(edges))
+    batch = data.draw(st.integers(1, 8))
+    old = validate_module.EDGE_BATCH
+    validate_module.EDGE_BATCH = batch
+    try:
+        got = outcome(backend_matrix(n, shuffled), source, lv, pa)
+    finally:
+        validate_module.EDGE_BATCH = old
+    assert got == expected
+
+
+# The backend path on several ranks: marks go through to_host for the MPI allreduce.
+MPI_BACKEND_SCRIPT = textwrap.dedent("""
+    import importlib, sys
+    from types import SimpleNamespace
+    import numpy as np
+    from mpi4py import MPI
+    sys.path.insert(0, sys.argv[1])
+    from lagraph_dist.validate import validate
+    vmod = importlib.import_module("lagraph_dist.validate")
+    vmod.EDGE_BATCH = 5
+
+    comm = MPI.COMM_WORLD
+    rank, size = comm.Get_rank(), comm.Get_size()
+    n, rng = 60, np.random.default_rng(3)
+    key = np.unique(rng.integers(0, n, 150) * n + rng.integers(0, n, 150))
+    src, dst = key // n, key % n
+    owner = np.random.default_rng(4).choice(size, size=key.size, p=[0.1, 0.3, 0.6][:size])
+    mine = (src[owner == rank], dst[owner == rank])
+    host_copies = []
+
+    def to_host(a):
+        host_copies.append(a.shape)
+        return a
+
+    backend = SimpleNamespace(xp=np, to_host=to_host, asarray=np.asarray, name="cpu")
+    grid = SimpleNamespace(comm=comm)
+    plain = SimpleNamespace(n=n, grid=grid, local_edges=lambda: mine)
+    device = SimpleNamespace(n=n, grid=grid, backend=backend,
+                             local_edges=lambda on_device=False: mine)
+
+    levels = np.full(n, -1); parents = np.full(n, -1)
+    levels[0], parents[0], frontier = 0, 0, [0]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in dst[src == u]:
+                if levels[v] < 0:
+                    levels[v], parents[v] = levels[u] + 1, u
+                    nxt.append(v)
+        frontier = nxt
+
+    def run(A, lv, pa):
+        try:
+            validate(A, 0, lv, pa)
+        except Exception as exc:
+            return type(exc).__name__, str(exc)
+        return None
+
+    cases = [(levels, parents)]
+    reached = np.flatnonzero(levels > 0)
+    for v in reached[:: max(1, reached.size // 6)]:
+        for field, value in (("l", -1), ("l", levels[v] + 1), ("l", levels[v] - 1),
+                             ("p", (parents[v] + 1) % n), ("p", -1), ("b", -1)):
+            lv, pa = levels.copy(), parents.copy()
+            if field in "lb":
+                lv[v] = value
+            if field in "pb":
+                pa[v] = value
+            cases.append((lv, pa))
+    bad = 0
+    for lv, pa in cases:
+        for a, b in ((lv, pa), (lv, None), (None, pa)):
+            want, got = run(plain, a, b), run(device, a, b)
+            everyone = comm.allgather(got)
+            if got != want or len(set(everyone)) != 1:
+                bad += 1
+                print(f"rank {rank} mismatch: {want} vs {got}", flush=True)
+    assert run(device, levels, parents) is None
+    assert any(shape == (n,) for shape in host_copies), host_copies
+    if comm.allreduce(bad) == 0:
+        print(f"rank {rank} ok", flush=True)
+""")
+
+
+@pytest.mark.mpi
+def test_backend_path_on_three_ranks(tmp_path):
+    beside = Path(sys.executable).parent / "mpiexec"
+    mpiexec = str(beside) if beside.exists() else shutil.which("mpiexec")
+    if mpiexec is None:
+        pytest.skip("mpiexec not found")
+    script = tmp_path / "check_backend.py"
+    script.write_text(MPI_BACKEND_SCRIPT)
+    root = str(Path(__file__).resolve().parents[1])
+    proc = subprocess.run([mpiexec, "-n", "3", sys.executable, str(script), root],
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    report = proc.stdout + proc.stderr
+    assert proc.returncode == 0, report
+    for rank in range(3):
+        assert f"rank {rank} ok" in proc.stdout, report
