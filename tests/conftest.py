@@ -1,0 +1,14 @@
+"""Test configuration. Markers (gpu, mpi, slow) are declared in pyproject.toml."""
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import settings
+
+# tests/helpers.py is imported as a plain module by the test files.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# CI: reproducible examples (same every run) and no per-example deadline on a slow machine.
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")

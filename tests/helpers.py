@@ -1,0 +1,185 @@
+"""Shared pieces of the single-process tests: backends, BFS checking, the real test graphs."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import lagraph_dist as ld
+
+# "gpu" is always listed so that it shows as skipped (not absent) on machines without CUDA;
+# `pytest -m gpu` selects exactly these parameters.
+GPU = pytest.param("gpu", marks=[pytest.mark.gpu,
+                                 pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")],
+                   id="gpu")
+BACKENDS = ["cpu", GPU]
+DIRECTIONS = ("push", "pull", "auto")
+STATS_KEYS = {"direction", "frontier", "discovered", "edges_examined", "bytes", "encoding", "seconds"}
+ALLOWED_STEPS = {"push": {"push"}, "pull": {"pull"}, "auto": {"push", "pull"}}
+
+
+# -- graphs -----------------------------------------------------------------------------------
+def edges_to_scipy(src, dst, n, *, symmetrize=False):
+    """The boolean CSR pattern of the edges src[k] -> dst[k] (duplicates merged)."""
+    src = np.asarray(src, dtype=np.int64).reshape(-1)
+    dst = np.asarray(dst, dtype=np.int64).reshape(-1)
+    if symmetrize:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    S = sp.csr_matrix((np.ones(src.shape[0], dtype=np.int8), (src, dst)), shape=(n, n))
+    S.sum_duplicates()
+    S.data[:] = 1
+    return S
+
+
+def as_scipy(graph):
+    """A scipy matrix, or an edge tuple (src, dst, n[, symmetrize]) -> scipy CSR pattern."""
+    if sp.issparse(graph):
+        return graph
+    return edges_to_scipy(*graph[:3], symmetrize=bool(graph[3]) if len(graph) > 3 else False)
+
+
+def pattern(S):
+    """The set of (i, j) pairs stored in ``S`` (explicit zeros count as edges)."""
+    coo = sp.coo_matrix(S)
+    return set(zip(coo.row.tolist(), coo.col.tolist()))
+
+
+# -- reference and checking -------------------------------------------------------------------
+def reference_levels(S, source):
+    """Levels from ``ld.reference.bfs``; its push and push-pull runs must agree exactly."""
+    push_levels, push_parents = ld.reference.bfs(S, source, direction="push")
+    pp_levels, _ = ld.reference.bfs(S, source, direction="pushpull")
+    np.testing.assert_array_equal(push_levels, pp_levels,
+                                  err_msg="reference push and pushpull levels disagree")
+    assert push_levels[source] == 0 and push_parents[source] == source
+    return push_levels
+
+
+def check_stats(res, direction, expected_levels, S=None):
+    """The per-level records agree with the levels (and, for push, with the out-degrees)."""
+    stats = res.stats
+    depth = int(expected_levels.max())
+    assert len(stats) == depth + 1, f"{len(stats)} level records for a BFS of depth {depth}"
+    counts = np.bincount(expected_levels[expected_levels >= 0], minlength=depth + 2)
+    degrees = None
+    if S is not None:
+        P = sp.csr_matrix(S, copy=True)
+        P.sum_duplicates()
+        degrees = np.diff(P.indptr)
+    for k, record in enumerate(stats):
+        missing = STATS_KEYS - set(record)
+        assert not missing, f"level record {k} lacks {sorted(missing)}"
+        assert record["direction"] in ALLOWED_STEPS[direction], (
+            f"direction={direction!r} but level {k + 1} ran {record['direction']!r}")
+        assert record["frontier"] == counts[k], f"level {k + 1}: frontier {record['frontier']} != {counts[k]}"
+        assert record["discovered"] == counts[k + 1], (
+            f"level {k + 1}: discovered {record['discovered']} != {counts[k + 1]}")
+        assert record["edges_examined"] >= record["discovered"]
+        if degrees is not None and record["direction"] == "push":
+            assert record["edges_examined"] == int(degrees[expected_levels == k].sum()), (
+                f"push level {k + 1} examined {record['edges_examined']} edges, the frontier has "
+                f"{int(degrees[expected_levels == k].sum())}")
+        assert isinstance(record["bytes"], dict) and isinstance(record["encoding"], dict)
+        assert record["seconds"] >= 0
+
+
+def check_bfs(graph, A, source, direction="auto", *, levels=True, parents=True, expected=None):
+    """Run ``ld.bfs`` and check it: levels equal to the reference exactly, parents a valid BFS
+    tree (``ld.validate``), stats consistent with the levels. Returns the BFSResult.
+
+    ``graph``: the same graph as ``A``, as scipy sparse or an edge tuple (src, dst, n[, sym]).
+    ``expected``: reference levels, when already computed.
+    """
+    S = as_scipy(graph)
+    if expected is None:
+        expected = reference_levels(S, source)
+    res = ld.bfs(A, source, levels=levels, parents=parents, direction=direction)
+    got_levels = got_parents = None
+    if levels:
+        assert res.levels is not None
+        got_levels = res.levels.to_numpy()
+        assert got_levels.dtype == np.int64 and got_levels.shape == (A.n,)
+        np.testing.assert_array_equal(got_levels, expected,
+                                      err_msg=f"levels differ (source {source}, {direction})")
+    else:
+        assert res.levels is None
+    if parents:
+        assert res.parents is not None
+        got_parents = res.parents.to_numpy()
+        assert got_parents.dtype == np.int64 and got_parents.shape == (A.n,)
+        assert got_parents[source] == source
+        np.testing.assert_array_equal(got_parents >= 0, expected >= 0,
+                                      err_msg="parents reach a different set of vertices")
+    else:
+        assert res.parents is None
+    ld.validate(A, source, got_levels, got_parents)
+    check_stats(res, direction, expected, S)
+    return res
+
+
+# -- real graphs ------------------------------------------------------------------------------
+def data_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+BAD_MTX_PATTERNS = ("mangled*.mtx", "*_noheader.mtx", "complex.mtx")
+
+
+def _mtx_header(path):
+    """(format, nrows, ncols) from the banner and size line, read without the package."""
+    with open(path, "r", errors="replace") as fh:
+        banner = fh.readline().split()
+        for line in fh:
+            if line.strip() and not line.lstrip().startswith("%"):
+                size = line.split()
+                break
+        else:
+            size = []
+    fmt = banner[2].lower() if len(banner) > 2 and banner[0].lower() == "%%matrixmarket" else None
+    try:
+        return fmt, int(size[0]), int(size[1])
+    except (IndexError, ValueError):
+        return fmt, None, None
+
+
+@functools.lru_cache(maxsize=None)
+def real_graphs(subdir=None):
+    """Good square coordinate .mtx files under data_dir() (all subfolders, or ``subdir``)."""
+    root = data_dir() if subdir is None else data_dir() / subdir
+    if not root.is_dir():
+        return ()
+    bad = {p for pat in BAD_MTX_PATTERNS for p in root.rglob(pat)}
+    good = []
+    for path in sorted(root.rglob("*.mtx")):
+        if path in bad:
+            continue
+        fmt, nrows, ncols = _mtx_header(path)
+        if fmt == "coordinate" and nrows is not None and nrows == ncols and nrows > 0:
+            good.append(path)
+    return tuple(good)
+
+
+def bad_mtx_files():
+    root = data_dir() / "lagraph"
+    if not root.is_dir():
+        return ()
+    return tuple(sorted({p for pat in BAD_MTX_PATTERNS for p in root.glob(pat)}))
+
+
+@functools.lru_cache(maxsize=8)
+def read_scipy_pattern(path):
+    """An independent reading of a coordinate .mtx file's pattern (not via the package): entry
+    (i, j) is the edge i -> j, mirrored for symmetric, skew-symmetric and hermitian files."""
+    with open(path, "r") as fh:
+        symmetry = fh.readline().split()[4].lower()
+        lines = [line for line in fh if line.strip() and not line.lstrip().startswith("%")]
+    nrows = int(lines[0].split()[0])
+    body = np.loadtxt(lines[1:], dtype=np.int64, usecols=(0, 1), ndmin=2) - 1
+    src, dst = body[:, 0], body[:, 1]
+    if symmetry != "general":
+        off = src != dst
+        src, dst = np.concatenate([src, dst[off]]), np.concatenate([dst, src[off]])
+    return edges_to_scipy(src, dst, nrows)
