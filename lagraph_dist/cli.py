@@ -43,6 +43,8 @@ def build_parser():
     one.add_argument("--roots", type=int, default=1, help="number of seeded roots when no --root")
     one.add_argument("--direction", choices=("push", "pull", "auto"), default="auto")
     one.add_argument("--no-validate", action="store_true", help="skip the Graph500 checks")
+    one.add_argument("--stage-timing", action="store_true",
+                     help="wait for the device at every product stage, so stage seconds are exact")
 
     bench = commands.add_parser("bench", help="Graph500-style benchmark with peers, JSON out")
     _graph_arguments(bench)
@@ -50,7 +52,8 @@ def build_parser():
     bench.add_argument("--root-seed", type=int, default=2)
     bench.add_argument("--directions", default="push,auto", help="comma list of push, pull, auto")
     bench.add_argument("--peers", default="graphblas-push,graphblas-pushpull,scipy",
-                       help="comma list of graphblas-push, graphblas-pushpull, scipy, or 'none'")
+                       help="comma list of graphblas-push, graphblas-pushpull, scipy, cupyx-naive, "
+                            "lagraph-cpu, or 'none'")
     bench.add_argument("--peer-roots", type=int, default=8, help="roots the peers run (default 8)")
     bench.add_argument("--no-check-levels", action="store_true",
                        help="skip comparing levels with python-graphblas")
@@ -86,7 +89,8 @@ def _say(A, *lines):
 
 
 def _run_bfs(args):
-    from lagraph_dist import bfs
+    from lagraph_dist import bfs, ops
+    ops.SYNC_STAGE_TIMERS = args.stage_timing
     from lagraph_dist.bench import pick_roots
     from lagraph_dist.validation import validate
     A, info = _load_graph(args)
@@ -118,9 +122,10 @@ def _run_bench(args):
         if d not in ("push", "pull", "auto"):
             raise InvalidValue(f"unknown direction {d!r} in --directions")
     peers = () if args.peers == "none" else tuple(p for p in args.peers.split(",") if p)
+    from lagraph_dist.bench import PEERS
     for p in peers:
-        if p not in ("graphblas-push", "graphblas-pushpull", "scipy"):
-            raise InvalidValue(f"unknown peer {p!r} in --peers")
+        if p not in PEERS:
+            raise InvalidValue(f"unknown peer {p!r} in --peers; choose from {', '.join(PEERS)}")
     A, info = _load_graph(args)
     config = BenchConfig(roots=args.roots, root_seed=args.root_seed, directions=directions,
                          peers=peers, peer_roots=args.peer_roots,

@@ -77,16 +77,32 @@ class LocalCSR:
         return xp.searchsorted(self.indptr, positions, side="right") - 1
 
 
-@dataclass
 class LocalPart:
     """One rank's piece of a distributed sparse vector (see the module docstring)."""
 
-    encoding: str
-    length: int
-    nvals: int
-    values: object
-    ids: object = None
-    words: object = None
+    def __init__(self, encoding, length, nvals, values, ids=None, words=None):
+        self.encoding = encoding
+        self.length = length
+        self._nvals = nvals
+        self.values = values
+        self.ids = ids
+        self.words = words
+        self._count_bits = None
+        self._as_list = None         # a bitmap part's list form, made once
+
+    @property
+    def nvals(self) -> int:
+        if self._nvals is None:          # words changed in place: count them once, now
+            self._nvals = self._count_bits(self.words)
+        return self._nvals
+
+    def changed_in_place(self, backend):
+        """Words or values were written in place: drop what was derived from them; the
+        entries are recounted (one popcount) only when ``nvals`` is next read."""
+        self._nvals, self._count_bits, self._as_list = None, backend.kernels.popcount, None
+
+    def __repr__(self):
+        return f"LocalPart({self.encoding}, length={self.length}, nvals={self._nvals})"
 
     @classmethod
     def from_list(cls, ids, values, length):
@@ -104,8 +120,10 @@ class LocalPart:
     def to_list(self, backend) -> "LocalPart":
         if self.encoding == "list":
             return self
-        ids = backend.kernels.list_from_bitmap(self.words, self.nvals)
-        return LocalPart.from_list(ids, self.values[ids], self.length)
+        if self._as_list is None:
+            ids = backend.kernels.list_from_bitmap(self.words, self.nvals)
+            self._as_list = LocalPart.from_list(ids, self.values[ids], self.length)
+        return self._as_list
 
     def to_bitmap(self, backend) -> "LocalPart":
         if self.encoding == "bitmap":

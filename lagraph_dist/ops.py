@@ -15,6 +15,7 @@ swapped and the block read the other way, so no transpose is ever stored.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -63,21 +64,28 @@ def _orientation(M, along_rows):
                         block.by_row, lambda: block.by_col)
 
 
+# Stage seconds wait for the device at every stage boundary; that costs a host round trip a
+# stage, so it is off unless asked for (``lagraph-dist bfs --stage-timing``). Without it the
+# stage seconds are host dispatch times and only the level's total is device-complete.
+SYNC_STAGE_TIMERS = False
+
+
 class _Timer:
     def __init__(self, backend, seconds):
         self.backend, self.seconds = backend, seconds
 
+    @contextlib.contextmanager
     def stage(self, name):
-        timer = self
+        started = time.perf_counter()
+        yield
+        if SYNC_STAGE_TIMERS:
+            self.backend.sync()
+        self.seconds[name] += time.perf_counter() - started
 
-        class _Stage:
-            def __enter__(self):
-                self.t0 = time.perf_counter()
 
-            def __exit__(self, *exc):
-                timer.backend.sync()
-                timer.seconds[name] += time.perf_counter() - self.t0
-        return _Stage()
+def _joined(xp, arrays):
+    """Concatenation that does not copy a lone array (the 1-rank communicators' case)."""
+    return arrays[0] if len(arrays) == 1 else xp.concatenate(arrays)
 
 
 def _check_operands(u, M, mask):
@@ -101,22 +109,22 @@ def _mask_bitmap(mask, structure, orient, backend, stats):
     pieces, traffic = collectives.allgather_parts(part, orient.out_comm, backend,
                                                   with_values=False, value_dtype=np.bool_)
     stats.bytes["mask"], stats.encoding["mask"] = traffic.bytes, traffic.encoding
-    return backend.xp.concatenate([p.to_bitmap(backend).words for p in pieces])
+    return _joined(backend.xp, [p.to_bitmap(backend).words for p in pieces])
 
 
 def _assemble_list(pieces, backend, *, stacked=True):
     """Concatenate list pieces; ``stacked``: piece k covers ids [k*length, (k+1)*length)."""
     xp = backend.xp
     lists = [p.to_list(backend) for p in pieces]
-    ids = xp.concatenate([p.ids + np.int32(k * p.length if stacked else 0)
-                          for k, p in enumerate(lists)])
-    return ids, xp.concatenate([p.values for p in lists])
+    ids = _joined(xp, [p.ids + np.int32(k * p.length) if stacked and k else p.ids
+                       for k, p in enumerate(lists)])
+    return ids, _joined(xp, [p.values for p in lists])
 
 
 def _assemble_bitmap(pieces, backend):
     xp = backend.xp
     bitmaps = [p.to_bitmap(backend) for p in pieces]
-    return xp.concatenate([p.words for p in bitmaps]), xp.concatenate([p.values for p in bitmaps])
+    return _joined(xp, [p.words for p in bitmaps]), _joined(xp, [p.values for p in bitmaps])
 
 
 def _split_by_owner(part, block_len, nowners, backend):
@@ -254,12 +262,10 @@ def assign(w, u, *, value=None):
               else xp.full(source.nvals, value, dtype=w.dtype)).astype(w.dtype, copy=False)
     target = w.part
     if target.encoding == "bitmap":
-        fresh = source.nvals - int(xp.count_nonzero(backend.kernels.bitmap_test(target.words, source.ids))) \
-            if source.nvals else 0
         target.values[source.ids] = values
         target.words |= (u.part.words if u.part.encoding == "bitmap"
                          else backend.kernels.bitmap_from_list(source.ids, target.length))
-        target.nvals += fresh
+        target.changed_in_place(backend)
         return w
     ids = xp.concatenate([source.ids, target.ids])
     vals = xp.concatenate([values, target.values])

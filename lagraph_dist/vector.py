@@ -19,6 +19,11 @@ from lagraph_dist.semirings import any_
 __all__ = ["Vector"]
 
 
+def _on_host(data, backend):
+    """User input as host data: device arrays of the backend are copied back."""
+    return backend.to_host(data) if type(data).__module__.startswith("cupy") else data
+
+
 class Vector:
     """A distributed sparse vector of size ``n`` on a grid (see the module docstring)."""
 
@@ -39,14 +44,14 @@ class Vector:
         grid = grid or default_grid()
         backend = get_backend(backend)
         n = grid.agree(check_size, n)
-        xp = backend.xp
+        host = get_backend("cpu")     # entries are checked, routed and merged on the host
 
         def checked():
-            ids = check_vertex_array(indices, n, "vector indices", xp)
+            ids = check_vertex_array(_on_host(indices, backend), n, "vector indices", np)
             if values is None:
-                vals = xp.ones(ids.shape[0], dtype=dtype or bool)
+                vals = np.ones(ids.shape[0], dtype=dtype or bool)
             else:
-                vals = xp.asarray(values, dtype=dtype)
+                vals = np.asarray(_on_host(values, backend), dtype=dtype)
                 if vals.shape != ids.shape:
                     raise DimensionMismatch(f"{vals.shape[0] if vals.ndim else 'scalar'} values "
                                             f"for {ids.shape[0]} indices")
@@ -56,10 +61,11 @@ class Vector:
 
         ids, vals = grid.agree(checked)
         layout = Layout(n, grid.rows, grid.cols)
-        ids, vals = collectives.route_to_owners(layout.owner_rank(ids), [ids, vals], grid.comm, backend)
+        ids, vals = collectives.route_to_owners(layout.owner_rank(ids), [ids, vals], grid.comm, host)
         start, _ = layout.block_range(grid.row, grid.col)
-        local, vals = combine_duplicates((ids - start).astype(np.int32), vals, any_, xp)
-        return cls(n, grid, backend, LocalPart.from_list(local, vals, layout.block_len))
+        local, vals = combine_duplicates((ids - start).astype(np.int32), vals, any_, np)
+        part = LocalPart.from_list(backend.asarray(local), backend.asarray(vals), layout.block_len)
+        return cls(n, grid, backend, part)
 
     @classmethod
     def empty(cls, n, *, dtype=bool, grid=None, backend="auto"):
