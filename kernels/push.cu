@@ -10,6 +10,15 @@
 #define LD_EDGES_PER_THREAD 4
 #endif
 
+// degrees[k] = out-degree of frontier entry k, the input of the scan below.
+extern "C" __global__ void ld_frontier_degrees(const i64* __restrict__ indptr, const int* __restrict__ frontier,
+                                               int nf, i64* __restrict__ degrees) {
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nf; k += gridDim.x * blockDim.x) {
+        const int u = frontier[k];
+        degrees[k] = indptr[u + 1] - indptr[u];
+    }
+}
+
 template <int MULT, int ADD, typename V>
 __global__ void ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                const int* __restrict__ frontier, const V* __restrict__ frontier_values,

@@ -57,29 +57,13 @@ def _modules(device_id):
     return {"bitmap": bitmap, "push": push, "pull": pull}
 
 
-class _PeakTracker:
-    """Wraps the CuPy pool's malloc to record the high-water mark of bytes in use."""
-
-    def __init__(self, cupy):
-        self.pool = cupy.get_default_memory_pool()
-        self.peak = 0
-        cupy.cuda.set_allocator(self.malloc)
-
-    def malloc(self, size):
-        memory = self.pool.malloc(size)
-        used = self.pool.used_bytes()
-        if used > self.peak:
-            self.peak = used
-        return memory
-
-
 class GpuKernels:
     """CUDA kernels with the numpy twins' signatures (see :mod:`lagraph_dist.cpu_kernels`)."""
 
     def __init__(self):
         import cupy
         self.cp = cupy
-        self._tracker = _PeakTracker(cupy)
+        self._pool = cupy.get_default_memory_pool()
         props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(1, cupy.uint32)
@@ -93,10 +77,13 @@ class GpuKernels:
         return max(1, min(wanted, self._sms * cap_per_sm))
 
     def peak_bytes(self):
-        return self._tracker.peak
+        """High-water mark of the CuPy pool: it keeps every block it ever held at once until
+        released, so its size is the peak since :meth:`reset_peak` (no per-allocation hook,
+        which would cost host time in every level)."""
+        return self._pool.total_bytes()
 
     def reset_peak(self):
-        self._tracker.peak = self._tracker.pool.used_bytes()
+        self._pool.free_all_blocks()
 
     def device_info(self):
         cp = self.cp
@@ -185,7 +172,9 @@ class GpuKernels:
             return LocalPart("bitmap", csr.nminor, 0, values, words=words), 0
         frontier = frontier_ids.astype(cp.int32, copy=False)
         scan = cp.zeros(nf + 1, dtype=cp.int64)
-        cp.cumsum(csr.indptr[frontier + 1] - csr.indptr[frontier], out=scan[1:])
+        self._module("push").get_function("ld_frontier_degrees")(
+            (self._blocks(nf),), (THREADS,), (csr.indptr, frontier, np.int32(nf), scan[1:]))
+        cp.cumsum(scan[1:], out=scan[1:])
         mask, mode = self._mask(mask_words, complement)
         left = frontier_values if frontier_values is not None else values[:1]
         kernel = self._module("push").get_function(_template("ld_push_spmspv", *self._codes(semiring)))
