@@ -64,12 +64,31 @@ class Backend:
         """Raise OutOfDeviceMemory, before allocating, when ``nbytes`` will not fit on the GPU."""
         if self.name != "gpu":
             return
-        free, total = self.xp.cuda.runtime.memGetInfo()
-        free += self.xp.get_default_memory_pool().free_bytes()     # cached blocks are reusable
+        free, total = self.free_device_bytes()     # the pool's cached blocks are reusable
         if nbytes > free:
             raise OutOfDeviceMemory(f"{what} needs about {nbytes / 2**30:.1f} GiB of device memory "
                                     f"to build, but only {free / 2**30:.1f} GiB of "
                                     f"{total / 2**30:.1f} GiB are free")
+
+    def free_device_bytes(self):
+        """(bytes we may still take, device total): the driver's free memory plus the pool's
+        cached blocks, capped by the pool's limit when one is set (cupy set_limit)."""
+        pool = self.xp.get_default_memory_pool()
+        free, total = self.xp.cuda.runtime.memGetInfo()
+        free += pool.free_bytes()
+        if pool.get_limit():
+            free = min(free, pool.get_limit() - pool.used_bytes())
+        return free, total
+
+    def passes_to_fit(self, bytes_for_passes, most=64):
+        """The fewest passes (1, 2, 4, ...) whose peak bytes fit on the GPU (1 on the CPU)."""
+        if self.name != "gpu":
+            return 1
+        free, _ = self.free_device_bytes()
+        passes = 1
+        while passes < most and bytes_for_passes(passes) > 0.9 * free:
+            passes *= 2
+        return passes
 
     def reset_memory_peak(self):
         if self.name == "gpu":

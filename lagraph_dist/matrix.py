@@ -29,26 +29,41 @@ def csr_from_pairs(major, minor, nmajor, nminor, xp):
     return csr_from_sorted_keys(keys, nmajor, nminor, xp)
 
 
+class _CsrWriter:
+    """Builds a CSR from runs of sorted keys ``major * nminor + minor`` whose majors increase
+    from run to run (duplicates allowed), batch by batch, so that a graph of billions of
+    edges needs only one run of keys beside its int32 indices."""
+
+    def __init__(self, capacity, nmajor, nminor, xp):
+        self.xp, self.nminor = xp, nminor
+        self.indices = xp.empty(capacity, dtype=np.int32)
+        self.counts = xp.zeros(nmajor + 1, dtype=np.int64)
+        self.written, self.previous = 0, None
+
+    def add_sorted(self, keys):
+        xp = self.xp
+        for start in range(0, int(keys.shape[0]), KEY_BATCH):
+            batch = keys[start:start + KEY_BATCH]
+            fresh = xp.ones(batch.shape[0], dtype=bool)
+            fresh[1:] = batch[1:] != batch[:-1]
+            if self.previous is not None:
+                fresh[0] = batch[0] != self.previous
+            self.previous = batch[-1]
+            unique = batch[fresh]
+            stop = self.written + int(unique.shape[0])
+            self.indices[self.written:stop] = (unique % self.nminor).astype(np.int32)
+            self.counts[1:] += xp.bincount(unique // self.nminor, minlength=self.counts.shape[0] - 1)
+            self.written = stop
+
+    def finish(self):
+        # the duplicates' tail of ``indices`` stays allocated: trimming would copy the rest
+        return LocalCSR(self.xp.cumsum(self.counts), self.indices[:self.written], self.nminor)
+
+
 def csr_from_sorted_keys(keys, nmajor, nminor, xp):
-    """CSR from sorted keys ``major * nminor + minor`` (duplicates allowed), batch by batch so
-    that a graph of billions of edges needs only its keys plus one int32 copy."""
-    total = int(keys.shape[0])
-    indices = xp.empty(total, dtype=np.int32)
-    counts = xp.zeros(nmajor + 1, dtype=np.int64)
-    written, previous = 0, None
-    for start in range(0, total, KEY_BATCH):
-        batch = keys[start:start + KEY_BATCH]
-        fresh = xp.ones(batch.shape[0], dtype=bool)
-        fresh[1:] = batch[1:] != batch[:-1]
-        if previous is not None:
-            fresh[0] = batch[0] != previous
-        previous = batch[-1]
-        unique = batch[fresh]
-        indices[written:written + unique.shape[0]] = (unique % nminor).astype(np.int32)
-        counts[1:] += xp.bincount(unique // nminor, minlength=nmajor)
-        written += int(unique.shape[0])
-    indptr = xp.cumsum(counts)
-    return LocalCSR(indptr, indices[:written].copy() if written < total else indices, nminor)
+    writer = _CsrWriter(int(keys.shape[0]), nmajor, nminor, xp)
+    writer.add_sorted(keys)
+    return writer.finish()
 
 
 def transpose_csr(csr, xp):
@@ -131,40 +146,48 @@ class Matrix:
     @classmethod
     def _from_valid_edges(cls, src, dst, n, grid, backend, *, symmetrize, symmetric=None):
         return cls._from_edge_chunks([(src, dst)], n, grid, backend, symmetrize=symmetrize,
-                                     symmetric=symmetrize if symmetric is None else symmetric)
+                                     symmetric=symmetrize if symmetric is None else symmetric,
+                                     capacity=(2 if symmetrize else 1) * int(src.shape[0]) * grid.size
+                                     if grid.size == 1 else None)
 
     @classmethod
-    def _from_edge_chunks(cls, chunks, n, grid, backend, *, symmetrize, symmetric, capacity=None):
-        """Build this rank's block from an iterable of (src, dst) chunks of valid global ids.
+    def _from_edge_chunks(cls, make_chunks, n, grid, backend, *, symmetrize, symmetric,
+                          capacity=None, passes=1):
+        """Build this rank's block from ``make_chunks()``, an iterable of (src, dst) chunks of
+        valid global ids (a list, or a callable making them anew for each pass).
 
-        Each chunk is routed to its owners and turned into sorted-later keys
-        ``local col * row_space_len + local row`` at once, so the int64 edge lists of a big
-        graph never exist whole. ``capacity`` (an upper bound of the keys this rank will hold,
-        known when it keeps everything it generates) lets the keys go into one buffer.
+        Each chunk is routed to its owners and turned at once into keys
+        ``local col * row_space_len + local row``, so the int64 edge lists of a big graph never
+        exist whole. With ``passes`` > 1 the chunks are made again for each slice of the local
+        columns, and only that slice's keys are held and sorted at a time (a scale-27 graph then
+        fits on an 80 GB GPU). ``capacity`` bounds the keys this rank will hold.
         """
         xp = backend.xp
         layout = Layout(n, grid.rows, grid.cols)
         col_space, row_space = layout.col_space(grid.col), layout.row_space(grid.row)
-        buffer = None if capacity is None else xp.empty(capacity, dtype=np.int64)
-        pieces, filled = [], 0
-        for src, dst in chunks:
-            if symmetrize:
-                src, dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
-            src, dst = collectives.route_to_owners(layout.edge_owner_rank(src, dst), [src, dst],
-                                                   grid.comm, backend)
-            keys = col_space.to_local(src) * layout.row_space_len + row_space.to_local(dst)
-            del src, dst
-            if buffer is None:
-                pieces.append(keys)
-            else:
-                buffer[filled:filled + keys.shape[0]] = keys
-            filled += int(keys.shape[0])
-        keys = buffer[:filled] if buffer is not None else (
-            xp.concatenate(pieces) if pieces else xp.zeros(0, dtype=np.int64))
-        del pieces
-        keys.sort()
-        by_col = csr_from_sorted_keys(keys, layout.col_space_len, layout.row_space_len, xp)
-        del keys, buffer
+        cols_per_pass = -(-layout.col_space_len // passes)
+        writer = None
+        for step in range(passes):
+            low = step * cols_per_pass * layout.row_space_len
+            high = (step + 1) * cols_per_pass * layout.row_space_len
+            pieces = []
+            for src, dst in (make_chunks() if callable(make_chunks) else make_chunks):
+                if symmetrize:
+                    src, dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
+                src, dst = collectives.route_to_owners(layout.edge_owner_rank(src, dst), [src, dst],
+                                                       grid.comm, backend)
+                keys = col_space.to_local(src) * layout.row_space_len + row_space.to_local(dst)
+                del src, dst
+                pieces.append(keys if passes == 1 else keys[(keys >= low) & (keys < high)])
+            keys = xp.concatenate(pieces) if len(pieces) != 1 else pieces[0]
+            del pieces
+            keys.sort()
+            if writer is None:
+                writer = _CsrWriter(capacity or int(keys.shape[0]), layout.col_space_len,
+                                    layout.row_space_len, xp)
+            writer.add_sorted(keys)
+            del keys
+        by_col = writer.finish()
         block = LocalBlock(by_col, backend, by_row_is_by_col=symmetric and grid.size == 1)
         nvals = int(grid.allreduce(by_col.nnz))
         return cls(n, grid, backend, block, nvals, symmetric=symmetric)
@@ -290,16 +313,23 @@ def kronecker(scale, edgefactor=16, *, seed=0, grid=None, backend="auto"):
     grid = grid or default_grid()
     backend = get_backend(backend)
     scale, edgefactor, seed = grid.agree(check_kronecker_arguments, scale, edgefactor, seed)
-    capacity = None
-    if grid.size == 1:      # every generated edge stays here: one key buffer, sized up front
-        capacity = 2 * (edgefactor << scale)
-        grid.agree(backend.check_fits, construction_bytes(capacity), f"a scale-{scale} Kronecker graph")
-    return Matrix._from_edge_chunks(_kronecker_chunks(scale, edgefactor, seed, grid, backend),
+    # on one rank every generated edge stays here, so the keys can be counted up front; the
+    # build makes the edges again for each pass until one pass's keys and sort fit
+    capacity = 2 * (edgefactor << scale) if grid.size == 1 else None
+    passes = 1
+    if capacity is not None:
+        passes = backend.passes_to_fit(lambda p: construction_bytes(capacity, 1 << scale, p))
+        grid.agree(backend.check_fits, construction_bytes(capacity, 1 << scale, passes),
+                   f"a scale-{scale} Kronecker graph")
+    return Matrix._from_edge_chunks(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
                                     1 << scale, grid, backend, symmetrize=True, symmetric=True,
-                                    capacity=capacity)
+                                    capacity=capacity, passes=passes)
 
 
-def construction_bytes(nkeys):
-    """Peak bytes of building a block of ``nkeys`` directed edges: the int64 keys, the sort's
-    scratch of the same size, then the int32 indices beside the keys."""
-    return 16 * nkeys + 4 * nkeys
+def construction_bytes(nkeys, n, passes=1):
+    """Peak bytes of building a block of ``nkeys`` directed edges over ``n`` vertices in
+    ``passes``: the int32 indices and int64 counts throughout, plus one pass's int64 keys
+    with the sort's scratch of the same size, plus the generator's chunk temporaries."""
+    per_pass = -(-nkeys // passes)
+    chunk_scratch = 12 * 8 * 2 * EDGES_PER_CHUNK
+    return 4 * nkeys + 16 * (n + 1) + 16 * per_pass + chunk_scratch
