@@ -14,12 +14,15 @@ pool = cp.get_default_memory_pool(); pool.set_limit(size=78 * 2**30)
 t = time.perf_counter(); A = ld.kronecker(27, backend="gpu"); cp.cuda.Device().synchronize()
 info = {"scale": 27, "pool_limit_gib": 78, "build_seconds": time.perf_counter() - t,
         "peak_pool_gib": pool.total_bytes() / 2**30, "graph_gib": A.block.nbytes / 2**30, "nvals": A.nvals}
-r = ld.bfs(A, int(A.out_degree().indices()[0])); cp.cuda.Device().synchronize()
-t = time.perf_counter(); r = ld.bfs(A, int(A.out_degree().indices()[1])); cp.cuda.Device().synchronize()
+roots = [int(v) for v in A.out_degree().indices()[:2]]
+r = ld.bfs(A, roots[0]); cp.cuda.Device().synchronize()
+t = time.perf_counter(); r = ld.bfs(A, roots[1]); cp.cuda.Device().synchronize()
 info["one_bfs_auto_ms"] = 1e3 * (time.perf_counter() - t)
 print(json.dumps(info)); open(os.environ["OUT"] + "/gpu-build-scale27-capped.json", "w").write(json.dumps(info, indent=1))
 PY
 python3 - <<'PY'
 import cupy as cp; cp.get_default_memory_pool().free_all_blocks()
 PY
-timeout 420 python3 "$repo/benchmarks/gpu_bench.py" --scales 26 --peer-roots 4 --out "$OUT" 2>&1 | grep -v "^    " | tee "$OUT/bench26.log"
+timeout 300 python3 "$repo/benchmarks/gpu_bench.py" --scales 26 --peer-roots 8 --out "$OUT" 2>&1 | grep -v "^    " | tee "$OUT/bench26.log"
+timeout 150 ncu --clock-control none -k regex:ld_ --launch-skip 60 --launch-count 30 --metrics gpu__time_duration.sum,dram__bytes.sum python3 "$repo/benchmarks/gpu_quick.py" 22 > $OUT/ncu.txt 2>&1
+grep -E "ld_[a-z_]+|gpu__time_duration|dram__bytes" $OUT/ncu.txt | head -90

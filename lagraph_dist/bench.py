@@ -117,7 +117,24 @@ def naive_cupyx_bfs(AT, root):
         frontier = fresh.astype(cp.float32)
 
 
-def _peer_searchers(S, peers):
+HOST_PEERS = ("graphblas-push", "graphblas-pushpull", "scipy", "lagraph-cpu")
+
+
+def _device_csr_for_naive(A):
+    """cupyx CSR whose rows are destinations (A.T), from our own block when it is the whole
+    graph on one GPU (no trip through the host); else None."""
+    if A is None or A.backend.name != "gpu" or A.grid.size != 1:
+        return None
+    import cupy as cp
+    import cupyx.scipy.sparse as csp
+    csr = A.block.by_row if not A.transposed else A.block.by_col
+    if csr.nnz >= 2**31:
+        return None
+    data = cp.ones(csr.nnz, dtype=cp.float32)
+    return csp.csr_matrix((data, csr.indices, csr.indptr.astype(cp.int32)), shape=(A.n, A.n))
+
+
+def _peer_searchers(S, peers, A=None):
     """{peer: search(root) -> reached vertex ids (host)}, each with its graph built once."""
     searchers = {}
     for peer in peers:
@@ -135,7 +152,9 @@ def _peer_searchers(S, peers):
         elif peer == "cupyx-naive":
             import cupy as cp
             import cupyx.scipy.sparse as csp
-            AT = csp.csr_matrix(S.T.tocsr().astype(np.float32))
+            AT = _device_csr_for_naive(A)
+            if AT is None:
+                AT = csp.csr_matrix(S.T.tocsr().astype(np.float32))
 
             def search(root, AT=AT):
                 levels = naive_cupyx_bfs(AT, root)
@@ -154,12 +173,12 @@ def _peer_searchers(S, peers):
     return searchers
 
 
-def _peer_runs(S, roots, peers, symmetric):
+def _peer_runs(S, roots, peers, symmetric, A=None, degrees=None):
     """Each peer on this rank over the same graph and roots, with the same TEPS rule; graph
     conversion happens before the timing, and one warm-up search is not timed."""
     out = {}
-    degrees = np.diff(S.indptr)
-    for peer, search in _peer_searchers(S, peers).items():
+    degrees = np.diff(S.indptr) if degrees is None else degrees
+    for peer, search in _peer_searchers(S, peers, A).items():
         search(roots[0])
         seconds, edges = [], []
         for root in roots:
@@ -206,11 +225,17 @@ def run_bench(A, graph_info, config: BenchConfig):
     """Collective. Runs every direction and (on rank 0) the peers; returns the JSON record."""
     roots = pick_roots(A, config.roots, config.root_seed)
     peers, reference_levels = {}, None
-    S = A.to_scipy(root=0) if config.peers or config.check_levels else None
-    if A.grid.rank == 0 and S is not None:
+    # the host gather is needed only by host peers and the level check; big graphs skip both
+    needs_host = config.check_levels or any(p in HOST_PEERS for p in config.peers)
+    S = A.to_scipy(root=0) if needs_host else None
+    peer_roots = roots[:config.peer_roots]
+    if not needs_host and config.peers:
+        degrees = A.out_degree().to_numpy(fill=0)      # collective
+        if A.grid.rank == 0:
+            peers = _peer_runs(None, peer_roots, config.peers, A.symmetric, A, degrees)
+    elif A.grid.rank == 0 and S is not None:
         from lagraph_dist import reference
-        peer_roots = roots[:config.peer_roots]
-        peers = _peer_runs(S, peer_roots, config.peers, A.symmetric)
+        peers = _peer_runs(S, peer_roots, config.peers, A.symmetric, A)
         if config.check_levels:
             reference_levels = {r: reference.bfs(S, r)[0] for r in peer_roots}
     if A.grid.size > 1:
