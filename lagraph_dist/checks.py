@@ -20,7 +20,7 @@ def check_size(n, what="n"):
 
 def check_vertex(v, n, what="source"):
     """A single vertex id: an integer (not bool, not float) in [0, n)."""
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
         raise DomainMismatch(f"{what} must be an integer vertex id, got {v!r}")
     if not 0 <= v < n:
         raise IndexOutOfBound(f"{what} {v} is out of range for a graph of {n} vertices")

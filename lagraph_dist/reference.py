@@ -5,15 +5,14 @@ package is imported lazily so that this module imports without the ``reference``
 :func:`bfs_levels_scipy` is a second, independent oracle built on ``scipy.sparse.csgraph``.
 """
 
-import numbers
 
 import numpy as np
 import scipy.sparse as sp
 
+from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import (
     DimensionMismatch,
     DomainMismatch,
-    IndexOutOfBound,
     InvalidValue,
 )
 
@@ -48,37 +47,6 @@ def _import_graphblas():
             "extra: pip install lagraph-dist[reference]"
         ) from exc
     return graphblas
-
-
-def _check_source(source, n):
-    """Return ``source`` as a Python int after checking its type and range.
-
-    Parameters
-    ----------
-    source : object
-        The proposed source vertex.
-    n : int
-        Number of vertices.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    DomainMismatch
-        If ``source`` is not an integer (bools are rejected: ``True`` is not a vertex id).
-    IndexOutOfBound
-        If ``source`` lies outside ``[0, n)``.
-    """
-    if isinstance(source, (bool, np.bool_)) or not isinstance(source, numbers.Integral):
-        raise DomainMismatch(
-            f"source must be an integer vertex id, got {source!r} ({type(source).__name__})"
-        )
-    s = int(source)
-    if not 0 <= s < n:
-        raise IndexOutOfBound(f"source {s} is outside [0, {n}) (n={n})")
-    return s
 
 
 def _check_direction(direction):
@@ -289,7 +257,7 @@ def bfs(S, source, *, direction="push"):
     _check_direction(direction)
     gb = _import_graphblas()
     graph = S if isinstance(S, PreparedGraph) else PreparedGraph(gb, S)
-    source = _check_source(source, graph.n)
+    source = check_vertex(source, graph.n)
     lev, pi = _run_bfs(gb, graph, source, direction)
     levels = lev.to_dense(fill_value=-1, dtype=np.int64).astype(np.int64, copy=False)
     parents = pi.to_dense(fill_value=-1, dtype=np.int64).astype(np.int64, copy=False)
@@ -345,7 +313,7 @@ def bfs_levels_scipy(S, source):
     if not sp.issparse(S):
         raise DomainMismatch(f"S must be a scipy sparse matrix/array, got {type(S).__name__}")
     n = _square_size(S.shape)
-    source = _check_source(source, n)
+    source = check_vertex(source, n)
     rows, cols = _scipy_pattern_coo(S)
     # Rebuild with unit weights: csgraph may read stored zeros as missing edges.
     G = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))

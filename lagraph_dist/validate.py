@@ -14,14 +14,13 @@ need not be CUDA-aware) come back to the host. The edges are read in slices of a
 :data:`EDGE_BATCH` edges so that the per-edge temporaries stay small.
 """
 
-import numbers
 
 import numpy as np
 from mpi4py import MPI
 
+from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import (
     DomainMismatch,
-    IndexOutOfBound,
     InvalidValue,
     ValidationError,
 )
@@ -52,18 +51,6 @@ _NO_ERROR = 17
 
 
 # --------------------------------------------------------------------------- arguments
-
-
-def _check_source(source, n):
-    """Return ``source`` as an int; reject non-integers and ids outside ``[0, n)``."""
-    if isinstance(source, (bool, np.bool_)) or not isinstance(source, numbers.Integral):
-        raise DomainMismatch(
-            f"source must be an integer vertex id, got {source!r} ({type(source).__name__})"
-        )
-    s = int(source)
-    if not 0 <= s < n:
-        raise IndexOutOfBound(f"source {s} is outside [0, {n}) (n={n})")
-    return s
 
 
 def _materialize(x):
@@ -480,7 +467,7 @@ def validate(A, source, levels, parents):
     parents = _materialize(parents)
     if levels is None and parents is None:
         raise InvalidValue("validate needs levels or parents (or both); both are None")
-    source = _check_source(source, n)
+    source = check_vertex(source, n)
     levels = _as_int64("levels", levels)
     parents = _as_int64("parents", parents)
     arrays = _Arrays(A)
