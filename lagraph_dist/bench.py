@@ -9,6 +9,7 @@ push/pull, scipy csgraph) run on rank 0 over the same graph and roots in the sam
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import time
@@ -71,7 +72,8 @@ def _timed_bfs(A, root, direction):
 
 def _run_direction(A, roots, direction, config, reference_levels):
     from lagraph_dist.validation import validate
-    _timed_bfs(A, roots[0], direction)          # warm-up: kernels compiled, caches built
+    for warm_up in ("push", "pull", direction):   # every kernel compiled, every cache built
+        _timed_bfs(A, roots[0], warm_up)
     seconds, edges, first_levels = [], [], None
     iterator = roots
     if config.progress and A.grid.rank == 0:
@@ -192,6 +194,8 @@ def _peer_runs(S, roots, peers, symmetric, A=None, degrees=None):
 
 
 def _git_commit():
+    if os.environ.get("LAGRAPH_DIST_COMMIT"):      # set where the checkout has no .git (device runs)
+        return os.environ["LAGRAPH_DIST_COMMIT"]
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, timeout=10).stdout.strip() or None
@@ -205,7 +209,7 @@ def environment(A):
     import scipy
     env = {
         "backend": A.backend.name, "grid": list(A.grid.shape), "ranks": A.grid.size,
-        "host": platform.node(), "cpu_count": __import__("os").cpu_count(),
+        "host": platform.node(), "cpu_count": os.cpu_count(),
         "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
         "mpi4py": mpi4py.__version__, "commit": _git_commit(),
     }
