@@ -2,8 +2,9 @@
 // reading M compressed by output row. ld_pull_rows gives each warp 32 consecutive rows (one
 // output word): lane b scans row 32w+b's inputs in increasing order and stops at the first
 // one in the frontier when the semiring allows; the warp's results become the word through
-// one ballot. Rows longer than `long_threshold` are queued and scanned by ld_pull_long_rows,
-// a warp a row, 32 inputs a step, stopping at the first step with a hit.
+// one ballot. Rows longer than `long_threshold` are queued (one atomic a warp) and scanned by
+// ld_pull_long_rows, a warp a row, 32 inputs a step (coalesced), stopping at the first step
+// with a hit.
 #include "common.cuh"
 
 template <int MULT, int ADD, typename V>
@@ -20,12 +21,12 @@ __global__ void ld_pull_rows(const i64* __restrict__ indptr, const int* __restri
     u64 examined = 0, discovered = 0;
     for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nwords; w += nwarps) {
         const i64 r = w * 32 + lane;
-        bool found = false;
+        bool found = false, queue_it = false;
         V value = V();
         if (r < nrows && ld_allowed(mask, mask_mode, r)) {
             const i64 start = indptr[r], end = indptr[r + 1];
             if (end - start > long_threshold) {
-                long_rows[atomicAdd(n_long, 1u)] = (int)r;
+                queue_it = true;
             } else {
                 for (i64 e = start; e < end; ++e) {
                     const int c = __ldg(indices + e);
@@ -38,6 +39,14 @@ __global__ void ld_pull_rows(const i64* __restrict__ indptr, const int* __restri
                     if (stop_at_first || (ADD == LD_ADD_LOR && value)) break;
                 }
             }
+        }
+        // long rows go to the warp-per-row kernel: one atomic per warp, not per row
+        const u32 queued = __ballot_sync(0xffffffffu, queue_it);
+        if (queued) {
+            unsigned int base = 0;
+            if (lane == 0) base = atomicAdd(n_long, (unsigned int)__popc(queued));
+            base = __shfl_sync(0xffffffffu, base, 0);
+            if (queue_it) long_rows[base + __popc(queued & ((1u << lane) - 1u))] = (int)r;
         }
         const u32 word = __ballot_sync(0xffffffffu, found);
         if (found) out_values[r] = value;

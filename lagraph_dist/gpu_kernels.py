@@ -17,7 +17,8 @@ from lagraph_dist.local import LocalPart, combine_duplicates
 __all__ = ["GpuKernels", "kernel_sources"]
 
 THREADS = 256
-LONG_ROW_THRESHOLD = 32      # pull rows longer than this go to the warp-per-row kernel
+LONG_ROW_THRESHOLD = 8       # pull rows longer than this go to the warp-per-row kernel, whose
+                             # 32-wide reads coalesce; a lane scanning its own row does not
 EDGES_PER_THREAD = 4         # Bisson et al. 2015 measured 4 as best for push
 
 _MULT = {"pair": 0, "land": 1, "secondi": 2}

@@ -71,11 +71,14 @@ class _DirectionPolicy:
     def choose(self, frontier, frontier_nvals):
         if self.direction != "auto":
             return self.push
-        frontier_edges = reduce(ewise_mult(frontier, self.degrees, binary.second), plus)
-        self.unexplored -= frontier_edges
         growing = frontier_nvals > self.previous
-        if self.push and growing and frontier_edges > self.unexplored / self.alpha:
-            self.push = False
+        if self.push and growing:
+            # the frontier's out-edges are summed only where the rule reads them (as GAP
+            # counts its scouts only top-down): pull levels and shrinking frontiers skip it
+            frontier_edges = reduce(ewise_mult(frontier, self.degrees, binary.second), plus)
+            self.unexplored -= frontier_edges
+            if frontier_edges > self.unexplored / self.alpha:
+                self.push = False
         elif not self.push and not growing and frontier_nvals < self.n / self.beta:
             self.push = True
         self.previous = frontier_nvals
