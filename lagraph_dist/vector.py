@@ -99,10 +99,13 @@ class Vector:
 
     # -- encodings (local, explicit) -------------------------------------------------------
     def to_list(self) -> "Vector":
-        return self._like(self.part.to_list(self.backend))
+        """This vector list-encoded: itself when it already is (so an in-place ``assign`` into
+        the result is visibly an assign into this vector), else a new vector."""
+        return self if self.encoding == "list" else self._like(self.part.to_list(self.backend))
 
     def to_bitmap(self) -> "Vector":
-        return self._like(self.part.to_bitmap(self.backend))
+        """This vector bitmap-encoded: itself when it already is, else a new vector."""
+        return self if self.encoding == "bitmap" else self._like(self.part.to_bitmap(self.backend))
 
     # -- gathers (collective) --------------------------------------------------------------
     def local_entries(self):

@@ -283,3 +283,15 @@ def test_id_maps_of_a_layout():
         assert (np.diff(glob) > 0).all()
         np.testing.assert_array_equal(m.to_local(glob), local)
         assert set(layout.owner_rank(glob[glob < 1000]) // layout.cols) == {row}
+
+
+def test_conversion_is_the_same_vector_or_an_independent_one():
+    import lagraph_dist as ld
+    v = ld.Vector.from_indices([1, 40], 64, values=np.array([10, 400]), backend="cpu")
+    assert v.to_list() is v
+    b = v.to_bitmap()
+    assert b is not v and b.to_bitmap() is b
+    ld.assign(b, ld.Vector.from_indices([5], 64, values=np.array([50]), backend="cpu"))
+    assert v.indices().tolist() == [1, 40]          # the list original is untouched
+    assert b.indices().tolist() == [1, 5, 40]
+    assert b.to_list().to_numpy()[5] == 50          # the list form follows the in-place change
