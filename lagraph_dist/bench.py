@@ -13,7 +13,7 @@ import os
 import platform
 import subprocess
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,7 +33,6 @@ class BenchConfig:
     peer_roots: int = 8
     check_levels: bool = True        # compare levels with python-graphblas (small graphs)
     progress: bool = True
-    extra: dict = field(default_factory=dict)
 
 
 def pick_roots(A, count, seed):

@@ -13,7 +13,7 @@ import numpy as np
 from lagraph_dist.local import LocalPart, combine_duplicates, multiply_values
 
 __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test",
-           "push_spmspv", "pull_spmv", "combine"]
+           "push_spmspv", "pull_spmv"]
 
 
 def bitmap_from_list(ids, length):
@@ -100,6 +100,3 @@ def pull_spmv(csr, frontier_words, frontier_values, semiring, mask_words, comple
     ids, values = combine_duplicates(rows[owner[keep]].astype(np.int32), values, semiring.add, np)
     return LocalPart.from_list(ids, values, csr.nmajor), examined
 
-
-def combine(ids, values, monoid):
-    return combine_duplicates(ids, values, monoid, np)

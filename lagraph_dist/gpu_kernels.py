@@ -12,7 +12,7 @@ from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.local import LocalPart, combine_duplicates
+from lagraph_dist.local import LocalPart
 
 __all__ = ["GpuKernels", "kernel_sources"]
 
@@ -209,6 +209,3 @@ class GpuKernels:
             (self._sms * 4,), (THREADS,),
             (csr.indptr, csr.indices, long_rows, n_long, frontier_words, left, words, values, counters) + idmap)
         return self._finish(words, values, counters, nrows)
-
-    def combine(self, ids, values, monoid):
-        return combine_duplicates(ids, values, monoid, self.cp)

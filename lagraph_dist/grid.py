@@ -142,11 +142,11 @@ class IdMap:
     stride: int
     offset: int
 
-    def to_global(self, local, xp=np):
+    def to_global(self, local):
         local = local.astype(np.int64, copy=False)
         return (local // self.block_len) * self.stride + self.offset + local % self.block_len
 
-    def to_local(self, glob, xp=np):
+    def to_local(self, glob):
         """Inverse of :meth:`to_global` for ids known to lie in this space."""
         glob = glob.astype(np.int64, copy=False) - self.offset
         return (glob // self.stride) * self.block_len + glob % self.stride

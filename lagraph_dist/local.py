@@ -180,7 +180,7 @@ def multiply_values(semiring, source_local, left_values, in_map, xp):
     """
     op = semiring.multiply
     if op.positional:
-        return in_map.to_global(source_local, xp)
+        return in_map.to_global(source_local)
     if op.reads_left_values:
         return left_values.astype(op.out_dtype, copy=False)
     return xp.ones(source_local.shape[0], dtype=op.out_dtype)

@@ -147,7 +147,7 @@ class Matrix:
     def _from_valid_edges(cls, src, dst, n, grid, backend, *, symmetrize, symmetric=None):
         return cls._from_edge_chunks([(src, dst)], n, grid, backend, symmetrize=symmetrize,
                                      symmetric=symmetrize if symmetric is None else symmetric,
-                                     capacity=(2 if symmetrize else 1) * int(src.shape[0]) * grid.size
+                                     capacity=(2 if symmetrize else 1) * int(src.shape[0])
                                      if grid.size == 1 else None)
 
     @classmethod

@@ -2,7 +2,7 @@
 
 Like ``graphblas.semiring`` the names are ``{monoid}_{binaryop}``. Each entry is a frozen
 dataclass that carries everything a backend needs: the numpy identity and reduction, the MPI
-reduction op, and the CUDA snippets the kernels are specialised with. ``any_secondi`` and
+reduction op, and the ``kind`` the CUDA kernels are specialised on. ``any_secondi`` and
 ``min_secondi`` are positional: the product of ``u[k]`` and ``A[k, j]`` is the global id ``k``,
 so the result of a BFS step is a parent.
 """
@@ -49,7 +49,6 @@ class Monoid:
     identity: object
     terminal: object
     mpi_op_name: str          # name of the mpi4py reduction op (MPI.MIN, MPI.LOR, ...)
-    cuda_combine: str         # CUDA expression combining `a` and `b`
 
     def __repr__(self):
         return f"monoids.{self.name}"
@@ -120,10 +119,11 @@ second = BinaryOp("second")          # apply(u, second, right=s): every value be
 first = BinaryOp("first")
 
 # Monoids are dtype-generic: the result keeps the operands' dtype (a semiring's is its multiply's).
-lor = Monoid("lor", "lor", False, True, "LOR", "(a || b)")
-any_ = Monoid("any", "any", None, None, "MAX", "a")
-min_ = Monoid("min", "min", INT64_MAX, None, "MIN", "(a < b ? a : b)")
-plus = Monoid("plus", "plus", 0, None, "SUM", "(a + b)")
+# ``kind`` is also what the CUDA kernels are specialised on (kernels/common.cuh, ld_combine)
+lor = Monoid("lor", "lor", False, True, "LOR")
+any_ = Monoid("any", "any", None, None, "MAX")
+min_ = Monoid("min", "min", INT64_MAX, None, "MIN")
+plus = Monoid("plus", "plus", 0, None, "SUM")
 
 any_pair = Semiring("any_pair", any_, pair, "any_pair")
 lor_land = Semiring("lor_land", lor, land, "lor_land")

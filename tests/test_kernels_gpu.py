@@ -57,11 +57,20 @@ def assert_same(cpu_part, gpu_part, gpu, semiring, valid_value):
             assert value == expected[k], f"entry {k}"
 
 
+def run_twins(kernel, gpu, csr, frontier, values, semiring, mask, complement, in_map):
+    """The numpy twin and the CUDA kernel of the same name on the same inputs."""
+    cp = gpu.xp
+    on_gpu = (lambda a: None if a is None else cp.asarray(a))
+    twin = getattr(cpu_kernels, kernel)(csr, frontier, values, semiring, mask, complement, in_map)
+    cuda = getattr(gpu.kernels, kernel)(to_gpu(csr, cp), on_gpu(frontier), on_gpu(values), semiring,
+                                        on_gpu(mask), complement, in_map)
+    return twin, cuda
+
+
 @pytest.mark.parametrize("name", SEMIRINGS)
 @pytest.mark.parametrize("mask_kind", MASKS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_push_matches_twin(gpu, name, mask_kind, seed):
-    cp = gpu.xp
     rng = np.random.default_rng(seed)
     semiring = getattr(semirings, name)
     csr = random_csr(rng, 320, 352, 0.03)            # majors: input space, minors: output space
@@ -69,10 +78,8 @@ def test_push_matches_twin(gpu, name, mask_kind, seed):
     values = rng.random(60) < 0.7 if semiring.reads_left_values else None
     mask, complement = mask_of(rng, 352, mask_kind)
     in_map = IdMap(32, 64, 7)
-    cpu_part, cpu_examined = cpu_kernels.push_spmspv(csr, frontier, values, semiring, mask, complement, in_map)
-    gpu_part, gpu_examined = gpu.kernels.push_spmspv(
-        to_gpu(csr, cp), cp.asarray(frontier), None if values is None else cp.asarray(values), semiring,
-        None if mask is None else cp.asarray(mask), complement, in_map)
+    (cpu_part, cpu_examined), (gpu_part, gpu_examined) = run_twins(
+        "push_spmspv", gpu, csr, frontier, values, semiring, mask, complement, in_map)
     assert gpu_examined == cpu_examined
 
     def valid(v, parent):
@@ -86,7 +93,6 @@ def test_push_matches_twin(gpu, name, mask_kind, seed):
 @pytest.mark.parametrize("mask_kind", MASKS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_pull_matches_twin(gpu, name, mask_kind, seed):
-    cp = gpu.xp
     rng = np.random.default_rng(seed)
     semiring = getattr(semirings, name)
     csr = random_csr(rng, 352, 320, 0.05)            # majors: output rows, minors: input space
@@ -94,10 +100,8 @@ def test_pull_matches_twin(gpu, name, mask_kind, seed):
     values = rng.random(320) < 0.5 if semiring.reads_left_values else None
     mask, complement = mask_of(rng, 352, mask_kind)
     in_map = IdMap(32, 96, 32)
-    cpu_part, _ = cpu_kernels.pull_spmv(csr, frontier, values, semiring, mask, complement, in_map)
-    gpu_part, _ = gpu.kernels.pull_spmv(
-        to_gpu(csr, cp), cp.asarray(frontier), None if values is None else cp.asarray(values), semiring,
-        None if mask is None else cp.asarray(mask), complement, in_map)
+    (cpu_part, _), (gpu_part, _) = run_twins(
+        "pull_spmv", gpu, csr, frontier, values, semiring, mask, complement, in_map)
 
     def valid(row, parent):
         cols = csr.indices[csr.indptr[row]:csr.indptr[row + 1]]

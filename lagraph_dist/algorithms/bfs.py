@@ -44,8 +44,6 @@ class BFSResult:
 
 
 def _check_arguments(A, source, levels, parents, direction, alpha, beta):
-    if not isinstance(A, Matrix):
-        raise DomainMismatch(f"bfs needs an lagraph_dist.Matrix, got {type(A).__name__}")
     if direction not in DIRECTIONS:
         raise InvalidValue(f"unknown direction {direction!r}; choose one of {', '.join(DIRECTIONS)}")
     if not (levels or parents):
@@ -92,8 +90,9 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     Returns a :class:`BFSResult`; ``res.levels.to_numpy()`` and ``res.parents.to_numpy()``
     give dense int64 arrays with -1 where unreached.
     """
-    source = A.grid.agree(_check_arguments, A, source, levels, parents, direction, alpha, beta) \
-        if isinstance(A, Matrix) else _check_arguments(A, source, levels, parents, direction, alpha, beta)
+    if not isinstance(A, Matrix):       # no grid to agree on: raise here and now
+        raise DomainMismatch(f"bfs needs an lagraph_dist.Matrix, got {type(A).__name__}")
+    source = A.grid.agree(_check_arguments, A, source, levels, parents, direction, alpha, beta)
     grid, backend = A.grid, A.backend
     semiring = any_secondi if parents else any_pair
     mine = [source] if grid.rank == 0 else []
