@@ -283,7 +283,7 @@ class Matrix:
         ids = xp.nonzero(mine)[0].astype(np.int32)
         part = LocalPart.from_list(ids, mine[ids].astype(np.int64), self.layout.block_len)
         # bitmap-encoded: the direction heuristic probes it with each frontier
-        return Vector(self.n, self.grid, self.backend, part.to_bitmap(self.backend))
+        return Vector._from_part(self.n, self.grid, self.backend, part.to_bitmap(self.backend))
 
 
 EDGES_PER_CHUNK = 1 << 25

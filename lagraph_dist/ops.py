@@ -189,7 +189,7 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
             ids, vals = _assemble_list(arrived, backend, stacked=False)   # all cover this block
             ids, vals = combine_duplicates(ids, vals, semiring.add, xp)
             part = LocalPart.from_list(ids, vals, layout.block_len)
-    return Vector(u.n, u.grid, backend, part, op_stats=stats)
+    return Vector._from_part(u.n, u.grid, backend, part, op_stats=stats)
 
 
 def vxm(u, A, semiring, *, mask=None, complement=False, structure=True):

@@ -27,7 +27,24 @@ def _on_host(data, backend):
 class Vector:
     """A distributed sparse vector of size ``n`` on a grid (see the module docstring)."""
 
-    def __init__(self, n, grid, backend, part: LocalPart, op_stats=None):
+    def __init__(self, dtype, size, *, grid=None, backend="auto"):
+        """An empty vector of ``size`` entries of ``dtype`` (python-graphblas's ``Vector(dtype,
+        size)``). Not collective: every rank builds its own empty part."""
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        size = check_size(size, "size")
+        dtype = np.dtype(dtype)
+        self._set(size, grid, backend, LocalPart.empty(Layout(size, grid.rows, grid.cols).block_len,
+                                                       dtype, backend))
+
+    @classmethod
+    def _from_part(cls, n, grid, backend, part: LocalPart, op_stats=None) -> "Vector":
+        """The vector whose local part on this rank is ``part`` (internal constructor)."""
+        vector = cls.__new__(cls)
+        vector._set(n, grid, backend, part, op_stats)
+        return vector
+
+    def _set(self, n, grid, backend, part, op_stats=None):
         self.n = n
         self.grid = grid
         self.backend = backend
@@ -65,7 +82,7 @@ class Vector:
         start, _ = layout.block_range(grid.row, grid.col)
         local, vals = combine_duplicates((ids - start).astype(np.int32), vals, any_, np)
         part = LocalPart.from_list(backend.asarray(local), backend.asarray(vals), layout.block_len)
-        return cls(n, grid, backend, part)
+        return cls._from_part(n, grid, backend, part)
 
     @classmethod
     def empty(cls, n, *, dtype=bool, grid=None, backend="auto"):
@@ -73,7 +90,7 @@ class Vector:
         return cls.from_indices([], n, dtype=dtype, grid=grid, backend=backend)
 
     def _like(self, part, op_stats=None):
-        return Vector(self.n, self.grid, self.backend, part, op_stats)
+        return Vector._from_part(self.n, self.grid, self.backend, part, op_stats)
 
     # -- properties -----------------------------------------------------------------------
     @property
