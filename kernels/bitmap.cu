@@ -43,3 +43,23 @@ extern "C" __global__ void ld_bitmap_test(const u32* __restrict__ words, const i
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
         out[i] = ld_bit(words, ids[i]);
 }
+
+// In place, GrB_assign with a list as structural mask: for each of the `count` ids set its bit
+// in `words` and write its value: src_dense[id] (value_mode 0), src_compact[i] (1) or
+// `scalar` (2). One launch for what would be a bit scatter plus a value scatter.
+template <typename V>
+__global__ void ld_assign_from_list(const int* __restrict__ ids, i64 count, const V* __restrict__ src_dense,
+                                    const V* __restrict__ src_compact, V scalar, int value_mode,
+                                    u32* __restrict__ words, V* __restrict__ values) {
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
+        const int id = ids[i];
+        atomicOr(words + (id >> 5), 1u << (id & 31));
+        values[id] = value_mode == 0 ? src_dense[id] : value_mode == 1 ? src_compact[i] : scalar;
+    }
+}
+
+#ifdef LD_NVCC_CHECK
+template __global__ void ld_assign_from_list<bool>(const int*, i64, const bool*, const bool*, bool, int, u32*, bool*);
+template __global__ void ld_assign_from_list<long long>(const int*, i64, const long long*, const long long*,
+                                                        long long, int, u32*, long long*);
+#endif

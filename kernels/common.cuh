@@ -57,6 +57,49 @@ __device__ __forceinline__ V ld_combine(V a, V b) {
     else return a;
 }
 
+// Counters every product kernel shares (one u64 each, zeroed with the output):
+#define LD_FOUND 0          // entries found = length of the output queue
+#define LD_EXAMINED 1       // edges (matrix entries) read
+#define LD_PUSH_EDGES 2     // sum of out_degree over the entries found (the direction rule's input)
+#define LD_LONG_ROWS 3      // pull: rows queued for the warp-per-row kernel
+#define LD_OVERFLOW 4       // fold: a piece held more entries than its capacity (a wrong bound)
+#define LD_NCOUNTERS 6      // (even, so that words after the counters stay 8-byte aligned)
+
+// Append the ids of the lanes with `want` to `queue`, with one atomic on *tail per warp.
+// Every lane of the warp must call it (it ballots).
+__device__ __forceinline__ void ld_warp_append(bool want, int id, int* __restrict__ queue, u64* tail) {
+    const u32 wanting = __ballot_sync(0xffffffffu, want);
+    if (!wanting) return;
+    const int lane = threadIdx.x & 31, leader = __ffs(wanting) - 1;
+    u64 base = 0;
+    if (lane == leader) base = atomicAdd(tail, (u64)__popc(wanting));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    if (want) queue[base + __popc(wanting & ((1u << lane) - 1u))] = id;
+}
+
+// Claim entry v of an output bitmap for a product whose monoid is ADD, writing `value`:
+// returns true for the first claimant (the entry is new). `any` writes only the first value;
+// `min` keeps the smallest (values start at the identity); `lor` ors (values start false).
+template <int ADD, typename V>
+__device__ __forceinline__ bool ld_claim(u32* __restrict__ words, V* __restrict__ values, i64 v, V value) {
+    const u32 bit = 1u << (v & 31);
+    u32* word = words + (v >> 5);
+    if constexpr (ADD == LD_ADD_ANY) {
+        if (*(volatile u32*)word & bit) return false;      // cheap read first: most repeats stop here
+        if (atomicOr(word, bit) & bit) return false;
+        values[v] = value;
+        return true;
+    } else if constexpr (ADD == LD_ADD_MIN) {
+        const bool fresh = !(atomicOr(word, bit) & bit);
+        atomicMin((long long*)(values + v), (long long)value);
+        return fresh;
+    } else {
+        const bool fresh = !(atomicOr(word, bit) & bit);
+        if (value) values[v] = true;
+        return fresh;
+    }
+}
+
 // Sum a per-thread count over the block and add it to *counter with one atomic.
 __device__ __forceinline__ void ld_add_block_count(u64* counter, u64 mine) {
     __shared__ u64 warp_sums[32];

@@ -48,8 +48,14 @@ class Backend:
         return self.xp.asarray(array, dtype=dtype)
 
     def to_host(self, array):
-        """A numpy view/copy of an array of this backend."""
-        return array if self.xp is np else self.xp.asnumpy(array)
+        """A numpy view/copy of an array of this backend (a device read on the GPU backend)."""
+        return array if self.xp is np else self.kernels.read(array)
+
+    @property
+    def device_reads(self) -> int:
+        """Device-to-host reads so far in this process (0 on the CPU backend): per-level
+        figures of the search statistics."""
+        return self.kernels.reads if self.xp is not np else 0
 
     def sync(self):
         """Wait for queued device work (timing and MPI both need it)."""

@@ -1,26 +1,44 @@
 """Numpy twins of the CUDA kernels in ``kernels/``: the CPU backend runs them, and the GPU
 tests compare the CUDA kernels against them on random inputs.
 
-Each twin follows its kernel's algorithm, not just its result: push finds every frontier edge
-by a binary search over the exclusive scan of frontier degrees (Bisson et al. 2015, 3.4), pull
-scans each candidate row's inputs in increasing order and stops at the first hit when the
-semiring allows it.
+Each twin follows its kernel's contract (inputs, outputs, counters, wire layout) and its
+algorithm where that shapes the result: push finds every frontier edge by a search over the
+exclusive scan of frontier degrees (Bisson et al. 2015, 3.4); pull scans each candidate row's
+inputs in increasing order and stops at the first hit when the semiring allows it. A product
+returns its output part (a bitmap that also knows its entries as a list) and its counters
+(:data:`FOUND`, :data:`EXAMINED`, :data:`PUSH_EDGES`, ...), read by the caller once.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from lagraph_dist import wire
 from lagraph_dist.local import LocalPart, combine_duplicates, multiply_values
 
-__all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test",
-           "push_spmspv", "pull_spmv"]
+__all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters",
+           "push_spmspv", "pull_spmv", "assign_from_list", "fold_count", "fold_pack", "fold_merge",
+           "bfs_fused", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS"]
+
+# the counters every product writes (kernels/common.cuh, LD_FOUND ...)
+FOUND, EXAMINED, PUSH_EDGES, LONG_ROWS, OVERFLOW, NCOUNTERS = 0, 1, 2, 3, 4, 6
+# why a fused run stopped (kernels/fused.cu, LD_STOP_*)
+STOP_EMPTY, STOP_TOO_BIG, STOP_LEVELS, STOP_TARGET = 0, 1, 2, 3
 
 
-def bitmap_from_list(ids, length):
-    """Packed uint32 words with bit l set for each l in ``ids`` (``length`` a multiple of 32)."""
+def new_counters():
+    return np.zeros(NCOUNTERS, dtype=np.uint64)
+
+
+def bitmap_from_list(ids, length, words=None):
+    """Packed uint32 words with bit l set for each l in ``ids`` (``length`` a multiple of 32);
+    set into ``words`` in place when given."""
     present = np.zeros(length, dtype=bool)
     present[ids] = True
-    return np.packbits(present, bitorder="little").view(np.uint32)
+    fresh = np.packbits(present, bitorder="little").view(np.uint32)
+    if words is None:
+        return fresh
+    words |= fresh
+    return words
 
 
 def list_from_bitmap(words, count=None):
@@ -49,8 +67,8 @@ def _allowed(rows, mask_words, complement):
 def _edges_of(csr, majors):
     """Every (position in ``majors``, minor id) pair of the given rows, load-balanced.
 
-    Edge e belongs to the last frontier entry whose exclusive degree scan is <= e, the binary
-    search each GPU thread does for its first edge.
+    Edge e belongs to the last frontier entry whose exclusive degree scan is <= e, the search
+    each GPU thread does for its edge.
     """
     starts = csr.indptr[majors]
     degrees = csr.indptr[majors + 1] - starts
@@ -62,8 +80,28 @@ def _edges_of(csr, majors):
     return owner, minors, total
 
 
-def push_spmspv(csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map):
-    """Top-down w = u' M over a list frontier; returns (output-space part, edges examined)."""
+def _output_part(ids, values, length, semiring, examined, out_degree):
+    """A kernel's output: a bitmap part that also lists its entries, and its counters."""
+    dense = np.zeros(length, dtype=semiring.out_dtype)
+    dense[ids] = values
+    part = LocalPart("bitmap", length, None, dense, words=bitmap_from_list(ids, length), ids=ids,
+                     ids_sorted=True)
+    counters = new_counters()
+    counters[FOUND] = ids.shape[0]
+    counters[EXAMINED] = examined
+    if out_degree is not None:
+        counters[PUSH_EDGES] = int(out_degree[ids].sum())
+    return part, counters
+
+
+def push_spmspv(csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map,
+                *, out_degree=None, frontier_edges=None):
+    """Top-down w = u' M over a list frontier; returns (output-space part, counters).
+
+    ``out_degree`` (dense over the output space) makes the counters sum the found entries'
+    degrees; ``frontier_edges`` (the frontier's total degree, when the caller knows it) only
+    sizes the GPU launch.
+    """
     majors = frontier_ids.astype(np.int64)
     owner, rows, examined = _edges_of(csr, majors)
     keep = _allowed(rows, mask_words, complement)
@@ -71,15 +109,15 @@ def push_spmspv(csr, frontier_ids, frontier_values, semiring, mask_words, comple
     left = None if frontier_values is None else frontier_values[owner]
     values = multiply_values(semiring, frontier_ids[owner], left, in_map, np)
     ids, values = combine_duplicates(rows.astype(np.int32), values, semiring.add, np)
-    return LocalPart.from_list(ids, values, csr.nminor), examined
+    return _output_part(ids, values, csr.nminor, semiring, examined, out_degree)
 
 
-def pull_spmv(csr, frontier_words, frontier_values, semiring, mask_words, complement, in_map):
+def pull_spmv(csr, frontier_words, frontier_values, semiring, mask_words, complement, in_map,
+              *, out_degree=None):
     """Bottom-up w = u' M over a bitmap frontier, one candidate output row at a time.
 
-    ``csr`` is indexed by output row; candidates are the rows the mask lets through. Returns
-    (sorted ids, values, edges examined), where a row that may stop at its first hit counts
-    the inputs scanned up to and including it.
+    ``csr`` is indexed by output row; candidates are the rows the mask lets through. A row that
+    may stop at its first hit counts the inputs scanned up to and including it as examined.
     """
     all_rows = np.arange(csr.nmajor, dtype=np.int64)
     rows = all_rows[_allowed(all_rows, mask_words, complement)]
@@ -98,5 +136,142 @@ def pull_spmv(csr, frontier_words, frontier_values, semiring, mask_words, comple
     left = None if frontier_values is None else frontier_values[cols[keep]]
     values = multiply_values(semiring, cols[keep], left, in_map, np)
     ids, values = combine_duplicates(rows[owner[keep]].astype(np.int32), values, semiring.add, np)
-    return LocalPart.from_list(ids, values, csr.nmajor), examined
+    return _output_part(ids, values, csr.nmajor, semiring, examined, out_degree)
 
+
+def assign_from_list(ids, words, values, *, src_dense=None, src_compact=None, scalar=None):
+    """In place: set the bits of ``ids`` in ``words`` and write their values from
+    ``src_dense[id]``, ``src_compact[i]`` or ``scalar`` (GrB_assign with a structural mask)."""
+    bitmap_from_list(ids, words.shape[0] * 32, words)
+    if scalar is not None:
+        values[ids] = scalar
+    elif src_compact is not None:
+        values[ids] = src_compact
+    else:
+        values[ids] = src_dense[ids]
+
+
+# -- the fold: pack per owner, merge at the owner (kernels/fold.cu) ------------------------
+def _found_ids(part, counters):
+    return part.ids[:int(counters[FOUND])].astype(np.int64)
+
+
+def fold_count(part, counters, block_len, nowners):
+    """Entries of the output queue owned by each of the ``nowners`` members (int64)."""
+    return np.bincount(_found_ids(part, counters) // block_len, minlength=nowners).astype(np.int64)
+
+
+def _value_view(region, dtype, count):
+    return region.view(dtype)[:count] if count else np.zeros(0, dtype)
+
+
+def fold_pack(part, counters, vw, block_len, nowners, cap, threshold, counts=None):
+    """The send buffer (uint32) of the ``nowners`` pieces of ``part`` (see :mod:`lagraph_dist.wire`):
+    fixed pieces of capacity ``cap`` when cap > 0, else counted pieces laid out by ``counts``."""
+    ids = _found_ids(part, counters)
+    owners = ids // block_len
+    dtype = part.values.dtype
+    pieces = []
+    for k in range(nowners):
+        mine = ids[owners == k]
+        local = (mine - k * block_len).astype(np.uint32)
+        if cap > 0:
+            piece = np.zeros(wire.fixed_piece_words(cap, vw), dtype=np.uint32)
+            piece[0] = mine.shape[0]
+            kept = min(mine.shape[0], cap)            # a wrong bound: the merge reports it
+            piece[2:2 + kept] = local[:kept]
+            if vw:
+                _value_view(piece[2 + wire.even(cap):], dtype, cap)[:kept] = part.values[mine[:kept]]
+        elif vw == 0 and int(counts.host[k]) > threshold:
+            piece = part.words[k * (block_len // 32):(k + 1) * (block_len // 32)].copy()
+        else:
+            piece = np.zeros(wire.even(mine.shape[0]) + mine.shape[0] * vw, dtype=np.uint32)
+            piece[:mine.shape[0]] = local
+            if vw:
+                _value_view(piece[wire.even(mine.shape[0]):], dtype, mine.shape[0])[:] = part.values[mine]
+        pieces.append(piece)
+    return np.concatenate(pieces) if pieces else np.zeros(0, np.uint32)
+
+
+def _received_pieces(recv, nowners, block_len, vw, cap, threshold, counts, dtype):
+    """(ids, values or None) of every received piece, and whether a fixed piece overflowed."""
+    out, overflow, at = [], False, 0
+    for k in range(nowners):
+        if cap > 0:
+            piece = recv[at:at + wire.fixed_piece_words(cap, vw)]
+            at += piece.shape[0]
+            count = int(piece[0])
+            overflow |= count > cap
+            count = min(count, cap)
+            ids = piece[2:2 + count].astype(np.int64)
+            values = _value_view(piece[2 + wire.even(cap):], dtype, count) if vw else None
+        else:
+            count = int(counts.host[k])
+            size = (block_len // 32) if (vw == 0 and count > threshold) else wire.even(count) + count * vw
+            piece = recv[at:at + size]
+            at += size
+            if vw == 0 and count > threshold:
+                ids = list_from_bitmap(piece).astype(np.int64)
+            else:
+                ids = piece[:count].astype(np.int64)
+            values = _value_view(piece[wire.even(count):], dtype, count) if vw else None
+        out.append((ids, values))
+    return out, overflow
+
+
+def fold_merge(recv, nowners, block_len, vw, cap, threshold, counts, semiring, mask_words, complement,
+               *, out_degree=None):
+    """The owner's block from the received pieces: entries the (exact) mask allows, combined
+    by the semiring's monoid; returns (part, counters) like a product kernel."""
+    dtype = np.dtype(semiring.out_dtype)
+    pieces, overflow = _received_pieces(recv, nowners, block_len, vw, cap, threshold, counts, dtype)
+    ids = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
+    if vw:
+        values = np.concatenate([p[1] for p in pieces]).astype(dtype)
+    else:
+        values = np.ones(ids.shape[0], dtype=dtype)
+    keep = _allowed(ids, mask_words, complement)
+    ids, values = combine_duplicates(ids[keep].astype(np.int32), values[keep], semiring.add, np)
+    part, counters = _output_part(ids, values, block_len, semiring, 0, out_degree)
+    counters[OVERFLOW] = int(overflow)
+    return part, counters
+
+
+# -- fused levels (kernels/fused.cu) -------------------------------------------------------
+def bfs_fused(csr, words, parents, depth_words, depths, first_depth, frontier_ids, frontier_edges,
+              positional, max_frontier, max_edges, max_levels, target):
+    """Push levels of the composite ``ops.repeat_masked_vxm`` run without leaving the backend:
+    each level claims the unvisited neighbours of the frontier in ``words`` (in place), writes
+    their parent (``positional``) or True into ``parents`` and the depth into ``depths`` (and
+    their bits into ``depth_words``) when depths are kept.
+
+    Returns (records: (frontier, discovered, examined) per level, frontier ids, frontier
+    out-edges, why it stopped). It stops after the level that empties the frontier, reaches
+    ``target`` (-1: none), makes the frontier exceed ``max_frontier`` vertices or
+    ``max_edges`` out-edges, or after ``max_levels`` levels.
+    """
+    records, frontier, edges = [], frontier_ids.astype(np.int64), int(frontier_edges)
+    reason = STOP_LEVELS
+    for level in range(max_levels):
+        owner, neighbours, examined = _edges_of(csr, frontier)
+        fresh = ~bitmap_test(words, neighbours)
+        neighbours, first = np.unique(neighbours[fresh], return_index=True)
+        sources = frontier[owner[fresh][first]]
+        bitmap_from_list(neighbours, words.shape[0] * 32, words)
+        parents[neighbours] = sources if positional else True
+        if depths is not None:
+            depths[neighbours] = first_depth + level
+            bitmap_from_list(neighbours, depth_words.shape[0] * 32, depth_words)
+        records.append((frontier.shape[0], neighbours.shape[0], examined))
+        frontier = neighbours
+        edges = int((csr.indptr[frontier + 1] - csr.indptr[frontier]).sum())
+        if frontier.shape[0] == 0:
+            reason = STOP_EMPTY
+            break
+        if 0 <= target and bool((frontier == target).any()):
+            reason = STOP_TARGET
+            break
+        if frontier.shape[0] > max_frontier or edges > max_edges:
+            reason = STOP_TOO_BIG
+            break
+    return records, frontier.astype(np.int32), edges, reason

@@ -2,8 +2,9 @@
 
 Sources are read with ``importlib.resources`` and built with ``cupy.RawModule`` (templates
 instantiated through ``name_expressions``), memoised per device. Every function here has a
-numpy twin of the same name in :mod:`lagraph_dist.cpu_kernels`; the GPU tests compare them.
-A product reads its two counters (entries found, edges examined) back in one small copy.
+numpy twin of the same name and contract in :mod:`lagraph_dist.cpu_kernels`; the GPU tests
+compare them. Products return their output part and their counters on the device; nothing
+here reads the device except where a docstring says so.
 """
 from __future__ import annotations
 
@@ -12,20 +13,28 @@ from importlib import resources
 
 import numpy as np
 
+from lagraph_dist import wire
+from lagraph_dist.cpu_kernels import FOUND, NCOUNTERS
 from lagraph_dist.local import LocalPart
 
 __all__ = ["GpuKernels", "kernel_sources"]
 
 THREADS = 256
+PUSH_THREADS = 256           # kernels/push.cu LD_PUSH_THREADS
+EDGES_PER_THREAD = 4         # Bisson et al. 2015 measured 4 as best for push
+TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD
+SMALL_SCAN = 1024            # kernels/push.cu LD_SMALL_SCAN
 LONG_ROW_THRESHOLD = 8       # pull rows longer than this go to the warp-per-row kernel, whose
                              # 32-wide reads coalesce; a lane scanning its own row does not
-EDGES_PER_THREAD = 4         # Bisson et al. 2015 measured 4 as best for push
+FUSED_THREADS = 512
+MAX_OWNERS = 64              # kernels/fold.cu sizes its per-owner tables for up to 64 members
 
 _MULT = {"pair": 0, "land": 1, "secondi": 2}
 _ADD = {"any": 0, "min": 1, "lor": 2}
 _CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
 # the (multiply, add, value type) combinations of the package's semirings
 _INSTANCES = [(0, 0, "bool"), (1, 2, "bool"), (2, 0, "long long"), (2, 1, "long long")]
+_VALUE_TYPES = ("bool", "long long")
 
 
 def kernel_sources():
@@ -35,8 +44,8 @@ def kernel_sources():
             if entry.name.endswith((".cu", ".cuh"))}
 
 
-def _template(name, mult, add, ctype):
-    return f"{name}<{mult}, {add}, {ctype}>"
+def _template(name, *args):
+    return f"{name}<{', '.join(str(a) for a in args)}>"
 
 
 @functools.lru_cache(maxsize=None)
@@ -47,15 +56,22 @@ def _modules(device_id):
     with resources.as_file(folder) as path:
         options = ("-std=c++17", f"-I{path}", f"-DLD_EDGES_PER_THREAD={EDGES_PER_THREAD}")
         sources = kernel_sources()
-        push_names = [_template("ld_push_spmspv", *i) for i in _INSTANCES]
-        pull_names = [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")]
+        names = {
+            "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
+            "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
+            "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
+            "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
+                    + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
+            "fused": [_template("ld_bfs_fused", 0, "bool"), _template("ld_bfs_fused", 2, "long long")],
+        }
+        modules = {}
         with cupy.cuda.Device(device_id):
-            bitmap = cupy.RawModule(code=sources["bitmap.cu"], options=options)
-            push = cupy.RawModule(code=sources["push.cu"], options=options, name_expressions=push_names)
-            pull = cupy.RawModule(code=sources["pull.cu"], options=options, name_expressions=pull_names)
-            for module in (bitmap, push, pull):
-                module.compile()
-    return {"bitmap": bitmap, "push": push, "pull": pull}
+            for name, expressions in names.items():
+                modules[name] = cupy.RawModule(code=sources[f"{name}.cu"], options=options,
+                                               name_expressions=expressions,
+                                               enable_cooperative_groups=name == "fused")
+                modules[name].compile()
+    return modules
 
 
 class GpuKernels:
@@ -67,14 +83,21 @@ class GpuKernels:
         self._pool = cupy.get_default_memory_pool()
         props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
         self._sms = int(props["multiProcessorCount"])
-        self._dummy_words = cupy.zeros(1, cupy.uint32)
+        self._dummy_words = cupy.zeros(2, cupy.uint32)
+        self.reads = 0          # device-to-host reads made through read()
+
+    def read(self, array):
+        """The one way this backend copies device data to the host (counted)."""
+        self.reads += 1
+        return self.cp.asnumpy(array)
 
     # -- bookkeeping ----------------------------------------------------------------------
-    def _module(self, name):
-        return _modules(self.cp.cuda.Device().id)[name]
+    def _function(self, module, name, *template_args):
+        name = _template(name, *template_args) if template_args else name
+        return _modules(self.cp.cuda.Device().id)[module].get_function(name)
 
-    def _blocks(self, work_items, per_thread=1, cap_per_sm=32):
-        wanted = -(-max(int(work_items), 1) // (THREADS * per_thread))
+    def _blocks(self, work_items, per_thread=1, cap_per_sm=32, threads=THREADS):
+        wanted = -(-max(int(work_items), 1) // (threads * per_thread))
         return max(1, min(wanted, self._sms * cap_per_sm))
 
     def peak_bytes(self):
@@ -95,53 +118,74 @@ class GpuKernels:
                 "device_memory_bytes": int(total), "gpus_visible": cp.cuda.runtime.getDeviceCount(),
                 "cupy": cp.__version__, "cuda_runtime": cp.cuda.runtime.runtimeGetVersion()}
 
+    def new_counters(self):
+        return self.cp.zeros(NCOUNTERS, dtype=self.cp.uint64)
+
     # -- bitmaps ----------------------------------------------------------------------------
-    def bitmap_from_list(self, ids, length):
+    def bitmap_from_list(self, ids, length, words=None):
         cp = self.cp
-        words = cp.zeros(length // 32, dtype=cp.uint32)
+        if words is None:
+            words = cp.zeros(length // 32, dtype=cp.uint32)
         count = ids.shape[0]
         if count:
-            self._module("bitmap").get_function("ld_bitmap_from_list")(
+            self._function("bitmap", "ld_bitmap_from_list")(
                 (self._blocks(count),), (THREADS,), (ids.astype(cp.int32, copy=False), np.int64(count), words))
         return words
 
     def list_from_bitmap(self, words, count=None):
         cp = self.cp
         nwords = words.shape[0]
-        module = self._module("bitmap")
         counts = cp.empty(nwords, dtype=cp.int32)
-        module.get_function("ld_popcount_words")((self._blocks(nwords),), (THREADS,), (words, np.int64(nwords), counts))
+        self._function("bitmap", "ld_popcount_words")((self._blocks(nwords),), (THREADS,),
+                                                      (words, np.int64(nwords), counts))
         inclusive = cp.cumsum(counts, dtype=cp.int64)
         if count is None:
-            count = int(inclusive[-1]) if nwords else 0
+            count = int(self.read(inclusive[-1:])[0]) if nwords else 0
         ids = cp.empty(count, dtype=cp.int32)
         if count:
-            offsets = inclusive - counts
-            module.get_function("ld_list_from_bitmap")(
-                (self._blocks(nwords * 32),), (THREADS,), (words, np.int64(nwords), offsets, ids))
+            self._function("bitmap", "ld_list_from_bitmap")(
+                (self._blocks(nwords * 32),), (THREADS,), (words, np.int64(nwords), inclusive - counts, ids))
         return ids
 
     def popcount(self, words):
+        """Set bits of ``words`` (reads one number back)."""
         cp = self.cp
         total = cp.zeros(1, dtype=cp.uint64)
         nwords = words.shape[0]
-        self._module("bitmap").get_function("ld_count_bits")((self._blocks(nwords),), (THREADS,),
-                                                            (words, np.int64(nwords), total))
-        return int(total.get()[0])
+        self._function("bitmap", "ld_count_bits")((self._blocks(nwords),), (THREADS,),
+                                                  (words, np.int64(nwords), total))
+        return int(self.read(total)[0])
 
     def bitmap_test(self, words, ids):
         cp = self.cp
         out = cp.empty(ids.shape[0], dtype=cp.bool_)
         if ids.shape[0]:
-            self._module("bitmap").get_function("ld_bitmap_test")(
+            self._function("bitmap", "ld_bitmap_test")(
                 (self._blocks(ids.shape[0]),), (THREADS,),
                 (words, ids.astype(cp.int32, copy=False), np.int64(ids.shape[0]), out))
         return out
 
+    def assign_from_list(self, ids, words, values, *, src_dense=None, src_compact=None, scalar=None):
+        """In place: set the bits of ``ids`` and write their values (one launch)."""
+        count = int(ids.shape[0])
+        if not count:
+            return
+        dtype = values.dtype
+        mode = 2 if scalar is not None else 1 if src_compact is not None else 0
+        src = src_dense if mode == 0 else src_compact
+        src = values if src is None else src.astype(dtype, copy=False)
+        self._function("bitmap", "ld_assign_from_list", _CTYPE[np.dtype(dtype)])(
+            (self._blocks(count),), (THREADS,),
+            (ids.astype(self.cp.int32, copy=False), np.int64(count), src, src, dtype.type(scalar or 0),
+             np.int32(mode), words, values))
+
     # -- products ---------------------------------------------------------------------------
-    def _output(self, semiring, length):
-        """Empty output bitmap, values at the monoid's identity where the kernel needs one."""
+    def _output(self, semiring, length, queue_capacity):
+        """Zeroed output bitmap and counters (one memset), values at the monoid's identity where
+        the kernel needs one, and the output queue."""
         cp = self.cp
+        scratch = cp.zeros(2 * NCOUNTERS + length // 32, dtype=cp.uint32)
+        counters, words = scratch[:2 * NCOUNTERS].view(cp.uint64), scratch[2 * NCOUNTERS:]
         dtype = semiring.out_dtype
         kind = semiring.add.kind
         if kind == "min":
@@ -150,7 +194,9 @@ class GpuKernels:
             values = cp.zeros(length, dtype=dtype)
         else:                       # any: the first claimant writes, nothing to initialise
             values = cp.empty(length, dtype=dtype)
-        return cp.zeros(length // 32, dtype=cp.uint32), values, cp.zeros(2, dtype=cp.uint64)
+        queue = cp.empty(max(min(int(queue_capacity), length), 1), dtype=cp.int32)
+        part = LocalPart("bitmap", length, None, values, words=words, ids=queue, ids_sorted=False)
+        return part, counters
 
     def _mask(self, mask_words, complement):
         if mask_words is None:
@@ -161,51 +207,144 @@ class GpuKernels:
     def _codes(semiring):
         return _MULT[semiring.multiply.name], _ADD[semiring.add.kind], _CTYPE[np.dtype(semiring.out_dtype)]
 
-    def _finish(self, words, values, counters, length):
-        found, examined = (int(x) for x in counters.get())     # the one small copy
-        return LocalPart("bitmap", length, found, values, words=words), examined
+    @staticmethod
+    def _idmap(in_map):
+        return (np.int64(in_map.block_len), np.int64(in_map.stride), np.int64(in_map.offset))
 
-    def push_spmspv(self, csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map):
+    @staticmethod
+    def _or_null(array):
+        """The array, or a null pointer for an optional kernel argument."""
+        return array if array is not None else np.intp(0)
+
+    def _frontier_scan(self, csr, frontier):
         cp = self.cp
-        words, values, counters = self._output(semiring, csr.nminor)
-        nf = int(frontier_ids.shape[0])
-        if nf == 0:
-            return LocalPart("bitmap", csr.nminor, 0, values, words=words), 0
-        frontier = frontier_ids.astype(cp.int32, copy=False)
+        nf = int(frontier.shape[0])
+        if nf <= SMALL_SCAN:
+            scan = cp.empty(nf + 1, dtype=cp.int64)
+            self._function("push", "ld_frontier_scan_small")((1,), (SMALL_SCAN,),
+                                                             (csr.indptr, frontier, np.int32(nf), scan))
+            return scan
         scan = cp.zeros(nf + 1, dtype=cp.int64)
-        self._module("push").get_function("ld_frontier_degrees")(
-            (self._blocks(nf),), (THREADS,), (csr.indptr, frontier, np.int32(nf), scan[1:]))
+        self._function("push", "ld_frontier_degrees")((self._blocks(nf),), (THREADS,),
+                                                      (csr.indptr, frontier, np.int64(nf), scan[1:]))
         cp.cumsum(scan[1:], out=scan[1:])
+        return scan
+
+    def push_spmspv(self, csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map,
+                    *, out_degree=None, frontier_edges=None):
+        cp = self.cp
+        nf = int(frontier_ids.shape[0])
+        bound = csr.nminor if frontier_edges is None else frontier_edges
+        part, counters = self._output(semiring, csr.nminor, bound)
+        if nf == 0:
+            return part, counters
+        frontier = frontier_ids.astype(cp.int32, copy=False)
+        scan = self._frontier_scan(csr, frontier)
+        if frontier_edges is None:
+            blocks = self._sms * 8          # tiles past the total exit at once
+        else:
+            blocks = max(1, min(-(-int(frontier_edges) // TILE_EDGES), self._sms * 16))
         mask, mode = self._mask(mask_words, complement)
-        left = frontier_values if frontier_values is not None else values[:1]
-        kernel = self._module("push").get_function(_template("ld_push_spmspv", *self._codes(semiring)))
-        kernel((self._sms * 8,), (THREADS,),
-               (csr.indptr, csr.indices, frontier, left, scan, np.int32(nf), mask, mode, words, values,
-                counters, np.int64(in_map.block_len), np.int64(in_map.stride), np.int64(in_map.offset)))
-        return self._finish(words, values, counters, csr.nminor)
+        left = frontier_values if frontier_values is not None else part.values[:1]
+        self._function("push", "ld_push_spmspv", *self._codes(semiring))(
+            (blocks,), (PUSH_THREADS,),
+            (csr.indptr, csr.indices, frontier, left, scan, np.int32(nf), mask, mode, part.words, part.values,
+             part.ids, counters, self._or_null(out_degree)) + self._idmap(in_map))
+        return part, counters
 
     def _long_row_capacity(self, csr):
         """How many rows the warp-per-row kernel may get (counted once per block)."""
         if getattr(csr, "_long_rows", None) is None:
-            csr._long_rows = int(self.cp.count_nonzero(csr.degrees() > LONG_ROW_THRESHOLD))
+            csr._long_rows = int(self.read(self.cp.count_nonzero(csr.degrees() > LONG_ROW_THRESHOLD)))
         return csr._long_rows
 
-    def pull_spmv(self, csr, frontier_words, frontier_values, semiring, mask_words, complement, in_map):
+    def pull_spmv(self, csr, frontier_words, frontier_values, semiring, mask_words, complement, in_map,
+                  *, out_degree=None):
         cp = self.cp
         nrows = csr.nmajor
-        words, values, counters = self._output(semiring, nrows)
+        part, counters = self._output(semiring, nrows, nrows)
         long_rows = cp.empty(max(self._long_row_capacity(csr), 1), dtype=cp.int32)
-        n_long = cp.zeros(1, dtype=cp.uint32)
         mask, mode = self._mask(mask_words, complement)
-        left = frontier_values if frontier_values is not None else values[:1]
-        idmap = (np.int64(in_map.block_len), np.int64(in_map.stride), np.int64(in_map.offset))
+        left = frontier_values if frontier_values is not None else part.values[:1]
+        degrees = self._or_null(out_degree)
         codes = self._codes(semiring)
-        module = self._module("pull")
-        module.get_function(_template("ld_pull_rows", *codes))(
+        self._function("pull", "ld_pull_rows", *codes)(
             (self._blocks(nrows, cap_per_sm=16),), (THREADS,),
-            (csr.indptr, csr.indices, np.int64(nrows), frontier_words, left, mask, mode, words, values,
-             long_rows, n_long, np.int64(LONG_ROW_THRESHOLD), counters) + idmap)
-        module.get_function(_template("ld_pull_long_rows", *codes))(
+            (csr.indptr, csr.indices, np.int64(nrows), frontier_words, left, mask, mode, part.words,
+             part.values, part.ids, long_rows, np.int64(LONG_ROW_THRESHOLD), counters, degrees)
+            + self._idmap(in_map))
+        self._function("pull", "ld_pull_long_rows", *codes)(
             (self._sms * 4,), (THREADS,),
-            (csr.indptr, csr.indices, long_rows, n_long, frontier_words, left, words, values, counters) + idmap)
-        return self._finish(words, values, counters, nrows)
+            (csr.indptr, csr.indices, long_rows, frontier_words, left, part.words, part.values, part.ids,
+             counters, degrees) + self._idmap(in_map))
+        return part, counters
+
+    # -- the fold (kernels/fold.cu) -------------------------------------------------------
+    def fold_count(self, part, counters, block_len, nowners):
+        cp = self.cp
+        counts = cp.zeros(nowners, dtype=cp.int64)
+        self._function("fold", "ld_fold_count")(
+            (self._blocks(part.ids.shape[0]),), (THREADS,),
+            (part.ids, counters, np.int64(block_len), np.int32(nowners), counts))
+        return counts
+
+    def fold_pack(self, part, counters, vw, block_len, nowners, cap, threshold, counts=None):
+        cp = self.cp
+        if cap > 0:
+            send = cp.empty(nowners * wire.fixed_piece_words(cap, vw), dtype=cp.uint32)
+            send.reshape(nowners, -1)[:, 0] = 0          # the count words are the cursors
+            cursors, device_counts = self._dummy_words, self._dummy_words
+        else:
+            send = cp.empty(wire.counted_words(counts.host, block_len, vw), dtype=cp.uint32)
+            cursors, device_counts = cp.zeros(nowners, dtype=cp.uint32), counts.device
+        self._function("fold", "ld_fold_pack", _CTYPE[np.dtype(part.values.dtype)])(
+            (self._blocks(part.ids.shape[0]),), (THREADS,),
+            (part.ids, counters, part.words, part.values, np.int64(block_len), np.int32(nowners), np.int32(vw),
+             np.int64(cap), np.int64(threshold), device_counts, cursors, send))
+        return send
+
+    def fold_merge(self, recv, nowners, block_len, vw, cap, threshold, counts, semiring, mask_words, complement,
+                   *, out_degree=None):
+        cp = self.cp
+        if cap > 0:
+            device_counts, capacity, per_piece = self._dummy_words, nowners * cap, cap
+        else:
+            device_counts = counts.device
+            capacity, per_piece = int(counts.host.sum()), max(int(counts.host.max()), 1)
+        part, merged = self._output(semiring, block_len, capacity)
+        mask, mode = self._mask(mask_words, complement)
+        blocks_per_piece = self._blocks(max(per_piece, 1), cap_per_sm=8)
+        self._function("fold", "ld_fold_merge", *self._codes(semiring)[1:])(
+            (blocks_per_piece, nowners), (THREADS,),
+            (recv, np.int32(nowners), np.int64(block_len), np.int32(vw), np.int64(cap), np.int64(threshold),
+             device_counts, mask, mode, part.words, part.values, part.ids, merged,
+             self._or_null(out_degree)))
+        return part, merged
+
+    # -- fused levels (kernels/fused.cu) ----------------------------------------------------
+    def bfs_fused(self, csr, words, parents, depth_words, depths, first_depth, frontier_ids, frontier_edges,
+                  positional, max_frontier, max_edges, max_levels, target):
+        """Runs the fused kernel once; reads its status and per-level records back in one copy.
+        Returns the twin's tuple (records, frontier ids, frontier out-edges, stop reason)."""
+        cp = self.cp
+        nf = int(frontier_ids.shape[0])
+        capacity = max(int(max_edges), nf) + 1
+        queues = cp.empty((4, capacity), dtype=cp.int32)
+        queues[0, :nf] = frontier_ids
+        slots = np.zeros(10, dtype=np.uint64)
+        slots[0], slots[3] = nf, frontier_edges
+        slots = cp.asarray(slots)
+        report = cp.empty(5 + 3 * max_levels, dtype=cp.int64)      # status, then records
+        status, records = report[:5], report[5:].view(cp.uint64)
+        mult, ctype = (2, "long long") if positional else (0, "bool")
+        self._function("fused", "ld_bfs_fused", mult, ctype)(
+            (self._sms,), (FUSED_THREADS,),
+            (csr.indptr, csr.indices, words, parents, self._or_null(depths), self._or_null(depth_words),
+             np.int64(first_depth), queues[0], queues[1], queues[2], queues[3], slots,
+             np.int64(max_frontier), np.int64(max_edges), np.int64(max_levels), np.int32(target),
+             records, status))
+        host = self.read(report)                                    # the one read
+        levels, queue, count, edges, reason = (int(x) for x in host[:5])
+        flat = host[5:5 + 3 * levels].view(np.uint64)
+        records = [tuple(int(x) for x in flat[3 * k:3 * k + 3]) for k in range(levels)]
+        return records, queues[queue, :count], edges, reason

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lagraph_dist.errors import DimensionMismatch, InvalidValue, LagraphDistError
+from lagraph_dist.transport import Transport, resolve_transport
 
 __all__ = ["Grid", "Layout", "IdMap", "default_grid"]
 
@@ -39,9 +40,12 @@ class Grid:
     Collective. ``Grid()`` takes all of ``MPI.COMM_WORLD`` in the most square shape (1 x 1 in a
     plain single process). Rank ``i*C + j`` sits at grid row i, column j; ``row_comm`` holds the
     C ranks of row i ordered by j, ``col_comm`` the R ranks of column j ordered by i.
+    ``transport`` ("nccl", "mpi-cuda", "mpi-host"; default $LAGRAPH_DIST_TRANSPORT, else nccl
+    where it works) says how device arrays move (:mod:`lagraph_dist.transport`); one that
+    cannot work here raises on every rank.
     """
 
-    def __init__(self, rows=None, cols=None, *, comm=None):
+    def __init__(self, rows=None, cols=None, *, comm=None, transport=None):
         MPI = _mpi()
         comm = MPI.COMM_WORLD if comm is None else comm
         size = comm.Get_size()
@@ -52,6 +56,8 @@ class Grid:
         self.row, self.col = divmod(self.rank, cols)
         self.row_comm = self.comm.Split(color=self.row, key=self.col)
         self.col_comm = self.comm.Split(color=self.col, key=self.row)
+        name = self.agree(resolve_transport, transport)
+        self.transport = Transport(name, self.comm, self.row_comm, self.col_comm)
 
     @staticmethod
     def _checked_shape(rows, cols, size):
@@ -72,6 +78,14 @@ class Grid:
                 if rows and cols else f"no grid with that shape fits {size} MPI ranks")
         return int(rows), int(cols)
 
+    def members(self, channel):
+        """Grid ranks of the members of one of the transport's channels, in channel order."""
+        if channel is self.transport.col:
+            return [i * self.cols + self.col for i in range(self.rows)]
+        if channel is self.transport.row:
+            return [self.row * self.cols + j for j in range(self.cols)]
+        return list(range(self.size))
+
     @property
     def shape(self):
         return (self.rows, self.cols)
@@ -81,7 +95,8 @@ class Grid:
         return self.rows * self.cols
 
     def __repr__(self):
-        return f"Grid({self.rows} x {self.cols}, rank {self.rank} at ({self.row}, {self.col}))"
+        return (f"Grid({self.rows} x {self.cols}, rank {self.rank} at ({self.row}, {self.col}), "
+                f"transport {self.transport.name!r})")
 
     # -- agreement: every rank raises together, none waits in a collective ------------------
     def agree(self, func, *args, **kwargs):

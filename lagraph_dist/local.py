@@ -3,7 +3,8 @@ backend-generic arithmetic on them (duplicate combining by a monoid, semiring mu
 
 A part covers one vertex block of ``length`` ids (a multiple of 32). Its encodings:
 
-* ``"list"``: sorted unique int32 ``ids`` and ``values`` aligned with them;
+* ``"list"``: unique int32 ``ids`` (increasing unless ``ids_sorted`` is False, as in a kernel's
+  output queue) and ``values`` aligned with them;
 * ``"bitmap"``: packed uint32 ``words`` (bit l of word l // 32 is id l) and dense ``values``
   of ``length`` slots (slots without a bit are meaningless).
 
@@ -11,44 +12,11 @@ Conversions are explicit (:meth:`LocalPart.to_list`, :meth:`LocalPart.to_bitmap`
 """
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist.grid import WORD_BITS
-
-__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "prefers_bitmap",
-           "forced_wire_encoding"]
-
-_forced_encoding = None
-
-
-def prefers_bitmap(count, length) -> bool:
-    """The encoding rule for parts and messages (Bisson et al. 2015, section 5).
-
-    A list costs 32 bits an entry and a bitmap one bit a slot, so the bitmap is smaller once
-    the entries exceed length / 32.
-    """
-    if _forced_encoding is not None:
-        return _forced_encoding == "bitmap"
-    return count > length // WORD_BITS
-
-
-@contextlib.contextmanager
-def forced_wire_encoding(encoding):
-    """Send every message as "list" or "bitmap" whatever its size (tests and measurements).
-
-    Every rank must force the same encoding: receivers derive it from the entry count.
-    """
-    global _forced_encoding
-    if encoding not in ("list", "bitmap"):
-        raise ValueError(f"encoding must be 'list' or 'bitmap', got {encoding!r}")
-    previous, _forced_encoding = _forced_encoding, encoding
-    try:
-        yield
-    finally:
-        _forced_encoding = previous
+__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values"]
 
 
 @dataclass
@@ -78,17 +46,36 @@ class LocalCSR:
 
 
 class LocalPart:
-    """One rank's piece of a distributed sparse vector (see the module docstring)."""
+    """One rank's piece of a distributed sparse vector (see the module docstring).
 
-    def __init__(self, encoding, length, nvals, values, ids=None, words=None):
+    A bitmap part may also know its entries as a list (``ids``, in any order): the product
+    kernels append what they find to a queue, so their outputs are in both encodings at once
+    and neither conversion costs a launch. A list part's ``values`` may be a gather from a
+    dense array made only when first read (a positional product never reads them).
+    """
+
+    def __init__(self, encoding, length, nvals, values, ids=None, words=None, *, ids_sorted=True):
         self.encoding = encoding
         self.length = length
         self._nvals = nvals
-        self.values = values
+        self._values = values
         self.ids = ids
         self.words = words
+        self.ids_sorted = ids_sorted
         self._count_bits = None
         self._as_list = None         # a bitmap part's list form, made once
+        self._gather = None          # (dense values, ids): this list part's values, on demand
+
+    @property
+    def values(self):
+        if self._values is None and self._gather is not None:
+            dense, ids = self._gather
+            self._values, self._gather = dense[ids], None
+        return self._values
+
+    @values.setter
+    def values(self, values):
+        self._values, self._gather = values, None
 
     @property
     def nvals(self) -> int:
@@ -96,17 +83,41 @@ class LocalPart:
             self._nvals = self._count_bits(self.words)
         return self._nvals
 
+    def known_nvals(self):
+        """The entry count if it is known without a device read, else None."""
+        return self._nvals
+
+    def set_found(self, count):
+        """A kernel output's entry count, once read: its queue's first ``count`` slots."""
+        self._nvals = count
+        if self.ids is not None:
+            self.ids = self.ids[:count]
+
     def changed_in_place(self, backend):
         """Words or values were written in place: drop what was derived from them; the
         entries are recounted (one popcount) only when ``nvals`` is next read."""
-        self._nvals, self._count_bits, self._as_list = None, backend.kernels.popcount, None
+        self._nvals, self._count_bits, self._as_list, self.ids = None, backend.kernels.popcount, None, None
+
+    def grew_in_place(self, added):
+        """``added`` new entries were set in place (none was there before): the count stays known
+        when it was; the list form is dropped."""
+        self._as_list, self.ids = None, None
+        if self._nvals is not None:
+            self._nvals += added
 
     def __repr__(self):
         return f"LocalPart({self.encoding}, length={self.length}, nvals={self._nvals})"
 
     @classmethod
-    def from_list(cls, ids, values, length):
-        return cls("list", length, int(ids.shape[0]), values, ids=ids)
+    def from_list(cls, ids, values, length, *, ids_sorted=True):
+        return cls("list", length, int(ids.shape[0]), values, ids=ids, ids_sorted=ids_sorted)
+
+    @classmethod
+    def gathered_list(cls, ids, dense, length, *, ids_sorted):
+        """A list part of ``ids`` whose values are ``dense[ids]``, gathered when first read."""
+        part = cls("list", length, int(ids.shape[0]), None, ids=ids, ids_sorted=ids_sorted)
+        part._gather = (dense, ids)
+        return part
 
     @classmethod
     def empty(cls, length, dtype, backend):
@@ -115,33 +126,48 @@ class LocalPart:
 
     @property
     def dtype(self):
+        if self._values is None and self._gather is not None:
+            return self._gather[0].dtype
         return self.values.dtype
 
     def to_list(self, backend) -> "LocalPart":
         if self.encoding == "list":
             return self
         if self._as_list is None:
-            ids = backend.kernels.list_from_bitmap(self.words, self.nvals)
-            self._as_list = LocalPart.from_list(ids, self.values[ids], self.length)
+            if self.ids is not None:         # the kernel's queue: no conversion needed
+                self._as_list = LocalPart.gathered_list(self.ids, self.values, self.length,
+                                                        ids_sorted=self.ids_sorted)
+            else:
+                ids = backend.kernels.list_from_bitmap(self.words, self.nvals)
+                self._as_list = LocalPart.gathered_list(ids, self.values, self.length, ids_sorted=True)
         return self._as_list
+
+    def sorted_list(self, backend) -> "LocalPart":
+        """The list form with ids in increasing order (sorted once, when a kernel queue is not)."""
+        part = self.to_list(backend)
+        if part.ids_sorted:
+            return part
+        order = backend.xp.argsort(part.ids)
+        return LocalPart.from_list(part.ids[order], part.values[order], part.length)
 
     def to_bitmap(self, backend) -> "LocalPart":
         if self.encoding == "bitmap":
             return self
         xp = backend.xp
-        dense = xp.zeros(self.length, self.values.dtype)
+        dense = xp.zeros(self.length, self.dtype)
         dense[self.ids] = self.values
         words = backend.kernels.bitmap_from_list(self.ids, self.length)
-        return LocalPart("bitmap", self.length, self.nvals, dense, words=words)
+        return LocalPart("bitmap", self.length, self.nvals, dense, words=words, ids=self.ids,
+                         ids_sorted=self.ids_sorted)
 
     def to_encoding(self, encoding, backend) -> "LocalPart":
         return self.to_bitmap(backend) if encoding == "bitmap" else self.to_list(backend)
 
     def astype(self, dtype) -> "LocalPart":
-        if self.values.dtype == dtype:
+        if self.dtype == dtype:
             return self
-        return LocalPart(self.encoding, self.length, self.nvals, self.values.astype(dtype),
-                         ids=self.ids, words=self.words)
+        return LocalPart(self.encoding, self.length, self._nvals, self.values.astype(dtype),
+                         ids=self.ids, words=self.words, ids_sorted=self.ids_sorted)
 
 
 def combine_duplicates(ids, values, monoid, xp):

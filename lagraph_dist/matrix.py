@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lagraph_dist import comm as collectives
+from lagraph_dist import collectives
 from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex_array
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
@@ -175,7 +175,7 @@ class Matrix:
                 if symmetrize:
                     src, dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
                 src, dst = collectives.route_to_owners(layout.edge_owner_rank(src, dst), [src, dst],
-                                                       grid.comm, backend)
+                                                       grid.transport.world, backend)
                 keys = col_space.to_local(src) * layout.row_space_len + row_space.to_local(dst)
                 del src, dst
                 pieces.append(keys if passes == 1 else keys[(keys >= low) & (keys < high)])
@@ -276,10 +276,10 @@ class Matrix:
         from lagraph_dist.vector import Vector
         xp = self.backend.xp
         if self.transposed:     # sources of A.T are A's row-space ids, shared along the grid row
-            local, comm = self.block.by_row.degrees(), self.grid.row_comm
+            local, channel = self.block.by_row.degrees(), self.grid.transport.row
         else:
-            local, comm = self.block.by_col.degrees(), self.grid.col_comm
-        mine = collectives.reduce_scatter_blocks(local, comm, self.backend)
+            local, channel = self.block.by_col.degrees(), self.grid.transport.col
+        mine = collectives.sum_blocks(local, channel)
         ids = xp.nonzero(mine)[0].astype(np.int32)
         part = LocalPart.from_list(ids, mine[ids].astype(np.int64), self.layout.block_len)
         # bitmap-encoded: the direction heuristic probes it with each frontier

@@ -21,14 +21,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lagraph_dist import comm as collectives
+from lagraph_dist import collectives
+from lagraph_dist.cpu_kernels import EXAMINED
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
 from lagraph_dist.grid import WORD_BITS
 from lagraph_dist.local import LocalPart, combine_duplicates
 from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
+from lagraph_dist.semirings import binary as _binary, plus as _plus
 
-__all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats"]
+__all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats",
+           "repeat_masked_vxm", "RepeatLimits", "LevelRecord"]
 
 
 @dataclass
@@ -45,28 +48,30 @@ class ProductStats:
 
 @dataclass(frozen=True)
 class _Orientation:
-    """Which communicators and which compression of the block a product uses."""
+    """Which channels, spaces and compressions of the block a product uses."""
 
-    in_comm: object
-    out_comm: object
+    in_channel: object
+    out_channel: object
     in_map: object
+    out_space: str        # "row" or "col": the output space's name, the key of mask caches
     push_csr: object      # compressed by input-space id
     pull_csr_of: object   # callable -> compressed by output-space id (built lazily)
 
 
 def _orientation(M, along_rows):
     """``along_rows``: the input indexes M's rows (vxm on M, mxv on M.T)."""
-    grid, layout, block = M.grid, M.layout, M.block
+    grid, layout, block, transport = M.grid, M.layout, M.block, M.grid.transport
     if along_rows != M.transposed:       # input = column space: expand on the grid column
-        return _Orientation(grid.col_comm, grid.row_comm, layout.col_space(grid.col),
+        return _Orientation(transport.col, transport.row, layout.col_space(grid.col), "row",
                             block.by_col, lambda: block.by_row)
-    return _Orientation(grid.row_comm, grid.col_comm, layout.row_space(grid.row),
+    return _Orientation(transport.row, transport.col, layout.row_space(grid.row), "col",
                         block.by_row, lambda: block.by_col)
 
 
-# Stage seconds wait for the device at every stage boundary; that costs a host round trip a
-# stage, so it is off unless asked for (``lagraph-dist bfs --stage-timing``). Without it the
-# stage seconds are host dispatch times and only the level's total is device-complete.
+# Stage seconds wait for the device at every stage boundary when this is set; that costs a host
+# round trip a stage, so it is off unless asked for (``lagraph-dist bfs --stage-timing``, the
+# benchmark's per-level breakdown). Without it the stage seconds are host dispatch times and
+# only a level's total is device-complete (its one read waits for the device).
 SYNC_STAGE_TIMERS = False
 
 
@@ -83,11 +88,6 @@ class _Timer:
         self.seconds[name] += time.perf_counter() - started
 
 
-def _joined(xp, arrays):
-    """Concatenation that does not copy a lone array (the 1-rank communicators' case)."""
-    return arrays[0] if len(arrays) == 1 else xp.concatenate(arrays)
-
-
 def _check_operands(u, M, mask):
     if not isinstance(u, Vector):
         raise DomainMismatch(f"expected a Vector, got {type(u).__name__}")
@@ -99,97 +99,148 @@ def _check_operands(u, M, mask):
         raise DimensionMismatch("the mask must be a Vector of the matrix's size on its grid")
 
 
-def _mask_bitmap(mask, structure, orient, backend, stats):
-    """The mask's pattern over this rank's whole output space, as packed words."""
-    part = mask.part
-    if not structure:       # values' truth: drop the falsy entries first
-        part = part.to_list(backend)
-        truthy = part.values.astype(bool)
-        part = LocalPart.from_list(part.ids[truthy], part.values[truthy], part.length)
-    pieces, traffic = collectives.allgather_parts(part, orient.out_comm, backend,
-                                                  with_values=False, value_dtype=np.bool_)
-    stats.bytes["mask"], stats.encoding["mask"] = traffic.bytes, traffic.encoding
-    return _joined(backend.xp, [p.to_bitmap(backend).words for p in pieces])
+# -- masks ------------------------------------------------------------------------------------
+def _own_mask_words(mask, structure, backend):
+    """The mask's pattern over this rank's block as words (``structure=False``: truthy values)."""
+    if structure:
+        return mask.part.to_bitmap(backend).words
+    part = mask.part.to_list(backend)
+    truthy = part.values.astype(bool)
+    return backend.kernels.bitmap_from_list(part.ids[truthy], part.length)
 
 
-def _assemble_list(pieces, backend, *, stacked=True):
-    """Concatenate list pieces; ``stacked``: piece k covers ids [k*length, (k+1)*length)."""
-    xp = backend.xp
-    lists = [p.to_list(backend) for p in pieces]
-    ids = _joined(xp, [p.ids + np.int32(k * p.length) if stacked and k else p.ids
-                       for k, p in enumerate(lists)])
-    return ids, _joined(xp, [p.values for p in lists])
+@dataclass
+class _MaskCache:
+    """A lower bound of a mask's pattern over one output space, held by the mask vector (see
+    :func:`_output_space_mask`). ``part`` is the mask's part it was made from: a mask whose part
+    was replaced has lost its cache."""
+
+    part: object
+    words: object
+    own: slice            # this rank's block within ``words``
 
 
-def _assemble_bitmap(pieces, backend):
-    xp = backend.xp
-    bitmaps = [p.to_bitmap(backend) for p in pieces]
-    return _joined(xp, [p.words for p in bitmaps]), _joined(xp, [p.values for p in bitmaps])
+def _output_space_mask(mask, complement, structure, orient, own_words, block_len, stats):
+    """The mask over this rank's whole output space, for the local kernel.
+
+    A complemented structural mask may be a *lower bound* of the mask's pattern: the local
+    kernel then finds extra candidates, which their owner drops against its exact block. The
+    bound is gathered once and kept up to date from what the products already know: the
+    candidates a product found against this mask are all visited once the product's result
+    is assigned into the mask (Bisson et al. 2015, section 5). Other masks are gathered
+    exactly each time.
+    """
+    channel = orient.out_channel
+    if not (complement and structure):
+        words = collectives.gather_words(own_words, channel, block_len)
+        stats.bytes["mask"], stats.encoding["mask"] = 4 * own_words.shape[0] * (channel.size - 1), "bitmap"
+        return words
+    cache = mask._mask_caches.get(orient.out_space)
+    if cache is None or cache.part is not mask.part:
+        words = collectives.gather_words(own_words, channel, block_len)
+        stats.bytes["mask"], stats.encoding["mask"] = 4 * own_words.shape[0] * (channel.size - 1), "bitmap"
+        per_block = block_len // WORD_BITS
+        cache = _MaskCache(mask.part, words, slice(channel.rank * per_block, (channel.rank + 1) * per_block))
+        mask._mask_caches[orient.out_space] = cache
+    return cache.words
 
 
-def _split_by_owner(part, block_len, nowners, backend):
-    """An output-space part -> one piece per owner block (blocks are word-aligned)."""
-    if nowners == 1:
-        return [part]
-    if part.encoding == "bitmap":
-        words_per_block = block_len // WORD_BITS
-        pieces = []
-        for k in range(nowners):
-            words = part.words[k * words_per_block:(k + 1) * words_per_block]
-            pieces.append(LocalPart("bitmap", block_len, backend.kernels.popcount(words),
-                                    part.values[k * block_len:(k + 1) * block_len], words=words))
-        return pieces
-    xp = backend.xp
-    bounds = backend.to_host(xp.searchsorted(part.ids, xp.arange(nowners + 1, dtype=np.int32) * block_len))
-    return [LocalPart.from_list(part.ids[bounds[k]:bounds[k + 1]] - np.int32(k * block_len),
-                                part.values[bounds[k]:bounds[k + 1]], block_len)
-            for k in range(nowners)]
+def _update_mask_caches(target, u):
+    """After ``assign(target, u)``: the caches of ``target`` learn its block exactly and, when
+    ``u`` came from a product masked by ~target, every candidate that product found."""
+    for space, cache in list(target._mask_caches.items()):
+        if cache.part is not target.part:
+            del target._mask_caches[space]
+            continue
+        cache.words[cache.own] |= target.part.to_bitmap(target.backend).words
+        found = u._candidates
+        if found is not None and found[0] is target and found[1] == space:
+            cache.words |= found[2]
+
+
+# -- products ---------------------------------------------------------------------------------
+def _member_counts(u, channel, grid):
+    """Entries of each member's part, on the host: from the product that made ``u`` when it
+    says, else one small host allgather."""
+    if u._global is not None:
+        return [u._global.rank_nvals[r] for r in grid.members(channel)]
+    counts = np.empty(channel.size, dtype=np.int64)
+    channel.comm.Allgather(np.array([u.part.nvals], dtype=np.int64), counts)
+    return counts.tolist()
+
+
+def _fold_bound(u, degrees, block_len):
+    """An upper bound on any fold piece's entries that every rank knows: a push finds at most
+    the frontier's out-edges. (The unmasked vertices bound nothing here: a rank's candidates
+    are masked by a lower bound of the mask, and their owner drops the extra ones.)"""
+    bound = block_len
+    if u.encoding == "list" and u._global is not None and u._push_degrees is degrees:
+        bound = min(bound, u._global.push_edges)
+    return bound
+
+
+def _input_for(kernel, part, backend):
+    return part.to_list(backend) if kernel == "push" else part.to_bitmap(backend)
 
 
 def _product(u, M, semiring, mask, complement, structure, along_rows):
     semiring = lookup_semiring(semiring)
     _check_operands(u, M, mask)
-    backend, layout = M.backend, M.layout
-    kernels, xp = backend.kernels, backend.xp
+    backend, layout, grid = M.backend, M.layout, M.grid
+    kernels = backend.kernels
     orient = _orientation(M, along_rows)
     stats = ProductStats()
     timer = _Timer(backend, stats.seconds)
     reads = semiring.reads_left_values
-    in_dtype = np.dtype(bool) if reads else u.dtype
+    block_len = layout.block_len
+    single_out = orient.out_channel.size == 1
+    degrees_vector = (M if along_rows else M.T).out_degree()
+    degrees = degrees_vector.part.values        # dense over this rank's block
+    stats.kernel = "push" if u.encoding == "list" else "pull"
 
     with timer.stage("expand"):
-        pieces, traffic = collectives.allgather_parts(u.part.astype(in_dtype) if reads else u.part,
-                                                      orient.in_comm, backend,
-                                                      with_values=reads, value_dtype=in_dtype)
+        source = u.part.astype(np.dtype(bool)) if reads else u.part
+        counts = None if orient.in_channel.size == 1 else _member_counts(u, orient.in_channel, grid)
+        gathered, traffic = collectives.expand(source, orient.in_channel, backend, member_counts=counts,
+                                               with_values=reads, block_len=block_len)
         stats.bytes["expand"], stats.encoding["expand"] = traffic.bytes, traffic.encoding
+        frontier = _input_for(stats.kernel, gathered, backend)
     with timer.stage("mask"):
-        mask_words = None if mask is None else _mask_bitmap(mask, structure, orient, backend, stats)
+        own_mask = local_mask = None
+        if mask is not None:
+            own_mask = _own_mask_words(mask, structure, backend)
+            local_mask = own_mask if single_out else _output_space_mask(
+                mask, complement, structure, orient, own_mask, block_len, stats)
     with timer.stage("local"):
-        if u.encoding == "list":
-            stats.kernel = "push"
-            ids, vals = _assemble_list(pieces, backend)
-            out, stats.edges_examined = kernels.push_spmspv(
-                orient.push_csr, ids, vals if reads else None, semiring, mask_words, complement,
-                orient.in_map)
+        final_degrees = degrees if single_out else None
+        if stats.kernel == "push":
+            out, counters = kernels.push_spmspv(
+                orient.push_csr, frontier.ids, frontier.values if reads else None, semiring, local_mask,
+                complement, orient.in_map, out_degree=final_degrees,
+                frontier_edges=u._global.push_edges if (u._global is not None and u._push_degrees
+                                                        is degrees_vector) else None)
         else:
-            stats.kernel = "pull"
-            words, vals = _assemble_bitmap(pieces, backend)
-            out, stats.edges_examined = kernels.pull_spmv(
-                orient.pull_csr_of(), words, vals if reads else None, semiring, mask_words,
-                complement, orient.in_map)
-    with timer.stage("fold"):
-        outgoing = _split_by_owner(out, layout.block_len, orient.out_comm.Get_size(), backend)
-        arrived, traffic = collectives.alltoall_parts(outgoing, orient.out_comm, backend,
-                                                      value_dtype=semiring.out_dtype)
-        stats.bytes["fold"], stats.encoding["fold"] = traffic.bytes, traffic.encoding
+            out, counters = kernels.pull_spmv(
+                orient.pull_csr_of(), frontier.words, frontier.values if reads else None, semiring,
+                local_mask, complement, orient.in_map, out_degree=final_degrees)
+    candidates = None
+    if not single_out:
+        with timer.stage("fold"):
+            if mask is not None and complement and structure:
+                candidates = (mask, orient.out_space, out.words)
+            out, counters, traffic = collectives.fold(
+                out, counters, orient.out_channel, backend, semiring=semiring, block_len=block_len,
+                bound=_fold_bound(u, degrees_vector, block_len), own_mask=own_mask,
+                complement=complement, out_degree=degrees)
+            stats.bytes["fold"], stats.encoding["fold"] = traffic.bytes, traffic.encoding
     with timer.stage("merge"):
-        if len(arrived) == 1:
-            part = arrived[0]
-        else:
-            ids, vals = _assemble_list(arrived, backend, stacked=False)   # all cover this block
-            ids, vals = combine_duplicates(ids, vals, semiring.add, xp)
-            part = LocalPart.from_list(ids, vals, layout.block_len)
-    return Vector._from_part(u.n, u.grid, backend, part, op_stats=stats)
+        global_counts, stats.edges_examined = collectives.level_counts(counters, grid, backend)
+        out.set_found(global_counts.rank_nvals[grid.rank])
+    w = Vector._from_part(u.n, grid, backend, out, op_stats=stats)
+    w._global, w._known_nvals, w._push_degrees = global_counts, global_counts.nvals, degrees_vector
+    if mask is not None and complement and structure:
+        w._disjoint_from, w._candidates = mask, candidates
+    return w
 
 
 def vxm(u, A, semiring, *, mask=None, complement=False, structure=True):
@@ -239,38 +290,51 @@ def ewise_mult(u, v, op):
         a, b, op_name = b, a, {"first": "second", "second": "first"}[op.name]
     else:
         op_name = op.name
-    a = a.to_list(backend)
     if b.encoding == "bitmap":
+        a = a.to_list(backend)
         inside = backend.kernels.bitmap_test(b.words, a.ids)
         ids = a.ids[inside]
         vals = a.values[inside] if op_name == "first" else b.values[ids]
-    else:
-        ids = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
-        vals = (a if op_name == "first" else b).values[
-            xp.searchsorted((a if op_name == "first" else b).ids, ids)]
+        return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length, ids_sorted=a.ids_sorted))
+    a, b = a.sorted_list(backend), b.sorted_list(backend)
+    ids = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
+    chosen = a if op_name == "first" else b
+    vals = chosen.values[xp.searchsorted(chosen.ids, ids)]
     return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length))
 
 
 def assign(w, u, *, value=None):
     """In place, GrB_assign with u as a structural mask: ``w[k] = u[k]`` (or ``= value``) for
-    every entry k of u. A bitmap ``w`` takes this in time proportional to u's entries (plus
-    a pass over u's words when u is a bitmap); a list ``w`` is merged."""
+    every entry k of u. A bitmap ``w`` takes this in one launch proportional to u's entries; a
+    list ``w`` is merged."""
     _check_pair(w, u)
     backend, xp = w.backend, w.backend.xp
     source = u.part.to_list(backend)
-    values = (source.values if value is None
-              else xp.full(source.nvals, value, dtype=w.dtype)).astype(w.dtype, copy=False)
     target = w.part
     if target.encoding == "bitmap":
-        target.values[source.ids] = values
-        target.words |= (u.part.words if u.part.encoding == "bitmap"
-                         else backend.kernels.bitmap_from_list(source.ids, target.length))
-        target.changed_in_place(backend)
+        kernels = backend.kernels
+        if value is not None:
+            kernels.assign_from_list(source.ids, target.words, target.values,
+                                     scalar=np.asarray(value, dtype=target.dtype)[()])
+        elif u.part.encoding == "bitmap":         # dense values: read in place, no gather
+            kernels.assign_from_list(source.ids, target.words, target.values, src_dense=u.part.values)
+        else:
+            kernels.assign_from_list(source.ids, target.words, target.values, src_compact=source.values)
+        if u._disjoint_from is w:                 # a product masked by ~w: every entry is new
+            target.grew_in_place(source.nvals)
+            w._known_nvals = None if w._known_nvals is None else w._known_nvals + u.nvals
+        else:
+            target.changed_in_place(backend)
+            w._known_nvals = None
+        w._global = None
+        _update_mask_caches(w, u)
         return w
+    values = (source.values if value is None
+              else xp.full(source.nvals, value, dtype=w.dtype)).astype(w.dtype, copy=False)
     ids = xp.concatenate([source.ids, target.ids])
     vals = xp.concatenate([values, target.values])
     ids, vals = combine_duplicates(ids, vals, lookup_monoid("any"), xp)   # u's value sorts first
-    w.part = LocalPart.from_list(ids, vals, target.length)
+    w._replace_part(LocalPart.from_list(ids, vals, target.length))
     return w
 
 
@@ -288,7 +352,7 @@ def apply(u, op, *, right=None):
         values = part.values.copy()
     copy = (lambda a: None if a is None else a.copy())    # a new vector shares nothing with u
     return u._like(LocalPart(part.encoding, part.length, part.nvals, values,
-                             ids=copy(part.ids), words=copy(part.words)))
+                             ids=copy(part.ids), words=copy(part.words), ids_sorted=part.ids_sorted))
 
 
 def reduce(u, monoid):
@@ -312,3 +376,99 @@ def reduce(u, monoid):
     if monoid.kind == "lor":
         return any(gathered)
     return gathered[0] if gathered else None
+
+
+# -- a composite: repeated masked products with assignment ------------------------------------
+@dataclass(frozen=True)
+class RepeatLimits:
+    """When :func:`repeat_masked_vxm` stops: after ``max_levels`` levels, or after the level
+    whose result is empty, holds ``target``, or exceeds ``max_nvals`` entries or ``max_edges``
+    out-edges (the caller then goes on with single products)."""
+
+    max_levels: int
+    max_nvals: int
+    max_edges: int
+    target: int | None = None
+
+
+@dataclass(frozen=True)
+class LevelRecord:
+    """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read."""
+
+    frontier: int
+    discovered: int
+    examined: int
+
+
+def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits):
+    """Collective. Repeats, from ``d = depth``, until ``limits`` stop it::
+
+        q = vxm(q, A, semiring, mask=visited, complement=True)   # q<!visited.S, replace> = q' A
+        assign(visited, q)                                        # visited<q.S> = q
+        assign(depths, q, value=d)                                # (when depths is given)
+        d += 1
+
+    and returns ``(q, records)``: the last result (already assigned) and a
+    :class:`LevelRecord` a level. ``semiring`` is ``any_pair`` or ``any_secondi``.
+
+    On a 1 x 1 grid the backend runs all the levels without returning to Python (the GPU
+    backend: one persistent kernel with a grid barrier between levels, ``kernels/fused.cu``);
+    elsewhere it is the loop above.
+    """
+    semiring = lookup_semiring(semiring)
+    _check_operands(q, A, visited)
+    if semiring.add.kind != "any" or semiring.multiply.name not in ("pair", "secondi"):
+        raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
+    if A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap" and (
+            depths is None or depths.encoding == "bitmap"):
+        return _fused_levels(q, A, semiring, visited, depths, depth, limits)
+    records = []
+    for level in range(limits.max_levels):
+        found = vxm(q.to_list(), A, semiring, mask=visited, complement=True)
+        records.append(LevelRecord(q.nvals, found.nvals, found.op_stats.edges_examined))
+        if found.nvals:
+            assign(visited, found)
+            if depths is not None:
+                assign(depths, found, value=depth + level)
+        q = found
+        if (q.nvals == 0 or q.nvals > limits.max_nvals or q._global.push_edges > limits.max_edges
+                or (limits.target is not None and _holds(q, limits.target))):
+            break
+    return q, records
+
+
+def _holds(q, vertex):
+    """Collective: does ``q`` have an entry at global id ``vertex``?"""
+    start, stop = q.layout.block_range(q.grid.row, q.grid.col)
+    mine = False
+    if start <= vertex < stop:
+        part = q.part.to_bitmap(q.backend)
+        local = vertex - start
+        mine = bool(int(q.backend.to_host(part.words[local // WORD_BITS:local // WORD_BITS + 1])[0])
+                    >> (local % WORD_BITS) & 1)
+    return bool(q.grid.allreduce(int(mine), op="MAX"))
+
+
+def _fused_levels(q, A, semiring, visited, depths, depth, limits):
+    backend = A.backend
+    csr = A.block.by_col
+    degrees = A.out_degree()
+    frontier = q.to_list().part
+    edges = (q._global.push_edges if q._global is not None and q._push_degrees is degrees
+             else int(reduce(ewise_mult(q, degrees, _binary.second), _plus)))
+    raw, ids, edges, _ = backend.kernels.bfs_fused(
+        csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
+        None if depths is None else depths.part.values, depth, frontier.ids, edges, semiring.multiply.positional, limits.max_nvals, limits.max_edges,
+        limits.max_levels, -1 if limits.target is None else int(limits.target))
+    records = [LevelRecord(*r) for r in raw]
+    added = sum(r.discovered for r in records)
+    for vector in (visited, depths):
+        if vector is not None:
+            vector.part.grew_in_place(added) if vector is visited else vector.part.changed_in_place(backend)
+    visited._known_nvals = None if visited._known_nvals is None else visited._known_nvals + added
+    count = int(ids.shape[0])
+    part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
+    out = Vector._from_part(q.n, A.grid, backend, part)
+    out._global = collectives.GlobalCounts((count,), count, int(edges))
+    out._known_nvals, out._push_degrees = count, degrees
+    return out, records

@@ -8,18 +8,29 @@ __all__ = ["level_record", "summarize_levels"]
 _STAGES = ("expand", "mask", "fold")
 
 
-def level_record(level, direction, frontier_nvals, discovered, product_stats, seconds):
-    """One level as this rank saw it (counts are local until :func:`summarize_levels`)."""
+_NO_TRAFFIC = {"expand": 0, "mask": 0, "fold": 0}
+_NO_ENCODING = {"expand": "none", "mask": "none", "fold": "none"}
+
+
+def level_record(level, direction, frontier_nvals, discovered, product_stats, seconds, host_reads,
+                 *, edges_examined=None, fused=False):
+    """One level as this rank saw it (counts are local until :func:`summarize_levels`).
+
+    A level of a fused run (``fused=True``, no product of its own) has no stage split; its
+    seconds and host reads are the run's, shared out evenly over its levels.
+    """
     return {
         "level": level,
         "direction": direction,
+        "fused": fused,
         "frontier": frontier_nvals,
         "discovered": discovered,
-        "edges_examined": product_stats.edges_examined,
-        "bytes": dict(product_stats.bytes),
-        "encoding": dict(product_stats.encoding),
-        "stage_seconds": dict(product_stats.seconds),
+        "edges_examined": edges_examined if product_stats is None else product_stats.edges_examined,
+        "bytes": dict(_NO_TRAFFIC if product_stats is None else product_stats.bytes),
+        "encoding": dict(_NO_ENCODING if product_stats is None else product_stats.encoding),
+        "stage_seconds": {} if product_stats is None else dict(product_stats.seconds),
         "seconds": seconds,
+        "host_reads": host_reads,
     }
 
 
@@ -28,9 +39,11 @@ def _merge_encodings(per_rank):
     return seen.pop() if len(seen) == 1 else ("none" if not seen else "mixed")
 
 
-def summarize_levels(records, grid):
+def summarize_levels(records, grid, transport):
     """Collective: edges and bytes summed over all ranks, encodings merged, the slowest rank's
-    seconds. One allgather for the whole BFS, none per level."""
+    seconds; each record names the transport. One allgather for the whole BFS, none per level."""
+    for record in records:
+        record["transport"] = transport
     if grid.size == 1 or not records:
         return records
     local = [(r["edges_examined"], [r["bytes"][s] for s in _STAGES], [r["encoding"][s] for s in _STAGES],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lagraph_dist import comm as collectives
+from lagraph_dist import collectives
 from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex_array
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
@@ -51,6 +51,17 @@ class Vector:
         self.layout = Layout(n, grid.rows, grid.cols)
         self.part = part
         self.op_stats = op_stats     # set by the product that made this vector
+        # What the product that made this vector knows, so that later steps need no collective:
+        self._global = None          # collectives.GlobalCounts: entries per rank, out-edges
+        self._push_degrees = None    # the degree vector ``_global.push_edges`` was summed over
+        self._known_nvals = None     # the global entry count, when known on every rank
+        self._disjoint_from = None   # a mask vector this vector's entries are all outside of
+        self._candidates = None      # (mask, output space, words): what the product found
+        self._mask_caches = {}       # as a mask: lower bounds of its pattern (ops._MaskCache)
+
+    def _replace_part(self, part):
+        """A new part: everything derived from the old one is dropped."""
+        self._set(self.n, self.grid, self.backend, part, self.op_stats)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -78,7 +89,7 @@ class Vector:
 
         ids, vals = grid.agree(checked)
         layout = Layout(n, grid.rows, grid.cols)
-        ids, vals = collectives.route_to_owners(layout.owner_rank(ids), [ids, vals], grid.comm, host)
+        ids, vals = collectives.route_to_owners(layout.owner_rank(ids), [ids, vals], grid.transport.world, host)
         start, _ = layout.block_range(grid.row, grid.col)
         local, vals = combine_duplicates((ids - start).astype(np.int32), vals, any_, np)
         part = LocalPart.from_list(backend.asarray(local), backend.asarray(vals), layout.block_len)
@@ -92,6 +103,13 @@ class Vector:
     def _like(self, part, op_stats=None):
         return Vector._from_part(self.n, self.grid, self.backend, part, op_stats)
 
+    def _same_entries(self, part):
+        """A vector of the same entries in another encoding: what is known of them carries over."""
+        other = self._like(part, self.op_stats)
+        other._global, other._push_degrees, other._known_nvals = self._global, self._push_degrees, self._known_nvals
+        other._disjoint_from, other._candidates = self._disjoint_from, self._candidates
+        return other
+
     # -- properties -----------------------------------------------------------------------
     @property
     def dtype(self):
@@ -103,8 +121,11 @@ class Vector:
 
     @property
     def nvals(self) -> int:
-        """Collective: number of entries over all ranks."""
-        return int(self.grid.allreduce(self.part.nvals))
+        """Collective: number of entries over all ranks (no communication when the product or
+        assignment that made it already knows)."""
+        if self._known_nvals is None:
+            self._known_nvals = int(self.grid.allreduce(self.part.nvals))
+        return self._known_nvals
 
     @property
     def local_nvals(self) -> int:
@@ -118,11 +139,11 @@ class Vector:
     def to_list(self) -> "Vector":
         """This vector list-encoded: itself when it already is (so an in-place ``assign`` into
         the result is visibly an assign into this vector), else a new vector."""
-        return self if self.encoding == "list" else self._like(self.part.to_list(self.backend))
+        return self if self.encoding == "list" else self._same_entries(self.part.to_list(self.backend))
 
     def to_bitmap(self) -> "Vector":
         """This vector bitmap-encoded: itself when it already is, else a new vector."""
-        return self if self.encoding == "bitmap" else self._like(self.part.to_bitmap(self.backend))
+        return self if self.encoding == "bitmap" else self._same_entries(self.part.to_bitmap(self.backend))
 
     # -- gathers (collective) --------------------------------------------------------------
     def local_entries(self):
@@ -133,8 +154,8 @@ class Vector:
 
     def _gather(self):
         ids, values = self.local_entries()
-        ids = collectives.allgather_arrays(ids, self.grid.comm, self.backend)
-        values = collectives.allgather_arrays(values, self.grid.comm, self.backend)
+        ids = collectives.allgather_arrays(ids, self.grid.transport.world, self.backend)
+        values = collectives.allgather_arrays(values, self.grid.transport.world, self.backend)
         return ids, values
 
     def indices(self):

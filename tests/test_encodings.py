@@ -10,7 +10,8 @@ from helpers import BACKENDS
 from lagraph_dist import cpu_kernels as K
 from lagraph_dist.backend import get_backend
 from lagraph_dist.grid import IdMap, Layout
-from lagraph_dist.local import LocalCSR, LocalPart, prefers_bitmap
+from lagraph_dist.local import LocalCSR, LocalPart
+from lagraph_dist.wire import prefers_bitmap
 from lagraph_dist.semirings import any_pair, any_secondi, lor_land, min_secondi
 
 LENGTHS = st.sampled_from([32, 64, 96, 128, 320])
@@ -76,15 +77,16 @@ def test_vector_encodings_round_trip(backend):
         assert w.to_numpy()[ids].tolist() == (ids + 1).tolist()
 
 
-@pytest.mark.parametrize("length", [32, 64, 96, 1024, 4096])
-def test_prefers_bitmap_threshold(length):
-    limit = length // 32
-    assert not prefers_bitmap(0, length)
-    assert not prefers_bitmap(limit, length)          # a list of length/32 entries is no larger
-    assert prefers_bitmap(limit + 1, length)
-    assert prefers_bitmap(length, length)
-    for count in range(0, 2 * limit + 3):
-        assert prefers_bitmap(count, length) == (count > length / 32)
+@settings(max_examples=100, deadline=None)
+@given(data=id_sets())
+def test_encoding_rule_picks_the_smaller_message(data):
+    """The rule's choice is the encoding whose real arrays are smaller (a tie stays a list)."""
+    ids, length = data
+    cpu = get_backend("cpu")
+    part = LocalPart.from_list(ids, np.ones(ids.shape[0], bool), length)
+    list_bytes = part.to_list(cpu).ids.nbytes
+    bitmap_bytes = part.to_bitmap(cpu).words.nbytes
+    assert prefers_bitmap(ids.shape[0], length) == (bitmap_bytes < list_bytes)
 
 
 # -- kernels: encodings ---------------------------------------------------------------------------
@@ -180,12 +182,15 @@ _CPU = get_backend("cpu")
 
 def kernel_output(result):
     """(sorted int32 ids, values, edges examined) of a product kernel's result, which is
-    (output part in either encoding, edges examined)."""
-    part, examined = result
+    (output part, counters)."""
+    part, counters = result
     assert isinstance(part, LocalPart)
-    listed = part.to_list(_CPU)
-    assert listed.nvals == listed.ids.shape[0]
-    return listed.ids, listed.values, int(examined)
+    part.set_found(int(counters[K.FOUND]))
+    listed = part.sorted_list(_CPU)
+    assert listed.nvals == listed.ids.shape[0] == int(counters[K.FOUND])
+    # the bitmap and the list forms hold the same entries
+    np.testing.assert_array_equal(K.list_from_bitmap(part.to_bitmap(_CPU).words), listed.ids)
+    return listed.ids, listed.values, int(counters[K.EXAMINED])
 
 
 def check_product_output(ids, vals, want, semiring):

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 import lagraph_dist as ld
 from lagraph_dist.generators import kronecker_edges
-from lagraph_dist.local import forced_wire_encoding
+from lagraph_dist.wire import forced_wire_encoding
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 BACKEND = "cpu"
@@ -68,17 +68,23 @@ def kronecker_graph(grid):
     assert (S != one_process).nnz == 0, "the same Kronecker seed gave another graph on this grid"
     roots = [int(v) for v in np.flatnonzero(np.diff(S.indptr))[:3]]
     check_bfs(grid, A, S, roots, "kronecker 8")
+    expected_levels = reference_levels(grid, S, roots[0])
     for encoding in ("list", "bitmap"):
         with forced_wire_encoding(encoding):
             for direction in ("push", "pull"):
-                result = ld.bfs(A, roots[0], direction=direction)
-                assert np.array_equal(result.levels.to_numpy(), reference_levels(grid, S, roots[0]))
-                ld.validate(A, roots[0], result.levels.to_numpy(), result.parents.to_numpy())
-                used = {s["encoding"]["fold"] for s in result.stats} - {"none"}
-                assert used <= {encoding}, f"fold used {used} while {encoding} was forced"
-                # push folds along the grid row, pull (mxv on A.T) along the grid column
-                fold_ranks = grid.cols if direction == "push" else grid.rows
-                assert fold_ranks == 1 or used == {encoding}, f"{direction} fold used {used}"
+                for parents in (True, False):
+                    result = ld.bfs(A, roots[0], direction=direction, parents=parents)
+                    levels = result.levels.to_numpy()
+                    assert np.array_equal(levels, expected_levels)
+                    if parents:
+                        ld.validate(A, roots[0], levels, result.parents.to_numpy())
+                    used = {s["encoding"]["fold"] for s in result.stats} - {"none"}
+                    # pieces whose values travel (the parents) are lists whatever is forced
+                    expected = {"list"} if parents else {encoding}
+                    assert used <= expected, f"fold used {used} while {encoding} was forced"
+                    # push folds along the grid row, pull (mxv on A.T) along the grid column
+                    fold_ranks = grid.cols if direction == "push" else grid.rows
+                    assert fold_ranks == 1 or used == expected, f"{direction} fold used {used}"
 
 
 def real_graphs(grid):

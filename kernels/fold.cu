@@ -1,0 +1,164 @@
+// The fold of a distributed product: a rank's output over its whole output space (C owner blocks
+// of block_len ids, word-aligned) is packed into one send buffer of C pieces, one launch, and
+// the owner merges the C pieces it receives into its block, one launch.
+//
+// Wire layout (32-bit words; lagraph_dist/wire.py holds the same rules for the host):
+//   fixed pieces (capacity `cap`, used when a host-known bound says every piece is a short
+//   list): [count, 0][cap ids, padded to even][cap values of `vw` words]; no counts travel.
+//   counted pieces (counts exchanged first): a list [count ids, padded][count values] or, for
+//   a pattern-only piece holding more than block_len / 32 ids, the block's bitmap words.
+// Values travel as V in `vw` words (0 when the semiring's value is implicitly true).
+#include "common.cuh"
+
+__device__ __forceinline__ i64 ld_even(i64 words) { return (words + 1) & ~(i64)1; }
+
+// A counted piece goes as the block's bitmap when its values need not travel and its entries
+// exceed `threshold` (block_len / 32 unless an encoding is forced; wire.bitmap_threshold).
+__device__ __forceinline__ bool ld_counted_bitmap(i64 count, int vw, i64 threshold) {
+    return vw == 0 && count > threshold;
+}
+
+// Words of a counted piece of `count` entries (see the layout above).
+__device__ __forceinline__ i64 ld_counted_words(i64 count, i64 block_len, int vw, i64 threshold) {
+    if (ld_counted_bitmap(count, vw, threshold)) return block_len / 32;
+    return ld_even(count) + count * vw;
+}
+
+// counts[k] += entries of the queue owned by member k (an id's owner is id / block_len).
+extern "C" __global__ void ld_fold_count(const int* __restrict__ queue, const u64* __restrict__ counters,
+                                         i64 block_len, int nowners, long long* __restrict__ counts) {
+    __shared__ unsigned int local[64];
+    for (int k = threadIdx.x; k < nowners; k += blockDim.x) local[k] = 0;
+    __syncthreads();
+    const i64 n = (i64)counters[LD_FOUND];
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x)
+        atomicAdd(local + (int)(queue[i] / block_len), 1u);
+    __syncthreads();
+    for (int k = threadIdx.x; k < nowners; k += blockDim.x)
+        if (local[k]) atomicAdd((u64*)(counts + k), (u64)local[k]);
+}
+
+// Start word of each counted piece (prefix of the piece sizes), computed by every block.
+__device__ void ld_counted_offsets(const long long* __restrict__ counts, int nowners, i64 block_len, int vw,
+                                   i64 threshold, i64* __restrict__ offsets) {
+    if (threadIdx.x == 0) {
+        i64 at = 0;
+        for (int k = 0; k < nowners; ++k) {
+            offsets[k] = at;
+            at += ld_counted_words(counts[k], block_len, vw, threshold);
+        }
+        offsets[nowners] = at;
+    }
+    __syncthreads();
+}
+
+// Pack the queue's entries into per-owner pieces. cap > 0: fixed pieces of capacity cap, whose
+// count words (zeroed by the caller) serve as the cursors. cap == 0: counted pieces laid out by
+// `counts`, with `cursors` (zeroed, nowners) as the cursors; bitmap pieces copy the block's
+// words from out_words.
+template <typename V>
+__global__ void ld_fold_pack(const int* __restrict__ queue, const u64* __restrict__ counters,
+                             const u32* __restrict__ out_words, const V* __restrict__ out_values,
+                             i64 block_len, int nowners, int vw, i64 cap, i64 threshold,
+                             const long long* __restrict__ counts, unsigned int* __restrict__ cursors,
+                             u32* __restrict__ send) {
+    __shared__ i64 offsets[65];
+    const i64 piece_words = 2 + ld_even(cap) + cap * vw;
+    if (cap == 0) ld_counted_offsets(counts, nowners, block_len, vw, threshold, offsets);
+    const i64 n = (i64)counters[LD_FOUND];
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        const int id = queue[i];
+        const int k = (int)(id / block_len);
+        u32* piece;
+        i64 capacity;
+        unsigned int slot;
+        if (cap > 0) {
+            piece = send + k * piece_words;
+            slot = atomicAdd(piece, 1u);
+            piece += 2;
+            capacity = cap;
+        } else {
+            capacity = counts[k];
+            if (ld_counted_bitmap(capacity, vw, threshold)) continue;  // a bitmap piece, below
+            piece = send + offsets[k];
+            slot = atomicAdd(cursors + k, 1u);
+        }
+        if (slot >= capacity) continue;        // the bound was wrong: the merge reports it
+        piece[slot] = (u32)(id - k * block_len);
+        if (vw) ((V*)(piece + ld_even(capacity)))[slot] = out_values[id];
+    }
+    if (cap > 0) return;
+    const i64 words_per_block = block_len / 32;
+    for (int k = 0; k < nowners; ++k) {
+        if (!ld_counted_bitmap(counts[k], vw, threshold)) continue;
+        for (i64 w = (i64)blockIdx.x * blockDim.x + threadIdx.x; w < words_per_block; w += (i64)gridDim.x * blockDim.x)
+            send[offsets[k] + w] = out_words[k * words_per_block + w];
+    }
+}
+
+// Merge the nowners received pieces into this rank's block: an entry passes the (exact, own
+// block) mask, is claimed in out_words with the monoid ADD, appended to the queue when new, and
+// its out-degree summed. blockIdx.y is the piece. counters[LD_OVERFLOW] is set when a fixed
+// piece holds more entries than its capacity (a wrong bound: the host raises).
+template <int ADD, typename V>
+__global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 block_len, int vw, i64 cap,
+                              i64 threshold, const long long* __restrict__ counts,
+                              const u32* __restrict__ mask, int mask_mode,
+                              u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
+                              u64* __restrict__ counters, const i64* __restrict__ out_degree) {
+    __shared__ i64 offsets[65];
+    const int k = blockIdx.y;
+    const u32* piece;
+    i64 count;
+    bool bitmap = false;
+    if (cap > 0) {
+        piece = recv + k * (2 + ld_even(cap) + cap * vw);
+        count = piece[0];
+        if (count > cap) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) atomicOr((unsigned long long*)(counters + LD_OVERFLOW), 1ull);
+            count = cap;
+        }
+        piece += 2;
+    } else {
+        ld_counted_offsets(counts, nowners, block_len, vw, threshold, offsets);
+        piece = recv + offsets[k];
+        count = counts[k];
+        bitmap = ld_counted_bitmap(count, vw, threshold);
+    }
+    u64 pushed_edges = 0;
+    const i64 slots = bitmap ? block_len : count;
+    const i64 step = (i64)gridDim.x * blockDim.x;
+    // every lane runs the same number of rounds, so the warp-wide append below is safe
+    for (i64 base = (i64)blockIdx.x * blockDim.x; base < slots; base += step) {
+        const i64 i = base + threadIdx.x;
+        bool fresh = false;
+        int id = 0;
+        if (i < slots) {
+            bool present = true;
+            if (bitmap) { id = (int)i; present = (piece[i >> 5] >> (i & 31)) & 1u; }
+            else id = (int)piece[i];
+            if (present && ld_allowed(mask, mask_mode, id)) {
+                const V value = vw ? ((const V*)(piece + ld_even(count)))[i] : (V)1;
+                fresh = ld_claim<ADD, V>(out_words, out_values, id, value);
+            }
+        }
+        ld_warp_append(fresh, id, queue, counters + LD_FOUND);
+        if (fresh && out_degree) pushed_edges += (u64)out_degree[id];
+    }
+    ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
+}
+
+#ifdef LD_NVCC_CHECK
+template __global__ void ld_fold_pack<bool>(const int*, const u64*, const u32*, const bool*, i64, int, int, i64, i64,
+                                            const long long*, unsigned int*, u32*);
+template __global__ void ld_fold_pack<long long>(const int*, const u64*, const u32*, const long long*, i64, int,
+                                                 int, i64, i64, const long long*, unsigned int*, u32*);
+template __global__ void ld_fold_merge<LD_ADD_ANY, bool>(const u32*, int, i64, int, i64, i64, const long long*,
+    const u32*, int, u32*, bool*, int*, u64*, const i64*);
+template __global__ void ld_fold_merge<LD_ADD_LOR, bool>(const u32*, int, i64, int, i64, i64, const long long*,
+    const u32*, int, u32*, bool*, int*, u64*, const i64*);
+template __global__ void ld_fold_merge<LD_ADD_ANY, long long>(const u32*, int, i64, int, i64, i64, const long long*,
+    const u32*, int, u32*, long long*, int*, u64*, const i64*);
+template __global__ void ld_fold_merge<LD_ADD_MIN, long long>(const u32*, int, i64, int, i64, i64, const long long*,
+    const u32*, int, u32*, long long*, int*, u64*, const i64*);
+#endif
