@@ -3,11 +3,12 @@
 # room), then the scale-26 benchmark with its peers, then an ncu kernel profile at scale 22.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target /tmp/site . > $OUT/install.log 2>&1 || exit 1
-export PYTHONPATH=/tmp/site
 repo=$PWD
-cd /tmp
+site=$(mktemp -d)   # the installed package; run from there, not from the checkout
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
+python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target "$site" . > $OUT/install.log 2>&1 || exit 1
+export PYTHONPATH="$site"
+cd "$site"
 timeout 200 python3 - <<'PY' 2>&1 | tee $OUT/scale27.log
 import json, os, time, cupy as cp, lagraph_dist as ld
 pool = cp.get_default_memory_pool(); pool.set_limit(size=78 * 2**30)

@@ -3,10 +3,12 @@
 # quick GPU BFS timing. Writes logs under $OUT. Usage (device tool): bash benchmarks/device_smoke.sh
 set -uo pipefail
 export PYTHONUNBUFFERED=1
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-export PYTHONPATH=/tmp/site
-python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target /tmp/site . > $OUT/install.log 2>&1 || { cat $OUT/install.log; exit 1; }
+repo=$PWD
+site=$(mktemp -d)   # the installed package; run from there, not from the checkout
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
+export PYTHONPATH="$site"
+python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target "$site" . > $OUT/install.log 2>&1 || { cat $OUT/install.log; exit 1; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee $OUT/gpu.txt
-cd /tmp   # import the installed package, not the checkout
-python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$OLDPWD" "$OLDPWD/tests" "${@:1}" 2>&1 | tee $OUT/pytest-gpu.log | tail -25
-python3 "$OLDPWD/benchmarks/gpu_quick.py" ${QUICK_SCALES:-18 20 22} 2>&1 | tee $OUT/timing.log
+cd "$site"
+python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" "$repo/tests" "${@:1}" 2>&1 | tee $OUT/pytest-gpu.log | tail -25
+python3 "$repo/benchmarks/gpu_quick.py" ${QUICK_SCALES:-18 20 22} 2>&1 | tee $OUT/timing.log

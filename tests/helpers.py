@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
 import numpy as np
@@ -121,8 +122,48 @@ def check_bfs(graph, A, source, direction="auto", *, levels=True, parents=True, 
 
 
 # -- real graphs ------------------------------------------------------------------------------
+# The real test graphs are an extra: tests that read them skip, saying why, when the folder is
+# absent; every other test makes its own graphs (tests/graphs.py). This is the one place that
+# says where the folder is; the MPI check scripts are handed it by their pytest wrappers.
+DATA_ENV = "LAGRAPH_DIST_DATA"
+
+
 def data_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "shared" / "data"
+    """$LAGRAPH_DIST_DATA when set, else shared/data beside the checkout (<repo>/../shared/data)."""
+    chosen = os.environ.get(DATA_ENV)
+    return Path(chosen) if chosen else Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def data_absent_reason(*parts) -> str | None:
+    """Why a test of the real file data_dir()/parts cannot run, or None when it can."""
+    path = data_dir().joinpath(*parts)
+    if path.exists():
+        return None
+    return (f"real test graphs not found: {path} is absent (they are optional; set {DATA_ENV} "
+            f"to the folder holding lagraph/ and networkit/ to run these tests)")
+
+
+def needs_data(*parts):
+    """Mark: skip, saying why, unless data_dir()/parts exists."""
+    reason = data_absent_reason(*parts)
+    return pytest.mark.skipif(reason is not None, reason=reason or "")
+
+
+def data_file(*parts) -> Path:
+    """data_dir()/parts, or skip the calling test saying why it cannot run."""
+    reason = data_absent_reason(*parts)
+    if reason is not None:
+        pytest.skip(reason)
+    return data_dir().joinpath(*parts)
+
+
+def data_params(paths, what):
+    """pytest parameters for the real files ``paths``; one parameter that skips with the reason
+    when there are none (rather than pytest's bare "got empty parameter set")."""
+    if paths:
+        return [pytest.param(p, id=p.name) for p in paths]
+    reason = data_absent_reason(what) or f"no {what} files in {data_dir()}"
+    return [pytest.param(None, id="absent", marks=pytest.mark.skip(reason=reason))]
 
 
 BAD_MTX_PATTERNS = ("mangled*.mtx", "*_noheader.mtx", "complex.mtx")

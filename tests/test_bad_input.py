@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse as sp
 
 import lagraph_dist as ld
-from helpers import bad_mtx_files, data_dir
+from graphs import MALFORMED_MTX
+from helpers import bad_mtx_files, data_file, data_params
 
 
 @pytest.fixture(scope="module")
@@ -140,26 +141,31 @@ def test_vector_bad_input():
 BAD_FILES = bad_mtx_files()
 
 
-@pytest.mark.parametrize("path", BAD_FILES, ids=[p.name for p in BAD_FILES])
-def test_from_mtx_malformed(path):
-    with raises(ld.MatrixMarketError, path.name):
+@pytest.mark.parametrize("name", sorted(MALFORMED_MTX))
+def test_from_mtx_malformed_written(tmp_path, name):
+    path = tmp_path / name
+    path.write_text(MALFORMED_MTX[name])
+    with raises(ld.MatrixMarketError, name):
         ld.Matrix.from_mtx(path, backend="cpu")
     assert issubclass(ld.MatrixMarketError, ValueError)
 
 
+@pytest.mark.parametrize("path", data_params(BAD_FILES, "lagraph"))
+def test_from_mtx_malformed_real(path):
+    with raises(ld.MatrixMarketError, path.name):
+        ld.Matrix.from_mtx(path, backend="cpu")
+
+
 def test_bad_file_list_is_complete():
-    if not (data_dir() / "lagraph").is_dir():
-        pytest.skip("shared/data is not beside the checkout")
+    data_file("lagraph")
     names = {p.name for p in BAD_FILES}
     assert {"mangled1.mtx", "mangled16.mtx", "west0067_noheader.mtx", "full_noheader.mtx",
             "complex.mtx", "mangled_skew.mtx"} <= names
 
 
 @pytest.mark.parametrize("name", ["empty.mtx", "lp_afiro.mtx"])
-def test_from_mtx_rectangular_shared(name):
-    path = data_dir() / "lagraph" / name
-    if not path.exists():
-        pytest.skip(f"{name} not in shared/data")
+def test_from_mtx_rectangular_real(name):
+    path = data_file("lagraph", name)
     with raises(ValueError, name, "square"):
         ld.Matrix.from_mtx(path, backend="cpu")
 

@@ -7,8 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
-from helpers import (BACKENDS, DIRECTIONS, STATS_KEYS, check_bfs, edges_to_scipy, pattern,
-                     read_scipy_pattern, real_graphs, reference_levels)
+from lagraph_dist.mtx import write_mtx
+from graphs import small_digraph, triangle_mesh, west_like_digraph, write_real_general
+from helpers import (BACKENDS, DIRECTIONS, STATS_KEYS, check_bfs, data_file, data_params,
+                     edges_to_scipy, pattern, read_scipy_pattern, real_graphs, reference_levels)
 
 OUTPUTS = [(True, False), (False, True), (True, True)]     # (levels, parents)
 
@@ -205,12 +207,32 @@ def _sources(S, count):
     return list(dict.fromkeys(picks))[:count]
 
 
-SMALL_GRAPHS = [p for p in real_graphs("lagraph")]
-BIG_GRAPHS = [p for p in real_graphs("networkit")]
+SMALL_GRAPHS = real_graphs("lagraph")
+BIG_GRAPHS = real_graphs("networkit")
+STAND_INS = {"west_like": west_like_digraph, "mesh": triangle_mesh, "small_digraph": small_digraph}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("path", SMALL_GRAPHS, ids=[p.name for p in SMALL_GRAPHS])
+@pytest.mark.parametrize("name", sorted(STAND_INS))
+def test_written_stand_in_graphs(tmp_path, backend, name):
+    """The real graphs' kinds, written by the test: read back by from_mtx, then every BFS."""
+    (src, dst), n = STAND_INS[name]()
+    path = tmp_path / f"{name}.mtx"
+    if name == "mesh":
+        write_mtx(path, src, dst, n, symmetric=True)
+    else:
+        write_real_general(path, src, dst, n)
+    S = edges_to_scipy(src, dst, n)
+    assert pattern(read_scipy_pattern(path)) == pattern(S)
+    A = ld.Matrix.from_mtx(path, backend=backend)
+    assert A.n == n and A.nvals == S.nnz
+    assert pattern(A.to_scipy()) == pattern(S)
+    for source in _sources(S, 4):
+        run_all(S, A, source)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("path", data_params(SMALL_GRAPHS, "lagraph"))
 def test_real_lagraph_graphs(backend, path):
     S = read_scipy_pattern(path)
     A = ld.Matrix.from_mtx(path, backend=backend)
@@ -221,7 +243,7 @@ def test_real_lagraph_graphs(backend, path):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("path", BIG_GRAPHS, ids=[p.name for p in BIG_GRAPHS])
+@pytest.mark.parametrize("path", data_params(BIG_GRAPHS, "networkit"))
 def test_real_networkit_graphs(backend, path):
     S = read_scipy_pattern(path)
     A = ld.Matrix.from_mtx(path, backend=backend)
@@ -234,8 +256,8 @@ def test_real_networkit_graphs(backend, path):
 
 
 def test_real_graph_lists_are_not_empty():
-    if not (SMALL_GRAPHS or BIG_GRAPHS):
-        pytest.skip("shared/data is not beside the checkout")
+    data_file("lagraph")
+    data_file("networkit")
     names = {p.name for p in SMALL_GRAPHS + BIG_GRAPHS}
     assert {"west0067.mtx", "bcsstk13.mtx", "wing.mtx", "wiki-Vote.mtx"} <= names
     assert not any(n.startswith("mangled") or n.endswith("_noheader.mtx") for n in names)

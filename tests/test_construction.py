@@ -1,9 +1,12 @@
 """Block construction: several passes over regenerated chunks build the same matrix as one."""
+import tracemalloc
+
 import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist.matrix import Matrix, _kronecker_chunks, construction_bytes
+from lagraph_dist.backend import Backend
+from lagraph_dist.matrix import Matrix, _kronecker_chunks
 from helpers import BACKENDS
 
 
@@ -22,11 +25,79 @@ def test_passes_build_the_same_matrix(backend, passes):
     np.testing.assert_array_equal(levels, ld.bfs(one, 3).levels.to_numpy())
 
 
-def test_construction_bytes_shrink_with_passes():
-    nkeys, n = 2 << 31, 1 << 27
-    assert construction_bytes(nkeys, n, 2) < construction_bytes(nkeys, n, 1)
-    # scale 27 in two passes stays under the 80 GB of an H100
-    assert construction_bytes(nkeys, n, 2) < 78 * 2**30
+# -- the memory estimate against what a build really takes --------------------------------------
+def checked_estimates(monkeypatch):
+    """The byte counts the constructor hands to backend.check_fits, in call order."""
+    checked = []
+    original = Backend.check_fits
+
+    def spy(self, nbytes, what):
+        checked.append(nbytes)
+        return original(self, nbytes, what)
+
+    monkeypatch.setattr(Backend, "check_fits", spy)
+    return checked
+
+
+def host_peak_of(build):
+    """(result, peak bytes numpy allocated on the host while ``build()`` ran)."""
+    tracemalloc.start()
+    try:
+        result = build()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_estimate_bounds_the_host_peak_and_grows_with_the_graph(monkeypatch):
+    """On the CPU the same build code runs on numpy: the estimate checked before building
+    covers the host memory it really takes, and both grow with the graph. (At these scales the
+    estimate's fixed allowance for a generator chunk dominates it, so only the device test
+    below can also say that the estimate is not far above the truth.)"""
+    checked = checked_estimates(monkeypatch)
+    peaks = []
+    for scale in (8, 10, 12, 14):
+        A, peak = host_peak_of(lambda: ld.kronecker(scale, seed=2, backend="cpu"))
+        assert A.n == 1 << scale
+        assert len(checked) == len(peaks) + 1, "kronecker checked no estimate before building"
+        assert peak <= checked[-1], f"scale {scale}: took {peak} bytes, estimated {checked[-1]}"
+        peaks.append(peak)
+    assert all(a < b for a, b in zip(peaks, peaks[1:])), peaks
+    assert all(a < b for a, b in zip(checked, checked[1:])), checked
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("passes", [1, 2])
+def test_device_peak_within_the_checked_estimate(monkeypatch, passes):
+    """Built on the GPU, a Kronecker graph takes at most the pool memory the constructor checked
+    against the free memory, and not far less (the estimate is a bound, not a blanket
+    allowance): the CuPy pool's high-water mark, measured from a reset."""
+    checked = checked_estimates(monkeypatch)
+    monkeypatch.setattr(Backend, "passes_to_fit", lambda self, bytes_for_passes, most=64: passes)
+    backend = ld.get_backend("gpu")
+    backend.reset_memory_peak()
+    held_before = backend.memory_pool_peak()
+    A = ld.kronecker(22, seed=5, backend="gpu")
+    backend.sync()
+    used = backend.memory_pool_peak() - held_before
+    assert len(checked) == 1
+    estimate = checked[0]
+    report = f"the build took {used / 2**30:.2f} GiB, estimated {estimate / 2**30:.2f} GiB"
+    assert estimate / 4 <= used <= estimate, report
+    assert A.nvals > 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+def test_impossible_device_graph_fails_before_allocating():
+    backend = ld.get_backend("gpu")
+    backend.reset_memory_peak()
+    held_before = backend.memory_pool_peak()
+    with pytest.raises(ld.OutOfDeviceMemory, match="scale-36"):
+        ld.kronecker(36, backend="gpu")
+    assert issubclass(ld.OutOfDeviceMemory, MemoryError)
+    assert backend.memory_pool_peak() - held_before < 2**20
 
 
 def test_from_edges_duplicates_and_capacity():

@@ -3,10 +3,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from graphs import west_like_digraph, write_real_general
+from helpers import data_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def run(*args):
@@ -25,7 +25,14 @@ def test_algebra():
     assert "python-graphblas levels: [0, 1, 1, 2, -1]" in out
 
 
-@pytest.mark.skipif(not (DATA / "lagraph" / "west0067.mtx").exists(), reason="shared/data is not beside the checkout")
-def test_compare_reference():
-    out = run(EXAMPLES / "compare_reference.py", DATA / "lagraph" / "west0067.mtx", 3)
+def test_compare_reference_on_a_written_file(tmp_path):
+    (src, dst), n = west_like_digraph()
+    path = tmp_path / "west_like.mtx"
+    write_real_general(path, src, dst, n)
+    out = run(EXAMPLES / "compare_reference.py", path, 3)
+    assert out.count("levels equal") == 3
+
+
+def test_compare_reference_on_a_real_file():
+    out = run(EXAMPLES / "compare_reference.py", data_file("lagraph", "west0067.mtx"), 3)
     assert out.count("levels equal") == 3

@@ -1,6 +1,5 @@
-"""Tests of lagraph_dist.mtx: every shared .mtx file, malformed files, and write/read round trips."""
-
-import pathlib
+"""Tests of lagraph_dist.mtx: files the tests write (malformed ones, stand-ins for the real
+graphs, write/read round trips) and, when present, every real .mtx file of the shared data."""
 
 import numpy as np
 import pytest
@@ -17,9 +16,10 @@ from lagraph_dist.errors import (
     InvalidValue,
     MatrixMarketError,
 )
+from graphs import MALFORMED_MTX, triangle_mesh, west_like_digraph, write_real_general
+from helpers import data_dir, data_params, needs_data
 
-DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data"
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data folder {DATA} is absent")
+DATA = data_dir()
 
 # Every shared file that must be refused: name -> (line the error names, words in the message).
 BAD_FILES = {
@@ -93,7 +93,7 @@ def _write(tmp_path, text, name="m.mtx"):
 # --------------------------------------------------------------------------------------------
 
 
-@needs_data
+@needs_data("lagraph")
 def test_bad_file_list_is_complete_and_exists():
     names = set(_all_files())
     assert set(BAD_FILES) <= names, sorted(set(BAD_FILES) - names)
@@ -102,7 +102,7 @@ def test_bad_file_list_is_complete_and_exists():
     assert suspicious <= set(BAD_FILES)
 
 
-@needs_data
+@needs_data("lagraph")
 @pytest.mark.parametrize("name", sorted(BAD_FILES))
 def test_bad_files_raise(name):
     line, words = BAD_FILES[name]
@@ -114,8 +114,7 @@ def test_bad_files_raise(name):
     assert words in message
 
 
-@needs_data
-@pytest.mark.parametrize("name", _good_files())
+@pytest.mark.parametrize("name", _good_files() or data_params([], "lagraph"))
 def test_good_files_match_scipy(name):
     graph = mtx.read_mtx(DATA / name)
     reference = SCIPY_REFUSES.get(name, name)
@@ -128,7 +127,7 @@ def test_good_files_match_scipy(name):
     )
 
 
-@needs_data
+@needs_data("lagraph")
 def test_scipy_really_refuses_those_files():
     # If scipy learns to read one, it should move to the plain comparison.
     for name in SCIPY_REFUSES:
@@ -136,7 +135,7 @@ def test_scipy_really_refuses_those_files():
             scipy.io.mmread(DATA / name)
 
 
-@needs_data
+@needs_data("networkit", "wing.mtx")
 def test_header_fields():
     graph = mtx.read_mtx(DATA / "networkit" / "wing.mtx")
     assert (graph.symmetry, graph.field) == ("symmetric", "pattern")
@@ -148,7 +147,7 @@ def test_header_fields():
     assert (empty.nrows, empty.ncols, empty.nedges) == (3, 4, 0)
 
 
-@needs_data
+@needs_data("networkit", "astro-ph.mtx")
 def test_large_file_uses_the_vectorised_parse(monkeypatch):
     def refuse(*args):
         raise AssertionError("line-by-line parse used on a well-formed file")
@@ -281,6 +280,58 @@ def test_uint64_values_kept_exact(tmp_path):
     ok = _write(tmp_path, head + "1 1 18446744073709551615\n2 2 0\n", "a.mtx")
     assert mtx.read_mtx(ok).nedges == 2
     _raises_at(_write(tmp_path, head + "1 1 18446744073709551616\n2 2 0\n", "b.mtx"), 4, "does not fit")
+
+
+# stand-ins for the real graphs, written by the tests
+# --------------------------------------------------------------------------------------------
+
+
+def test_west_like_real_general_file(tmp_path):
+    """A valued unsymmetric file (as west0067 is) gives the edges it was written from, as scipy
+    reads them too."""
+    (src, dst), n = west_like_digraph()
+    path = tmp_path / "west_like.mtx"
+    write_real_general(path, src, dst, n)
+    graph = mtx.read_mtx(path)
+    assert (graph.nrows, graph.ncols, graph.symmetry, graph.field) == (n, n, "general", "real")
+    np.testing.assert_array_equal(_edge_pairs(graph.src, graph.dst), _edge_pairs(src, dst))
+    expected = scipy.sparse.coo_matrix(scipy.io.mmread(path))
+    np.testing.assert_array_equal(_edge_pairs(graph.src, graph.dst), _edge_pairs(expected.row, expected.col))
+
+
+def test_mesh_symmetric_file_with_diagonal(tmp_path):
+    """A symmetric pattern file with every diagonal entry (as jagmesh7 is): off-diagonal entries
+    mirrored, diagonal ones once."""
+    (src, dst), n = triangle_mesh()
+    path = tmp_path / "mesh.mtx"
+    mtx.write_mtx(path, src, dst, n, symmetric=True)
+    graph = mtx.read_mtx(path)
+    assert graph.symmetry == "symmetric" and graph.declared_entries == int((src >= dst).sum())
+    np.testing.assert_array_equal(_edge_pairs(graph.src, graph.dst), _edge_pairs(src, dst))
+    assert scipy.io.mmread(path).nnz == src.size
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED_MTX))
+def test_malformed_stand_ins_raise(tmp_path, name):
+    path = _write(tmp_path, MALFORMED_MTX[name], name)
+    with pytest.raises(MatrixMarketError) as info:
+        mtx.read_mtx(path)
+    assert str(info.value).startswith(f"{path}:"), str(info.value)
+
+
+def test_large_written_file_uses_the_vectorised_parse(tmp_path, monkeypatch):
+    def refuse(*args):
+        raise AssertionError("line-by-line parse used on a well-formed file")
+
+    rng = np.random.default_rng(5)
+    n = 20000
+    keys = np.unique(rng.integers(0, n * n, 250000))
+    path = tmp_path / "large.mtx"
+    mtx.write_mtx(path, keys // n, keys % n, n)
+    monkeypatch.setattr(mtx, "_parse_entries_slow", refuse)
+    graph = mtx.read_mtx(path)
+    assert graph.nedges == keys.size
+    np.testing.assert_array_equal(graph.src * n + graph.dst, keys)
 
 
 # --------------------------------------------------------------------------------------------

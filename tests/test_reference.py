@@ -1,7 +1,6 @@
 """The graphblas reference BFS against the scipy oracle, and its argument checks."""
 
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -12,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpi4py import MPI
 
-from lagraph_dist import reference
+from graphs import small_digraph, triangle_mesh, west_like_digraph, write_real_general
+from helpers import data_file
+from lagraph_dist import mtx, reference
 from lagraph_dist.errors import (
     DimensionMismatch,
     DomainMismatch,
@@ -24,7 +25,6 @@ from lagraph_dist.validate import validate
 
 gb = pytest.importorskip("graphblas")
 
-DATA = Path("/work/shared/data/lagraph")
 DIRECTIONS = ["push", "pushpull"]
 
 
@@ -107,13 +107,41 @@ def test_graphblas_matrix_input():
         np.testing.assert_array_equal(parents, [0, 0, 1, 2])
 
 
-@pytest.mark.parametrize("direction", DIRECTIONS)
-@pytest.mark.parametrize("name", ["west0067", "jagmesh7"])
-def test_matrix_market_files(name, direction):
-    S = scipy.io.mmread(DATA / f"{name}.mtx")
+def _check_file(path, direction):
+    """The oracle check from several sources on a Matrix Market file, as scipy reads it."""
+    S = scipy.io.mmread(path)
     n = S.shape[0]
     for source in sorted({0, 1, n // 3, n // 2, n - 1}):
         _check_against_oracle(S, source, direction)
+
+
+def _write_stand_in(tmp_path, name):
+    """A file the test writes, standing in for a real one: a valued unsymmetric digraph (as
+    west0067), a symmetric mesh with its diagonal (as jagmesh7), a digraph with parts a source
+    cannot reach (as ldbc-directed-example)."""
+    path = tmp_path / f"{name}.mtx"
+    if name == "west_like":
+        (src, dst), n = west_like_digraph()
+        write_real_general(path, src, dst, n)
+    elif name == "mesh":
+        (src, dst), n = triangle_mesh()
+        mtx.write_mtx(path, src, dst, n, symmetric=True)
+    else:
+        (src, dst), n = small_digraph()
+        write_real_general(path, src, dst, n)
+    return path
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("name", ["west_like", "mesh", "small_digraph"])
+def test_matrix_market_files_written(tmp_path, name, direction):
+    _check_file(_write_stand_in(tmp_path, name), direction)
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("name", ["west0067", "jagmesh7"])
+def test_matrix_market_files_real(name, direction):
+    _check_file(data_file("lagraph", f"{name}.mtx"), direction)
 
 
 def test_pushpull_really_pulls(monkeypatch):

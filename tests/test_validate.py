@@ -7,16 +7,19 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import tracemalloc
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+import scipy.sparse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpi4py import MPI
 
 from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue, ValidationError
+from lagraph_dist.reference import bfs as reference_bfs
 from lagraph_dist.validate import validate
 
 # The package re-exports the function under the submodule's name, so fetch the module.
@@ -326,8 +329,34 @@ def edge_batch(request, monkeypatch):
     return request.param
 
 
-def test_edge_batch_is_a_module_constant():
-    assert validate_module.EDGE_BATCH == 2**27
+def validation_peak(A, source, levels, parents):
+    """Peak bytes the host allocates (numpy reports to tracemalloc) while validate() runs."""
+    tracemalloc.start()
+    try:
+        validate(A, source, levels, parents)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_edge_batch_bounds_the_edge_temporaries(monkeypatch):
+    """The edge rules hold one batch of EDGE_BATCH edges' temporaries at a time: with small
+    batches the peak stays far below the size of the edges; with one batch of every edge it
+    is several times that size (so the measurement does see the temporaries)."""
+    n, m = 1000, 1 << 20
+    rng = np.random.default_rng(4)
+    src = rng.integers(0, n, m).astype(np.int32)       # int32: each batch is cast to int64
+    dst = rng.integers(0, n, m).astype(np.int32)
+    S = scipy.sparse.csr_matrix((np.ones(m, np.int8), (src, dst)), shape=(n, n))
+    levels, parents = reference_bfs(S, 0)
+    A = SimpleNamespace(n=n, grid=SimpleNamespace(comm=MPI.COMM_SELF), backend=numpy_backend(),
+                        local_edges=lambda on_device=False: (src, dst))
+    edge_bytes = src.nbytes + dst.nbytes
+    for args in [(levels, parents), (levels, None), (None, parents)]:
+        monkeypatch.setattr(validate_module, "EDGE_BATCH", 1 << 12)
+        assert validation_peak(A, 0, *args) < edge_bytes / 8
+        monkeypatch.setattr(validate_module, "EDGE_BATCH", m)
+        assert validation_peak(A, 0, *args) > 2 * edge_bytes
 
 
 @pytest.mark.parametrize("which", ["both", "levels", "parents"])

@@ -1,4 +1,5 @@
-"""Run tests/mpi/check_validate.py on 3 MPI ranks and require every rank to report ok."""
+"""Run tests/mpi/check_validate.py on 3 MPI ranks and require every rank to report ok: on graphs
+it makes itself, and on a real graph when the shared data folder is present."""
 
 import os
 import shutil
@@ -7,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from helpers import data_file
 
 NPROCS = 3
 SCRIPT = Path(__file__).resolve().parent / "mpi" / "check_validate.py"
@@ -20,16 +23,26 @@ def find_mpiexec():
     return shutil.which("mpiexec")
 
 
-@pytest.mark.mpi
-def test_validate_on_three_ranks():
+def run_on_three_ranks(*args):
     mpiexec = find_mpiexec()
     if mpiexec is None:
         pytest.skip("mpiexec not found")
     proc = subprocess.run(
-        [mpiexec, "-n", str(NPROCS), sys.executable, str(SCRIPT)],
+        [mpiexec, "-n", str(NPROCS), sys.executable, str(SCRIPT), *map(str, args)],
         capture_output=True, text=True, timeout=120, env=dict(os.environ),
     )
     report = proc.stdout + proc.stderr
     assert proc.returncode == 0, report
     for rank in range(NPROCS):
         assert f"rank {rank} ok" in proc.stdout, report
+
+
+@pytest.mark.mpi
+def test_validate_on_three_ranks():
+    run_on_three_ranks("generated")
+
+
+@pytest.mark.mpi
+def test_validate_real_graph_on_three_ranks():
+    data_file("lagraph", "jagmesh7.mtx")
+    run_on_three_ranks("real", data_file())

@@ -1,11 +1,18 @@
-"""Run under mpiexec: ``mpiexec -n R*C python tests/mpi/check_grid.py R C``.
+"""Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_grid.py R C WHICH DIR``.
 
 Checks on an R x C grid that BFS levels equal python-graphblas's and parents pass the Graph500
-rules in every direction, on random, Kronecker and real graphs; that a Kronecker seed gives the
-same graph as one process does; that list and bitmap messages give identical results; and that
-bad input raises on every rank without a hang. Each rank prints ``rank K ok`` at the end; any
-failure exits non-zero (``python -m mpi4py`` turns an uncaught exception into MPI_Abort).
+rules in every direction; that a Kronecker seed gives the same graph as one process does; that
+list and bitmap messages give identical results; and that bad input raises on every rank
+without a hang. WHICH picks the graphs:
+
+``generated DIR``  random and Kronecker graphs, and Matrix Market files this script writes into
+                   the (empty, shared) folder DIR: stand-ins for the real graphs and bad files.
+``real DIR``       the real graphs and bad files of the shared data folder DIR (its lagraph/).
+
+Each rank prints ``rank K ok`` at the end; any failure exits non-zero (``python -m mpi4py``
+turns an uncaught exception into MPI_Abort).
 """
+import argparse
 import sys
 from pathlib import Path
 
@@ -15,9 +22,15 @@ import scipy.sparse as sp
 import lagraph_dist as ld
 from lagraph_dist.generators import kronecker_edges
 from lagraph_dist.wire import forced_wire_encoding
+from lagraph_dist.mtx import write_mtx
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.py
+from graphs import (MALFORMED_MTX, small_digraph, triangle_mesh,  # noqa: E402
+                    west_like_digraph, write_real_general)
+
 BACKEND = "cpu"
+REAL_GRAPHS = ("west0067.mtx", "jagmesh7.mtx", "ldbc-directed-example.mtx")
+REAL_BAD_FILES = ("mangled1.mtx", "complex.mtx")
 
 
 def reference_levels(grid, S, source):
@@ -87,9 +100,39 @@ def kronecker_graph(grid):
                     assert fold_ranks == 1 or used == expected, f"{direction} fold used {used}"
 
 
-def real_graphs(grid):
-    for name in ("lagraph/west0067.mtx", "lagraph/jagmesh7.mtx", "lagraph/ldbc-directed-example.mtx"):
-        A = ld.Matrix.from_mtx(DATA / name, grid=grid, backend=BACKEND)
+def stand_in_files(grid, folder):
+    """Rank 0 writes the stand-ins of the real graphs into ``folder``; every rank gets
+    {file: the edges written} to compare what from_mtx builds against."""
+    written = {}
+    for name, make, symmetric in (("west_like.mtx", west_like_digraph, False),
+                                  ("mesh.mtx", triangle_mesh, True),
+                                  ("small_digraph.mtx", small_digraph, False)):
+        (src, dst), n = make()
+        path = folder / name
+        if grid.rank == 0:
+            if symmetric:
+                write_mtx(path, src, dst, n, symmetric=True)
+            else:
+                write_real_general(path, src, dst, n)
+        written[path] = sp.csr_matrix((np.ones(src.size, bool), (src, dst)), shape=(n, n))
+    if grid.rank == 0:
+        for name, text in MALFORMED_MTX.items():
+            (folder / name).write_text(text)
+    grid.comm.Barrier()                     # the files exist before anyone reads them
+    return written
+
+
+def written_graphs(grid, written):
+    for path, expected in written.items():
+        A = ld.Matrix.from_mtx(path, grid=grid, backend=BACKEND)
+        S = gathered(grid, A)
+        assert (S != expected).nnz == 0, f"{path.name}: from_mtx lost or invented edges"
+        check_bfs(grid, A, S, [0, A.n // 2, A.n - 1], path.name)
+
+
+def real_graphs(grid, folder):
+    for name in REAL_GRAPHS:
+        A = ld.Matrix.from_mtx(folder / name, grid=grid, backend=BACKEND)
         S = gathered(grid, A)
         check_bfs(grid, A, S, [0, A.n // 2], name)
 
@@ -102,7 +145,7 @@ def expect_error(me, exc_type, func, *args, **kwargs):
     raise AssertionError(f"rank {me.rank}: {func.__name__} did not raise {exc_type.__name__}")
 
 
-def bad_input(grid):
+def bad_input(grid, bad_files, folder):
     # a bad id passed by one rank only must raise on every rank
     src = [0, 1] if grid.rank != grid.size - 1 else [0, 99]
     expect_error(grid, IndexError, ld.Matrix.from_edges, src, [1, 2], 10, grid=grid, backend=BACKEND)
@@ -116,21 +159,35 @@ def bad_input(grid):
     expect_error(grid, TypeError, ld.bfs, A, 1.5)
     expect_error(grid, ValueError, ld.bfs, A, 0, direction="sideways")
     expect_error(grid, ValueError, ld.kronecker, 0, grid=grid, backend=BACKEND)
-    expect_error(grid, ValueError, ld.Matrix.from_mtx, DATA / "lagraph/mangled1.mtx", grid=grid, backend=BACKEND)
-    expect_error(grid, ValueError, ld.Matrix.from_mtx, DATA / "lagraph/complex.mtx", grid=grid, backend=BACKEND)
-    expect_error(grid, (OSError, ValueError), ld.Matrix.from_mtx, DATA / "missing.mtx", grid=grid, backend=BACKEND)
+    for path in bad_files:
+        expect_error(grid, ValueError, ld.Matrix.from_mtx, path, grid=grid, backend=BACKEND)
+    expect_error(grid, (OSError, ValueError), ld.Matrix.from_mtx, folder / "missing.mtx", grid=grid, backend=BACKEND)
     expect_error(grid, ValueError, ld.Grid, rows=grid.size + 1, cols=1)
     # after all those errors the grid still works: nobody was left inside a collective
     assert ld.bfs(A, 0).levels.to_numpy()[2] == 2
 
 
+def arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rows", type=int)
+    parser.add_argument("cols", type=int)
+    parser.add_argument("which", choices=("generated", "real"))
+    parser.add_argument("folder", type=Path, help="scratch folder (generated) or data folder (real)")
+    return parser.parse_args()
+
+
 def main():
-    rows, cols = int(sys.argv[1]), int(sys.argv[2])
-    grid = ld.Grid(rows=rows, cols=cols)
-    random_graphs(grid)
-    kronecker_graph(grid)
-    real_graphs(grid)
-    bad_input(grid)
+    args = arguments()
+    grid = ld.Grid(rows=args.rows, cols=args.cols)
+    if args.which == "generated":
+        random_graphs(grid)
+        kronecker_graph(grid)
+        written_graphs(grid, stand_in_files(grid, args.folder))
+        bad_input(grid, [args.folder / name for name in sorted(MALFORMED_MTX)], args.folder)
+    else:
+        lagraph = args.folder / "lagraph"
+        real_graphs(grid, lagraph)
+        bad_input(grid, [lagraph / name for name in REAL_BAD_FILES], lagraph)
     grid.comm.Barrier()
     print(f"rank {grid.rank} ok", flush=True)
 

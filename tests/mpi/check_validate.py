@@ -1,13 +1,15 @@
 """Distributed check of lagraph_dist.validate.
 
-Run as ``mpiexec -n 3 python tests/mpi/check_validate.py``.
+Run as ``mpiexec -n 3 python tests/mpi/check_validate.py generated`` (a random digraph and a
+mesh made here) or ``... check_validate.py real DIR`` (jagmesh7 from the shared data folder DIR).
 
 The edges of each test graph are dealt out unevenly over the ranks (rank r gets a share
-that grows with r; on the second graph rank 0 gets none). A valid BFS result must pass on
+that grows with r; on the mesh rank 0 gets none). A valid BFS result must pass on
 every rank, and each corrupted one must raise the same ValidationError on every rank.
 Each rank prints ``rank R ok`` when everything held; the exit status is non-zero otherwise.
 """
 
+import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -20,12 +22,12 @@ from mpi4py import MPI
 
 if importlib.util.find_spec("lagraph_dist") is None:  # run from a checkout, not installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.py
 
+from graphs import triangle_mesh  # noqa: E402
 from lagraph_dist.errors import ValidationError  # noqa: E402
 from lagraph_dist.reference import bfs  # noqa: E402
 from lagraph_dist.validate import validate  # noqa: E402
-
-DATA = Path("/work/shared/data/lagraph")
 
 
 class DistVector:
@@ -145,17 +147,36 @@ def check_graph(chk, comm, name, S, source, weights, seed):
     chk.fails(f"{name}/level_low/levels", A, source, lv, None, "vertex")
 
 
+def mesh():
+    (src, dst), n = triangle_mesh()
+    return sp.csr_array((np.ones(src.size), (src, dst)), shape=(n, n))
+
+
+def arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("which", choices=("generated", "real"))
+    parser.add_argument("folder", type=Path, nargs="?", help="the shared data folder (real)")
+    args = parser.parse_args()
+    if args.which == "real" and args.folder is None:
+        parser.error("'real' needs the data folder")
+    return args
+
+
 def main():
+    args = arguments()
     comm = MPI.COMM_WORLD.Dup()
     rank, size = comm.Get_rank(), comm.Get_size()
+    # rank 0 holds no edge of the second graph
+    uneven = np.arange(size) if size > 1 else [1]
     chk = Checker(comm)
     try:
-        check_graph(chk, comm, "random", random_digraph(400, 1100, seed=7), 3,
-                    weights=np.arange(1, size + 1), seed=11)
-        jag = scipy.io.mmread(DATA / "jagmesh7.mtx")
-        # Rank 0 holds no edge of this graph.
-        weights = np.arange(size) if size > 1 else [1]
-        check_graph(chk, comm, "jagmesh7", jag, 100, weights=weights, seed=12)
+        if args.which == "generated":
+            check_graph(chk, comm, "random", random_digraph(400, 1100, seed=7), 3,
+                        weights=np.arange(1, size + 1), seed=11)
+            check_graph(chk, comm, "mesh", mesh(), 100, weights=uneven, seed=12)
+        else:
+            jag = scipy.io.mmread(args.folder / "lagraph" / "jagmesh7.mtx")
+            check_graph(chk, comm, "jagmesh7", jag, 100, weights=uneven, seed=12)
     except Exception as exc:  # a crash on one rank must not hang the others
         print(f"rank {rank} crashed: {exc!r}", flush=True)
         comm.Abort(2)
