@@ -1,6 +1,7 @@
-"""Every example runs with no arguments, as one process and under ``mpiexec -n 4``, prints its
-report once (rank 0 only), and reports what an independent computation (scipy.sparse.csgraph
-over the same edges) says about the graph."""
+"""What a newcomer runs first: every example (and the README's snippet) runs with no arguments,
+as one process and under ``mpiexec -n 4``, prints its report once (rank 0 only), and reports
+what an independent computation (scipy.sparse.csgraph over the same edges) says about the
+graph. The README and docs link only files that are in the repository."""
 import re
 import shutil
 import subprocess
@@ -37,7 +38,11 @@ LAUNCHES = [
 
 def run_example(ranks, name, *args):
     """stdout of ``examples/<name>`` run as one process or under mpiexec; fails on a nonzero exit."""
-    script = [str(EXAMPLES / name), *map(str, args)]
+    return run_script(ranks, EXAMPLES / name, *args)
+
+
+def run_script(ranks, path, *args):
+    script = [str(path), *map(str, args)]
     command = ([sys.executable, *script] if ranks == 1 else
                [mpiexec(), "-n", str(ranks), sys.executable, "-m", "mpi4py", *script])
     done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
@@ -156,3 +161,41 @@ def test_compare_reference_on_a_real_graph():
     out = run_example(1, "compare_reference.py", SHARED_WEST0067, 3)
     reached = int((mtx_levels(SHARED_WEST0067, 3) >= 0).sum())
     assert out.count(f"levels equal, parents valid, {reached} reached") == 3, out
+
+
+# -- the README ---------------------------------------------------------------------------
+README = ROOT / "README.md"
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def readme_snippet():
+    """The README's first Python block."""
+    return re.search(r"```python\n(.*?)```", README.read_text(), flags=re.S).group(1)
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_readme_snippet(ranks, tmp_path):
+    script = tmp_path / "readme_snippet.py"
+    script.write_text(readme_snippet())
+    out = run_script(ranks, script)
+    expected = levels_by_scipy(kronecker_scipy(16), 0)       # the snippet searches from vertex 0
+    frontiers = [int(f) for f in re.findall(r"^\d+ (?:push|pull) (\d+) \{", out, flags=re.M)]
+    assert frontiers == level_sizes(expected), out
+
+
+def heading_anchors(path):
+    """GitHub's anchors of a markdown file's headings: lower case, punctuation dropped, spaces -> '-'."""
+    prose = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)     # a '#' in code is no heading
+    headings = re.findall(r"^#+ (.+)$", prose, flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_links_stay_in_the_repository(doc):
+    for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
+        assert "://" not in target and not target.startswith("/"), f"{doc.name} links outside: {target}"
+        path, _, anchor = target.partition("#")
+        linked = (doc.parent / path).resolve() if path else doc
+        assert linked.is_file() and ROOT in linked.parents, f"{doc.name}: {target} is not a file of the repository"
+        if anchor:
+            assert anchor in heading_anchors(linked), f"{doc.name}: no heading #{anchor} in {linked.name}"
