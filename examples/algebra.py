@@ -1,32 +1,75 @@
-"""One BFS step written out with the algebra: q' A over any_secondi, masked by ~visited.
+"""BFS spelled out in the algebra: each level is q' A over any_secondi, masked by ~visited.
 
-    python examples/algebra.py
+    python examples/algebra.py                           # the 5-vertex graph drawn below
+    python examples/algebra.py graph.mtx [source]        # a Matrix Market file
+    mpiexec -n 4 python -m mpi4py examples/algebra.py    # the same on a 2 x 2 grid
+
+Every call on a distributed Vector or Matrix is collective (``nvals``, ``indices()`` and
+``to_numpy()`` too), so every rank makes each call; only the printing is left to rank 0.
+The levels are compared with python-graphblas at the end (the ``reference`` or ``test`` extra).
 """
+import sys
+
 import numpy as np
 
 import lagraph_dist as ld
 
+SHOWN = 8     # vertex ids printed per level
 
-def main():
+
+def small_graph():
     #   0 -> 1 -> 2 -> 3,  0 -> 2,  4 isolated
-    A = ld.Matrix.from_edges([0, 1, 2, 0], [1, 2, 3, 2], 5, backend="cpu")
-    visited = ld.Vector.from_indices([0], A.n, values=np.array([0]), dtype=np.int64, grid=A.grid,
-                                     backend="cpu").to_bitmap()
-    frontier = visited.to_list()
+    return ld.Matrix.from_edges([0, 1, 2, 0], [1, 2, 3, 2], 5)
+
+
+def say(A, text):
+    if A.grid.rank == 0:
+        print(text, flush=True)
+
+
+def listed(ids):
+    return f"{ids[:SHOWN].tolist()}{' ...' if len(ids) > SHOWN else ''}"
+
+
+def bfs_by_hand(A, source):
+    """The levels from ``source``, one masked product a level, printing what each level found."""
+    # any rank may pass any entry and duplicates merge, so every rank passes the source
+    frontier = ld.Vector.from_indices([source], A.n, values=np.array([source]), dtype=np.int64,
+                                      grid=A.grid, backend=A.backend)
+    visited = frontier.to_bitmap()      # the parent of every vertex found so far; grows in place
+    levels = ld.apply(frontier, ld.binary.second, right=np.int64(0)).to_bitmap()
     depth = 0
-    while frontier.nvals:
+    while True:
         depth += 1
         # push: w = q' A; each value is the id of a parent (secondi); visited vertices masked out
-        frontier = ld.vxm(frontier, A, ld.semirings.any_secondi, mask=visited, complement=True)
+        frontier = ld.vxm(frontier.to_list(), A, ld.semirings.any_secondi, mask=visited, complement=True)
+        found = frontier.nvals
+        if not found:
+            return levels.to_numpy()
         ld.assign(visited, frontier)
-        if A.grid.rank == 0 and frontier.nvals:
-            print(f"level {depth}: {frontier.indices().tolist()} with parents "
-                  f"{frontier.to_numpy()[frontier.indices()].tolist()}")
-        frontier = frontier.to_list()
-    # the same levels from python-graphblas, the reference
-    levels, _ = ld.reference.bfs(A.to_scipy(), 0)
-    print("python-graphblas levels:", levels.tolist())
+        ld.assign(levels, frontier, value=depth)
+        ids = frontier.indices()
+        parents = frontier.to_numpy()[ids]
+        say(A, f"level {depth}: {found} vertices {listed(ids)} with parents {listed(parents)}")
+
+
+def reference_levels(A, source):
+    """python-graphblas's levels, computed on rank 0 (where the gathered matrix is) and sent to all."""
+    S = A.to_scipy()                    # collective; None off rank 0
+    return A.grid.bcast_from(0, lambda: ld.reference.bfs(S, source)[0])
+
+
+def main(path=None, source=0):
+    A = small_graph() if path is None else ld.Matrix.from_mtx(path)
+    levels = bfs_by_hand(A, source)
+    expected = reference_levels(A, source)
+    same = np.array_equal(levels, expected)
+    say(A, f"levels by the algebra: {listed(levels)}")
+    say(A, f"python-graphblas levels: {listed(expected)}")
+    say(A, f"levels {'equal' if same else 'DIFFER'}, {int((levels >= 0).sum())} reached")
+    if not same:        # the same verdict on every rank, so all ranks exit alike
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:2], *(int(a) for a in sys.argv[2:3]))

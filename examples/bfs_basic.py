@@ -2,6 +2,9 @@
 
     python examples/bfs_basic.py [scale]            # GPU when CuPy sees one, else CPU
     mpiexec -n 4 python -m mpi4py examples/bfs_basic.py 14    # the same on a 2 x 2 grid
+
+Every rank runs every line (the constructors, ``bfs``, the gathers and ``validate`` are
+collective); only rank 0 prints.
 """
 import sys
 import time
@@ -11,7 +14,7 @@ import lagraph_dist as ld
 
 def main(scale=12):
     A = ld.kronecker(scale, edgefactor=16, seed=0)
-    source = int(A.out_degree().indices()[0])
+    source = int(A.out_degree().indices()[0])     # the first vertex with edges
     started = time.perf_counter()
     result = ld.bfs(A, source, direction="auto")
     elapsed = time.perf_counter() - started

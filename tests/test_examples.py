@@ -1,38 +1,199 @@
-"""The examples run and say what they should."""
+"""What a newcomer runs first: every example (and the README's snippet) runs with no arguments,
+as one process and under ``mpiexec -n 4``, prints its report once (rank 0 only), and reports
+what an independent computation (scipy.sparse.csgraph over the same edges) says about the
+graph. The README and docs link only files that are in the repository."""
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from graphs import west_like_digraph, write_real_general
-from helpers import data_file
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse.csgraph as csgraph
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+from helpers import data_file, edges_to_scipy
+from lagraph_dist.generators import kronecker_edges
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+TIMEOUT = 300       # seconds a run may take (4 ranks oversubscribed on a small machine)
+RANKS = 4
 
 
-def run(*args):
-    done = subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
+def mpiexec():
+    """The mpiexec beside this interpreter (the venv's, from the mpich wheel), else on PATH."""
+    beside = Path(sys.executable).parent / "mpiexec"
+    return str(beside) if beside.exists() else shutil.which("mpiexec")
+
+
+LAUNCHES = [
+    pytest.param(1, id="1-process"),
+    pytest.param(RANKS, id=f"mpiexec-{RANKS}", marks=[
+        pytest.mark.mpi, pytest.mark.skipif(mpiexec() is None, reason="no mpiexec (pip install mpich)")]),
+]
+
+
+def run_example(ranks, name, *args):
+    """stdout of ``examples/<name>`` run as one process or under mpiexec; fails on a nonzero exit."""
+    return run_script(ranks, EXAMPLES / name, *args)
+
+
+def run_script(ranks, path, *args):
+    script = [str(path), *map(str, args)]
+    command = ([sys.executable, *script] if ranks == 1 else
+               [mpiexec(), "-n", str(ranks), sys.executable, "-m", "mpi4py", *script])
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     return done.stdout
 
 
-def test_bfs_basic():
-    assert ", valid" in run(EXAMPLES / "bfs_basic.py", 10)
+def grid_of(ranks):
+    return "1x1" if ranks == 1 else "2x2"
 
 
-def test_algebra():
-    out = run(EXAMPLES / "algebra.py")
-    assert "level 1: [1, 2] with parents [0, 0]" in out
-    assert "python-graphblas levels: [0, 1, 1, 2, -1]" in out
+# -- the independent side -----------------------------------------------------------------
+def levels_by_scipy(S, source):
+    """Hop distances from ``source`` by scipy's own BFS-based shortest paths; -1 unreached."""
+    hops = csgraph.shortest_path(S, unweighted=True, directed=True, indices=source)
+    return np.where(np.isinf(hops), -1, hops).astype(np.int64)
 
 
-def test_compare_reference_on_a_written_file(tmp_path):
-    (src, dst), n = west_like_digraph()
-    path = tmp_path / "west_like.mtx"
-    write_real_general(path, src, dst, n)
-    out = run(EXAMPLES / "compare_reference.py", path, 3)
-    assert out.count("levels equal") == 3
+def kronecker_scipy(scale):
+    """The Graph500 graph ``ld.kronecker(scale, seed=0)`` stands for, built straight from the
+    generator's edge list: self-loops dropped, symmetrized, duplicates merged."""
+    src, dst = kronecker_edges(scale, 16, seed=0)
+    keep = src != dst
+    return edges_to_scipy(src[keep], dst[keep], 1 << scale, symmetrize=True)
 
 
-def test_compare_reference_on_a_real_file():
-    out = run(EXAMPLES / "compare_reference.py", data_file("lagraph", "west0067.mtx"), 3)
-    assert out.count("levels equal") == 3
+def first_vertex_with_edges(S):
+    return int(np.flatnonzero(np.diff(S.indptr))[0])
+
+
+def level_sizes(levels):
+    return np.bincount(levels[levels >= 0]).tolist()
+
+
+@pytest.fixture(scope="module")
+def small_mtx(tmp_path_factory):
+    """A directed graph with unreachable parts, written by hand as Matrix Market (source 3)."""
+    rng = np.random.default_rng(7)
+    n = 60
+    pairs = {(int(u), int(v)) for u, v in rng.integers(0, n, size=(90, 2)) if u != v}
+    path = tmp_path_factory.mktemp("graphs") / "small.mtx"
+    lines = [f"{u + 1} {v + 1}" for u, v in sorted(pairs)]
+    path.write_text("%%MatrixMarket matrix coordinate pattern general\n"
+                    f"{n} {n} {len(lines)}\n" + "\n".join(lines) + "\n")
+    return path, 3
+
+
+def mtx_levels(path, source):
+    S = scipy.io.mmread(path).tocsr()
+    return levels_by_scipy(S, source)
+
+
+# -- the examples -------------------------------------------------------------------------
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_bfs_basic(ranks):
+    out = run_example(ranks, "bfs_basic.py")
+    S = kronecker_scipy(12)                       # the example's default graph
+    source = first_vertex_with_edges(S)
+    expected = levels_by_scipy(S, source)
+    reports = re.findall(r"<Matrix n=(\d+) nvals=(\d+) on (\w+) \w+>: from (\d+), reached (\d+) "
+                         r"vertices in (\d+) levels, [\d.]+ ms, valid", out)
+    assert reports == [(str(S.shape[0]), str(S.nnz), grid_of(ranks), str(source),
+                        str(int((expected >= 0).sum())), str(int(expected.max())))], out
+    # per level: frontier -> discovered, which are the sizes of consecutive BFS levels
+    steps = [(int(f), int(d)) for f, d in re.findall(r"level \d+: (?:push|pull) frontier\s+(\d+) ->\s+(\d+)", out)]
+    sizes = level_sizes(expected) + [0]
+    assert steps == list(zip(sizes[:-1], sizes[1:])), out
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_algebra(ranks):
+    out = run_example(ranks, "algebra.py")
+    # the graph drawn in the example: 0 -> 1 -> 2 -> 3, 0 -> 2, 4 isolated
+    assert out.splitlines() == [
+        "level 1: 2 vertices [1, 2] with parents [0, 0]",
+        "level 2: 1 vertices [3] with parents [2]",
+        "levels by the algebra: [0, 1, 1, 2, -1]",
+        "python-graphblas levels: [0, 1, 1, 2, -1]",
+        "levels equal, 4 reached",
+    ]
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_algebra_on_a_file(ranks, small_mtx):
+    path, source = small_mtx
+    out = run_example(ranks, "algebra.py", path, source)
+    expected = mtx_levels(path, source)
+    found = [int(k) for k in re.findall(r"^level \d+: (\d+) vertices", out, flags=re.M)]
+    assert found == level_sizes(expected)[1:], out
+    assert re.findall(r"^levels \w+, \d+ reached$", out, flags=re.M) == [
+        f"levels equal, {int((expected >= 0).sum())} reached"], out
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_compare_reference(ranks):
+    out = run_example(ranks, "compare_reference.py")
+    S = kronecker_scipy(10)                       # the example's default graph
+    reached = int((levels_by_scipy(S, first_vertex_with_edges(S)) >= 0).sum())
+    assert re.findall(r"^(\w+)\s*: levels (\w+), parents valid, (\d+) reached$", out, flags=re.M) == [
+        (direction, "equal", str(reached)) for direction in ("push", "pull", "auto")], out
+    assert f" on {grid_of(ranks)} " in out
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_compare_reference_on_a_file(ranks, small_mtx):
+    path, source = small_mtx
+    out = run_example(ranks, "compare_reference.py", path, source)
+    reached = int((mtx_levels(path, source) >= 0).sum())
+    assert out.count(f"levels equal, parents valid, {reached} reached") == 3, out
+    assert "DIFFER" not in out
+
+
+def test_compare_reference_on_a_real_graph():
+    west0067 = data_file("lagraph", "west0067.mtx")
+    out = run_example(1, "compare_reference.py", west0067, 3)
+    reached = int((mtx_levels(west0067, 3) >= 0).sum())
+    assert out.count(f"levels equal, parents valid, {reached} reached") == 3, out
+
+
+# -- the README ---------------------------------------------------------------------------
+README = ROOT / "README.md"
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def readme_snippet():
+    """The README's first Python block."""
+    return re.search(r"```python\n(.*?)```", README.read_text(), flags=re.S).group(1)
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_readme_snippet(ranks, tmp_path):
+    script = tmp_path / "readme_snippet.py"
+    script.write_text(readme_snippet())
+    out = run_script(ranks, script)
+    expected = levels_by_scipy(kronecker_scipy(16), 0)       # the snippet searches from vertex 0
+    frontiers = [int(f) for f in re.findall(r"^\d+ (?:push|pull) (\d+) \{", out, flags=re.M)]
+    assert frontiers == level_sizes(expected), out
+
+
+def heading_anchors(path):
+    """GitHub's anchors of a markdown file's headings: lower case, punctuation dropped, spaces -> '-'."""
+    prose = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)     # a '#' in code is no heading
+    headings = re.findall(r"^#+ (.+)$", prose, flags=re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_links_stay_in_the_repository(doc):
+    for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
+        assert "://" not in target and not target.startswith("/"), f"{doc.name} links outside: {target}"
+        path, _, anchor = target.partition("#")
+        linked = (doc.parent / path).resolve() if path else doc
+        assert linked.is_file() and ROOT in linked.parents, f"{doc.name}: {target} is not a file of the repository"
+        if anchor:
+            assert anchor in heading_anchors(linked), f"{doc.name}: no heading #{anchor} in {linked.name}"
