@@ -18,7 +18,8 @@ from lagraph_dist.errors import DomainMismatch, InvalidValue
 from lagraph_dist.grid import Layout
 
 __all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "check_fits",
-           "available_bytes", "host_memory", "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK"]
+           "available_bytes", "host_memory", "ranks_sharing_memory", "edge_check_batch",
+           "format_bytes", "EDGES_PER_CHUNK"]
 
 #: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized).
 EDGES_PER_CHUNK = 1 << 25
@@ -31,8 +32,9 @@ OFFSET_BYTES = 8                 # int64 offset per row (indptr)
 PASS_KEY_BYTES = 16              # a pass's int64 keys ``col * row_space_len + row`` plus the sort's scratch
 COUNT_BYTES_PER_ROW = 16         # the writer's int64 row counts and their prefix sum
 # a chunk in flight (generator draws, symmetrized copies, owner ranks, routed copies) before it
-# becomes keys: 56 bytes a key measured on the CPU; on the GPU, CuPy's temporaries and its
-# pool's cached blocks put the build's pool peak at 160-230 bytes a chunk key (scales 20-27)
+# becomes keys: under 56 bytes a key on the CPU (tracemalloc); on the GPU, CuPy's temporaries
+# and its pool's cached blocks leave 140-230 bytes a chunk key beside the terms above in the
+# measured build peaks of scales 20 to 27 (benchmarks/results/gpu-*.json)
 CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
 
 # -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
@@ -184,16 +186,17 @@ def available_bytes(backend):
     return host_memory()
 
 
-def _ranks_sharing_memory(comm, backend):
-    """Ranks of ``comm`` drawing on the same memory as this one: those on this host for the
-    CPU, those bound to this rank's device for the GPU (node-local rank mod device count)."""
+def ranks_sharing_memory(comm, backend):
+    """Collective: the ranks of ``comm`` drawing on the same memory as this one: those on this
+    host for the CPU (or a backend-less stand-in), those bound to this rank's device for the
+    GPU (node-local rank mod device count)."""
     if comm.Get_size() == 1:
         return 1
     from mpi4py import MPI
     node = comm.Split_type(MPI.COMM_TYPE_SHARED)
     rank, size = node.Get_rank(), node.Get_size()
     node.Free()
-    if backend.name != "gpu":
+    if getattr(backend, "name", "cpu") != "gpu":
         return size
     devices = backend.xp.cuda.runtime.getDeviceCount()
     return len(range(rank % devices, size, devices))
@@ -203,14 +206,16 @@ def check_fits(estimate, grid, backend, what):
     """Collective: raise on every rank, before anything is allocated, when ``what`` (sized by
     ``estimate``, per rank) would not fit in the memory of the backend, shared by the ranks
     of the grid that draw on the same host or device."""
-    sharing = _ranks_sharing_memory(grid.comm, backend)
+    sharing = ranks_sharing_memory(grid.comm, backend)
     per = f" on each of the {sharing} ranks sharing it" if sharing > 1 else ""
     grid.agree(backend.check_fits, estimate.total * sharing, f"{what} ({estimate}{per})")
 
 
-def edge_check_batch(free_bytes):
-    """Edges validation may check at once with ``free_bytes`` free."""
-    return max(EDGE_CHECK_FLOOR, int(EDGE_CHECK_SHARE * free_bytes) // EDGE_CHECK_BYTES_PER_EDGE)
+def edge_check_batch(free_bytes, sharing=1):
+    """Edges validation may check at once with ``free_bytes`` free, shared by ``sharing``
+    ranks that check their edges at the same time."""
+    share = int(EDGE_CHECK_SHARE * free_bytes) // max(1, sharing)
+    return max(EDGE_CHECK_FLOOR, share // EDGE_CHECK_BYTES_PER_EDGE)
 
 
 def format_bytes(nbytes):

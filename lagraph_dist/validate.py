@@ -98,13 +98,19 @@ class _Arrays:
             return np.asarray(self.backend.to_host(arr))
         return np.asarray(arr)
 
-    def edge_batches(self):
-        """This rank's edges as int64 ``xp`` slices ``(src, dst)``, sized to the free memory.
+    def batch_size(self, comm):
+        """Collective: edges per batch, sized to the free memory that this rank shares with
+        the other ranks of ``comm`` on its host or device (at most :data:`EDGE_BATCH`)."""
+        free, _ = memory.available_bytes(self.backend)
+        sharing = memory.ranks_sharing_memory(comm, self.backend)
+        return max(1, min(int(EDGE_BATCH), memory.edge_check_batch(free, sharing)))
+
+    def edge_batches(self, step):
+        """This rank's edges as int64 ``xp`` slices ``(src, dst)`` of at most ``step`` edges.
 
         A matrix with ``local_edge_slices`` makes each slice's global ids from its block when
         the slice's turn comes; other stand-ins hand over all their edges at once, sliced here.
         """
-        step = self.batch_size()
         if hasattr(self.A, "local_edge_slices"):
             slices = self.A.local_edge_slices(step)
         elif self.backend is None:
@@ -114,10 +120,6 @@ class _Arrays:
         for src, dst in slices:
             yield (self.xp.asarray(src).astype(self.xp.int64, copy=False),
                    self.xp.asarray(dst).astype(self.xp.int64, copy=False))
-
-    def batch_size(self):
-        free, _ = memory.available_bytes(self.backend)
-        return max(1, min(int(EDGE_BATCH), memory.edge_check_batch(free)))
 
 
 def _slices(src, dst, step):
@@ -414,7 +416,8 @@ def _support_finding(comm, arrays, marks, depth, parents):
 
 def _edge_checks(comm, arrays, depth, parents, n, source):
     """All rules that need the edges; collective, same call sequence on every rank."""
-    local, marks = _edge_scan(arrays.xp, arrays.edge_batches(), depth, parents, source)
+    batches = arrays.edge_batches(arrays.batch_size(comm))
+    local, marks = _edge_scan(arrays.xp, batches, depth, parents, source)
     broken = _agree(comm, local if local.code == EDGE_RANGE else _Finding(), n)
     if not broken.ok:
         return broken
