@@ -210,9 +210,13 @@ def _load_graph(args):
     return A, info
 
 
-def _on_rank0(grid, func, *args, **kwargs):
+def _on_rank0(grid, func, *args):
     """Run ``func`` (printing, writing files) on rank 0 only; its failure fails every rank."""
-    grid.bcast_from(0, func, *args, **kwargs)
+    grid.bcast_from(0, func, *args)
+
+
+def _say(lines):
+    print(*lines, sep="\n", flush=True)
 
 
 def _graph_report(A, info, requested):
@@ -255,7 +259,7 @@ def _run_bfs(args):
     ops.SYNC_STAGE_TIMERS = args.stage_timing
     A, info = _load_graph(args)
     roots = _roots_for(args, A)
-    _on_rank0(A.grid, print, *_graph_report(A, info, args.backend), sep="\n", flush=True)
+    _on_rank0(A.grid, _say, _graph_report(A, info, args.backend))
     saved = {"roots": np.asarray(roots, dtype=np.int64)}
     for root in roots:
         started = time.perf_counter()
@@ -269,9 +273,9 @@ def _run_bfs(args):
             saved[f"levels_{root}"], saved[f"parents_{root}"] = levels, parents
         reached = int((levels >= 0).sum())
         verdict = "not validated (--no-validate)" if args.no_validate else "validated (Graph500 rules)"
-        _on_rank0(A.grid, print, "", f"root {root}: reached {reached:,} vertices in {int(levels.max())} levels, "
-                                f"{1e3 * elapsed:.2f} ms, {verdict}",
-                  LEVEL_HEADER, *_level_rows(result.stats), sep="\n", flush=True)
+        heading = (f"root {root}: reached {reached:,} vertices in {int(levels.max())} levels, "
+                   f"{1e3 * elapsed:.2f} ms, {verdict}")
+        _on_rank0(A.grid, _say, ["", heading, LEVEL_HEADER, *_level_rows(result.stats)])
     if args.out:
         _on_rank0(A.grid, _save_npz, args.out, saved)
 
