@@ -13,7 +13,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
