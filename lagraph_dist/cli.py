@@ -328,7 +328,7 @@ def _run_generate(args):
     def write():
         coo = S.tocoo()
         write_mtx(args.out, coo.row, coo.col, A.n, symmetric=True)
-        print(f"wrote {args.out}: n={A.n}, {S.nnz} stored edges", flush=True)
+        print(f"wrote {args.out}: n={A.n}, {S.nnz} stored edges (generated on the cpu backend)", flush=True)
     _on_rank0(A.grid, write)
 
 
