@@ -12,11 +12,16 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[test,plot]"
-	@# A GPU machine also gets the CuPy wheel matching its driver's CUDA major version.
+	@# A GPU machine also gets the CuPy extra for its driver's CUDA major version (the newest
+	@# CUDA the driver runs, from nvidia-smi): cuda12, or cuda13 for 13 and later.
 	@if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi >/dev/null 2>&1; then \
 	  major=$$(nvidia-smi | sed -n 's/.*CUDA Version: \([0-9]*\).*/\1/p' | head -n1); \
-	  echo "GPU found (CUDA $$major): installing cupy-cuda$${major}x"; \
-	  $(PY) -m pip install -q "cupy-cuda$${major}x"; fi
+	  if [ "$${major:-0}" -ge 13 ]; then extra=cuda13; \
+	  elif [ "$${major:-0}" -eq 12 ]; then extra=cuda12; else extra=; fi; \
+	  if [ -n "$$extra" ]; then \
+	    echo "GPU found (driver for CUDA $$major): installing the $$extra extra"; \
+	    $(PY) -m pip install -q -e ".[$$extra]"; \
+	  else echo "GPU found, but its driver (CUDA '$$major') is older than CUDA 12: CPU backend only"; fi; fi
 	touch $@
 
 demo: $(VENV)/.installed

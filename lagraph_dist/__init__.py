@@ -7,12 +7,14 @@ collectives. ``lagraph_dist.reference`` runs python-graphblas as the CPU oracle.
 """
 from lagraph_dist import semirings as _semirings_pkg
 from lagraph_dist.algorithms import BFSResult, bfs
-from lagraph_dist.backend import get_backend, gpu_available
-from lagraph_dist.errors import (DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue,
-                                 LagraphDistError, MatrixMarketError, OutOfDeviceMemory,
+from lagraph_dist.backend import get_backend, gpu_available, gpu_status
+from lagraph_dist.errors import (CupyUnusableWarning, DimensionMismatch, DomainMismatch,
+                                 IndexOutOfBound, InvalidValue, LagraphDistError, MatrixMarketError,
+                                 MissingDependency, OutOfDeviceMemory, OutOfHostMemory,
                                  ValidationError)
 from lagraph_dist.grid import Grid
 from lagraph_dist.matrix import Matrix, kronecker
+from lagraph_dist.memory import MemoryEstimate, estimate_memory
 from lagraph_dist.ops import apply, assign, ewise_add, ewise_mult, mxv, reduce, vxm
 from lagraph_dist.validation import validate
 from lagraph_dist.vector import Vector
@@ -26,9 +28,10 @@ __version__ = "0.1.0"
 __all__ = [
     "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "vxm", "mxv", "ewise_add", "assign",
     "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "validate", "reference",
-    "get_backend", "gpu_available", "LagraphDistError", "InvalidValue", "IndexOutOfBound",
-    "DimensionMismatch", "DomainMismatch", "MatrixMarketError", "ValidationError",
-    "OutOfDeviceMemory",
+    "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate",
+    "LagraphDistError", "InvalidValue", "IndexOutOfBound", "DimensionMismatch", "DomainMismatch",
+    "MatrixMarketError", "ValidationError", "OutOfDeviceMemory", "OutOfHostMemory",
+    "MissingDependency", "CupyUnusableWarning",
 ]
 
 

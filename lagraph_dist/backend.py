@@ -8,12 +8,13 @@ so ``import lagraph_dist`` works on machines without a GPU.
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 
-from lagraph_dist.errors import InvalidValue, OutOfDeviceMemory
+from lagraph_dist.errors import CupyUnusableWarning, InvalidValue, OutOfDeviceMemory, OutOfHostMemory
 
-__all__ = ["Backend", "get_backend", "gpu_available", "BACKENDS", "local_index_dtype"]
+__all__ = ["Backend", "get_backend", "gpu_available", "gpu_status", "BACKENDS", "local_index_dtype"]
 
 BACKENDS = ("auto", "cpu", "gpu")
 
@@ -24,13 +25,41 @@ def local_index_dtype(length):
 
 
 @functools.lru_cache(maxsize=None)
-def gpu_available() -> bool:
-    """True when CuPy imports and sees at least one CUDA device."""
+def gpu_status():
+    """(usable, reason): whether CuPy imports and sees a CUDA device, and if not, why.
+
+    CuPy not installed is the ordinary CPU machine: reason "CuPy is not installed", no
+    warning. CuPy installed but failing (no driver, a wheel for another CUDA, no device) warns
+    once with CuPy's own message (:class:`CupyUnusableWarning`), so that ``backend="auto"``
+    never falls back to the CPU silently.
+    """
     try:
         import cupy
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception:  # no cupy, no driver, no device: all mean "no GPU here"
-        return False
+    except ModuleNotFoundError as exc:
+        if exc.name == "cupy":
+            return False, "CuPy is not installed"
+        return _unusable(f"importing CuPy failed: {exc}")
+    except Exception as exc:  # a broken install raises anything (ImportError, OSError, ...)
+        return _unusable(f"importing CuPy failed: {type(exc).__name__}: {exc}")
+    try:   # counting devices makes no CUDA context: ranks bind their own device later
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # CUDARuntimeError for a missing or too old driver, and kin
+        return _unusable(f"CuPy {getattr(cupy, '__version__', '?')} cannot reach a CUDA device: "
+                         f"{type(exc).__name__}: {exc}")
+    if count < 1:
+        return _unusable(f"CuPy {cupy.__version__} sees no CUDA device")
+    return True, None
+
+
+def _unusable(reason):
+    warnings.warn(f"CuPy is installed but cannot be used ({reason}); backend='auto' runs on the CPU",
+                  CupyUnusableWarning, stacklevel=4)
+    return False, reason
+
+
+def gpu_available() -> bool:
+    """True when CuPy imports and sees at least one CUDA device (see :func:`gpu_status`)."""
+    return gpu_status()[0]
 
 
 class Backend:
@@ -67,14 +96,14 @@ class Backend:
         return self.kernels.peak_bytes() if self.name == "gpu" else 0
 
     def check_fits(self, nbytes, what):
-        """Raise OutOfDeviceMemory, before allocating, when ``nbytes`` will not fit on the GPU."""
-        if self.name != "gpu":
-            return
-        free, total = self.free_device_bytes()     # the pool's cached blocks are reusable
+        """Raise before allocating when ``nbytes`` will not fit: OutOfDeviceMemory against the
+        GPU's free memory, OutOfHostMemory against the host's available memory."""
+        from lagraph_dist.memory import available_bytes, format_bytes
+        free, total = available_bytes(self)     # on the GPU the pool's cached blocks count as free
         if nbytes > free:
-            raise OutOfDeviceMemory(f"{what} needs about {nbytes / 2**30:.1f} GiB of device memory "
-                                    f"to build, but only {free / 2**30:.1f} GiB of "
-                                    f"{total / 2**30:.1f} GiB are free")
+            error, where = (OutOfDeviceMemory, "device") if self.name == "gpu" else (OutOfHostMemory, "host")
+            raise error(f"{what} needs about {format_bytes(nbytes)} of {where} memory, but only "
+                        f"{format_bytes(free)} of {format_bytes(total)} are free")
 
     def free_device_bytes(self):
         """(bytes we may still take, device total): the driver's free memory plus the pool's
@@ -132,8 +161,9 @@ def get_backend(name="auto") -> Backend:
     if name == "auto":
         name = "gpu" if gpu_available() else "cpu"
     if name == "gpu":
-        if not gpu_available():
-            raise InvalidValue("backend 'gpu' was asked for, but CuPy sees no CUDA device here "
-                               "(install the 'gpu' extra and run on a machine with a GPU)")
+        usable, reason = gpu_status()
+        if not usable:
+            raise InvalidValue(f"backend 'gpu' was asked for, but {reason} (install the cuda12 or "
+                               "cuda13 extra matching the driver, on a machine with a GPU)")
         return _gpu_backend()
     return _cpu_backend()

@@ -1,7 +1,8 @@
-"""``lagraph-dist``: one BFS with a report, a Graph500-style benchmark, or a generated graph.
+"""``lagraph-dist``: one BFS with a report, a Graph500-style benchmark, a generated graph, or the
+plot of a benchmark record.
 
 Works the same in a plain process (1 x 1 grid) and under ``mpiexec`` (every rank runs it;
-rank 0 prints and writes files).
+rank 0 prints, writes files and reports errors; every rank exits with the same status).
 """
 from __future__ import annotations
 
@@ -9,9 +10,62 @@ import argparse
 import sys
 import time
 
+import numpy as np
+
+from lagraph_dist import __version__
 from lagraph_dist.errors import InvalidValue, LagraphDistError
 
 __all__ = ["main", "build_parser"]
+
+DIRECTIONS = ("push", "pull", "auto")
+
+
+def _world_rank():
+    from mpi4py import MPI
+    return MPI.COMM_WORLD.Get_rank()
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that prints (help, usage, errors) on rank 0 only; every rank still
+    exits with the same status, since they all parse the same arguments."""
+
+    def _print_message(self, message, file=None):
+        if _world_rank() == 0:
+            super()._print_message(message, file)
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the examples' line breaks and shows every option's default."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (not action.option_strings or action.default is argparse.SUPPRESS
+                or "(default" in text):
+            return text
+        if action.nargs == 0 and action.default is False:      # a flag
+            return f"{text} (default: off)"
+        return f"{text} (default: %(default)s)"
+
+
+# -- argument types ------------------------------------------------------------------------
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _nonnegative_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
+    return value
 
 
 def _grid_shape(text):
@@ -19,55 +73,128 @@ def _grid_shape(text):
         rows, cols = (int(x) for x in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"grid must look like RxC (e.g. 2x3), got {text!r}") from None
+    if rows < 1 or cols < 1:
+        raise argparse.ArgumentTypeError(f"grid sides must be >= 1, got {text!r}")
     return rows, cols
 
 
+def _comma_list(allowed, what):
+    def parse(text):
+        items = tuple(item for item in text.split(",") if item)
+        if items == ("none",):
+            return ()
+        for item in items:
+            if item not in allowed:
+                raise argparse.ArgumentTypeError(f"unknown {what} {item!r}; choose from "
+                                                 f"{', '.join(allowed)} (comma-separated) or 'none'")
+        return items
+    return parse
+
+
+# -- the parser ----------------------------------------------------------------------------
 def _graph_arguments(parser):
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--scale", "-g", type=int, help="Graph500 Kronecker graph with 2**SCALE vertices")
-    source.add_argument("--mtx", "-f", help="Matrix Market coordinate file")
-    parser.add_argument("--edgefactor", "-e", type=int, default=16, help="edges per vertex (default 16)")
-    parser.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
-    parser.add_argument("--backend", choices=("auto", "cpu", "gpu"), default="auto")
-    parser.add_argument("--grid", type=_grid_shape, default=None,
-                        help="process grid RxC (default: most square over all ranks)")
+    source.add_argument("--scale", "-g", type=_positive_int,
+                        help="Graph500 Kronecker graph with 2**SCALE vertices "
+                             "(default: none; give --scale or --mtx)")
+    source.add_argument("--mtx", "-f", metavar="PATH",
+                        help="Matrix Market coordinate file (default: none; give --scale or --mtx)")
+    parser.add_argument("--edgefactor", "-e", type=_positive_int, default=16,
+                        help="Kronecker edges per vertex")
+    parser.add_argument("--seed", type=_nonnegative_int, default=0, help="Kronecker generator seed")
+    parser.add_argument("--backend", choices=("auto", "cpu", "gpu"), default="auto",
+                        help="where the blocks live and the kernels run; auto: the GPU when CuPy "
+                             "sees one, else the CPU")
+    parser.add_argument("--grid", type=_grid_shape, default=None, metavar="RxC",
+                        help="process grid (default: the most square grid over all MPI ranks)")
+
+
+def _subcommand(commands, name, summary, description, examples):
+    return commands.add_parser(name, help=summary, description=f"{description}\n\nexamples:\n{examples}",
+                               formatter_class=_HelpFormatter)
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="lagraph-dist", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="lagraph-dist", formatter_class=_HelpFormatter,
+                     description="BFS the GraphBLAS way: one search with a report, a Graph500-style\n"
+                                 "benchmark, a generated graph, or the plot of a benchmark record.",
+                     epilog="Run `lagraph-dist COMMAND --help` for a command's options and examples.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    one = commands.add_parser("bfs", help="BFS from some roots, with a per-level report")
+    one = _subcommand(
+        commands, "bfs", "BFS from some roots, with a per-level report",
+        "Build a graph, run BFS from the given (or seeded) roots, check each result with the\n"
+        "Graph500 rules and print a report: the graph, the backend and device, and per root the\n"
+        "vertices reached, the levels, the time and the per-level table.",
+        "  lagraph-dist bfs --scale 16 --roots 4\n"
+        "  lagraph-dist bfs --mtx graph.mtx --root 0 --out result.npz\n"
+        "  mpiexec -n 4 lagraph-dist bfs --scale 18 --grid 2x2 --direction push")
     _graph_arguments(one)
-    one.add_argument("--root", "-r", type=int, action="append", help="root vertex (repeatable)")
-    one.add_argument("--roots", type=int, default=1, help="number of seeded roots when no --root")
-    one.add_argument("--direction", choices=("push", "pull", "auto"), default="auto")
+    one.add_argument("--root", "-r", type=_nonnegative_int, action="append", metavar="VERTEX",
+                     help="root vertex, repeatable (default: none; --roots seeded roots instead)")
+    one.add_argument("--roots", type=_positive_int, default=1,
+                     help="number of seeded roots of nonzero degree, when no --root is given")
+    one.add_argument("--root-seed", type=_nonnegative_int, default=2, help="seed picking those roots")
+    one.add_argument("--direction", choices=DIRECTIONS, default="auto",
+                     help="push (top-down), pull (bottom-up) or auto (direction-optimizing)")
     one.add_argument("--no-validate", action="store_true", help="skip the Graph500 checks")
     one.add_argument("--stage-timing", action="store_true",
                      help="wait for the device at every product stage, so stage seconds are exact")
+    one.add_argument("--out", "-o", metavar="PATH.npz",
+                     help="save levels_ROOT and parents_ROOT arrays (int64, -1 unreached) and "
+                          "roots (default: none, nothing saved)")
 
-    bench = commands.add_parser("bench", help="Graph500-style benchmark with peers, JSON out")
+    bench = _subcommand(
+        commands, "bench", "Graph500-style benchmark with peers side by side, JSON out",
+        "Graph500 protocol: seeded roots of nonzero degree, a warm-up, every timed search\n"
+        "validated, TEPS = undirected edges in the searched component / seconds (harmonic mean).\n"
+        "The peers run on rank 0 over the same graph and the same roots.",
+        "  lagraph-dist bench --scale 16 --roots 16 --json bench.json --plot bench.png\n"
+        "  lagraph-dist bench --scale 20 --peers graphblas-pushpull,cupyx-naive --no-check-levels\n"
+        "  mpiexec -n 4 lagraph-dist bench --scale 18 --peers none")
     _graph_arguments(bench)
-    bench.add_argument("--roots", type=int, default=64)
-    bench.add_argument("--root-seed", type=int, default=2)
-    bench.add_argument("--directions", default="push,auto", help="comma list of push, pull, auto")
-    bench.add_argument("--peers", default="graphblas-push,graphblas-pushpull,scipy",
-                       help="comma list of graphblas-push, graphblas-pushpull, scipy, cupyx-naive, "
-                            "lagraph-cpu, or 'none'")
-    bench.add_argument("--peer-roots", type=int, default=8, help="roots the peers run (default 8)")
+    from lagraph_dist.bench import PEERS
+    bench.add_argument("--roots", type=_positive_int, default=64, help="number of seeded roots")
+    bench.add_argument("--root-seed", type=_nonnegative_int, default=2, help="seed picking the roots")
+    bench.add_argument("--directions", type=_comma_list(DIRECTIONS, "direction"), default="push,auto",
+                       help=f"comma list of {', '.join(DIRECTIONS)}")
+    bench.add_argument("--peers", type=_comma_list(PEERS, "peer"),
+                       default="graphblas-push,graphblas-pushpull,scipy",
+                       help=f"comma list of {', '.join(PEERS)}, or 'none'")
+    bench.add_argument("--peer-roots", type=_positive_int, default=None,
+                       help="the peers run only the first PEER_ROOTS of our roots "
+                            "(default: all of them)")
     bench.add_argument("--no-check-levels", action="store_true",
-                       help="skip comparing levels with python-graphblas")
-    bench.add_argument("--json", help="write the JSON record here (rank 0)")
-    bench.add_argument("--no-progress", action="store_true")
+                       help="skip comparing levels with python-graphblas (it gathers the graph to rank 0)")
+    bench.add_argument("--json", metavar="PATH", help="write the JSON record here (default: none)")
+    bench.add_argument("--plot", metavar="PATH.png",
+                       help="draw the record here, as `lagraph-dist plot` does (default: none)")
+    bench.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
 
-    gen = commands.add_parser("generate", help="write a Kronecker graph as Matrix Market")
-    gen.add_argument("--scale", "-g", type=int, required=True)
-    gen.add_argument("--edgefactor", "-e", type=int, default=16)
-    gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument("--out", "-o", required=True)
+    gen = _subcommand(
+        commands, "generate", "write a Graph500 Kronecker graph as Matrix Market",
+        "Generate the symmetric Kronecker graph the other commands build with --scale, and\n"
+        "write it as a Matrix Market coordinate file (symmetric, pattern).",
+        "  lagraph-dist generate --scale 12 --out kron12.mtx")
+    gen.add_argument("--scale", "-g", type=_positive_int, required=True,
+                     help="2**SCALE vertices (default: none, required)")
+    gen.add_argument("--edgefactor", "-e", type=_positive_int, default=16, help="edges per vertex")
+    gen.add_argument("--seed", type=_nonnegative_int, default=0, help="generator seed")
+    gen.add_argument("--out", "-o", required=True, metavar="PATH", help="file to write (default: none, required)")
+
+    plot = _subcommand(
+        commands, "plot", "draw a benchmark record (needs the plot extra)",
+        "Draw the GTEPS of our runs and the peers side by side, and the per-level time of the\n"
+        "first root split by stage and direction, from a record of `lagraph-dist bench --json`.",
+        "  lagraph-dist plot bench.json -o bench.png")
+    plot.add_argument("record", metavar="RECORD.json", help="a JSON record of lagraph-dist bench")
+    plot.add_argument("--out", "-o", required=True, metavar="PATH.png",
+                      help="PNG file to write (default: none, required)")
     return parser
 
 
+# -- graphs and reports ----------------------------------------------------------------------
 def _load_graph(args):
     from lagraph_dist import Grid, Matrix, kronecker
     grid = Grid(*args.grid) if args.grid else Grid()
@@ -83,59 +210,113 @@ def _load_graph(args):
     return A, info
 
 
-def _say(A, *lines):
-    if A.grid.rank == 0:
-        print(*lines, sep="\n", flush=True)
+def _on_rank0(grid, func, *args):
+    """Run ``func`` (printing, writing files) on rank 0 only; its failure fails every rank."""
+    grid.bcast_from(0, func, *args)
+
+
+def _say(lines):
+    print(*lines, sep="\n", flush=True)
+
+
+def _graph_report(A, info, requested):
+    from lagraph_dist.bench import device_name
+    if info["kind"] == "kronecker":
+        graph = f"Kronecker scale {info['scale']}, edge factor {info['edgefactor']}, seed {info['seed']}"
+    else:
+        graph = f"Matrix Market file {info['path']}"
+    asked = f" (asked for {requested})" if requested != A.backend.name else ""
+    rows = [("graph", graph), ("n", f"{A.n:,} vertices"),
+            ("edges", f"{A.nvals:,} stored (directed) edges{', symmetric' if A.symmetric else ''}"),
+            ("grid", f"{A.grid.rows}x{A.grid.cols} ({A.grid.size} rank{'s' if A.grid.size > 1 else ''})"),
+            ("backend", A.backend.name + asked), ("device", device_name(A.backend)),
+            ("built in", f"{info['build_seconds']:.2f} s")]
+    return [f"{key:<9} {value}" for key, value in rows]
+
+
+LEVEL_HEADER = ("  level  dir    frontier  discovered  edges examined  expand bytes  fold bytes"
+                "         ms")
+
+
+def _level_rows(stats):
+    return [f"  {s['level']:5d}  {s['direction']:4s} {s['frontier']:10d} {s['discovered']:11d} "
+            f"{s['edges_examined']:15d} {s['bytes'].get('expand', 0):13d} {s['bytes'].get('fold', 0):11d} "
+            f"{1e3 * s['seconds']:10.3f}" for s in stats]
+
+
+def _roots_for(args, A):
+    from lagraph_dist.bench import pick_roots
+    if not args.root:
+        return pick_roots(A, args.roots, seed=args.root_seed)
+    if len(set(args.root)) < len(args.root):
+        raise InvalidValue(f"a root is given twice in {args.root} (the saved arrays are keyed by root)")
+    return list(args.root)
 
 
 def _run_bfs(args):
     from lagraph_dist import bfs, ops
-    ops.SYNC_STAGE_TIMERS = args.stage_timing
-    from lagraph_dist.bench import pick_roots
     from lagraph_dist.validation import validate
+    ops.SYNC_STAGE_TIMERS = args.stage_timing
     A, info = _load_graph(args)
-    roots = args.root or pick_roots(A, args.roots, seed=2)
-    _say(A, f"graph: {info} n={A.n} stored edges={A.nvals} grid={A.grid.rows}x{A.grid.cols} "
-            f"backend={A.backend.name} (built in {info['build_seconds']:.2f} s)")
+    roots = _roots_for(args, A)
+    _on_rank0(A.grid, _say, _graph_report(A, info, args.backend))
+    saved = {"roots": np.asarray(roots, dtype=np.int64)}
     for root in roots:
         started = time.perf_counter()
         result = bfs(A, root, direction=args.direction)
         A.backend.sync()
         elapsed = time.perf_counter() - started
-        levels = result.levels.to_numpy()
+        levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
         if not args.no_validate:
-            validate(A, root, levels, result.parents.to_numpy())
+            validate(A, root, levels, parents)
+        if args.out:
+            saved[f"levels_{root}"], saved[f"parents_{root}"] = levels, parents
         reached = int((levels >= 0).sum())
-        _say(A, f"root {root}: reached {reached} vertices in {int(levels.max())} levels, "
-                f"{1e3 * elapsed:.2f} ms{'' if args.no_validate else ', valid'}",
-             "  level dir   frontier  discovered  edges_examined  expand_B   fold_B  ms")
-        for s in result.stats:
-            _say(A, f"  {s['level']:5d} {s['direction']:4s} {s['frontier']:10d} {s['discovered']:11d} "
-                    f"{s['edges_examined']:15d} {s['bytes']['expand']:9d} {s['bytes']['fold']:8d} "
-                    f"{1e3 * s['seconds']:.3f}")
+        verdict = "not validated (--no-validate)" if args.no_validate else "validated (Graph500 rules)"
+        heading = (f"root {root}: reached {reached:,} vertices in {int(levels.max())} levels, "
+                   f"{1e3 * elapsed:.2f} ms, {verdict}")
+        _on_rank0(A.grid, _say, ["", heading, LEVEL_HEADER, *_level_rows(result.stats)])
+    if args.out:
+        _on_rank0(A.grid, _save_npz, args.out, saved)
+
+
+def _save_npz(path, arrays):
+    with open(path, "wb") as handle:         # savez would append .npz to a name without it
+        np.savez(handle, **arrays)
+    print(f"\nwrote {path}: {', '.join(arrays)}", flush=True)
 
 
 def _run_bench(args):
-    from lagraph_dist.bench import BenchConfig, format_table, run_bench, write_json
-    directions = tuple(d for d in args.directions.split(",") if d)
-    for d in directions:
-        if d not in ("push", "pull", "auto"):
-            raise InvalidValue(f"unknown direction {d!r} in --directions")
-    peers = () if args.peers == "none" else tuple(p for p in args.peers.split(",") if p)
-    from lagraph_dist.bench import PEERS
-    for p in peers:
-        if p not in PEERS:
-            raise InvalidValue(f"unknown peer {p!r} in --peers; choose from {', '.join(PEERS)}")
-    A, info = _load_graph(args)
-    config = BenchConfig(roots=args.roots, root_seed=args.root_seed, directions=directions,
-                         peers=peers, peer_roots=args.peer_roots,
-                         check_levels=not args.no_check_levels, progress=not args.no_progress)
-    record = run_bench(A, info, config)
-    if A.grid.rank == 0:
-        print(format_table(record), flush=True)
-        if args.json:
-            write_json(record, args.json)
-            print(f"wrote {args.json}", flush=True)
+    from lagraph_dist.bench import BenchConfig, Progress, run_bench
+    if args.plot:
+        from lagraph_dist.plot import pyplot
+        pyplot()                             # no matplotlib: say so before the long run
+    if not args.directions:
+        raise InvalidValue("--directions names no direction; give at least one of push, pull, auto")
+    config = BenchConfig(roots=args.roots, root_seed=args.root_seed, directions=args.directions,
+                         peers=args.peers, peer_roots=args.peer_roots,
+                         check_levels=not args.no_check_levels, progress=not args.no_progress,
+                         requested_backend=args.backend)
+    progress = Progress(config.progress and _world_rank() == 0, 2 + len(config.directions))
+    try:
+        with progress.phase("building the graph"):
+            A, info = _load_graph(args)
+        record = run_bench(A, info, config, progress)
+    finally:
+        progress.close()
+    _on_rank0(A.grid, _bench_outputs, record, args)
+
+
+def _bench_outputs(record, args):
+    from lagraph_dist.bench import format_table, write_json
+    print(format_table(record), flush=True)
+    if args.json:
+        write_json(record, args.json)
+        print(f"wrote {args.json}", flush=True)
+    if args.plot:
+        from lagraph_dist.plot import plot_record
+        plot_record(record, args.plot)
+        print(f"wrote {args.plot}", flush=True)
 
 
 def _run_generate(args):
@@ -143,19 +324,33 @@ def _run_generate(args):
     from lagraph_dist.mtx import write_mtx
     A = kronecker(args.scale, args.edgefactor, seed=args.seed, grid=Grid(), backend="cpu")
     S = A.to_scipy(root=0)
-    if A.grid.rank == 0:
+
+    def write():
         coo = S.tocoo()
         write_mtx(args.out, coo.row, coo.col, A.n, symmetric=True)
-        print(f"wrote {args.out}: n={A.n}, {S.nnz} stored edges", flush=True)
+        print(f"wrote {args.out}: n={A.n}, {S.nnz} stored edges (generated on the cpu backend)", flush=True)
+    _on_rank0(A.grid, write)
+
+
+def _run_plot(args):
+    from lagraph_dist.grid import default_grid
+    from lagraph_dist.plot import plot_record
+
+    def draw():
+        plot_record(args.record, args.out)
+        print(f"wrote {args.out}", flush=True)
+    _on_rank0(default_grid(), draw)
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    runners = {"bfs": _run_bfs, "bench": _run_bench, "generate": _run_generate}
+    runners = {"bfs": _run_bfs, "bench": _run_bench, "generate": _run_generate, "plot": _run_plot}
     try:
         runners[args.command](args)
-    except (LagraphDistError, ValueError, TypeError, IndexError, OSError) as exc:
-        print(f"lagraph-dist: error: {exc}", file=sys.stderr, flush=True)
+    except (LagraphDistError, ValueError, TypeError, IndexError, OSError, MemoryError) as exc:
+        # the package raises on every rank alike (grid.agree): one rank says it
+        if _world_rank() == 0:
+            print(f"lagraph-dist: error: {exc}", file=sys.stderr, flush=True)
         return 2
     return 0
 

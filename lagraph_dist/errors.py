@@ -35,3 +35,17 @@ class ValidationError(LagraphDistError):
 
 class OutOfDeviceMemory(LagraphDistError, MemoryError):
     """A graph that would not fit on the device; raised before allocating."""
+
+
+class OutOfHostMemory(LagraphDistError, MemoryError):
+    """A graph that would not fit in the host's available memory (CPU backend); raised before
+    allocating."""
+
+
+class CupyUnusableWarning(RuntimeWarning):
+    """CuPy is installed but cannot run here (no driver, wrong CUDA, no device), so
+    ``backend="auto"`` falls back to the CPU backend. The message gives CuPy's reason."""
+
+
+class MissingDependency(LagraphDistError, ImportError):
+    """An optional package a feature needs is not installed; the message names the extra."""

@@ -38,10 +38,10 @@ class LocalCSR:
     def degrees(self):
         return self.indptr[1:] - self.indptr[:-1]
 
-    def majors(self, xp):
-        """The row of every stored entry (int64), by a search of indptr (no repeat with
-        array counts, which not every array module has)."""
-        positions = xp.arange(self.nnz, dtype=np.int64)
+    def majors(self, xp, start=0, stop=None):
+        """The row of every stored entry, or of entries ``start:stop`` (int64), by a search of
+        indptr (no repeat with array counts, which not every array module has)."""
+        positions = xp.arange(start, self.nnz if stop is None else stop, dtype=np.int64)
         return xp.searchsorted(self.indptr, positions, side="right") - 1
 
 

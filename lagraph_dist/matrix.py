@@ -15,6 +15,7 @@ from lagraph_dist.checks import check_size, check_vertex_array
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalCSR, LocalPart
+from lagraph_dist.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_memory
 
 __all__ = ["Matrix", "kronecker"]
 
@@ -145,6 +146,10 @@ class Matrix:
 
     @classmethod
     def _from_valid_edges(cls, src, dst, n, grid, backend, *, symmetrize, symmetric=None):
+        keys_here = (2 if symmetrize else 1) * int(src.shape[0])
+        check_fits(estimate_memory(n, grid.allreduce(keys_here), grid_shape=grid.shape, backend=backend,
+                                   symmetric=bool(symmetrize or symmetric), chunk_keys=keys_here),
+                   grid, backend, f"a graph of {n} vertices")
         return cls._from_edge_chunks([(src, dst)], n, grid, backend, symmetrize=symmetrize,
                                      symmetric=symmetrize if symmetric is None else symmetric,
                                      capacity=(2 if symmetrize else 1) * int(src.shape[0])
@@ -245,11 +250,23 @@ class Matrix:
     def local_edges(self, on_device=False):
         """Global (src, dst) int64 arrays of the edges stored on this rank: numpy arrays, or
         the backend's own with ``on_device=True``."""
-        by_col = self.block.by_col
-        src = self.layout.col_space(self.grid.col).to_global(by_col.majors(self.backend.xp))
-        dst = self.layout.row_space(self.grid.row).to_global(by_col.indices)
+        src, dst = self._local_edge_range(0, self.block.by_col.nnz)
         if not on_device:
             src, dst = self.backend.to_host(src), self.backend.to_host(dst)
+        return src, dst
+
+    def local_edge_slices(self, max_edges):
+        """The edges of :meth:`local_edges` as backend arrays, at most ``max_edges`` at a time,
+        so that only one slice of the block exists as global int64 ids at once."""
+        nnz = self.block.by_col.nnz
+        for start in range(0, nnz, max_edges):
+            yield self._local_edge_range(start, min(start + max_edges, nnz))
+
+    def _local_edge_range(self, start, stop):
+        """Global (src, dst) of the block's entries ``start:stop`` (backend int64 arrays)."""
+        by_col = self.block.by_col
+        src = self.layout.col_space(self.grid.col).to_global(by_col.majors(self.backend.xp, start, stop))
+        dst = self.layout.row_space(self.grid.row).to_global(by_col.indices[start:stop])
         return (dst, src) if self.transposed else (src, dst)
 
     def to_scipy(self, root=0):
@@ -286,9 +303,6 @@ class Matrix:
         return Vector._from_part(self.n, self.grid, self.backend, part.to_bitmap(self.backend))
 
 
-EDGES_PER_CHUNK = 1 << 25
-
-
 def _kronecker_chunks(scale, edgefactor, seed, grid, backend):
     """This rank's Kronecker edges in chunks, self-loops dropped. Sub-part c of K splits the
     rank's share exactly (the generator's parts are index ranges), so the graph is the same
@@ -315,21 +329,12 @@ def kronecker(scale, edgefactor=16, *, seed=0, grid=None, backend="auto"):
     scale, edgefactor, seed = grid.agree(check_kronecker_arguments, scale, edgefactor, seed)
     # on one rank every generated edge stays here, so the keys can be counted up front; the
     # build makes the edges again for each pass until one pass's keys and sort fit
-    capacity = 2 * (edgefactor << scale) if grid.size == 1 else None
-    passes = 1
-    if capacity is not None:
-        passes = backend.passes_to_fit(lambda p: construction_bytes(capacity, 1 << scale, p))
-        grid.agree(backend.check_fits, construction_bytes(capacity, 1 << scale, passes),
-                   f"a scale-{scale} Kronecker graph")
+    keys = 2 * (edgefactor << scale)
+    capacity = keys if grid.size == 1 else None
+    passes = 1 if capacity is None else backend.passes_to_fit(
+        lambda p: construction_bytes(keys, 1 << scale, p, backend))
+    check_fits(estimate_memory(1 << scale, keys, grid_shape=grid.shape, backend=backend, symmetric=True,
+                               passes=passes), grid, backend, f"a scale-{scale} Kronecker graph")
     return Matrix._from_edge_chunks(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
                                     1 << scale, grid, backend, symmetrize=True, symmetric=True,
                                     capacity=capacity, passes=passes)
-
-
-def construction_bytes(nkeys, n, passes=1):
-    """Peak bytes of building a block of ``nkeys`` directed edges over ``n`` vertices in
-    ``passes``: the int32 indices and int64 counts throughout, plus one pass's int64 keys
-    with the sort's scratch of the same size, plus the generator's chunk temporaries."""
-    per_pass = -(-nkeys // passes)
-    chunk_scratch = 12 * 8 * 2 * EDGES_PER_CHUNK
-    return 4 * nkeys + 16 * (n + 1) + 16 * per_pass + chunk_scratch

@@ -10,14 +10,16 @@ The array checks are written against an array module ``xp``: ``A.backend.xp`` (n
 the CPU backend, cupy on the GPU backend), or numpy when ``A`` has no ``backend`` (plain
 stand-ins). ``levels``/``parents`` are moved to the device once; only scalars and the
 per-vertex ``uint8`` support marks (for the MPI allreduce, on host buffers because MPI
-need not be CUDA-aware) come back to the host. The edges are read in slices of at most
-:data:`EDGE_BATCH` edges so that the per-edge temporaries stay small.
+need not be CUDA-aware) come back to the host. The edges are read in slices sized to the
+free memory (device or host; at most :data:`EDGE_BATCH`), and a real matrix turns only one
+slice of its block into global ids at a time, so validation never holds the whole edge list.
 """
 
 
 import numpy as np
 from mpi4py import MPI
 
+from lagraph_dist import memory
 from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import (
     DomainMismatch,
@@ -27,7 +29,8 @@ from lagraph_dist.errors import (
 
 __all__ = ["validate"]
 
-#: Most edges processed at once by the edge rules (bounds the per-edge temporaries).
+#: Most edges processed at once by the edge rules; fewer when the free memory is short
+#: (:func:`lagraph_dist.memory.edge_check_batch`).
 EDGE_BATCH = 2**27
 
 # Rule codes, in the order they are reported (lowest code wins, then lowest vertex).
@@ -95,22 +98,33 @@ class _Arrays:
             return np.asarray(self.backend.to_host(arr))
         return np.asarray(arr)
 
-    def local_edges(self):
-        """This rank's (src, dst) as ``xp`` arrays of their own dtype (cast per batch)."""
-        if self.backend is None:
-            src, dst = self.A.local_edges()
+    def batch_size(self, comm):
+        """Collective: edges per batch, sized to the free memory that this rank shares with
+        the other ranks of ``comm`` on its host or device (at most :data:`EDGE_BATCH`)."""
+        free, _ = memory.available_bytes(self.backend)
+        sharing = memory.ranks_sharing_memory(comm, self.backend)
+        return max(1, min(int(EDGE_BATCH), memory.edge_check_batch(free, sharing)))
+
+    def edge_batches(self, step):
+        """This rank's edges as int64 ``xp`` slices ``(src, dst)`` of at most ``step`` edges.
+
+        A matrix with ``local_edge_slices`` makes each slice's global ids from its block when
+        the slice's turn comes; other stand-ins hand over all their edges at once, sliced here.
+        """
+        if hasattr(self.A, "local_edge_slices"):
+            slices = self.A.local_edge_slices(step)
+        elif self.backend is None:
+            slices = _slices(*self.A.local_edges(), step)
         else:
-            src, dst = self.A.local_edges(on_device=True)
-        return self.xp.asarray(src), self.xp.asarray(dst)
+            slices = _slices(*self.A.local_edges(on_device=True), step)
+        for src, dst in slices:
+            yield (self.xp.asarray(src).astype(self.xp.int64, copy=False),
+                   self.xp.asarray(dst).astype(self.xp.int64, copy=False))
 
 
-def _batches(xp, src, dst):
-    """Yield int64 slices ``(src[i:j], dst[i:j])`` of at most :data:`EDGE_BATCH` edges."""
-    m = int(src.shape[0])
-    step = max(1, int(EDGE_BATCH))
-    for i in range(0, m, step):
-        yield (src[i:i + step].astype(xp.int64, copy=False),
-               dst[i:i + step].astype(xp.int64, copy=False))
+def _slices(src, dst, step):
+    for i in range(0, int(src.shape[0]), step):
+        yield src[i:i + step], dst[i:i + step]
 
 
 # --------------------------------------------------------------------------- verdicts
@@ -331,14 +345,9 @@ def _global_checks(xp, levels, parents, n, source):
 # --------------------------------------------------------------------------- edge rules
 
 
-def _edge_range_finding(xp, src, dst, n):
-    """Edges with an endpoint outside ``[0, n)``: the matrix object itself is broken."""
-    for s, d in _batches(xp, src, dst):
-        bad = (s < 0) | (s >= n) | (d < 0) | (d >= n)
-        if bool(xp.any(bad)):
-            # The bad id itself may not fit the key's vertex slot, so none is recorded.
-            return _Finding(EDGE_RANGE, 0)
-    return _Finding()
+def _out_of_range(xp, s, d, n):
+    """Does the batch hold an endpoint outside ``[0, n)`` (the matrix object itself broken)?"""
+    return bool(xp.any((s < 0) | (s >= n) | (d < 0) | (d >= n)))
 
 
 def _smallest_edge(s, d, mask):
@@ -348,8 +357,10 @@ def _smallest_edge(s, d, mask):
     return v, int(s[mask][heads == v].min())
 
 
-def _edge_scan(xp, src, dst, depth, parents, source):
-    """One pass over the edges, batch by batch: per-edge rules and support marks.
+def _edge_scan(xp, batches, depth, parents, source):
+    """One pass over the edges, batch by batch: endpoints in range, per-edge rules and support
+    marks. A batch with an endpoint out of range ends the scan with an EDGE_RANGE finding (its
+    bad id may not fit the key's vertex slot, so no vertex is recorded).
 
     Per-edge rules: a reached tail needs a reached head at most one level deeper. The
     offending edge reported is the one with the smallest head, then the smallest tail
@@ -362,7 +373,9 @@ def _edge_scan(xp, src, dst, depth, parents, source):
     n = depth.shape[0]
     first = {EDGE_STOPPED_EARLY: None, EDGE_LEVEL_SKIP: None}
     marks = xp.zeros(n, dtype=xp.uint8)
-    for s, d in _batches(xp, src, dst):
+    for s, d in batches:
+        if _out_of_range(xp, s, d, n):
+            return _Finding(EDGE_RANGE, 0), marks
         ds, dd = depth[s], depth[d]
         from_reached = ds >= 0
         reached_d = dd >= 0
@@ -403,13 +416,11 @@ def _support_finding(comm, arrays, marks, depth, parents):
 
 def _edge_checks(comm, arrays, depth, parents, n, source):
     """All rules that need the edges; collective, same call sequence on every rank."""
-    xp = arrays.xp
-    src, dst = arrays.local_edges()
-    f = _agree(comm, _edge_range_finding(xp, src, dst, n), n)
-    if not f.ok:
-        return f
-    local, marks = _edge_scan(xp, src, dst, depth, parents, source)
-    del src, dst
+    batches = arrays.edge_batches(arrays.batch_size(comm))
+    local, marks = _edge_scan(arrays.xp, batches, depth, parents, source)
+    broken = _agree(comm, local if local.code == EDGE_RANGE else _Finding(), n)
+    if not broken.ok:
+        return broken
     support = _support_finding(comm, arrays, marks, depth, parents)
     if support.code < local.code:
         local = support
@@ -436,6 +447,8 @@ def validate(A, source, levels, parents):
         If ``A`` has a ``backend`` (with ``xp`` and ``to_host``), the checks run with
         ``A.backend.xp`` (on the GPU for cupy) and the edges are read with
         ``A.local_edges(on_device=True)``; otherwise with numpy and ``A.local_edges()``.
+        A :class:`lagraph_dist.Matrix` is read through ``A.local_edge_slices(k)`` instead,
+        one slice of ``k`` edges at a time, ``k`` sized to the free memory.
     source : int
         The BFS source vertex.
     levels : numpy.ndarray of int, object with ``to_numpy()``, or None

@@ -1,0 +1,227 @@
+"""How many bytes a graph, a search on it and its construction take on each rank, and how many
+are free: the one place where the package's memory arithmetic lives.
+
+The constructors check :func:`estimate_memory` against the memory of their backend before they
+allocate (free device memory on the GPU backend, available host memory on the CPU backend),
+so a graph that cannot fit fails at once with the bytes needed and the bytes free. Validation
+reads :func:`available_bytes` to size its edge batches. The per-edge and per-vertex costs below
+are counted from the code that allocates them; on the CPU they were checked against
+``tracemalloc`` peaks (tests/test_memory.py does so on every run).
+"""
+from __future__ import annotations
+
+import operator
+import os
+from dataclasses import dataclass
+
+from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.grid import Layout
+
+__all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "check_fits",
+           "available_bytes", "host_memory", "ranks_sharing_memory", "edge_check_batch",
+           "format_bytes", "EDGES_PER_CHUNK"]
+
+#: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized).
+EDGES_PER_CHUNK = 1 << 25
+
+# -- the graph: a CSR block by column-space id, and (when pull needs it) one by row-space id
+INDEX_BYTES = 4                  # int32 local id per stored edge
+OFFSET_BYTES = 8                 # int64 offset per row (indptr)
+
+# -- construction (lagraph_dist.matrix._from_edge_chunks and _CsrWriter)
+PASS_KEY_BYTES = 16              # a pass's int64 keys ``col * row_space_len + row`` plus the sort's scratch
+COUNT_BYTES_PER_ROW = 16         # the writer's int64 row counts and their prefix sum
+# a chunk in flight (generator draws, symmetrized copies, owner ranks, routed copies) before it
+# becomes keys: under 56 bytes a key on the CPU (tracemalloc); on the GPU, CuPy's temporaries
+# and its pool's cached blocks leave 140-230 bytes a chunk key beside the terms above in the
+# measured build peaks of scales 20 to 27 (benchmarks/results/gpu-*.json)
+CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
+
+# -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
+TRANSPOSE_BYTES_PER_EDGE = 48    # the first pull builds the by-row CSR: entry rows, widened ids,
+                                 # keys and the sort's scratch
+CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy kernels materialise every edge of a product's rows
+WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited/parents, depths,
+                                 # degrees, frontier, the gathered frontier, the product's output
+RESULT_BYTES_PER_VERTEX = 48     # per graph vertex: dense levels and parents on every rank
+                                 # (to_numpy) and the per-vertex arrays of their validation
+
+# -- validation walks the edges in batches; each edge of a batch costs this much at once
+EDGE_CHECK_BYTES_PER_EDGE = 96   # entry rows, global int64 ids, their depths, the rule masks
+EDGE_CHECK_SHARE = 0.5           # of the free memory given to one batch: the rest is headroom
+EDGE_CHECK_FLOOR = 1 << 16       # edges: below this the Python loop costs more than it saves
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """Bytes on one rank: the graph's blocks, a search's peak beside them, the construction's
+    peak. The most held at once is :attr:`total`."""
+
+    graph: int
+    search: int
+    construction: int
+
+    @property
+    def total(self) -> int:
+        return max(self.construction, self.graph + self.search)
+
+    def __str__(self):
+        return (f"graph {format_bytes(self.graph)} + search {format_bytes(self.search)}, "
+                f"construction peak {format_bytes(self.construction)}")
+
+
+def _count(name, value, low):
+    try:
+        count = None if isinstance(value, bool) else operator.index(value)
+    except TypeError:
+        count = None
+    if count is None:
+        raise DomainMismatch(f"{name} must be an integer, got {value!r}")
+    if count < low:
+        raise InvalidValue(f"{name} must be >= {low}, got {count}")
+    return count
+
+
+def _backend_name(backend):
+    name = getattr(backend, "name", backend)
+    if name not in ("cpu", "gpu"):
+        raise InvalidValue(f"backend must be 'cpu' or 'gpu' (or a Backend), got {backend!r}")
+    return name
+
+
+def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=False, passes=1,
+                    chunk_keys=None) -> MemoryEstimate:
+    """Bytes per rank of a graph with ``n`` vertices and ``nvals`` stored (directed) edges.
+
+    Parameters
+    ----------
+    n, nvals : int
+        Vertices and stored edges; an undirected edge counts twice. An upper bound is fine
+        (a Kronecker graph stores at most ``2 * edgefactor * 2**scale``).
+    grid_shape : (R, C)
+        The process grid; each rank holds about ``nvals / (R * C)`` edges.
+    backend : "gpu" or "cpu" (or a Backend)
+        The CPU kernels materialise each product's edges; the CUDA kernels do not.
+    symmetric : bool
+        A symmetric graph on one rank pulls through its by-column block; otherwise the first
+        pull builds a by-row copy, counted in the graph and in the search.
+    passes : int
+        Passes over the edges during construction (each sorts a slice of the keys).
+    chunk_keys : int, optional
+        Keys made and routed at once during construction; default: one generator chunk.
+
+    Returns
+    -------
+    MemoryEstimate
+        ``graph``, ``search`` and ``construction`` bytes, and their peak ``total``.
+    """
+    n = _count("n", n, 1)
+    nvals = _count("nvals", nvals, 0)
+    passes = _count("passes", passes, 1)
+    rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
+    name = _backend_name(backend)
+    layout = Layout(n, rows, cols)
+    edges = -(-nvals // (rows * cols))                  # Kronecker labels are permuted: balanced
+    by_row_copy = not (symmetric and rows * cols == 1)
+
+    graph = INDEX_BYTES * edges + OFFSET_BYTES * (layout.col_space_len + 1)
+    if by_row_copy:
+        graph += INDEX_BYTES * edges + OFFSET_BYTES * (layout.row_space_len + 1)
+
+    transient = TRANSPOSE_BYTES_PER_EDGE * edges if by_row_copy else 0
+    if name == "cpu":
+        transient = max(transient, CPU_KERNEL_BYTES_PER_EDGE * edges)
+    search = (transient + RESULT_BYTES_PER_VERTEX * n
+              + WORKSPACE_BYTES_PER_VERTEX * max(layout.col_space_len, layout.row_space_len))
+
+    chunk = min(edges, 2 * EDGES_PER_CHUNK if chunk_keys is None else _count("chunk_keys", chunk_keys, 0))
+    construction = (INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
+                    + PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk)
+    return MemoryEstimate(graph=graph, search=search, construction=construction)
+
+
+def construction_bytes(nkeys, n, passes=1, backend="gpu"):
+    """Construction peak of a one-rank block of ``nkeys`` keys over ``n`` vertices."""
+    return estimate_memory(n, nkeys, passes=passes, backend=backend).construction
+
+
+# -- free memory ------------------------------------------------------------------------------
+def host_memory():
+    """(bytes available to this process, bytes of RAM) on this host: the kernel's MemAvailable
+    (free plus reclaimable caches), capped by a cgroup v2 limit when the process runs under one."""
+    meminfo = {}
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                key, _, rest = line.partition(":")
+                meminfo[key] = int(rest.split()[0]) * 1024
+    except (OSError, ValueError, IndexError):
+        meminfo = {}
+    if "MemAvailable" in meminfo and "MemTotal" in meminfo:
+        available, total = meminfo["MemAvailable"], meminfo["MemTotal"]
+    else:                                    # no /proc (macOS): free pages only
+        page = os.sysconf("SC_PAGE_SIZE")
+        available, total = os.sysconf("SC_AVPHYS_PAGES") * page, os.sysconf("SC_PHYS_PAGES") * page
+    room = _cgroup_room()
+    return (available if room is None else min(available, room)), total
+
+
+def _cgroup_room():
+    """Bytes left under this process's cgroup v2 memory limit, or None without one."""
+    try:
+        with open("/sys/fs/cgroup/memory.max") as handle:
+            limit = handle.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as handle:
+            used = int(handle.read())
+    except (OSError, ValueError):
+        return None
+    return None if limit == "max" else max(0, int(limit) - used)
+
+
+def available_bytes(backend):
+    """(bytes this rank may still take, total) in the memory its backend computes in: the
+    device for the GPU backend, the host for the CPU backend (or any backend-less stand-in)."""
+    if getattr(backend, "name", "cpu") == "gpu":
+        return backend.free_device_bytes()
+    return host_memory()
+
+
+def ranks_sharing_memory(comm, backend):
+    """Collective: the ranks of ``comm`` drawing on the same memory as this one: those on this
+    host for the CPU (or a backend-less stand-in), those bound to this rank's device for the
+    GPU (node-local rank mod device count)."""
+    if comm.Get_size() == 1:
+        return 1
+    from mpi4py import MPI
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    rank, size = node.Get_rank(), node.Get_size()
+    node.Free()
+    if getattr(backend, "name", "cpu") != "gpu":
+        return size
+    devices = backend.xp.cuda.runtime.getDeviceCount()
+    return len(range(rank % devices, size, devices))
+
+
+def check_fits(estimate, grid, backend, what):
+    """Collective: raise on every rank, before anything is allocated, when ``what`` (sized by
+    ``estimate``, per rank) would not fit in the memory of the backend, shared by the ranks
+    of the grid that draw on the same host or device."""
+    sharing = ranks_sharing_memory(grid.comm, backend)
+    per = f" on each of the {sharing} ranks sharing it" if sharing > 1 else ""
+    grid.agree(backend.check_fits, estimate.total * sharing, f"{what} ({estimate}{per})")
+
+
+def edge_check_batch(free_bytes, sharing=1):
+    """Edges validation may check at once with ``free_bytes`` free, shared by ``sharing``
+    ranks that check their edges at the same time."""
+    share = int(EDGE_CHECK_SHARE * free_bytes) // max(1, sharing)
+    return max(EDGE_CHECK_FLOOR, share // EDGE_CHECK_BYTES_PER_EDGE)
+
+
+def format_bytes(nbytes):
+    """``1.5 GiB``-style text for messages and reports."""
+    units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+    power = 0
+    while power < len(units) - 1 and abs(nbytes) >= 1024 ** (power + 1):
+        power += 1
+    return f"{int(nbytes)} B" if power == 0 else f"{nbytes / 1024 ** power:.1f} {units[power]}"

@@ -1,0 +1,134 @@
+"""The memory estimate against what the CPU backend really allocates (tracemalloc sees numpy's
+buffers), and the checks that stop a graph before it is allocated."""
+import os
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import lagraph_dist as ld
+from lagraph_dist import memory
+from lagraph_dist.errors import DomainMismatch, InvalidValue
+
+
+def traced(func):
+    """(result, peak bytes allocated above the start) of ``func()``."""
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        result = func()
+        return result, tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+
+
+def search_everything(A, source):
+    """Every direction, with the dense gathers the command line and the benchmark make."""
+    for direction in ("push", "pull", "auto"):
+        res = ld.bfs(A, source, direction=direction)
+        res.levels.to_numpy(), res.parents.to_numpy()
+
+
+def directed_graph(n, m, seed):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, m), rng.integers(0, n, m)
+
+
+@pytest.mark.parametrize("scale", [12, 15])
+def test_kronecker_peaks_stay_under_the_estimate(scale):
+    keys = 2 * 16 << scale
+    estimate = ld.estimate_memory(1 << scale, keys, backend="cpu", symmetric=True)
+    A, build_peak = traced(lambda: ld.kronecker(scale, backend="cpu"))
+    assert build_peak <= estimate.construction
+    assert build_peak >= estimate.construction / 4, "the construction estimate is far too high"
+    graph = A.block.nbytes
+    assert graph <= estimate.graph
+    _, search_peak = traced(lambda: search_everything(A, 1))
+    assert graph + search_peak <= estimate.graph + estimate.search
+    assert graph + search_peak >= (estimate.graph + estimate.search) / 4
+
+
+def test_directed_graph_counts_its_by_row_copy():
+    """A directed graph builds a by-row block at its first pull: inside the estimate too."""
+    n, m = 3000, 60000
+    src, dst = directed_graph(n, m, 5)
+    estimate = ld.estimate_memory(n, m, backend="cpu", symmetric=False, chunk_keys=m)
+
+    def build_and_search():
+        A = ld.Matrix.from_edges(src, dst, n, backend="cpu")
+        search_everything(A, int(src[0]))
+        return A
+
+    A, peak = traced(build_and_search)
+    assert A.block._by_row is not None and A.block._by_row is not A.block.by_col
+    assert A.block.nbytes <= estimate.graph
+    assert peak <= estimate.total
+    assert peak >= estimate.total / 4
+
+
+def test_a_grid_splits_the_edges():
+    one = ld.estimate_memory(1 << 20, 1 << 25, backend="gpu", symmetric=True)
+    four = ld.estimate_memory(1 << 20, 1 << 25, grid_shape=(2, 2), backend="gpu", symmetric=True)
+    # each of 4 ranks stores a quarter of the edges, but its own by-row copy too
+    assert four.graph < one.graph / 2 + one.graph / 4
+    assert ld.estimate_memory(1 << 20, 1 << 25, backend="cpu").search > one.search   # numpy kernels
+
+
+@pytest.mark.parametrize("bad, exc", [(dict(n=0), InvalidValue), (dict(nvals=-1), InvalidValue),
+                                      (dict(n=2.5), DomainMismatch), (dict(nvals=True), DomainMismatch),
+                                      (dict(backend="tpu"), InvalidValue),
+                                      (dict(grid_shape=(0, 2)), InvalidValue),
+                                      (dict(passes=0), InvalidValue)])
+def test_estimate_rejects_bad_arguments(bad, exc):
+    args = dict(n=100, nvals=1000) | bad
+    n, nvals = args.pop("n"), args.pop("nvals")
+    with pytest.raises(exc):
+        ld.estimate_memory(n, nvals, **args)
+
+
+def test_host_memory_reads_this_host():
+    available, total = memory.host_memory()
+    assert 0 < available <= total
+    physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert abs(total - physical) <= 0.05 * physical
+
+
+def test_scale_40_on_the_cpu_fails_before_allocating():
+    started = time.perf_counter()
+    with pytest.raises(ld.OutOfHostMemory) as caught:
+        traced_result = traced(lambda: ld.kronecker(40, backend="cpu"))
+        del traced_result
+    assert time.perf_counter() - started < 10
+    message = str(caught.value)
+    assert "scale-40 Kronecker graph" in message and "host memory" in message
+    assert "PiB" in message and "free" in message
+    free_text = memory.format_bytes(memory.host_memory()[0]).split()[1]
+    assert free_text in message.split("only")[1]
+
+
+def test_from_edges_checks_too():
+    tracemalloc.start()
+    try:
+        with pytest.raises(ld.OutOfHostMemory, match="host memory"):
+            ld.Matrix.from_edges([0, 1], [1, 2], 1 << 42, backend="cpu")
+        assert tracemalloc.get_traced_memory()[1] < 1 << 24
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_check_reads_the_host_memory(monkeypatch):
+    """With the host reporting 1 MiB free, even a small graph is refused; with plenty, built."""
+    monkeypatch.setattr(memory, "host_memory", lambda: (1 << 20, 1 << 30))
+    with pytest.raises(ld.OutOfHostMemory, match=r"only 1\.0 MiB of 1\.0 GiB are free"):
+        ld.kronecker(10, backend="cpu")
+    with pytest.raises(MemoryError):               # also a plain MemoryError
+        ld.Matrix.from_edges(*directed_graph(5000, 50000, 1), 5000, backend="cpu")
+    monkeypatch.setattr(memory, "host_memory", lambda: (1 << 40, 1 << 40))
+    assert ld.kronecker(10, backend="cpu").nvals > 0
+
+
+def test_format_bytes():
+    assert memory.format_bytes(512) == "512 B"
+    assert memory.format_bytes(3 << 30) == "3.0 GiB"
+    assert memory.format_bytes(5 << 50) == "5.0 PiB"
