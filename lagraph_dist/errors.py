@@ -35,3 +35,9 @@ class ValidationError(LagraphDistError):
 
 class OutOfDeviceMemory(LagraphDistError, MemoryError):
     """A graph that would not fit on the device; raised before allocating."""
+
+
+class Unsupported(LagraphDistError, NotImplementedError):
+    """Something valid this engine or installation cannot do: a GraphBLAS form it does not run
+    (an accumulator or operator it lacks), or a conversion whose package is not installed.
+    The message names what is missing and what is supported."""

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from lagraph_dist.checks import check_vertex
-from lagraph_dist.errors import DomainMismatch, InvalidValue
-from lagraph_dist.matrix import Matrix
+from lagraph_dist.errors import InvalidValue
+from lagraph_dist.interop import as_matrix
 from lagraph_dist.ops import apply, assign, ewise_mult, mxv, reduce, vxm
 from lagraph_dist.stats import level_record, summarize_levels
 from lagraph_dist.vector import Vector
@@ -90,8 +90,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     Returns a :class:`BFSResult`; ``res.levels.to_numpy()`` and ``res.parents.to_numpy()``
     give dense int64 arrays with -1 where unreached.
     """
-    if not isinstance(A, Matrix):       # no grid to agree on: raise here and now
-        raise DomainMismatch(f"bfs needs an lagraph_dist.Matrix, got {type(A).__name__}")
+    A = as_matrix(A, what="bfs")     # scipy, cupyx, graphblas or networkx: converted once
     source = A.grid.agree(_check_arguments, A, source, levels, parents, direction, alpha, beta)
     grid, backend = A.grid, A.backend
     semiring = any_secondi if parents else any_pair
