@@ -138,8 +138,9 @@ def on_backend(array, backend):
 
 def _square(shape, what) -> int:
     if len(shape) != 2 or shape[0] != shape[1]:
+        shape = tuple(int(k) for k in shape)
         raise DimensionMismatch(f"{what}: an adjacency matrix must be square, got "
-                                f"{' x '.join(str(int(k)) for k in shape)}")
+                                f"{' x '.join(map(str, shape))} (shape {shape})")
     return check_size(int(shape[0]), f"{what}: number of rows")
 
 
