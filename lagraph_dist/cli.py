@@ -60,6 +60,21 @@ def build_parser():
     bench.add_argument("--json", help="write the JSON record here (rank 0)")
     bench.add_argument("--no-progress", action="store_true")
 
+    check = commands.add_parser("check", help="our BFS against python-graphblas: levels exactly, "
+                                              "parents by the Graph500 rules; exit 1 on differences")
+    graph = check.add_mutually_exclusive_group(required=True)
+    graph.add_argument("graph", nargs="?", help="Matrix Market file (.mtx or .mtx.gz)")
+    graph.add_argument("--scale", "-g", type=int, help="Graph500 Kronecker graph with 2**SCALE vertices")
+    check.add_argument("--edgefactor", "-e", type=int, default=16)
+    check.add_argument("--seed", type=int, default=0)
+    check.add_argument("--root", "-r", type=int, action="append", help="root vertex (repeatable)")
+    check.add_argument("--roots", type=int, default=4, help="number of seeded roots when no --root")
+    check.add_argument("--direction", choices=("push", "pull", "auto"), default="auto")
+    check.add_argument("--backend", choices=("auto", "cpu", "gpu"), default="auto")
+    check.add_argument("--grid", type=_grid_shape, default=None)
+    check.add_argument("--merge-duplicates", action="store_true",
+                       help="merge entries a .mtx file stores twice instead of rejecting it")
+
     gen = commands.add_parser("generate", help="write a Kronecker graph as Matrix Market")
     gen.add_argument("--scale", "-g", type=int, required=True)
     gen.add_argument("--edgefactor", "-e", type=int, default=16)
@@ -149,15 +164,23 @@ def _run_generate(args):
         print(f"wrote {args.out}: n={A.n}, {S.nnz} stored edges", flush=True)
 
 
+def _run_check(args):
+    from lagraph_dist.check import run_check
+    return run_check(args.graph, scale=args.scale, edgefactor=args.edgefactor, seed=args.seed,
+                     roots=args.root, nroots=args.roots, direction=args.direction,
+                     backend=args.backend, grid_shape=args.grid,
+                     merge_duplicates=args.merge_duplicates)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    runners = {"bfs": _run_bfs, "bench": _run_bench, "generate": _run_generate}
+    runners = {"bfs": _run_bfs, "bench": _run_bench, "generate": _run_generate, "check": _run_check}
     try:
-        runners[args.command](args)
+        status = runners[args.command](args)
     except (LagraphDistError, ValueError, TypeError, IndexError, OSError) as exc:
         print(f"lagraph-dist: error: {exc}", file=sys.stderr, flush=True)
         return 2
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":
