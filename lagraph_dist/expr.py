@@ -334,6 +334,16 @@ class Output:
         """Collective. Compute ``expr`` and write it by GraphBLAS's output rule."""
         _write(self, expr)
 
+    def __getitem__(self, index):
+        raise Unsupported("indexed assignment w(...)[indices] << ... is not supported; "
+                          "select the positions with a mask instead: w(m.S) << ...")
+
+
+def unsupported_product(left, right):
+    """``u @ A`` and ``A @ u``: python-graphblas's product awaiting a semiring."""
+    raise Unsupported(f"{type(left).__name__} @ {type(right).__name__} (a product awaiting a "
+                      f"semiring) is not supported; write u.vxm(A, semiring) or A.mxv(u, semiring)")
+
 
 def output(target: Vector, args, mask=None, accum=None, replace=False) -> Output:
     """Parse ``w(*args, mask=, accum=, replace=)`` as python-graphblas does: positional

@@ -7,14 +7,19 @@ id (``by_row``: pull into unvisited rows). Entry A[u, v] is the edge u -> v.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from lagraph_dist import comm as collectives
 from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex_array
-from lagraph_dist.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.errors import DimensionMismatch
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalCSR, LocalPart
+
+if TYPE_CHECKING:
+    from lagraph_dist.vector import Vector
 
 __all__ = ["Matrix", "kronecker"]
 
@@ -110,7 +115,7 @@ class Matrix:
                 f"{self.backend.name}{' (transposed view)' if self.transposed else ''}>")
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int]:
         return (self.n, self.n)
 
     @property
@@ -127,7 +132,8 @@ class Matrix:
 
     # -- constructors (collective) ---------------------------------------------------------
     @classmethod
-    def from_edges(cls, src, dst, n, *, symmetrize=False, grid=None, backend="auto"):
+    def from_edges(cls, src, dst, n: int, *, symmetrize: bool = False, grid=None,
+                   backend="auto") -> "Matrix":
         """Collective. Each rank passes its share of the edges src[k] -> dst[k]."""
         grid = grid or default_grid()
         backend = get_backend(backend)
@@ -265,6 +271,10 @@ class Matrix:
     def dtype(self) -> np.dtype:
         return np.dtype(bool)
 
+    def __matmul__(self, other):
+        from lagraph_dist.expr import unsupported_product
+        unsupported_product(self, other)
+
     def mxv(self, u, op):
         """The expression ``A u`` over the semiring ``op`` (run by ``<<`` or ``.new()``)."""
         from lagraph_dist import expr
@@ -295,7 +305,7 @@ class Matrix:
         from lagraph_dist.interop import to_mtx
         to_mtx(self, path, root=root)
 
-    def out_degree(self):
+    def out_degree(self) -> "Vector":
         """Collective, cached: the Vector of out-degrees (entries only where nonzero)."""
         if "out_degree" not in self._cache:
             self._cache["out_degree"] = self._major_degree()
@@ -333,7 +343,8 @@ def _kronecker_chunks(scale, edgefactor, seed, grid, backend):
         yield src[keep], dst[keep]
 
 
-def kronecker(scale, edgefactor=16, *, seed=0, grid=None, backend="auto"):
+def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
+              backend="auto") -> Matrix:
     """Collective. The Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19), symmetric, labels
     permuted, self-loops dropped; each rank generates its own share, so the same
     (scale, edgefactor, seed) gives the same graph on any grid. On the GPU backend the edges

@@ -224,6 +224,24 @@ class Vector:
         from lagraph_dist.expr import set_element
         set_element(self, index, value)
 
+    def __getitem__(self, index):
+        from lagraph_dist.errors import Unsupported
+        raise Unsupported(f"reading v[{index!r}] is not supported; gather with v.to_coo() "
+                          f"(collective), or mask with v.S / v.V")
+
+    def __delitem__(self, index):
+        from lagraph_dist.errors import Unsupported
+        raise Unsupported(f"del v[{index!r}] is not supported; delete with a mask: "
+                          f"v(~m.S, replace=True) << v")
+
+    def __matmul__(self, other):
+        from lagraph_dist.expr import unsupported_product
+        unsupported_product(self, other)
+
+    def __rmatmul__(self, other):
+        from lagraph_dist.expr import unsupported_product
+        unsupported_product(other, self)
+
     def vxm(self, A: "Matrix", op) -> "VectorExpression":
         """The expression ``u' A`` over the semiring ``op`` (run by ``<<`` or ``.new()``)."""
         from lagraph_dist import expr

@@ -284,6 +284,16 @@ def test_unsupported_forms_name_what_is_supported(operands):
         u.ewise_add(w, ld.binary.secondi)
     with raises(ld.Unsupported, "float64"):
         u.dup(float).reduce(ld.monoid.plus)
+    with raises(ld.Unsupported, "u.vxm(A, semiring)"):
+        u @ A
+    with raises(ld.Unsupported, "A.mxv(u, semiring)"):
+        A @ u
+    with raises(ld.Unsupported, "v[1]", "to_coo"):
+        u[1]
+    with raises(ld.Unsupported, "del", "replace=True"):
+        del u[1]
+    with raises(ld.Unsupported, "mask"):
+        w(u.S)[[1, 2]] << 3
     assert issubclass(ld.Unsupported, NotImplementedError)
 
 
