@@ -4,6 +4,12 @@ BFS is a loop of masked sparse-matrix x sparse-vector products over a boolean se
 2D-distributed adjacency matrix (numpy/scipy blocks on the CPU backend, CuPy blocks and our
 CUDA kernels on the GPU backend), with list/bitmap sparse-vector encodings and MPI row/column
 collectives. ``lagraph_dist.reference`` runs python-graphblas as the CPU oracle.
+
+The algebra reads two ways, running the same stages: the functional calls (``ld.vxm(q, A,
+ld.semirings.any_pair, mask=v, complement=True)``) and python-graphblas's grammar
+(``w(~v.S, replace=True) << q.vxm(A, ld.semiring.any_pair)``, see :mod:`lagraph_dist.expr`).
+:mod:`lagraph_dist.interop` converts from and to scipy, cupyx, graphblas, networkx, edge lists
+and Matrix Market files.
 """
 from lagraph_dist import semirings as _semirings_pkg
 from lagraph_dist.algorithms import BFSResult, bfs
@@ -11,7 +17,8 @@ from lagraph_dist.backend import get_backend, gpu_available, gpu_status
 from lagraph_dist.errors import (CupyUnusableWarning, DimensionMismatch, DomainMismatch,
                                  IndexOutOfBound, InvalidValue, LagraphDistError, MatrixMarketError,
                                  MissingDependency, OutOfDeviceMemory, OutOfHostMemory,
-                                 ValidationError)
+                                 Unsupported, ValidationError)
+from lagraph_dist.expr import Mask, Scalar, VectorExpression
 from lagraph_dist.grid import Grid
 from lagraph_dist.matrix import Matrix, kronecker
 from lagraph_dist.memory import MemoryEstimate, estimate_memory
@@ -22,16 +29,19 @@ from lagraph_dist.vector import Vector
 semirings = _semirings_pkg.semirings
 monoids = _semirings_pkg.monoids
 binary = _semirings_pkg.binary
+semiring = _semirings_pkg.semiring     # python-graphblas's names (with .ss for positional ops)
+monoid = _semirings_pkg.monoid
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "vxm", "mxv", "ewise_add", "assign",
-    "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "validate", "reference",
+    "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "semiring", "monoid",
+    "Mask", "Scalar", "VectorExpression", "validate", "reference",
     "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate",
     "LagraphDistError", "InvalidValue", "IndexOutOfBound", "DimensionMismatch", "DomainMismatch",
     "MatrixMarketError", "ValidationError", "OutOfDeviceMemory", "OutOfHostMemory",
-    "MissingDependency", "CupyUnusableWarning",
+    "MissingDependency", "CupyUnusableWarning", "Unsupported",
 ]
 
 

@@ -191,6 +191,28 @@ def build_parser():
     plot.add_argument("record", metavar="RECORD.json", help="a JSON record of lagraph-dist bench")
     plot.add_argument("--out", "-o", required=True, metavar="PATH.png",
                       help="PNG file to write (default: none, required)")
+
+    check = _subcommand(
+        commands, "check", "our BFS against python-graphblas on one graph",
+        "Run our BFS and python-graphblas's on the same graph from some roots and report the\n"
+        "differences: levels must be equal, parents must pass the Graph500 rules. Exits 1 when\n"
+        "anything differs (for checking a GPU run against SuiteSparse).",
+        "  lagraph-dist check graph.mtx.gz --roots 8\n  lagraph-dist check --scale 14 --backend gpu")
+    graph = check.add_mutually_exclusive_group(required=True)
+    graph.add_argument("graph", nargs="?", help="Matrix Market file, .mtx or .mtx.gz (default: none)")
+    graph.add_argument("--scale", "-g", type=_positive_int,
+                       help="Graph500 Kronecker graph with 2**SCALE vertices (default: none)")
+    check.add_argument("--edgefactor", "-e", type=_positive_int, default=16, help="edges per vertex")
+    check.add_argument("--seed", type=_nonnegative_int, default=0, help="generator seed")
+    check.add_argument("--root", "-r", type=_nonnegative_int, action="append",
+                       help="root vertex, repeatable (default: seeded roots)")
+    check.add_argument("--roots", type=_positive_int, default=4, help="number of seeded roots when no --root")
+    check.add_argument("--direction", choices=("push", "pull", "auto"), default="auto", help="BFS direction")
+    check.add_argument("--backend", choices=("auto", "cpu", "gpu"), default="auto", help="our backend")
+    check.add_argument("--grid", type=_grid_shape, default=None,
+                       help="process grid RxC (default: most square over all ranks)")
+    check.add_argument("--merge-duplicates", action="store_true",
+                       help="merge entries a .mtx file stores twice instead of rejecting it")
     return parser
 
 
@@ -342,17 +364,26 @@ def _run_plot(args):
     _on_rank0(default_grid(), draw)
 
 
+def _run_check(args):
+    from lagraph_dist.check import run_check
+    return run_check(args.graph, scale=args.scale, edgefactor=args.edgefactor, seed=args.seed,
+                     roots=args.root, nroots=args.roots, direction=args.direction,
+                     backend=args.backend, grid_shape=args.grid,
+                     merge_duplicates=args.merge_duplicates)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    runners = {"bfs": _run_bfs, "bench": _run_bench, "generate": _run_generate, "plot": _run_plot}
+    runners = {"bfs": _run_bfs, "bench": _run_bench, "generate": _run_generate, "plot": _run_plot,
+               "check": _run_check}
     try:
-        runners[args.command](args)
+        status = runners[args.command](args)
     except (LagraphDistError, ValueError, TypeError, IndexError, OSError, MemoryError) as exc:
         # the package raises on every rank alike (grid.agree): one rank says it
         if _world_rank() == 0:
             print(f"lagraph-dist: error: {exc}", file=sys.stderr, flush=True)
         return 2
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

@@ -49,3 +49,9 @@ class CupyUnusableWarning(RuntimeWarning):
 
 class MissingDependency(LagraphDistError, ImportError):
     """An optional package a feature needs is not installed; the message names the extra."""
+
+
+class Unsupported(LagraphDistError):
+    """Something valid this engine or installation cannot do: a GraphBLAS form it does not run
+    (an accumulator or operator it lacks), or a conversion whose package is not installed.
+    The message names what is missing and what is supported."""

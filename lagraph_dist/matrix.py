@@ -7,15 +7,20 @@ id (``by_row``: pull into unvisited rows). Entry A[u, v] is the edge u -> v.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from lagraph_dist import collectives
 from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex_array
-from lagraph_dist.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.errors import DimensionMismatch
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalCSR, LocalPart
 from lagraph_dist.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_memory
+
+if TYPE_CHECKING:
+    from lagraph_dist.vector import Vector
 
 __all__ = ["Matrix", "kronecker"]
 
@@ -111,7 +116,7 @@ class Matrix:
                 f"{self.backend.name}{' (transposed view)' if self.transposed else ''}>")
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, int]:
         return (self.n, self.n)
 
     @property
@@ -128,7 +133,8 @@ class Matrix:
 
     # -- constructors (collective) ---------------------------------------------------------
     @classmethod
-    def from_edges(cls, src, dst, n, *, symmetrize=False, grid=None, backend="auto"):
+    def from_edges(cls, src, dst, n: int, *, symmetrize: bool = False, grid=None,
+                   backend="auto") -> "Matrix":
         """Collective. Each rank passes its share of the edges src[k] -> dst[k]."""
         grid = grid or default_grid()
         backend = get_backend(backend)
@@ -198,53 +204,40 @@ class Matrix:
         return cls(n, grid, backend, block, nvals, symmetric=symmetric)
 
     @classmethod
-    def from_scipy(cls, S, *, grid=None, backend="auto", root=0):
-        """Collective. ``S`` (any scipy sparse matrix or array, square) is read on ``root``."""
-        grid = grid or default_grid()
-        backend = get_backend(backend)
-
-        def shape_of():
-            import scipy.sparse as sp
-            if not sp.issparse(S):
-                raise DomainMismatch(f"from_scipy needs a scipy sparse matrix, got {type(S).__name__}")
-            if S.shape[0] != S.shape[1]:
-                raise DimensionMismatch(f"an adjacency matrix must be square, got shape {S.shape}")
-            return S.shape[0]
-
-        n = grid.bcast_from(root, shape_of)
-        n = grid.agree(check_size, n)
-        if grid.rank == root:
-            coo = S.tocoo()
-            src, dst = backend.asarray(coo.row, np.int64), backend.asarray(coo.col, np.int64)
-        else:
-            src = dst = backend.xp.zeros(0, np.int64)
-        return cls._from_valid_edges(src, dst, n, grid, backend, symmetrize=False)
+    def from_scipy(cls, S, *, grid=None, backend="auto", root: int = 0) -> "Matrix":
+        """Collective. ``S`` (a scipy or cupyx.scipy sparse matrix or array, square) is read on
+        ``root``; its pattern is the graph (an explicit zero is an edge)."""
+        from lagraph_dist.interop import from_sparse
+        return from_sparse(S, grid=grid, backend=backend, root=root)
 
     @classmethod
-    def from_mtx(cls, path, *, grid=None, backend="auto", root=0):
-        """Collective. A Matrix Market coordinate file, read on ``root``."""
-        from lagraph_dist.mtx import read_mtx
-        grid = grid or default_grid()
-        backend = get_backend(backend)
+    def from_mtx(cls, path, *, merge_duplicates: bool = False, grid=None, backend="auto",
+                 root: int = 0) -> "Matrix":
+        """Collective. A Matrix Market coordinate file (.mtx or .mtx.gz), read on ``root``; an
+        entry stored twice is an error unless ``merge_duplicates``."""
+        from lagraph_dist.interop import from_mtx
+        return from_mtx(path, merge_duplicates=merge_duplicates, grid=grid, backend=backend,
+                        root=root)
 
-        def read():
-            graph = read_mtx(path)
-            if graph.nrows != graph.ncols:
-                raise DimensionMismatch(f"{path}: an adjacency matrix must be square, "
-                                        f"got {graph.nrows} x {graph.ncols}")
-            check_size(graph.nrows, f"{path}: number of rows")
-            return graph
+    @classmethod
+    def from_graphblas(cls, M, *, grid=None, backend="auto", root: int = 0) -> "Matrix":
+        """Collective. A ``graphblas.Matrix`` given on ``root``; its structure is the graph."""
+        from lagraph_dist.interop import from_graphblas
+        return from_graphblas(M, grid=grid, backend=backend, root=root)
 
-        graph = grid.agree(read) if grid.rank == root else grid.agree(lambda: None)
-        header = grid.comm.bcast(None if graph is None else (graph.nrows, graph.symmetry), root=root) \
-            if grid.size > 1 else (graph.nrows, graph.symmetry)
-        n, symmetry = header
-        if grid.rank == root:
-            src, dst = backend.asarray(graph.src), backend.asarray(graph.dst)
-        else:
-            src = dst = backend.xp.zeros(0, np.int64)
-        return cls._from_valid_edges(src, dst, n, grid, backend, symmetrize=False,
-                                     symmetric=symmetry == "symmetric")
+    @classmethod
+    def from_networkx(cls, G, *, grid=None, backend="auto", root: int = 0,
+                      nodelist=None) -> "Matrix":
+        """Collective. A networkx graph given on ``root`` (undirected: a symmetric matrix)."""
+        from lagraph_dist.interop import from_networkx
+        return from_networkx(G, grid=grid, backend=backend, root=root, nodelist=nodelist)
+
+    @classmethod
+    def from_edgelist(cls, E, n: int | None = None, *, symmetrize: bool = False, grid=None,
+                      backend="auto") -> "Matrix":
+        """Collective. This rank's share of the edges as an (m, 2) numpy or CuPy array."""
+        from lagraph_dist.interop import from_edgelist
+        return from_edgelist(E, n, symmetrize=symmetrize, grid=grid, backend=backend)
 
     # -- views and gathers -----------------------------------------------------------------
     def local_edges(self, on_device=False):
@@ -269,7 +262,7 @@ class Matrix:
         dst = self.layout.row_space(self.grid.row).to_global(by_col.indices[start:stop])
         return (dst, src) if self.transposed else (src, dst)
 
-    def to_scipy(self, root=0):
+    def to_scipy(self, root: int = 0):
         """Collective gather of the whole matrix to ``root`` (tests and small graphs only)."""
         import scipy.sparse as sp
         src, dst = self.local_edges()
@@ -282,7 +275,54 @@ class Matrix:
         data = np.ones(src.shape[0], dtype=bool)
         return sp.csr_matrix((data, (src, dst)), shape=(self.n, self.n))
 
-    def out_degree(self):
+    # -- python-graphblas names and conversions out (lagraph_dist.interop) --------------------
+    @property
+    def nrows(self) -> int:
+        return self.n
+
+    @property
+    def ncols(self) -> int:
+        return self.n
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np.dtype(bool)
+
+    def __matmul__(self, other):
+        from lagraph_dist.expr import unsupported_product
+        unsupported_product(self, other)
+
+    def mxv(self, u, op):
+        """The expression ``A u`` over the semiring ``op`` (run by ``<<`` or ``.new()``)."""
+        from lagraph_dist import expr
+        return expr.mxv(self, u, op)
+
+    def to_graphblas(self, *, root: int = 0):
+        """Collective: a boolean ``graphblas.Matrix`` on ``root`` (None elsewhere)."""
+        from lagraph_dist.interop import to_graphblas
+        return to_graphblas(self, root=root)
+
+    def to_networkx(self, *, root: int = 0, directed: bool | None = None):
+        """Collective: a networkx Graph (symmetric) or DiGraph on ``root``; small graphs."""
+        from lagraph_dist.interop import to_networkx
+        return to_networkx(self, root=root, directed=directed)
+
+    def to_cupyx(self, *, root: int = 0):
+        """Collective: a ``cupyx.scipy.sparse.csr_matrix`` of the pattern on ``root``."""
+        from lagraph_dist.interop import to_cupyx
+        return to_cupyx(self, root=root)
+
+    def to_edgelist(self, *, root: int = 0):
+        """Collective: the edges as a sorted (m, 2) int64 numpy array on ``root``."""
+        from lagraph_dist.interop import to_edgelist
+        return to_edgelist(self, root=root)
+
+    def to_mtx(self, path, *, root: int = 0) -> None:
+        """Collective: write a Matrix Market pattern file on ``root`` (.gz: compressed)."""
+        from lagraph_dist.interop import to_mtx
+        to_mtx(self, path, root=root)
+
+    def out_degree(self) -> "Vector":
         """Collective, cached: the Vector of out-degrees (entries only where nonzero)."""
         if "out_degree" not in self._cache:
             self._cache["out_degree"] = self._major_degree()
@@ -317,7 +357,8 @@ def _kronecker_chunks(scale, edgefactor, seed, grid, backend):
         yield src[keep], dst[keep]
 
 
-def kronecker(scale, edgefactor=16, *, seed=0, grid=None, backend="auto"):
+def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
+              backend="auto") -> Matrix:
     """Collective. The Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19), symmetric, labels
     permuted, self-loops dropped; each rank generates its own share, so the same
     (scale, edgefactor, seed) gives the same graph on any grid. On the GPU backend the edges

@@ -15,10 +15,12 @@ parsed arrays (bounds, duplicates, ...) are recovered the same lazy way.
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
 import re
 import warnings
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -148,7 +150,7 @@ def read_mtx(path, *, allow_duplicates: bool = False) -> MtxGraph:
     Parameters
     ----------
     path : str or os.PathLike
-        The ``.mtx`` file.
+        The ``.mtx`` file, or a gzip-compressed one (``.mtx.gz``).
     allow_duplicates : bool, optional
         By default an entry stored twice (for symmetric kinds: ``(i, j)`` and ``(j, i)`` both
         stored, or one of them twice) is an error, as the format forbids it.  When true they are
@@ -169,9 +171,7 @@ def read_mtx(path, *, allow_duplicates: bool = False) -> MtxGraph:
     path = os.fspath(path)
     if not os.path.exists(path):
         raise FileNotFoundError(f"Matrix Market file not found: {path}")
-    # latin-1 never fails to decode; stray bytes in data lines then fail to parse, with a line.
-    with open(path, encoding="latin-1") as handle:
-        text = handle.read()
+    text = _read_text(path)
     header = _parse_header(path, text)
     body = _strip_comments(text[header.body_start :])
     last_line = text.count("\n") + (0 if text.endswith("\n") else 1)
@@ -188,6 +188,26 @@ def read_mtx(path, *, allow_duplicates: bool = False) -> MtxGraph:
         field=header.field,
         declared_entries=header.nentries,
     )
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _read_text(path: str) -> str:
+    """The file's text; gzip-compressed files (known by their magic bytes) are decompressed.
+
+    latin-1 never fails to decode; stray bytes in data lines then fail to parse, with a line.
+    """
+    with open(path, "rb") as handle:
+        compressed = handle.read(2) == _GZIP_MAGIC
+    if not compressed:
+        with open(path, encoding="latin-1") as handle:
+            return handle.read()
+    try:
+        with gzip.open(path, "rt", encoding="latin-1") as handle:
+            return handle.read()
+    except (OSError, EOFError, zlib.error) as exc:     # corrupt or truncated compressed data
+        raise MatrixMarketError(f"{path}: cannot decompress the gzip file ({exc})") from exc
 
 
 def _strip_comments(body: str) -> str:
@@ -484,7 +504,7 @@ def write_mtx(path, src, dst, n: int, *, symmetric: bool = False) -> None:
     Parameters
     ----------
     path : str or os.PathLike
-        File to create (overwritten if present).
+        File to create (overwritten if present); gzip-compressed when it ends in ``.gz``.
     src, dst : array_like of int
         0-based edge endpoints, same length; edge ``k`` is written as entry
         ``(src[k] + 1, dst[k] + 1)``.
@@ -510,7 +530,9 @@ def write_mtx(path, src, dst, n: int, *, symmetric: bool = False) -> None:
         keep = src >= dst
         src, dst = src[keep], dst[keep]
     kind = "symmetric" if symmetric else "general"
-    with open(os.fspath(path), "wb") as handle:
+    path = os.fspath(path)
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "wb") as handle:
         handle.write(f"%%MatrixMarket matrix coordinate pattern {kind}\n{n} {n} {src.shape[0]}\n".encode())
         for start in range(0, src.shape[0], _WRITE_CHUNK):
             stop = start + _WRITE_CHUNK

@@ -3,8 +3,11 @@
 :func:`bfs` runs on python-graphblas (SuiteSparse:GraphBLAS) in the LAGraph style; the
 package is imported lazily so that this module imports without the ``reference`` extra.
 :func:`bfs_levels_scipy` is a second, independent oracle built on ``scipy.sparse.csgraph``.
+:func:`compare` runs our BFS and the reference on one graph and reports their differences.
 """
+from __future__ import annotations
 
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -16,7 +19,7 @@ from lagraph_dist.errors import (
     InvalidValue,
 )
 
-__all__ = ["bfs", "bfs_levels_scipy"]
+__all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison"]
 
 _DIRECTIONS = ("push", "pushpull")
 
@@ -321,3 +324,72 @@ def bfs_levels_scipy(S, source):
     reached = np.zeros(n, dtype=bool)
     reached[order] = True
     return _depths_by_pointer_jumping(pred.astype(np.int64), source, reached)
+
+
+# -- our BFS against the reference ------------------------------------------------------------
+MAX_EXAMPLES = 10     # differing vertices listed in a report
+
+
+@dataclass
+class Comparison:
+    """Our BFS against python-graphblas from one source: ``ok`` when the levels agree exactly
+    and our parents pass the Graph500 rules (parents are not unique, so never compared)."""
+
+    source: int
+    n: int
+    direction: str
+    reached: int                    # vertices our BFS reached
+    reference_reached: int          # vertices the reference reached
+    level_differences: int          # vertices whose levels differ
+    examples: list = field(default_factory=list)    # (vertex, ours, reference), the first few
+    parents_error: str | None = None                # the Graph500 rule our parents break
+
+    @property
+    def ok(self) -> bool:
+        return self.level_differences == 0 and self.parents_error is None
+
+    def __str__(self):
+        head = (f"source {self.source} ({self.direction}): reached {self.reached} of {self.n} "
+                f"(reference {self.reference_reached})")
+        if self.ok:
+            return f"{head}: levels equal, parents valid"
+        lines = [f"{head}: DIFFERENT"]
+        if self.level_differences:
+            shown = ", ".join(f"{v}: {ours} vs {ref}" for v, ours, ref in self.examples)
+            lines.append(f"  levels differ at {self.level_differences} vertices "
+                         f"(vertex: ours vs reference) {shown}")
+        if self.parents_error is not None:
+            lines.append(f"  parents break the Graph500 rules: {self.parents_error}")
+        return "\n".join(lines)
+
+
+def compare(A, source, *, direction="auto", grid=None, backend="auto") -> Comparison:
+    """Collective. Run ``ld.bfs`` and python-graphblas's BFS on the same graph from ``source``
+    and report the differences: levels exactly, our parents by the Graph500 rules.
+
+    ``A``: an ``ld.Matrix``, or what ``ld.bfs`` converts (scipy, cupyx, graphblas, networkx,
+    given on rank 0), built on ``grid``/``backend``. Every rank gets the same report.
+    """
+    from lagraph_dist.algorithms import bfs as distributed_bfs
+    from lagraph_dist.errors import ValidationError
+    from lagraph_dist.interop import as_matrix, require
+    from lagraph_dist.validation import validate
+
+    A = as_matrix(A, grid=grid, backend=backend, what="reference.compare")
+    require(A.grid, "graphblas", "reference.compare")
+    result = distributed_bfs(A, source, direction=direction)
+    levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
+    S = A.to_scipy(root=0)
+    expected = A.grid.bcast_from(0, lambda: bfs(S, source)[0])
+    try:
+        validate(A, source, None, parents)     # collective: every rank raises alike
+        parents_error = None
+    except ValidationError as exc:
+        parents_error = str(exc)
+    differing = np.flatnonzero(levels != expected)
+    return Comparison(
+        source=int(source), n=A.n, direction=direction,
+        reached=int((levels >= 0).sum()), reference_reached=int((expected >= 0).sum()),
+        level_differences=int(differing.shape[0]),
+        examples=[(int(v), int(levels[v]), int(expected[v])) for v in differing[:MAX_EXAMPLES]],
+        parents_error=parents_error)

@@ -6,15 +6,21 @@ and local; everything that crosses ranks is collective.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from lagraph_dist import collectives
 from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex_array
-from lagraph_dist.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalPart, combine_duplicates
-from lagraph_dist.semirings import any_
+from lagraph_dist.semirings import any_, plus
+
+if TYPE_CHECKING:
+    from lagraph_dist.expr import Mask, Output, Scalar, VectorExpression
+    from lagraph_dist.matrix import Matrix
 
 __all__ = ["Vector"]
 
@@ -27,7 +33,7 @@ def _on_host(data, backend):
 class Vector:
     """A distributed sparse vector of size ``n`` on a grid (see the module docstring)."""
 
-    def __init__(self, dtype, size, *, grid=None, backend="auto"):
+    def __init__(self, dtype, size: int, *, grid=None, backend="auto"):
         """An empty vector of ``size`` entries of ``dtype`` (python-graphblas's ``Vector(dtype,
         size)``). Not collective: every rank builds its own empty part."""
         grid = grid or default_grid()
@@ -65,7 +71,8 @@ class Vector:
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
-    def from_indices(cls, indices, n, *, values=None, grid=None, backend="auto", dtype=None):
+    def from_indices(cls, indices, n: int, *, values=None, grid=None, backend="auto",
+                     dtype=None) -> "Vector":
         """Collective. Each rank passes its share of the entries (any rank may pass any id);
         duplicates keep one of their values. Without ``values`` the entries are boolean True.
         """
@@ -96,7 +103,7 @@ class Vector:
         return cls._from_part(n, grid, backend, part)
 
     @classmethod
-    def empty(cls, n, *, dtype=bool, grid=None, backend="auto"):
+    def empty(cls, n: int, *, dtype=bool, grid=None, backend="auto") -> "Vector":
         """Collective. A vector with no entries."""
         return cls.from_indices([], n, dtype=dtype, grid=grid, backend=backend)
 
@@ -158,12 +165,12 @@ class Vector:
         values = collectives.allgather_arrays(values, self.grid.transport.world, self.backend)
         return ids, values
 
-    def indices(self):
+    def indices(self) -> np.ndarray:
         """Collective: sorted int64 global ids of the entries, on every rank."""
         ids, _ = self._gather()
         return np.sort(ids)
 
-    def to_numpy(self, fill=-1):
+    def to_numpy(self, fill=-1) -> np.ndarray:
         """Collective: the dense numpy array on every rank, ``fill`` where there is no entry."""
         ids, values = self._gather()
         dtype = np.result_type(values.dtype, np.min_scalar_type(fill)) if values.dtype != bool else (
@@ -171,3 +178,140 @@ class Vector:
         dense = np.full(self.n, fill, dtype=dtype)
         dense[ids] = values
         return dense
+
+    # -- python-graphblas's names and grammar (the machinery is in lagraph_dist.expr) -------
+    @classmethod
+    def from_coo(cls, indices, values=1.0, dtype=None, *, size: int | None = None, grid=None,
+                 backend="auto") -> "Vector":
+        """Collective. python-graphblas's constructor: each rank passes its share of the
+        entries; ``values`` is an array or one scalar for all; ``size=None`` is the largest
+        index + 1 over all ranks."""
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        ids = _on_host(indices, backend)
+        if size is None:
+            def largest():
+                found = check_vertex_array(ids, np.iinfo(np.int64).max, "vector indices", np)
+                return int(found.max()) + 1 if found.shape[0] else 0
+            size = grid.allreduce(grid.agree(largest), "MAX")
+            if size == 0:
+                raise InvalidValue("Vector.from_coo needs size= when no rank passes an index")
+        if np.ndim(values) == 0:
+            values = np.full(np.shape(ids)[:1] or (0,), values, dtype=dtype)
+        return cls.from_indices(ids, size, values=values, dtype=dtype, grid=grid, backend=backend)
+
+    @classmethod
+    def from_graphblas(cls, x, *, grid=None, backend="auto", root: int = 0) -> "Vector":
+        """Collective. A ``graphblas.Vector`` given on ``root`` (read there only)."""
+        from lagraph_dist.interop import vector_from_graphblas
+        return vector_from_graphblas(x, grid=grid, backend=backend, root=root)
+
+    def to_graphblas(self):
+        """Collective: this vector as a ``graphblas.Vector``, on every rank."""
+        from lagraph_dist.interop import vector_to_graphblas
+        return vector_to_graphblas(self)
+
+    @property
+    def size(self) -> int:
+        return self.n
+
+    @property
+    def S(self) -> "Mask":
+        """This vector's structure as a mask (python-graphblas's ``v.S``)."""
+        from lagraph_dist.expr import Mask
+        return Mask(self, structure=True)
+
+    @property
+    def V(self) -> "Mask":
+        """This vector's values, by their truth, as a mask (python-graphblas's ``v.V``)."""
+        from lagraph_dist.expr import Mask
+        return Mask(self, structure=False)
+
+    def __call__(self, *args, mask=None, accum=None, replace: bool = False) -> "Output":
+        """``w(mask, accum, replace=...)``, the left side of ``<<``."""
+        from lagraph_dist.expr import output
+        return output(self, args, mask=mask, accum=accum, replace=replace)
+
+    def __lshift__(self, expr) -> None:
+        """Collective. ``w << expr``: w becomes the result (no mask, no accumulator)."""
+        self().update(expr)
+
+    def update(self, expr) -> None:
+        """Collective. python-graphblas's spelling of ``w << expr``."""
+        self().update(expr)
+
+    def __setitem__(self, index, value) -> None:
+        """Collective ``v[i] = x``: every rank passes the same i and x."""
+        from lagraph_dist.expr import set_element
+        set_element(self, index, value)
+
+    def __getitem__(self, index):
+        from lagraph_dist.errors import Unsupported
+        raise Unsupported(f"reading v[{index!r}] is not supported; gather with v.to_coo() "
+                          f"(collective), or mask with v.S / v.V")
+
+    def __delitem__(self, index):
+        from lagraph_dist.errors import Unsupported
+        raise Unsupported(f"del v[{index!r}] is not supported; delete with a mask: "
+                          f"v(~m.S, replace=True) << v")
+
+    def __matmul__(self, other):
+        from lagraph_dist.expr import unsupported_product
+        unsupported_product(self, other)
+
+    def __rmatmul__(self, other):
+        from lagraph_dist.expr import unsupported_product
+        unsupported_product(other, self)
+
+    def vxm(self, A: "Matrix", op) -> "VectorExpression":
+        """The expression ``u' A`` over the semiring ``op`` (run by ``<<`` or ``.new()``)."""
+        from lagraph_dist import expr
+        return expr.vxm(self, A, op)
+
+    def ewise_add(self, other: "Vector", op=plus) -> "VectorExpression":
+        """The expression: union of the patterns, ``op`` combining where both have entries."""
+        from lagraph_dist import expr
+        return expr.ewise_add(self, other, op)
+
+    def ewise_mult(self, other: "Vector", op) -> "VectorExpression":
+        """The expression: intersection of the patterns, ``op`` (first or second) picking."""
+        from lagraph_dist import expr
+        return expr.ewise_mult(self, other, op)
+
+    def apply(self, op, right=None, *, left=None) -> "VectorExpression":
+        """The expression: this pattern with ``op(value, right)`` or ``op(left, value)``."""
+        from lagraph_dist import expr
+        return expr.apply(self, op, right, left=left)
+
+    def reduce(self, op=plus) -> "Scalar":
+        """Collective: the monoid over all values, as a Scalar (``.value`` None when empty)."""
+        from lagraph_dist import expr
+        return expr.reduce(self, op)
+
+    def to_coo(self, dtype=None) -> tuple[np.ndarray, np.ndarray]:
+        """Collective: (sorted int64 indices, values) numpy arrays, on every rank."""
+        ids, values = self._gather()
+        order = np.argsort(ids, kind="stable")
+        values = values[order]
+        return ids[order], values if dtype is None else values.astype(dtype)
+
+    def dup(self, dtype=None) -> "Vector":
+        """A copy (sharing nothing with this vector), optionally cast to ``dtype``."""
+        from lagraph_dist.ops import apply
+        from lagraph_dist.semirings import first
+        copy = apply(self, first)
+        return copy if dtype is None else copy._like(copy.part.astype(np.dtype(dtype)))
+
+    def isequal(self, other: "Vector", *, check_dtype: bool = False) -> bool:
+        """Collective: same size, pattern and values (and dtype with ``check_dtype``)."""
+        if not isinstance(other, Vector):
+            raise DomainMismatch(f"isequal compares with a Vector, got {type(other).__name__}")
+        if other.n != self.n or (check_dtype and other.dtype != self.dtype):
+            return False
+        if other.grid is not self.grid or other.backend is not self.backend:
+            raise DimensionMismatch("isequal compares vectors on one grid and backend")
+        xp = self.backend.xp
+        mine, theirs = self.part.to_list(self.backend), other.part.to_list(self.backend)
+        same = (mine.nvals == theirs.nvals and bool(xp.array_equal(mine.ids, theirs.ids))
+                and bool(xp.array_equal(mine.values, theirs.values)))
+        return bool(self.grid.allreduce(int(same), "MIN"))

@@ -5,6 +5,10 @@ dataclass that carries everything a backend needs: the numpy identity and reduct
 reduction op, and the ``kind`` the CUDA kernels are specialised on. ``any_secondi`` and
 ``min_secondi`` are positional: the product of ``u[k]`` and ``A[k, j]`` is the global id ``k``,
 so the result of a BFS step is a parent.
+
+The singular names ``semiring``, ``monoid`` and ``binary`` are python-graphblas's; as there,
+SuiteSparse's positional operators also live under ``.ss`` (``semiring.ss.any_secondi``), so the
+same user code runs on both libraries without graphblas's deprecation warning.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import numpy as np
 from lagraph_dist.errors import DomainMismatch
 
 __all__ = [
-    "BinaryOp", "Monoid", "Semiring", "binary", "monoids", "semirings",
+    "BinaryOp", "Monoid", "Semiring", "binary", "monoids", "semirings", "monoid", "semiring",
     "any_pair", "lor_land", "any_secondi", "min_secondi", "lookup_semiring", "lookup_monoid",
 ]
 
@@ -91,9 +95,11 @@ class Semiring:
 class _Namespace:
     """A read-only attribute namespace that names what exists when a lookup fails."""
 
-    def __init__(self, kind, entries):
+    def __init__(self, kind, entries, *, ss=None):
         self._kind = kind
         self._entries = dict(entries)
+        if ss is not None:      # python-graphblas's namespace of SuiteSparse-only operators
+            self.ss = _Namespace(f"SuiteSparse {kind}", {e.name: e for e in ss})
 
     def __getattr__(self, name):
         entries = self.__dict__.get("_entries", {})
@@ -103,7 +109,7 @@ class _Namespace:
                              f"known: {', '.join(sorted(entries))}")
 
     def __dir__(self):
-        return sorted(self._entries)
+        return sorted(self._entries) + (["ss"] if "ss" in self.__dict__ else [])
 
     def __iter__(self):
         return iter(self._entries.values())
@@ -117,6 +123,8 @@ land = BinaryOp("land", reads_left_values=True, out_dtype=_bool)
 secondi = BinaryOp("secondi", positional=True, out_dtype=_int64)
 second = BinaryOp("second")          # apply(u, second, right=s): every value becomes s
 first = BinaryOp("first")
+# the binary forms of the monoids: accumulators and ewise_add operators in the grammar
+min_op, plus_op, lor_op, any_op = (BinaryOp(name) for name in ("min", "plus", "lor", "any"))
 
 # Monoids are dtype-generic: the result keeps the operands' dtype (a semiring's is its multiply's).
 # ``kind`` is also what the CUDA kernels are specialised on (kernels/common.cuh, ld_combine)
@@ -130,9 +138,13 @@ lor_land = Semiring("lor_land", lor, land, "lor_land")
 any_secondi = Semiring("any_secondi", any_, secondi, "any_secondi")
 min_secondi = Semiring("min_secondi", min_, secondi, "min_secondi")
 
-binary = _Namespace("binary operator", {op.name: op for op in (pair, land, secondi, second, first)})
+binary = _Namespace("binary operator",
+                    {op.name: op for op in (pair, land, secondi, second, first, min_op, plus_op,
+                                            lor_op, any_op)}, ss=(secondi,))
 monoids = _Namespace("monoid", {m.name: m for m in (lor, any_, min_, plus)})
-semirings = _Namespace("semiring", {s.name: s for s in (any_pair, lor_land, any_secondi, min_secondi)})
+semirings = _Namespace("semiring", {s.name: s for s in (any_pair, lor_land, any_secondi, min_secondi)},
+                       ss=(any_secondi, min_secondi))
+semiring, monoid = semirings, monoids      # python-graphblas's names
 
 
 def lookup_semiring(semiring) -> Semiring:

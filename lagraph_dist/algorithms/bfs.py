@@ -18,7 +18,7 @@ import numpy as np
 
 from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import DomainMismatch, InvalidValue
-from lagraph_dist.matrix import Matrix
+from lagraph_dist.interop import as_matrix
 from lagraph_dist.ops import (RepeatLimits, _holds, apply, assign, ewise_mult, mxv, reduce,
                               repeat_masked_vxm, vxm)
 from lagraph_dist.stats import level_record, summarize_levels
@@ -127,8 +127,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     give dense int64 arrays with -1 where unreached. ``depth_limit=k`` expands no level past k
     (vertices farther away stay unreached); ``target=t`` stops after the level that reaches t.
     """
-    if not isinstance(A, Matrix):       # no grid to agree on: raise here and now
-        raise DomainMismatch(f"bfs needs an lagraph_dist.Matrix, got {type(A).__name__}")
+    A = as_matrix(A, what="bfs")     # scipy, cupyx, graphblas or networkx: converted once
     source = A.grid.agree(_check_arguments, A, source, levels, parents, direction, alpha, beta,
                           depth_limit, target)
     grid, backend = A.grid, A.backend
