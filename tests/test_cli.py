@@ -45,7 +45,7 @@ def test_version(capsys):
 def test_every_option_shows_its_default_and_every_command_an_example():
     parser = build_parser()
     commands = subcommands(parser)
-    assert set(commands) == {"bfs", "bench", "generate", "plot"}
+    assert set(commands) == {"bfs", "bench", "generate", "plot", "check"}
     top = parser.format_help()
     for name in commands:
         assert name in top
