@@ -389,7 +389,7 @@ def set_element(v: Vector, index, value) -> None:
 def _copied(part: LocalPart) -> LocalPart:
     copy = (lambda a: None if a is None else a.copy())
     return LocalPart(part.encoding, part.length, part.nvals, copy(part.values),
-                     ids=copy(part.ids), words=copy(part.words))
+                     ids=copy(part.ids), words=copy(part.words), ids_sorted=part.ids_sorted)
 
 
 def _filled(target: Vector, mask: Mask | None, value) -> Vector:
@@ -442,7 +442,10 @@ def _write(out: Output, expr) -> None:
         part = _merge_under_mask(target, part, mask, replace)
         owned = True
     part = part.astype(target.dtype)
-    target.part = part if owned else _copied(part)
+    if owned and part is result.part:
+        target._adopt(result)            # the product's own result: what it knows carries over
+    else:
+        target._replace_part(part if owned else _copied(part))
 
 
 def _is_scalar(expr) -> bool:

@@ -189,6 +189,17 @@ class Layout:
     def row_space_len(self) -> int:
         return self.cols * self.block_len
 
+    def check_local_ids(self):
+        """Local ids are int32 (blocks, kernels, queues): a local space past 2**31 - 1 ids is a
+        clear error naming a grid that fits, never a silent wrap."""
+        longest = max(self.col_space_len, self.row_space_len)
+        if longest > np.iinfo(np.int32).max:
+            side = -(-longest // np.iinfo(np.int32).max)
+            raise InvalidValue(
+                f"a {self.rows} x {self.cols} grid gives a local space of {longest} vertex ids for a "
+                f"graph of {self.n} vertices, past the int32 local ids of the blocks and kernels; use "
+                f"a grid about {side} times longer along each side (or the long side)")
+
     # -- vertices -------------------------------------------------------------------------
     def owner_rank(self, v):
         """Grid rank (i*C + j) owning global vertex v (array or scalar)."""

@@ -17,7 +17,8 @@ from lagraph_dist.checks import check_size, check_vertex_array
 from lagraph_dist.errors import DimensionMismatch
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalCSR, LocalPart
-from lagraph_dist.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_memory
+from lagraph_dist.memory import (EDGES_PER_CHUNK, INDEX_BYTES, OFFSET_BYTES, TRANSPOSE_BYTES_PER_EDGE,
+                                 check_fits, construction_bytes, estimate_memory)
 
 if TYPE_CHECKING:
     from lagraph_dist.vector import Vector
@@ -90,6 +91,10 @@ class LocalBlock:
         if self._by_row is None:
             self._by_row = transpose_csr(self.by_col, self._backend.xp)
         return self._by_row
+
+    @property
+    def has_by_row(self) -> bool:
+        return self._by_row is not None
 
     @property
     def nbytes(self) -> int:
@@ -175,6 +180,7 @@ class Matrix:
         """
         xp = backend.xp
         layout = Layout(n, grid.rows, grid.cols)
+        grid.agree(layout.check_local_ids)
         col_space, row_space = layout.col_space(grid.col), layout.row_space(grid.row)
         cols_per_pass = -(-layout.col_space_len // passes)
         writer = None
@@ -321,6 +327,17 @@ class Matrix:
         """Collective: write a Matrix Market pattern file on ``root`` (.gz: compressed)."""
         from lagraph_dist.interop import to_mtx
         to_mtx(self, path, root=root)
+
+    def prepare_pull(self) -> None:
+        """Collective: build the block a pull ``mxv(self, u)`` reads (compressed by this matrix's
+        rows: the by-row copy for a transposed view), after checking on every rank that it fits,
+        so that no search runs out of memory between its levels."""
+        if not self.transposed or self.block.has_by_row:
+            return
+        nnz = self.block.by_col.nnz
+        need = TRANSPOSE_BYTES_PER_EDGE * nnz + INDEX_BYTES * nnz + OFFSET_BYTES * (self.layout.row_space_len + 1)
+        self.grid.agree(self.backend.check_fits, need, "the by-row copy of the graph that pull levels read")
+        self.block.by_row
 
     def out_degree(self) -> "Vector":
         """Collective, cached: the Vector of out-degrees (entries only where nonzero)."""

@@ -113,9 +113,18 @@ class Vector:
     def _same_entries(self, part):
         """A vector of the same entries in another encoding: what is known of them carries over."""
         other = self._like(part, self.op_stats)
-        other._global, other._push_degrees, other._known_nvals = self._global, self._push_degrees, self._known_nvals
-        other._disjoint_from, other._candidates = self._disjoint_from, self._candidates
+        other._know_as(self)
         return other
+
+    def _adopt(self, other):
+        """Take ``other``'s part (not copied) and what is known of its entries."""
+        self._replace_part(other.part)
+        self.op_stats = other.op_stats
+        self._know_as(other)
+
+    def _know_as(self, other):
+        self._global, self._push_degrees, self._known_nvals = other._global, other._push_degrees, other._known_nvals
+        self._disjoint_from, self._candidates = other._disjoint_from, other._candidates
 
     # -- properties -----------------------------------------------------------------------
     @property

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist import cpu_kernels
+from lagraph_dist import cpu_kernels, wire
 from lagraph_dist.grid import IdMap
 from lagraph_dist.local import LocalCSR
 from lagraph_dist.semirings import semirings
@@ -12,6 +12,7 @@ pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason
 
 SEMIRINGS = ["any_pair", "lor_land", "any_secondi", "min_secondi"]
 MASKS = ["none", "keep", "complement"]
+K = cpu_kernels
 
 
 @pytest.fixture(scope="module")
@@ -36,57 +37,83 @@ def to_gpu(csr, cp):
 def mask_of(rng, length, kind):
     if kind == "none":
         return None, False
-    return cpu_kernels.bitmap_from_list(np.flatnonzero(rng.random(length) < 0.5).astype(np.int32), length), \
+    return K.bitmap_from_list(np.flatnonzero(rng.random(length) < 0.5).astype(np.int32), length), \
         kind == "complement"
 
 
-def as_dict(part, backend):
-    part = part.to_list(backend)
-    return dict(zip(backend.to_host(part.ids).tolist(), backend.to_host(part.values).tolist()))
+def entries(part, counters, backend):
+    """{id: value} of a kernel output, after reading its count from the counters; checks that
+    the output's bitmap and queue hold the same ids."""
+    host_counters = backend.to_host(counters)
+    part.set_found(int(host_counters[K.FOUND]))
+    ids = backend.to_host(part.ids).astype(np.int64)
+    assert len(set(ids.tolist())) == ids.shape[0], "the output queue repeats an id"
+    words = backend.to_host(part.words)
+    assert sorted(ids.tolist()) == K.list_from_bitmap(words).tolist(), "queue and bitmap disagree"
+    values = backend.to_host(part.values)[ids]
+    return dict(zip(ids.tolist(), values.tolist())), host_counters
 
 
-def assert_same(cpu_part, gpu_part, gpu, semiring, valid_value):
-    expected = as_dict(cpu_part, ld.get_backend("cpu"))
-    got = as_dict(gpu_part, gpu)
+def assert_same(cpu_result, gpu_result, gpu, semiring, valid_value):
+    expected, cpu_counters = entries(*cpu_result, ld.get_backend("cpu"))
+    got, gpu_counters = entries(*gpu_result, gpu)
     assert set(got) == set(expected)
-    assert gpu_part.nvals == len(expected)
     for k, value in got.items():
         if semiring.add.kind == "any" and semiring.multiply.positional:
             assert valid_value(k, value), f"entry {k}: {value} is not a valid source"
         else:
             assert value == expected[k], f"entry {k}"
+    return cpu_counters, gpu_counters
 
 
-def run_twins(kernel, gpu, csr, frontier, values, semiring, mask, complement, in_map):
+def run_twins(kernel, gpu, csr, frontier, values, semiring, mask, complement, in_map, **kwargs):
     """The numpy twin and the CUDA kernel of the same name on the same inputs."""
     cp = gpu.xp
     on_gpu = (lambda a: None if a is None else cp.asarray(a))
-    twin = getattr(cpu_kernels, kernel)(csr, frontier, values, semiring, mask, complement, in_map)
+    twin = getattr(K, kernel)(csr, frontier, values, semiring, mask, complement, in_map, **kwargs)
     cuda = getattr(gpu.kernels, kernel)(to_gpu(csr, cp), on_gpu(frontier), on_gpu(values), semiring,
-                                        on_gpu(mask), complement, in_map)
+                                        on_gpu(mask), complement, in_map,
+                                        **{k: on_gpu(v) for k, v in kwargs.items()})
     return twin, cuda
 
 
 @pytest.mark.parametrize("name", SEMIRINGS)
 @pytest.mark.parametrize("mask_kind", MASKS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_push_matches_twin(gpu, name, mask_kind, seed):
+@pytest.mark.parametrize("frontier_size", [3, 60, 300])
+def test_push_matches_twin(gpu, name, mask_kind, seed, frontier_size):
     rng = np.random.default_rng(seed)
     semiring = getattr(semirings, name)
-    csr = random_csr(rng, 320, 352, 0.03)            # majors: input space, minors: output space
-    frontier = np.sort(rng.choice(320, 60, replace=False)).astype(np.int32)
-    values = rng.random(60) < 0.7 if semiring.reads_left_values else None
+    n_in = 2048 if frontier_size > 1000 else 320
+    csr = random_csr(rng, n_in, 352, 0.03)            # majors: input space, minors: output space
+    frontier = rng.choice(n_in, min(frontier_size, n_in), replace=False).astype(np.int32)
+    values = rng.random(frontier.shape[0]) < 0.7 if semiring.reads_left_values else None
     mask, complement = mask_of(rng, 352, mask_kind)
     in_map = IdMap(32, 64, 7)
-    (cpu_part, cpu_examined), (gpu_part, gpu_examined) = run_twins(
-        "push_spmspv", gpu, csr, frontier, values, semiring, mask, complement, in_map)
-    assert gpu_examined == cpu_examined
+    degrees = rng.integers(0, 50, 352).astype(np.int64)
+    cpu_result, gpu_result = run_twins("push_spmspv", gpu, csr, frontier, values, semiring, mask,
+                                       complement, in_map, out_degree=degrees)
 
     def valid(v, parent):
         sources = in_map.to_global(frontier.astype(np.int64))
         return any(parent == g and v in csr.indices[csr.indptr[u]:csr.indptr[u + 1]]
                    for u, g in zip(frontier, sources))
-    assert_same(cpu_part, gpu_part, gpu, semiring, valid)
+    cpu_counters, gpu_counters = assert_same(cpu_result, gpu_result, gpu, semiring, valid)
+    for counter in (K.FOUND, K.EXAMINED, K.PUSH_EDGES):
+        assert gpu_counters[counter] == cpu_counters[counter], f"counter {counter}"
+
+
+def test_push_large_frontier_with_known_edges(gpu):
+    """A frontier past the one-block scan, with the launch sized by the host-known edge total."""
+    rng = np.random.default_rng(11)
+    csr = random_csr(rng, 6000, 4096, 0.004, hub=False)
+    frontier = rng.choice(6000, 4000, replace=False).astype(np.int32)
+    total = int((csr.indptr[frontier + 1] - csr.indptr[frontier]).sum())
+    semiring = semirings.any_pair
+    cpu_result, gpu_result = run_twins("push_spmspv", gpu, csr, frontier, None, semiring, None, False,
+                                       IdMap(32, 32, 0), frontier_edges=total)
+    cpu_counters, gpu_counters = assert_same(cpu_result, gpu_result, gpu, semiring, None)
+    assert gpu_counters[K.EXAMINED] == cpu_counters[K.EXAMINED] == total
 
 
 @pytest.mark.parametrize("name", SEMIRINGS)
@@ -96,18 +123,21 @@ def test_pull_matches_twin(gpu, name, mask_kind, seed):
     rng = np.random.default_rng(seed)
     semiring = getattr(semirings, name)
     csr = random_csr(rng, 352, 320, 0.05)            # majors: output rows, minors: input space
-    frontier = cpu_kernels.bitmap_from_list(np.flatnonzero(rng.random(320) < 0.2).astype(np.int32), 320)
+    frontier = K.bitmap_from_list(np.flatnonzero(rng.random(320) < 0.2).astype(np.int32), 320)
     values = rng.random(320) < 0.5 if semiring.reads_left_values else None
     mask, complement = mask_of(rng, 352, mask_kind)
     in_map = IdMap(32, 96, 32)
-    (cpu_part, _), (gpu_part, _) = run_twins(
-        "pull_spmv", gpu, csr, frontier, values, semiring, mask, complement, in_map)
+    degrees = rng.integers(0, 50, 352).astype(np.int64)
+    cpu_result, gpu_result = run_twins("pull_spmv", gpu, csr, frontier, values, semiring, mask, complement,
+                                       in_map, out_degree=degrees)
 
     def valid(row, parent):
         cols = csr.indices[csr.indptr[row]:csr.indptr[row + 1]]
-        hits = cols[cpu_kernels.bitmap_test(frontier, cols)]
+        hits = cols[K.bitmap_test(frontier, cols)]
         return parent in in_map.to_global(hits.astype(np.int64)).tolist()
-    assert_same(cpu_part, gpu_part, gpu, semiring, valid)
+    cpu_counters, gpu_counters = assert_same(cpu_result, gpu_result, gpu, semiring, valid)
+    for counter in (K.FOUND, K.EXAMINED, K.PUSH_EDGES):
+        assert gpu_counters[counter] == cpu_counters[counter], f"counter {counter}"
 
 
 @pytest.mark.parametrize("length,density", [(32, 0.5), (4096, 0.01), (4096, 0.9), (1 << 16, 0.001), (1 << 16, 0.0)])
@@ -115,15 +145,232 @@ def test_bitmap_kernels_match_twins(gpu, length, density):
     cp = gpu.xp
     rng = np.random.default_rng(length)
     ids = np.flatnonzero(rng.random(length) < density).astype(np.int32)
-    words = cpu_kernels.bitmap_from_list(ids, length)
+    words = K.bitmap_from_list(ids, length)
     gpu_words = gpu.kernels.bitmap_from_list(cp.asarray(ids), length)
     np.testing.assert_array_equal(cp.asnumpy(gpu_words), words)
     np.testing.assert_array_equal(cp.asnumpy(gpu.kernels.list_from_bitmap(gpu_words, len(ids))), ids)
     np.testing.assert_array_equal(cp.asnumpy(gpu.kernels.list_from_bitmap(gpu_words)), ids)
-    assert gpu.kernels.popcount(gpu_words) == cpu_kernels.popcount(words) == len(ids)
+    assert gpu.kernels.popcount(gpu_words) == K.popcount(words) == len(ids)
     probe = rng.integers(0, length, 500).astype(np.int32)
     np.testing.assert_array_equal(cp.asnumpy(gpu.kernels.bitmap_test(gpu_words, cp.asarray(probe))),
-                                  cpu_kernels.bitmap_test(words, probe))
+                                  K.bitmap_test(words, probe))
+
+
+@pytest.mark.parametrize("mode", ["dense", "compact", "scalar"])
+@pytest.mark.parametrize("dtype", [np.int64, np.bool_])
+def test_assign_from_list_matches_twin(gpu, mode, dtype):
+    cp = gpu.xp
+    rng = np.random.default_rng(5)
+    length = 4096
+    ids = rng.choice(length, 700, replace=False).astype(np.int32)
+    words = K.bitmap_from_list(rng.choice(length, 300, replace=False).astype(np.int32), length)
+    values = rng.integers(0, 2, length).astype(dtype)
+    dense = rng.integers(0, 1000, length).astype(dtype)
+    compact = rng.integers(0, 1000, ids.shape[0]).astype(dtype)
+    kwargs = {"dense": {"src_dense": dense}, "compact": {"src_compact": compact},
+              "scalar": {"scalar": dtype(1)}}[mode]
+    cpu_words, cpu_values = words.copy(), values.copy()
+    K.assign_from_list(ids, cpu_words, cpu_values, **kwargs)
+    gpu_words, gpu_values = cp.asarray(words), cp.asarray(values)
+    gpu.kernels.assign_from_list(cp.asarray(ids), gpu_words, gpu_values,
+                                 **{k: (cp.asarray(v) if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()})
+    np.testing.assert_array_equal(cp.asnumpy(gpu_words), cpu_words)
+    np.testing.assert_array_equal(cp.asnumpy(gpu_values), cpu_values)
+
+
+# -- the fold -------------------------------------------------------------------------------
+def _output_of(rng, backend, semiring, block_len, nowners, count):
+    """A product output over nowners blocks with ``count`` random entries, on ``backend``."""
+    xp = backend.xp
+    length = block_len * nowners
+    ids = rng.choice(length, count, replace=False).astype(np.int32)
+    values = rng.integers(0, 10**6, length).astype(semiring.out_dtype)
+    words = K.bitmap_from_list(ids, length)
+    part = ld.local.LocalPart("bitmap", length, None, xp.asarray(values), words=xp.asarray(words),
+                              ids=xp.asarray(ids), ids_sorted=False)
+    counters = np.zeros(K.NCOUNTERS, np.uint64)
+    counters[K.FOUND] = count
+    return part, xp.asarray(counters)
+
+
+def _pieces(buffer, nowners, block_len, vw, cap, counts, dtype):
+    """{owner: {id: value}} of a packed send buffer, read with the host's wire rules."""
+    out, at = {}, 0
+    for k in range(nowners):
+        if cap:
+            size = wire.fixed_piece_words(cap, vw)
+            piece = buffer[at:at + size]
+            count, ids, base = int(piece[0]), piece[2:2 + int(piece[0])], 2 + wire.even(cap)
+        else:
+            count = int(counts[k])
+            size = wire.counted_piece_words(count, block_len, vw)
+            piece = buffer[at:at + size]
+            if wire.counted_is_bitmap(count, block_len, vw):
+                out[k] = dict.fromkeys(K.list_from_bitmap(piece).tolist(), True)
+                at += size
+                continue
+            ids, base = piece[:count], wire.even(count)
+        vals = piece[base:].view(dtype)[:count] if vw else np.ones(count, bool)
+        out[k] = dict(zip(ids.tolist(), vals.tolist()))
+        at += size
+    return out
+
+
+@pytest.mark.parametrize("name", ["any_pair", "any_secondi", "lor_land"])
+@pytest.mark.parametrize("layout", ["fixed", "counted-list", "counted-bitmap"])
+def test_fold_pack_matches_twin(gpu, name, layout):
+    cp = gpu.xp
+    semiring = getattr(semirings, name)
+    vw = wire.value_words(semiring)
+    if layout == "counted-bitmap" and vw:
+        pytest.skip("pieces whose values travel are always lists")
+    block_len, nowners = 1024, 3
+    count = {"fixed": 40, "counted-list": 60, "counted-bitmap": 900}[layout]
+    threshold = wire.bitmap_threshold(block_len)
+    rng = np.random.default_rng(3)
+    cpu = ld.get_backend("cpu")
+    part, counters = _output_of(rng, cpu, semiring, block_len, nowners, count)
+    gpart = ld.local.LocalPart("bitmap", part.length, None, cp.asarray(part.values), words=cp.asarray(part.words),
+                               ids=cp.asarray(part.ids), ids_sorted=False)
+    gcounters = cp.asarray(counters)
+    cap = count if layout == "fixed" else 0
+    counts = None
+    if not cap:
+        host = K.fold_count(part, counters, block_len, nowners)
+        np.testing.assert_array_equal(cp.asnumpy(gpu.kernels.fold_count(gpart, gcounters, block_len, nowners)), host)
+        counts = wire.PieceCounts(host, host)
+    want = K.fold_pack(part, counters, vw, block_len, nowners, cap, threshold, counts)
+    gcounts = None if counts is None else wire.PieceCounts(cp.asarray(counts.host), counts.host)
+    got = cp.asnumpy(gpu.kernels.fold_pack(gpart, gcounters, vw, block_len, nowners, cap, threshold, gcounts))
+    assert got.shape == want.shape
+    dtype = np.dtype(semiring.out_dtype)
+    host_counts = None if counts is None else counts.host
+    assert _pieces(got, nowners, block_len, vw, cap, host_counts, dtype) == \
+        _pieces(want, nowners, block_len, vw, cap, host_counts, dtype)
+
+
+@pytest.mark.parametrize("name", SEMIRINGS)
+@pytest.mark.parametrize("layout", ["fixed", "counted"])
+@pytest.mark.parametrize("mask_kind", MASKS)
+def test_fold_merge_matches_twin(gpu, name, layout, mask_kind):
+    cp = gpu.xp
+    semiring = getattr(semirings, name)
+    vw = wire.value_words(semiring)
+    block_len, nowners = 1024, 3
+    threshold = wire.bitmap_threshold(block_len)
+    rng = np.random.default_rng(7)
+    cpu = ld.get_backend("cpu")
+    # what the members packed for this owner: each a random output over the owner's block
+    sends = []
+    for member in range(nowners):
+        part, counters = _output_of(rng, cpu, semiring, block_len, nowners, 120)
+        counts = K.fold_count(part, counters, block_len, nowners)
+        cap = 200 if layout == "fixed" else 0
+        pc = None if cap else wire.PieceCounts(counts, counts)
+        buffer = K.fold_pack(part, counters, vw, block_len, nowners, cap, threshold, pc)
+        sends.append((buffer, counts))
+    # the pieces for owner 1, as the alltoallv would deliver them
+    me = 1
+    recv_parts, recv_counts = [], []
+    for buffer, counts in sends:
+        sizes = ([wire.fixed_piece_words(cap, vw)] * nowners if cap else
+                 [wire.counted_piece_words(int(c), block_len, vw) for c in counts])
+        start = sum(sizes[:me])
+        recv_parts.append(buffer[start:start + sizes[me]])
+        recv_counts.append(int(counts[me]))
+    recv = np.concatenate(recv_parts)
+    rc = np.array(recv_counts, dtype=np.int64)
+    mask, complement = mask_of(rng, block_len, mask_kind)
+    degrees = rng.integers(0, 30, block_len).astype(np.int64)
+    counts = None if cap else wire.PieceCounts(rc, rc)
+    cpu_result = K.fold_merge(recv, nowners, block_len, vw, cap, threshold, counts, semiring, mask, complement,
+                              out_degree=degrees)
+    gcounts = None if cap else wire.PieceCounts(cp.asarray(rc), rc)
+    gpu_result = gpu.kernels.fold_merge(cp.asarray(recv), nowners, block_len, vw, cap, threshold, gcounts, semiring,
+                                        None if mask is None else cp.asarray(mask), complement,
+                                        out_degree=cp.asarray(degrees))
+    sent_values = {}
+    dtype = np.dtype(semiring.out_dtype)
+    for buffer, counts in sends:
+        for i, v in _pieces(buffer, nowners, block_len, vw, cap, None if cap else counts, dtype)[me].items():
+            sent_values.setdefault(i, set()).add(v)
+    cpu_counters, gpu_counters = assert_same(cpu_result, gpu_result, gpu, semiring,
+                                             lambda i, v: v in sent_values[i])
+    for counter in (K.FOUND, K.PUSH_EDGES, K.OVERFLOW):
+        assert gpu_counters[counter] == cpu_counters[counter], f"counter {counter}"
+
+
+def test_fold_merge_reports_a_wrong_bound(gpu):
+    """A fixed piece holding more entries than its capacity sets the overflow counter."""
+    cp = gpu.xp
+    semiring = semirings.any_pair
+    block_len, nowners, cap = 1024, 2, 4
+    piece = np.zeros(wire.fixed_piece_words(cap, 0), np.uint32)
+    piece[0] = cap + 3                       # claims more than fit
+    piece[2:2 + cap] = [1, 2, 3, 4]
+    recv = np.concatenate([piece, np.zeros_like(piece)])
+    _, counters = gpu.kernels.fold_merge(cp.asarray(recv), nowners, block_len, 0, cap,
+                                         wire.bitmap_threshold(block_len), None, semiring, None, False)
+    assert int(cp.asnumpy(counters)[K.OVERFLOW]) == 1
+    _, cpu_counters = K.fold_merge(recv, nowners, block_len, 0, cap, wire.bitmap_threshold(block_len), None,
+                                   semiring, None, False)
+    assert int(cpu_counters[K.OVERFLOW]) == 1
+
+
+# -- fused levels -----------------------------------------------------------------------------
+@pytest.mark.parametrize("positional", [True, False])
+@pytest.mark.parametrize("graph", ["mesh", "random", "hubs"])
+def test_fused_levels_match_twin(gpu, positional, graph):
+    from lagraph_dist.generators import grid2d_edges
+    cp = gpu.xp
+    rng = np.random.default_rng(1)
+    if graph == "mesh":
+        src, dst = grid2d_edges(40, 50)
+        n = 2000
+    elif graph == "random":
+        n = 3000
+        src, dst = rng.integers(0, n, 9000), rng.integers(0, n, 9000)
+    else:                                    # a few vertices over the hub degree
+        n = 6000
+        src = np.concatenate([np.repeat([0, 1, 2], 2500), rng.integers(0, n, 8000)])
+        dst = np.concatenate([rng.integers(0, n, 7500), rng.integers(0, n, 8000)])
+    src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    length = -(-n // 32) * 32
+    order = np.lexsort((dst, src))
+    src, dst = src[order], dst[order]
+    keep = np.ones(src.shape[0], bool)
+    keep[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+    src, dst = src[keep], dst[keep]
+    indptr = np.zeros(length + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=length), out=indptr[1:])
+    csr = LocalCSR(indptr, dst.astype(np.int32), length)
+    source = 0
+    dtype = np.int64 if positional else np.bool_
+    words = K.bitmap_from_list(np.array([source], np.int32), length)
+    parents = np.zeros(length, dtype)
+    parents[source] = source if positional else True
+    depth_words, depths = words.copy(), np.zeros(length, np.int64)
+    frontier = np.array([source], np.int32)
+    edges = int(indptr[source + 1] - indptr[source])
+    args = dict(max_frontier=1 << 14, max_edges=1 << 16, max_levels=4096, target=-1)
+    gw, gp, gdw, gd = (cp.asarray(a) for a in (words, parents, depth_words, depths))
+    twin = K.bfs_fused(csr, words, parents, depth_words, depths, 1, frontier, edges, positional, **args)
+    cuda = gpu.kernels.bfs_fused(to_gpu(csr, cp), gw, gp, gdw, gd, 1, cp.asarray(frontier), edges, positional,
+                                 **args)
+    assert cuda[0] == twin[0], "per-level records differ"
+    assert sorted(cp.asnumpy(cuda[1]).tolist()) == sorted(twin[1].tolist())
+    assert cuda[2:] == twin[2:]
+    np.testing.assert_array_equal(cp.asnumpy(gw), words)
+    np.testing.assert_array_equal(cp.asnumpy(gdw), depth_words)
+    np.testing.assert_array_equal(cp.asnumpy(gd), depths)
+    if positional:                           # parents: any in-neighbour one level up
+        got = cp.asnumpy(gp)
+        reached = K.list_from_bitmap(words)
+        for v in reached.tolist():
+            if v == source:
+                continue
+            p = int(got[v])
+            assert depths[p] == depths[v] - 1 and v in csr.indices[indptr[p]:indptr[p + 1]]
 
 
 def test_gpu_kronecker_equals_cpu():

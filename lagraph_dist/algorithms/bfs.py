@@ -131,6 +131,8 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     source = A.grid.agree(_check_arguments, A, source, levels, parents, direction, alpha, beta,
                           depth_limit, target)
     grid, backend = A.grid, A.backend
+    if direction != "push":
+        A.T.prepare_pull()           # built (or refused) before the search, on every rank
     semiring = any_secondi if parents else any_pair
     mine = [source] if grid.rank == 0 else []
     frontier = Vector.from_indices(mine, A.n, values=np.array(mine, np.int64), grid=grid,
