@@ -294,6 +294,7 @@ def environment(A):
         "host": platform.node(), "cpu_count": os.cpu_count(),
         "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
         "mpi4py": mpi4py.__version__, "commit": _git_commit(),
+        "transport": A.grid.transport.describe(),
     }
     if A.backend.name == "gpu":
         env.update(A.backend.kernels.device_info())

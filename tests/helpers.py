@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,33 @@ BACKENDS = ["cpu", GPU]
 DIRECTIONS = ("push", "pull", "auto")
 STATS_KEYS = {"direction", "frontier", "discovered", "edges_examined", "bytes", "encoding", "seconds"}
 ALLOWED_STEPS = {"push": {"push"}, "pull": {"pull"}, "auto": {"push", "pull"}}
+
+
+# -- launching MPI ----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def mpi_launcher():
+    """The launcher of this interpreter's MPI: the mpiexec beside sys.executable (the mpich
+    wheel in a venv), else mpirun or mpiexec on PATH; None when there is none."""
+    import shutil
+    beside = Path(sys.executable).parent / "mpiexec"
+    if beside.exists():
+        return str(beside)
+    return shutil.which("mpirun") or shutil.which("mpiexec")
+
+
+def mpi_command(ranks, script, *args):
+    """The command running ``script`` (with ``python -m mpi4py``, so that an exception on one
+    rank aborts the job) on ``ranks`` processes. Open MPI run as root needs its flag."""
+    import subprocess
+    launcher = mpi_launcher()
+    flags = []
+    version = subprocess.run([launcher, "--version"], capture_output=True, text=True, timeout=60)
+    if "Open MPI" in version.stdout + version.stderr:
+        flags = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+    return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
+
+
+needs_mpi = pytest.mark.skipif(mpi_launcher() is None, reason="no mpiexec (pip install mpich)")
 
 
 # -- graphs -----------------------------------------------------------------------------------

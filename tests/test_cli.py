@@ -3,12 +3,9 @@ saved arrays, the bench table and JSON, and one error message under mpiexec."""
 import importlib.metadata
 import json
 import os
-import shutil
 import subprocess
-import sys
 import textwrap
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -18,6 +15,8 @@ import scipy.sparse.csgraph as csgraph
 import lagraph_dist as ld
 from lagraph_dist import bench
 from lagraph_dist.cli import build_parser, main
+
+from helpers import mpi_command, mpi_launcher
 
 
 def run(capsys, *argv):
@@ -210,13 +209,11 @@ MPI_SCRIPT = textwrap.dedent("""
 @pytest.mark.mpi
 @pytest.mark.timeout(180)
 def test_under_mpiexec_rank_0_speaks_and_every_rank_fails(tmp_path):
-    beside = Path(sys.executable).parent / "mpiexec"
-    mpiexec = str(beside) if beside.exists() else shutil.which("mpiexec")
-    if mpiexec is None:
+    if mpi_launcher() is None:
         pytest.skip("mpiexec not found")
     script = tmp_path / "cli_mpi.py"
     script.write_text(MPI_SCRIPT)
-    done = subprocess.run([mpiexec, "-n", "2", sys.executable, str(script)], capture_output=True,
+    done = subprocess.run(mpi_command(2, script), capture_output=True,
                           text=True, timeout=150, env=dict(os.environ))
     report = done.stdout[-3000:] + done.stderr[-3000:]
     assert done.returncode == 0, report

@@ -3,7 +3,6 @@ as one process and under ``mpiexec -n 4``, prints its report once (rank 0 only),
 what an independent computation (scipy.sparse.csgraph over the same edges) says about the
 graph. The README and docs link only files that are in the repository."""
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 import scipy.io
 import scipy.sparse.csgraph as csgraph
 
-from helpers import data_file, edges_to_scipy
+from helpers import data_file, edges_to_scipy, mpi_command, needs_mpi
 from lagraph_dist.generators import kronecker_edges
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,16 +21,10 @@ TIMEOUT = 300       # seconds a run may take (4 ranks oversubscribed on a small 
 RANKS = 4
 
 
-def mpiexec():
-    """The mpiexec beside this interpreter (the venv's, from the mpich wheel), else on PATH."""
-    beside = Path(sys.executable).parent / "mpiexec"
-    return str(beside) if beside.exists() else shutil.which("mpiexec")
-
-
 LAUNCHES = [
     pytest.param(1, id="1-process"),
     pytest.param(RANKS, id=f"mpiexec-{RANKS}", marks=[
-        pytest.mark.mpi, pytest.mark.skipif(mpiexec() is None, reason="no mpiexec (pip install mpich)")]),
+        pytest.mark.mpi, needs_mpi]),
 ]
 
 
@@ -41,9 +34,8 @@ def run_example(ranks, name, *args):
 
 
 def run_script(ranks, path, *args):
-    script = [str(path), *map(str, args)]
-    command = ([sys.executable, *script] if ranks == 1 else
-               [mpiexec(), "-n", str(ranks), sys.executable, "-m", "mpi4py", *script])
+    command = ([sys.executable, str(path), *map(str, args)] if ranks == 1 else
+               mpi_command(ranks, path, *args))
     done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     return done.stdout

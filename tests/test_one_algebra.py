@@ -3,7 +3,6 @@ python-graphblas objects and on lagraph_dist objects, and their results compared
 components exactly, parents by the Graph500 rules). Under mpiexec: tests/mpi/check_grammar.py."""
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import graphblas as gb
@@ -15,8 +14,7 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 import programs
-from helpers import BACKENDS, _mtx_header, edges_to_scipy, read_scipy_pattern, real_graphs
-from test_mpi_grids import mpiexec
+from helpers import BACKENDS, _mtx_header, edges_to_scipy, read_scipy_pattern, real_graphs, mpi_command, needs_mpi
 
 HERE = Path(__file__).resolve().parent
 
@@ -111,12 +109,11 @@ MPI_RUNS = [(4, "2x2"), (4, "1x4"), (3, "3x1")]
 
 
 @pytest.mark.mpi
-@pytest.mark.skipif(mpiexec() is None, reason="no mpiexec (pip install mpich)")
+@needs_mpi
 @pytest.mark.parametrize("ranks,shape", MPI_RUNS, ids=[s for _, s in MPI_RUNS])
 def test_grammar_under_mpiexec(ranks, shape):
     rows, cols = shape.split("x")
-    command = [mpiexec(), "-n", str(ranks), sys.executable, "-m", "mpi4py",
-               str(HERE / "mpi" / "check_grammar.py"), rows, cols]
+    command = mpi_command(ranks, HERE / "mpi" / "check_grammar.py", rows, cols)
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]

@@ -3,9 +3,7 @@ rejects its own kind of corruption."""
 
 import importlib
 import os
-import shutil
 import subprocess
-import sys
 import textwrap
 import tracemalloc
 from pathlib import Path
@@ -21,6 +19,8 @@ from mpi4py import MPI
 from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue, ValidationError
 from lagraph_dist.reference import bfs as reference_bfs
 from lagraph_dist.validate import validate
+
+from helpers import mpi_command, mpi_launcher
 
 # The package re-exports the function under the submodule's name, so fetch the module.
 validate_module = importlib.import_module("lagraph_dist.validate")
@@ -543,14 +543,12 @@ MPI_BACKEND_SCRIPT = textwrap.dedent("""
 
 @pytest.mark.mpi
 def test_backend_path_on_three_ranks(tmp_path):
-    beside = Path(sys.executable).parent / "mpiexec"
-    mpiexec = str(beside) if beside.exists() else shutil.which("mpiexec")
-    if mpiexec is None:
+    if mpi_launcher() is None:
         pytest.skip("mpiexec not found")
     script = tmp_path / "check_backend.py"
     script.write_text(MPI_BACKEND_SCRIPT)
     root = str(Path(__file__).resolve().parents[1])
-    proc = subprocess.run([mpiexec, "-n", "3", sys.executable, str(script), root],
+    proc = subprocess.run(mpi_command(3, script, root),
                           capture_output=True, text=True, timeout=120, env=dict(os.environ))
     report = proc.stdout + proc.stderr
     assert proc.returncode == 0, report

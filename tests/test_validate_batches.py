@@ -2,12 +2,9 @@
 the slices of a block are its edges, and small batches really hold less memory."""
 import importlib
 import os
-import shutil
 import subprocess
-import sys
 import textwrap
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +15,7 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist import memory
+from helpers import mpi_command, mpi_launcher
 
 validate_module = importlib.import_module("lagraph_dist.validate")
 
@@ -133,9 +131,7 @@ def test_batches_follow_the_free_memory(monkeypatch):
     assert verdict(A, 5, levels, broken) is not None
 
 
-def find_mpiexec():
-    beside = Path(sys.executable).parent / "mpiexec"
-    return str(beside) if beside.exists() else shutil.which("mpiexec")
+
 
 
 MPI_SCRIPT = textwrap.dedent("""
@@ -176,12 +172,11 @@ MPI_SCRIPT = textwrap.dedent("""
 @pytest.mark.mpi
 @pytest.mark.timeout(180)
 def test_batches_on_a_2x2_grid(tmp_path):
-    mpiexec = find_mpiexec()
-    if mpiexec is None:
+    if mpi_launcher() is None:
         pytest.skip("mpiexec not found")
     script = tmp_path / "check.py"
     script.write_text(MPI_SCRIPT)
-    done = subprocess.run([mpiexec, "-n", "4", sys.executable, "-m", "mpi4py", str(script)],
+    done = subprocess.run(mpi_command(4, script),
                           capture_output=True, text=True, timeout=150, env=dict(os.environ))
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     for rank in range(4):

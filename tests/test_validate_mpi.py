@@ -2,33 +2,25 @@
 it makes itself, and on a real graph when the shared data folder is present."""
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import data_file
+from helpers import data_file, mpi_command, mpi_launcher
 
 NPROCS = 3
 SCRIPT = Path(__file__).resolve().parent / "mpi" / "check_validate.py"
 
 
-def find_mpiexec():
-    """mpiexec of the running interpreter's environment first, then the one on PATH."""
-    beside = Path(sys.executable).parent / "mpiexec"
-    if beside.exists():
-        return str(beside)
-    return shutil.which("mpiexec")
+
 
 
 def run_on_three_ranks(*args):
-    mpiexec = find_mpiexec()
-    if mpiexec is None:
+    if mpi_launcher() is None:
         pytest.skip("mpiexec not found")
     proc = subprocess.run(
-        [mpiexec, "-n", str(NPROCS), sys.executable, str(SCRIPT), *map(str, args)],
+        mpi_command(NPROCS, SCRIPT, *args),
         capture_output=True, text=True, timeout=120, env=dict(os.environ),
     )
     report = proc.stdout + proc.stderr

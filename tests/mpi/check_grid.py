@@ -9,6 +9,11 @@ without a hang. WHICH picks the graphs:
                    the (empty, shared) folder DIR: stand-ins for the real graphs and bad files.
 ``real DIR``       the real graphs and bad files of the shared data folder DIR (its lagraph/).
 
+``--backend gpu --transport nccl|mpi-cuda|mpi-host`` runs the same on GPUs (one rank a GPU),
+plus the transport's channels on device arrays, meshes and long paths, and the host reads a
+level makes. A transport that cannot work here must fail on every rank instead: the script
+then says why (``transport T unavailable: ...``) and checks nothing else.
+
 Each rank prints ``rank K ok`` at the end; any failure exits non-zero (``python -m mpi4py``
 turns an uncaught exception into MPI_Abort).
 """
@@ -20,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import lagraph_dist as ld
+import lagraph_dist.transport  # noqa: F401  (ld.transport.TRANSPORTS)
 from lagraph_dist.generators import kronecker_edges
 from lagraph_dist.wire import forced_wire_encoding
 from lagraph_dist.mtx import write_mtx
@@ -28,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.p
 from graphs import (MALFORMED_MTX, small_digraph, triangle_mesh,  # noqa: E402
                     west_like_digraph, write_real_general)
 
-BACKEND = "cpu"
+BACKEND = "cpu"            # set from --backend
+TRANSPORT = None           # set from --transport (None: the default)
 REAL_GRAPHS = ("west0067.mtx", "jagmesh7.mtx", "ldbc-directed-example.mtx")
 REAL_BAD_FILES = ("mangled1.mtx", "complex.mtx")
 
@@ -98,6 +105,50 @@ def kronecker_graph(grid):
                     # push folds along the grid row, pull (mxv on A.T) along the grid column
                     fold_ranks = grid.cols if direction == "push" else grid.rows
                     assert fold_ranks == 1 or used == expected, f"{direction} fold used {used}"
+
+
+def high_diameter_graphs(grid):
+    """A mesh and a long path, whose levels are known without a reference: the distance from
+    a mesh corner is row + column, along a path the index."""
+    from lagraph_dist.generators import grid2d_edges
+    rows, cols = 30, 45
+    src, dst = grid2d_edges(rows, cols, part=grid.rank, nparts=grid.size)
+    A = ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, grid=grid, backend=BACKEND)
+    expected = (np.arange(rows * cols) // cols + np.arange(rows * cols) % cols).astype(np.int64)
+    n = 1500
+    path = np.arange(n - 1)[grid.rank::grid.size]
+    P = ld.Matrix.from_edges(path, path + 1, n, symmetrize=True, grid=grid, backend=BACKEND)
+    for matrix, want, label in ((A, expected, "mesh"), (P, np.arange(n), "path")):
+        for direction in ("push", "pull", "auto"):
+            result = ld.bfs(matrix, 0, direction=direction)
+            levels = result.levels.to_numpy()
+            assert np.array_equal(levels, want), f"{label}: levels differ ({direction})"
+            ld.validate(matrix, 0, levels, result.parents.to_numpy())
+            if grid.size > 1:       # one read of the level's counters, one of a counted fold's sizes
+                reads = max(r["host_reads"] for r in result.stats)
+                assert reads <= 2, f"{label} {direction}: a level made {reads} host reads"
+
+
+def channel_checks(grid):
+    """The transport's allgatherv and alltoallv on the backend's arrays, against contents every
+    rank can compute: member k contributes (k * 7 + 3) % 5 entries 1000 k + i; k sends member m
+    (k + 2 m) % 4 entries 10000 k + 100 m + i."""
+    xp = ld.get_backend(BACKEND).xp
+    for channel in (grid.transport.world, grid.transport.row, grid.transport.col):
+        size, me = channel.size, channel.rank
+        for dtype in (np.uint32, np.int64, np.bool_):
+            counts = [(k * 7 + 3) % 5 for k in range(size)]
+            mine = xp.asarray((1000 * me + np.arange(counts[me])).astype(dtype))
+            got = ld.get_backend(BACKEND).to_host(channel.allgatherv(mine, counts))
+            want = np.concatenate([(1000 * k + np.arange(counts[k])).astype(dtype) for k in range(size)])
+            assert np.array_equal(got, want), f"allgatherv {dtype} on {size} members"
+            sends = [(me + 2 * m) % 4 for m in range(size)]
+            recvs = [(k + 2 * me) % 4 for k in range(size)]
+            send = xp.asarray(np.concatenate([(10000 * me + 100 * m + np.arange(sends[m])).astype(dtype)
+                                              for m in range(size)]))
+            got = ld.get_backend(BACKEND).to_host(channel.alltoallv(send, sends, recvs))
+            want = np.concatenate([(10000 * k + 100 * me + np.arange(recvs[k])).astype(dtype) for k in range(size)])
+            assert np.array_equal(got, want), f"alltoallv {dtype} on {size} members"
 
 
 def stand_in_files(grid, folder):
@@ -173,13 +224,37 @@ def arguments():
     parser.add_argument("cols", type=int)
     parser.add_argument("which", choices=("generated", "real"))
     parser.add_argument("folder", type=Path, help="scratch folder (generated) or data folder (real)")
+    parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu")
+    parser.add_argument("--transport", choices=ld.transport.TRANSPORTS, default=None)
     return parser.parse_args()
 
 
+def transport_or_why(args):
+    """The grid on the asked transport, or (None, why) when it must fail, having checked that
+    it fails on every rank alike."""
+    from mpi4py import MPI
+    try:
+        return ld.Grid(rows=args.rows, cols=args.cols, transport=args.transport), None
+    except ld.InvalidValue as exc:
+        reasons = MPI.COMM_WORLD.allgather(str(exc))
+        assert all(r.split(" (raised on rank")[0] == reasons[0].split(" (raised on rank")[0] for r in reasons)
+        return None, reasons[0]
+
+
 def main():
+    global BACKEND, TRANSPORT
     args = arguments()
-    grid = ld.Grid(rows=args.rows, cols=args.cols)
+    BACKEND, TRANSPORT = args.backend, args.transport
+    grid, why = transport_or_why(args)
+    if grid is None:
+        from mpi4py import MPI
+        print(f"transport {args.transport} unavailable: {why}", flush=True)
+        print(f"rank {MPI.COMM_WORLD.Get_rank()} ok", flush=True)
+        return
+    assert grid.transport.name == (args.transport or grid.transport.name)
     if args.which == "generated":
+        channel_checks(grid)
+        high_diameter_graphs(grid)
         random_graphs(grid)
         kronecker_graph(grid)
         written_graphs(grid, stand_in_files(grid, args.folder))
