@@ -1,33 +1,58 @@
-"""Quick GPU timing (no peers, no validation): graph build and BFS ms per direction.
+"""Quick GPU timing (no peers, no validation): graph build and BFS ms per direction, with each
+level's direction, sizes, seconds, host reads and whether it ran fused.
 
-    python3 benchmarks/gpu_quick.py 18 20 22
+    python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000
 """
 import sys
 import time
 
+import numpy as np
+
 import lagraph_dist as ld
+from lagraph_dist.generators import grid2d_edges
 
 
-def main(scales):
+def build(spec):
+    kind, _, size = spec.partition(":")
+    if kind == "kron":
+        return ld.kronecker(int(size), backend="gpu"), None
+    if kind == "mesh":
+        rows, cols = (int(x) for x in size.split("x"))
+        src, dst = grid2d_edges(rows, cols)
+        return ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, backend="gpu"), [0]
+    if kind == "path":
+        n = int(size)
+        ids = np.arange(n - 1)
+        return ld.Matrix.from_edges(ids, ids + 1, n, symmetrize=True, backend="gpu"), [0]
+    raise SystemExit(f"unknown graph {spec!r}: kron:SCALE, mesh:RxC or path:N")
+
+
+def main(specs):
     import cupy as cp
-    for scale in scales:
+    for spec in specs:
         started = time.perf_counter()
-        A = ld.kronecker(scale, backend="gpu")
+        A, roots = build(spec)
         cp.cuda.Device().synchronize()
-        print(f"scale {scale}: built in {time.perf_counter() - started:.2f} s, {A}", flush=True)
+        print(f"{spec}: built in {time.perf_counter() - started:.2f} s, {A}", flush=True)
+        if roots is None:
+            roots = [int(v) for v in A.out_degree().indices()[:7]]
         for direction in ("push", "auto"):
-            ld.bfs(A, 1, direction=direction)
+            ld.bfs(A, roots[0], direction=direction)
             times = []
-            for root in range(2, 8):
+            for root in (roots[1:] or roots) * (1 if len(roots) > 1 else 3):
                 started = time.perf_counter()
                 result = ld.bfs(A, root, direction=direction)
                 cp.cuda.Device().synchronize()
                 times.append(1e3 * (time.perf_counter() - started))
-            print(f"  {direction}: ms {[round(t, 2) for t in times]}, {len(result.stats)} levels", flush=True)
-            for s in result.stats:
-                print(f"    {s['level']} {s['direction']} frontier={s['frontier']} found={s['discovered']} "
-                      f"edges={s['edges_examined']} ms={1e3 * s['seconds']:.3f}", flush=True)
+            fused = sum(1 for s in result.stats if s["fused"])
+            print(f"  {direction}: ms {[round(t, 3) for t in times]}, {len(result.stats)} levels "
+                  f"({fused} fused), {1e3 * np.median(times) / max(len(result.stats), 1):.1f} us/level", flush=True)
+            for s in result.stats[:40]:
+                if not s["fused"] or s["level"] < 4:
+                    print(f"    {s['level']} {s['direction']} fused={s['fused']} frontier={s['frontier']} "
+                          f"found={s['discovered']} edges={s['edges_examined']} ms={1e3 * s['seconds']:.3f} "
+                          f"reads={s['host_reads']}", flush=True)
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]])
+    main(sys.argv[1:])
