@@ -21,7 +21,7 @@ for stage in "$@"; do
     case $stage in
     gpu-tests)
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" "$repo/tests" \
-            -x ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-gpu.log" | tail -30 ;;
+            ${PYTEST_ARGS:---maxfail=8} 2>&1 | tee "$OUT/pytest-gpu.log" | tail -30 ;;
     multigpu-tests)
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m multigpu -s -p no:cacheprovider --rootdir "$repo" \
             "$repo/tests" ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-multigpu.log" | tail -40 ;;
