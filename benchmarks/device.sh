@@ -3,7 +3,7 @@
 # then run the stages named as arguments; logs and records go to $OUT.
 #   bash benchmarks/device.sh gpu-tests quick
 # Stages: gpu-tests (pytest -m gpu), multigpu-tests (pytest -m multigpu), quick (gpu_quick.py on
-# $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000). Real graphs travel as .data (a copy
+# $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (profile_level.py). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
@@ -28,6 +28,9 @@ for stage in "$@"; do
     quick)
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             2>&1 | tee "$OUT/quick.log" ;;
+    profile)
+        timeout ${PROFILE_TIMEOUT:-200} python3 "$repo/benchmarks/profile_level.py" ${PROFILE_SCALE:-22} 2>&1 | tee "$OUT/profile.log" \
+            | grep -v "^ *$" | head -${PROFILE_LINES:-120} ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done

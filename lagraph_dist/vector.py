@@ -164,7 +164,7 @@ class Vector:
     # -- gathers (collective) --------------------------------------------------------------
     def local_entries(self):
         """This rank's (global int64 ids, values), in increasing id order."""
-        part = self.part.to_list(self.backend)
+        part = self.part.sorted_list(self.backend)
         start, _ = self.layout.block_range(self.grid.row, self.grid.col)
         return part.ids.astype(np.int64) + start, part.values
 
@@ -320,7 +320,7 @@ class Vector:
         if other.grid is not self.grid or other.backend is not self.backend:
             raise DimensionMismatch("isequal compares vectors on one grid and backend")
         xp = self.backend.xp
-        mine, theirs = self.part.to_list(self.backend), other.part.to_list(self.backend)
+        mine, theirs = self.part.sorted_list(self.backend), other.part.sorted_list(self.backend)
         same = (mine.nvals == theirs.nvals and bool(xp.array_equal(mine.ids, theirs.ids))
                 and bool(xp.array_equal(mine.values, theirs.values)))
         return bool(self.grid.allreduce(int(same), "MIN"))
