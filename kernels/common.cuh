@@ -77,6 +77,47 @@ __device__ __forceinline__ void ld_warp_append(bool want, int id, int* __restric
     if (want) queue[base + __popc(wanting & ((1u << lane) - 1u))] = id;
 }
 
+// A block's share of an output queue, staged in shared memory (LD_STAGE ids): warps add their
+// lanes' ids with one shared atomic a warp, and the block moves them to the global queue with
+// one global atomic a flush instead of one a warp (a single global counter is what slows a
+// kernel that finds millions of entries). Every thread of the block calls add and flush at
+// the same points; flush moves the stage when fewer than `room` slots are left, or always
+// when `force`.
+#define LD_STAGE 2048
+struct ld_stage {
+    int items[LD_STAGE];
+    unsigned int count;
+    u64 base;
+};
+
+__device__ __forceinline__ void ld_stage_add(ld_stage& stage, bool want, int id) {
+    const u32 wanting = __ballot_sync(0xffffffffu, want);
+    if (!wanting) return;
+    const int lane = threadIdx.x & 31, leader = __ffs(wanting) - 1;
+    unsigned int at = 0;
+    if (lane == leader) at = atomicAdd(&stage.count, (unsigned int)__popc(wanting));
+    at = __shfl_sync(0xffffffffu, at, leader);
+    if (want) stage.items[at + __popc(wanting & ((1u << lane) - 1u))] = id;
+}
+
+__device__ __forceinline__ void ld_stage_flush(ld_stage& stage, int* __restrict__ queue, u64* tail,
+                                               unsigned int room, bool force) {
+    __syncthreads();
+    const unsigned int n = stage.count;
+    __syncthreads();                          // all have read n before anyone adds again
+    if (n == 0 || (!force && n + room <= LD_STAGE)) return;
+    if (threadIdx.x == 0) { stage.base = atomicAdd(tail, (u64)n); stage.count = 0; }
+    __syncthreads();
+    const u64 base = stage.base;
+    for (unsigned int i = threadIdx.x; i < n; i += blockDim.x) queue[base + i] = stage.items[i];
+    __syncthreads();                          // copied out before the stage fills again
+}
+
+__device__ __forceinline__ void ld_stage_init(ld_stage& stage) {
+    if (threadIdx.x == 0) stage.count = 0;
+    __syncthreads();
+}
+
 // Claim entry v of an output bitmap for a product whose monoid is ADD, writing `value`:
 // returns true for the first claimant (the entry is new). `any` writes only the first value;
 // `min` keeps the smallest (values start at the identity); `lor` ors (values start false).

@@ -107,6 +107,8 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
                               u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
                               u64* __restrict__ counters, const i64* __restrict__ out_degree) {
     __shared__ i64 offsets[65];
+    __shared__ ld_stage found;
+    ld_stage_init(found);
     const int k = blockIdx.y;
     const u32* piece;
     i64 count;
@@ -128,7 +130,7 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
     u64 pushed_edges = 0;
     const i64 slots = bitmap ? block_len : count;
     const i64 step = (i64)gridDim.x * blockDim.x;
-    // every lane runs the same number of rounds, so the warp-wide append below is safe
+    // every thread of the block runs the same rounds, as the staged append requires
     for (i64 base = (i64)blockIdx.x * blockDim.x; base < slots; base += step) {
         const i64 i = base + threadIdx.x;
         bool fresh = false;
@@ -142,9 +144,11 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
                 fresh = ld_claim<ADD, V>(out_words, out_values, id, value);
             }
         }
-        ld_warp_append(fresh, id, queue, counters + LD_FOUND);
+        ld_stage_add(found, fresh, id);
         if (fresh && out_degree) pushed_edges += (u64)out_degree[id];
+        ld_stage_flush(found, queue, counters + LD_FOUND, blockDim.x, false);
     }
+    ld_stage_flush(found, queue, counters + LD_FOUND, 0, true);
     ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
 }
 

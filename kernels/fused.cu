@@ -65,7 +65,8 @@ __global__ void ld_bfs_fused(const i64* __restrict__ indptr, const int* __restri
                              u32* __restrict__ words, V* __restrict__ parents, long long* __restrict__ depths,
                              u32* __restrict__ depth_words, long long first_depth, int* __restrict__ queue0, int* __restrict__ queue1,
                              int* __restrict__ hubs0, int* __restrict__ hubs1,
-                             u64* __restrict__ slots,        // [3 counts][3 edges][3 hub counts][target hit]
+                             u64* __restrict__ slots,        // [3 counts][3 edges][3 hub counts][target hit];
+                                                             // edges[0] == ~0: count the first frontier's
                              i64 max_frontier, i64 max_edges, i64 max_levels, int target,
                              u64* __restrict__ records,      // per level: frontier, discovered, examined
                              long long* __restrict__ status) {
@@ -81,15 +82,29 @@ __global__ void ld_bfs_fused(const i64* __restrict__ indptr, const int* __restri
     const i64 nthreads = (i64)gridDim.x * blockDim.x;
     const i64 warp = thread >> 5, nwarps = nthreads >> 5;
 
-    // the first frontier's hubs (later frontiers queue theirs as they are found)
+    // the first frontier's hubs (later frontiers queue theirs as they are found), and its
+    // out-edges when the caller does not know them (slots[3] == ~0)
     {
         const i64 nf = (i64)counts[0];
+        const bool count_edges = edges[0] == ~0ull;
+        u64 first_edges = 0;
         for (i64 base = warp * 32; base < nf; base += nwarps * 32) {
             const i64 i = base + lane;
             bool hub = false;
             int u = 0;
-            if (i < nf) { u = queue0[i]; hub = indptr[u + 1] - indptr[u] > LD_HUB_DEGREE; }
+            if (i < nf) {
+                u = queue0[i];
+                const i64 degree = indptr[u + 1] - indptr[u];
+                hub = degree > LD_HUB_DEGREE;
+                first_edges += (u64)degree;
+            }
             ld_warp_append(hub, u, hubs0, hub_counts);
+        }
+        grid.sync();                          // every thread has read edges[0]
+        if (count_edges) {
+            if (thread == 0) edges[0] = 0;
+            grid.sync();
+            ld_add_block_count(edges, first_edges);
         }
     }
     grid.sync();

@@ -1,12 +1,44 @@
 // Bottom-up (pull) masked SpMV: w = u' M over a bitmap frontier, one output row at a time,
 // reading M compressed by output row. ld_pull_rows gives each warp 32 consecutive rows (one
-// output word): lane b scans row 32w+b's inputs in increasing order and stops at the first
-// one in the frontier when the semiring allows; the warp's results become the word through one
-// ballot. Rows longer than `long_threshold` are queued (one atomic a warp) for
-// ld_pull_long_rows, a warp a row, 32 inputs a step (coalesced), stopping at the first step with
-// a hit. Both kernels append the rows they find to the output queue (one atomic a warp) and sum
-// the found rows' out-degrees for the direction rule.
+// output word): lane b scans row 32w+b's inputs in increasing order, four loads in flight at
+// a time, and stops at the first one in the frontier when the semiring allows; the warp's
+// results become the word through one ballot. Rows longer than `long_threshold` are queued for
+// ld_pull_long_rows, a warp a row, 64 inputs a step in two coalesced loads, stopping at the
+// first step with a hit. Found rows go to the output queue and queued rows to the long-row
+// queue through shared-memory stages (one global atomic a block flush), and the found rows'
+// out-degrees are summed for the direction rule. Both kernels walk their work in rounds that
+// are the same for every thread of a block, as the stages require.
 #include "common.cuh"
+
+#define LD_PULL_UNROLL 4
+
+// Scan inputs [start, end) of one row, LD_PULL_UNROLL loads in flight; returns whether a
+// frontier input was found and, through `value`, the row's value.
+template <int MULT, int ADD, typename V>
+__device__ __forceinline__ bool ld_scan_row(const int* __restrict__ indices, i64 start, i64 end,
+                                            const u32* __restrict__ frontier_words,
+                                            const V* __restrict__ frontier_values, u64& examined, V& value,
+                                            i64 block_len, i64 stride, i64 offset) {
+    constexpr bool stop_at_first = ld_first_hit_final<MULT, ADD>::value;
+    bool found = false;
+    for (i64 e = start; e < end; e += LD_PULL_UNROLL) {
+        int c[LD_PULL_UNROLL];
+#pragma unroll
+        for (int k = 0; k < LD_PULL_UNROLL; ++k) c[k] = e + k < end ? __ldg(indices + e + k) : -1;
+#pragma unroll
+        for (int k = 0; k < LD_PULL_UNROLL; ++k) {
+            if (c[k] < 0) break;
+            ++examined;
+            if (!ld_bit(frontier_words, c[k])) continue;
+            const V left = MULT == LD_MULT_LAND ? frontier_values[c[k]] : V();
+            const V x = ld_multiply<MULT, V>(c[k], left, block_len, stride, offset);
+            value = found ? ld_combine<ADD, V>(value, x) : x;
+            found = true;
+            if (stop_at_first || (ADD == LD_ADD_LOR && value)) return true;
+        }
+    }
+    return found;
+}
 
 template <int MULT, int ADD, typename V>
 __global__ void ld_pull_rows(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 nrows,
@@ -16,41 +48,36 @@ __global__ void ld_pull_rows(const i64* __restrict__ indptr, const int* __restri
                              int* __restrict__ long_rows, i64 long_threshold,
                              u64* __restrict__ counters, const i64* __restrict__ out_degree,
                              i64 block_len, i64 stride, i64 offset) {
-    constexpr bool stop_at_first = ld_first_hit_final<MULT, ADD>::value;
-    const int lane = threadIdx.x & 31;
-    const i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    __shared__ ld_stage found_stage, long_stage;
+    ld_stage_init(found_stage);
+    ld_stage_init(long_stage);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     const i64 nwords = (nrows + 31) >> 5;
     u64 examined = 0, pushed_edges = 0;
-    for (i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nwords; w += nwarps) {
+    for (i64 round = (i64)blockIdx.x * warps; round < nwords; round += (i64)gridDim.x * warps) {
+        const i64 w = round + warp;
         const i64 r = w * 32 + lane;
         bool found = false, queue_it = false;
         V value = V();
-        if (r < nrows && ld_allowed(mask, mask_mode, r)) {
+        if (w < nwords && r < nrows && ld_allowed(mask, mask_mode, r)) {
             const i64 start = indptr[r], end = indptr[r + 1];
-            if (end - start > long_threshold) {
-                queue_it = true;
-            } else {
-                for (i64 e = start; e < end; ++e) {
-                    const int c = __ldg(indices + e);
-                    ++examined;
-                    if (!ld_bit(frontier_words, c)) continue;
-                    const V left = MULT == LD_MULT_LAND ? frontier_values[c] : V();
-                    const V x = ld_multiply<MULT, V>(c, left, block_len, stride, offset);
-                    value = found ? ld_combine<ADD, V>(value, x) : x;
-                    found = true;
-                    if (stop_at_first || (ADD == LD_ADD_LOR && value)) break;
-                }
-            }
+            if (end - start > long_threshold) queue_it = true;
+            else found = ld_scan_row<MULT, ADD, V>(indices, start, end, frontier_words, frontier_values,
+                                                   examined, value, block_len, stride, offset);
         }
-        ld_warp_append(queue_it, (int)r, long_rows, counters + LD_LONG_ROWS);
-        ld_warp_append(found, (int)r, queue, counters + LD_FOUND);
+        ld_stage_add(long_stage, queue_it, (int)r);
+        ld_stage_add(found_stage, found, (int)r);
         const u32 word = __ballot_sync(0xffffffffu, found);
         if (found) {
             out_values[r] = value;
             if (out_degree) pushed_edges += (u64)out_degree[r];
         }
         if (lane == 0 && word) out_words[w] = word;     // the warp owns this word
+        ld_stage_flush(long_stage, long_rows, counters + LD_LONG_ROWS, blockDim.x, false);
+        ld_stage_flush(found_stage, queue, counters + LD_FOUND, blockDim.x, false);
     }
+    ld_stage_flush(long_stage, long_rows, counters + LD_LONG_ROWS, 0, true);
+    ld_stage_flush(found_stage, queue, counters + LD_FOUND, 0, true);
     ld_add_block_count(counters + LD_EXAMINED, examined);
     ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
 }
@@ -63,56 +90,57 @@ __global__ void ld_pull_long_rows(const i64* __restrict__ indptr, const int* __r
                                   u64* __restrict__ counters, const i64* __restrict__ out_degree,
                                   i64 block_len, i64 stride, i64 offset) {
     constexpr bool stop_at_first = ld_first_hit_final<MULT, ADD>::value;
-    const int lane = threadIdx.x & 31;
-    const i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
+    __shared__ ld_stage found_stage;
+    ld_stage_init(found_stage);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     const i64 queued = (i64)counters[LD_LONG_ROWS];
     u64 examined = 0, pushed_edges = 0;
-    // lane b remembers the b-th row of the warp's current batch of 32, so that found rows are
-    // appended to the output queue with one atomic a batch, not one a row
-    int batch_row = 0, slot = 0;
-    bool batch_found = false;
-    for (i64 q = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; q < queued; q += nwarps) {
-        const int r = long_rows[q];
-        const i64 start = indptr[r], end = indptr[r + 1];
+    for (i64 round = (i64)blockIdx.x * warps; round < queued; round += (i64)gridDim.x * warps) {
+        const i64 q = round + warp;
         bool found = false;
-        V value = V();
-        for (i64 base = start; base < end; base += 32) {
-            const i64 e = base + lane;
-            bool hit = false;
-            V x = V();
-            if (e < end) {
-                const int c = __ldg(indices + e);
-                hit = ld_bit(frontier_words, c);
-                if (hit) x = ld_multiply<MULT, V>(c, MULT == LD_MULT_LAND ? frontier_values[c] : V(),
-                                                  block_len, stride, offset);
+        int r = 0;
+        if (q < queued) {
+            r = long_rows[q];
+            const i64 start = indptr[r], end = indptr[r + 1];
+            V value = V();
+            bool done = false;          // no later input can change the row's value
+            for (i64 base = start; base < end && !done; base += 64) {
+                // two coalesced loads in flight before the frontier is probed
+                const i64 e0 = base + lane, e1 = base + 32 + lane;
+                const int c0 = e0 < end ? __ldg(indices + e0) : -1;
+                const int c1 = e1 < end ? __ldg(indices + e1) : -1;
+                for (int half = 0; half < 2 && !done; ++half) {
+                    const i64 chunk = base + 32 * half;
+                    if (chunk >= end) break;
+                    const int c = half ? c1 : c0;
+                    const bool hit = c >= 0 && ld_bit(frontier_words, c);
+                    V x = V();
+                    if (hit) x = ld_multiply<MULT, V>(c, MULT == LD_MULT_LAND ? frontier_values[c] : V(),
+                                                      block_len, stride, offset);
+                    if (lane == 0) examined += (end - chunk < 32) ? (end - chunk) : 32;
+                    const u32 hits = __ballot_sync(0xffffffffu, hit);
+                    if (!hits) continue;
+                    if constexpr (stop_at_first) {       // the lowest lane holds the smallest input id
+                        value = (V)__shfl_sync(0xffffffffu, (long long)x, __ffs(hits) - 1);
+                        found = done = true;
+                    } else {                             // lor: true as soon as any hit is true
+                        const bool any_true = __ballot_sync(0xffffffffu, hit && x) != 0;
+                        value = found ? ld_combine<ADD, V>(value, (V)any_true) : (V)any_true;
+                        found = true;
+                        done = (bool)value;
+                    }
+                }
             }
-            if (lane == 0) examined += (end - base < 32) ? (end - base) : 32;
-            const u32 hits = __ballot_sync(0xffffffffu, hit);
-            if (!hits) continue;
-            if constexpr (stop_at_first) {       // the lowest lane holds the smallest input id
-                value = (V)__shfl_sync(0xffffffffu, (long long)x, __ffs(hits) - 1);
-                found = true;
-                break;
-            } else {                             // lor: true as soon as any hit is true
-                const bool any_true = __ballot_sync(0xffffffffu, hit && x) != 0;
-                value = found ? ld_combine<ADD, V>(value, (V)any_true) : (V)any_true;
-                found = true;
-                if (value) break;
+            if (lane == 0 && found) {
+                atomicOr(out_words + (r >> 5), 1u << (r & 31));
+                out_values[r] = value;
+                if (out_degree) pushed_edges += (u64)out_degree[r];
             }
         }
-        if (lane == 0 && found) {
-            atomicOr(out_words + (r >> 5), 1u << (r & 31));
-            out_values[r] = value;
-            if (out_degree) pushed_edges += (u64)out_degree[r];
-        }
-        if (lane == slot) { batch_row = r; batch_found = found; }
-        if (++slot == 32) {
-            ld_warp_append(batch_found, batch_row, queue, counters + LD_FOUND);
-            slot = 0;
-            batch_found = false;
-        }
+        ld_stage_add(found_stage, lane == 0 && found, r);
+        ld_stage_flush(found_stage, queue, counters + LD_FOUND, warps, false);
     }
-    ld_warp_append(batch_found, batch_row, queue, counters + LD_FOUND);
+    ld_stage_flush(found_stage, queue, counters + LD_FOUND, 0, true);
     ld_add_block_count(counters + LD_EXAMINED, examined);
     ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
 }

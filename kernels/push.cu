@@ -7,8 +7,8 @@
 // searches, stages that range's scan, row start and vertex in shared memory, and its threads
 // then read the tile's edges with consecutive threads on consecutive edges (coalesced), each
 // finding its frontier entry by a short search in shared memory. A destination is claimed in the
-// output bitmap with atomicOr (ld_claim); new entries are appended to the output queue with one
-// atomic a warp, and their out-degrees summed for the direction rule.
+// output bitmap with atomicOr (ld_claim); new entries are staged in shared memory and appended to the output
+// queue with one atomic a block flush, and their out-degrees summed for the direction rule.
 #include "common.cuh"
 
 #ifndef LD_EDGES_PER_THREAD
@@ -80,6 +80,8 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
     __shared__ i64 s_start[LD_TILE_EDGES];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
     __shared__ int s_vertex[LD_TILE_EDGES];
     __shared__ int s_range[2];
+    __shared__ ld_stage found;
+    ld_stage_init(found);
     const i64 total = scan[nf];
     u64 pushed_edges = 0;
     for (i64 tile = blockIdx.x; tile * LD_TILE_EDGES < total; tile += gridDim.x) {
@@ -124,11 +126,12 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                              ld_multiply<MULT, V>(u, left, block_len, stride, offset));
                 }
             }
-            ld_warp_append(fresh, v, queue, counters + LD_FOUND);
+            ld_stage_add(found, fresh, v);
             if (fresh && out_degree) pushed_edges += (u64)out_degree[v];
         }
-        __syncthreads();             // the next tile rewrites the staged range
+        ld_stage_flush(found, queue, counters + LD_FOUND, LD_TILE_EDGES, false);   // also a barrier
     }
+    ld_stage_flush(found, queue, counters + LD_FOUND, 0, true);
     ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
     if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(counters + LD_EXAMINED, (u64)total);
 }

@@ -245,12 +245,15 @@ def bfs_fused(csr, words, parents, depth_words, depths, first_depth, frontier_id
     their parent (``positional``) or True into ``parents`` and the depth into ``depths`` (and
     their bits into ``depth_words``) when depths are kept.
 
+    ``frontier_edges`` < 0: the first frontier's out-edges are not known and are counted here.
     Returns (records: (frontier, discovered, examined) per level, frontier ids, frontier
     out-edges, why it stopped). It stops after the level that empties the frontier, reaches
     ``target`` (-1: none), makes the frontier exceed ``max_frontier`` vertices or
     ``max_edges`` out-edges, or after ``max_levels`` levels.
     """
-    records, frontier, edges = [], frontier_ids.astype(np.int64), int(frontier_edges)
+    records, frontier = [], frontier_ids.astype(np.int64)
+    edges = (int((csr.indptr[frontier + 1] - csr.indptr[frontier]).sum()) if frontier_edges < 0
+             else int(frontier_edges))
     reason = STOP_LEVELS
     for level in range(max_levels):
         owner, neighbours, examined = _edges_of(csr, frontier)

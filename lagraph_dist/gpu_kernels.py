@@ -332,7 +332,8 @@ class GpuKernels:
         queues = cp.empty((4, capacity), dtype=cp.int32)
         queues[0, :nf] = frontier_ids
         slots = np.zeros(10, dtype=np.uint64)
-        slots[0], slots[3] = nf, frontier_edges
+        slots[0] = nf
+        slots[3] = np.uint64(frontier_edges) if frontier_edges >= 0 else ~np.uint64(0)   # ~0: count them
         slots = cp.asarray(slots)
         report = cp.empty(5 + 3 * max_levels, dtype=cp.int64)      # status, then records
         status, records = report[:5], report[5:].view(cp.uint64)

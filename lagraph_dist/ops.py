@@ -28,7 +28,6 @@ from lagraph_dist.grid import WORD_BITS
 from lagraph_dist.local import LocalPart, combine_duplicates
 from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
-from lagraph_dist.semirings import binary as _binary, plus as _plus
 
 __all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats",
            "repeat_masked_vxm", "RepeatLimits", "LevelRecord"]
@@ -454,8 +453,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits):
     csr = A.block.by_col
     degrees = A.out_degree()
     frontier = q.to_list().part
-    edges = (q._global.push_edges if q._global is not None and q._push_degrees is degrees
-             else int(reduce(ewise_mult(q, degrees, _binary.second), _plus)))
+    edges = q._global.push_edges if q._global is not None and q._push_degrees is degrees else -1
     raw, ids, edges, _ = backend.kernels.bfs_fused(
         csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
         None if depths is None else depths.part.values, depth, frontier.ids, edges, semiring.multiply.positional, limits.max_nvals, limits.max_edges,

@@ -80,12 +80,16 @@ class _DirectionPolicy:
         self.push = direction != "pull"
         self.previous = 0
 
-    def frontier_edges(self, frontier):
-        """The frontier's out-edges: from the counters of the product that made it, or (the
-        source's level only) summed here."""
+    def known_frontier_edges(self, frontier):
+        """The frontier's out-edges from the counters of the product that made it (None for
+        the source's level)."""
         if frontier._global is not None and frontier._push_degrees is self.degrees:
             return frontier._global.push_edges
-        return int(reduce(ewise_mult(frontier, self.degrees, binary.second), plus))
+        return None
+
+    def frontier_edges(self, frontier):
+        known = self.known_frontier_edges(frontier)
+        return known if known is not None else int(reduce(ewise_mult(frontier, self.degrees, binary.second), plus))
 
     def fused_edge_limit(self):
         """Out-edges past which fused push levels must hand back, so that Beamer's rule can
@@ -96,6 +100,9 @@ class _DirectionPolicy:
 
     def choose(self, frontier, frontier_nvals):
         if self.direction != "auto":
+            return self.push
+        if self.previous == 0:       # the source alone: its edges are fewer than any pull reads
+            self.previous = frontier_nvals
             return self.push
         growing = frontier_nvals > self.previous
         if self.push and growing:
@@ -109,14 +116,19 @@ class _DirectionPolicy:
         return self.push
 
     def fused_levels_ran(self, records):
-        for record in records:
+        """Levels a fused run went on with after the one ``choose`` decided."""
+        for record in records[1:]:
             self.unexplored -= record.examined
         self.previous = records[-1].frontier if records else self.previous
 
 
 def _fused_eligible(A, policy, frontier, frontier_nvals):
-    return (A.grid.size == 1 and policy.push and frontier_nvals <= FUSED_MAX_NVALS
-            and policy.frontier_edges(frontier) <= policy.fused_edge_limit())
+    """A push level that may start a fused run: one rank, a small frontier whose out-edges are
+    known to be few (or the source alone, which the run sizes itself)."""
+    if A.grid.size != 1 or frontier_nvals > FUSED_MAX_NVALS:
+        return False
+    edges = policy.known_frontier_edges(frontier)
+    return edges is None or edges <= policy.fused_edge_limit()
 
 
 def bfs(A, source, *, levels=True, parents=True, direction="auto",
@@ -148,7 +160,8 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     reads = backend.device_reads
     while frontier_nvals and depth < last_depth and not (target is not None and _holds(frontier, target)):
         started = time.perf_counter()
-        if _fused_eligible(A, policy, frontier, frontier_nvals):
+        push = policy.choose(frontier, frontier_nvals)
+        if push and _fused_eligible(A, policy, frontier, frontier_nvals):
             limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, last_depth - depth), max_nvals=FUSED_MAX_NVALS,
                                   max_edges=policy.fused_edge_limit(), target=target)
             frontier, fused = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths,
@@ -163,7 +176,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
             frontier_nvals, reads = frontier.nvals, backend.device_reads
             continue
         depth += 1
-        if policy.choose(frontier, frontier_nvals):
+        if push:
             step, frontier = "push", vxm(frontier.to_list(), A, semiring, mask=visited, complement=True)
         else:
             step, frontier = "pull", mxv(A.T, frontier.to_bitmap(), semiring, mask=visited, complement=True)
