@@ -7,6 +7,7 @@
 typedef long long i64;
 typedef unsigned int u32;
 typedef unsigned long long u64;
+#define LD_I64_MAX 0x7fffffffffffffffLL
 
 // multiply operators
 #define LD_MULT_PAIR 0      // 1 / true

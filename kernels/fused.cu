@@ -10,7 +10,8 @@
 // vertex of more than LD_HUB_DEGREE edges is instead spread over the whole grid (hubs are queued
 // apart when discovered). A neighbour's bit is claimed in the visited bitmap itself (the
 // Bisson et al. update), so the claimant alone writes its parent and depth and appends it to
-// the next queue. Counters rotate over three slots so that one barrier a level suffices:
+// the next queue. A level runs only when its frontier's out-edges fit `max_edges`, which sizes
+// the queues (a level finds at most as many vertices as its frontier has edges). Counters rotate over three slots so that one barrier a level suffices:
 // level L reads slot L%3, writes slot (L+1)%3, and zeroes slot (L+2)%3.
 #include <cooperative_groups.h>
 #include "common.cuh"
@@ -119,6 +120,9 @@ __global__ void ld_bfs_fused(const i64* __restrict__ indptr, const int* __restri
             counts[stale] = 0; edges[stale] = 0; hub_counts[stale] = 0;
         }
         const i64 nf = (i64)counts[cur];
+        // a frontier of more out-edges than the queues hold goes back to the caller unexpanded
+        // (only the first can be one: every later level's edges were checked when found)
+        if ((i64)edges[cur] > max_edges) { reason = LD_STOP_TOO_BIG; break; }
         const long long depth = first_depth + level;
         const int* frontier = queues[qc];
         u64 next_edges = 0;
@@ -144,7 +148,7 @@ __global__ void ld_bfs_fused(const i64* __restrict__ indptr, const int* __restri
         }
         ld_add_block_count(edges + nxt, next_edges);
         grid.sync();
-        const i64 found = (i64)counts[nxt], found_edges = (i64)edges[nxt];
+        const i64 found = (i64)counts[nxt];
         if (thread == 0) {
             records[3 * level] = (u64)nf;
             records[3 * level + 1] = (u64)found;
@@ -153,7 +157,7 @@ __global__ void ld_bfs_fused(const i64* __restrict__ indptr, const int* __restri
         ++level;
         if (found == 0) { reason = LD_STOP_EMPTY; break; }
         if (*(volatile u64*)target_hit) { reason = LD_STOP_TARGET; break; }
-        if (found > max_frontier || found_edges > max_edges) { reason = LD_STOP_TOO_BIG; break; }
+        if (found > max_frontier) { reason = LD_STOP_TOO_BIG; break; }
     }
     if (thread == 0) {
         status[LD_STATUS_LEVELS] = level;

@@ -2,10 +2,11 @@
 // edges (Bisson et al. 2015, 3.4; the CTA gathering of Merrill et al.'s load-balanced expand).
 //
 // `scan` is the exclusive scan of the frontier entries' degrees (length nf + 1; scan[nf] is the
-// total, read here so the host need not). A block takes a tile of blockDim * EDGES_PER_THREAD
-// consecutive frontier edges: it finds the tile's frontier range [k0, k1] with two binary
-// searches, stages that range's scan, row start and vertex in shared memory, and its threads
-// then read the tile's edges with consecutive threads on consecutive edges (coalesced), each
+// total, read here so the host need not). A block walks a contiguous run of tiles of
+// blockDim * EDGES_PER_THREAD consecutive frontier edges. For each tile it loads the scan from
+// the tile's first frontier entry on into shared memory (one coalesced read), finds the tile's
+// last entry there in parallel, stages the range's vertex and row start, and its threads then
+// read the tile's edges with consecutive threads on consecutive edges (coalesced), each
 // finding its frontier entry by a short search in shared memory. A destination is claimed in the
 // output bitmap with atomicOr (ld_claim); new entries are staged in shared memory and appended to the output
 // queue with one atomic a block flush, and their out-degrees summed for the direction rule.
@@ -76,31 +77,43 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
                u64* __restrict__ counters, const i64* __restrict__ out_degree,
                i64 block_len, i64 stride, i64 offset) {
-    __shared__ i64 s_scan[LD_TILE_EDGES + 1];   // the tile's frontier range, when it fits
+    __shared__ i64 s_scan[LD_TILE_EDGES + 1];   // scan[k0 .. k0 + TILE], past nf: "infinity"
     __shared__ i64 s_start[LD_TILE_EDGES];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
     __shared__ int s_vertex[LD_TILE_EDGES];
-    __shared__ int s_range[2];
+    __shared__ int s_k0, s_k1, s_next;
     __shared__ ld_stage found;
     ld_stage_init(found);
     const i64 total = scan[nf];
+    const i64 ntiles = (total + LD_TILE_EDGES - 1) / LD_TILE_EDGES;
+    // a block walks a contiguous run of tiles, so each tile's first frontier entry is where the
+    // previous tile ended: one search a block, not one a tile
+    const i64 per_block = (ntiles + gridDim.x - 1) / gridDim.x;
+    const i64 tile_begin = blockIdx.x * per_block, tile_end = min(tile_begin + per_block, ntiles);
+    if (threadIdx.x == 0 && tile_begin < tile_end) s_k0 = ld_owner_of_edge(scan, 0, nf, tile_begin * LD_TILE_EDGES);
+    __syncthreads();
     u64 pushed_edges = 0;
-    for (i64 tile = blockIdx.x; tile * LD_TILE_EDGES < total; tile += gridDim.x) {
+    for (i64 tile = tile_begin; tile < tile_end; ++tile) {
         const i64 first = tile * LD_TILE_EDGES;
         const i64 last = min(first + (i64)LD_TILE_EDGES, total);
-        if (threadIdx.x == 0) s_range[0] = ld_owner_of_edge(scan, 0, nf, first);
-        if (threadIdx.x == 32) s_range[1] = ld_owner_of_edge(scan, 0, nf, last - 1);
+        const int k0 = s_k0;
+        for (int i = threadIdx.x; i <= LD_TILE_EDGES; i += blockDim.x)
+            s_scan[i] = k0 + i <= nf ? scan[k0 + i] : LD_I64_MAX;
+        if (threadIdx.x == 0) { s_k1 = -1; s_next = -1; }
         __syncthreads();
-        const int k0 = s_range[0], span = s_range[1] - k0 + 1;
-        const bool staged = span <= LD_TILE_EDGES;
+        // the owners of the tile's last edge and of the next tile's first edge, found in parallel
+        for (int i = threadIdx.x; i < LD_TILE_EDGES; i += blockDim.x) {
+            if (s_scan[i] <= last - 1 && last - 1 < s_scan[i + 1]) s_k1 = k0 + i;
+            if (s_scan[i] <= last && last < s_scan[i + 1]) s_next = k0 + i;
+        }
+        __syncthreads();
+        const bool staged = s_k1 >= 0;            // else many empty entries: search globally
+        const int k1 = staged ? s_k1 : ld_owner_of_edge(scan, k0, nf, last - 1);
+        const int span = k1 - k0 + 1;
         if (staged) {
-            for (int i = threadIdx.x; i <= span; i += blockDim.x) {
-                const i64 at = scan[k0 + i];
-                s_scan[i] = at;
-                if (i < span) {
-                    const int u = frontier[k0 + i];
-                    s_vertex[i] = u;
-                    s_start[i] = indptr[u] - at;
-                }
+            for (int i = threadIdx.x; i < span; i += blockDim.x) {
+                const int u = frontier[k0 + i];
+                s_vertex[i] = u;
+                s_start[i] = indptr[u] - s_scan[i];
             }
         }
         __syncthreads();
@@ -115,7 +128,7 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                 if (staged) {
                     const int i = ld_owner_of_edge(s_scan, 0, span, edge);
                     k = k0 + i; u = s_vertex[i]; at = s_start[i] + edge;
-                } else {             // a range of many empty frontier entries: search globally
+                } else {
                     k = ld_owner_of_edge(scan, k0, k0 + span, edge);
                     u = frontier[k]; at = indptr[u] + (edge - scan[k]);
                 }
@@ -129,6 +142,8 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
             ld_stage_add(found, fresh, v);
             if (fresh && out_degree) pushed_edges += (u64)out_degree[v];
         }
+        if (threadIdx.x == 0)
+            s_k0 = s_next >= 0 ? s_next : (last < total ? ld_owner_of_edge(scan, k1, nf, last) : k1);
         ld_stage_flush(found, queue, counters + LD_FOUND, LD_TILE_EDGES, false);   // also a barrier
     }
     ld_stage_flush(found, queue, counters + LD_FOUND, 0, true);

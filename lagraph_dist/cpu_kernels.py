@@ -248,14 +248,18 @@ def bfs_fused(csr, words, parents, depth_words, depths, first_depth, frontier_id
     ``frontier_edges`` < 0: the first frontier's out-edges are not known and are counted here.
     Returns (records: (frontier, discovered, examined) per level, frontier ids, frontier
     out-edges, why it stopped). It stops after the level that empties the frontier, reaches
-    ``target`` (-1: none), makes the frontier exceed ``max_frontier`` vertices or
-    ``max_edges`` out-edges, or after ``max_levels`` levels.
+    ``target`` (-1: none) or makes the frontier exceed ``max_frontier`` vertices, or after
+    ``max_levels`` levels; a frontier of more than ``max_edges`` out-edges is not expanded
+    (it may be the first: then no level runs).
     """
     records, frontier = [], frontier_ids.astype(np.int64)
     edges = (int((csr.indptr[frontier + 1] - csr.indptr[frontier]).sum()) if frontier_edges < 0
              else int(frontier_edges))
     reason = STOP_LEVELS
     for level in range(max_levels):
+        if edges > max_edges:            # the caller expands it (the queues could not hold it)
+            reason = STOP_TOO_BIG
+            break
         owner, neighbours, examined = _edges_of(csr, frontier)
         fresh = ~bitmap_test(words, neighbours)
         neighbours, first = np.unique(neighbours[fresh], return_index=True)
@@ -274,7 +278,7 @@ def bfs_fused(csr, words, parents, depth_words, depths, first_depth, frontier_id
         if 0 <= target and bool((frontier == target).any()):
             reason = STOP_TARGET
             break
-        if frontier.shape[0] > max_frontier or edges > max_edges:
+        if frontier.shape[0] > max_frontier:
             reason = STOP_TOO_BIG
             break
     return records, frontier.astype(np.int32), edges, reason

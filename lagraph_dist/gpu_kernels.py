@@ -240,10 +240,10 @@ class GpuKernels:
             return part, counters
         frontier = frontier_ids.astype(cp.int32, copy=False)
         scan = self._frontier_scan(csr, frontier)
-        if frontier_edges is None:
-            blocks = self._sms * 8          # tiles past the total exit at once
-        else:
-            blocks = max(1, min(-(-int(frontier_edges) // TILE_EDGES), self._sms * 16))
+        # a block walks a contiguous run of tiles: as many blocks as stay resident, fewer for a
+        # small frontier (the total, when the caller knows it, is an upper bound)
+        resident = self._sms * 8
+        blocks = resident if frontier_edges is None else max(1, min(-(-int(frontier_edges) // TILE_EDGES), resident))
         mask, mode = self._mask(mask_words, complement)
         left = frontier_values if frontier_values is not None else part.values[:1]
         self._function("push", "ld_push_spmspv", *self._codes(semiring))(

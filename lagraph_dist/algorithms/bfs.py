@@ -166,15 +166,16 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
                                   max_edges=policy.fused_edge_limit(), target=target)
             frontier, fused = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths,
                                                 depth=depth + 1, limits=limits)
-            policy.fused_levels_ran(fused)
-            seconds, host_reads = time.perf_counter() - started, backend.device_reads - reads
-            for record in fused:
-                depth += 1
-                records.append(level_record(depth, "push", record.frontier, record.discovered, None,
-                                            seconds / len(fused), host_reads / len(fused),
-                                            edges_examined=record.examined, fused=True))
-            frontier_nvals, reads = frontier.nvals, backend.device_reads
-            continue
+            if fused:        # else its first frontier had too many edges: expand it below
+                policy.fused_levels_ran(fused)
+                seconds, host_reads = time.perf_counter() - started, backend.device_reads - reads
+                for record in fused:
+                    depth += 1
+                    records.append(level_record(depth, "push", record.frontier, record.discovered, None,
+                                                seconds / len(fused), host_reads / len(fused),
+                                                edges_examined=record.examined, fused=True))
+                frontier_nvals, reads = frontier.nvals, backend.device_reads
+                continue
         depth += 1
         if push:
             step, frontier = "push", vxm(frontier.to_list(), A, semiring, mask=visited, complement=True)
