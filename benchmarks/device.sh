@@ -3,7 +3,8 @@
 # then run the stages named as arguments; logs and records go to $OUT.
 #   bash benchmarks/device.sh gpu-tests quick
 # Stages: gpu-tests (pytest -m gpu), multigpu-tests (pytest -m multigpu), quick (gpu_quick.py on
-# $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (profile_level.py). Real graphs travel as .data (a copy
+# $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (profile_level.py),
+# multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
@@ -16,6 +17,11 @@ export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
 [ -d "$repo/.data" ] && export LAGRAPH_DIST_DATA="$repo/.data"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 cd "$site"
+mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $OUT
+    local ranks=$1; shift
+    timeout ${RUN_TIMEOUT:-300} mpirun --allow-run-as-root -n $ranks python3 -m mpi4py \
+        "$repo/benchmarks/multigpu_bench.py" --out "$OUT" "$@" 2>&1 | grep -v "^\s*$" | tail -8 | tee -a "$OUT/multigpu.log"
+}
 for stage in "$@"; do
     echo "== $stage $(date +%T)"
     case $stage in
@@ -31,6 +37,15 @@ for stage in "$@"; do
     profile)
         timeout ${PROFILE_TIMEOUT:-200} python3 "$repo/benchmarks/profile_level.py" ${PROFILE_SCALE:-22} 2>&1 | tee "$OUT/profile.log" \
             | grep -v "^ *$" | head -${PROFILE_LINES:-120} ;;
+    multigpu-strong)        # scale $SCALE (26) on 1 GPU, then on 2 GPUs as 1x2 and 2x1 over nccl
+        mgb 1 --scale ${SCALE:-26} --grid 1x1 --tag one-gpu
+        for g in 1x2 2x1; do mgb 2 --scale ${SCALE:-26} --grid $g --transport nccl --tag strong; done ;;
+    multigpu-weak)          # scale $SCALE+1 (27) on 2 GPUs
+        for g in 1x2 2x1; do mgb 2 --scale $(( ${SCALE:-26} + 1 )) --grid $g --transport nccl --tag weak; done ;;
+    multigpu-transports)    # the other transports at scale $SCALE, auto only, fewer roots
+        for t in mpi-cuda mpi-host; do for g in 1x2 2x1; do
+            mgb 2 --scale ${SCALE:-26} --grid $g --transport $t --directions auto --roots ${ROOTS:-8} --tag transport
+        done; done ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done

@@ -163,13 +163,14 @@ def route_to_owners(owner_rank, arrays, channel, backend):
 
 
 def allgather_arrays(array, channel, backend):
-    """Every member's 1-D array concatenated in member order, on every member, as numpy."""
-    host = np.ascontiguousarray(backend.to_host(array))
+    """Every member's 1-D array concatenated in member order, on every member, as numpy. Device
+    arrays are gathered on the transport and read once (a result vector of a big graph is
+    gathered over NVLink, not through every rank's host)."""
     if channel.size == 1:
-        return host
+        return np.ascontiguousarray(backend.to_host(array))
     counts = np.empty(channel.size, dtype=np.int64)
-    channel.comm.Allgather(np.array([host.shape[0]], dtype=np.int64), counts)
-    return channel.allgatherv(host, counts)
+    channel.comm.Allgather(np.array([array.shape[0]], dtype=np.int64), counts)
+    return np.ascontiguousarray(backend.to_host(channel.allgatherv(array, counts)))
 
 
 def sum_blocks(array, channel):
