@@ -111,11 +111,12 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
     ld_stage_init(found);
     const int k = blockIdx.y;
     const u32* piece;
-    i64 count;
+    i64 count, values_at;          // entries, and where their values start in the piece
     bool bitmap = false;
     if (cap > 0) {
         piece = recv + k * (2 + ld_even(cap) + cap * vw);
         count = piece[0];
+        values_at = ld_even(cap);
         if (count > cap) {
             if (blockIdx.x == 0 && threadIdx.x == 0) atomicOr((unsigned long long*)(counters + LD_OVERFLOW), 1ull);
             count = cap;
@@ -125,6 +126,7 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
         ld_counted_offsets(counts, nowners, block_len, vw, threshold, offsets);
         piece = recv + offsets[k];
         count = counts[k];
+        values_at = ld_even(count);
         bitmap = ld_counted_bitmap(count, vw, threshold);
     }
     u64 pushed_edges = 0;
@@ -140,7 +142,7 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
             if (bitmap) { id = (int)i; present = (piece[i >> 5] >> (i & 31)) & 1u; }
             else id = (int)piece[i];
             if (present && ld_allowed(mask, mask_mode, id)) {
-                const V value = vw ? ((const V*)(piece + ld_even(count)))[i] : (V)1;
+                const V value = vw ? ((const V*)(piece + values_at))[i] : (V)1;
                 fresh = ld_claim<ADD, V>(out_words, out_values, id, value);
             }
         }
