@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.multigpu,
 def run_check(rows, cols, transport, which, folder):
     command = mpi_command(rows * cols, HERE / "mpi" / "check_grid.py", rows, cols, which, folder,
                           "--backend", "gpu", "--transport", transport)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-6000:]
     assert sorted(re.findall(r"rank (\d+) ok", done.stdout)) == ["0", "1"], output[-6000:]
