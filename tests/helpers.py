@@ -37,14 +37,19 @@ def mpi_launcher():
 
 def mpi_command(ranks, script, *args):
     """The command running ``script`` (with ``python -m mpi4py``, so that an exception on one
-    rank aborts the job) on ``ranks`` processes. Open MPI run as root needs its flag."""
+    rank aborts the job) on ``ranks`` processes. Open MPI run as root needs its flag, and its
+    launcher must not see the variables this session's own MPI initialisation added."""
     import subprocess
+    from launch_env import SNAPSHOT
     launcher = mpi_launcher()
     flags = []
     version = subprocess.run([launcher, "--version"], capture_output=True, text=True, timeout=60)
     if "Open MPI" in version.stdout + version.stderr:
         flags = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-    return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
+    added = sorted(k for k in os.environ if k not in SNAPSHOT and k.startswith(("OMPI_", "PMIX_", "OPAL_")))
+    unset = ["env"] + [f"--unset={k}" for k in added] if added else []
+    return [*unset, launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script),
+            *map(str, args)]
 
 
 needs_mpi = pytest.mark.skipif(mpi_launcher() is None, reason="no mpiexec (pip install mpich)")
