@@ -7,7 +7,6 @@ from hypothesis import settings
 
 # tests/helpers.py is imported as a plain module by the test files.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import launch_env  # noqa: E402,F401  (the environment before any MPI initialisation)
 
 # CI: reproducible examples (same every run) and no per-example deadline on a slow machine.
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)

@@ -37,19 +37,23 @@ def mpi_launcher():
 
 def mpi_command(ranks, script, *args):
     """The command running ``script`` (with ``python -m mpi4py``, so that an exception on one
-    rank aborts the job) on ``ranks`` processes. Open MPI run as root needs its flag, and its
-    launcher must not see the variables this session's own MPI initialisation added."""
+    rank aborts the job) on ``ranks`` processes. Open MPI run as root needs its flag."""
     import subprocess
-    from launch_env import SNAPSHOT
     launcher = mpi_launcher()
     flags = []
     version = subprocess.run([launcher, "--version"], capture_output=True, text=True, timeout=60)
     if "Open MPI" in version.stdout + version.stderr:
         flags = ["--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
-    added = sorted(k for k in os.environ if k not in SNAPSHOT and k.startswith(("OMPI_", "PMIX_", "OPAL_")))
-    unset = ["env"] + [f"--unset={k}" for k in added] if added else []
-    return [*unset, launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script),
-            *map(str, args)]
+    return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
+
+
+def run_mpi(ranks, script, *args, timeout=600):
+    """``script`` on ``ranks`` processes (see mpi_command), its output captured. The environment
+    is passed explicitly: Open MPI's initialisation of this session (mpi4py imported here) sets
+    variables in the C environment only, and an mpirun that inherits them thinks it is nested."""
+    import subprocess
+    return subprocess.run(mpi_command(ranks, script, *args), capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL, env=dict(os.environ))
 
 
 needs_mpi = pytest.mark.skipif(mpi_launcher() is None, reason="no mpiexec (pip install mpich)")

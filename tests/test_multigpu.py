@@ -2,13 +2,12 @@
 (random, Kronecker built on the devices, meshes, paths, written files) and the real graphs when
 the data folder is present. Run with ``pytest -m multigpu`` on a machine with two GPUs."""
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import lagraph_dist as ld
-from helpers import data_absent_reason, data_dir, mpi_command, mpi_launcher
+from helpers import data_absent_reason, data_dir, mpi_launcher, run_mpi
 
 HERE = Path(__file__).resolve().parent
 GRIDS = [(1, 2), (2, 1)]
@@ -27,9 +26,8 @@ pytestmark = [pytest.mark.multigpu,
 
 
 def run_check(rows, cols, transport, which, folder):
-    command = mpi_command(rows * cols, HERE / "mpi" / "check_grid.py", rows, cols, which, folder,
-                          "--backend", "gpu", "--transport", transport)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
+    done = run_mpi(rows * cols, HERE / "mpi" / "check_grid.py", rows, cols, which, folder,
+                   "--backend", "gpu", "--transport", transport, timeout=900)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-6000:]
     assert sorted(re.findall(r"rank (\d+) ok", done.stdout)) == ["0", "1"], output[-6000:]

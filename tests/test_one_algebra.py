@@ -2,7 +2,6 @@
 python-graphblas objects and on lagraph_dist objects, and their results compared (levels and
 components exactly, parents by the Graph500 rules). Under mpiexec: tests/mpi/check_grammar.py."""
 import re
-import subprocess
 from pathlib import Path
 
 import graphblas as gb
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 import programs
-from helpers import BACKENDS, _mtx_header, edges_to_scipy, read_scipy_pattern, real_graphs, mpi_command, needs_mpi
+from helpers import BACKENDS, _mtx_header, edges_to_scipy, read_scipy_pattern, real_graphs, needs_mpi, run_mpi
 
 HERE = Path(__file__).resolve().parent
 
@@ -113,8 +112,7 @@ MPI_RUNS = [(4, "2x2"), (4, "1x4"), (3, "3x1")]
 @pytest.mark.parametrize("ranks,shape", MPI_RUNS, ids=[s for _, s in MPI_RUNS])
 def test_grammar_under_mpiexec(ranks, shape):
     rows, cols = shape.split("x")
-    command = mpi_command(ranks, HERE / "mpi" / "check_grammar.py", rows, cols)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    done = run_mpi(ranks, HERE / "mpi" / "check_grammar.py", rows, cols)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
     assert sorted(re.findall(r"rank (\d+) ok", done.stdout)) == sorted(str(r) for r in range(ranks)), \

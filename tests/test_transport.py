@@ -1,13 +1,12 @@
 """Transport selection and its errors, and the host channels under mpiexec. The device
 transports (nccl, mpi-cuda) run in tests/test_multigpu.py on a machine with two GPUs."""
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from helpers import mpi_command, needs_mpi
+from helpers import needs_mpi, run_mpi
 from lagraph_dist import transport
 
 HERE = Path(__file__).resolve().parent
@@ -63,7 +62,7 @@ def test_records_name_the_transport(no_env):
 
 
 def run(ranks, *args):
-    done = subprocess.run(mpi_command(ranks, *args), capture_output=True, text=True, timeout=600)
+    done = run_mpi(ranks, *args)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
     return done.stdout
