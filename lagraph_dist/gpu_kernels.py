@@ -252,18 +252,12 @@ class GpuKernels:
              part.ids, counters, self._or_null(out_degree)) + self._idmap(in_map))
         return part, counters
 
-    def _long_row_capacity(self, csr):
-        """How many rows the warp-per-row kernel may get (counted once per block)."""
-        if getattr(csr, "_long_rows", None) is None:
-            csr._long_rows = int(self.read(self.cp.count_nonzero(csr.degrees() > LONG_ROW_THRESHOLD)))
-        return csr._long_rows
-
     def pull_spmv(self, csr, frontier_words, frontier_values, semiring, mask_words, complement, in_map,
                   *, out_degree=None):
         cp = self.cp
         nrows = csr.nmajor
         part, counters = self._output(semiring, nrows, nrows)
-        long_rows = cp.empty(max(self._long_row_capacity(csr), 1), dtype=cp.int32)
+        long_rows = cp.empty(max(nrows, 1), dtype=cp.int32)     # at most every row: no count to read
         mask, mode = self._mask(mask_words, complement)
         left = frontier_values if frontier_values is not None else part.values[:1]
         degrees = self._or_null(out_degree)
