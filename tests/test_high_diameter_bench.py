@@ -1,0 +1,193 @@
+"""benchmarks/high_diameter.py on the CPU: its --quick run writes a record whose every run was
+timed and validated, with the levels a mesh and a path must have; its exact levels agree with
+scipy's shortest paths over meshes built here by hand; and a wrong result does not get past it."""
+import functools
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse.csgraph as csgraph
+
+import lagraph_dist as ld
+from helpers import edges_to_scipy
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "high_diameter.py"
+TIMEOUT = 300
+OUR_RUNS = ("push", "auto")
+PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
+
+
+@functools.cache
+def load_script():
+    """The script as a module (registered first: its dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location("high_diameter", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_script(*args):
+    done = subprocess.run([sys.executable, str(SCRIPT), "--backend", "cpu", *map(str, args)],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    return done
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """(record, stdout) of one --quick run on the CPU."""
+    out = tmp_path_factory.mktemp("high_diameter") / "quick.json"
+    done = run_script("--quick", "--json", out)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    return json.loads(out.read_text()), done.stdout
+
+
+def mesh_by_hand(rows, cols):
+    """A rows x cols 4-neighbour mesh, vertex (r, c) = r * cols + c, built without the generator."""
+    src, dst = [], []
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols:
+                src.append(r * cols + c); dst.append(r * cols + c + 1)
+            if r + 1 < rows:
+                src.append(r * cols + c); dst.append((r + 1) * cols + c)
+    return edges_to_scipy(src, dst, rows * cols, symmetrize=True)
+
+
+def hops_from_zero(S):
+    return csgraph.shortest_path(S, unweighted=True, indices=0).astype(np.int64)
+
+
+# -- the quick run ------------------------------------------------------------------------------
+def test_quick_record_names_the_machine_and_the_protocol(quick):
+    record, _ = quick
+    assert record["benchmark"] == "high-diameter"
+    assert record["backend"] == record["environment"]["backend"] == "cpu"
+    assert record["backend_requested"] == "cpu"
+    assert record["environment"]["grid"] == [1, 1] and record["environment"]["device"]
+    assert record["source"] == 0 and "max level + 1" in record["levels_definition"]
+    assert record["directions"] == list(OUR_RUNS) and record["peers"] == list(PEERS)
+
+
+def test_quick_graphs_have_the_levels_of_a_mesh_and_a_path(quick):
+    record, _ = quick
+    graphs = {g["name"]: g for g in record["graphs"]}
+    assert list(graphs) == ["mesh 100x100", "path 2000"]
+    # corner to opposite corner of a 100x100 mesh is 198 steps; a 2000-vertex path's end, 1999
+    assert graphs["mesh 100x100"]["levels"] == 199
+    assert graphs["path 2000"]["levels"] == 2000
+    assert graphs["mesh 100x100"]["nvals"] == 2 * 2 * 100 * 99
+    assert graphs["path 2000"]["nvals"] == 2 * 1999
+    for graph in graphs.values():
+        assert "csgraph.shortest_path" in graph["expected_levels"]
+
+
+def test_every_run_was_timed_and_validated(quick):
+    record, _ = quick
+    for graph in record["graphs"]:
+        runs = [graph["lagraph_dist"][d] for d in OUR_RUNS] + [graph["peers"][p] for p in PEERS]
+        for run in runs:
+            assert "skipped" not in run
+            assert run["repeats"] == run["validated"] == len(run["seconds"]) == 1
+            assert run["levels_equal"] is True
+            assert run["median_ms"] == pytest.approx(1e3 * np.median(run["seconds"]))
+            assert run["us_per_level"] == pytest.approx(1e3 * run["median_ms"] / graph["levels"])
+
+
+def test_our_runs_carry_their_per_level_figures(quick):
+    record, _ = quick
+    for graph in record["graphs"]:
+        for direction in OUR_RUNS:
+            stats = graph["lagraph_dist"][direction]["stats"]
+            assert stats["levels"] == graph["levels"]      # one product a level, the last finds nothing
+            assert 0 <= stats["fused_levels"] <= stats["levels"]
+            assert stats["push_levels"] + stats["pull_levels"] == stats["levels"]
+            assert stats["host_reads"] == 0 and stats["host_reads_per_level"] == 0    # CPU backend
+            assert 0 < stats["seconds"] <= 1e-3 * graph["lagraph_dist"][direction]["median_ms"]
+        assert graph["lagraph_dist"]["push"]["stats"]["pull_levels"] == 0
+
+
+def test_ratios_are_each_peers_time_over_ours(quick):
+    record, _ = quick
+    for graph in record["graphs"]:
+        assert set(graph["ratios"]) == set(PEERS)
+        for peer, versus in graph["ratios"].items():
+            for direction in OUR_RUNS:
+                expected = graph["peers"][peer]["median_ms"] / graph["lagraph_dist"][direction]["median_ms"]
+                assert versus[direction] == pytest.approx(expected)
+
+
+def test_quick_prints_one_table_row_per_run(quick):
+    record, out = quick
+    rows = [line for line in out.splitlines() if line.startswith("| mesh") or line.startswith("| path")]
+    assert len(rows) == len(record["graphs"]) * (len(OUR_RUNS) + len(PEERS))
+    assert "| graph | levels | run | ms / BFS | us / level |" in out
+    assert all(row.rstrip().endswith("1/1 |") for row in rows)
+
+
+def test_sizes_and_runs_come_from_the_options(tmp_path):
+    out = tmp_path / "thin.json"
+    done = run_script("--quick", "--meshes", "3x40", "--path", "0", "--directions", "push",
+                      "--peers", "scipy", "--repeats", "2", "--json", out)
+    assert done.returncode == 0, done.stderr[-4000:]
+    (graph,) = json.loads(out.read_text())["graphs"]
+    assert (graph["name"], graph["levels"]) == ("mesh 3x40", 42)
+    assert list(graph["lagraph_dist"]) == ["push"] and list(graph["peers"]) == ["scipy"]
+    assert graph["lagraph_dist"]["push"]["validated"] == 2
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--meshes", "0x5"), "ROWSxCOLS with both >= 1, got '0x5'"),
+    (("--meshes", "4by4"), "ROWSxCOLS with both >= 1, got '4by4'"),
+    (("--path", "1"), "at least 2 vertices, got 1"),
+    (("--repeats", "0"), "must be at least 1"),
+    (("--meshes", "--path", "0"), "nothing to search")])
+def test_bad_options_are_refused(args, message):
+    done = run_script("--quick", *args)
+    assert done.returncode == 2 and message in done.stderr
+
+
+# -- the pieces the record rests on ---------------------------------------------------------------
+@pytest.mark.parametrize("rows,cols", [(1, 1), (1, 9), (7, 1), (7, 13), (12, 5)])
+def test_exact_mesh_levels_are_scipys_shortest_paths(rows, cols):
+    script = load_script()
+    expected = script.mesh(rows, cols).expected_levels()
+    assert np.array_equal(expected, hops_from_zero(mesh_by_hand(rows, cols)))
+
+
+def test_exact_path_levels_are_scipys_shortest_paths():
+    script = load_script()
+    n = 37
+    S = edges_to_scipy(np.arange(n - 1), np.arange(1, n), n, symmetrize=True)
+    assert np.array_equal(script.path(n).expected_levels(), hops_from_zero(S))
+
+
+def test_a_wrong_level_is_named():
+    script = load_script()
+    expected = script.path(6).expected_levels()
+    wrong = expected.copy()
+    wrong[4] = 2
+    with pytest.raises(ld.ValidationError, match="vertex 4 is at level 2, expected 4"):
+        script.require_levels("someone", wrong, expected)
+
+
+def test_a_bad_scipy_tree_fails_validation():
+    """scipy's tree passes with the exact levels, and a predecessor that is no edge does not."""
+    script = load_script()
+    rows, cols = 4, 6
+    S = mesh_by_hand(rows, cols)
+    A = ld.Matrix.from_scipy(S, backend="cpu")
+    expected = script.mesh(rows, cols).expected_levels()
+    _, predecessors = csgraph.breadth_first_order(S, 0, return_predecessors=True)
+    parents = script.scipy_parents(predecessors)
+    assert parents[0] == 0 and (parents >= 0).all()
+    ld.validate(A, 0, expected, parents)
+    far = rows * cols - 1                    # the opposite corner: level rows + cols - 2
+    parents[far] = far - cols - 1            # two levels up and not a neighbour
+    with pytest.raises(ld.ValidationError):
+        ld.validate(A, 0, expected, parents)
