@@ -46,6 +46,26 @@ for stage in "$@"; do
         for t in mpi-cuda mpi-host; do for g in 1x2 2x1; do
             mgb 2 --scale ${SCALE:-26} --grid $g --transport $t --directions auto --roots ${ROOTS:-8} --tag transport
         done; done ;;
+    bench)                  # Graph500 protocol on one GPU at each of $BENCH_SCALES, validated
+        for s in ${BENCH_SCALES:-26 27}; do
+            timeout ${BENCH_TIMEOUT:-200} python3 -c "import sys; from lagraph_dist.cli import main; sys.exit(main())" \
+                bench --scale $s --roots ${BENCH_ROOTS:-16} --peers cupyx-naive --no-check-levels --no-progress \
+                --json "$OUT/gpu-bench-scale$s.json" 2>&1 | tail -12 | tee -a "$OUT/bench.log"
+        done ;;
+    hidiam)                 # meshes with every peer, then a long path with scipy
+        timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --path 0 \
+            --peer-repeats 1 --json "$OUT/high-diameter-meshes.json" 2>&1 | tail -14 | tee "$OUT/hidiam.log"
+        timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --meshes \
+            --path ${HIDIAM_PATH:-200000} --peers scipy --peer-repeats 1 --json "$OUT/high-diameter-path.json" \
+            2>&1 | tail -8 | tee -a "$OUT/hidiam.log" ;;
+    ncu)                    # launches, time and DRAM bytes of every kernel of one search
+        for spec in ${NCU_GRAPHS:-kron:22}; do for d in push auto; do
+            timeout ${NCU_TIMEOUT:-90} ncu --profile-from-start off --clock-control none --csv \
+                --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+                python3 "$repo/benchmarks/ncu_level.py" $spec $d > "$OUT/ncu-${spec/:/}-$d.csv" 2>&1
+            grep -a "PROFILED" "$OUT/ncu-${spec/:/}-$d.csv"
+            echo "kernel launches: $(grep -ac 'gpu__time_duration' "$OUT/ncu-${spec/:/}-$d.csv")"
+        done; done ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done

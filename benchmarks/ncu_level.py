@@ -1,0 +1,38 @@
+"""Kernel launches and per-kernel time and DRAM bytes of one BFS, for Nsight Compute:
+
+    ncu --profile-from-start off --clock-control none --metrics \\
+        gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv \\
+        python3 benchmarks/ncu_level.py kron:22 auto
+
+The graph is built and searched once untimed (kernels compiled, caches made); then exactly one
+search runs between cudaProfilerStart and cudaProfilerStop, and its per-level records (levels,
+fused levels, host reads) are printed so that launches per level can be counted from the
+profile.
+"""
+import sys
+
+import cupy
+
+import lagraph_dist as ld
+from gpu_quick import build
+
+
+def main(spec, direction):
+    A, roots = build(spec)
+    roots = roots or [int(v) for v in A.out_degree().indices()[:2]]
+    ld.bfs(A, roots[-1], direction=direction)
+    cupy.cuda.Device().synchronize()
+    cupy.cuda.profiler.start()
+    result = ld.bfs(A, roots[0], direction=direction)
+    cupy.cuda.Device().synchronize()
+    cupy.cuda.profiler.stop()
+    fused = sum(1 for s in result.stats if s["fused"])
+    reads = sum(s["host_reads"] for s in result.stats)
+    print(f"PROFILED {spec} {direction}: {len(result.stats)} levels ({fused} fused), {reads:.0f} host reads")
+    for s in result.stats:
+        print(f"LEVEL {s['level']} {s['direction']} fused={s['fused']} frontier={s['frontier']} "
+              f"found={s['discovered']} edges={s['edges_examined']} reads={s['host_reads']}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "auto")
