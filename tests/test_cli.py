@@ -2,8 +2,6 @@
 saved arrays, the bench table and JSON, and one error message under mpiexec."""
 import importlib.metadata
 import json
-import os
-import subprocess
 import textwrap
 import time
 from types import SimpleNamespace
@@ -16,7 +14,7 @@ import lagraph_dist as ld
 from lagraph_dist import bench
 from lagraph_dist.cli import build_parser, main
 
-from helpers import mpi_command, mpi_launcher
+from helpers import mpi_launcher, run_mpi
 
 
 def run(capsys, *argv):
@@ -213,8 +211,7 @@ def test_under_mpiexec_rank_0_speaks_and_every_rank_fails(tmp_path):
         pytest.skip("mpiexec not found")
     script = tmp_path / "cli_mpi.py"
     script.write_text(MPI_SCRIPT)
-    done = subprocess.run(mpi_command(2, script), capture_output=True,
-                          text=True, timeout=150, env=dict(os.environ))
+    done = run_mpi(2, script, timeout=150)
     report = done.stdout[-3000:] + done.stderr[-3000:]
     assert done.returncode == 0, report
     for rank in (0, 1):

@@ -2,8 +2,6 @@
 rejects its own kind of corruption."""
 
 import importlib
-import os
-import subprocess
 import textwrap
 import tracemalloc
 from pathlib import Path
@@ -20,7 +18,7 @@ from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue, V
 from lagraph_dist.reference import bfs as reference_bfs
 from lagraph_dist.validate import validate
 
-from helpers import mpi_command, mpi_launcher
+from helpers import mpi_launcher, run_mpi
 
 # The package re-exports the function under the submodule's name, so fetch the module.
 validate_module = importlib.import_module("lagraph_dist.validate")
@@ -548,8 +546,7 @@ def test_backend_path_on_three_ranks(tmp_path):
     script = tmp_path / "check_backend.py"
     script.write_text(MPI_BACKEND_SCRIPT)
     root = str(Path(__file__).resolve().parents[1])
-    proc = subprocess.run(mpi_command(3, script, root),
-                          capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    proc = run_mpi(3, script, root, timeout=120)
     report = proc.stdout + proc.stderr
     assert proc.returncode == 0, report
     for rank in range(3):

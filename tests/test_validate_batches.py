@@ -1,8 +1,6 @@
 """Validation of real matrices in edge batches: any batch size gives the verdict of one batch,
 the slices of a block are its edges, and small batches really hold less memory."""
 import importlib
-import os
-import subprocess
 import textwrap
 import tracemalloc
 
@@ -15,7 +13,7 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist import memory
-from helpers import mpi_command, mpi_launcher
+from helpers import mpi_launcher, run_mpi
 
 validate_module = importlib.import_module("lagraph_dist.validate")
 
@@ -176,8 +174,7 @@ def test_batches_on_a_2x2_grid(tmp_path):
         pytest.skip("mpiexec not found")
     script = tmp_path / "check.py"
     script.write_text(MPI_SCRIPT)
-    done = subprocess.run(mpi_command(4, script),
-                          capture_output=True, text=True, timeout=150, env=dict(os.environ))
+    done = run_mpi(4, script, timeout=150)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     for rank in range(4):
         assert f"rank {rank} ok" in done.stdout

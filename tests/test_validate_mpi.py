@@ -1,13 +1,11 @@
 """Run tests/mpi/check_validate.py on 3 MPI ranks and require every rank to report ok: on graphs
 it makes itself, and on a real graph when the shared data folder is present."""
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from helpers import data_file, mpi_command, mpi_launcher
+from helpers import data_file, mpi_launcher, run_mpi
 
 NPROCS = 3
 SCRIPT = Path(__file__).resolve().parent / "mpi" / "check_validate.py"
@@ -19,10 +17,7 @@ SCRIPT = Path(__file__).resolve().parent / "mpi" / "check_validate.py"
 def run_on_three_ranks(*args):
     if mpi_launcher() is None:
         pytest.skip("mpiexec not found")
-    proc = subprocess.run(
-        mpi_command(NPROCS, SCRIPT, *args),
-        capture_output=True, text=True, timeout=120, env=dict(os.environ),
-    )
+    proc = run_mpi(NPROCS, SCRIPT, *args, timeout=120)
     report = proc.stdout + proc.stderr
     assert proc.returncode == 0, report
     for rank in range(NPROCS):
