@@ -13,6 +13,8 @@ site=$(mktemp -d)
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
 python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target "$site" . > "$OUT/install.log" 2>&1 \
     || { cat "$OUT/install.log"; exit 1; }
+# the commit the records name: pass it from the machine the call is made on (put
+# LAGRAPH_DIST_COMMIT=<hash> in the command); the device copy's .git is not the working tree's
 export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
 [ -d "$repo/.data" ] && export LAGRAPH_DIST_DATA="$repo/.data"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
