@@ -1,5 +1,5 @@
 """High-diameter BFS: 2D meshes and a long path, where the cost of a level, not of an edge, sets
-the time (BENCHMARKING.md, "High-diameter graphs"; issue 8).
+the time (docs/benchmarking.md; issue 8).
 
     python3 benchmarks/high_diameter.py                          # meshes 1000x1000, 2000x2000; path of 1M
     python3 benchmarks/high_diameter.py --quick --backend cpu    # 100x100 mesh, 2000-vertex path, 1 repeat

@@ -1,4 +1,4 @@
-"""The Graph500-style harness behind ``lagraph-dist bench`` (see BENCHMARKING.md).
+"""The Graph500-style harness behind ``lagraph-dist bench`` (see docs/benchmarking.md).
 
 Seeded roots among vertices with out-degree > 0; one untimed warm-up; each timed search from
 the call of ``bfs`` to its result being complete on every rank; every timed search validated
