@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 import programs
-from helpers import BACKENDS, _mtx_header, edges_to_scipy, read_scipy_pattern, real_graphs, needs_mpi, run_mpi
+from helpers import BACKENDS, _mtx_header, edges_to_scipy, read_scipy_pattern, real_graphs, needs_mpi, run_mpi, data_params
 
 HERE = Path(__file__).resolve().parent
 
@@ -73,11 +73,8 @@ SMALL_REAL_GRAPHS = [p for p in real_graphs("lagraph") if _mtx_header(p)[1] <= 2
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("path", SMALL_REAL_GRAPHS or [None],
-                         ids=lambda p: "no-shared-data" if p is None else p.name)
+@pytest.mark.parametrize("path", data_params(SMALL_REAL_GRAPHS, "lagraph"))
 def test_programs_agree_on_real_graphs(backend, path):
-    if path is None:
-        pytest.skip("shared/data is not beside the checkout")
     S = read_scipy_pattern(path)
     check_programs(S, backend, [0, S.shape[0] // 2])
 
