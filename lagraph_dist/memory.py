@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from lagraph_dist.errors import DomainMismatch, InvalidValue
 from lagraph_dist.grid import Layout
 
-__all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "check_fits",
+__all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "multi_search_bytes",
+           "multi_batch_width", "check_fits",
            "available_bytes", "host_memory", "ranks_sharing_memory", "edge_check_batch",
            "format_bytes", "EDGES_PER_CHUNK"]
 
@@ -45,6 +46,21 @@ WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited
                                  # degrees, frontier, the gathered frontier, the product's output
 RESULT_BYTES_PER_VERTEX = 48     # per graph vertex: dense levels and parents on every rank
                                  # (to_numpy) and the per-vertex arrays of their validation
+
+# -- a multi-source search (lagraph_dist.algorithms.bfs_multi, lagraph_dist.multi): one uint64
+# word a vertex holds the bits of up to 64 searches
+MULTI_BLOCK_BYTES = 32           # per vertex of the own block: visited, frontier and next words,
+                                 # the frontier's and the next frontier's id queues
+MULTI_INPUT_BYTES = 28           # per vertex of the input space: the gathered words and ids, the
+                                 # received pairs' words, the push's degree scan
+MULTI_OUTPUT_BYTES = 96          # per vertex of the output space on grids with several processors a
+                                 # row: the visited bound, candidate words and queue, the grouped
+                                 # candidates (ids, words, popcounts, offsets, the sort's scratch)
+                                 # and the received ones
+MULTI_PARENT_COPIES = 3          # candidate parents, packed and received: 8 bytes a search each,
+                                 # per vertex of the output space
+MULTI_CPU_BYTES_PER_EDGE = 128   # the numpy kernels' per-edge arrays of one level (edges, owners,
+                                 # offered words, claims)
 
 # -- validation walks the edges in batches; each edge of a batch costs this much at once
 EDGE_CHECK_BYTES_PER_EDGE = 96   # entry rows, global int64 ids, their depths, the rule masks
@@ -138,6 +154,46 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     construction = (INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
                     + PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk)
     return MemoryEstimate(graph=graph, search=search, construction=construction)
+
+
+def multi_search_bytes(n, nvals, *, grid_shape=(1, 1), backend="gpu", width=64, sources=None,
+                       levels=True, parents=True, symmetric=False) -> int:
+    """Bytes per rank a multi-source search holds beside the graph (``ld.bfs_multi``).
+
+    ``sources`` searches (default: ``width``) keep their ``levels`` and ``parents`` (8 bytes a
+    search a vertex of the own block each) until the call returns; one batch of ``width``
+    searches runs at a time, with the workspaces of :mod:`lagraph_dist.multi`; the first pull
+    builds the by-row block when the graph has none (as in :func:`estimate_memory`).
+    """
+    n = _count("n", n, 1)
+    nvals = _count("nvals", nvals, 0)
+    width = _count("width", width, 1)
+    sources = width if sources is None else _count("sources", sources, 1)
+    rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
+    name = _backend_name(backend)
+    layout = Layout(n, rows, cols)
+    edges = -(-nvals // (rows * cols))
+    outputs = (bool(levels) + bool(parents)) * 8 * sources * layout.block_len
+    workspace = MULTI_BLOCK_BYTES * layout.block_len + MULTI_INPUT_BYTES * layout.col_space_len
+    if cols > 1:
+        workspace += MULTI_OUTPUT_BYTES * layout.row_space_len
+        if parents:
+            workspace += MULTI_PARENT_COPIES * 8 * width * layout.row_space_len
+    if not (symmetric and rows * cols == 1):
+        workspace += (INDEX_BYTES + TRANSPOSE_BYTES_PER_EDGE) * edges + OFFSET_BYTES * (layout.row_space_len + 1)
+    if name == "cpu":
+        workspace += MULTI_CPU_BYTES_PER_EDGE * edges
+    return outputs + workspace
+
+
+def multi_batch_width(free_bytes, n, nvals, *, sources, most=64, **options) -> int:
+    """The most searches (at most ``most`` and ``sources``) one batch may run with
+    ``free_bytes`` free, by :func:`multi_search_bytes` (``options``: its keywords); 0 when not
+    even one fits."""
+    for width in range(min(most, sources), 0, -1):
+        if multi_search_bytes(n, nvals, width=width, sources=sources, **options) <= free_bytes:
+            return width
+    return 0
 
 
 def construction_bytes(nkeys, n, passes=1, backend="gpu"):

@@ -1,0 +1,175 @@
+"""Multi-source breadth-first search: up to 64 searches a batch as one masked product a level.
+
+The k frontiers are the rows of a k x n boolean :class:`~lagraph_dist.multi.FrontierMatrix`
+(one uint64 word a vertex, bit i for search i: the bit-parallel multi-source BFS of Then et
+al., "The More the Merrier", VLDB 2014), and each level is
+:func:`~lagraph_dist.multi.masked_vxm`: ``F'<!V> = F any.secondi A``, assigned into the
+visited matrix with its levels and parents. Push and pull follow Beamer's rule as in
+:func:`~lagraph_dist.algorithms.bfs.bfs`, on the counts the products return: pull when the
+frontier's out-edges exceed the out-edges of the vertices not yet reached by every search /
+``alpha`` while the frontier grows, push again when it holds fewer than n / ``beta`` vertices
+while it shrinks. More sources than a batch holds run as several batches, each as wide as
+the memory allows (:func:`lagraph_dist.memory.multi_batch_width`). No kernel, MPI call or
+backend branch appears here.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from lagraph_dist.algorithms.bfs import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS
+from lagraph_dist.checks import check_vertex_array
+from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.interop import as_matrix
+from lagraph_dist.memory import (available_bytes, format_bytes, multi_batch_width, multi_search_bytes,
+                                 ranks_sharing_memory)
+from lagraph_dist.multi import MAX_WIDTH, DenseRows, masked_vxm, sources_frontier
+from lagraph_dist.stats import level_record, summarize_levels
+
+__all__ = ["bfs_multi", "MultiBFSResult"]
+
+
+@dataclass
+class MultiBFSResult:
+    """``levels`` and ``parents`` are :class:`~lagraph_dist.multi.DenseRows` (None when not
+    asked for): row i belongs to ``sources[i]``, and ``to_numpy()`` gives a (k, n) int64
+    array, -1 where that search did not reach a vertex. ``stats`` has one dict per level of
+    each batch (its ``batch`` key says which; ``frontier`` and ``discovered`` count entries,
+    that is (search, vertex) pairs; ``vertices`` the next frontier's vertices). ``widths``:
+    the searches of each batch."""
+
+    sources: np.ndarray
+    levels: DenseRows | None
+    parents: DenseRows | None
+    stats: list
+    widths: list
+
+
+def _check_sources(sources, n):
+    if isinstance(sources, (str, bytes)) or np.ndim(sources) == 0:
+        raise DomainMismatch(f"sources must be a sequence of vertex ids, got {sources!r} (for one "
+                             "source, call ld.bfs)")
+    ids = check_vertex_array(sources, n, "sources")
+    if ids.shape[0] == 0:
+        raise InvalidValue("bfs_multi needs at least one source")
+    return np.asarray(ids, dtype=np.int64)
+
+
+def _check_arguments(A, sources, levels, parents, direction, alpha, beta, depth_limit, batch_size):
+    if direction not in DIRECTIONS:
+        raise InvalidValue(f"unknown direction {direction!r}; choose one of {', '.join(DIRECTIONS)}")
+    if not (levels or parents):
+        raise InvalidValue("bfs_multi needs levels=True or parents=True (or both)")
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not (isinstance(value, (int, float)) and value > 0):
+            raise InvalidValue(f"{name} must be a positive number, got {value!r}")
+    for name, value, low in (("depth_limit", depth_limit, 0), ("batch_size", batch_size, 1)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise DomainMismatch(f"{name} must be an integer or None, got {value!r}")
+        if value < low:
+            raise InvalidValue(f"{name} must be >= {low}, got {value}")
+    if batch_size is not None and batch_size > MAX_WIDTH:
+        raise InvalidValue(f"batch_size must be <= {MAX_WIDTH} (the searches of one word), got {batch_size}")
+    return _check_sources(sources, A.n)
+
+
+def _batch_width(A, count, levels, parents, most):
+    """The searches a batch runs with (the same on every rank): as many as fit in this rank's
+    share of the free memory, at most ``most``; raises OutOfDeviceMemory / OutOfHostMemory
+    (on every rank) when not even one search fits."""
+    grid, backend = A.grid, A.backend
+    options = dict(grid_shape=grid.shape, backend=backend, levels=levels, parents=parents,
+                   symmetric=A.symmetric)
+    sharing = ranks_sharing_memory(grid.comm, backend)
+
+    def fitting():
+        free, _ = available_bytes(backend)
+        width = multi_batch_width(free // sharing, A.n, A.nvals, sources=count, most=most, **options)
+        if width == 0:
+            need = multi_search_bytes(A.n, A.nvals, width=1, sources=count, **options)
+            backend.check_fits(need * sharing, f"bfs_multi of {count} sources ({format_bytes(need)} "
+                                                f"a rank for their levels and parents and one search)")
+        return width
+    return int(grid.allreduce(grid.agree(fitting), "MIN"))
+
+
+class _DirectionPolicy:
+    """Beamer's push/pull switch with hysteresis, on a level's counts (see the module docstring)."""
+
+    def __init__(self, A, direction, alpha, beta):
+        self.direction, self.alpha, self.beta = direction, alpha, beta
+        self.n, self.nvals = A.n, A.nvals
+        self.push = direction != "pull"
+        self.previous = 0
+        self.completed = 0          # out-edges of vertices every search has reached
+
+    def choose(self, frontier):
+        counts = frontier.counts
+        self.completed += counts.completed
+        if self.direction != "auto":
+            return self.push
+        growing = counts.vertices > self.previous
+        if self.push and growing and counts.push_edges > (self.nvals - self.completed) / self.alpha:
+            self.push = False
+        elif not self.push and not growing and counts.vertices < self.n / self.beta:
+            self.push = True
+        self.previous = counts.vertices
+        return self.push
+
+
+def _search_batch(A, sources, batch, *, levels, parents, direction, alpha, beta, last_depth):
+    """One batch of searches to the end (or to ``last_depth``): (visited matrix, level records)."""
+    backend = A.backend
+    frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
+    policy = _DirectionPolicy(A, direction, alpha, beta)
+    depth, records = 0, []
+    reads = backend.device_reads
+    while frontier.nvals and depth < last_depth:
+        started = time.perf_counter()
+        depth += 1
+        kernel = "push" if policy.choose(frontier) else "pull"
+        found = masked_vxm(frontier, A, visited, depth=depth, kernel=kernel)
+        record = level_record(depth, kernel, frontier.nvals, found.nvals, found.op_stats,
+                              time.perf_counter() - started, backend.device_reads - reads)
+        record["batch"], record["vertices"] = batch, found.ncols
+        records.append(record)
+        frontier, reads = found, backend.device_reads
+    return visited, records
+
+
+def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direction="auto",
+              alpha=DEFAULT_ALPHA, beta=DEFAULT_BETA, batch_size=None) -> MultiBFSResult:
+    """Collective. Breadth-first searches from each of ``sources`` along out-edges of ``A``,
+    up to 64 at once (``batch_size`` caps a batch; the memory may make batches narrower).
+
+    ``sources``: a sequence of integer vertex ids, the same on every rank; a repeated source
+    is searched again (its rows are equal). Returns a :class:`MultiBFSResult` whose
+    ``levels.to_numpy()`` and ``parents.to_numpy()`` are (len(sources), n) int64 arrays, -1
+    where unreached; row i is what ``ld.bfs(A, sources[i], depth_limit=depth_limit)`` gives
+    (the same levels, parents valid by the Graph500 rules).
+    """
+    A = as_matrix(A, what="bfs_multi")
+    grid = A.grid
+    sources = grid.agree(_check_arguments, A, sources, levels, parents, direction, alpha, beta,
+                         depth_limit, batch_size)
+    width = _batch_width(A, int(sources.shape[0]), bool(levels), bool(parents),
+                         MAX_WIDTH if batch_size is None else int(batch_size))
+    last_depth = A.n if depth_limit is None else int(depth_limit)
+    level_blocks, parent_blocks, records, widths = [], [], [], []
+    for batch, start in enumerate(range(0, sources.shape[0], width)):
+        chunk = sources[start:start + width]
+        visited, found = _search_batch(A, chunk, batch, levels=bool(levels), parents=bool(parents),
+                                       direction=direction, alpha=alpha, beta=beta, last_depth=last_depth)
+        level_blocks.append(visited.levels)
+        parent_blocks.append(visited.parents)
+        records.extend(found)
+        widths.append(int(chunk.shape[0]))
+
+    def rows(blocks):
+        return DenseRows(A.n, grid, A.backend, blocks)
+    return MultiBFSResult(sources, rows(level_blocks) if levels else None, rows(parent_blocks) if parents else None,
+                          summarize_levels(records, grid, grid.transport.name), widths)
