@@ -12,7 +12,7 @@ ld.semirings.any_pair, mask=v, complement=True)``) and python-graphblas's gramma
 and Matrix Market files.
 """
 from lagraph_dist import semirings as _semirings_pkg
-from lagraph_dist.algorithms import BFSResult, bfs
+from lagraph_dist.algorithms import BFSResult, MultiBFSResult, bfs, bfs_multi, bfs_path, bfs_paths
 from lagraph_dist.backend import get_backend, gpu_available, gpu_status
 from lagraph_dist.errors import (CupyUnusableWarning, DimensionMismatch, DomainMismatch,
                                  IndexOutOfBound, InvalidValue, LagraphDistError, MatrixMarketError,
@@ -35,7 +35,8 @@ monoid = _semirings_pkg.monoid
 __version__ = "0.1.0"
 
 __all__ = [
-    "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "vxm", "mxv", "ewise_add", "assign",
+    "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "bfs_multi", "MultiBFSResult",
+    "bfs_path", "bfs_paths", "vxm", "mxv", "ewise_add", "assign",
     "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "semiring", "monoid",
     "Mask", "Scalar", "VectorExpression", "validate", "reference",
     "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate",

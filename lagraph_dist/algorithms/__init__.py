@@ -1,4 +1,6 @@
 """Graph algorithms written only with the public algebra."""
 from lagraph_dist.algorithms.bfs import BFSResult, bfs
+from lagraph_dist.algorithms.bfs_multi import MultiBFSResult, bfs_multi
+from lagraph_dist.algorithms.paths import bfs_path, bfs_paths
 
-__all__ = ["bfs", "BFSResult"]
+__all__ = ["bfs", "BFSResult", "bfs_multi", "MultiBFSResult", "bfs_path", "bfs_paths"]
