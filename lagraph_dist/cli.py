@@ -1,5 +1,5 @@
-"""``lagraph-dist``: one BFS with a report, a Graph500-style benchmark, a generated graph, or the
-plot of a benchmark record.
+"""``lagraph-dist``: one BFS with a report, a Graph500-style benchmark, a generated graph, the
+plot of a benchmark record, a check against python-graphblas, or a memory estimate.
 
 Works the same in a plain process (1 x 1 grid) and under ``mpiexec`` (every rank runs it;
 rank 0 prints, writes files and reports errors; every rank exits with the same status).
@@ -213,6 +213,26 @@ def build_parser():
                        help="process grid RxC (default: most square over all ranks)")
     check.add_argument("--merge-duplicates", action="store_true",
                        help="merge entries a .mtx file stores twice instead of rejecting it")
+
+    estimate = _subcommand(
+        commands, "estimate", "memory a Kronecker graph and a search take on each rank",
+        "Print the bytes each rank of an RxC grid holds for the Graph500 Kronecker graph of\n"
+        "2**SCALE vertices (at most 2 * EDGEFACTOR * 2**SCALE stored edges, symmetric): its blocks,\n"
+        "a search beside them and the peak of its construction (one pass over the edges), the\n"
+        "estimate the constructors check against the free memory before they allocate. Nothing\n"
+        "is built, so any grid can be asked about from one process.",
+        "  lagraph-dist estimate --scale 30 --grid 8x8\n"
+        "  lagraph-dist estimate --scale 26 --backend cpu --edgefactor 8\n"
+        "  lagraph-dist estimate --scale 22 --sources 64")
+    estimate.add_argument("--scale", "-g", type=_positive_int, required=True,
+                          help="2**SCALE vertices (default: none, required)")
+    estimate.add_argument("--edgefactor", "-e", type=_positive_int, default=16, help="Kronecker edges per vertex")
+    estimate.add_argument("--grid", type=_grid_shape, default="1x1", metavar="RxC", help="process grid")
+    estimate.add_argument("--backend", choices=("cpu", "gpu"), default="gpu",
+                          help="whose kernels and copies are counted")
+    estimate.add_argument("--sources", type=_positive_int, default=None,
+                          help="also what ld.bfs_multi from this many sources holds beside the graph "
+                               "(default: none)")
     return parser
 
 
@@ -372,10 +392,38 @@ def _run_check(args):
                      merge_duplicates=args.merge_duplicates)
 
 
+def _estimate_lines(args):
+    from lagraph_dist.memory import estimate_memory, multi_search_bytes
+    n, nvals = 1 << args.scale, 2 * args.edgefactor << args.scale
+    rows, cols = args.grid
+    estimate = estimate_memory(n, nvals, grid_shape=args.grid, backend=args.backend, symmetric=True)
+    figures = [("graph", estimate.graph, "the blocks by column (and by row when pull needs a copy)"),
+               ("search", estimate.search, "a BFS beside the graph, with its dense results"),
+               ("construction", estimate.construction, "the peak while the blocks are built"),
+               ("peak", estimate.total, "the most held at once: max(construction, graph + search)")]
+    if args.sources:
+        multi = multi_search_bytes(n, nvals, grid_shape=args.grid, backend=args.backend, sources=args.sources,
+                                   width=min(args.sources, 64), symmetric=True)
+        figures.append(("bfs_multi", multi, f"{args.sources} sources beside the graph, batches of "
+                                            f"{min(args.sources, 64)}"))
+    lines = [f"Kronecker scale {args.scale}, edge factor {args.edgefactor}: n = {n:,} vertices, "
+             f"at most {nvals:,} stored edges",
+             f"{rows}x{cols} grid ({rows * cols} rank{'s' if rows * cols > 1 else ''}), {args.backend} "
+             f"backend; bytes on each rank:"]
+    lines += [f"  {name:<13}{nbytes:>20,} B {nbytes / 2**30:>12,.2f} GiB   {what}" for name, nbytes, what in figures]
+    return lines
+
+
+def _run_estimate(args):
+    lines = _estimate_lines(args)
+    if _world_rank() == 0:           # arithmetic only: every rank has the same lines
+        _say(lines)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
     runners = {"bfs": _run_bfs, "bench": _run_bench, "generate": _run_generate, "plot": _run_plot,
-               "check": _run_check}
+               "check": _run_check, "estimate": _run_estimate}
     try:
         status = runners[args.command](args)
     except (LagraphDistError, ValueError, TypeError, IndexError, OSError, MemoryError) as exc:

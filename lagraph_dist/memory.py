@@ -18,7 +18,7 @@ from lagraph_dist.errors import DomainMismatch, InvalidValue
 from lagraph_dist.grid import Layout
 
 __all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "multi_search_bytes",
-           "multi_batch_width", "check_fits",
+           "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits",
            "available_bytes", "host_memory", "ranks_sharing_memory", "edge_check_batch",
            "format_bytes", "EDGES_PER_CHUNK"]
 
@@ -156,24 +156,31 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     return MemoryEstimate(graph=graph, search=search, construction=construction)
 
 
+def multi_output_bytes(n, *, grid_shape=(1, 1), sources=1, levels=True, parents=True) -> int:
+    """Bytes per rank of the levels and parents of ``sources`` searches: 8 bytes a search a
+    vertex of the rank's block for each output kept."""
+    rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
+    sources = _count("sources", sources, 1)
+    return (bool(levels) + bool(parents)) * 8 * sources * Layout(_count("n", n, 1), rows, cols).block_len
+
+
 def multi_search_bytes(n, nvals, *, grid_shape=(1, 1), backend="gpu", width=64, sources=None,
                        levels=True, parents=True, symmetric=False) -> int:
-    """Bytes per rank a multi-source search holds beside the graph (``ld.bfs_multi``).
+    """Bytes per rank a multi-source search (``ld.bfs_multi``) holds beside the graph.
 
-    ``sources`` searches (default: ``width``) keep their ``levels`` and ``parents`` (8 bytes a
-    search a vertex of the own block each) until the call returns; one batch of ``width``
-    searches runs at a time, with the workspaces of :mod:`lagraph_dist.multi`; the first pull
-    builds the by-row block when the graph has none (as in :func:`estimate_memory`).
+    One batch of ``width`` searches runs at a time, with the workspaces of
+    :mod:`lagraph_dist.multi`; the outputs of ``sources`` searches (default: ``width``, the
+    running batch's) are held in the same memory; the first pull builds the by-row block when
+    the graph has none (as in :func:`estimate_memory`).
     """
     n = _count("n", n, 1)
     nvals = _count("nvals", nvals, 0)
     width = _count("width", width, 1)
-    sources = width if sources is None else _count("sources", sources, 1)
+    sources = width if sources is None else sources
     rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
     name = _backend_name(backend)
     layout = Layout(n, rows, cols)
     edges = -(-nvals // (rows * cols))
-    outputs = (bool(levels) + bool(parents)) * 8 * sources * layout.block_len
     workspace = MULTI_BLOCK_BYTES * layout.block_len + MULTI_INPUT_BYTES * layout.col_space_len
     if cols > 1:
         workspace += MULTI_OUTPUT_BYTES * layout.row_space_len
@@ -183,17 +190,49 @@ def multi_search_bytes(n, nvals, *, grid_shape=(1, 1), backend="gpu", width=64, 
         workspace += (INDEX_BYTES + TRANSPOSE_BYTES_PER_EDGE) * edges + OFFSET_BYTES * (layout.row_space_len + 1)
     if name == "cpu":
         workspace += MULTI_CPU_BYTES_PER_EDGE * edges
-    return outputs + workspace
+    return workspace + multi_output_bytes(n, grid_shape=(rows, cols), sources=sources, levels=levels,
+                                          parents=parents)
 
 
-def multi_batch_width(free_bytes, n, nvals, *, sources, most=64, **options) -> int:
-    """The most searches (at most ``most`` and ``sources``) one batch may run with
-    ``free_bytes`` free, by :func:`multi_search_bytes` (``options``: its keywords); 0 when not
-    even one fits."""
-    for width in range(min(most, sources), 0, -1):
-        if multi_search_bytes(n, nvals, width=width, sources=sources, **options) <= free_bytes:
-            return width
-    return 0
+@dataclass(frozen=True)
+class MultiPlan:
+    """How ``ld.bfs_multi`` runs its sources: ``width`` searches a batch (0: not even one fits);
+    ``offload``: each finished batch's outputs move to the host, so that the device holds one
+    batch's only."""
+
+    width: int
+    offload: bool
+
+
+def plan_multi_batches(free_bytes, host_free_bytes, n, nvals, *, sources, backend="gpu", most=64,
+                       **options) -> MultiPlan:
+    """The batches of a multi-source search from ``sources`` with ``free_bytes`` free where it
+    computes (``options``: the keywords of :func:`multi_search_bytes`).
+
+    Batches are as wide as fits, at most ``most``, with every output kept where it was made.
+    On the GPU, when that does not fit even one search a batch, finished batches move their
+    outputs to the host (which must hold all of them in ``host_free_bytes``), and batches
+    are as wide as the device holds with one batch's outputs.
+    """
+    sources = _count("sources", sources, 1)
+
+    def widest(resident):
+        for width in range(min(most, sources), 0, -1):
+            held = sources if resident == "all" else width
+            if multi_search_bytes(n, nvals, backend=backend, width=width, sources=held, **options) <= free_bytes:
+                return width
+        return 0
+
+    width = widest("all")
+    if width:
+        return MultiPlan(width, False)
+    outputs = multi_output_bytes(n, grid_shape=options.get("grid_shape", (1, 1)), sources=sources,
+                                 levels=options.get("levels", True), parents=options.get("parents", True))
+    if _backend_name(backend) == "gpu" and outputs <= host_free_bytes:
+        width = widest("batch")
+        if width:
+            return MultiPlan(width, True)
+    return MultiPlan(0, False)
 
 
 def construction_bytes(nkeys, n, passes=1, backend="gpu"):

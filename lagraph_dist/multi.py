@@ -136,6 +136,14 @@ class VisitedMatrix:
         self._bound = None                 # (output space, words over it): see _bound_over
         self._candidate_parents = None
 
+    def outputs(self, *, on_host=False):
+        """(levels, parents) blocks (None where not kept), moved to host memory with ``on_host``
+        (one device read each) so that the device can take the next batch."""
+        if not on_host:
+            return self.levels, self.parents
+        host = self.A.backend.to_host
+        return tuple(None if block is None else host(block) for block in (self.levels, self.parents))
+
     def _bound_over(self, orient, block_len):
         """The lower bound of the pattern over the output space: gathered once (exact then),
         then grown by every candidate claimed into it and by the own block after each merge,
@@ -170,7 +178,8 @@ def _gather_blocks(local, n, grid, backend):
 
 class DenseRows:
     """k x n int64 rows (levels or parents of k searches), one (block_len, width) block a batch
-    on each rank, -1 where a search did not reach a vertex."""
+    on each rank (on the backend's device, or in host memory), -1 where a search did not reach
+    a vertex."""
 
     def __init__(self, n, grid, backend, blocks):
         self.n, self.grid, self.backend = n, grid, backend
@@ -198,7 +207,8 @@ class DenseRows:
         raise IndexError(f"row index out of range for {self.shape[0]} rows")
 
     def _gathered(self, block):
-        return _gather_blocks(self.backend.to_host(block), self.n, self.grid, self.backend)
+        host = block if isinstance(block, np.ndarray) else self.backend.to_host(block)
+        return _gather_blocks(host, self.n, self.grid, self.backend)
 
 
 # -- the sources: the first frontier ----------------------------------------------------------

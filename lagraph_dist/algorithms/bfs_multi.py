@@ -9,7 +9,8 @@ visited matrix with its levels and parents. Push and pull follow Beamer's rule a
 frontier's out-edges exceed the out-edges of the vertices not yet reached by every search /
 ``alpha`` while the frontier grows, push again when it holds fewer than n / ``beta`` vertices
 while it shrinks. More sources than a batch holds run as several batches, each as wide as
-the memory allows (:func:`lagraph_dist.memory.multi_batch_width`). No kernel, MPI call or
+the memory allows (:func:`lagraph_dist.memory.plan_multi_batches`); when the outputs of all
+searches do not fit on the device, each finished batch moves its outputs to the host. No kernel, MPI call or
 backend branch appears here.
 """
 from __future__ import annotations
@@ -21,10 +22,10 @@ import numpy as np
 
 from lagraph_dist.algorithms.bfs import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS
 from lagraph_dist.checks import check_vertex_array
-from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.backend import get_backend
+from lagraph_dist.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.interop import as_matrix
-from lagraph_dist.memory import (available_bytes, format_bytes, multi_batch_width, multi_search_bytes,
-                                 ranks_sharing_memory)
+from lagraph_dist import memory
 from lagraph_dist.multi import MAX_WIDTH, DenseRows, masked_vxm, sources_frontier
 from lagraph_dist.stats import level_record, summarize_levels
 
@@ -77,24 +78,42 @@ def _check_arguments(A, sources, levels, parents, direction, alpha, beta, depth_
     return _check_sources(sources, A.n)
 
 
-def _batch_width(A, count, levels, parents, most):
-    """The searches a batch runs with (the same on every rank): as many as fit in this rank's
-    share of the free memory, at most ``most``; raises OutOfDeviceMemory / OutOfHostMemory
-    (on every rank) when not even one search fits."""
+def _plan(A, count, levels, parents, most):
+    """The batches (the same plan on every rank): as wide as this rank's share of the free
+    memory allows, at most ``most`` (:func:`lagraph_dist.memory.plan_multi_batches`). Raises
+    OutOfDeviceMemory / OutOfHostMemory on every rank when not even one search fits."""
     grid, backend = A.grid, A.backend
     options = dict(grid_shape=grid.shape, backend=backend, levels=levels, parents=parents,
                    symmetric=A.symmetric)
-    sharing = ranks_sharing_memory(grid.comm, backend)
+    sharing = memory.ranks_sharing_memory(grid.comm, backend)
+    host_sharing = memory.ranks_sharing_memory(grid.comm, "cpu")
 
     def fitting():
-        free, _ = available_bytes(backend)
-        width = multi_batch_width(free // sharing, A.n, A.nvals, sources=count, most=most, **options)
-        if width == 0:
-            need = multi_search_bytes(A.n, A.nvals, width=1, sources=count, **options)
-            backend.check_fits(need * sharing, f"bfs_multi of {count} sources ({format_bytes(need)} "
-                                                f"a rank for their levels and parents and one search)")
-        return width
-    return int(grid.allreduce(grid.agree(fitting), "MIN"))
+        free = memory.available_bytes(backend)[0] // sharing
+        host_free = memory.host_memory()[0] // host_sharing
+        plan = memory.plan_multi_batches(free, host_free, A.n, A.nvals, sources=count, most=most, **options)
+        if plan.width == 0:
+            _explain_no_room(A, count, sharing, host_sharing, options)
+        return plan
+    plan = grid.agree(fitting)
+    return memory.MultiPlan(int(grid.allreduce(plan.width, "MIN")), bool(grid.allreduce(int(plan.offload), "MAX")))
+
+
+def _explain_no_room(A, count, sharing, host_sharing, options):
+    """Raise the error that says what did not fit: one search on the device (or the CPU's
+    memory), or the outputs of all searches on the host."""
+    backend = A.backend
+    offloading = backend.name == "gpu"
+    need = memory.multi_search_bytes(A.n, A.nvals, width=1, sources=1 if offloading else count, **options)
+    what = (f"bfs_multi of {count} sources ({memory.format_bytes(need)} a rank for "
+            f"{'one search and its outputs' if offloading else 'one search and all outputs'})")
+    backend.check_fits(need * sharing, what)
+    outputs = memory.multi_output_bytes(A.n, grid_shape=options["grid_shape"], sources=count,
+                                        levels=options["levels"], parents=options["parents"])
+    get_backend("cpu").check_fits(outputs * host_sharing, f"the levels and parents of bfs_multi's {count} "
+                                                          f"sources ({memory.format_bytes(outputs)} a rank)")
+    # both fit on their own, by a rounding of the shares: say so rather than run out later
+    raise OutOfHostMemory(f"{what}, with the outputs of all sources on the host, leaves no room to run")
 
 
 class _DirectionPolicy:
@@ -156,16 +175,17 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     grid = A.grid
     sources = grid.agree(_check_arguments, A, sources, levels, parents, direction, alpha, beta,
                          depth_limit, batch_size)
-    width = _batch_width(A, int(sources.shape[0]), bool(levels), bool(parents),
-                         MAX_WIDTH if batch_size is None else int(batch_size))
+    plan = _plan(A, int(sources.shape[0]), bool(levels), bool(parents),
+                 MAX_WIDTH if batch_size is None else int(batch_size))
     last_depth = A.n if depth_limit is None else int(depth_limit)
     level_blocks, parent_blocks, records, widths = [], [], [], []
-    for batch, start in enumerate(range(0, sources.shape[0], width)):
-        chunk = sources[start:start + width]
+    for batch, start in enumerate(range(0, sources.shape[0], plan.width)):
+        chunk = sources[start:start + plan.width]
         visited, found = _search_batch(A, chunk, batch, levels=bool(levels), parents=bool(parents),
                                        direction=direction, alpha=alpha, beta=beta, last_depth=last_depth)
-        level_blocks.append(visited.levels)
-        parent_blocks.append(visited.parents)
+        batch_levels, batch_parents = visited.outputs(on_host=plan.offload)
+        level_blocks.append(batch_levels)
+        parent_blocks.append(batch_parents)
         records.extend(found)
         widths.append(int(chunk.shape[0]))
 

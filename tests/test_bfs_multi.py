@@ -1,0 +1,462 @@
+"""ld.bfs_multi in one process: every row equals what a single-source search gives (levels from
+scipy.sparse.csgraph and from ld.bfs, parents valid by ld.validate), on generated, Kronecker and
+real graphs, in every direction and batch size; the frontier-matrix product against scipy's
+boolean product; the kernels' numpy twins against each other and (marker gpu) the CUDA kernels
+against the twins; batch sizing by memory; bad input."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import lagraph_dist as ld
+from lagraph_dist import cpu_kernels, memory, multi
+from lagraph_dist.grid import IdMap
+from lagraph_dist.local import LocalCSR
+from extras_checks import check_tree, hop_levels, truncated
+from helpers import BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, read_scipy_pattern, real_graphs
+from test_bfs import graphs
+
+GPU_ONLY = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")]
+
+
+def check_rows(A, S, sources, res, *, depth_limit=None):
+    """Every row: levels = csgraph's hop distances (truncated at the limit), parents a BFS tree
+    (ld.validate for full searches, the independent tree check for limited ones)."""
+    expected = hop_levels(S, sources)
+    if depth_limit is not None:
+        expected = truncated(expected, depth_limit)
+    k = len(sources)
+    levels = res.levels.to_numpy() if res.levels is not None else None
+    parents = res.parents.to_numpy() if res.parents is not None else None
+    if levels is not None:
+        assert levels.dtype == np.int64 and levels.shape == (k, A.n)
+        np.testing.assert_array_equal(levels, expected)
+    if parents is not None:
+        assert parents.dtype == np.int64 and parents.shape == (k, A.n)
+        for i, source in enumerate(sources):
+            if depth_limit is None:
+                ld.validate(A, source, None if levels is None else levels[i], parents[i])
+            else:
+                check_tree(S, source, expected[i], parents[i], f"row {i}")
+    assert sum(res.widths) == k
+    return expected
+
+
+# -- generated graphs -------------------------------------------------------------------------
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=graphs(), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=9),
+       direction=st.sampled_from(DIRECTIONS), batch=st.sampled_from([None, 1, 2, 5]),
+       limit=st.sampled_from([None, 0, 1, 3]))
+def test_rows_equal_single_searches_generated(backend, graph, picks, direction, batch, limit):
+    src, dst, n, symmetrize, _ = graph
+    S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend=backend)
+    sources = [p % n for p in picks]                    # repeats happen, and are rows of their own
+    res = ld.bfs_multi(A, sources, direction=direction, batch_size=batch, depth_limit=limit)
+    check_rows(A, S, sources, res, depth_limit=limit)
+    if batch is not None:
+        assert res.widths == [min(batch, len(sources) - b) for b in range(0, len(sources), batch)]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("levels,parents", [(True, False), (False, True)])
+def test_one_output_only(backend, levels, parents):
+    A = ld.kronecker(8, backend=backend)
+    S = A.to_scipy()
+    sources = [1, 7, 100, 7]
+    res = ld.bfs_multi(A, sources, levels=levels, parents=parents)
+    assert (res.levels is None) != levels and (res.parents is None) != parents
+    expected = check_rows(A, S, sources, res)
+    if not levels:
+        np.testing.assert_array_equal(res.parents.to_numpy() >= 0, expected >= 0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_kronecker_rows_equal_ld_bfs(backend, direction):
+    """70 sources: a batch of 64 and one of 6; each row is ld.bfs's levels, parents valid."""
+    A = ld.kronecker(10, seed=3, backend=backend)
+    sources = [int(s) for s in np.random.default_rng(1).choice(A.n, 70, replace=False)]
+    res = ld.bfs_multi(A, sources, direction=direction)
+    assert res.widths == [64, 6]
+    levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
+    for i, source in enumerate(sources):
+        single = ld.bfs(A, source, direction=direction)
+        np.testing.assert_array_equal(levels[i], single.levels.to_numpy(), err_msg=f"row {i}")
+        ld.validate(A, source, levels[i], parents[i])
+        np.testing.assert_array_equal(res.levels.row(i), levels[i])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_stats_count_the_entries(backend):
+    """Per level: the frontier's and the found entries are the (search, vertex) pairs of
+    consecutive levels, summed over the searches of the batch."""
+    A = ld.kronecker(9, backend=backend)
+    sources = [0, 5, 9]
+    res = ld.bfs_multi(A, sources, direction="auto")
+    levels = res.levels.to_numpy()
+    per_level = np.bincount(levels[levels >= 0]).tolist() + [0]
+    assert [s["frontier"] for s in res.stats] == per_level[:-2] + [per_level[-2]]
+    assert [s["discovered"] for s in res.stats] == per_level[1:]
+    assert all(s["batch"] == 0 and s["direction"] in ("push", "pull") for s in res.stats)
+    assert [s["level"] for s in res.stats] == list(range(1, len(res.stats) + 1))
+    columns = [int(np.count_nonzero((levels == d).any(axis=0))) for d in range(1, len(res.stats) + 1)]
+    assert [s["vertices"] for s in res.stats] == columns
+
+
+# -- real graphs ------------------------------------------------------------------------------
+SMALL_GRAPHS = real_graphs("lagraph")
+BIG_GRAPHS = real_graphs("networkit")
+
+
+def real_sources(S, count):
+    degrees = np.diff(S.indptr)
+    rng = np.random.default_rng(S.shape[0])
+    return [0, int(np.argmax(degrees))] + rng.integers(0, S.shape[0], count - 2).tolist()
+
+
+@pytest.mark.parametrize("path", data_params(SMALL_GRAPHS, "lagraph"))
+def test_real_lagraph_graphs(path):
+    S = read_scipy_pattern(path)
+    A = ld.Matrix.from_mtx(path, backend="cpu")
+    sources = real_sources(S, 6)
+    for direction in DIRECTIONS:
+        check_rows(A, S, sources, ld.bfs_multi(A, sources, direction=direction, batch_size=4))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", data_params(BIG_GRAPHS, "networkit"))
+def test_real_networkit_graphs(path):
+    S = read_scipy_pattern(path)
+    A = ld.Matrix.from_mtx(path, backend="cpu")
+    sources = real_sources(S, 12)
+    res = ld.bfs_multi(A, sources)
+    levels = check_rows(A, S, sources, res)
+    for i in (0, 1):
+        np.testing.assert_array_equal(ld.bfs(A, sources[i]).levels.to_numpy(), levels[i])
+
+
+# -- the algebra: one level is the masked boolean product -------------------------------------
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("kernel", ["push", "pull"])
+def test_masked_vxm_is_the_masked_product(backend, kernel):
+    """Level by level: F' = (F A) and not V (scipy, from the previous F and V); V' = V or F';
+    each new entry's level is the depth and its parent a vertex of F's row joined by an edge."""
+    rng = np.random.default_rng(5)
+    n = 150
+    src, dst = rng.integers(0, n, 450), rng.integers(0, n, 450)
+    A = ld.Matrix.from_edges(src, dst, n, backend=backend)
+    S = sp.csr_matrix(edges_to_scipy(src, dst, n), dtype=np.int64)
+    sources = np.array([3, 40, 3, 99], dtype=np.int64)
+    F, V = multi.sources_frontier(A, sources, levels=True, parents=True)
+    seen = F.to_numpy()
+    assert seen.sum() == 4 and F.nvals == 4 and F.ncols == 3
+    for depth in range(1, 8):
+        frontier = F.to_numpy()
+        product = (sp.csr_matrix(frontier.astype(np.int64)) @ S).toarray() > 0
+        expected = product & ~seen
+        F = multi.masked_vxm(F, A, V, depth=depth, kernel=kernel)
+        np.testing.assert_array_equal(F.to_numpy(), expected, err_msg=f"level {depth}")
+        assert F.nvals == expected.sum() and F.ncols == expected.any(axis=0).sum()
+        seen |= expected
+        levels = multi.DenseRows(n, A.grid, A.backend, [V.levels]).to_numpy()
+        parents = multi.DenseRows(n, A.grid, A.backend, [V.parents]).to_numpy()
+        rows, cols = np.nonzero(expected)
+        assert (levels[rows, cols] == depth).all()
+        assert frontier[rows, parents[rows, cols]].all() and (S[parents[rows, cols], cols] > 0).all()
+        np.testing.assert_array_equal(levels >= 0, seen)
+
+
+def test_masked_vxm_rejects_strangers():
+    A = ld.kronecker(6, backend="cpu")
+    B = ld.kronecker(6, seed=1, backend="cpu")
+    F, V = multi.sources_frontier(A, np.array([1, 2]), levels=True, parents=False)
+    with pytest.raises(ld.DimensionMismatch):
+        multi.masked_vxm(F, B, V, depth=1, kernel="push")
+    with pytest.raises(ld.DomainMismatch, match="kernel"):
+        multi.masked_vxm(F, A, V, depth=1, kernel="sideways")
+
+
+# -- the kernels' twins -----------------------------------------------------------------------
+def random_csr(rng, nmajor, nminor, density):
+    dense = rng.random((nmajor, nminor)) < density
+    dense[nmajor // 2, :] = rng.random(nminor) < 0.9          # a hub: long rows and columns
+    rows, cols = np.nonzero(dense)
+    indptr = np.zeros(nmajor + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=nmajor), out=indptr[1:])
+    return LocalCSR(indptr, cols.astype(np.int32), nminor), dense
+
+
+def random_words(rng, length, width, density):
+    bits = rng.random((length, width)) < density
+    return (bits.astype(np.uint64) << np.arange(width, dtype=np.uint64)).sum(axis=1).astype(np.uint64)
+
+
+def fresh_target(xp, words, width, depth, out_degree, parents=True):
+    length = words.shape[0]
+    return cpu_kernels.MultiTarget(
+        xp.asarray(words).copy(), xp.zeros(length, dtype=np.uint64), xp.zeros(length, dtype=np.int32),
+        xp.full((length, width), -1, dtype=np.int64) if parents else None,
+        xp.full((length, width), -1, dtype=np.int64), width, depth, (1 << width) - 1,
+        None if out_degree is None else xp.asarray(out_degree), xp.zeros(cpu_kernels.M_NCOUNTERS, dtype=np.uint64))
+
+
+def kernel_case(seed, width=37):
+    rng = np.random.default_rng(seed)
+    n = 320
+    by_source, dense = random_csr(rng, n, n, 0.03)            # rows: sources (push)
+    rows, cols = np.nonzero(dense.T)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    by_target = LocalCSR(indptr, cols.astype(np.int32), n)   # rows: targets (pull)
+    frontier = random_words(rng, n, width, 0.02)
+    visited = random_words(rng, n, width, 0.3) | frontier
+    degrees = dense.sum(axis=1).astype(np.int64)
+    return by_source, by_target, dense, frontier, visited, degrees, width
+
+
+def expected_claims(dense, frontier, visited, live):
+    """Plain loops: the new bits of every vertex."""
+    n = dense.shape[0]
+    fresh = np.zeros(n, dtype=np.uint64)
+    for u, v in zip(*np.nonzero(dense)):
+        fresh[v] |= frontier[u] & live
+    return fresh & ~visited
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_push_and_pull_twins_claim_the_same_bits(seed):
+    by_source, by_target, dense, frontier, visited, degrees, width = kernel_case(seed)
+    identity = IdMap(dense.shape[0], dense.shape[0], 0)
+    live = int(np.bitwise_or.reduce(frontier))
+    fresh = expected_claims(dense, frontier, visited, live)
+    for kernel in ("push", "pull"):
+        target = fresh_target(np, visited, width, 4, degrees)
+        if kernel == "push":
+            ids = np.flatnonzero(frontier).astype(np.int32)
+            counters = cpu_kernels.multi_push(by_source, ids, frontier, identity, target)
+        else:
+            counters = cpu_kernels.multi_pull(by_target, frontier, live, identity, target)
+        np.testing.assert_array_equal(target.next, fresh, err_msg=kernel)
+        np.testing.assert_array_equal(target.words, visited | fresh)
+        queued = target.queue[:int(counters[cpu_kernels.M_FOUND])]
+        assert sorted(queued.tolist()) == np.flatnonzero(fresh).tolist()
+        assert int(counters[cpu_kernels.M_BITS]) == int(np.bitwise_count(fresh).sum())
+        assert int(counters[cpu_kernels.M_LIVE]) == int(np.bitwise_or.reduce(fresh))
+        assert int(counters[cpu_kernels.M_PUSH_EDGES]) == int(degrees[fresh != 0].sum())
+        full = (1 << width) - 1
+        done = ((visited | fresh) == full) & (fresh != 0)
+        assert int(counters[cpu_kernels.M_COMPLETED]) == int(degrees[done].sum())
+        for v in np.flatnonzero(fresh):
+            for i in range(width):
+                if int(fresh[v]) >> i & 1:
+                    p = target.parents[v, i]
+                    assert target.levels[v, i] == 4 and dense[p, v] and int(frontier[p]) >> i & 1
+
+
+def test_fold_twins_round_trip():
+    """Candidates packed by owner and merged give the claims of the candidates themselves."""
+    rng = np.random.default_rng(2)
+    width, block_len, owners = 9, 64, 3
+    length = block_len * owners
+    words = random_words(rng, length, width, 0.1)
+    queue = np.flatnonzero(words).astype(np.int32)
+    rng.shuffle(queue)
+    counters = np.zeros(cpu_kernels.M_NCOUNTERS, dtype=np.uint64)
+    counters[cpu_kernels.M_FOUND] = queue.shape[0]
+    counts = cpu_kernels.multi_fold_count(queue, counters, words, block_len, owners)
+    owner = queue // block_len
+    assert counts[:owners].tolist() == np.bincount(owner, minlength=owners).tolist()
+    assert counts[owners:].tolist() == [int(np.bitwise_count(words[queue[owner == k]]).sum()) for k in range(owners)]
+    cand_parents = rng.integers(0, 10**6, (length, width))
+    order = queue[np.argsort(owner, kind="stable")]
+    sent = words[order]
+    offsets = np.cumsum(cpu_kernels.multi_popcounts(sent)) - cpu_kernels.multi_popcounts(sent)
+    packed = cpu_kernels.multi_pack_parents(order, sent, offsets, cand_parents, int(counts[owners:].sum()))
+    target = fresh_target(np, np.zeros(length, dtype=np.uint64), width, 2, None)
+    cpu_kernels.multi_merge(order, sent, offsets, packed, target)
+    np.testing.assert_array_equal(target.words, words)
+    for v in queue[:20]:
+        for i in range(width):
+            expected = cand_parents[v, i] if int(words[v]) >> i & 1 else -1
+            assert target.parents[v, i] == expected
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("with_parents", [True, False])
+@pytest.mark.parametrize("kernel", ["push", "pull", "merge"])
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+def test_cuda_kernels_match_the_twins(seed, with_parents, kernel):
+    import cupy as cp
+    gpu = ld.get_backend("gpu")
+    by_source, by_target, dense, frontier, visited, degrees, width = kernel_case(seed, width=64)
+    identity = IdMap(dense.shape[0], dense.shape[0], 0)
+    live = int(np.bitwise_or.reduce(frontier))
+    to_gpu = lambda c: LocalCSR(cp.asarray(c.indptr), cp.asarray(c.indices), c.nminor)   # noqa: E731
+    twin = fresh_target(np, visited, width, 3, degrees, with_parents)
+    cuda = fresh_target(cp, visited, width, 3, degrees, with_parents)
+    if kernel == "push":
+        ids = np.flatnonzero(frontier).astype(np.int32)
+        cpu_kernels.multi_push(by_source, ids, frontier, identity, twin)
+        gpu.kernels.multi_push(to_gpu(by_source), cp.asarray(ids), cp.asarray(frontier), identity, cuda)
+    elif kernel == "pull":
+        cpu_kernels.multi_pull(by_target, frontier, live, identity, twin)
+        gpu.kernels.multi_pull(to_gpu(by_target), cp.asarray(frontier), live, identity, cuda)
+    else:
+        ids = np.flatnonzero(frontier).astype(np.int32)
+        offsets = np.cumsum(np.bitwise_count(frontier[ids]).astype(np.int64)) - np.bitwise_count(frontier[ids])
+        parents = np.arange(int(np.bitwise_count(frontier).sum()), dtype=np.int64)
+        cpu_kernels.multi_merge(ids, frontier[ids], offsets if with_parents else None,
+                                parents if with_parents else None, twin)
+        gpu.kernels.multi_merge(cp.asarray(ids), cp.asarray(frontier[ids]),
+                                cp.asarray(offsets) if with_parents else None,
+                                cp.asarray(parents) if with_parents else None, cuda)
+    host = {name: cp.asnumpy(getattr(cuda, name)) for name in ("words", "next", "levels", "counters")}
+    np.testing.assert_array_equal(host["words"], twin.words)
+    np.testing.assert_array_equal(host["next"], twin.next)
+    np.testing.assert_array_equal(host["levels"], twin.levels)
+    np.testing.assert_array_equal(host["counters"], twin.counters)
+    found = int(twin.counters[cpu_kernels.M_FOUND])
+    assert sorted(cp.asnumpy(cuda.queue[:found]).tolist()) == sorted(twin.queue[:found].tolist())
+    if with_parents and kernel != "merge":       # first-come parents: any valid one will do
+        got = cp.asnumpy(cuda.parents)
+        np.testing.assert_array_equal(got >= 0, twin.parents >= 0)
+        for v, i in zip(*np.nonzero(twin.parents >= 0)):
+            assert dense[got[v, i], v] and int(frontier[got[v, i]]) >> i & 1
+    elif with_parents:
+        np.testing.assert_array_equal(cp.asnumpy(cuda.parents), twin.parents)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+def test_cuda_fold_helpers_match_the_twins():
+    import cupy as cp
+    gpu = ld.get_backend("gpu")
+    rng = np.random.default_rng(4)
+    width, block_len, owners = 64, 256, 4
+    words = random_words(rng, block_len * owners, width, 0.05)
+    queue = np.flatnonzero(words).astype(np.int32)
+    rng.shuffle(queue)
+    counters = np.zeros(cpu_kernels.M_NCOUNTERS, dtype=np.uint64)
+    counters[cpu_kernels.M_FOUND] = queue.shape[0]
+    np.testing.assert_array_equal(
+        cp.asnumpy(gpu.kernels.multi_fold_count(cp.asarray(queue), cp.asarray(counters), cp.asarray(words),
+                                                block_len, owners)),
+        cpu_kernels.multi_fold_count(queue, counters, words, block_len, owners))
+    np.testing.assert_array_equal(cp.asnumpy(gpu.kernels.multi_popcounts(cp.asarray(words))),
+                                  cpu_kernels.multi_popcounts(words))
+    np.testing.assert_array_equal(cp.asnumpy(gpu.kernels.multi_nonzero_ids(cp.asarray(words), queue.shape[0])),
+                                  cpu_kernels.multi_nonzero_ids(words))
+    cand = rng.integers(0, 10**6, (words.shape[0], width))
+    sent = words[queue]
+    offsets = np.cumsum(cpu_kernels.multi_popcounts(sent)) - cpu_kernels.multi_popcounts(sent)
+    total = int(cpu_kernels.multi_popcounts(sent).sum())
+    np.testing.assert_array_equal(
+        cp.asnumpy(gpu.kernels.multi_pack_parents(cp.asarray(queue), cp.asarray(sent), cp.asarray(offsets),
+                                                  cp.asarray(cand), total)),
+        cpu_kernels.multi_pack_parents(queue, sent, offsets, cand, total))
+
+
+# -- batches sized by memory ------------------------------------------------------------------
+def test_no_room_for_one_search_raises(monkeypatch):
+    A = ld.kronecker(8, backend="cpu")
+    monkeypatch.setattr(memory, "available_bytes", lambda backend: (1000, 10**6))
+    with pytest.raises(ld.OutOfHostMemory, match="bfs_multi of 3 sources"):
+        ld.bfs_multi(A, [1, 2, 3])
+
+
+def test_batch_plans():
+    """Every output kept where it is made while that fits; on the GPU, narrower batches whose
+    outputs go to the host when it does not; nothing when even that does not fit."""
+    n, nvals, sources = 1 << 20, 32 << 20, 200
+    options = dict(grid_shape=(2, 2), levels=True, parents=True, symmetric=True)
+    every = memory.multi_search_bytes(n, nvals, width=64, sources=sources, backend="gpu", **options)
+    plan = memory.plan_multi_batches(every, 0, n, nvals, sources=sources, backend="gpu", **options)
+    assert plan == memory.MultiPlan(64, False)
+    assert memory.plan_multi_batches(every, 0, n, nvals, sources=5, backend="gpu", **options).width == 5
+    # wide batches would not fit beside all outputs: narrower ones first
+    narrower = memory.multi_search_bytes(n, nvals, width=20, sources=sources, backend="gpu", **options)
+    assert memory.plan_multi_batches(narrower, 0, n, nvals, sources=sources, backend="gpu",
+                                     **options) == memory.MultiPlan(20, False)
+    # the outputs of 200 searches do not fit on the device at all: batches of 10 and the host
+    ten = memory.multi_search_bytes(n, nvals, width=10, sources=10, backend="gpu", **options)
+    outputs = memory.multi_output_bytes(n, grid_shape=(2, 2), sources=sources)
+    assert ten < memory.multi_search_bytes(n, nvals, width=1, sources=sources, backend="gpu", **options)
+    assert memory.plan_multi_batches(ten, outputs, n, nvals, sources=sources, backend="gpu",
+                                     **options) == memory.MultiPlan(10, True)
+    assert memory.plan_multi_batches(ten, outputs - 1, n, nvals, sources=sources, backend="gpu",
+                                     **options).width == 0
+    assert memory.plan_multi_batches(ten, outputs, n, nvals, sources=sources, backend="cpu",
+                                     **options).width == 0          # the CPU's outputs stay where they are
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+def test_gpu_offloads_batches_when_the_device_is_short(monkeypatch):
+    A = ld.kronecker(10, backend="gpu")
+    S = A.to_scipy()
+    sources = list(range(1, 140))
+    options = dict(grid_shape=(1, 1), backend="gpu", levels=True, parents=True, symmetric=True)
+    room = memory.multi_search_bytes(A.n, A.nvals, width=30, sources=30, **options)
+    monkeypatch.setattr(A.backend, "free_device_bytes", lambda: (room, room))
+    res = ld.bfs_multi(A, sources)
+    assert res.widths == [30, 30, 30, 30, 19]
+    assert all(isinstance(block, np.ndarray) for block in res.levels.blocks[:-1])
+    check_rows(A, S, sources, res)
+
+
+def test_multi_search_bytes_cover_the_cpu_peak():
+    """tracemalloc's peak of a multi-source search stays within the estimate (and near it)."""
+    import tracemalloc
+    A = ld.kronecker(12, backend="cpu")
+    sources = list(range(1, 65))
+    estimate = memory.multi_search_bytes(A.n, A.nvals, backend="cpu", width=64, sources=64, symmetric=True)
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        for direction in DIRECTIONS:
+            ld.bfs_multi(A, sources, direction=direction)
+        peak = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert peak <= estimate
+    assert peak >= estimate / 8, "the multi-source estimate is far too high"
+
+
+# -- bad input --------------------------------------------------------------------------------
+@pytest.mark.parametrize("sources, kwargs, error, text", [
+    ([], {}, ld.InvalidValue, "at least one source"),
+    ([1, 64], {}, ld.IndexOutOfBound, "sources contain 64"),
+    ([-1], {}, ld.IndexOutOfBound, "sources contain -1"),
+    ([1, 2.5], {}, ld.DomainMismatch, "sources must be integers"),
+    ([True, False], {}, ld.DomainMismatch, "sources must be integers"),
+    (5, {}, ld.DomainMismatch, "sequence of vertex ids"),
+    ("12", {}, ld.DomainMismatch, "sequence of vertex ids"),
+    ([[1, 2]], {}, ld.InvalidValue, "one-dimensional"),
+    ([1], {"direction": "up"}, ld.InvalidValue, "unknown direction"),
+    ([1], {"levels": False, "parents": False}, ld.InvalidValue, "levels=True or parents=True"),
+    ([1], {"depth_limit": -1}, ld.InvalidValue, "depth_limit must be >= 0"),
+    ([1], {"depth_limit": 2.0}, ld.DomainMismatch, "depth_limit must be an integer"),
+    ([1], {"batch_size": 0}, ld.InvalidValue, "batch_size must be >= 1"),
+    ([1], {"batch_size": 65}, ld.InvalidValue, "batch_size must be <= 64"),
+    ([1], {"alpha": 0}, ld.InvalidValue, "alpha must be a positive number"),
+])
+def test_bad_input(sources, kwargs, error, text):
+    A = ld.kronecker(6, backend="cpu")
+    with pytest.raises(error, match=text):
+        ld.bfs_multi(A, sources, **kwargs)
+
+
+def test_scipy_input_is_converted_once():
+    S = edges_to_scipy([0, 1, 2], [1, 2, 3], 5)
+    res = ld.bfs_multi(S, [0, 2])
+    np.testing.assert_array_equal(res.levels.to_numpy(), [[0, 1, 2, 3, -1], [-1, -1, 0, 1, -1]])
+    with pytest.raises(ld.DomainMismatch, match="bfs_multi"):
+        ld.bfs_multi([[0, 1]], [0])
+
+
+def test_real_graph_data_is_found():
+    data_file("lagraph", "west0067.mtx")
