@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from lagraph_dist import bench
+from lagraph_dist import bench, memory
 from lagraph_dist.cli import build_parser, main
 
 from helpers import mpi_launcher, run_mpi
@@ -42,7 +42,7 @@ def test_version(capsys):
 def test_every_option_shows_its_default_and_every_command_an_example():
     parser = build_parser()
     commands = subcommands(parser)
-    assert set(commands) == {"bfs", "bench", "generate", "plot", "check"}
+    assert set(commands) == {"bfs", "bench", "generate", "plot", "check", "estimate"}
     top = parser.format_help()
     for name in commands:
         assert name in top
@@ -135,6 +135,67 @@ def test_bfs_report_and_saved_arrays(capsys, tmp_path):
         assert discovered == np.bincount(levels[levels > 0], minlength=depth + 2)[1:].tolist()
 
 
+# -- estimate: the memory each rank needs -----------------------------------------------------
+def estimate_table(out):
+    """{name: bytes} of the estimate's rows, and the GiB each row also shows."""
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if line.startswith("  ") and len(parts) >= 5 and parts[2] == "B" and parts[4] == "GiB":
+            nbytes = int(parts[1].replace(",", ""))
+            assert float(parts[3].replace(",", "")) == pytest.approx(nbytes / 2**30, abs=0.006), line
+            rows[parts[0]] = nbytes
+    return rows
+
+
+@pytest.mark.parametrize("argv, n, nvals, grid, backend", [
+    (["--scale", "30", "--grid", "8x8"], 1 << 30, 32 << 30, (8, 8), "gpu"),
+    (["--scale", "20", "--backend", "cpu", "--edgefactor", "8"], 1 << 20, 16 << 20, (1, 1), "cpu"),
+    (["--scale", "26", "--grid", "2x4", "--backend", "gpu"], 1 << 26, 32 << 26, (2, 4), "gpu"),
+])
+def test_estimate_prints_the_estimate_per_rank(capsys, argv, n, nvals, grid, backend):
+    status, out, err = run(capsys, "estimate", *argv)
+    assert status == 0, err
+    expected = ld.estimate_memory(n, nvals, grid_shape=grid, backend=backend, symmetric=True)
+    assert estimate_table(out) == {"graph": expected.graph, "search": expected.search,
+                                   "construction": expected.construction, "peak": expected.total}
+    assert f"n = {n:,} vertices, at most {nvals:,} stored edges" in out
+    assert f"{grid[0]}x{grid[1]} grid ({grid[0] * grid[1]} rank" in out and f"{backend} backend" in out
+
+
+def test_estimate_with_sources(capsys):
+    status, out, err = run(capsys, "estimate", "--scale", "22", "--sources", "100")
+    assert status == 0, err
+    rows = estimate_table(out)
+    assert rows["bfs_multi"] == memory.multi_search_bytes(1 << 22, 32 << 22, backend="gpu", width=64,
+                                                           sources=100, symmetric=True)
+    assert "100 sources beside the graph, batches of 64" in out
+
+
+def test_estimate_matches_what_the_constructor_checks():
+    """The CPU build of a scale-12 graph fits in what the estimate prints for it."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        ld.kronecker(12, backend="cpu")
+        peak = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert peak <= ld.estimate_memory(1 << 12, 32 << 12, backend="cpu", symmetric=True).construction
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["estimate"], "the following arguments are required: --scale"),
+    (["estimate", "--scale", "0"], "argument --scale/-g: must be a positive integer"),
+    (["estimate", "--scale", "20", "--grid", "3"], "grid must look like RxC"),
+    (["estimate", "--scale", "20", "--backend", "tpu"], "invalid choice: 'tpu'"),
+])
+def test_estimate_bad_arguments(capsys, argv, expected):
+    status, _, err = run(capsys, *argv)
+    assert status == 2 and expected in err
+
+
 # -- bench: the table and the record ----------------------------------------------------------
 def test_bench_table_and_record(capsys, tmp_path):
     record_file = tmp_path / "bench.json"
@@ -193,7 +254,8 @@ MPI_SCRIPT = textwrap.dedent("""
     rank = MPI.COMM_WORLD.Get_rank()
     for name, argv in [("big", ["bfs", "--scale", "40", "--backend", "cpu"]),
                        ("zero", ["bench", "--scale", "6", "--roots", "0"]),
-                       ("small", ["bfs", "--scale", "8", "--roots", "1"])]:
+                       ("small", ["bfs", "--scale", "8", "--roots", "1"]),
+                       ("estimate", ["estimate", "--scale", "30", "--grid", "8x8"])]:
         try:
             status = main(argv)
         except SystemExit as exc:
@@ -218,6 +280,8 @@ def test_under_mpiexec_rank_0_speaks_and_every_rank_fails(tmp_path):
         assert f"big rank {rank} exit 2" in done.stdout, report
         assert f"zero rank {rank} exit 2" in done.stdout, report
         assert f"small rank {rank} exit 0" in done.stdout, report
+        assert f"estimate rank {rank} exit 0" in done.stdout, report
+    assert done.stdout.count("Kronecker scale 30, edge factor 16") == 1, report
     assert done.stderr.count("lagraph-dist: error:") == 1, report
     assert "on each of the 2 ranks sharing it" in done.stderr
     assert done.stderr.count("argument --roots: must be a positive integer") == 1, report
