@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.io
+import scipy.sparse
 import scipy.sparse.csgraph as csgraph
 
 from helpers import data_file, edges_to_scipy, mpi_command, needs_mpi
@@ -151,6 +152,70 @@ def test_compare_reference_on_a_real_graph():
     out = run_example(1, "compare_reference.py", west0067, 3)
     reached = int((mtx_levels(west0067, 3) >= 0).sum())
     assert out.count(f"levels equal, parents valid, {reached} reached") == 3, out
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_quickstart(ranks):
+    out = run_example(ranks, "quickstart.py")
+    S = scipy.sparse.random(1000, 1000, density=0.004, format="csr", random_state=0)    # the example's matrix
+    expected = levels_by_scipy(S, 0)
+    assert out.splitlines() == [f"reached {int((expected >= 0).sum())} of 1000 vertices in "
+                                f"{int(expected.max())} levels"]
+
+
+def test_quickstart_is_five_lines():
+    code = [line for line in (EXAMPLES / "quickstart.py").read_text().split('"""')[2].splitlines()
+            if line.strip() and not line.startswith(("import", "from"))]
+    assert len(code) == 5, code
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_multi_source(ranks):
+    out = run_example(ranks, "multi_source.py")
+    S = kronecker_scipy(12)
+    sources = np.flatnonzero(np.diff(S.indptr))[:16]
+    reports = re.findall(r"^  source (\d+): reached (\d+) vertices in (\d+) levels$", out, flags=re.M)
+    expected = []
+    for source in sources:
+        levels = levels_by_scipy(S, source)
+        expected.append((str(source), str(int((levels >= 0).sum())), str(int(levels.max()))))
+    assert reports == expected, out
+    assert re.search(rf"on {grid_of(ranks)} \w+>: 16 searches in 1 batch\(es\): [\d.]+ ms together, "
+                     r"[\d.]+ ms one at a time", out), out
+    assert out.splitlines()[-1] == "rows equal single searches: True; parents valid"
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_depth_limit(ranks):
+    out = run_example(ranks, "depth_limit.py")
+    S = kronecker_scipy(12)
+    source = first_vertex_with_edges(S)
+    levels = levels_by_scipy(S, source)
+    reached = re.findall(r"reached (\d+) vertices, (\d+) levels expanded, (\d+) edges examined", out)
+    assert [r[:2] for r in reached] == [
+        (str(int((levels >= 0).sum())), str(int(levels.max()) + 1)),       # the last level finds nothing
+        (str(int(((levels >= 0) & (levels <= 2)).sum())), "2"),
+        (str(int((levels >= 0).sum())), str(int(levels.max())))], out     # the target is on the last level
+    full, limited, _ = (int(r[2]) for r in reached)
+    assert limited < full
+    target = int(re.search(r"target=(\d+) \(level (\d+)\)", out).group(1))
+    assert levels[target] == levels.max()
+
+
+@pytest.mark.parametrize("ranks", LAUNCHES)
+def test_paths(ranks):
+    out = run_example(ranks, "paths.py")
+    S = kronecker_scipy(10)
+    source = first_vertex_with_edges(S)
+    levels = levels_by_scipy(S, source)
+    lines = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    assert len(lines) == 5 + int((levels < 0).any())
+    for line in lines[:5]:
+        path = [int(v) for v in line.split(" -> ")]
+        assert path[0] == source and len(path) == levels[path[-1]] + 1 == levels.max() + 1, line
+        assert all(S[a, b] for a, b in zip(path[:-1], path[1:])), line
+    assert lines[5:] == ["unreached"] * int((levels < 0).any())
+    assert out.splitlines()[-1] == f"the deepest target is {int(levels.max())} steps away"
 
 
 # -- the README ---------------------------------------------------------------------------
