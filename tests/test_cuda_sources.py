@@ -13,7 +13,7 @@ SOURCES = sorted(name for name in kernel_sources() if name.endswith(".cu"))
 
 def test_sources_are_packaged():
     names = set(kernel_sources())
-    assert {"common.cuh", "bitmap.cu", "push.cu", "pull.cu"} <= names
+    assert {"common.cuh", "bitmap.cu", "push.cu", "pull.cu", "multi.cu"} <= names
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH")
