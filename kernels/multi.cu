@@ -6,7 +6,8 @@
 // bits are new (a bit is claimed once, so its parent and level have one writer); the new bits go
 // to next[v], and v to the output queue when next[v] was zero. parents/levels are (length, width)
 // int64, row v holding the searches of vertex v side by side (null: not kept). Counters (u64):
-// LD_M_* below. PARENTS is a template parameter so that the level-only searches carry no parent
+// LD_M_* below. Loops are block-uniform (a block takes blockDim items at a time) so that the
+// queue is written through a shared-memory stage, one global atomic a flush. PARENTS is a template parameter so that the level-only searches carry no parent
 // code; the levels pointer may be null.
 #include "common.cuh"
 
@@ -81,7 +82,8 @@ __device__ __forceinline__ int ld_multi_edge_owner(const i64* __restrict__ scan,
 // Top-down: frontier vertex u = frontier[k] (input-space id; its searches frontier_words[u])
 // offers its bits to every out-neighbour v, with parent u's global id. One thread an edge, found
 // by a binary search over `scan` (the exclusive scan of the frontier's degrees, scan[nf] the
-// total); a warp takes 32 consecutive edges, so the queue gets one atomic a warp.
+// total); a block takes blockDim consecutive edges at a time, and the vertices entering the
+// next frontier go to the queue through the block's shared-memory stage (common.cuh).
 template <bool PARENTS>
 __global__ void ld_multi_push(const i64* __restrict__ indptr, const int* __restrict__ indices,
                               const int* __restrict__ frontier, int nf, const u64* __restrict__ frontier_words,
@@ -89,13 +91,13 @@ __global__ void ld_multi_push(const i64* __restrict__ indptr, const int* __restr
                               u64* words, u64* next, int* __restrict__ queue, i64* __restrict__ parents,
                               i64* __restrict__ levels, int width, i64 depth, u64 full,
                               const i64* __restrict__ out_degree, u64* __restrict__ counters) {
+    __shared__ ld_stage entering;
+    ld_stage_init(entering);
     const i64 total = scan[nf];
-    const int lane = threadIdx.x & 31;
-    const i64 step = (i64)gridDim.x * blockDim.x;
     ld_multi_tally tally;
     if (blockIdx.x == 0 && threadIdx.x == 0) tally.examined = (u64)total;
-    for (i64 base = (i64)blockIdx.x * blockDim.x + threadIdx.x - lane; base < total; base += step) {
-        const i64 edge = base + lane;
+    for (i64 first = (i64)blockIdx.x * blockDim.x; first < total; first += (i64)gridDim.x * blockDim.x) {
+        const i64 edge = first + threadIdx.x;
         bool entered = false;
         int v = 0;
         if (edge < total) {
@@ -112,8 +114,10 @@ __global__ void ld_multi_push(const i64* __restrict__ indptr, const int* __restr
                 entered = ld_multi_took(next, levels, width, depth, full, out_degree, v, old, fresh, tally);
             }
         }
-        ld_warp_append(entered, v, queue, counters + LD_M_FOUND);
+        ld_stage_add(entering, entered, v);
+        ld_stage_flush(entering, queue, counters + LD_M_FOUND, blockDim.x, false);    // also a barrier
     }
+    ld_stage_flush(entering, queue, counters + LD_M_FOUND, 0, true);
     ld_multi_flush(counters, tally);
 }
 
@@ -121,7 +125,8 @@ __global__ void ld_multi_push(const i64* __restrict__ indptr, const int* __restr
 // reached it (want = live & ~words[r]) is scanned by the whole warp, 32 inputs a step, until it
 // has all of them or no input is left. Bit i's parent is the first input holding it (the lowest
 // lane of the first step that finds it). The warp owns its rows, so their words are written
-// without atomics, each by the lane of its row.
+// without atomics, each by the lane of its row. A block takes blockDim consecutive rows at a
+// time; the rows found go to the queue through the block's stage.
 template <bool PARENTS>
 __global__ void ld_multi_pull(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 nrows,
                               const u64* __restrict__ frontier_words, u64 live,
@@ -129,16 +134,18 @@ __global__ void ld_multi_pull(const i64* __restrict__ indptr, const int* __restr
                               u64* words, u64* next, int* __restrict__ queue, i64* __restrict__ parents,
                               i64* __restrict__ levels, int width, i64 depth, u64 full,
                               const i64* __restrict__ out_degree, u64* __restrict__ counters) {
+    __shared__ ld_stage entering;
+    ld_stage_init(entering);
     const int lane = threadIdx.x & 31;
-    const i64 nwarps = ((i64)gridDim.x * blockDim.x) >> 5;
     ld_multi_tally tally;
-    for (i64 group = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5; group * 32 < nrows; group += nwarps) {
-        const i64 r = group * 32 + lane;
+    for (i64 first = (i64)blockIdx.x * blockDim.x; first < nrows; first += (i64)gridDim.x * blockDim.x) {
+        const i64 group = first + (threadIdx.x - lane);            // the warp's first row
+        const i64 r = group + lane;
         const u64 want = r < nrows ? live & ~words[r] : 0;
         u64 mine = 0;                                    // the bits found for row r
         for (u32 rows = __ballot_sync(LD_FULL_WARP, want != 0); rows; rows &= rows - 1) {
             const int b = __ffs(rows) - 1;
-            const i64 row = group * 32 + b;
+            const i64 row = group + b;
             const u64 wanted = __shfl_sync(LD_FULL_WARP, want, b);
             const i64 start = indptr[row], end = indptr[row + 1];
             u64 got = 0;
@@ -171,8 +178,10 @@ __global__ void ld_multi_pull(const i64* __restrict__ indptr, const int* __restr
             words[r] = old | mine;
             entered = ld_multi_took(next, levels, width, depth, full, out_degree, r, old, mine, tally);
         }
-        ld_warp_append(entered, (int)r, queue, counters + LD_M_FOUND);
+        ld_stage_add(entering, entered, (int)r);
+        ld_stage_flush(entering, queue, counters + LD_M_FOUND, blockDim.x, false);    // also a barrier
     }
+    ld_stage_flush(entering, queue, counters + LD_M_FOUND, 0, true);
     ld_multi_flush(counters, tally);
 }
 
@@ -184,11 +193,11 @@ __global__ void ld_multi_merge(const int* __restrict__ ids, const u64* __restric
                                u64* words, u64* next, int* __restrict__ queue, i64* __restrict__ parents,
                                i64* __restrict__ levels, int width, i64 depth, u64 full,
                                const i64* __restrict__ out_degree, u64* __restrict__ counters) {
-    const int lane = threadIdx.x & 31;
-    const i64 step = (i64)gridDim.x * blockDim.x;
+    __shared__ ld_stage entering;
+    ld_stage_init(entering);
     ld_multi_tally tally;
-    for (i64 base = (i64)blockIdx.x * blockDim.x + threadIdx.x - lane; base < count; base += step) {
-        const i64 e = base + lane;
+    for (i64 first = (i64)blockIdx.x * blockDim.x; first < count; first += (i64)gridDim.x * blockDim.x) {
+        const i64 e = first + threadIdx.x;
         bool entered = false;
         int v = 0;
         if (e < count) {
@@ -207,8 +216,10 @@ __global__ void ld_multi_merge(const int* __restrict__ ids, const u64* __restric
                 entered = ld_multi_took(next, levels, width, depth, full, out_degree, v, old, fresh, tally);
             }
         }
-        ld_warp_append(entered, v, queue, counters + LD_M_FOUND);
+        ld_stage_add(entering, entered, v);
+        ld_stage_flush(entering, queue, counters + LD_M_FOUND, blockDim.x, false);    // also a barrier
     }
+    ld_stage_flush(entering, queue, counters + LD_M_FOUND, 0, true);
     ld_multi_flush(counters, tally);
 }
 

@@ -2,15 +2,13 @@
 writes its record, and its checks catch wrong results."""
 import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from test_mpi_grids import mpiexec
+from helpers import needs_mpi, run_mpi
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bfs_extras.py"
 
@@ -63,11 +61,10 @@ def test_the_checks_catch_wrong_results(extras):
 
 @pytest.mark.mpi
 @pytest.mark.timeout(600)
-@pytest.mark.skipif(mpiexec() is None, reason="no mpiexec (pip install mpich)")
+@needs_mpi
 def test_under_mpiexec(tmp_path):
     out = tmp_path / "extras.json"
-    command = [mpiexec(), "-n", "4", sys.executable, "-m", "mpi4py", str(SCRIPT), *SMALL, "--json", str(out)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=540)
+    done = run_mpi(4, SCRIPT, *SMALL, "--json", out, timeout=540)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     assert done.stdout.count("multi-source, 12 roots") == 1
     record = json.loads(out.read_text())

@@ -2,7 +2,6 @@
 (truncated at the limit, or at the target's level); and every BFS extra (depth limit, target,
 bfs_multi, paths) under mpiexec -n 4 on three grid shapes (tests/mpi/check_extras.py)."""
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,9 +12,9 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from extras_checks import check_tree, hop_levels, truncated, until_target
-from helpers import BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, read_scipy_pattern, real_graphs
+from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, needs_mpi,
+                     read_scipy_pattern, real_graphs, run_mpi)
 from test_bfs import graphs
-from test_mpi_grids import mpiexec
 
 HERE = Path(__file__).resolve().parent
 
@@ -142,21 +141,15 @@ GRIDS = [(2, 2), (1, 4), (4, 1)]
 
 
 def run_extras(rows, cols, which, folder):
-    import subprocess
-    command = [mpiexec(), "-n", str(rows * cols), sys.executable, "-m", "mpi4py",
-               str(HERE / "mpi" / "check_extras.py"), str(rows), str(cols), which, str(folder)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    done = run_mpi(rows * cols, HERE / "mpi" / "check_extras.py", rows, cols, which, folder, timeout=600)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
     ranks = sorted(re.findall(r"rank (\d+) ok", done.stdout))
     assert ranks == [str(r) for r in range(rows * cols)], output[-4000:]
 
 
-needs_mpiexec = pytest.mark.skipif(mpiexec() is None, reason="no mpiexec (pip install mpich)")
-
-
 @pytest.mark.mpi
-@needs_mpiexec
+@needs_mpi
 @pytest.mark.timeout(660)
 @pytest.mark.parametrize("rows,cols", GRIDS, ids=[f"{r}x{c}" for r, c in GRIDS])
 def test_extras_on_grids(tmp_path, rows, cols):
@@ -164,7 +157,7 @@ def test_extras_on_grids(tmp_path, rows, cols):
 
 
 @pytest.mark.mpi
-@needs_mpiexec
+@needs_mpi
 @pytest.mark.timeout(660)
 def test_extras_on_real_graphs():
     data_file("lagraph")
