@@ -105,7 +105,7 @@ def run_multi(args):
         "single_searches_per_second": len(roots) / singles_median,
         "speedup": singles_median / multi_median,
         "validated": validated, "levels_equal_single": True,
-        "levels_per_batch_level": result.stats,
+        "level_stats": result.stats,          # the last bfs_multi run, per batch and level
     }
     say(A, f"multi-source, {len(roots)} roots: bfs_multi {record['bfs_multi_searches_per_second']:.1f} "
            f"searches/s, separate bfs {record['single_searches_per_second']:.1f} searches/s: "
@@ -181,6 +181,7 @@ def run_depth(args, A=None, graph=None):
         "time_ratio": sum(limited_median) / sum(full_median),
         "time_ratio_per_root": [lim / full for lim, full in zip(limited_median, full_median)],
         "checked": checked,
+        "level_stats": {"full": full.stats, "limited": limited.stats},     # the last root's
     }
     say(A, f"depth_limit={args.depth}, {len(roots)} roots: {1e3 * np.median(limited_median):.2f} ms "
            f"against {1e3 * np.median(full_median):.2f} ms full: {100 * record['time_ratio']:.1f}% of the time")
