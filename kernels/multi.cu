@@ -7,8 +7,9 @@
 // to next[v], and v to the output queue when next[v] was zero. parents/levels are (length, width)
 // int64, row v holding the searches of vertex v side by side (null: not kept). Counters (u64):
 // LD_M_* below. Loops are block-uniform (a block takes blockDim items at a time) so that the
-// queue is written through a shared-memory stage, one global atomic a flush. PARENTS is a template parameter so that the level-only searches carry no parent
-// code; the levels pointer may be null.
+// queue is written through a shared-memory stage, one global atomic a flush. PARENTS is a
+// template parameter so that the level-only searches carry no parent code; the levels pointer
+// may be null.
 #include "common.cuh"
 
 #define LD_M_FOUND 0          // vertices appended to the queue

@@ -101,12 +101,12 @@ class FrontierMatrix:
         return self.counts.entries
 
     @property
-    def ncols(self) -> int:
+    def nvertices(self) -> int:
         """Nonzero columns over the grid: vertices in some search's frontier."""
         return self.counts.vertices
 
     def __repr__(self):
-        return (f"<FrontierMatrix {self.width} x {self.n}, {self.nvals} entries in {self.ncols} columns "
+        return (f"<FrontierMatrix {self.width} x {self.n}, {self.nvals} entries in {self.nvertices} columns "
                 f"on {self.grid.rows}x{self.grid.cols} {self.backend.name}>")
 
     def to_numpy(self) -> np.ndarray:

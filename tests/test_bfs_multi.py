@@ -152,14 +152,14 @@ def test_masked_vxm_is_the_masked_product(backend, kernel):
     sources = np.array([3, 40, 3, 99], dtype=np.int64)
     F, V = multi.sources_frontier(A, sources, levels=True, parents=True)
     seen = F.to_numpy()
-    assert seen.sum() == 4 and F.nvals == 4 and F.ncols == 3
+    assert seen.sum() == 4 and F.nvals == 4 and F.nvertices == 3
     for depth in range(1, 8):
         frontier = F.to_numpy()
         product = (sp.csr_matrix(frontier.astype(np.int64)) @ S).toarray() > 0
         expected = product & ~seen
         F = multi.masked_vxm(F, A, V, depth=depth, kernel=kernel)
         np.testing.assert_array_equal(F.to_numpy(), expected, err_msg=f"level {depth}")
-        assert F.nvals == expected.sum() and F.ncols == expected.any(axis=0).sum()
+        assert F.nvals == expected.sum() and F.nvertices == expected.any(axis=0).sum()
         seen |= expected
         levels = multi.DenseRows(n, A.grid, A.backend, [V.levels]).to_numpy()
         parents = multi.DenseRows(n, A.grid, A.backend, [V.parents]).to_numpy()

@@ -154,7 +154,7 @@ def _search_batch(A, sources, batch, *, levels, parents, direction, alpha, beta,
         found = masked_vxm(frontier, A, visited, depth=depth, kernel=kernel)
         record = level_record(depth, kernel, frontier.nvals, found.nvals, found.op_stats,
                               time.perf_counter() - started, backend.device_reads - reads)
-        record["batch"], record["vertices"] = batch, found.ncols
+        record["batch"], record["vertices"] = batch, found.nvertices
         records.append(record)
         frontier, reads = found, backend.device_reads
     return visited, records
