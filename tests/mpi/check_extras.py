@@ -23,14 +23,14 @@ import lagraph_dist as ld
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/extras_checks.py, graphs.py
 from extras_checks import check_path, check_tree, hop_levels, truncated, until_target  # noqa: E402
 from graphs import small_digraph, triangle_mesh, west_like_digraph  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
+from common import expect_error, gathered  # noqa: E402
 
 BACKEND = "cpu"
 DIRECTIONS = ("push", "pull", "auto")
 REAL_GRAPHS = ("west0067.mtx", "jagmesh7.mtx", "ldbc-directed-example.mtx", "bcsstk13.mtx")
 
 
-def gathered(grid, A):
-    return grid.comm.bcast(A.to_scipy(root=0), root=0)
 
 
 def sources_of(S, count, seed):
@@ -109,12 +109,6 @@ def graphs(grid, which, folder):
         yield label, A, gathered(grid, A)
 
 
-def expect_error(grid, exc_type, func, *args, **kwargs):
-    try:
-        func(*args, **kwargs)
-    except exc_type as exc:
-        return str(exc)
-    raise AssertionError(f"rank {grid.rank}: {func.__name__} did not raise {exc_type.__name__}")
 
 
 def bad_input(grid):

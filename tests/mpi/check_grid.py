@@ -33,6 +33,8 @@ from lagraph_dist.mtx import write_mtx
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.py
 from graphs import (MALFORMED_MTX, small_digraph, triangle_mesh,  # noqa: E402
                     west_like_digraph, write_real_general)
+sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
+from common import expect_error, gathered  # noqa: E402
 
 BACKEND = "cpu"            # set from --backend
 TRANSPORT = None           # set from --transport (None: the default)
@@ -58,9 +60,6 @@ def check_bfs(grid, A, S, sources, label):
             assert np.array_equal(only_levels, expected), f"{label}: levels-only differ ({direction})"
 
 
-def gathered(grid, A):
-    S = A.to_scipy(root=0)
-    return grid.comm.bcast(S, root=0)
 
 
 def random_graphs(grid):
@@ -188,12 +187,6 @@ def real_graphs(grid, folder):
         check_bfs(grid, A, S, [0, A.n // 2], name)
 
 
-def expect_error(me, exc_type, func, *args, **kwargs):
-    try:
-        func(*args, **kwargs)
-    except exc_type as exc:
-        return str(exc)
-    raise AssertionError(f"rank {me.rank}: {func.__name__} did not raise {exc_type.__name__}")
 
 
 def bad_input(grid, bad_files, folder):

@@ -1,0 +1,16 @@
+"""Pieces the MPI check scripts share (they import it from their own folder)."""
+
+
+def gathered(grid, A):
+    """The whole matrix as scipy on every rank (gathered to rank 0, then broadcast)."""
+    return grid.comm.bcast(A.to_scipy(root=0), root=0)
+
+
+def expect_error(me, exc_type, func, /, *args, **kwargs):
+    """``func(*args, **kwargs)`` must raise ``exc_type`` on this rank (``me``, the grid: its
+    arguments may name a ``grid`` of their own); returns the message."""
+    try:
+        func(*args, **kwargs)
+    except exc_type as exc:
+        return str(exc)
+    raise AssertionError(f"rank {me.rank}: {func.__name__} did not raise {exc_type.__name__}")
