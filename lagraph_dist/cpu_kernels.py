@@ -334,6 +334,12 @@ def multi_new_counters():
     return np.zeros(M_NCOUNTERS, dtype=np.uint64)
 
 
+def _searches_in(words, width):
+    """The search indices i < ``width`` whose bit is set in at least one of ``words``."""
+    present = int(np.bitwise_or.reduce(words)) if words.shape[0] else 0
+    return [i for i in range(width) if present >> i & 1]
+
+
 def _bit_masks(words, i):
     """(has bit i, the bits below i) of every word."""
     has = ((words >> np.uint64(i)) & np.uint64(1)).astype(bool)
@@ -379,10 +385,7 @@ def _multi_claim(target, vertices, bits, parent_of):
     fresh = np.zeros(unique.shape[0], dtype=np.uint64)
     np.bitwise_or.at(fresh, inverse, bits)
     if target.parents is not None:
-        present = int(np.bitwise_or.reduce(fresh)) if fresh.shape[0] else 0
-        for i in range(target.width):
-            if not present >> i & 1:
-                continue
+        for i in _searches_in(fresh, target.width):
             has, _ = _bit_masks(bits, i)
             claims = np.flatnonzero(has)
             first_of, first = np.unique(inverse[claims], return_index=True)
@@ -415,10 +418,7 @@ def multi_pull(csr, frontier_words, live, in_map, target):
     got = np.zeros(rows.shape[0], dtype=np.uint64)
     np.bitwise_or.at(got, owner, hits)
     needed = np.zeros(rows.shape[0], dtype=np.int64)       # the last first-hit position a row needs
-    present = int(np.bitwise_or.reduce(got)) if got.shape[0] else 0
-    for i in range(target.width):
-        if not present >> i & 1:
-            continue
+    for i in _searches_in(got, target.width):
         has, _ = _bit_masks(hits, i)
         edges = np.flatnonzero(has)
         row_of, first = np.unique(owner[edges], return_index=True)

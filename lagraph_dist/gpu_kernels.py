@@ -14,7 +14,7 @@ from importlib import resources
 import numpy as np
 
 from lagraph_dist import wire
-from lagraph_dist.cpu_kernels import FOUND, M_NCOUNTERS, NCOUNTERS
+from lagraph_dist.cpu_kernels import M_NCOUNTERS, NCOUNTERS
 from lagraph_dist.local import LocalPart
 
 __all__ = ["GpuKernels", "kernel_sources"]
@@ -301,7 +301,6 @@ class GpuKernels:
 
     def fold_merge(self, recv, nowners, block_len, vw, cap, threshold, counts, semiring, mask_words, complement,
                    *, out_degree=None):
-        cp = self.cp
         if cap > 0:
             device_counts, capacity, per_piece = self._dummy_words, nowners * cap, cap
         else:

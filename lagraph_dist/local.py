@@ -83,10 +83,6 @@ class LocalPart:
             self._nvals = self._count_bits(self.words)
         return self._nvals
 
-    def known_nvals(self):
-        """The entry count if it is known without a device read, else None."""
-        return self._nvals
-
     def set_found(self, count):
         """A kernel output's entry count, once read: its queue's first ``count`` slots."""
         self._nvals = count

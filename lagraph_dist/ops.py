@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lagraph_dist import collectives
-from lagraph_dist.cpu_kernels import EXAMINED
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
 from lagraph_dist.grid import WORD_BITS
 from lagraph_dist.local import LocalPart, combine_duplicates
@@ -460,9 +459,9 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits):
         limits.max_levels, -1 if limits.target is None else int(limits.target))
     records = [LevelRecord(*r) for r in raw]
     added = sum(r.discovered for r in records)
-    for vector in (visited, depths):
-        if vector is not None:
-            vector.part.grew_in_place(added) if vector is visited else vector.part.changed_in_place(backend)
+    visited.part.grew_in_place(added)             # every found vertex was new to it
+    if depths is not None:
+        depths.part.changed_in_place(backend)
     visited._known_nvals = None if visited._known_nvals is None else visited._known_nvals + added
     count = int(ids.shape[0])
     part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)

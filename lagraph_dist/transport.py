@@ -1,13 +1,12 @@
 """Transports: how backend arrays move between the ranks of one MPI communicator.
 
 A :class:`Channel` is one communicator (the grid's row, column or whole communicator) with the
-three operations the collectives need, on 1-D arrays of one dtype:
+two operations the collectives need, on 1-D arrays of one dtype:
 
 * ``allgatherv(send, counts)``: member k contributes ``counts[k]`` elements; every member gets
   the concatenation in member order;
 * ``alltoallv(send, send_counts, recv_counts)``: slice k of ``send`` goes to member k; the
-  result is what every member sent here, in member order;
-* ``allgather(send)``: equal sizes (the level counters).
+  result is what every member sent here, in member order.
 
 Counts are host integers that every caller already knows: nothing here reads a count from the
 device. Three transports implement the channel:
@@ -186,11 +185,6 @@ class Channel:
             return send
         return self._mover(send).alltoallv(send, [int(c) for c in send_counts],
                                            [int(c) for c in recv_counts])
-
-    def allgather(self, send):
-        if self.size == 1:
-            return send
-        return self._mover(send).allgatherv(send, [int(send.shape[0])] * self.size)
 
 
 class _HostMPI:
