@@ -14,7 +14,7 @@ import lagraph_dist as ld
 from lagraph_dist import bench, memory
 from lagraph_dist.cli import build_parser, main
 
-from helpers import mpi_launcher, run_mpi
+from helpers import needs_mpi, run_mpi
 
 
 def run(capsys, *argv):
@@ -267,10 +267,9 @@ MPI_SCRIPT = textwrap.dedent("""
 
 
 @pytest.mark.mpi
+@needs_mpi
 @pytest.mark.timeout(180)
 def test_under_mpiexec_rank_0_speaks_and_every_rank_fails(tmp_path):
-    if mpi_launcher() is None:
-        pytest.skip("mpiexec not found")
     script = tmp_path / "cli_mpi.py"
     script.write_text(MPI_SCRIPT)
     done = run_mpi(2, script, timeout=150)

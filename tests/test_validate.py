@@ -18,7 +18,7 @@ from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue, V
 from lagraph_dist.reference import bfs as reference_bfs
 from lagraph_dist.validate import validate
 
-from helpers import mpi_launcher, run_mpi
+from helpers import needs_mpi, run_mpi
 
 # The package re-exports the function under the submodule's name, so fetch the module.
 validate_module = importlib.import_module("lagraph_dist.validate")
@@ -540,9 +540,8 @@ MPI_BACKEND_SCRIPT = textwrap.dedent("""
 
 
 @pytest.mark.mpi
+@needs_mpi
 def test_backend_path_on_three_ranks(tmp_path):
-    if mpi_launcher() is None:
-        pytest.skip("mpiexec not found")
     script = tmp_path / "check_backend.py"
     script.write_text(MPI_BACKEND_SCRIPT)
     root = str(Path(__file__).resolve().parents[1])

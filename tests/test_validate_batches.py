@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist import memory
-from helpers import mpi_launcher, run_mpi
+from helpers import needs_mpi, run_mpi
 
 validate_module = importlib.import_module("lagraph_dist.validate")
 
@@ -168,10 +168,9 @@ MPI_SCRIPT = textwrap.dedent("""
 
 
 @pytest.mark.mpi
+@needs_mpi
 @pytest.mark.timeout(180)
 def test_batches_on_a_2x2_grid(tmp_path):
-    if mpi_launcher() is None:
-        pytest.skip("mpiexec not found")
     script = tmp_path / "check.py"
     script.write_text(MPI_SCRIPT)
     done = run_mpi(4, script, timeout=150)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import data_file, mpi_launcher, run_mpi
+from helpers import data_file, needs_mpi, run_mpi
 
 NPROCS = 3
 SCRIPT = Path(__file__).resolve().parent / "mpi" / "check_validate.py"
@@ -15,8 +15,6 @@ SCRIPT = Path(__file__).resolve().parent / "mpi" / "check_validate.py"
 
 
 def run_on_three_ranks(*args):
-    if mpi_launcher() is None:
-        pytest.skip("mpiexec not found")
     proc = run_mpi(NPROCS, SCRIPT, *args, timeout=120)
     report = proc.stdout + proc.stderr
     assert proc.returncode == 0, report
@@ -25,11 +23,13 @@ def run_on_three_ranks(*args):
 
 
 @pytest.mark.mpi
+@needs_mpi
 def test_validate_on_three_ranks():
     run_on_three_ranks("generated")
 
 
 @pytest.mark.mpi
+@needs_mpi
 def test_validate_real_graph_on_three_ranks():
     data_file("lagraph", "jagmesh7.mtx")
     run_on_three_ranks("real", data_file())

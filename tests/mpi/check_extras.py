@@ -12,7 +12,6 @@ also when only one rank passes it. WHICH picks the graphs:
 Each rank prints ``rank K ok`` at the end; any failure exits non-zero (``python -m mpi4py``
 turns an uncaught exception into MPI_Abort).
 """
-import argparse
 import sys
 from pathlib import Path
 
@@ -24,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/extras_c
 from extras_checks import check_path, check_tree, hop_levels, truncated, until_target  # noqa: E402
 from graphs import small_digraph, triangle_mesh, west_like_digraph  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
-from common import expect_error, gathered  # noqa: E402
+from common import expect_error, gathered, grid_arguments  # noqa: E402
 
 BACKEND = "cpu"
 DIRECTIONS = ("push", "pull", "auto")
@@ -133,11 +132,7 @@ def bad_input(grid):
 
 
 def arguments():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rows", type=int)
-    parser.add_argument("cols", type=int)
-    parser.add_argument("which", choices=("generated", "real"))
-    parser.add_argument("folder", type=Path, help="scratch folder (generated) or data folder (real)")
+    parser = grid_arguments(__doc__)
     return parser.parse_args()
 
 

@@ -17,7 +17,6 @@ then says why (``transport T unavailable: ...``) and checks nothing else.
 Each rank prints ``rank K ok`` at the end; any failure exits non-zero (``python -m mpi4py``
 turns an uncaught exception into MPI_Abort).
 """
-import argparse
 import sys
 from pathlib import Path
 
@@ -34,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.p
 from graphs import (MALFORMED_MTX, small_digraph, triangle_mesh,  # noqa: E402
                     west_like_digraph, write_real_general)
 sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
-from common import expect_error, gathered  # noqa: E402
+from common import expect_error, gathered, grid_arguments  # noqa: E402
 
 BACKEND = "cpu"            # set from --backend
 TRANSPORT = None           # set from --transport (None: the default)
@@ -212,11 +211,7 @@ def bad_input(grid, bad_files, folder):
 
 
 def arguments():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rows", type=int)
-    parser.add_argument("cols", type=int)
-    parser.add_argument("which", choices=("generated", "real"))
-    parser.add_argument("folder", type=Path, help="scratch folder (generated) or data folder (real)")
+    parser = grid_arguments(__doc__)
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu")
     parser.add_argument("--transport", choices=ld.transport.TRANSPORTS, default=None)
     return parser.parse_args()

@@ -1,4 +1,16 @@
 """Pieces the MPI check scripts share (they import it from their own folder)."""
+import argparse
+from pathlib import Path
+
+
+def grid_arguments(doc):
+    """The arguments every check takes: the grid's shape, which graphs, and their folder."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("rows", type=int)
+    parser.add_argument("cols", type=int)
+    parser.add_argument("which", choices=("generated", "real"))
+    parser.add_argument("folder", type=Path, help="scratch folder (generated) or data folder (real)")
+    return parser
 
 
 def gathered(grid, A):
