@@ -60,14 +60,22 @@ for stage in "$@"; do
         timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --meshes \
             --path ${HIDIAM_PATH:-200000} --peers scipy --peer-repeats 1 --json "$OUT/high-diameter-path.json" \
             2>&1 | tail -8 | tee -a "$OUT/hidiam.log" ;;
-    ncu)                    # launches, time and DRAM bytes of every kernel of one search
-        for spec in ${NCU_GRAPHS:-kron:22}; do for d in push auto; do
+    ncu)                    # launches, time and DRAM bytes of every kernel of one search (summarised:
+                            # a call brings back few files)
+        for spec in ${NCU_GRAPHS:-kron:22}; do for d in ${NCU_DIRECTIONS:-push auto}; do
+            csv=/tmp/ncu-${spec/:/}-$d.csv
             timeout ${NCU_TIMEOUT:-90} ncu --profile-from-start off --clock-control none --csv \
                 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-                python3 "$repo/benchmarks/ncu_level.py" $spec $d > "$OUT/ncu-${spec/:/}-$d.csv" 2>&1
-            grep -a "PROFILED" "$OUT/ncu-${spec/:/}-$d.csv"
-            echo "kernel launches: $(grep -ac 'gpu__time_duration' "$OUT/ncu-${spec/:/}-$d.csv")"
-        done; done ;;
+                python3 "$repo/benchmarks/ncu_level.py" $spec $d > "$csv" 2>&1
+            python3 "$repo/benchmarks/ncu_summary.py" "$csv" >> "$OUT/ncu-summary.txt" 2>&1
+        done; done
+        grep -a -E "^(==|PROFILED|total|[0-9]+ launches)" "$OUT/ncu-summary.txt" ;;
+    extras)                 # issue 10: the extras' GPU tests, then their benchmark
+        timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
+            "$repo/tests/test_bfs_multi.py" "$repo/tests/test_bfs_extras.py" "$repo/tests/test_paths.py" \
+            ${PYTEST_ARGS:---maxfail=8} 2>&1 | tee "$OUT/pytest-extras.log" | tail -30
+        timeout ${EXTRAS_TIMEOUT:-300} python3 "$repo/benchmarks/bfs_extras.py" --json "$OUT/bfs-extras.json" \
+            ${EXTRAS_ARGS:-} 2>&1 | tail -30 | tee "$OUT/extras.log" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done
