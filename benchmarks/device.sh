@@ -2,7 +2,7 @@
 # One device call: install the carried wheels (.whl) and the package into a scratch folder,
 # then run the stages named as arguments; logs and records go to $OUT.
 #   bash benchmarks/device.sh gpu-tests quick
-# Stages: gpu-tests (pytest -m gpu), multigpu-tests (pytest -m multigpu), quick (gpu_quick.py on
+# Stages: gpu-tests (pytest -m gpu on $TESTS, default tests), multigpu-tests (pytest -m multigpu), quick (gpu_quick.py on
 # $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (profile_level.py),
 # multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
@@ -28,8 +28,9 @@ for stage in "$@"; do
     echo "== $stage $(date +%T)"
     case $stage in
     gpu-tests)
-        timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" "$repo/tests" \
-            ${PYTEST_ARGS:---maxfail=8} 2>&1 | tee "$OUT/pytest-gpu.log" | tail -30 ;;
+        timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
+            $(for t in ${TESTS:-tests}; do echo "$repo/$t"; done) ${PYTEST_ARGS:---maxfail=8} 2>&1 \
+            | tee "$OUT/pytest-gpu.log" | tail -30 ;;
     multigpu-tests)
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m multigpu -s -p no:cacheprovider --rootdir "$repo" \
             "$repo/tests" ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-multigpu.log" | tail -40 ;;

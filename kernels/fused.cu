@@ -1,176 +1,467 @@
-// Fused push levels on one GPU: one persistent cooperative kernel runs many BFS levels while
-// the frontier stays small, with a grid-wide barrier between levels (simd-x, section 5) instead
-// of a return to Python. It is the GPU backend's implementation of the composite
-// lagraph_dist.ops.repeat_masked_vxm, repeated until a stop condition:
+// A whole search on one GPU: one persistent cooperative kernel runs BFS level after level, push
+// or pull as Beamer's rule says, with a grid-wide barrier between levels (simd-x, section 5:
+// push-pull fusion in one kernel, the grid barrier) instead of a return to Python. It is the GPU
+// backend's implementation of the composite lagraph_dist.ops.repeat_masked_vxm, repeated until
+// a stop condition:
 //     q<!visited.S, replace> = q' A        (semiring any_pair or any_secondi)
 //     visited<q.S> = q                     (visited values: true, or the parent's id)
 //     depths<q.S> = depth                  (when depths are kept: values and bits)
 //     depth += 1
-// Each level: warps take frontier vertices (lanes stride over the adjacency, coalesced); a
-// vertex of more than LD_HUB_DEGREE edges is instead spread over the whole grid (hubs are queued
-// apart when discovered). A neighbour's bit is claimed in the visited bitmap itself (the
-// Bisson et al. update), so the claimant alone writes its parent and depth and appends it to
-// the next queue. A level runs only when its frontier's out-edges fit `max_edges`, which sizes
-// the queues (a level finds at most as many vertices as its frontier has edges). Counters rotate over three slots so that one barrier a level suffices:
-// level L reads slot L%3, writes slot (L+1)%3, and zeroes slot (L+2)%3.
+// The product is computed top-down (push: the frontier's out-edges) or bottom-up (pull: each
+// unvisited vertex's in-edges, stopping at its first frontier in-neighbour), the choice made
+// on the device by the rule of lagraph_dist/direction.py (DirectionRule.choose) from counters
+// the levels write. Both directions update visited in place (Bisson et al.): a push claims a
+// neighbour's bit with atomicOr, so the claimant alone writes its parent and depth; a pull
+// warp owns the 32 rows of a word. No product output or separate assign exists.
+//
+// Frontier representations rotate over three slots (level L reads slot L%3, writes (L+1)%3
+// and clears (L+2)%3, level L-1's input), so that one barrier a level suffices:
+//   queue  Q[s]: ids (push levels write it; a push after a pull compacts the bitmap first),
+//   bitmap F[s]: bits (every level writes it; a pull reads it),
+//   giants G[s]: its vertices of more than LD_GIANT_DEGREE out-edges (spread over the grid),
+//   and counters (count, out-edges, giants, work, giant rows, examined, fill) per slot.
+// Work inside a level: push warps fetch 32 frontier entries at a time; the edges of those of
+// at most LD_SMALL_DEGREE are flattened over the warp's lanes (a warp scan and a shuffle
+// search find each edge's source), larger ones are read a warp at a time, giants by the whole
+// grid. Pull warps fetch LD_ROW_GROUP words of rows; a lane scans a row of at most
+// LD_SHORT_ROW in-edges alone, the warp scans longer ones 32 at a time, and rows of more than
+// LD_GIANT_DEGREE in-edges wait for a second phase that spreads each over the grid.
+// Data written inside the kernel is read with __ldcg or volatile (never the read-only cache).
 #include <cooperative_groups.h>
 #include "common.cuh"
 
 namespace cg = cooperative_groups;
 
-#define LD_HUB_DEGREE 1024
+#define LD_SEARCH_THREADS 512
+#define LD_SMALL_DEGREE 32
+#define LD_GIANT_DEGREE 4096
+#define LD_SHORT_ROW 8
+#define LD_ROW_GROUP 8
 
-// status[] written at exit (i64): levels run, queue holding the frontier, its size, its
-// out-edges, why it stopped.
+// per-slot counters: slots[what * 3 + slot]
+#define LD_SLOT_COUNT 0
+#define LD_SLOT_EDGES 1
+#define LD_SLOT_GIANTS 2
+#define LD_SLOT_WORK 3
+#define LD_SLOT_GIANT_ROWS 4
+#define LD_SLOT_EXAMINED 5
+#define LD_SLOT_FILL 6
+#define LD_SLOT_TARGET 21          // one word: the target was found
+#define LD_NSLOTS 24
+
+// status[] written at exit (i64)
 #define LD_STATUS_LEVELS 0
-#define LD_STATUS_QUEUE 1
+#define LD_STATUS_SLOT 1           // the slot holding the last frontier (its queue is valid)
 #define LD_STATUS_FRONTIER 2
 #define LD_STATUS_EDGES 3
 #define LD_STATUS_REASON 4
+#define LD_STATUS_PUSH 5           // the rule's state after the run
+#define LD_STATUS_PREVIOUS 6
+#define LD_STATUS_UNEXPLORED 7
+#define LD_NSTATUS 8
+#define LD_RECORD 4                // per level: frontier, discovered, examined, 1 = push / 0 = pull
+
 #define LD_STOP_EMPTY 0
 #define LD_STOP_TOO_BIG 1
 #define LD_STOP_LEVELS 2
 #define LD_STOP_TARGET 3
 
-template <int MULT, typename V>
-__device__ __forceinline__ void ld_fused_visit(const int* __restrict__ indices, const i64* __restrict__ indptr,
-                                               u32* __restrict__ words, V* __restrict__ parents,
-                                               long long* __restrict__ depths, u32* __restrict__ depth_words,
-                                               long long depth,
-                                               int u, i64 e, i64 end, int target,
-                                               int* __restrict__ next, u64* next_count,
-                                               int* __restrict__ next_hubs, u64* next_hub_count,
-                                               u64& next_edges, u64* target_hit) {
-    bool fresh = false, hub = false;
-    int v = 0;
-    if (e < end) {
-        v = __ldg(indices + e);
-        fresh = ld_claim<LD_ADD_ANY, V>(words, parents, v, ld_multiply<MULT, V>(u, V(), 1, 1, 0));  // one rank: global = local
-        if (fresh) {
-            if (depths) {
-                depths[v] = depth;
-                atomicOr(depth_words + (v >> 5), 1u << (v & 31));
-            }
-            const i64 degree = indptr[v + 1] - indptr[v];
-            next_edges += (u64)degree;
-            hub = degree > LD_HUB_DEGREE;
-            if (v == target) atomicOr(target_hit, 1ull);
+#define LD_RULE_PUSH 0
+#define LD_RULE_PULL 1
+#define LD_RULE_AUTO 2
+
+// lagraph_dist.direction.DirectionRule.choose, evaluated by every thread on the same inputs
+struct ld_rule {
+    int mode;
+    double alpha, beta, n;
+    long long push, previous, unexplored;
+
+    __device__ bool choose(long long nf, long long edges) {
+        if (mode != LD_RULE_AUTO) return mode == LD_RULE_PUSH;
+        if (previous == 0) { previous = nf; return push; }
+        const bool growing = nf > previous;
+        if (push && growing) {
+            unexplored -= edges;
+            if ((double)edges > (double)unexplored / alpha) push = 0;
+        } else if (!push && !growing && (double)nf < n / beta) {
+            push = 1;
         }
+        previous = nf;
+        return push;
     }
-    ld_warp_append(fresh, v, next, next_count);
-    ld_warp_append(hub, v, next_hubs, next_hub_count);
+};
+
+// Everything a level writes for the vertices it finds.
+template <typename V>
+struct ld_level_out {
+    u32* words; V* parents; long long* depths; u32* depth_words; long long depth;
+    const i64* out_indptr;
+    u32* next_bits; int* next_queue; u64* next_count; int* next_giants; u64* next_giant_count;
+    int target; u64* target_hit;
+};
+
+__device__ __forceinline__ u32 ld_load_word(const u32* p) { return __ldcg(p); }
+
+// Work items of a level: warp w takes item w first, then the next free one past the first
+// round (one atomic a fetch, and none from warps that have no first item).
+__device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, int lane) {
+    u64 item = 0;
+    if (lane == 0) item = atomicAdd(work, 1ull) + (u64)nwarps;
+    return __shfl_sync(0xffffffffu, item, 0);
+}
+
+// After v's bit was claimed for this level: its depth, its frontier bit, its out-edges.
+template <typename V>
+__device__ __forceinline__ i64 ld_record_found(const ld_level_out<V>& out, int v, bool word_owned) {
+    const u32 bit = 1u << (v & 31);
+    if (out.depths) {
+        out.depths[v] = out.depth;
+        if (!word_owned) atomicOr(out.depth_words + (v >> 5), bit);
+    }
+    if (!word_owned) atomicOr(out.next_bits + (v >> 5), bit);
+    if (v == out.target) atomicOr(out.target_hit, 1ull);
+    return __ldg(out.out_indptr + v + 1) - __ldg(out.out_indptr + v);
+}
+
+// Push: claim v for parent value `value`; every lane of the warp calls it.
+template <typename V>
+__device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
+                                              u64& next_edges) {
+    bool fresh = false, giant = false;
+    // bits only turn on during a search: a set bit seen through the read-only cache is final,
+    // and a stale clear one only costs the coherent claim below (Bisson et al.'s filter)
+    if (valid && !((__ldg(out.words + (v >> 5)) >> (v & 31)) & 1u)
+        && ld_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
+        fresh = true;
+        const i64 degree = ld_record_found(out, v, false);
+        next_edges += (u64)degree;
+        giant = degree > LD_GIANT_DEGREE;
+    }
+    ld_warp_append(fresh, v, out.next_queue, out.next_count);
+    ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
 }
 
 template <int MULT, typename V>
-__global__ void ld_bfs_fused(const i64* __restrict__ indptr, const int* __restrict__ indices,
-                             u32* __restrict__ words, V* __restrict__ parents, long long* __restrict__ depths,
-                             u32* __restrict__ depth_words, long long first_depth, int* __restrict__ queue0, int* __restrict__ queue1,
-                             int* __restrict__ hubs0, int* __restrict__ hubs1,
-                             u64* __restrict__ slots,        // [3 counts][3 edges][3 hub counts][target hit];
-                                                             // edges[0] == ~0: count the first frontier's
-                             i64 max_frontier, i64 max_edges, i64 max_levels, int target,
-                             u64* __restrict__ records,      // per level: frontier, discovered, examined
-                             long long* __restrict__ status) {
+__device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                              const int* __restrict__ frontier, i64 nf, const int* __restrict__ giants, i64 ngiants,
+                              u64* work, const ld_level_out<V>& out, u64& next_edges,
+                              int lane, i64 warp, i64 nwarps) {
+    const u32 full = 0xffffffffu;
+    for (u64 chunk = (u64)warp;; chunk = ld_next_item(work, nwarps, lane)) {
+        const i64 i = (i64)chunk * 32 + lane;
+        if ((i64)chunk * 32 >= nf) break;
+        int u = 0;
+        i64 start = 0, degree = 0;
+        if (i < nf) {
+            u = __ldcg(frontier + i);
+            start = __ldg(indptr + u);
+            degree = __ldg(indptr + u + 1) - start;
+        }
+        const bool small = degree <= LD_SMALL_DEGREE;
+        // the small entries' edges, flattened over the lanes
+        const int mine = small ? (int)degree : 0;
+        int inclusive = mine;
+        for (int d = 1; d < 32; d <<= 1) {
+            const int below = __shfl_up_sync(full, inclusive, d);
+            if (lane >= d) inclusive += below;
+        }
+        const int total = __shfl_sync(full, inclusive, 31);
+        const int exclusive = inclusive - mine;
+        for (int e0 = 0; e0 < total; e0 += 32) {
+            const int e = e0 + lane;
+            int owner = 0;                                  // lanes whose inclusive sum is <= e
+            for (int step = 16; step > 0; step >>= 1) {
+                const int probe = __shfl_sync(full, inclusive, owner + step - 1);
+                if (probe <= e) owner += step;
+            }
+            owner &= 31;
+            const int source = __shfl_sync(full, u, owner);
+            const i64 source_start = __shfl_sync(full, start, owner);
+            const int before = __shfl_sync(full, exclusive, owner);
+            const bool valid = e < total;
+            const int v = valid ? __ldg(indices + source_start + (e - before)) : 0;
+            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
+        }
+        // larger entries, a warp each (giants are the grid's, below)
+        u32 larger = __ballot_sync(full, !small && degree <= LD_GIANT_DEGREE);
+        while (larger) {
+            const int owner = __ffs(larger) - 1;
+            larger &= larger - 1;
+            const int source = __shfl_sync(full, u, owner);
+            const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
+            for (i64 base = s; base < end; base += 32) {
+                const bool valid = base + lane < end;
+                const int v = valid ? __ldg(indices + base + lane) : 0;
+                ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
+            }
+        }
+    }
+    for (i64 g = 0; g < ngiants; ++g) {
+        const int source = __ldcg(giants + g);
+        const i64 s = __ldg(indptr + source), end = __ldg(indptr + source + 1);
+        for (i64 base = s + warp * 32; base < end; base += nwarps * 32) {
+            const bool valid = base + lane < end;
+            const int v = valid ? __ldg(indices + base + lane) : 0;
+            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
+        }
+    }
+}
+
+// Pull, phase one: rows of at most LD_GIANT_DEGREE in-edges; longer unvisited rows are queued
+// in `giant_rows` for phase two.
+template <int MULT, typename V>
+__device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
+                              const u32* __restrict__ frontier_bits, u64* work,
+                              int* __restrict__ giant_rows, u64* giant_row_count,
+                              const ld_level_out<V>& out, u64& found, u64& next_edges, u64& examined, int lane,
+                              i64 warp, i64 nwarps) {
+    const u32 full = 0xffffffffu;
+    const i64 nwords = (n + 31) >> 5;
+    for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, lane)) {
+        const i64 first_word = (i64)group * LD_ROW_GROUP;
+        if (first_word >= nwords) break;
+        for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
+            const u32 visited = ld_load_word(out.words + w);
+            if (visited == full) continue;
+            const i64 r = w * 32 + lane;
+            bool open = r < n && !((visited >> lane) & 1u);
+            i64 start = 0, end = 0;
+            if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
+            const bool giant = open && end - start > LD_GIANT_DEGREE;
+            ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
+            bool hit = false;
+            V value = V();
+            if (open && !giant && end - start <= LD_SHORT_ROW) {
+                for (i64 e = start; e < end; ++e) {
+                    const int c = __ldg(indices + e);
+                    ++examined;
+                    if ((ld_load_word(frontier_bits + (c >> 5)) >> (c & 31)) & 1u) {
+                        hit = true;
+                        value = ld_multiply<MULT, V>(c, V(), 1, 1, 0);
+                        break;
+                    }
+                }
+            }
+            u32 longer = __ballot_sync(full, open && !giant && end - start > LD_SHORT_ROW);
+            while (longer) {                                 // a warp a row, 32 in-edges a step
+                const int owner = __ffs(longer) - 1;
+                longer &= longer - 1;
+                const i64 s = __shfl_sync(full, start, owner), t = __shfl_sync(full, end, owner);
+                for (i64 base = s; base < t; base += 32) {
+                    const bool valid = base + lane < t;
+                    const int c = valid ? __ldg(indices + base + lane) : 0;
+                    const bool in_frontier = valid && ((ld_load_word(frontier_bits + (c >> 5)) >> (c & 31)) & 1u);
+                    const u32 hits = __ballot_sync(full, in_frontier);
+                    if (lane == 0) examined += (u64)min((i64)32, t - base);
+                    if (hits) {
+                        const int first = __shfl_sync(full, c, __ffs(hits) - 1);
+                        if (lane == owner) { hit = true; value = ld_multiply<MULT, V>(first, V(), 1, 1, 0); }
+                        break;
+                    }
+                }
+            }
+            const u32 bits = __ballot_sync(full, hit);
+            bool giant_found = false;
+            if (hit) {
+                out.parents[r] = value;
+                const i64 degree = ld_record_found(out, (int)r, true);
+                next_edges += (u64)degree;
+                giant_found = degree > LD_GIANT_DEGREE;
+                ++found;
+            }
+            if (bits && lane == 0) {                         // the warp owns these words
+                atomicOr(out.words + w, bits);
+                out.next_bits[w] = bits;
+                if (out.depths) atomicOr(out.depth_words + w, bits);
+            }
+            ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
+        }
+    }
+}
+
+// Pull, phase two: each queued giant row spread over the grid; a hit claims the row's bit.
+template <int MULT, typename V>
+__device__ void ld_pull_giant_rows(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                   const u32* __restrict__ frontier_bits, const int* __restrict__ giant_rows,
+                                   i64 count, const ld_level_out<V>& out, u64& found, u64& next_edges,
+                                   u64& examined, int lane, i64 warp, i64 nwarps) {
+    const u32 full = 0xffffffffu;
+    for (i64 k = 0; k < count; ++k) {
+        const int r = __ldcg(giant_rows + k);
+        const i64 s = __ldg(indptr + r), t = __ldg(indptr + r + 1);
+        const u32 bit = 1u << (r & 31);
+        for (i64 base = s + warp * 32; base < t; base += nwarps * 32) {
+            u32 seen = 0;
+            if (lane == 0) seen = *(volatile u32*)(out.words + (r >> 5));
+            if (__shfl_sync(full, seen, 0) & bit) break;                  // found by another warp
+            const bool valid = base + lane < t;
+            const int c = valid ? __ldg(indices + base + lane) : 0;
+            const bool in_frontier = valid && ((ld_load_word(frontier_bits + (c >> 5)) >> (c & 31)) & 1u);
+            const u32 hits = __ballot_sync(full, in_frontier);
+            if (lane == 0) examined += (u64)min((i64)32, t - base);
+            if (!hits) continue;
+            const int first = __shfl_sync(full, c, __ffs(hits) - 1);
+            if (lane == 0 && !(atomicOr(out.words + (r >> 5), bit) & bit)) {
+                out.parents[r] = ld_multiply<MULT, V>(first, V(), 1, 1, 0);
+                const i64 degree = ld_record_found(out, r, false);
+                next_edges += (u64)degree;
+                ++found;
+                if (degree > LD_GIANT_DEGREE) out.next_giants[atomicAdd(out.next_giant_count, 1ull)] = r;
+            }
+            break;
+        }
+    }
+}
+
+// The ids of bitmap `bits` appended to `queue` (a pull's frontier, before a push reads it).
+__device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __restrict__ queue, u64* count,
+                           int lane, i64 warp, i64 nwarps) {
+    for (i64 base = warp * 32; base < nwords; base += nwarps * 32) {
+        const i64 w = base + lane;
+        u32 word = w < nwords ? ld_load_word(bits + w) : 0u;
+        while (__any_sync(0xffffffffu, word != 0)) {
+            const bool want = word != 0;
+            const int id = want ? (int)(w * 32 + __ffs(word) - 1) : 0;
+            ld_warp_append(want, id, queue, count);
+            word &= word - 1;
+        }
+    }
+}
+
+template <int MULT, typename V>
+__global__ void __launch_bounds__(LD_SEARCH_THREADS, 2)
+ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
+             const i64* __restrict__ in_indptr, const int* __restrict__ in_indices,     // pull: A by destination
+             i64 n, u32* __restrict__ words, V* __restrict__ parents,
+             long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
+             const int* __restrict__ first, i64 nfirst,
+             int* __restrict__ queues, u32* __restrict__ bitmaps, int* __restrict__ giants,
+             int* __restrict__ giant_rows, i64 giant_capacity, u64* __restrict__ slots,
+             int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
+             long long rule_unexplored,
+             i64 max_frontier, i64 max_edges, i64 max_levels, int target,
+             u64* __restrict__ records, long long* __restrict__ status) {
     cg::grid_group grid = cg::this_grid();
-    u64* counts = slots;
-    u64* edges = slots + 3;
-    u64* hub_counts = slots + 6;
-    u64* target_hit = slots + 9;
-    int* queues[2] = {queue0, queue1};
-    int* hub_queues[2] = {hubs0, hubs1};
     const int lane = threadIdx.x & 31;
     const i64 thread = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     const i64 nthreads = (i64)gridDim.x * blockDim.x;
     const i64 warp = thread >> 5, nwarps = nthreads >> 5;
+    const i64 nwords = (n + 31) >> 5;
+    auto slot = [&](int what, int s) { return slots + what * 3 + s; };
+    auto queue = [&](int s) { return queues + (i64)s * n; };
+    auto bitmap = [&](int s) { return bitmaps + (i64)s * nwords; };
+    auto giant_list = [&](int s) { return giants + (i64)s * giant_capacity; };
 
-    // the first frontier's hubs (later frontiers queue theirs as they are found), and its
-    // out-edges when the caller does not know them (slots[3] == ~0)
+    // start: counters zero, bitmaps clear, the first frontier in slot 0 (queue, bits, giants)
+    if (thread == 0)
+        for (int k = 0; k < LD_NSLOTS; ++k) slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst : 0ull;
+    for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = 0u;
+    for (i64 k = thread; k < nfirst; k += nthreads) queues[k] = first[k];
+    grid.sync();
     {
-        const i64 nf = (i64)counts[0];
-        const bool count_edges = edges[0] == ~0ull;
         u64 first_edges = 0;
-        for (i64 base = warp * 32; base < nf; base += nwarps * 32) {
+        for (i64 base = warp * 32; base < nfirst; base += nwarps * 32) {
             const i64 i = base + lane;
-            bool hub = false;
+            bool giant = false;
             int u = 0;
-            if (i < nf) {
-                u = queue0[i];
-                const i64 degree = indptr[u + 1] - indptr[u];
-                hub = degree > LD_HUB_DEGREE;
+            if (i < nfirst) {
+                u = __ldcg(queues + i);
+                atomicOr(bitmaps + (u >> 5), 1u << (u & 31));
+                const i64 degree = __ldg(out_indptr + u + 1) - __ldg(out_indptr + u);
                 first_edges += (u64)degree;
+                giant = degree > LD_GIANT_DEGREE;
             }
-            ld_warp_append(hub, u, hubs0, hub_counts);
+            ld_warp_append(giant, u, giants, slot(LD_SLOT_GIANTS, 0));
         }
-        grid.sync();                          // every thread has read edges[0]
-        if (count_edges) {
-            if (thread == 0) edges[0] = 0;
-            grid.sync();
-            ld_add_block_count(edges, first_edges);
-        }
+        ld_add_block_count(slot(LD_SLOT_EDGES, 0), first_edges);
     }
     grid.sync();
 
-    i64 level = 0;
+    ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
+    int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
+    i64 level = 0, previous_count = 0;
     int reason = LD_STOP_LEVELS;
     while (level < max_levels) {
-        const int cur = (int)(level % 3), nxt = (int)((level + 1) % 3);
-        const int qc = (int)(level & 1), qn = 1 - qc;
-        if (thread == 0) {
-            const int stale = (int)((level + 2) % 3);
-            counts[stale] = 0; edges[stale] = 0; hub_counts[stale] = 0;
+        const int cur = (int)(level % 3), nxt = (int)((level + 1) % 3), old = (int)((level + 2) % 3);
+        const i64 nf = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, cur);
+        const i64 fe = (i64)*(volatile u64*)slot(LD_SLOT_EDGES, cur);
+        if (nf == 0) { reason = LD_STOP_EMPTY; break; }
+        const bool push = rule.choose(nf, fe);
+        if (push && fe > max_edges) { reason = LD_STOP_TOO_BIG; break; }
+        if (push && !((queue_valid >> cur) & 1)) {         // a pull made this frontier: list it
+            ld_compact(bitmap(cur), nwords, queue(cur), slot(LD_SLOT_FILL, cur), lane, warp, nwarps);
+            queue_valid |= 1 << cur;
+            grid.sync();
         }
-        const i64 nf = (i64)counts[cur];
-        // a frontier of more out-edges than the queues hold goes back to the caller unexpanded
-        // (only the first can be one: every later level's edges were checked when found)
-        if ((i64)edges[cur] > max_edges) { reason = LD_STOP_TOO_BIG; break; }
-        const long long depth = first_depth + level;
-        const int* frontier = queues[qc];
-        u64 next_edges = 0;
-        // ordinary vertices: a warp each, lanes over its edges
-        for (i64 k = warp; k < nf; k += nwarps) {
-            const int u = frontier[k];
-            const i64 start = indptr[u], end = indptr[u + 1];
-            if (end - start > LD_HUB_DEGREE) continue;
-            for (i64 base = start; base < end; base += 32)
-                ld_fused_visit<MULT, V>(indices, indptr, words, parents, depths, depth_words, depth, u, base + lane, end,
-                                        target, queues[qn], counts + nxt, hub_queues[qn], hub_counts + nxt,
-                                        next_edges, target_hit);
+        if (thread == 0)
+            for (int what = 0; what <= LD_SLOT_FILL; ++what) *slot(what, old) = 0ull;
+        // level L-1's input bits are no one's now: clear them for level L+1 to write
+        if (((queue_valid >> old) & 1) && previous_count * 32 < nwords) {
+            const int* stale = queue(old);
+            for (i64 k = thread; k < previous_count; k += nthreads) bitmap(old)[__ldcg(stale + k) >> 5] = 0u;
+        } else if (previous_count) {
+            for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
         }
-        // hubs: every thread of the grid takes a share of each hub's edges
-        const i64 nhubs = (i64)hub_counts[cur];
-        for (i64 h = 0; h < nhubs; ++h) {
-            const int u = hub_queues[qc][h];
-            const i64 start = indptr[u], end = indptr[u + 1];
-            for (i64 base = start + warp * 32; base < end; base += nwarps * 32)
-                ld_fused_visit<MULT, V>(indices, indptr, words, parents, depths, depth_words, depth, u, base + lane, end,
-                                        target, queues[qn], counts + nxt, hub_queues[qn], hub_counts + nxt,
-                                        next_edges, target_hit);
+        const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
+                                  bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
+                                  slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
+        u64 next_edges = 0, found = 0, examined = 0;
+        if (push) {
+            const i64 ngiants = (i64)*(volatile u64*)slot(LD_SLOT_GIANTS, cur);
+            ld_push_level<MULT, V>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
+                                   slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
+            queue_valid |= 1 << nxt;
+        } else {
+            ld_pull_level<MULT, V>(in_indptr, in_indices, n, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,
+                                   slot(LD_SLOT_GIANT_ROWS, cur), out, found, next_edges, examined, lane, warp,
+                                   nwarps);
+            grid.sync();
+            const i64 count = (i64)*(volatile u64*)slot(LD_SLOT_GIANT_ROWS, cur);
+            ld_pull_giant_rows<MULT, V>(in_indptr, in_indices, bitmap(cur), giant_rows, count, out, found,
+                                        next_edges, examined, lane, warp, nwarps);
+            ld_add_block_count(slot(LD_SLOT_COUNT, nxt), found);
+            ld_add_block_count(slot(LD_SLOT_EXAMINED, cur), examined);
+            queue_valid &= ~(1 << nxt);
         }
-        ld_add_block_count(edges + nxt, next_edges);
+        ld_add_block_count(slot(LD_SLOT_EDGES, nxt), next_edges);
         grid.sync();
-        const i64 found = (i64)counts[nxt];
+        const i64 discovered = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, nxt);
         if (thread == 0) {
-            records[3 * level] = (u64)nf;
-            records[3 * level + 1] = (u64)found;
-            records[3 * level + 2] = edges[cur];
+            u64* record = records + LD_RECORD * level;
+            record[0] = (u64)nf;
+            record[1] = (u64)discovered;
+            record[2] = push ? (u64)fe : *(volatile u64*)slot(LD_SLOT_EXAMINED, cur);
+            record[3] = push ? 1ull : 0ull;
         }
+        previous_count = nf;
         ++level;
-        if (found == 0) { reason = LD_STOP_EMPTY; break; }
-        if (*(volatile u64*)target_hit) { reason = LD_STOP_TARGET; break; }
-        if (found > max_frontier) { reason = LD_STOP_TOO_BIG; break; }
+        if (discovered == 0) { reason = LD_STOP_EMPTY; break; }
+        if (*(volatile u64*)(slots + LD_SLOT_TARGET)) { reason = LD_STOP_TARGET; break; }
+        if (discovered > max_frontier) { reason = LD_STOP_TOO_BIG; break; }
+    }
+    const int last = (int)(level % 3);
+    const i64 remaining = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, last);
+    if (remaining && !((queue_valid >> last) & 1)) {       // the caller reads the frontier's ids
+        ld_compact(bitmap(last), nwords, queue(last), slot(LD_SLOT_FILL, last), lane, warp, nwarps);
+        grid.sync();
     }
     if (thread == 0) {
         status[LD_STATUS_LEVELS] = level;
-        status[LD_STATUS_QUEUE] = level & 1;
-        status[LD_STATUS_FRONTIER] = (long long)counts[level % 3];
-        status[LD_STATUS_EDGES] = (long long)edges[level % 3];
+        status[LD_STATUS_SLOT] = last;
+        status[LD_STATUS_FRONTIER] = remaining;
+        status[LD_STATUS_EDGES] = (long long)*(volatile u64*)slot(LD_SLOT_EDGES, last);
         status[LD_STATUS_REASON] = reason;
+        status[LD_STATUS_PUSH] = rule.push;
+        status[LD_STATUS_PREVIOUS] = rule.previous;
+        status[LD_STATUS_UNEXPLORED] = rule.unexplored;
     }
 }
 
 #ifdef LD_NVCC_CHECK
-template __global__ void ld_bfs_fused<LD_MULT_PAIR, bool>(const i64*, const int*, u32*, bool*, long long*,
-    u32*, long long, int*, int*, int*, int*, u64*, i64, i64, i64, int, u64*, long long*);
-template __global__ void ld_bfs_fused<LD_MULT_SECONDI, long long>(const i64*, const int*, u32*, long long*,
-    long long*, u32*, long long, int*, int*, int*, int*, u64*, i64, i64, i64, int, u64*, long long*);
+#define LD_FUSED_INSTANCE(M, V) \
+    template __global__ void ld_bfs_fused<M, V>(const i64*, const int*, const i64*, const int*, i64, u32*, V*, \
+        long long*, u32*, long long, const int*, i64, int*, u32*, int*, int*, i64, u64*, int, double, double, \
+        long long, long long, long long, i64, i64, i64, int, u64*, long long*);
+LD_FUSED_INSTANCE(LD_MULT_PAIR, bool)
+LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long)
 #endif

@@ -19,7 +19,7 @@ from lagraph_dist.local import LocalPart, combine_duplicates, multiply_values
 
 __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters",
            "push_spmspv", "pull_spmv", "assign_from_list", "fold_count", "fold_pack", "fold_merge",
-           "bfs_fused", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
+           "bfs_fused", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS"]
@@ -242,41 +242,77 @@ def fold_merge(recv, nowners, block_len, vw, cap, threshold, counts, semiring, m
     return part, counters
 
 
-# -- fused levels (kernels/fused.cu) -------------------------------------------------------
-def bfs_fused(csr, words, parents, depth_words, depths, first_depth, frontier_ids, frontier_edges,
-              positional, max_frontier, max_edges, max_levels, target):
-    """Push levels of the composite ``ops.repeat_masked_vxm`` run without leaving the backend:
-    each level claims the unvisited neighbours of the frontier in ``words`` (in place), writes
-    their parent (``positional``) or True into ``parents`` and the depth into ``depths`` (and
-    their bits into ``depth_words``) when depths are kept.
+# -- the fused search (kernels/fused.cu) -----------------------------------------------------
+def _push_found(out_csr, frontier, words):
+    """A push level: the unvisited out-neighbours of ``frontier`` (each once) and a parent each."""
+    owner, neighbours, _ = _edges_of(out_csr, frontier)
+    fresh = ~bitmap_test(words, neighbours)
+    found, first = np.unique(neighbours[fresh], return_index=True)
+    return found, frontier[owner[fresh][first]]
 
-    ``frontier_edges`` < 0: the first frontier's out-edges are not known and are counted here.
-    Returns (records: (frontier, discovered, examined) per level, frontier ids, frontier
+
+def _pull_found(in_csr, frontier_bits, words, n):
+    """A pull level: every unvisited row with an in-neighbour in the frontier, its first such
+    in-neighbour as parent, and the in-edges read up to it (all of them when none)."""
+    rows = np.flatnonzero(~bitmap_test(words, np.arange(n))).astype(np.int64)
+    owner, sources, total = _edges_of(in_csr, rows)
+    hit = bitmap_test(frontier_bits, sources)
+    hit_rows, first = np.unique(owner[hit], return_index=True)
+    parents = sources[np.flatnonzero(hit)[first]]
+    degrees = in_csr.indptr[rows + 1] - in_csr.indptr[rows]
+    starts = np.cumsum(degrees) - degrees
+    read_to_hit = np.flatnonzero(hit)[first] - starts[hit_rows] + 1
+    examined = int(total - degrees[hit_rows].sum() + read_to_hit.sum())
+    return rows[hit_rows].astype(np.int64), parents, examined
+
+
+def fused_workspace(n, nnz):
+    """The twin keeps no buffers between runs."""
+    return None
+
+
+def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
+              rule, max_frontier, max_edges, max_levels, target, workspace=None):
+    """Levels of the composite ``ops.repeat_masked_vxm`` run without leaving the backend, push or
+    pull as ``rule`` (a :class:`lagraph_dist.direction.DirectionRule`, updated) chooses: each
+    level claims the unvisited out-neighbours of the frontier (push, through ``out_csr``) or the
+    unvisited vertices with an in-neighbour in it (pull, through ``in_csr``) in ``words`` (in
+    place), writes their parent (``positional``) or True into ``parents`` and the depth into
+    ``depths`` (and their bits into ``depth_words``) when depths are kept.
+
+    Returns (records: (frontier, discovered, examined, push) per level, frontier ids, frontier
     out-edges, why it stopped). It stops after the level that empties the frontier, reaches
     ``target`` (-1: none) or makes the frontier exceed ``max_frontier`` vertices, or after
-    ``max_levels`` levels; a frontier of more than ``max_edges`` out-edges is not expanded
-    (it may be the first: then no level runs).
+    ``max_levels`` levels; a push frontier of more than ``max_edges`` out-edges is not expanded
+    (it may be the first: then no level runs). Pull levels count the in-edges read up to each
+    row's first frontier in-neighbour; the kernel reads in steps, so its count may be higher.
     """
+    n = out_csr.nmajor
+    degree = lambda ids: int((out_csr.indptr[ids + 1] - out_csr.indptr[ids]).sum())   # noqa: E731
     records, frontier = [], frontier_ids.astype(np.int64)
-    edges = (int((csr.indptr[frontier + 1] - csr.indptr[frontier]).sum()) if frontier_edges < 0
-             else int(frontier_edges))
+    edges = degree(frontier)
     reason = STOP_LEVELS
     for level in range(max_levels):
-        if edges > max_edges:            # the caller expands it (the queues could not hold it)
+        if frontier.shape[0] == 0:
+            reason = STOP_EMPTY
+            break
+        push = rule.choose(frontier.shape[0], edges)
+        if push and edges > max_edges:   # the caller expands it (the queues could not hold it)
             reason = STOP_TOO_BIG
             break
-        owner, neighbours, examined = _edges_of(csr, frontier)
-        fresh = ~bitmap_test(words, neighbours)
-        neighbours, first = np.unique(neighbours[fresh], return_index=True)
-        sources = frontier[owner[fresh][first]]
-        bitmap_from_list(neighbours, words.shape[0] * 32, words)
-        parents[neighbours] = sources if positional else True
+        if push:
+            found, sources = _push_found(out_csr, frontier, words)
+            examined = edges
+        else:
+            bits = bitmap_from_list(frontier, words.shape[0] * 32)
+            found, sources, examined = _pull_found(in_csr, bits, words, n)
+        bitmap_from_list(found, words.shape[0] * 32, words)
+        parents[found] = sources if positional else True
         if depths is not None:
-            depths[neighbours] = first_depth + level
-            bitmap_from_list(neighbours, depth_words.shape[0] * 32, depth_words)
-        records.append((frontier.shape[0], neighbours.shape[0], examined))
-        frontier = neighbours
-        edges = int((csr.indptr[frontier + 1] - csr.indptr[frontier]).sum())
+            depths[found] = first_depth + level
+            bitmap_from_list(found, depth_words.shape[0] * 32, depth_words)
+        records.append((frontier.shape[0], found.shape[0], examined, int(push)))
+        frontier, edges = found, degree(found)
         if frontier.shape[0] == 0:
             reason = STOP_EMPTY
             break

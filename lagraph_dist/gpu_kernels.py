@@ -26,7 +26,10 @@ TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD
 SMALL_SCAN = 1024            # kernels/push.cu LD_SMALL_SCAN
 LONG_ROW_THRESHOLD = 8       # pull rows longer than this go to the warp-per-row kernel, whose
                              # 32-wide reads coalesce; a lane scanning its own row does not
-FUSED_THREADS = 512
+FUSED_THREADS = 512          # kernels/fused.cu LD_SEARCH_THREADS
+FUSED_GIANT_DEGREE = 4096    # kernels/fused.cu LD_GIANT_DEGREE
+FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD = 24, 8, 4      # kernels/fused.cu LD_NSLOTS ...
+FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
 MAX_OWNERS = 64              # kernels/fold.cu sizes its per-owner tables for up to 64 members
 
 _MULT = {"pair": 0, "land": 1, "secondi": 2}
@@ -83,7 +86,7 @@ class GpuKernels:
         import cupy
         self.cp = cupy
         self._pool = cupy.get_default_memory_pool()
-        props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+        props = self._props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)   # slow: once
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self.reads = 0          # device-to-host reads made through read()
@@ -316,34 +319,60 @@ class GpuKernels:
              self._or_null(out_degree)))
         return part, merged
 
-    # -- fused levels (kernels/fused.cu) ----------------------------------------------------
-    def bfs_fused(self, csr, words, parents, depth_words, depths, first_depth, frontier_ids, frontier_edges,
-                  positional, max_frontier, max_edges, max_levels, target):
-        """Runs the fused kernel once; reads its status and per-level records back in one copy.
-        Returns the twin's tuple (records, frontier ids, frontier out-edges, stop reason)."""
+    # -- the fused search (kernels/fused.cu) ------------------------------------------------
+    def fused_workspace(self, n, nnz):
+        """Buffers of the fused search over an n-vertex graph, made once per matrix (the caller
+        keeps them): three frontier queues and bitmaps, giant lists, counters and the report."""
         cp = self.cp
-        nf = int(frontier_ids.shape[0])
-        capacity = max(int(max_edges), nf) + 1
-        queues = cp.empty((4, capacity), dtype=cp.int32)
-        queues[0, :nf] = frontier_ids
-        slots = np.zeros(10, dtype=np.uint64)
-        slots[0] = nf
-        slots[3] = np.uint64(frontier_edges) if frontier_edges >= 0 else ~np.uint64(0)   # ~0: count them
-        slots = cp.asarray(slots)
-        report = cp.empty(5 + 3 * max_levels, dtype=cp.int64)      # status, then records
-        status, records = report[:5], report[5:].view(cp.uint64)
+        nwords = -(-n // 32)
+        giants = min(n, nnz // FUSED_GIANT_DEGREE + 1)
+        return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": cp.empty(3 * max(nwords, 1), dtype=cp.uint32),
+                "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
+                "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}}
+
+    def _fused_grid(self, function):
+        """Blocks of a cooperative launch: as many as fit on the device at once (registers,
+        threads and shared memory per multiprocessor, as the occupancy calculator counts)."""
+        props = self._props
+        regs = -(-max(function.num_regs, 1) // 8) * 8
+        by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
+        by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
+        by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
+        return self._sms * max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
+
+    def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
+                  rule, max_frontier, max_edges, max_levels, target, workspace=None):
+        """Runs the fused search once and reads its status and first per-level records back in
+        one copy (a second copy only past FUSED_RECORDS_READ levels). Updates ``rule``'s state.
+        Returns the twin's tuple (records, frontier ids (a copy), frontier out-edges, stop
+        reason)."""
+        cp = self.cp
+        n = out_csr.nmajor
+        space = workspace or self.fused_workspace(n, int(out_csr.indices.shape[0]))
+        report = space["reports"].get(max_levels)
+        if report is None:
+            report = space["reports"][max_levels] = cp.empty(FUSED_NSTATUS + FUSED_RECORD * max_levels, dtype=cp.int64)
+        status, records = report[:FUSED_NSTATUS], report[FUSED_NSTATUS:].view(cp.uint64)
         mult, ctype = (2, "long long") if positional else (0, "bool")
-        self._function("fused", "ld_bfs_fused", mult, ctype)(
-            (self._sms,), (FUSED_THREADS,),
-            (csr.indptr, csr.indices, words, parents, self._or_null(depths), self._or_null(depth_words),
-             np.int64(first_depth), queues[0], queues[1], queues[2], queues[3], slots,
-             np.int64(max_frontier), np.int64(max_edges), np.int64(max_levels), np.int32(target),
-             records, status))
-        host = self.read(report)                                    # the one read
-        levels, queue, count, edges, reason = (int(x) for x in host[:5])
-        flat = host[5:5 + 3 * levels].view(np.uint64)
-        records = [tuple(int(x) for x in flat[3 * k:3 * k + 3]) for k in range(levels)]
-        return records, queues[queue, :count], edges, reason
+        function = self._function("fused", "ld_bfs_fused", mult, ctype)
+        frontier = frontier_ids.astype(cp.int32, copy=False)
+        function((self._fused_grid(function),), (FUSED_THREADS,),
+                 (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, np.int64(n), words, parents,
+                  self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
+                  np.int64(frontier.shape[0]), space["queues"], space["bitmaps"], space["giants"],
+                  space["giant_rows"], np.int64(space["giant_capacity"]), space["slots"],
+                  np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
+                  np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
+                  np.int64(max_levels), np.int32(target), records, status))   # cooperative: the module's flag
+        head = self.read(report[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)])   # the one read
+        levels, slot, count, edges, reason, push, previous, unexplored = (int(x) for x in head[:FUSED_NSTATUS])
+        rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
+        flat = head[FUSED_NSTATUS:].view(np.uint64)
+        if levels > FUSED_RECORDS_READ:
+            flat = self.read(records[:FUSED_RECORD * levels])
+        records = [tuple(int(x) for x in flat[FUSED_RECORD * k:FUSED_RECORD * (k + 1)]) for k in range(levels)]
+        ids = space["queues"][slot * n:slot * n + count].copy()
+        return records, ids, edges, reason
 
     # -- multi-source search (kernels/multi.cu) ----------------------------------------------
     def multi_new_counters(self):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lagraph_dist import collectives
+from lagraph_dist.direction import DirectionRule
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
 from lagraph_dist.grid import WORD_BITS
 from lagraph_dist.local import LocalPart, combine_duplicates
@@ -29,7 +30,7 @@ from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
 
 __all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats",
-           "repeat_masked_vxm", "RepeatLimits", "LevelRecord"]
+           "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "frontier_out_edges"]
 
 
 @dataclass
@@ -380,8 +381,9 @@ def reduce(u, monoid):
 @dataclass(frozen=True)
 class RepeatLimits:
     """When :func:`repeat_masked_vxm` stops: after ``max_levels`` levels, or after the level
-    whose result is empty, holds ``target``, or exceeds ``max_nvals`` entries or ``max_edges``
-    out-edges (the caller then goes on with single products)."""
+    whose result is empty, holds ``target``, or exceeds ``max_nvals`` entries, or before a push
+    level whose input has more than ``max_edges`` out-edges (the caller then goes on with
+    single products)."""
 
     max_levels: int
     max_nvals: int
@@ -391,14 +393,24 @@ class RepeatLimits:
 
 @dataclass(frozen=True)
 class LevelRecord:
-    """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read."""
+    """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read, and
+    whether the product ran top-down (push) or bottom-up (pull)."""
 
     frontier: int
     discovered: int
     examined: int
+    push: bool = True
 
 
-def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits):
+def frontier_out_edges(q, degrees):
+    """Collective: the out-edges of ``q``'s entries (``degrees`` = ``A.out_degree()``), from
+    the counters of the product that made ``q`` when it has them (no work, no read)."""
+    if q._global is not None and q._push_degrees is degrees:
+        return q._global.push_edges
+    return int(reduce(ewise_mult(q, degrees, BinaryOp("second")), "plus"))
+
+
+def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None):
     """Collective. Repeats, from ``d = depth``, until ``limits`` stop it::
 
         q = vxm(q, A, semiring, mask=visited, complement=True)   # q<!visited.S, replace> = q' A
@@ -407,29 +419,44 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
         d += 1
 
     and returns ``(q, records)``: the last result (already assigned) and a
-    :class:`LevelRecord` a level. ``semiring`` is ``any_pair`` or ``any_secondi``.
+    :class:`LevelRecord` a level. ``semiring`` is ``any_pair`` or ``any_secondi``. ``rule``
+    (a :class:`lagraph_dist.direction.DirectionRule`, updated as it goes; default: push only)
+    picks how each product is computed: top-down from the list of ``q`` or bottom-up as
+    ``mxv(A.T, q)`` over the unvisited vertices (the same result, by any's choice of parent);
+    pull levels need ``A.T.prepare_pull()`` first.
 
     On a 1 x 1 grid the backend runs all the levels without returning to Python (the GPU
-    backend: one persistent kernel with a grid barrier between levels, ``kernels/fused.cu``);
-    elsewhere it is the loop above.
+    backend: one persistent cooperative kernel with a grid barrier between levels, and
+    visited updated in place instead of a separate assign, ``kernels/fused.cu``); elsewhere
+    it is the loop above.
     """
     semiring = lookup_semiring(semiring)
     _check_operands(q, A, visited)
     if semiring.add.kind != "any" or semiring.multiply.name not in ("pair", "secondi"):
         raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
+    if rule is None:
+        rule = DirectionRule("push", A.n, A.nvals)
     if A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap" and (
             depths is None or depths.encoding == "bitmap"):
-        return _fused_levels(q, A, semiring, visited, depths, depth, limits)
-    records = []
+        return _fused_levels(q, A, semiring, visited, depths, depth, limits, rule)
+    records, degrees = [], A.out_degree()
     for level in range(limits.max_levels):
-        found = vxm(q.to_list(), A, semiring, mask=visited, complement=True)
-        records.append(LevelRecord(q.nvals, found.nvals, found.op_stats.edges_examined))
+        if q.nvals == 0:
+            break
+        push = rule.choose(q.nvals, lambda: frontier_out_edges(q, degrees))
+        if push and frontier_out_edges(q, degrees) > limits.max_edges:
+            break
+        if push:
+            found = vxm(q.to_list(), A, semiring, mask=visited, complement=True)
+        else:
+            found = mxv(A.T, q.to_bitmap(), semiring, mask=visited, complement=True)
+        records.append(LevelRecord(q.nvals, found.nvals, found.op_stats.edges_examined, push))
         if found.nvals:
             assign(visited, found)
             if depths is not None:
                 assign(depths, found, value=depth + level)
         q = found
-        if (q.nvals == 0 or q.nvals > limits.max_nvals or q._global.push_edges > limits.max_edges
+        if (q.nvals == 0 or q.nvals > limits.max_nvals
                 or (limits.target is not None and _holds(q, limits.target))):
             break
     return q, records
@@ -447,17 +474,19 @@ def _holds(q, vertex):
     return bool(q.grid.allreduce(int(mine), op="MAX"))
 
 
-def _fused_levels(q, A, semiring, visited, depths, depth, limits):
+def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
     backend = A.backend
-    csr = A.block.by_col
-    degrees = A.out_degree()
-    frontier = q.to_list().part
-    edges = q._global.push_edges if q._global is not None and q._push_degrees is degrees else -1
+    out_csr = A.block.by_col
+    in_csr = out_csr if rule.mode == "push" else A.block.by_row     # pull reads in-edges
+    space = A._cache.get("fused_workspace")
+    if space is None:
+        space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(A.n, out_csr.nnz)
     raw, ids, edges, _ = backend.kernels.bfs_fused(
-        csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
-        None if depths is None else depths.part.values, depth, frontier.ids, edges, semiring.multiply.positional, limits.max_nvals, limits.max_edges,
-        limits.max_levels, -1 if limits.target is None else int(limits.target))
-    records = [LevelRecord(*r) for r in raw]
+        out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
+        None if depths is None else depths.part.values, depth, q.to_list().part.ids, semiring.multiply.positional,
+        rule, limits.max_nvals, limits.max_edges, limits.max_levels,
+        -1 if limits.target is None else int(limits.target), workspace=space)
+    records = [LevelRecord(frontier, discovered, examined, bool(push)) for frontier, discovered, examined, push in raw]
     added = sum(r.discovered for r in records)
     visited.part.grew_in_place(added)             # every found vertex was new to it
     if depths is not None:
@@ -466,6 +495,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits):
     count = int(ids.shape[0])
     part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
     out = Vector._from_part(q.n, A.grid, backend, part)
+    degrees = A.out_degree()
     out._global = collectives.GlobalCounts((count,), count, int(edges))
     out._known_nvals, out._push_degrees = count, degrees
     return out, records

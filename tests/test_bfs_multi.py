@@ -325,7 +325,8 @@ def test_cuda_kernels_match_the_twins(seed, with_parents, kernel):
         got = cp.asnumpy(cuda.parents)
         np.testing.assert_array_equal(got >= 0, twin.parents >= 0)
         for v, i in zip(*np.nonzero(twin.parents >= 0)):
-            assert dense[got[v, i], v] and int(frontier[got[v, i]]) >> i & 1
+            parent, bit = int(got[v, i]), int(i)      # Python ints: word 63 of a uint64 word
+            assert dense[parent, v] and int(frontier[parent]) >> bit & 1
     elif with_parents:
         np.testing.assert_array_equal(cp.asnumpy(cuda.parents), twin.parents)
 

@@ -324,34 +324,51 @@ def test_fold_merge_reports_a_wrong_bound(gpu):
     assert int(cpu_counters[K.OVERFLOW]) == 1
 
 
-# -- fused levels -----------------------------------------------------------------------------
-@pytest.mark.parametrize("positional", [True, False])
-@pytest.mark.parametrize("graph", ["mesh", "random", "hubs"])
-@pytest.mark.parametrize("known_edges", [True, False])
-def test_fused_levels_match_twin(gpu, positional, graph, known_edges):
+# -- the fused search ---------------------------------------------------------------------
+def _csr_of(rows, cols, length):
+    order = np.lexsort((cols, rows))
+    rows, cols = rows[order], cols[order]
+    keep = np.ones(rows.shape[0], bool)
+    keep[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
+    rows, cols = rows[keep], cols[keep]
+    indptr = np.zeros(length + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=length), out=indptr[1:])
+    return LocalCSR(indptr, cols.astype(np.int32), length)
+
+
+def _fused_graph(graph):
+    """(out-edge CSR, in-edge CSR, n): meshes and random graphs, vertices past the kernel's giant
+    degree (4096) as sources and, in the directed graph, as a row of in-edges."""
     from lagraph_dist.generators import grid2d_edges
-    cp = gpu.xp
     rng = np.random.default_rng(1)
+    symmetric = True
     if graph == "mesh":
-        src, dst = grid2d_edges(40, 50)
         n = 2000
+        src, dst = grid2d_edges(40, 50)
     elif graph == "random":
         n = 3000
         src, dst = rng.integers(0, n, 9000), rng.integers(0, n, 9000)
-    else:                                    # a few vertices over the hub degree
-        n = 6000
-        src = np.concatenate([np.repeat([0, 1, 2], 2500), rng.integers(0, n, 8000)])
-        dst = np.concatenate([rng.integers(0, n, 7500), rng.integers(0, n, 8000)])
-    src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    elif graph == "giants":
+        n = 12000
+        src = np.concatenate([np.repeat([0, 1, 2], 8000), rng.integers(0, n, 20000)])
+        dst = np.concatenate([rng.integers(0, n, 24000), rng.integers(0, n, 20000)])
+    else:                                    # directed: a giant source and a giant row (7)
+        n, symmetric = 9000, False
+        src = np.concatenate([np.zeros(9000, np.int64), rng.integers(0, n, 6000), rng.integers(0, n, 30000)])
+        dst = np.concatenate([rng.integers(0, n, 9000), np.full(6000, 7), rng.integers(0, n, 30000)])
+    if symmetric:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
     length = -(-n // 32) * 32
-    order = np.lexsort((dst, src))
-    src, dst = src[order], dst[order]
-    keep = np.ones(src.shape[0], bool)
-    keep[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
-    src, dst = src[keep], dst[keep]
-    indptr = np.zeros(length + 1, np.int64)
-    np.cumsum(np.bincount(src, minlength=length), out=indptr[1:])
-    csr = LocalCSR(indptr, dst.astype(np.int32), length)
+    return _csr_of(src, dst, length), _csr_of(dst, src, length), length
+
+
+@pytest.mark.parametrize("positional", [True, False])
+@pytest.mark.parametrize("graph", ["mesh", "random", "giants", "directed"])
+@pytest.mark.parametrize("mode", ["push", "pull", "auto"])
+def test_fused_search_matches_twin(gpu, positional, graph, mode):
+    from lagraph_dist.direction import DirectionRule
+    cp = gpu.xp
+    out_csr, in_csr, length = _fused_graph(graph)
     source = 0
     dtype = np.int64 if positional else np.bool_
     words = K.bitmap_from_list(np.array([source], np.int32), length)
@@ -359,26 +376,70 @@ def test_fused_levels_match_twin(gpu, positional, graph, known_edges):
     parents[source] = source if positional else True
     depth_words, depths = words.copy(), np.zeros(length, np.int64)
     frontier = np.array([source], np.int32)
-    edges = int(indptr[source + 1] - indptr[source]) if known_edges else -1   # -1: counted by the run
-    args = dict(max_frontier=1 << 14, max_edges=1 << 16, max_levels=4096, target=-1)
+    nnz = int(out_csr.indptr[-1])
+    args = dict(max_frontier=length, max_edges=nnz, max_levels=4096, target=-1)
     gw, gp, gdw, gd = (cp.asarray(a) for a in (words, parents, depth_words, depths))
-    twin = K.bfs_fused(csr, words, parents, depth_words, depths, 1, frontier, edges, positional, **args)
-    cuda = gpu.kernels.bfs_fused(to_gpu(csr, cp), gw, gp, gdw, gd, 1, cp.asarray(frontier), edges, positional,
-                                 **args)
-    assert cuda[0] == twin[0], "per-level records differ"
+    twin_rule, cuda_rule = DirectionRule(mode, length, nnz), DirectionRule(mode, length, nnz)
+    twin = K.bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, 1, frontier, positional, twin_rule,
+                       **args)
+    cuda = gpu.kernels.bfs_fused(to_gpu(out_csr, cp), to_gpu(in_csr, cp), gw, gp, gdw, gd, 1, cp.asarray(frontier),
+                                 positional, cuda_rule, **args)
+    # per level: sizes and direction equal; edges read equal on push levels (a pull reads in steps)
+    assert [(f, d, p) for f, d, _, p in cuda[0]] == [(f, d, p) for f, d, _, p in twin[0]]
+    assert [e for _, _, e, p in cuda[0] if p] == [e for _, _, e, p in twin[0] if p]
+    assert all(e >= t for (_, _, e, _), (_, _, t, _) in zip(cuda[0], twin[0]))
+    if mode == "auto" and graph in ("random", "giants", "directed"):
+        assert {p for *_, p in twin[0]} == {0, 1}, "the case should take both directions"
     assert sorted(cp.asnumpy(cuda[1]).tolist()) == sorted(twin[1].tolist())
     assert cuda[2:] == twin[2:]
+    assert cuda_rule == twin_rule
     np.testing.assert_array_equal(cp.asnumpy(gw), words)
     np.testing.assert_array_equal(cp.asnumpy(gdw), depth_words)
     np.testing.assert_array_equal(cp.asnumpy(gd), depths)
     if positional:                           # parents: any in-neighbour one level up
         got = cp.asnumpy(gp)
-        reached = K.list_from_bitmap(words)
-        for v in reached.tolist():
+        for v in K.list_from_bitmap(words).tolist():
             if v == source:
                 continue
             p = int(got[v])
-            assert depths[p] == depths[v] - 1 and v in csr.indices[indptr[p]:indptr[p + 1]]
+            assert depths[p] == depths[v] - 1
+            assert v in out_csr.indices[out_csr.indptr[p]:out_csr.indptr[p + 1]]
+
+
+@pytest.mark.parametrize("stop", ["levels", "target", "too_big"])
+def test_fused_search_stops_like_twin(gpu, stop):
+    """A run cut short hands back the same frontier (ids, out-edges) and reason as the twin,
+    also after a pull level (the kernel then lists the frontier from its bitmap)."""
+    from lagraph_dist.direction import DirectionRule
+    cp = gpu.xp
+    out_csr, in_csr, length = _fused_graph("random")
+    nnz = int(out_csr.indptr[-1])
+    words = K.bitmap_from_list(np.array([0], np.int32), length)
+    parents = np.zeros(length, np.int64)
+    args = dict(max_frontier=length, max_edges=nnz, max_levels=4096, target=-1)
+    if stop == "levels":
+        args["max_levels"] = 3
+    elif stop == "target":
+        distance = np.full(length, -1)
+        distance[0], frontier = 0, [0]
+        while frontier:                      # levels by hand: the target is two hops away
+            nxt = {int(v) for u in frontier for v in out_csr.indices[out_csr.indptr[u]:out_csr.indptr[u + 1]]
+                   if distance[v] < 0}
+            distance[list(nxt)] = distance[frontier[0]] + 1
+            frontier = sorted(nxt)
+        args["target"] = int(np.flatnonzero(distance == 2)[0])
+    else:
+        args["max_frontier"] = 50
+    gw, gp = cp.asarray(words), cp.asarray(parents)
+    twin_rule, cuda_rule = DirectionRule("pull", length, nnz), DirectionRule("pull", length, nnz)
+    twin = K.bfs_fused(out_csr, in_csr, words, parents, None, None, 1, np.array([0], np.int32), True, twin_rule,
+                       **args)
+    cuda = gpu.kernels.bfs_fused(to_gpu(out_csr, cp), to_gpu(in_csr, cp), gw, gp, None, None, 1,
+                                 cp.asarray(np.array([0], np.int32)), True, cuda_rule, **args)
+    assert [r[:2] for r in cuda[0]] == [r[:2] for r in twin[0]]
+    assert sorted(cp.asnumpy(cuda[1]).tolist()) == sorted(twin[1].tolist()) and len(twin[1]) > 0
+    assert cuda[2:] == twin[2:]
+    np.testing.assert_array_equal(cp.asnumpy(gw), words)
 
 
 def test_gpu_kronecker_equals_cpu():
@@ -390,3 +451,34 @@ def test_gpu_kronecker_equals_cpu():
 def test_graph_too_big_fails_before_allocating():
     with pytest.raises(ld.OutOfDeviceMemory, match="GiB"):
         ld.kronecker(36, backend="gpu")
+
+
+def test_fused_search_many_small_graphs(gpu):
+    """Races show on small graphs run many times: 400 random graphs (directed and symmetric,
+    self-loops, several components), every direction, levels against scipy's BFS and parents
+    one level up along a real edge, with the failing graph named."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+    rng = np.random.default_rng(7)
+    for case in range(400):
+        n = int(rng.integers(2, 80))
+        m = int(rng.integers(0, 3 * n))
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        symmetric = bool(case % 2)
+        A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetric, backend="gpu")
+        S = csr_matrix((np.ones(m), (src, dst)), shape=(n, n))
+        if symmetric:
+            S = S + S.T
+        source = int(rng.integers(0, n))
+        hops = shortest_path(S, unweighted=True, indices=source)
+        expected = np.where(np.isinf(hops), -1, hops).astype(np.int64)
+        dense = S.toarray() != 0
+        for direction in ("push", "pull", "auto"):
+            res = ld.bfs(A, source, direction=direction)
+            levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
+            where = f"case {case}: n={n} src={src.tolist()} dst={dst.tolist()} sym={symmetric} s={source} {direction}"
+            np.testing.assert_array_equal(levels, expected, err_msg=where)
+            reached = np.flatnonzero((levels > 0))
+            assert (parents >= 0).sum() == (levels >= 0).sum(), where
+            assert (levels[parents[reached]] == levels[reached] - 1).all(), where
+            assert dense[parents[reached], reached].all(), where

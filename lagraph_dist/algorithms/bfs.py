@@ -19,22 +19,17 @@ import numpy as np
 from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import DomainMismatch, InvalidValue
 from lagraph_dist.interop import as_matrix
-from lagraph_dist.ops import (RepeatLimits, _holds, apply, assign, ewise_mult, mxv, reduce,
-                              repeat_masked_vxm, vxm)
+from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
+from lagraph_dist.ops import RepeatLimits, _holds, apply, assign, frontier_out_edges, mxv, repeat_masked_vxm, vxm
 from lagraph_dist.stats import level_record, summarize_levels
 from lagraph_dist.vector import Vector
-from lagraph_dist.semirings import any_pair, any_secondi, binary, plus
+from lagraph_dist.semirings import any_secondi, any_pair, binary
 
 __all__ = ["bfs", "BFSResult", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
 
-DIRECTIONS = ("push", "pull", "auto")
-DEFAULT_ALPHA = 8.0    # push -> pull when frontier edges > unexplored edges / alpha (growing)
-DEFAULT_BETA = 24.0    # pull -> push when frontier vertices < n / beta (shrinking)
-# Push levels whose frontier stays within these run as one repeat_masked_vxm (on one GPU, one
-# persistent kernel for many levels): high-diameter graphs spend most levels here.
-FUSED_MAX_NVALS = 1 << 14
-FUSED_MAX_EDGES = 1 << 16
-FUSED_MAX_LEVELS = 4096      # levels a fused run records before it returns
+# On one rank the whole search runs as repeat_masked_vxm (on one GPU, one persistent kernel);
+# a run returns after this many levels to record them, and the loop goes on.
+FUSED_MAX_LEVELS = 4096
 
 
 @dataclass
@@ -68,67 +63,15 @@ def _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_l
 
 
 class _DirectionPolicy:
-    """Beamer's push/pull switch with hysteresis (it only flips the way the frontier moves).
-    Its inputs are the frontier's size and out-edges, which the products' counters give."""
+    """Beamer's rule (:class:`lagraph_dist.direction.DirectionRule`) fed by the products'
+    counters: the frontier's size, and its out-edges from the product that made it."""
 
     def __init__(self, A, direction, alpha, beta):
-        self.direction = direction
-        self.alpha, self.beta = alpha, beta
-        self.n = A.n
         self.degrees = A.out_degree()
-        self.unexplored = A.nvals
-        self.push = direction != "pull"
-        self.previous = 0
-
-    def known_frontier_edges(self, frontier):
-        """The frontier's out-edges from the counters of the product that made it (None for
-        the source's level)."""
-        if frontier._global is not None and frontier._push_degrees is self.degrees:
-            return frontier._global.push_edges
-        return None
-
-    def frontier_edges(self, frontier):
-        known = self.known_frontier_edges(frontier)
-        return known if known is not None else int(reduce(ewise_mult(frontier, self.degrees, binary.second), plus))
-
-    def fused_edge_limit(self):
-        """Out-edges past which fused push levels must hand back, so that Beamer's rule can
-        still turn to pull where it would (the rule's threshold at entry, an upper bound)."""
-        if self.direction == "auto":
-            return int(min(FUSED_MAX_EDGES, self.unexplored / self.alpha))
-        return FUSED_MAX_EDGES
+        self.rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
 
     def choose(self, frontier, frontier_nvals):
-        if self.direction != "auto":
-            return self.push
-        if self.previous == 0:       # the source alone: its edges are fewer than any pull reads
-            self.previous = frontier_nvals
-            return self.push
-        growing = frontier_nvals > self.previous
-        if self.push and growing:
-            frontier_edges = self.frontier_edges(frontier)
-            self.unexplored -= frontier_edges
-            if frontier_edges > self.unexplored / self.alpha:
-                self.push = False
-        elif not self.push and not growing and frontier_nvals < self.n / self.beta:
-            self.push = True
-        self.previous = frontier_nvals
-        return self.push
-
-    def fused_levels_ran(self, records):
-        """Levels a fused run went on with after the one ``choose`` decided."""
-        for record in records[1:]:
-            self.unexplored -= record.examined
-        self.previous = records[-1].frontier if records else self.previous
-
-
-def _fused_eligible(A, policy, frontier, frontier_nvals):
-    """A push level that may start a fused run: one rank, a small frontier whose out-edges are
-    known to be few (or the source alone, which the run sizes itself)."""
-    if A.grid.size != 1 or frontier_nvals > FUSED_MAX_NVALS:
-        return False
-    edges = policy.known_frontier_edges(frontier)
-    return edges is None or edges <= policy.fused_edge_limit()
+        return self.rule.choose(frontier_nvals, lambda: frontier_out_edges(frontier, self.degrees))
 
 
 def bfs(A, source, *, levels=True, parents=True, direction="auto",
@@ -160,22 +103,22 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     reads = backend.device_reads
     while frontier_nvals and depth < last_depth and not (target is not None and _holds(frontier, target)):
         started = time.perf_counter()
-        push = policy.choose(frontier, frontier_nvals)
-        if push and _fused_eligible(A, policy, frontier, frontier_nvals):
-            limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, last_depth - depth), max_nvals=FUSED_MAX_NVALS,
-                                  max_edges=policy.fused_edge_limit(), target=target)
+        if grid.size == 1:           # the whole search as one composite (see FUSED_MAX_LEVELS)
+            limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, last_depth - depth), max_nvals=A.n,
+                                  max_edges=A.nvals, target=target)
             frontier, fused = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths,
-                                                depth=depth + 1, limits=limits)
-            if fused:        # else its first frontier had too many edges: expand it below
-                policy.fused_levels_ran(fused)
-                seconds, host_reads = time.perf_counter() - started, backend.device_reads - reads
-                for record in fused:
-                    depth += 1
-                    records.append(level_record(depth, "push", record.frontier, record.discovered, None,
-                                                seconds / len(fused), host_reads / len(fused),
-                                                edges_examined=record.examined, fused=True))
-                frontier_nvals, reads = frontier.nvals, backend.device_reads
-                continue
+                                                depth=depth + 1, limits=limits, rule=policy.rule)
+            if not fused:
+                raise RuntimeError("a fused run made no level from a nonempty frontier")   # a bug: no loop
+            seconds, host_reads = time.perf_counter() - started, backend.device_reads - reads
+            for record in fused:
+                depth += 1
+                records.append(level_record(depth, "push" if record.push else "pull", record.frontier,
+                                            record.discovered, None, seconds / len(fused), host_reads / len(fused),
+                                            edges_examined=record.examined, fused=True))
+            frontier_nvals, reads = frontier.nvals, backend.device_reads
+            continue
+        push = policy.choose(frontier, frontier_nvals)
         depth += 1
         if push:
             step, frontier = "push", vxm(frontier.to_list(), A, semiring, mask=visited, complement=True)

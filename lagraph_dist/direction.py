@@ -1,0 +1,58 @@
+"""Beamer's push/pull rule, in one place: the Python search loop asks it each level, the
+numpy twin of the fused search asks it, and ``kernels/fused.cu`` (``ld_rule``) evaluates the
+same arithmetic on the device.
+
+Go pull when the frontier's out-edges exceed the unexplored edges / ``alpha`` while the
+frontier grows; go back to push when it holds fewer than n / ``beta`` vertices while it
+shrinks. The unexplored count drops by the frontier's out-edges at each growing push level.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DirectionRule", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
+
+DIRECTIONS = ("push", "pull", "auto")     # the order is the kernel's code (LD_RULE_*)
+DEFAULT_ALPHA = 8.0
+DEFAULT_BETA = 24.0
+
+
+@dataclass
+class DirectionRule:
+    """The rule's parameters and its state over one search (``push``: the direction it is in,
+    ``previous``: the last frontier size, 0 before the source's level; ``unexplored``: edges
+    not yet counted as a frontier's)."""
+
+    mode: str
+    n: int
+    unexplored: int
+    alpha: float = DEFAULT_ALPHA
+    beta: float = DEFAULT_BETA
+    push: bool = True
+    previous: int = 0
+
+    def __post_init__(self):
+        self.push = self.mode != "pull"
+
+    @property
+    def code(self) -> int:
+        return DIRECTIONS.index(self.mode)
+
+    def choose(self, frontier_nvals, frontier_edges) -> bool:
+        """True for a push level. ``frontier_edges`` is a number or a function giving it (called
+        only when the rule needs it)."""
+        if self.mode != "auto":
+            return self.mode == "push"
+        if self.previous == 0:          # the source alone: its edges are fewer than any pull reads
+            self.previous = frontier_nvals
+            return self.push
+        growing = frontier_nvals > self.previous
+        if self.push and growing:
+            edges = frontier_edges() if callable(frontier_edges) else frontier_edges
+            self.unexplored -= edges
+            if edges > self.unexplored / self.alpha:
+                self.push = False
+        elif not self.push and not growing and frontier_nvals < self.n / self.beta:
+            self.push = True
+        self.previous = frontier_nvals
+        return self.push
