@@ -328,7 +328,7 @@ class GpuKernels:
         giants = min(n, nnz // FUSED_GIANT_DEGREE + 1)
         return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": cp.empty(3 * max(nwords, 1), dtype=cp.uint32),
                 "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
-                "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}}
+                "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n}
 
     def _fused_grid(self, function):
         """Blocks of a cooperative launch: as many as fit on the device at once (registers,
@@ -349,6 +349,8 @@ class GpuKernels:
         cp = self.cp
         n = out_csr.nmajor
         space = workspace or self.fused_workspace(n, int(out_csr.indices.shape[0]))
+        if space["n"] != n:      # the kernel indexes its slots by n: a smaller workspace is overrun
+            raise ValueError(f"fused workspace made for {space['n']} vertices, used for {n}")
         report = space["reports"].get(max_levels)
         if report is None:
             report = space["reports"][max_levels] = cp.empty(FUSED_NSTATUS + FUSED_RECORD * max_levels, dtype=cp.int64)

@@ -480,7 +480,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
     in_csr = out_csr if rule.mode == "push" else A.block.by_row     # pull reads in-edges
     space = A._cache.get("fused_workspace")
     if space is None:
-        space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(A.n, out_csr.nnz)
+        space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
     raw, ids, edges, _ = backend.kernels.bfs_fused(
         out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
         None if depths is None else depths.part.values, depth, q.to_list().part.ids, semiring.multiply.positional,
