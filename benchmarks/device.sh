@@ -71,6 +71,9 @@ for stage in "$@"; do
             python3 "$repo/benchmarks/ncu_summary.py" "$csv" >> "$OUT/ncu-summary.txt" 2>&1
         done; done
         grep -a -E "^(==|PROFILED|total|[0-9]+ launches)" "$OUT/ncu-summary.txt" ;;
+    blocks)                 # the fused search's grid size (benchmarks/fused_blocks.py)
+        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
+            2>&1 | tee "$OUT/blocks.log" ;;
     extras)                 # issue 10: the extras' GPU tests, then their benchmark
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
             "$repo/tests/test_bfs_multi.py" "$repo/tests/test_bfs_extras.py" "$repo/tests/test_paths.py" \

@@ -90,6 +90,9 @@ class GpuKernels:
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self.reads = 0          # device-to-host reads made through read()
+        # blocks a multiprocessor of the fused search (None: as many as fit; fewer make its
+        # grid barrier cheaper, more hide the latency of big levels: benchmarks/fused_blocks.py)
+        self.fused_blocks_per_sm = None
 
     def read(self, array):
         """The one way this backend copies device data to the host (counted)."""
@@ -338,7 +341,8 @@ class GpuKernels:
         by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
-        return self._sms * max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
+        fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
+        return self._sms * min(fit, self.fused_blocks_per_sm or fit)
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
                   rule, max_frontier, max_edges, max_levels, target, workspace=None):

@@ -27,9 +27,12 @@ from lagraph_dist.semirings import any_secondi, any_pair, binary
 
 __all__ = ["bfs", "BFSResult", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
 
-# On one rank the whole search runs as repeat_masked_vxm (on one GPU, one persistent kernel);
-# a run returns after this many levels to record them, and the loop goes on.
+# On one rank the search runs as repeat_masked_vxm (on one GPU, one persistent kernel); a run
+# returns after this many levels to record them, and the loop goes on.
 FUSED_MAX_LEVELS = 4096
+# ... except push levels of more out-edges than this: they run as single products, whose
+# tile-balanced push kernel reads a huge frontier's edges faster than the fused kernel's warps.
+FUSED_MAX_PUSH_EDGES = 1 << 24
 
 
 @dataclass
@@ -100,16 +103,14 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     policy = _DirectionPolicy(A, direction, alpha, beta)
     last_depth = A.n if depth_limit is None else depth_limit
     frontier_nvals, depth, records = 1, 0, []
-    reads = backend.device_reads
+    reads, handed_back = backend.device_reads, False
     while frontier_nvals and depth < last_depth and not (target is not None and _holds(frontier, target)):
         started = time.perf_counter()
-        if grid.size == 1:           # the whole search as one composite (see FUSED_MAX_LEVELS)
+        if grid.size == 1 and not handed_back:     # the search as one composite
             limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, last_depth - depth), max_nvals=A.n,
-                                  max_edges=A.nvals, target=target)
+                                  max_edges=FUSED_MAX_PUSH_EDGES, target=target)
             frontier, fused = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths,
                                                 depth=depth + 1, limits=limits, rule=policy.rule)
-            if not fused:
-                raise RuntimeError("a fused run made no level from a nonempty frontier")   # a bug: no loop
             seconds, host_reads = time.perf_counter() - started, backend.device_reads - reads
             for record in fused:
                 depth += 1
@@ -117,8 +118,12 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
                                             record.discovered, None, seconds / len(fused), host_reads / len(fused),
                                             edges_examined=record.examined, fused=True))
             frontier_nvals, reads = frontier.nvals, backend.device_reads
+            # it stopped early with a frontier left: at the target (the loop's test ends the
+            # search) or before a push too big for it, which the rule has already chosen
+            handed_back = bool(frontier_nvals) and depth < last_depth and len(fused) < limits.max_levels
             continue
-        push = policy.choose(frontier, frontier_nvals)
+        push = True if handed_back else policy.choose(frontier, frontier_nvals)
+        handed_back = False
         depth += 1
         if push:
             step, frontier = "push", vxm(frontier.to_list(), A, semiring, mask=visited, complement=True)
