@@ -20,7 +20,7 @@
 //   bitmap F[s]: bits (every level writes it; a pull reads it),
 //   giants G[s]: its vertices of more than LD_GIANT_DEGREE out-edges (spread over the grid),
 //   and counters (count, out-edges, giants, work, giant rows, examined, fill) per slot.
-// Work inside a level: push warps fetch 32 frontier entries at a time; the edges of those of
+// Work inside a level: push warps fetch up to 32 frontier entries at a time; the edges of those of
 // at most LD_SMALL_DEGREE are flattened over the warp's lanes (a warp scan and a shuffle
 // search find each edge's source), larger ones are read a warp at a time, giants by the whole
 // grid. Pull warps fetch LD_ROW_GROUP words of rows; a lane scans a row of at most
@@ -147,12 +147,16 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
                               u64* work, const ld_level_out<V>& out, u64& next_edges,
                               int lane, i64 warp, i64 nwarps) {
     const u32 full = 0xffffffffu;
+    // vertices a warp item: 32 when the frontier fills every warp 32 times over, fewer when it
+    // is small, so that a small level's few edges spread over many warps (latency, not work)
+    int per = 32;
+    while (per > 1 && (i64)per * nwarps > nf) per >>= 1;
     for (u64 chunk = (u64)warp;; chunk = ld_next_item(work, nwarps, lane)) {
-        const i64 i = (i64)chunk * 32 + lane;
-        if ((i64)chunk * 32 >= nf) break;
+        const i64 i = (i64)chunk * per + lane;
+        if ((i64)chunk * per >= nf) break;
         int u = 0;
         i64 start = 0, degree = 0;
-        if (i < nf) {
+        if (lane < per && i < nf) {
             u = __ldcg(frontier + i);
             start = __ldg(indptr + u);
             degree = __ldg(indptr + u + 1) - start;
@@ -232,13 +236,18 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             bool hit = false;
             V value = V();
             if (open && !giant && end - start <= LD_SHORT_ROW) {
-                for (i64 e = start; e < end; ++e) {
-                    const int c = __ldg(indices + e);
-                    ++examined;
-                    if ((ld_load_word(frontier_bits + (c >> 5)) >> (c & 31)) & 1u) {
-                        hit = true;
-                        value = ld_multiply<MULT, V>(c, V(), 1, 1, 0);
-                        break;
+                for (i64 e = start; e < end && !hit; e += 4) {     // four in-edges in flight
+                    int c[4];
+                    u32 word[4];
+#pragma unroll
+                    for (int k = 0; k < 4; ++k) c[k] = e + k < end ? __ldg(indices + e + k) : -1;
+#pragma unroll
+                    for (int k = 0; k < 4; ++k) word[k] = c[k] >= 0 ? ld_load_word(frontier_bits + (c[k] >> 5)) : 0u;
+#pragma unroll
+                    for (int k = 0; k < 4; ++k) {
+                        if (hit || c[k] < 0) continue;
+                        ++examined;
+                        if ((word[k] >> (c[k] & 31)) & 1u) { hit = true; value = ld_multiply<MULT, V>(c[k], V(), 1, 1, 0); }
                     }
                 }
             }
@@ -396,7 +405,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         if (thread == 0)
             for (int what = 0; what <= LD_SLOT_FILL; ++what) *slot(what, old) = 0ull;
         // level L-1's input bits are no one's now: clear them for level L+1 to write
-        if (((queue_valid >> old) & 1) && previous_count * 32 < nwords) {
+        if (((queue_valid >> old) & 1) && previous_count * 4 < nwords) {
             const int* stale = queue(old);
             for (i64 k = thread; k < previous_count; k += nthreads) bitmap(old)[__ldcg(stale + k) >> 5] = 0u;
         } else if (previous_count) {

@@ -384,10 +384,10 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode):
                        **args)
     cuda = gpu.kernels.bfs_fused(to_gpu(out_csr, cp), to_gpu(in_csr, cp), gw, gp, gdw, gd, 1, cp.asarray(frontier),
                                  positional, cuda_rule, **args)
-    # per level: sizes and direction equal; edges read equal on push levels (a pull reads in steps)
+    # per level: sizes and direction equal; edges read equal on push levels (a pull's count
+    # depends on where its warps stop)
     assert [(f, d, p) for f, d, _, p in cuda[0]] == [(f, d, p) for f, d, _, p in twin[0]]
     assert [e for _, _, e, p in cuda[0] if p] == [e for _, _, e, p in twin[0] if p]
-    assert all(e >= t for (_, _, e, _), (_, _, t, _) in zip(cuda[0], twin[0]))
     if mode == "auto" and graph in ("random", "giants", "directed"):
         assert {p for *_, p in twin[0]} == {0, 1}, "the case should take both directions"
     assert sorted(cp.asnumpy(cuda[1]).tolist()) == sorted(twin[1].tolist())
