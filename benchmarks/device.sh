@@ -74,8 +74,8 @@ for stage in "$@"; do
     blocks)                 # the fused search's grid size (benchmarks/fused_blocks.py)
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             2>&1 | tee "$OUT/blocks.log" ;;
-    extras)                 # issue 10: the extras' GPU tests, then their benchmark
-        timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
+    extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then their benchmark
+        [ "${EXTRAS_TESTS:-1}" = 0 ] || timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
             "$repo/tests/test_bfs_multi.py" "$repo/tests/test_bfs_extras.py" "$repo/tests/test_paths.py" \
             ${PYTEST_ARGS:---maxfail=8} 2>&1 | tee "$OUT/pytest-extras.log" | tail -30
         timeout ${EXTRAS_TIMEOUT:-300} python3 "$repo/benchmarks/bfs_extras.py" --json "$OUT/bfs-extras.json" \
