@@ -1,5 +1,5 @@
-"""The fused search's grid size: BFS time with 1 block a multiprocessor against as many as fit
-(2 with our kernel's registers), on deep and on wide graphs, ms per search (median of runs
+"""The fused search's grid size: BFS time with 1 block a multiprocessor against 2 (as many as
+fit with our kernel's registers) and the default policy, on deep and on wide graphs, ms per search (median of runs
 from several roots, warm-up excluded), one GPU.
 
     python3 benchmarks/fused_blocks.py kron:20 kron:22 kron:26 mesh:1000x1000
@@ -19,7 +19,7 @@ def main(specs):
     for spec in specs:
         A, roots = build(spec)
         roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
-        for blocks in (1, None):
+        for blocks in (1, 2, None):
             kernels.fused_blocks_per_sm = blocks
             ld.bfs(A, roots[0])
             times = []
@@ -28,7 +28,7 @@ def main(specs):
                 result = ld.bfs(A, root)
                 cp.cuda.Device().synchronize()
                 times.append(1e3 * (time.perf_counter() - started))
-            print(f"{spec} blocks/SM={blocks or 'max'}: median {np.median(times):.3f} ms {[round(t, 3) for t in times]}"
+            print(f"{spec} blocks/SM={blocks or 'policy'}: median {np.median(times):.3f} ms {[round(t, 3) for t in times]}"
                   f" {len(result.stats)} levels", flush=True)
     kernels.fused_blocks_per_sm = None
 

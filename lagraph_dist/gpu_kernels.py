@@ -30,6 +30,7 @@ FUSED_THREADS = 512          # kernels/fused.cu LD_SEARCH_THREADS
 FUSED_GIANT_DEGREE = 4096    # kernels/fused.cu LD_GIANT_DEGREE
 FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD = 24, 8, 4      # kernels/fused.cu LD_NSLOTS ...
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
+FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
 MAX_OWNERS = 64              # kernels/fold.cu sizes its per-owner tables for up to 64 members
 
 _MULT = {"pair": 0, "land": 1, "secondi": 2}
@@ -90,8 +91,8 @@ class GpuKernels:
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self.reads = 0          # device-to-host reads made through read()
-        # blocks a multiprocessor of the fused search (None: as many as fit; fewer make its
-        # grid barrier cheaper, more hide the latency of big levels: benchmarks/fused_blocks.py)
+        # blocks a multiprocessor of the fused search (None: the policy of _fused_grid; fewer
+        # make its grid barrier cheaper, more hide the latency of big levels)
         self.fused_blocks_per_sm = None
 
     def read(self, array):
@@ -333,16 +334,20 @@ class GpuKernels:
                 "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
                 "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n}
 
-    def _fused_grid(self, function):
+    def _fused_grid(self, function, n, nnz):
         """Blocks of a cooperative launch: as many as fit on the device at once (registers,
-        threads and shared memory per multiprocessor, as the occupancy calculator counts)."""
+        threads and shared memory per multiprocessor, as the occupancy calculator counts), or
+        one a multiprocessor on graphs of low average degree, whose thin frontiers make the
+        grid barrier the cost of a level (benchmarks/fused_blocks.py: 23 against 32 ms on the
+        1000 x 1000 mesh, while Kronecker graphs gain from the second block)."""
         props = self._props
         regs = -(-max(function.num_regs, 1) // 8) * 8
         by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
         fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-        return self._sms * min(fit, self.fused_blocks_per_sm or fit)
+        wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else fit)
+        return self._sms * min(fit, wanted)
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
                   rule, max_frontier, max_edges, max_levels, target, workspace=None):
@@ -362,7 +367,7 @@ class GpuKernels:
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function = self._function("fused", "ld_bfs_fused", mult, ctype)
         frontier = frontier_ids.astype(cp.int32, copy=False)
-        function((self._fused_grid(function),), (FUSED_THREADS,),
+        function((self._fused_grid(function, n, int(out_csr.indices.shape[0])),), (FUSED_THREADS,),
                  (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, np.int64(n), words, parents,
                   self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
                   np.int64(frontier.shape[0]), space["queues"], space["bitmaps"], space["giants"],
