@@ -18,14 +18,15 @@
 // and clears (L+2)%3, level L-1's input), so that one barrier a level suffices:
 //   queue  Q[s]: ids (push levels write it; a push after a pull compacts the bitmap first),
 //   bitmap F[s]: bits (every level writes it; a pull reads it),
-//   giants G[s]: its vertices of more than LD_GIANT_DEGREE out-edges (spread over the grid),
+//   giants G[s]: its vertices of more than LD_GIANT_DEGREE out-edges (sliced over the warps),
 //   and counters (count, out-edges, giants, work, giant rows, examined, fill) per slot.
 // Work inside a level: push warps fetch up to 32 frontier entries at a time; the edges of those of
 // at most LD_SMALL_DEGREE are flattened over the warp's lanes (a warp scan and a shuffle
 // search find each edge's source), larger ones are read a warp at a time, giants by the whole
-// grid. Pull warps fetch LD_ROW_GROUP words of rows; a lane scans a row of at most
-// LD_SHORT_ROW in-edges alone, the warp scans longer ones 32 at a time, and rows of more than
-// LD_GIANT_DEGREE in-edges wait for a second phase that spreads each over the grid.
+// grid (LD_GIANT_PARTS slices each, a warp a slice, all giants at once). Pull warps fetch
+// LD_ROW_GROUP words of rows; a lane scans a row of at most LD_SHORT_ROW in-edges alone, the
+// warp scans longer ones 32 at a time, and rows of more than LD_GIANT_DEGREE in-edges wait for
+// a second phase that slices them the same way.
 // Data written inside the kernel is read with __ldcg or volatile (never the read-only cache).
 #include <cooperative_groups.h>
 #include "common.cuh"
@@ -35,6 +36,7 @@ namespace cg = cooperative_groups;
 #define LD_SEARCH_THREADS 512
 #define LD_SMALL_DEGREE 32
 #define LD_GIANT_DEGREE 4096
+#define LD_GIANT_PARTS 64          // slices of a giant's adjacency, a warp each
 #define LD_SHORT_ROW 8
 #define LD_ROW_GROUP 8
 
@@ -101,6 +103,13 @@ struct ld_level_out {
 };
 
 __device__ __forceinline__ u32 ld_load_word(const u32* p) { return __ldcg(p); }
+
+// Slice `part` of LD_GIANT_PARTS of vertex v's adjacency: [start, end).
+__device__ __forceinline__ void ld_slice(const i64* __restrict__ indptr, int v, int part, i64& start, i64& end) {
+    const i64 s = __ldg(indptr + v), length = __ldg(indptr + v + 1) - s;
+    start = s + length * part / LD_GIANT_PARTS;
+    end = s + length * (part + 1) / LD_GIANT_PARTS;
+}
 
 // Work items of a level: warp w takes item w first, then the next free one past the first
 // round (one atomic a fetch, and none from warps that have no first item).
@@ -200,10 +209,12 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             }
         }
     }
-    for (i64 g = 0; g < ngiants; ++g) {
-        const int source = __ldcg(giants + g);
-        const i64 s = __ldg(indptr + source), end = __ldg(indptr + source + 1);
-        for (i64 base = s + warp * 32; base < end; base += nwarps * 32) {
+    // giants: LD_GIANT_PARTS slices each, a warp a slice, all at once
+    for (i64 k = warp; k < ngiants * LD_GIANT_PARTS; k += nwarps) {
+        const int source = __ldcg(giants + k / LD_GIANT_PARTS);
+        i64 s, end;
+        ld_slice(indptr, source, (int)(k % LD_GIANT_PARTS), s, end);
+        for (i64 base = s; base < end; base += 32) {
             const bool valid = base + lane < end;
             const int v = valid ? __ldg(indices + base + lane) : 0;
             ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
@@ -288,18 +299,19 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     }
 }
 
-// Pull, phase two: each queued giant row spread over the grid; a hit claims the row's bit.
+// Pull, phase two: the queued giant rows in slices, a warp a slice; a hit claims the row's bit.
 template <int MULT, typename V>
 __device__ void ld_pull_giant_rows(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                    const u32* __restrict__ frontier_bits, const int* __restrict__ giant_rows,
                                    i64 count, const ld_level_out<V>& out, u64& found, u64& next_edges,
                                    u64& examined, int lane, i64 warp, i64 nwarps) {
     const u32 full = 0xffffffffu;
-    for (i64 k = 0; k < count; ++k) {
-        const int r = __ldcg(giant_rows + k);
-        const i64 s = __ldg(indptr + r), t = __ldg(indptr + r + 1);
+    for (i64 k = warp; k < count * LD_GIANT_PARTS; k += nwarps) {     // a warp a slice of a row
+        const int r = __ldcg(giant_rows + k / LD_GIANT_PARTS);
+        i64 s, t;
+        ld_slice(indptr, r, (int)(k % LD_GIANT_PARTS), s, t);
         const u32 bit = 1u << (r & 31);
-        for (i64 base = s + warp * 32; base < t; base += nwarps * 32) {
+        for (i64 base = s; base < t; base += 32) {
             u32 seen = 0;
             if (lane == 0) seen = *(volatile u32*)(out.words + (r >> 5));
             if (__shfl_sync(full, seen, 0) & bit) break;                  // found by another warp
