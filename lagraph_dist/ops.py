@@ -16,6 +16,7 @@ swapped and the block read the other way, so no transpose is ever stored.
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -443,8 +444,9 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     for level in range(limits.max_levels):
         if q.nvals == 0:
             break
-        push = rule.choose(q.nvals, lambda: frontier_out_edges(q, degrees))
-        if push and frontier_out_edges(q, degrees) > limits.max_edges:
+        edges = functools.cache(lambda q=q: frontier_out_edges(q, degrees))   # one reduce at most
+        push = rule.choose(q.nvals, edges)
+        if push and edges() > limits.max_edges:
             break
         if push:
             found = vxm(q.to_list(), A, semiring, mask=visited, complement=True)
