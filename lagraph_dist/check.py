@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 from lagraph_dist.errors import InvalidValue
 from lagraph_dist.grid import Grid
 from lagraph_dist.matrix import Matrix, kronecker
+from lagraph_dist.text import plural
 
 __all__ = ["load_graph", "run_check"]
 
@@ -48,6 +49,15 @@ def run_check(path=None, *, scale: int | None = None, edgefactor: int = 16, seed
             f"backend={A.backend.name}; reference: python-graphblas")
         for report in reports:
             say(str(report))
-        say(f"{differing} of {len(reports)} roots differ from the reference" if differing
-            else f"all {len(reports)} roots agree with the reference")
+        say(verdict(differing, len(reports)))
     return 1 if differing else 0
+
+
+def verdict(differing: int, total: int) -> str:
+    """The closing line: how many of the ``total`` roots differ from the reference."""
+    if differing:
+        verb = "differs" if differing == 1 else "differ"
+        return f"{differing} of {plural(total, 'root')} {verb} from the reference"
+    if total == 1:
+        return "the 1 root agrees with the reference"
+    return f"all {total} roots agree with the reference"

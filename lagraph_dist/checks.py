@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue
+from lagraph_dist.text import plural
 
 __all__ = ["check_size", "check_vertex", "check_vertex_array"]
 
@@ -23,7 +24,7 @@ def check_vertex(v, n, what="source"):
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
         raise DomainMismatch(f"{what} must be an integer vertex id, got {v!r}")
     if not 0 <= v < n:
-        raise IndexOutOfBound(f"{what} {v} is out of range for a graph of {n} vertices")
+        raise IndexOutOfBound(f"{what} {v} is out of range for a graph of {plural(n, 'vertex')}")
     return int(v)
 
 

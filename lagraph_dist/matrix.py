@@ -19,6 +19,7 @@ from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalCSR, LocalPart
 from lagraph_dist.memory import (EDGES_PER_CHUNK, INDEX_BYTES, OFFSET_BYTES, TRANSPOSE_BYTES_PER_EDGE,
                                  check_fits, construction_bytes, estimate_memory)
+from lagraph_dist.text import plural
 
 if TYPE_CHECKING:
     from lagraph_dist.vector import Vector
@@ -149,7 +150,8 @@ class Matrix:
             s = check_vertex_array(src, n, "source ids", backend.xp)
             d = check_vertex_array(dst, n, "destination ids", backend.xp)
             if s.shape[0] != d.shape[0]:
-                raise DimensionMismatch(f"{s.shape[0]} source ids but {d.shape[0]} destination ids")
+                raise DimensionMismatch(f"{plural(s.shape[0], 'source id')} but "
+                                        f"{plural(d.shape[0], 'destination id')}")
             return s, d
 
         s, d = grid.agree(checked)
@@ -160,7 +162,7 @@ class Matrix:
         keys_here = (2 if symmetrize else 1) * int(src.shape[0])
         check_fits(estimate_memory(n, grid.allreduce(keys_here), grid_shape=grid.shape, backend=backend,
                                    symmetric=bool(symmetrize or symmetric), chunk_keys=keys_here),
-                   grid, backend, f"a graph of {n} vertices")
+                   grid, backend, f"a graph of {plural(n, 'vertex')}")
         return cls._from_edge_chunks([(src, dst)], n, grid, backend, symmetrize=symmetrize,
                                      symmetric=symmetrize if symmetric is None else symmetric,
                                      capacity=(2 if symmetrize else 1) * int(src.shape[0])

@@ -32,6 +32,7 @@ from lagraph_dist.errors import (
     InvalidValue,
     MatrixMarketError,
 )
+from lagraph_dist.text import plural
 
 __all__ = ["MtxGraph", "read_mtx", "write_mtx"]
 
@@ -399,7 +400,7 @@ def _check_count(source: _Source, header: _Header, entries: _Entries) -> None:
     found = entries.rows.shape[0]
     if found < header.nentries:
         raise source.error(
-            source.last_line, f"truncated: file ends after {found} of {header.nentries} declared entries"
+            source.last_line, f"truncated: file ends after {found} of {plural(header.nentries, 'declared entry')}"
         )
     if found > header.nentries:
         line = source.entry_line(header.nentries)

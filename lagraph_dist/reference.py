@@ -18,6 +18,7 @@ from lagraph_dist.errors import (
     DomainMismatch,
     InvalidValue,
 )
+from lagraph_dist.text import plural
 
 __all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison"]
 
@@ -356,7 +357,7 @@ class Comparison:
         lines = [f"{head}: DIFFERENT"]
         if self.level_differences:
             shown = ", ".join(f"{v}: {ours} vs {ref}" for v, ours, ref in self.examples)
-            lines.append(f"  levels differ at {self.level_differences} vertices "
+            lines.append(f"  levels differ at {plural(self.level_differences, 'vertex')} "
                          f"(vertex: ours vs reference) {shown}")
         if self.parents_error is not None:
             lines.append(f"  parents break the Graph500 rules: {self.parents_error}")

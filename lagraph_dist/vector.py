@@ -17,6 +17,7 @@ from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalPart, combine_duplicates
 from lagraph_dist.semirings import any_, plus
+from lagraph_dist.text import plural
 
 if TYPE_CHECKING:
     from lagraph_dist.expr import Mask, Output, Scalar, VectorExpression
@@ -88,8 +89,8 @@ class Vector:
             else:
                 vals = np.asarray(_on_host(values, backend), dtype=dtype)
                 if vals.shape != ids.shape:
-                    raise DimensionMismatch(f"{vals.shape[0] if vals.ndim else 'scalar'} values "
-                                            f"for {ids.shape[0]} indices")
+                    given = plural(vals.shape[0], "value") if vals.ndim else "a scalar value"
+                    raise DimensionMismatch(f"{given} for {plural(ids.shape[0], 'index')}")
                 if vals.dtype.kind not in "biuf":
                     raise DomainMismatch(f"vector values must be numeric, got {vals.dtype}")
             return ids, vals

@@ -232,6 +232,6 @@ def test_check_command(tmp_path, monkeypatch, capsys):
     assert cli.main(["check", str(tmp_path / "missing.mtx")]) == 2
     monkeypatch.setattr(lagraph_dist.algorithms, "bfs", corrupting_bfs(lagraph_dist.algorithms.bfs))
     assert cli.main(["check", str(path), "--root", "0", "--backend", "cpu"]) == 1
-    assert "1 of 1 roots differ" in capsys.readouterr().out
+    assert "1 of 1 root differs" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         cli.main(["check", str(path), "--scale", "4"])         # a file or a scale, not both
