@@ -15,9 +15,9 @@ from lagraph_dist import semirings as _semirings_pkg
 from lagraph_dist.algorithms import BFSResult, MultiBFSResult, bfs, bfs_multi, bfs_path, bfs_paths
 from lagraph_dist.backend import get_backend, gpu_available, gpu_status
 from lagraph_dist.errors import (CupyUnusableWarning, DimensionMismatch, DomainMismatch,
-                                 IndexOutOfBound, InvalidValue, LagraphDistError, MatrixMarketError,
-                                 MissingDependency, OutOfDeviceMemory, OutOfHostMemory,
-                                 Unsupported, ValidationError)
+                                 FileAccessDenied, FileError, IndexOutOfBound, InvalidValue,
+                                 LagraphDistError, MatrixMarketError, MissingDependency, MissingFile,
+                                 OutOfDeviceMemory, OutOfHostMemory, Unsupported, ValidationError)
 from lagraph_dist.expr import Mask, Scalar, VectorExpression
 from lagraph_dist.grid import Grid
 from lagraph_dist.matrix import Matrix, kronecker
@@ -42,7 +42,8 @@ __all__ = [
     "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate",
     "LagraphDistError", "InvalidValue", "IndexOutOfBound", "DimensionMismatch", "DomainMismatch",
     "MatrixMarketError", "ValidationError", "OutOfDeviceMemory", "OutOfHostMemory",
-    "MissingDependency", "CupyUnusableWarning", "Unsupported",
+    "MissingDependency", "CupyUnusableWarning", "Unsupported", "FileError", "MissingFile",
+    "FileAccessDenied",
 ]
 
 

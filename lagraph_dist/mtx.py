@@ -31,6 +31,7 @@ from lagraph_dist.errors import (
     IndexOutOfBound,
     InvalidValue,
     MatrixMarketError,
+    open_file,
 )
 from lagraph_dist.text import plural
 
@@ -163,15 +164,19 @@ def read_mtx(path, *, allow_duplicates: bool = False) -> MtxGraph:
 
     Raises
     ------
-    FileNotFoundError
-        The file does not exist.
+    MissingFile
+        The file does not exist (a ``FileNotFoundError`` too).
+    FileAccessDenied
+        It may not be read (a ``PermissionError`` too).
+    FileError
+        It cannot be read for another reason, such as being a directory (an ``OSError`` too).
+    DomainMismatch
+        ``path`` is not a str or os.PathLike.
     MatrixMarketError
         The file is malformed, truncated, or of a kind not read here (``array`` format,
         ``complex`` field); the message names the file and line.
     """
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"Matrix Market file not found: {path}")
+    path = _file_name(path)
     text = _read_text(path)
     header = _parse_header(path, text)
     body = _strip_comments(text[header.body_start :])
@@ -199,16 +204,26 @@ def _read_text(path: str) -> str:
 
     latin-1 never fails to decode; stray bytes in data lines then fail to parse, with a line.
     """
-    with open(path, "rb") as handle:
+    doing = f"read Matrix Market file {path}"
+    with open_file(path, "rb", doing=doing) as handle:
         compressed = handle.read(2) == _GZIP_MAGIC
     if not compressed:
-        with open(path, encoding="latin-1") as handle:
+        with open_file(path, encoding="latin-1", doing=doing) as handle:
             return handle.read()
     try:
-        with gzip.open(path, "rt", encoding="latin-1") as handle:
+        with open_file(path, "rt", encoding="latin-1", opener=gzip.open, doing=doing) as handle:
             return handle.read()
     except (OSError, EOFError, zlib.error) as exc:     # corrupt or truncated compressed data
         raise MatrixMarketError(f"{path}: cannot decompress the gzip file ({exc})") from exc
+
+
+def _file_name(path) -> str:
+    """``path`` (a str or os.PathLike) as a str."""
+    name = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(name, str):
+        raise DomainMismatch(f"a Matrix Market file name must be a str or os.PathLike, got "
+                             f"{type(path).__name__} {path!r}")
+    return name
 
 
 def _strip_comments(body: str) -> str:
@@ -517,8 +532,10 @@ def write_mtx(path, src, dst, n: int, *, symmetric: bool = False) -> None:
 
     Raises
     ------
+    MissingFile, FileAccessDenied, FileError
+        The file cannot be created: its folder does not exist, may not be written, ...
     DomainMismatch
-        ``src``/``dst`` are not integer arrays, or ``n`` is not an int.
+        ``src``/``dst`` are not integer arrays, ``n`` is not an int, or ``path`` is not a path.
     DimensionMismatch
         ``src`` and ``dst`` differ in shape or are not 1-D.
     InvalidValue
@@ -531,9 +548,9 @@ def write_mtx(path, src, dst, n: int, *, symmetric: bool = False) -> None:
         keep = src >= dst
         src, dst = src[keep], dst[keep]
     kind = "symmetric" if symmetric else "general"
-    path = os.fspath(path)
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "wb") as handle:
+    path = _file_name(path)
+    opener = gzip.open if path.endswith(".gz") else None     # None: the builtin open
+    with open_file(path, "wb", opener=opener, doing=f"write Matrix Market file {path}") as handle:
         handle.write(f"%%MatrixMarket matrix coordinate pattern {kind}\n{n} {n} {src.shape[0]}\n".encode())
         for start in range(0, src.shape[0], _WRITE_CHUNK):
             stop = start + _WRITE_CHUNK

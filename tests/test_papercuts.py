@@ -1,5 +1,9 @@
 """Issue 18's newcomer papercuts, one section each: counts with their nouns ("1 vertex", never
-"1 vertices")."""
+"1 vertices"); a file that cannot be read or written raises a LagraphDistError that is also the
+matching OSError."""
+import errno
+import os
+
 import numpy as np
 import pytest
 
@@ -85,3 +89,82 @@ def test_truncated_file_names_one_entry(tmp_path):
     path.write_text("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n")
     with pytest.raises(ld.MatrixMarketError, match="file ends after 0 of 1 declared entry$"):
         ld.Matrix.from_mtx(path, backend="cpu")
+
+
+# -- files that cannot be read or written ---------------------------------------------------------
+def a_graph():
+    return ld.Matrix.from_edges([0, 1], [1, 2], 3, backend="cpu")
+
+
+def test_missing_mtx_file(tmp_path):
+    for name in ("absent.mtx", "absent.mtx.gz"):
+        with pytest.raises(ld.MissingFile) as info:
+            ld.Matrix.from_mtx(tmp_path / name, backend="cpu")
+        error = info.value
+        assert isinstance(error, ld.LagraphDistError) and isinstance(error, FileNotFoundError)
+        assert str(error) == f"cannot read Matrix Market file {tmp_path / name}: no such file or directory"
+        assert error.errno == errno.ENOENT and error.filename == str(tmp_path / name)
+
+
+def test_a_directory_is_no_mtx_file(tmp_path):
+    with pytest.raises(ld.FileError, match="cannot read Matrix Market file .*: is a directory") as info:
+        ld.Matrix.from_mtx(tmp_path, backend="cpu")
+    assert isinstance(info.value, OSError) and info.value.errno == errno.EISDIR
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its permissions")
+def test_unreadable_mtx_file(tmp_path):
+    path = tmp_path / "locked.mtx"
+    a_graph().to_mtx(path)
+    path.chmod(0)
+    with pytest.raises(ld.FileAccessDenied, match="cannot read Matrix Market file .*locked.mtx: permission denied"):
+        ld.Matrix.from_mtx(path, backend="cpu")
+
+
+def test_permission_denied_is_file_access_denied(tmp_path, monkeypatch):
+    """What the operating system says when permissions forbid it (faked: tests may run as root)."""
+    import lagraph_dist.errors
+    path = tmp_path / "g.mtx"
+    a_graph().to_mtx(path)
+
+    def refuse(name, mode="r", **options):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(name))
+    monkeypatch.setattr(lagraph_dist.errors, "open", refuse, raising=False)
+    with pytest.raises(ld.FileAccessDenied) as info:
+        ld.Matrix.from_mtx(path, backend="cpu")
+    assert isinstance(info.value, PermissionError) and isinstance(info.value, ld.LagraphDistError)
+    assert str(info.value) == f"cannot read Matrix Market file {path}: permission denied"
+    with pytest.raises(ld.FileAccessDenied, match="cannot write Matrix Market file"):
+        a_graph().to_mtx(tmp_path / "out.mtx")
+
+
+def test_writing_where_no_file_can_be(tmp_path):
+    A = a_graph()
+    with pytest.raises(ld.MissingFile, match="cannot write Matrix Market file .*no_folder.*no such file"):
+        A.to_mtx(tmp_path / "no_folder" / "g.mtx")
+    with pytest.raises(ld.FileError, match="is a directory"):
+        A.to_mtx(tmp_path)
+    with pytest.raises(ld.DomainMismatch, match="file name must be a str or os.PathLike, got int"):
+        A.to_mtx(7)
+    with pytest.raises(ld.DomainMismatch, match="got bytes"):
+        ld.Matrix.from_mtx(b"g.mtx", backend="cpu")
+
+
+def test_files_that_exist_still_read(tmp_path):
+    """The file checks are the opening's own: a good plain or compressed file reads as before."""
+    import scipy.io
+    for name in ("g.mtx", "g.mtx.gz"):
+        a_graph().to_mtx(tmp_path / name)
+        assert (ld.Matrix.from_mtx(tmp_path / name, backend="cpu").to_scipy() != scipy.io.mmread(
+            tmp_path / name).astype(bool)).nnz == 0
+
+
+@pytest.mark.parametrize("command", [["bfs", "--mtx"], ["bench", "--peers", "none", "--no-progress", "--mtx"],
+                                     ["check"]])
+def test_cli_says_which_file_is_missing(tmp_path, capsys, command):
+    path = tmp_path / "missing.mtx"
+    assert cli.main([*command, str(path), "--backend", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1:] == [
+        f"lagraph-dist: error: cannot read Matrix Market file {path}: no such file or directory"], err
+    assert "Traceback" not in err

@@ -205,6 +205,11 @@ def bad_input(grid, bad_files, folder):
     for path in bad_files:
         expect_error(grid, ValueError, ld.Matrix.from_mtx, path, grid=grid, backend=BACKEND)
     expect_error(grid, (OSError, ValueError), ld.Matrix.from_mtx, folder / "missing.mtx", grid=grid, backend=BACKEND)
+    # a file that is not there (read on rank 0) is a MissingFile on every rank, naming it
+    said = expect_error(grid, ld.MissingFile, ld.Matrix.from_mtx, folder / "missing.mtx", grid=grid, backend=BACKEND)
+    assert "cannot read Matrix Market file" in said and "missing.mtx" in said, said
+    said = expect_error(grid, ld.MissingFile, A.to_mtx, folder / "no_folder" / "g.mtx")
+    assert "cannot write Matrix Market file" in said, said
     expect_error(grid, ValueError, ld.Grid, rows=grid.size + 1, cols=1)
     # after all those errors the grid still works: nobody was left inside a collective
     assert ld.bfs(A, 0).levels.to_numpy()[2] == 2
