@@ -60,8 +60,10 @@ namespace cg = cooperative_groups;
 #define LD_STATUS_PUSH 5           // the rule's state after the run
 #define LD_STATUS_PREVIOUS 6
 #define LD_STATUS_UNEXPLORED 7
-#define LD_NSTATUS 8
-#define LD_RECORD 4                // per level: frontier, discovered, examined, 1 = push / 0 = pull
+#define LD_STATUS_STARTED 8        // %globaltimer (ns) when the first level began
+#define LD_NSTATUS 9
+// per level: frontier, discovered, examined, 1 = push / 0 = pull, %globaltimer (ns) at its end
+#define LD_RECORD 5
 
 #define LD_STOP_EMPTY 0
 #define LD_STOP_TOO_BIG 1
@@ -103,6 +105,14 @@ struct ld_level_out {
 };
 
 __device__ __forceinline__ u32 ld_load_word(const u32* p) { return __ldcg(p); }
+
+// The device's nanosecond clock, the same on every SM: a level's time is the difference of the
+// readings taken by one thread right after the barriers that close the level before and it.
+__device__ __forceinline__ u64 ld_now_ns() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 // Slice `part` of LD_GIANT_PARTS of vertex v's adjacency: [start, end).
 __device__ __forceinline__ void ld_slice(const i64* __restrict__ indptr, int v, int part, i64& start, i64& end) {
@@ -397,6 +407,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         ld_add_block_count(slot(LD_SLOT_EDGES, 0), first_edges);
     }
     grid.sync();
+    if (thread == 0) status[LD_STATUS_STARTED] = (long long)ld_now_ns();
 
     ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
@@ -453,6 +464,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             record[1] = (u64)discovered;
             record[2] = push ? (u64)fe : *(volatile u64*)slot(LD_SLOT_EXAMINED, cur);
             record[3] = push ? 1ull : 0ull;
+            record[4] = ld_now_ns();
         }
         previous_count = nf;
         ++level;

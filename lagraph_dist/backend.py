@@ -86,6 +86,12 @@ class Backend:
         figures of the search statistics."""
         return self.kernels.reads if self.xp is not np else 0
 
+    @property
+    def kernel_launches(self) -> int:
+        """Launches of our own kernels so far in this process (0 on the CPU backend, whose
+        kernels are calls): per-level figures of the search statistics."""
+        return self.kernels.launches if self.xp is not np else 0
+
     def sync(self):
         """Wait for queued device work (timing and MPI both need it)."""
         if self.xp is not np:

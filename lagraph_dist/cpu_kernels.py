@@ -10,6 +10,7 @@ returns its output part (a bitmap that also knows its entries as a list) and its
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -271,6 +272,10 @@ def fused_workspace(n, nnz):
     return None
 
 
+#: what times each level of :func:`bfs_fused` (recorded with the level)
+FUSED_LEVEL_CLOCK = "host perf_counter"
+
+
 def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
               rule, max_frontier, max_edges, max_levels, target, workspace=None):
     """Levels of the composite ``ops.repeat_masked_vxm`` run without leaving the backend, push or
@@ -280,8 +285,9 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     place), writes their parent (``positional``) or True into ``parents`` and the depth into
     ``depths`` (and their bits into ``depth_words``) when depths are kept.
 
-    Returns (records: (frontier, discovered, examined, push) per level, frontier ids, frontier
-    out-edges, why it stopped). It stops after the level that empties the frontier, reaches
+    Returns (records: (frontier, discovered, examined, push, seconds) per level, frontier ids,
+    frontier out-edges, why it stopped); a level's seconds are measured with the host's
+    ``time.perf_counter`` around that level alone. It stops after the level that empties the frontier, reaches
     ``target`` (-1: none) or makes the frontier exceed ``max_frontier`` vertices, or after
     ``max_levels`` levels; a push frontier of more than ``max_edges`` out-edges is not expanded
     (it may be the first: then no level runs). Pull levels count the in-edges read up to each
@@ -296,7 +302,9 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
         if frontier.shape[0] == 0:
             reason = STOP_EMPTY
             break
-        push = rule.choose(frontier.shape[0], edges)
+        started = time.perf_counter()
+        frontier_nvals = frontier.shape[0]
+        push = rule.choose(frontier_nvals, edges)
         if push and edges > max_edges:   # the caller expands it (the queues could not hold it)
             reason = STOP_TOO_BIG
             break
@@ -311,8 +319,8 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
         if depths is not None:
             depths[found] = first_depth + level
             bitmap_from_list(found, depth_words.shape[0] * 32, depth_words)
-        records.append((frontier.shape[0], found.shape[0], examined, int(push)))
         frontier, edges = found, degree(found)
+        records.append((frontier_nvals, found.shape[0], examined, int(push), time.perf_counter() - started))
         if frontier.shape[0] == 0:
             reason = STOP_EMPTY
             break

@@ -28,7 +28,8 @@ LONG_ROW_THRESHOLD = 8       # pull rows longer than this go to the warp-per-row
                              # 32-wide reads coalesce; a lane scanning its own row does not
 FUSED_THREADS = 512          # kernels/fused.cu LD_SEARCH_THREADS
 FUSED_GIANT_DEGREE = 4096    # kernels/fused.cu LD_GIANT_DEGREE
-FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD = 24, 8, 4      # kernels/fused.cu LD_NSLOTS ...
+FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD = 24, 9, 5      # kernels/fused.cu LD_NSLOTS ...
+FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
 FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
 MAX_OWNERS = 64              # kernels/fold.cu sizes its per-owner tables for up to 64 members
@@ -46,6 +47,14 @@ def kernel_sources():
     folder = resources.files("lagraph_dist.kernels")
     return {entry.name: entry.read_text() for entry in folder.iterdir()
             if entry.name.endswith((".cu", ".cuh"))}
+
+
+def _level_records(rows, started_ns):
+    """The twin's per-level tuples from the kernel's rows (frontier, discovered, examined, push,
+    %globaltimer at the level's end): a level's seconds are its end less the previous end."""
+    ends = rows[:, 4].astype(np.int64)
+    seconds = np.diff(ends, prepend=np.int64(started_ns)) * 1e-9
+    return [(int(f), int(d), int(e), int(p), float(t)) for (f, d, e, p, _), t in zip(rows.tolist(), seconds)]
 
 
 def _template(name, *args):
@@ -80,6 +89,21 @@ def _modules(device_id):
     return modules
 
 
+class _Counted:
+    """A kernel whose every launch adds one to its owner's ``launches``; its attributes
+    (registers, shared memory) are the kernel's."""
+
+    def __init__(self, function, owner):
+        self._function, self._owner = function, owner
+
+    def __call__(self, *args, **kwargs):
+        self._owner.launches += 1
+        return self._function(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+
 class GpuKernels:
     """CUDA kernels with the numpy twins' signatures (see :mod:`lagraph_dist.cpu_kernels`)."""
 
@@ -91,9 +115,12 @@ class GpuKernels:
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self.reads = 0          # device-to-host reads made through read()
+        self.launches = 0       # launches of our kernels (functions got through _function)
         # blocks a multiprocessor of the fused search (None: the policy of _fused_grid; fewer
         # make its grid barrier cheaper, more hide the latency of big levels)
         self.fused_blocks_per_sm = None
+
+    FUSED_LEVEL_CLOCK = FUSED_LEVEL_CLOCK     # as the numpy twin's module names it
 
     def read(self, array):
         """The one way this backend copies device data to the host (counted)."""
@@ -102,8 +129,10 @@ class GpuKernels:
 
     # -- bookkeeping ----------------------------------------------------------------------
     def _function(self, module, name, *template_args):
+        """The kernel, wrapped to count its launches."""
         name = _template(name, *template_args) if template_args else name
-        return _modules(self.cp.cuda.Device().id)[module].get_function(name)
+        function = _modules(self.cp.cuda.Device().id)[module].get_function(name)
+        return _Counted(function, self)
 
     def _blocks(self, work_items, per_thread=1, cap_per_sm=32, threads=THREADS):
         wanted = -(-max(int(work_items), 1) // (threads * per_thread))
@@ -354,7 +383,7 @@ class GpuKernels:
         """Runs the fused search once and reads its status and first per-level records back in
         one copy (a second copy only past FUSED_RECORDS_READ levels). Updates ``rule``'s state.
         Returns the twin's tuple (records, frontier ids (a copy), frontier out-edges, stop
-        reason)."""
+        reason); each level's seconds come from the kernel's %globaltimer readings."""
         cp = self.cp
         n = out_csr.nmajor
         space = workspace or self.fused_workspace(n, int(out_csr.indices.shape[0]))
@@ -376,12 +405,12 @@ class GpuKernels:
                   np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
                   np.int64(max_levels), np.int32(target), records, status))   # cooperative: the module's flag
         head = self.read(report[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)])   # the one read
-        levels, slot, count, edges, reason, push, previous, unexplored = (int(x) for x in head[:FUSED_NSTATUS])
+        levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
         flat = head[FUSED_NSTATUS:].view(np.uint64)
         if levels > FUSED_RECORDS_READ:
             flat = self.read(records[:FUSED_RECORD * levels])
-        records = [tuple(int(x) for x in flat[FUSED_RECORD * k:FUSED_RECORD * (k + 1)]) for k in range(levels)]
+        records = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
         ids = space["queues"][slot * n:slot * n + count].copy()
         return records, ids, edges, reason
 

@@ -29,6 +29,7 @@ from lagraph_dist.grid import WORD_BITS
 from lagraph_dist.local import LocalPart, combine_duplicates
 from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
+from lagraph_dist.stats import HOST_CLOCK
 
 __all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats",
            "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "frontier_out_edges"]
@@ -73,6 +74,22 @@ def _orientation(M, along_rows):
 # benchmark's per-level breakdown). Without it the stage seconds are host dispatch times and
 # only a level's total is device-complete (its one read waits for the device).
 SYNC_STAGE_TIMERS = False
+
+
+@contextlib.contextmanager
+def separate_levels():
+    """Inside it, :func:`repeat_masked_vxm` runs every level as separate products even where
+    the backend could fuse them (a benchmark's warm-up walks that path too, so that nothing
+    it uses is first built inside the clock)."""
+    global _FUSE_LEVELS
+    before, _FUSE_LEVELS = _FUSE_LEVELS, False
+    try:
+        yield
+    finally:
+        _FUSE_LEVELS = before
+
+
+_FUSE_LEVELS = True
 
 
 class _Timer:
@@ -394,13 +411,18 @@ class RepeatLimits:
 
 @dataclass(frozen=True)
 class LevelRecord:
-    """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read, and
-    whether the product ran top-down (push) or bottom-up (pull)."""
+    """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read,
+    whether the product ran top-down (push) or bottom-up (pull), and the level's own seconds
+    with the clock that measured them (inside a fused run: the backend's, e.g. the GPU's
+    %globaltimer; otherwise the host's perf_counter around the level's calls)."""
 
     frontier: int
     discovered: int
     examined: int
     push: bool = True
+    seconds: float = 0.0
+    clock: str = HOST_CLOCK
+    fused: bool = False          # run inside the backend's composite, not as separate products
 
 
 def frontier_out_edges(q, degrees):
@@ -437,13 +459,14 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
         raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
     if rule is None:
         rule = DirectionRule("push", A.n, A.nvals)
-    if A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap" and (
+    if _FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap" and (
             depths is None or depths.encoding == "bitmap"):
         return _fused_levels(q, A, semiring, visited, depths, depth, limits, rule)
     records, degrees = [], A.out_degree()
     for level in range(limits.max_levels):
         if q.nvals == 0:
             break
+        started = time.perf_counter()
         edges = functools.cache(lambda q=q: frontier_out_edges(q, degrees))   # one reduce at most
         push = rule.choose(q.nvals, edges)
         if push and edges() > limits.max_edges:
@@ -452,11 +475,12 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
             found = vxm(q.to_list(), A, semiring, mask=visited, complement=True)
         else:
             found = mxv(A.T, q.to_bitmap(), semiring, mask=visited, complement=True)
-        records.append(LevelRecord(q.nvals, found.nvals, found.op_stats.edges_examined, push))
         if found.nvals:
             assign(visited, found)
             if depths is not None:
                 assign(depths, found, value=depth + level)
+        records.append(LevelRecord(q.nvals, found.nvals, found.op_stats.edges_examined, push,
+                                   time.perf_counter() - started))
         q = found
         if (q.nvals == 0 or q.nvals > limits.max_nvals
                 or (limits.target is not None and _holds(q, limits.target))):
@@ -488,7 +512,8 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
         None if depths is None else depths.part.values, depth, q.to_list().part.ids, semiring.multiply.positional,
         rule, limits.max_nvals, limits.max_edges, limits.max_levels,
         -1 if limits.target is None else int(limits.target), workspace=space)
-    records = [LevelRecord(frontier, discovered, examined, bool(push)) for frontier, discovered, examined, push in raw]
+    records = [LevelRecord(frontier, discovered, examined, bool(push), seconds, backend.kernels.FUSED_LEVEL_CLOCK, True)
+               for frontier, discovered, examined, push, seconds in raw]
     added = sum(r.discovered for r in records)
     visited.part.grew_in_place(added)             # every found vertex was new to it
     if depths is not None:

@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["level_record", "summarize_levels"]
+__all__ = ["level_record", "summarize_levels", "HOST_CLOCK"]
+
+#: the clock of a level run as separate calls: the host's, around the level (whose read of the
+#: counters waits for the device)
+HOST_CLOCK = "host perf_counter"
 
 _STAGES = ("expand", "mask", "fold")
 
@@ -13,11 +17,14 @@ _NO_ENCODING = {"expand": "none", "mask": "none", "fold": "none"}
 
 
 def level_record(level, direction, frontier_nvals, discovered, product_stats, seconds, host_reads,
-                 *, edges_examined=None, fused=False):
+                 launches, *, clock, edges_examined=None, fused=False):
     """One level as this rank saw it (counts are local until :func:`summarize_levels`).
 
-    A level of a fused run (``fused=True``, no product of its own) has no stage split; its
-    seconds and host reads are the run's, shared out evenly over its levels.
+    ``seconds`` is the level's own time, measured by ``clock``; ``host_reads`` and ``launches``
+    count the device reads and our kernel launches made during the level. A level of a fused
+    run (``fused=True``, no product of its own) has no stage split; its seconds come from the
+    backend's clock inside the run, the run's one launch counts on its first level and its
+    one read on its last.
     """
     return {
         "level": level,
@@ -30,7 +37,9 @@ def level_record(level, direction, frontier_nvals, discovered, product_stats, se
         "encoding": dict(_NO_ENCODING if product_stats is None else product_stats.encoding),
         "stage_seconds": {} if product_stats is None else dict(product_stats.seconds),
         "seconds": seconds,
+        "clock": clock,
         "host_reads": host_reads,
+        "launches": launches,
     }
 
 

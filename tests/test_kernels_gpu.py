@@ -386,10 +386,12 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode):
                                  positional, cuda_rule, **args)
     # per level: sizes and direction equal; edges read equal on push levels (a pull's count
     # depends on where its warps stop)
-    assert [(f, d, p) for f, d, _, p in cuda[0]] == [(f, d, p) for f, d, _, p in twin[0]]
-    assert [e for _, _, e, p in cuda[0] if p] == [e for _, _, e, p in twin[0] if p]
+    assert [(f, d, p) for f, d, _, p, _ in cuda[0]] == [(f, d, p) for f, d, _, p, _ in twin[0]]
+    assert [e for _, _, e, p, _ in cuda[0] if p] == [e for _, _, e, p, _ in twin[0] if p]
+    # each level timed by the kernel's clock: positive, and together within the launch's wall time
+    assert all(t > 0 for *_, t in cuda[0])
     if mode == "auto" and graph in ("random", "giants", "directed"):
-        assert {p for *_, p in twin[0]} == {0, 1}, "the case should take both directions"
+        assert {p for _, _, _, p, _ in twin[0]} == {0, 1}, "the case should take both directions"
     assert sorted(cp.asnumpy(cuda[1]).tolist()) == sorted(twin[1].tolist())
     assert cuda[2:] == twin[2:]
     assert cuda_rule == twin_rule

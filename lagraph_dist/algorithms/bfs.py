@@ -21,7 +21,7 @@ from lagraph_dist.errors import DomainMismatch, InvalidValue
 from lagraph_dist.interop import as_matrix
 from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
 from lagraph_dist.ops import RepeatLimits, _holds, apply, assign, frontier_out_edges, mxv, repeat_masked_vxm, vxm
-from lagraph_dist.stats import level_record, summarize_levels
+from lagraph_dist.stats import HOST_CLOCK, level_record, summarize_levels
 from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import any_secondi, any_pair, binary
 
@@ -103,7 +103,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     policy = _DirectionPolicy(A, direction, alpha, beta)
     last_depth = A.n if depth_limit is None else depth_limit
     frontier_nvals, depth, records = 1, 0, []
-    reads, handed_back = backend.device_reads, False
+    reads, launches, handed_back = backend.device_reads, backend.kernel_launches, False
     while frontier_nvals and depth < last_depth and not (target is not None and _holds(frontier, target)):
         started = time.perf_counter()
         if grid.size == 1 and not handed_back:     # the search as one composite
@@ -111,13 +111,16 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
                                   max_edges=FUSED_MAX_PUSH_EDGES, target=target)
             frontier, fused = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths,
                                                 depth=depth + 1, limits=limits, rule=policy.rule)
-            seconds, host_reads = time.perf_counter() - started, backend.device_reads - reads
-            for record in fused:
+            # each level's seconds are its own (the run's clock); the run's launches count on
+            # its first level, its reads on its last, where they happen
+            run_reads, run_launches = backend.device_reads - reads, backend.kernel_launches - launches
+            for k, record in enumerate(fused):
                 depth += 1
-                records.append(level_record(depth, "push" if record.push else "pull", record.frontier,
-                                            record.discovered, None, seconds / len(fused), host_reads / len(fused),
-                                            edges_examined=record.examined, fused=True))
-            frontier_nvals, reads = frontier.nvals, backend.device_reads
+                records.append(level_record(
+                    depth, "push" if record.push else "pull", record.frontier, record.discovered, None,
+                    record.seconds, run_reads if k == len(fused) - 1 else 0, run_launches if k == 0 else 0,
+                    clock=record.clock, edges_examined=record.examined, fused=record.fused))
+            frontier_nvals, reads, launches = frontier.nvals, backend.device_reads, backend.kernel_launches
             # it stopped early with a frontier left: at the target (the loop's test ends the
             # search) or before a push too big for it, which the rule has already chosen
             handed_back = bool(frontier_nvals) and depth < last_depth and len(fused) < limits.max_levels
@@ -135,8 +138,9 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
             if levels:
                 assign(depths, frontier, value=depth)
         records.append(level_record(depth, step, frontier_nvals, discovered, frontier.op_stats,
-                                    time.perf_counter() - started, backend.device_reads - reads))
-        frontier_nvals, reads = discovered, backend.device_reads
+                                    time.perf_counter() - started, backend.device_reads - reads,
+                                    backend.kernel_launches - launches, clock=HOST_CLOCK))
+        frontier_nvals, reads, launches = discovered, backend.device_reads, backend.kernel_launches
     return BFSResult(source, depths, visited if parents else None,
                      summarize_levels(records, grid, grid.transport.name))
 

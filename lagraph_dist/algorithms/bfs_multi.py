@@ -27,7 +27,7 @@ from lagraph_dist.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.interop import as_matrix
 from lagraph_dist import memory
 from lagraph_dist.multi import MAX_WIDTH, DenseRows, masked_vxm, sources_frontier
-from lagraph_dist.stats import level_record, summarize_levels
+from lagraph_dist.stats import HOST_CLOCK, level_record, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]
 
@@ -146,17 +146,18 @@ def _search_batch(A, sources, batch, *, levels, parents, direction, alpha, beta,
     frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
     policy = _DirectionPolicy(A, direction, alpha, beta)
     depth, records = 0, []
-    reads = backend.device_reads
+    reads, launches = backend.device_reads, backend.kernel_launches
     while frontier.nvals and depth < last_depth:
         started = time.perf_counter()
         depth += 1
         kernel = "push" if policy.choose(frontier) else "pull"
         found = masked_vxm(frontier, A, visited, depth=depth, kernel=kernel)
         record = level_record(depth, kernel, frontier.nvals, found.nvals, found.op_stats,
-                              time.perf_counter() - started, backend.device_reads - reads)
+                              time.perf_counter() - started, backend.device_reads - reads,
+                              backend.kernel_launches - launches, clock=HOST_CLOCK)
         record["batch"], record["vertices"] = batch, found.nvertices
         records.append(record)
-        frontier, reads = found, backend.device_reads
+        frontier, reads, launches = found, backend.device_reads, backend.kernel_launches
     return visited, records
 
 
