@@ -58,6 +58,16 @@ def _positive_int(text):
     return value
 
 
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
 def _nonnegative_int(text):
     try:
         value = int(text)
@@ -154,7 +164,7 @@ def build_parser():
         "  lagraph-dist bench --scale 20 --peers graphblas-pushpull,cupyx-naive --no-check-levels\n"
         "  mpiexec -n 4 lagraph-dist bench --scale 18 --peers none")
     _graph_arguments(bench)
-    from lagraph_dist.bench import PEERS
+    from lagraph_dist.bench import PEERS, BenchConfig
     bench.add_argument("--roots", type=_positive_int, default=64, help="number of seeded roots")
     bench.add_argument("--root-seed", type=_nonnegative_int, default=2, help="seed picking the roots")
     bench.add_argument("--directions", type=_comma_list(DIRECTIONS, "direction"), default="push,auto",
@@ -164,13 +174,19 @@ def build_parser():
                        help=f"comma list of {', '.join(PEERS)}, or 'none'")
     bench.add_argument("--peer-roots", type=_positive_int, default=None,
                        help="the peers run only the first PEER_ROOTS of our roots "
-                            "(default: all of them)")
+                            "(default: all of them, within --peer-seconds)")
+    bench.add_argument("--peer-seconds", type=_positive_float, default=BenchConfig.peer_seconds,
+                       help="each peer (and the level check) stops taking new roots once it has "
+                            "spent this long; it always runs one")
     bench.add_argument("--no-check-levels", action="store_true",
-                       help="skip comparing levels with python-graphblas (it gathers the graph to rank 0)")
+                       help="skip comparing levels with python-graphblas on the peers' roots "
+                            "(it gathers the graph to rank 0)")
     bench.add_argument("--json", metavar="PATH", help="write the JSON record here (default: none)")
     bench.add_argument("--plot", metavar="PATH.png",
                        help="draw the record here, as `lagraph-dist plot` does (default: none)")
-    bench.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
+    bench.add_argument("--no-progress", action="store_true",
+                       help="nothing on stderr while it runs (by default: bars on a terminal, "
+                            "one line a phase elsewhere)")
 
     gen = _subcommand(
         commands, "generate", "write a Graph500 Kronecker graph as Matrix Market",
@@ -277,13 +293,13 @@ def _graph_report(A, info, requested):
 
 
 LEVEL_HEADER = ("  level  dir    frontier  discovered  edges examined  expand bytes  fold bytes"
-                "         ms")
+                "         ms  reads  launches  clock")
 
 
 def _level_rows(stats):
     return [f"  {s['level']:5d}  {s['direction']:4s} {s['frontier']:10d} {s['discovered']:11d} "
             f"{s['edges_examined']:15d} {s['bytes'].get('expand', 0):13d} {s['bytes'].get('fold', 0):11d} "
-            f"{1e3 * s['seconds']:10.3f}" for s in stats]
+            f"{1e3 * s['seconds']:10.3f} {s['host_reads']:6d} {s['launches']:9d}  {s['clock']}" for s in stats]
 
 
 def _roots_for(args, A):
@@ -329,31 +345,32 @@ def _save_npz(path, arrays):
 
 
 def _run_bench(args):
-    from lagraph_dist.bench import BenchConfig, Progress, run_bench
+    from lagraph_dist.bench import BenchConfig, Progress, run_bench, write_json
     if args.plot:
         from lagraph_dist.plot import pyplot
         pyplot()                             # no matplotlib: say so before the long run
     if not args.directions:
         raise InvalidValue("--directions names no direction; give at least one of push, pull, auto")
     config = BenchConfig(roots=args.roots, root_seed=args.root_seed, directions=args.directions,
-                         peers=args.peers, peer_roots=args.peer_roots,
+                         peers=args.peers, peer_roots=args.peer_roots, peer_seconds=args.peer_seconds,
                          check_levels=not args.no_check_levels, progress=not args.no_progress,
                          requested_backend=args.backend)
-    progress = Progress(config.progress and _world_rank() == 0, 2 + len(config.directions))
+    progress = Progress(config.progress and _world_rank() == 0, 3 + len(config.directions))
+    # the JSON is written as each part finishes: a later part's failure keeps what was measured
+    on_part = (lambda record: write_json(record, args.json)) if args.json else None
     try:
         with progress.phase("building the graph"):
             A, info = _load_graph(args)
-        record = run_bench(A, info, config, progress)
+        record = run_bench(A, info, config, progress, on_part=on_part)
     finally:
         progress.close()
     _on_rank0(A.grid, _bench_outputs, record, args)
 
 
 def _bench_outputs(record, args):
-    from lagraph_dist.bench import format_table, write_json
+    from lagraph_dist.bench import format_table
     print(format_table(record), flush=True)
     if args.json:
-        write_json(record, args.json)
         print(f"wrote {args.json}", flush=True)
     if args.plot:
         from lagraph_dist.plot import plot_record

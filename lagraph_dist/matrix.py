@@ -21,6 +21,9 @@ from lagraph_dist.memory import (EDGES_PER_CHUNK, INDEX_BYTES, OFFSET_BYTES, TRA
                                  check_fits, construction_bytes, estimate_memory)
 from lagraph_dist.text import plural
 
+#: local_edges copies the edges to the host in slices of this many (a few GiB of device ids)
+EDGES_PER_HOST_SLICE = 1 << 26
+
 if TYPE_CHECKING:
     from lagraph_dist.vector import Vector
 
@@ -250,10 +253,16 @@ class Matrix:
     # -- views and gathers -----------------------------------------------------------------
     def local_edges(self, on_device=False):
         """Global (src, dst) int64 arrays of the edges stored on this rank: numpy arrays, or
-        the backend's own with ``on_device=True``."""
-        src, dst = self._local_edge_range(0, self.block.by_col.nnz)
-        if not on_device:
-            src, dst = self.backend.to_host(src), self.backend.to_host(dst)
+        the backend's own with ``on_device=True``. Host arrays are made a slice at a time
+        (EDGES_PER_HOST_SLICE), so that the device holds the ids of one slice only."""
+        nnz = self.block.by_col.nnz
+        if on_device:
+            return self._local_edge_range(0, nnz)
+        src, dst = np.empty(nnz, np.int64), np.empty(nnz, np.int64)
+        for start in range(0, nnz, EDGES_PER_HOST_SLICE):
+            stop = min(start + EDGES_PER_HOST_SLICE, nnz)
+            s, d = self._local_edge_range(start, stop)
+            src[start:stop], dst[start:stop] = self.backend.to_host(s), self.backend.to_host(d)
         return src, dst
 
     def local_edge_slices(self, max_edges):
@@ -273,6 +282,12 @@ class Matrix:
     def to_scipy(self, root: int = 0):
         """Collective gather of the whole matrix to ``root`` (tests and small graphs only)."""
         import scipy.sparse as sp
+        if self.grid.size == 1:      # the block is the matrix: its CSR by source, copied as it is
+            by_src = self.block.by_col       # (its rows past n are the block's padding, empty)
+            indptr = self.backend.to_host(by_src.indptr[:self.n + 1])
+            indices = self.backend.to_host(by_src.indices)
+            S = sp.csr_matrix((np.ones(indices.shape[0], dtype=bool), indices, indptr), shape=(self.n, self.n))
+            return S.T.tocsr() if self.transposed else S
         src, dst = self.local_edges()
         if self.grid.size > 1:
             pieces = self.grid.comm.gather((src, dst), root=root)

@@ -225,7 +225,7 @@ def test_bench_says_when_the_peers_ran_fewer_roots(capsys):
     status, out, err = run(capsys, "bench", "--scale", "7", "--roots", "5", "--peer-roots", "2",
                            "--peers", "scipy", "--no-check-levels", "--no-progress")
     assert status == 0, err
-    assert "The peers ran the first 2 of our 5 roots." in out
+    assert "scipy ran the first 2 roots of our 5." in out
 
 
 def test_progress_covers_graph_construction(capsys):
@@ -238,10 +238,10 @@ def test_progress_covers_graph_construction(capsys):
 def test_naive_peer_is_skipped_past_int32(monkeypatch):
     """cupyx.scipy.sparse holds < 2**31 entries: the peer is skipped with the reason, not
     crashed on (as it was at scale 27)."""
-    monkeypatch.setattr(ld.backend, "gpu_status", lambda: (True, None))
+    monkeypatch.setattr(bench, "gpu_status", lambda: (True, None))
     A = SimpleNamespace(nvals=2**31, symmetric=True, n=2**27)
-    peers = bench._peer_runs(None, [0], ("cupyx-naive",), A, bench.Progress(False, 0),
-                             degrees=np.ones(4, dtype=np.int64))
+    config = bench.BenchConfig(peers=("cupyx-naive",))
+    peers, _ = bench._peer_runs(None, [0], config, A, bench.Progress(False, 0), np.ones(4, dtype=np.int64), {})
     assert set(peers) == {"cupyx-naive"}
     assert "int32" in peers["cupyx-naive"]["skipped"] and str(2**31) in peers["cupyx-naive"]["skipped"]
 
