@@ -19,6 +19,8 @@ export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
 [ -d "$repo/.data" ] && export LAGRAPH_DIST_DATA="$repo/.data"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 cd "$site"
+run_cli="import sys; from lagraph_dist.cli import main; sys.exit(main())"
+cli=(python3 -c "$run_cli")     # lagraph-dist from the scratch install
 mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $OUT
     local ranks=$1; shift
     timeout ${RUN_TIMEOUT:-300} mpirun --allow-run-as-root -n $ranks python3 -m mpi4py \
@@ -80,6 +82,23 @@ for stage in "$@"; do
             ${PYTEST_ARGS:---maxfail=8} 2>&1 | tee "$OUT/pytest-extras.log" | tail -30
         timeout ${EXTRAS_TIMEOUT:-300} python3 "$repo/benchmarks/bfs_extras.py" --json "$OUT/bfs-extras.json" \
             ${EXTRAS_ARGS:-} 2>&1 | tail -30 | tee "$OUT/extras.log" ;;
+    trust)                  # issue 18: a scale-22 bench with peers (per-root times, outliers named), one
+                            # scale-26 search's level records, then the default bench at each of $TRUST_SCALES
+        timeout ${BENCH_TIMEOUT:-300} "${cli[@]}" bench --scale 22 --roots 16 --peers graphblas-pushpull,scipy,cupyx-naive \
+            --peer-roots 4 --json "$OUT/h100-bench-scale22-peers.json" 2>&1 | tail -16 | tee -a "$OUT/trust.log"
+        timeout 120 "${cli[@]}" bfs --scale 26 --roots 1 --stage-timing 2>&1 | tail -14 | tee -a "$OUT/trust.log"
+        for s in ${TRUST_SCALES:-26}; do
+            timeout ${DEFAULT_TIMEOUT:-500} "${cli[@]}" bench --scale $s --json "$OUT/h100-bench-scale$s-defaults.json" \
+                2>&1 | tail -24 | tee -a "$OUT/trust.log"
+        done ;;
+    old-outliers)           # the scale-22 bench with peers at the commit in .old (cold, then warm CuPy cache)
+        old_site=$(mktemp -d)
+        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/.old" > /dev/null 2>&1
+        for cache in cold warm; do
+            PYTHONPATH="$old_site:$site" CUPY_CACHE_DIR=/tmp/cupy-old timeout 300 python3 -c "$run_cli" bench \
+                --scale 22 --roots 16 --peers graphblas-pushpull,scipy,cupyx-naive --peer-roots 4 --no-progress \
+                --json "$OUT/old-scale22-$cache.json" 2>&1 | tail -9 | tee -a "$OUT/old.log"
+        done ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done
