@@ -14,8 +14,10 @@ Matrix Market              ``Matrix.from_mtx(path)`` (.mtx, .mtx.gz)     ``A.to_
 
 A graph object comes in on one rank (``root``, read there only, as ``from_scipy`` always did)
 and its edges are routed to their owners; an edge list is each rank's share, as in
-``Matrix.from_edges``. Matrices go out on ``root`` (None elsewhere), like ``to_scipy``; vectors
-go out on every rank, like ``to_numpy``. Only the pattern crosses: values of the other
+``Matrix.from_edges``. Every conversion out is collective: every rank calls it, and none may
+skip it. A matrix (O(edges)) goes out on ``root`` (default 0) and None elsewhere, or on every
+rank with ``root=None``; ``to_mtx`` writes its one file on ``root``. A vector (O(n)) goes out on
+every rank, like ``to_numpy``. Only the pattern crosses: values of the other
 library are dropped (an explicit zero is an edge), and what comes out holds True (cupyx: 1.0).
 Directedness travels as ``Matrix.symmetric``: an undirected networkx graph, a symmetric Matrix
 Market file or ``symmetrize=True`` make a symmetric matrix, which goes back out as an undirected
@@ -78,7 +80,7 @@ def as_matrix(X, *, grid=None, backend="auto", root: int = 0, what: str = "as_ma
     if isinstance(X, Matrix):       # already distributed: no collective, its grid is its own
         return X
     grid = grid or default_grid()
-    kind = grid.bcast_from(_checked_root(grid, root), _kind_or_raise, X, what)
+    kind = grid.bcast_from(checked_root(grid, root), _kind_or_raise, X, what)
     convert = {"scipy": from_sparse, "cupyx": from_sparse, "graphblas": from_graphblas,
                "networkx": from_networkx}[kind]
     return convert(X, grid=grid, backend=backend, root=root)
@@ -91,10 +93,14 @@ def _kind_or_raise(X, what):
     return kind
 
 
-def _checked_root(grid, root):
+def checked_root(grid, root, *, everywhere: bool = False):
+    """Collective: ``root`` as an int rank, or None (every rank) where ``everywhere`` allows it."""
     def checked():
+        if root is None and everywhere:
+            return None
         if isinstance(root, bool) or not isinstance(root, (int, np.integer)) or not 0 <= root < grid.size:
-            raise InvalidValue(f"root must be a rank in [0, {grid.size}), got {root!r}")
+            also = " (or None: on every rank)" if everywhere else ""
+            raise InvalidValue(f"root must be a rank in [0, {grid.size}){also}, got {root!r}")
         return int(root)
     return grid.agree(checked)
 
@@ -117,7 +123,7 @@ def from_root(read, *, grid=None, backend="auto", root: int = 0) -> Matrix:
     raises, every rank raises. The edges then go to their owners."""
     grid = grid or default_grid()
     backend = get_backend(backend)
-    root = _checked_root(grid, root)
+    root = checked_root(grid, root)
     graph = grid.agree(read if grid.rank == root else lambda: None)
     header = (graph.n, graph.symmetrize, graph.symmetric) if grid.rank == root else None
     n, symmetrize, symmetric = grid.comm.bcast(header, root=root) if grid.size > 1 else header
@@ -158,8 +164,9 @@ def from_sparse(S, *, grid=None, backend="auto", root: int = 0) -> Matrix:
     return from_root(read, grid=grid, backend=backend, root=root)
 
 
-def to_cupyx(A: Matrix, *, root: int = 0):
-    """Collective: the pattern as a ``cupyx.scipy.sparse.csr_matrix`` of 1.0 on ``root``."""
+def to_cupyx(A: Matrix, *, root: int | None = 0):
+    """Collective: the pattern as a ``cupyx.scipy.sparse.csr_matrix`` of 1.0 on ``root`` (None
+    elsewhere), or on every rank with ``root=None``."""
     cupyx_sparse = require(A.grid, "cupyx.scipy.sparse", "to_cupyx")
     S = A.to_scipy(root=root)
     return None if S is None else cupyx_sparse.csr_matrix(S.astype(np.float32))
@@ -190,17 +197,18 @@ def from_graphblas(M, *, grid=None, backend="auto", root: int = 0) -> Matrix:
     return from_root(read, grid=grid, backend=backend, root=root)
 
 
-def to_graphblas(A: Matrix, *, root: int = 0):
-    """Collective: a boolean ``graphblas.Matrix`` of the pattern on ``root`` (None elsewhere)."""
+def to_graphblas(A: Matrix, *, root: int | None = 0):
+    """Collective: a boolean ``graphblas.Matrix`` of the pattern on ``root`` (None elsewhere),
+    or on every rank with ``root=None``."""
     gb = require(A.grid, "graphblas", "to_graphblas")
-    src, dst = _gathered_edges(A, root)
+    src, dst = gathered_edges(A, root)
     if src is None:
         return None
     return gb.Matrix.from_coo(src, dst, True, dtype=bool, nrows=A.n, ncols=A.n)
 
 
 def vector_to_graphblas(v: Vector):
-    """Collective: ``v`` as a ``graphblas.Vector`` of its dtype, on every rank."""
+    """Collective: ``v`` as a ``graphblas.Vector`` of its dtype, on every rank (like to_numpy)."""
     gb = require(v.grid, "graphblas", "to_graphblas")
     ids, values = v.to_coo()
     return gb.Vector.from_coo(ids, values, dtype=values.dtype, size=v.n)
@@ -209,7 +217,7 @@ def vector_to_graphblas(v: Vector):
 def vector_from_graphblas(x, *, grid=None, backend="auto", root: int = 0) -> Vector:
     """Collective. A ``graphblas.Vector`` given on ``root``, with its values and dtype."""
     grid = grid or default_grid()
-    root = _checked_root(grid, root)
+    root = checked_root(grid, root)
 
     def read():
         gb = _loaded("graphblas")
@@ -257,12 +265,12 @@ def _node_numbers(G, nodelist) -> dict:
     return {node: k for k, node in enumerate(nodes)}
 
 
-def to_networkx(A: Matrix, *, root: int = 0, directed: bool | None = None):
-    """Collective: on ``root``, a networkx graph with nodes 0..n-1 (None elsewhere); a
-    ``networkx.Graph`` when A is symmetric, else a ``DiGraph`` (``directed`` overrides).
-    One Python object per edge: for small graphs."""
+def to_networkx(A: Matrix, *, root: int | None = 0, directed: bool | None = None):
+    """Collective: on ``root`` (None elsewhere; every rank with ``root=None``), a networkx
+    graph with nodes 0..n-1; a ``networkx.Graph`` when A is symmetric, else a ``DiGraph``
+    (``directed`` overrides). One Python object per edge: for small graphs."""
     nx = require(A.grid, "networkx", "to_networkx")
-    src, dst = _gathered_edges(A, root)
+    src, dst = gathered_edges(A, root)
     if src is None:
         return None
     directed = not A.symmetric if directed is None else directed
@@ -309,9 +317,10 @@ def on_backend_2d(E, backend):
     return edges
 
 
-def to_edgelist(A: Matrix, *, root: int = 0):
-    """Collective: the stored edges as an (m, 2) int64 numpy array on ``root``, sorted."""
-    src, dst = _gathered_edges(A, root)
+def to_edgelist(A: Matrix, *, root: int | None = 0):
+    """Collective: the stored edges as a sorted (m, 2) int64 numpy array on ``root`` (None
+    elsewhere), or on every rank with ``root=None``."""
+    src, dst = gathered_edges(A, root)
     return None if src is None else np.stack([src, dst], axis=1)
 
 
@@ -330,10 +339,10 @@ def from_mtx(path, *, merge_duplicates: bool = False, grid=None, backend="auto",
 
 
 def to_mtx(A: Matrix, path, *, root: int = 0) -> None:
-    """Collective: write the pattern on ``root`` (gzip when ``path`` ends in .gz); a
-    symmetric matrix is written as a symmetric file (one triangle)."""
+    """Collective: ``root`` writes the pattern (gzip when ``path`` ends in .gz); a symmetric
+    matrix is written as a symmetric file (one triangle). A failure raises on every rank."""
     from lagraph_dist.mtx import write_mtx
-    src, dst = _gathered_edges(A, root)
+    src, dst = gathered_edges(A, checked_root(A.grid, root))
     if src is not None:
         A.grid.agree(write_mtx, path, src, dst, A.n, symmetric=A.symmetric)
     else:
@@ -341,16 +350,21 @@ def to_mtx(A: Matrix, path, *, root: int = 0) -> None:
 
 
 # -- gathers ----------------------------------------------------------------------------------
-def _gathered_edges(A: Matrix, root: int):
-    """Collective: every stored edge as sorted int64 (src, dst) on ``root``; (None, None)
-    elsewhere."""
-    root = _checked_root(A.grid, root)
+def gathered_edges(A: Matrix, root: int | None, *, ordered: bool = True):
+    """Collective: every stored edge as int64 (src, dst) on ``root``, (None, None) elsewhere;
+    on every rank when ``root`` is None. Sorted by (src, dst) when ``ordered``."""
+    root = checked_root(A.grid, root, everywhere=True)
     src, dst = A.local_edges()
     if A.grid.size > 1:
-        pieces = A.grid.comm.gather((src, dst), root=root)
-        if A.grid.rank != root:
-            return None, None
+        if root is None:
+            pieces = A.grid.comm.allgather((src, dst))
+        else:
+            pieces = A.grid.comm.gather((src, dst), root=root)
+            if A.grid.rank != root:
+                return None, None
         src = np.concatenate([p[0] for p in pieces])
         dst = np.concatenate([p[1] for p in pieces])
+    if not ordered:
+        return src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False)
     order = np.lexsort((dst, src))
     return src[order].astype(np.int64), dst[order].astype(np.int64)

@@ -279,26 +279,28 @@ class Matrix:
         dst = self.layout.row_space(self.grid.row).to_global(by_col.indices[start:stop])
         return (dst, src) if self.transposed else (src, dst)
 
-    def to_scipy(self, root: int = 0):
-        """Collective gather of the whole matrix to ``root`` (tests and small graphs only)."""
+    def to_scipy(self, root: int | None = 0):
+        """Collective (every rank calls it): the pattern as a boolean scipy CSR matrix on
+        ``root``, None elsewhere; on every rank with ``root=None``. The whole graph on one
+        host: for tests and small graphs."""
         import scipy.sparse as sp
+        from lagraph_dist.interop import checked_root, gathered_edges
         if self.grid.size == 1:      # the block is the matrix: its CSR by source, copied as it is
+            checked_root(self.grid, root, everywhere=True)      # 0 or None, the one rank
             by_src = self.block.by_col       # (its rows past n are the block's padding, empty)
             indptr = self.backend.to_host(by_src.indptr[:self.n + 1])
             indices = self.backend.to_host(by_src.indices)
             S = sp.csr_matrix((np.ones(indices.shape[0], dtype=bool), indices, indptr), shape=(self.n, self.n))
             return S.T.tocsr() if self.transposed else S
-        src, dst = self.local_edges()
-        if self.grid.size > 1:
-            pieces = self.grid.comm.gather((src, dst), root=root)
-            if self.grid.rank != root:
-                return None
-            src = np.concatenate([p[0] for p in pieces])
-            dst = np.concatenate([p[1] for p in pieces])
+        src, dst = gathered_edges(self, root, ordered=False)     # the CSR sorts them
+        if src is None:
+            return None
         data = np.ones(src.shape[0], dtype=bool)
         return sp.csr_matrix((data, (src, dst)), shape=(self.n, self.n))
 
     # -- python-graphblas names and conversions out (lagraph_dist.interop) --------------------
+    # Every conversion out is collective: each rank calls it. The object (the whole graph) is
+    # built on ``root`` and None is returned elsewhere; ``root=None`` builds it on every rank.
     @property
     def nrows(self) -> int:
         return self.n
@@ -320,28 +322,33 @@ class Matrix:
         from lagraph_dist import expr
         return expr.mxv(self, u, op)
 
-    def to_graphblas(self, *, root: int = 0):
-        """Collective: a boolean ``graphblas.Matrix`` on ``root`` (None elsewhere)."""
+    def to_graphblas(self, *, root: int | None = 0):
+        """Collective: a boolean ``graphblas.Matrix`` on ``root`` (None elsewhere; every rank
+        with ``root=None``)."""
         from lagraph_dist.interop import to_graphblas
         return to_graphblas(self, root=root)
 
-    def to_networkx(self, *, root: int = 0, directed: bool | None = None):
-        """Collective: a networkx Graph (symmetric) or DiGraph on ``root``; small graphs."""
+    def to_networkx(self, *, root: int | None = 0, directed: bool | None = None):
+        """Collective: a networkx Graph (symmetric) or DiGraph on ``root`` (None elsewhere;
+        every rank with ``root=None``); small graphs."""
         from lagraph_dist.interop import to_networkx
         return to_networkx(self, root=root, directed=directed)
 
-    def to_cupyx(self, *, root: int = 0):
-        """Collective: a ``cupyx.scipy.sparse.csr_matrix`` of the pattern on ``root``."""
+    def to_cupyx(self, *, root: int | None = 0):
+        """Collective: a ``cupyx.scipy.sparse.csr_matrix`` of the pattern on ``root`` (None
+        elsewhere; every rank with ``root=None``)."""
         from lagraph_dist.interop import to_cupyx
         return to_cupyx(self, root=root)
 
-    def to_edgelist(self, *, root: int = 0):
-        """Collective: the edges as a sorted (m, 2) int64 numpy array on ``root``."""
+    def to_edgelist(self, *, root: int | None = 0):
+        """Collective: the edges as a sorted (m, 2) int64 numpy array on ``root`` (None
+        elsewhere; every rank with ``root=None``)."""
         from lagraph_dist.interop import to_edgelist
         return to_edgelist(self, root=root)
 
     def to_mtx(self, path, *, root: int = 0) -> None:
-        """Collective: write a Matrix Market pattern file on ``root`` (.gz: compressed)."""
+        """Collective: ``root`` writes a Matrix Market pattern file (.gz: compressed); a
+        failure raises on every rank."""
         from lagraph_dist.interop import to_mtx
         to_mtx(self, path, root=root)
 

@@ -1,13 +1,20 @@
 """Issue 18's newcomer papercuts, one section each: counts with their nouns ("1 vertex", never
 "1 vertices"); a file that cannot be read or written raises a LagraphDistError that is also the
-matching OSError."""
+matching OSError; conversions out are collective, with the object on ``root`` (None elsewhere)
+or on every rank (``root=None``; vectors always). tests/mpi/check_grid.py checks the same on
+every grid shape."""
 import errno
 import os
 
+import graphblas as gb
+import networkx as nx
 import numpy as np
 import pytest
+import scipy.io
+import scipy.sparse as sp
 
 import lagraph_dist as ld
+from helpers import edges_to_scipy, pattern
 from lagraph_dist import cli
 from lagraph_dist.check import verdict
 from lagraph_dist.reference import Comparison
@@ -152,7 +159,6 @@ def test_writing_where_no_file_can_be(tmp_path):
 
 def test_files_that_exist_still_read(tmp_path):
     """The file checks are the opening's own: a good plain or compressed file reads as before."""
-    import scipy.io
     for name in ("g.mtx", "g.mtx.gz"):
         a_graph().to_mtx(tmp_path / name)
         assert (ld.Matrix.from_mtx(tmp_path / name, backend="cpu").to_scipy() != scipy.io.mmread(
@@ -168,3 +174,69 @@ def test_cli_says_which_file_is_missing(tmp_path, capsys, command):
     assert err.splitlines()[-1:] == [
         f"lagraph-dist: error: cannot read Matrix Market file {path}: no such file or directory"], err
     assert "Traceback" not in err
+
+
+# -- conversions out ------------------------------------------------------------------------------
+SRC, DST, N = [0, 0, 1, 3, 4, 4], [1, 2, 2, 4, 0, 4], 6      # a self-loop, vertex 5 isolated
+
+
+def networkx_edges(G):
+    """The directed edges of a networkx graph: both ways for an undirected one."""
+    edges = set(G.edges())
+    return edges if G.is_directed() else edges | {(b, a) for a, b in edges}
+
+
+def matrix_outs(A, root):
+    """Every conversion of a Matrix, as {name: the pattern it holds} (None where it gave None)."""
+    outs = {"to_scipy": A.to_scipy(root=root), "to_graphblas": A.to_graphblas(root=root),
+            "to_networkx": A.to_networkx(root=root), "to_edgelist": A.to_edgelist(root=root)}
+    readers = {"to_scipy": pattern,
+               "to_graphblas": lambda M: set(zip(*(ids.tolist() for ids in M.to_coo(values=False)[:2]))),
+               "to_networkx": networkx_edges,
+               "to_edgelist": lambda E: set(map(tuple, E.tolist()))}
+    return {name: None if out is None else readers[name](out) for name, out in outs.items()}
+
+
+@pytest.mark.parametrize("symmetrize", [False, True])
+@pytest.mark.parametrize("root", [0, None])
+def test_matrix_conversions_on_one_rank(symmetrize, root):
+    A = ld.Matrix.from_edges(SRC, DST, N, symmetrize=symmetrize, backend="cpu")
+    expected = pattern(edges_to_scipy(SRC, DST, N, symmetrize=symmetrize))
+    assert matrix_outs(A, root) == dict.fromkeys(["to_scipy", "to_graphblas", "to_networkx", "to_edgelist"],
+                                                 expected)
+    assert A.to_networkx(root=root).number_of_nodes() == N
+    assert pattern(A.T.to_scipy(root=root)) == {(b, a) for a, b in expected}
+
+
+@pytest.mark.parametrize("root", [1, -1, True, 0.0, "0"])
+def test_conversions_refuse_a_root_that_is_no_rank(root, tmp_path):
+    A = ld.Matrix.from_edges(SRC, DST, N, backend="cpu")
+    for convert in (A.to_scipy, A.to_graphblas, A.to_networkx, A.to_edgelist):
+        with pytest.raises(ld.InvalidValue, match=r"root must be a rank in \[0, 1\) \(or None: on every rank\)"):
+            convert(root=root)
+    with pytest.raises(ld.InvalidValue, match=r"root must be a rank in \[0, 1\), got"):
+        A.to_mtx(tmp_path / "g.mtx", root=root)
+
+
+def test_to_mtx_writes_on_one_rank_only(tmp_path):
+    with pytest.raises(ld.InvalidValue, match=r"root must be a rank in \[0, 1\), got None"):
+        ld.Matrix.from_edges(SRC, DST, N, backend="cpu").to_mtx(tmp_path / "g.mtx", root=None)
+    assert not (tmp_path / "g.mtx").exists()
+
+
+def test_to_cupyx_without_cupy_says_so():
+    try:
+        import cupyx.scipy.sparse  # noqa: F401
+        pytest.skip("CuPy is installed here")
+    except ImportError:
+        pass
+    with pytest.raises(ld.Unsupported, match="to_cupyx needs the cupyx.scipy.sparse package"):
+        ld.Matrix.from_edges(SRC, DST, N, backend="cpu").to_cupyx(root=None)
+
+
+def test_vector_conversions_are_on_every_rank():
+    v = ld.Vector.from_indices([4, 1, 3], N, values=np.array([7, -2, 5]), backend="cpu")
+    ids, values = v.to_coo()
+    assert ids.tolist() == [1, 3, 4] and values.tolist() == [-2, 5, 7]
+    assert v.to_numpy().tolist() == [-1, -2, -1, 5, 7, -1] and v.indices().tolist() == [1, 3, 4]
+    assert v.to_graphblas().isequal(gb.Vector.from_coo([1, 3, 4], [-2, 5, 7], size=N), check_dtype=True)

@@ -20,6 +20,7 @@ turns an uncaught exception into MPI_Abort).
 import sys
 from pathlib import Path
 
+import graphblas as gb
 import numpy as np
 import scipy.sparse as sp
 
@@ -188,6 +189,57 @@ def real_graphs(grid, folder):
 
 
 
+def edge_set(name, out):
+    """The (src, dst) pairs of what a conversion out gave."""
+    if name in ("to_scipy", "to_cupyx"):
+        coo = (out.get() if name == "to_cupyx" else out).tocoo()
+        return set(zip(coo.row.tolist(), coo.col.tolist()))
+    if name == "to_graphblas":
+        rows, cols, _ = out.to_coo(values=False)
+        return set(zip(rows.tolist(), cols.tolist()))
+    if name == "to_networkx":
+        return set(out.edges())
+    return set(map(tuple, out.tolist()))
+
+
+def conversions(grid, folder):
+    """Every conversion out, called on every rank: a matrix comes out on ``root`` and None
+    elsewhere, or on every rank with root=None; a vector on every rank; a root that is no rank
+    raises on every rank; to_mtx writes on its root, and the file reads back whole."""
+    n = 40
+    rng = np.random.default_rng(11)
+    src, dst = rng.integers(0, n, 120), rng.integers(0, n, 120)
+    mine = slice(grid.rank, None, grid.size)
+    A = ld.Matrix.from_edges(src[mine], dst[mine], n, grid=grid, backend=BACKEND)
+    expected = set(zip(src.tolist(), dst.tolist()))
+    names = ["to_scipy", "to_graphblas", "to_networkx", "to_edgelist"] + (["to_cupyx"] if BACKEND == "gpu" else [])
+    for root in (0, grid.size - 1, None):
+        for name in names:
+            out = getattr(A, name)(root=root)
+            if root is None or grid.rank == root:
+                assert out is not None and edge_set(name, out) == expected, f"{name}(root={root}) lost edges"
+            else:
+                assert out is None, f"rank {grid.rank}: {name}(root={root}) gave {type(out).__name__}, not None"
+    for name in names:
+        for bad in (grid.size, -1):
+            said = expect_error(grid, ld.InvalidValue, getattr(A, name), root=bad)
+            assert f"root must be a rank in [0, {grid.size})" in said, said
+    if BACKEND != "gpu":
+        try:
+            import cupyx.scipy.sparse  # noqa: F401
+        except ImportError:
+            expect_error(grid, ld.Unsupported, A.to_cupyx, root=None)
+    path = folder / "written_by_the_last_rank.mtx"
+    A.to_mtx(path, root=grid.size - 1)
+    assert edge_set("to_edgelist", ld.Matrix.from_mtx(path, grid=grid, backend=BACKEND).to_edgelist(root=None)) == expected
+    expect_error(grid, ld.InvalidValue, A.to_mtx, folder / "nowhere.mtx", root=None)
+    ids = np.unique(src)
+    v = ld.Vector.from_indices(ids[mine], n, values=ids[mine] * 3, grid=grid, backend=BACKEND)
+    x = v.to_graphblas()
+    assert x.isequal(gb.Vector.from_coo(ids, ids * 3, size=n)), f"rank {grid.rank}: to_graphblas differs"
+    assert np.array_equal(v.to_coo()[0], ids) and np.array_equal(v.to_coo()[1], ids * 3)
+
+
 def bad_input(grid, bad_files, folder):
     # a bad id passed by one rank only must raise on every rank
     src = [0, 1] if grid.rank != grid.size - 1 else [0, 99]
@@ -251,6 +303,7 @@ def main():
         random_graphs(grid)
         kronecker_graph(grid)
         written_graphs(grid, stand_in_files(grid, args.folder))
+        conversions(grid, args.folder)
         bad_input(grid, [args.folder / name for name in sorted(MALFORMED_MTX)], args.folder)
     else:
         lagraph = args.folder / "lagraph"
