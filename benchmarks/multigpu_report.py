@@ -1,11 +1,12 @@
-"""Scaling report from multigpu_bench.py records: GTEPS, speedup and efficiency, per-level
+"""The scaling table of multigpu_bench.py records: GTEPS, speedup and efficiency, per-level
 compute / expand / fold seconds, small-level cost against one GPU, and measured bytes beside
-lagraph_dist.model. Writes a markdown summary and a PNG.
+lagraph_dist.model; and its PNG.
 
-    python3 benchmarks/multigpu_report.py benchmarks/results/multigpu --out benchmarks/results/multigpu
+benchmarks/results_report.py is the one entry point: it writes multigpu/scaling.md and
+scaling-summary.json from these functions (and scaling.png with --plots).
 """
-import argparse
 import json
+import math
 from pathlib import Path
 
 from lagraph_dist import model
@@ -29,6 +30,11 @@ def key(record):
 def gteps(record, direction):
     run = record["lagraph_dist"].get(direction)
     return None if run is None else run["harmonic_mean_teps"] / 1e9
+
+
+def one_decimal(value):
+    """A figure of the table; '-' where the run has none (mpi-host ran auto alone)."""
+    return "-" if value is None or math.isnan(value) else f"{value:.1f}"
 
 
 def stage_split(levels):
@@ -87,12 +93,12 @@ def report(records):
         prediction = predicted(record, synced)["total"] if gpus > 1 else {"all": 0, "all_upper": 0}
         model_text = (f"{measured / 1e6:.1f} MB / {prediction['all'] / 1e6:.1f} MB "
                       f"({prediction['all_upper'] / 1e6:.1f} MB)" if gpus > 1 else "-")
-        lines.append(f"| {grid} {transport} scale {scale} | {gpus} | {auto or 0:.1f} | "
-                     f"{push if push is not None else float('nan'):.1f} | "
+        lines.append(f"| {grid} {transport} scale {scale} | {gpus} | {one_decimal(auto)} | {one_decimal(push)} | "
                      f"{'-' if speed is None else f'{speed:.2f}x'} | {'-' if eff is None else f'{100 * eff:.0f}%'} | "
                      f"{record['graph']['build_seconds']:.1f} | {'-' if ratio is None else f'{ratio:.1f}x'} | "
                      f"{'-' if share is None else f'{100 * share:.0f}%'} | {model_text} |")
         summary.append({"run": name, "scale": scale, "grid": grid, "transport": transport, "gpus": gpus,
+                        "roots": run["roots"],
                         "auto_gteps": auto, "push_gteps": push, "speedup_vs_one_gpu": speed,
                         "efficiency": eff, "weak": baseline is not None and scale > base_scale,
                         "build_seconds": record["graph"]["build_seconds"], "small_level_ratio": ratio,
@@ -127,20 +133,3 @@ def plot(summary, path):
     right.legend()
     figure.tight_layout()
     figure.savefig(path, dpi=120)
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--out", type=Path, required=True)
-    args = parser.parse_args()
-    table, summary = report(load(args.folder))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "scaling.md").write_text(table + "\n")
-    (args.out / "scaling-summary.json").write_text(json.dumps(summary, indent=1))
-    plot(summary, args.out / "scaling.png")
-    print(table)
-
-
-if __name__ == "__main__":
-    main()
