@@ -26,6 +26,8 @@ graph or a symmetric file.
 from __future__ import annotations
 
 import importlib
+import numbers
+import pickle
 import sys
 from dataclasses import dataclass
 
@@ -109,30 +111,48 @@ def checked_root(grid, root, *, everywhere: bool = False):
 @dataclass
 class RootGraph:
     """A graph read on the root rank: n, its edges as int64 ids (numpy or the backend's),
-    whether each undirected edge is given once (``symmetrize``) and whether it is symmetric."""
+    whether each undirected edge is given once (``symmetrize``), whether it is symmetric, and
+    the node labels of its vertices (None: the ids are the labels)."""
 
     n: int
     src: object
     dst: object
     symmetrize: bool = False
     symmetric: bool = False
+    labels: tuple | None = None
 
 
 def from_root(read, *, grid=None, backend="auto", root: int = 0) -> Matrix:
     """Collective. ``read()`` runs on ``root`` only and returns a :class:`RootGraph`; when it
-    raises, every rank raises. The edges then go to their owners."""
+    raises, every rank raises. The edges then go to their owners; the labels to every rank."""
     grid = grid or default_grid()
     backend = get_backend(backend)
     root = checked_root(grid, root)
     graph = grid.agree(read if grid.rank == root else lambda: None)
-    header = (graph.n, graph.symmetrize, graph.symmetric) if grid.rank == root else None
-    n, symmetrize, symmetric = grid.comm.bcast(header, root=root) if grid.size > 1 else header
+    header = (graph.n, graph.symmetrize, graph.symmetric, graph.labels) if grid.rank == root else None
+    n, symmetrize, symmetric, labels = _broadcast(grid, header, root)
     if grid.rank == root:
         src, dst = on_backend(graph.src, backend), on_backend(graph.dst, backend)
     else:
         src = dst = backend.xp.zeros(0, np.int64)
-    return Matrix._from_valid_edges(src, dst, n, grid, backend, symmetrize=symmetrize,
-                                    symmetric=symmetric)
+    A = Matrix._from_valid_edges(src, dst, n, grid, backend, symmetrize=symmetrize, symmetric=symmetric)
+    return A if labels is None else A._with_labels(labels)
+
+
+def _broadcast(grid, value, root):
+    """Collective: ``value`` from ``root`` on every rank. It is pickled inside ``agree``, so
+    that what cannot be pickled (a node label) raises on every rank, none left waiting."""
+    if grid.size == 1:
+        return value
+
+    def packed():
+        if grid.rank != root:
+            return None
+        try:
+            return pickle.dumps(value)
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            raise DomainMismatch(f"the graph's node labels must be picklable to reach every rank: {exc}") from exc
+    return pickle.loads(grid.comm.bcast(grid.agree(packed), root=root))
 
 
 def on_backend(array, backend):
@@ -237,46 +257,65 @@ def vector_from_graphblas(x, *, grid=None, backend="auto", root: int = 0) -> Vec
 
 # -- networkx ---------------------------------------------------------------------------------
 def from_networkx(G, *, grid=None, backend="auto", root: int = 0, nodelist=None) -> Matrix:
-    """Collective. A networkx graph given on ``root``. Vertex k is ``nodelist[k]``; by default
-    nodes 0..n-1 keep their numbers and other labels are numbered in G's node order. An
-    undirected graph makes a symmetric matrix; multi-edges merge, weights are dropped."""
+    """Collective. A networkx graph given on ``root``. Vertex k is ``nodelist[k]``, by default
+    the k-th node of G; the matrix keeps the nodes as its ``labels`` (on every rank), except
+    when the nodes are the integers 0..n-1, which stay their own ids. An undirected graph
+    makes a symmetric matrix; multi-edges merge, weights are dropped."""
     def read():
         if graph_kind(G) != "networkx":
             raise DomainMismatch(f"from_networkx needs a networkx graph, got "
                                  f"{type(G).__module__}.{type(G).__name__}")
-        index = _node_numbers(G, nodelist)
-        n = check_size(len(index), "number of networkx nodes")
+        nodes = _node_order(G, nodelist)
+        n = check_size(len(nodes), "number of networkx nodes")
+        index = {node: k for k, node in enumerate(nodes)}
         m = G.number_of_edges()
         src = np.fromiter((index[a] for a, _ in G.edges()), dtype=np.int64, count=m)
         dst = np.fromiter((index[b] for _, b in G.edges()), dtype=np.int64, count=m)
         undirected = not G.is_directed()
-        return RootGraph(n, src, dst, symmetrize=undirected, symmetric=undirected)
+        labels = None if _are_ids(nodes) else tuple(nodes)
+        return RootGraph(n, src, dst, symmetrize=undirected, symmetric=undirected, labels=labels)
     return from_root(read, grid=grid, backend=backend, root=root)
 
 
-def _node_numbers(G, nodelist) -> dict:
+def _node_order(G, nodelist) -> list:
+    """The nodes of G in vertex order: ``nodelist``, else 0..n-1 when those are the nodes, else
+    G's own order."""
     if nodelist is None:
         nodes = list(G)
-        nodes = sorted(nodes) if set(nodes) == set(range(len(nodes))) else nodes
-    else:
-        nodes = list(nodelist)
-        if len(set(nodes)) != len(nodes) or set(nodes) != set(G):
-            raise InvalidValue("nodelist must hold every node of the graph exactly once")
-    return {node: k for k, node in enumerate(nodes)}
+        by_id = sorted(nodes, key=_id_order)
+        return by_id if _are_ids(by_id) else nodes
+    nodes = list(nodelist)
+    if len(set(nodes)) != len(nodes) or set(nodes) != set(G):
+        raise InvalidValue("nodelist must hold every node of the graph exactly once")
+    return nodes
+
+
+def _id_order(node):
+    """Integers first, by value, then everything else: sorts any mix of labels."""
+    integral = isinstance(node, numbers.Integral) and not isinstance(node, bool)
+    return (0, int(node)) if integral else (1, 0)
+
+
+def _are_ids(nodes) -> bool:
+    """Whether node k is the integer k for every k (so the vertex ids are the labels)."""
+    return all(isinstance(node, numbers.Integral) and not isinstance(node, bool) and node == k
+               for k, node in enumerate(nodes))
 
 
 def to_networkx(A: Matrix, *, root: int | None = 0, directed: bool | None = None):
     """Collective: on ``root`` (None elsewhere; every rank with ``root=None``), a networkx
-    graph with nodes 0..n-1; a ``networkx.Graph`` when A is symmetric, else a ``DiGraph``
-    (``directed`` overrides). One Python object per edge: for small graphs."""
+    graph whose nodes are A's labels (0..n-1 without labels), in vertex order; a
+    ``networkx.Graph`` when A is symmetric, else a ``DiGraph`` (``directed`` overrides). One
+    Python object per edge: for small graphs."""
     nx = require(A.grid, "networkx", "to_networkx")
     src, dst = gathered_edges(A, root)
     if src is None:
         return None
     directed = not A.symmetric if directed is None else directed
     G = nx.DiGraph() if directed else nx.Graph()
-    G.add_nodes_from(range(A.n))
-    G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    nodes = A.labels if A.labels is not None else range(A.n)
+    G.add_nodes_from(nodes)
+    G.add_edges_from((nodes[s], nodes[d]) for s, d in zip(src.tolist(), dst.tolist()))
     return G
 
 

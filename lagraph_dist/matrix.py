@@ -13,8 +13,8 @@ import numpy as np
 
 from lagraph_dist import collectives
 from lagraph_dist.backend import get_backend
-from lagraph_dist.checks import check_size, check_vertex_array
-from lagraph_dist.errors import DimensionMismatch
+from lagraph_dist.checks import check_size, check_vertex, check_vertex_array
+from lagraph_dist.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalCSR, LocalPart
 from lagraph_dist.memory import (EDGES_PER_CHUNK, INDEX_BYTES, OFFSET_BYTES, TRANSPOSE_BYTES_PER_EDGE,
@@ -119,6 +119,7 @@ class Matrix:
         self.symmetric = symmetric
         self.transposed = transposed
         self._cache = {}
+        self._labels = None          # node labels, when built from a networkx graph
 
     def __repr__(self):
         return (f"<Matrix n={self.n} nvals={self.nvals} on {self.grid.rows}x{self.grid.cols} "
@@ -136,6 +137,7 @@ class Matrix:
         if "T" not in self._cache:
             view = Matrix(self.n, self.grid, self.backend, self.block, self.nvals,
                           transposed=not self.transposed)
+            view._labels = self._labels
             view._cache["T"] = self
             self._cache["T"] = view
         return self._cache["T"]
@@ -249,6 +251,38 @@ class Matrix:
         """Collective. This rank's share of the edges as an (m, 2) numpy or CuPy array."""
         from lagraph_dist.interop import from_edgelist
         return from_edgelist(E, n, symmetrize=symmetrize, grid=grid, backend=backend)
+
+    # -- node labels (a networkx graph's nodes) ---------------------------------------------
+    @property
+    def labels(self) -> tuple | None:
+        """The node labels of a graph built from networkx, on every rank: vertex k is
+        ``labels[k]``. None when the vertices are their own labels, the integers 0..n-1."""
+        return self._labels
+
+    def _with_labels(self, labels) -> "Matrix":
+        self._labels = tuple(labels)
+        self._cache.pop("label_ids", None)
+        return self
+
+    def vertex_id(self, label) -> int:
+        """Local (the labels are on every rank): the vertex id of a node label. Without labels
+        the label is the id, an integer in [0, n). IndexOutOfBound when there is no such node."""
+        return self._vertex_id(label, "node")
+
+    def _vertex_id(self, label, what):
+        if self._labels is None:
+            return check_vertex(label, self.n, what)
+        if "label_ids" not in self._cache:
+            self._cache["label_ids"] = {node: k for k, node in enumerate(self._labels)}
+        try:
+            return self._cache["label_ids"][label]
+        except TypeError:            # unhashable: no node can be it
+            raise DomainMismatch(f"{what} must be a node label of the graph, got the unhashable "
+                                 f"{type(label).__name__} {label!r}") from None
+        except KeyError:
+            shown = ", ".join(map(repr, self._labels[:5])) + (", ..." if self.n > 5 else "")
+            raise IndexOutOfBound(f"{what} {label!r} is not a node of this graph (its nodes are "
+                                  f"labelled {shown})") from None
 
     # -- views and gathers -----------------------------------------------------------------
     def local_edges(self, on_device=False):

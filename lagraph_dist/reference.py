@@ -369,7 +369,8 @@ def compare(A, source, *, direction="auto", grid=None, backend="auto") -> Compar
     and report the differences: levels exactly, our parents by the Graph500 rules.
 
     ``A``: an ``ld.Matrix``, or what ``ld.bfs`` converts (scipy, cupyx, graphblas, networkx,
-    given on rank 0), built on ``grid``/``backend``. Every rank gets the same report.
+    given on rank 0), built on ``grid``/``backend``. ``source`` is a vertex id, or a node label
+    where A has labels (the report names its id). Every rank gets the same report.
     """
     from lagraph_dist.algorithms import bfs as distributed_bfs
     from lagraph_dist.errors import ValidationError
@@ -379,6 +380,7 @@ def compare(A, source, *, direction="auto", grid=None, backend="auto") -> Compar
     A = as_matrix(A, grid=grid, backend=backend, what="reference.compare")
     require(A.grid, "graphblas", "reference.compare")
     result = distributed_bfs(A, source, direction=direction)
+    source = result.source          # the id of a node label: the reference knows ids only
     levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
     S = A.to_scipy(root=0)
     expected = A.grid.bcast_from(0, lambda: bfs(S, source)[0])

@@ -240,3 +240,126 @@ def test_vector_conversions_are_on_every_rank():
     assert ids.tolist() == [1, 3, 4] and values.tolist() == [-2, 5, 7]
     assert v.to_numpy().tolist() == [-1, -2, -1, 5, 7, -1] and v.indices().tolist() == [1, 3, 4]
     assert v.to_graphblas().isequal(gb.Vector.from_coo([1, 3, 4], [-2, 5, 7], size=N), check_dtype=True)
+
+
+# -- networkx node labels -------------------------------------------------------------------------
+def labelled_graph(directed, seed=5):
+    """A random networkx graph whose nodes are strings, some isolated, in a shuffled order."""
+    rng = np.random.default_rng(seed)
+    names = [f"v{k}" for k in rng.permutation(30)]
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(names)
+    G.add_edges_from((names[a], names[b]) for a, b in rng.integers(0, 25, size=(45, 2)))
+    return G
+
+
+def check_parents_by_label(G, source, levels, parents):
+    """Parents by the BFS-tree rules, read off G itself: the source is its own parent, every
+    other reached node's parent is an in-neighbour one level up."""
+    assert set(parents) == set(levels) and parents[source] == source
+    for node, parent in parents.items():
+        if node != source:
+            assert G.has_edge(parent, node) and levels[parent] == levels[node] - 1, (node, parent)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_labels_as_source_and_in_the_results(directed):
+    G = labelled_graph(directed)
+    A = ld.Matrix.from_networkx(G, backend="cpu")
+    assert A.labels == tuple(G) and A.T.labels == tuple(G)
+    for source in list(G)[:6]:
+        res = ld.bfs(A, source)
+        assert res.source == list(G).index(source)
+        levels, parents = res.levels_by_label(A), res.parents_by_label(A)
+        assert levels == nx.single_source_shortest_path_length(G, source)
+        check_parents_by_label(G, source, levels, parents)
+    assert nx.utils.graphs_equal(A.to_networkx(), G) and list(A.to_networkx()) == list(G)
+
+
+def test_nodelist_orders_the_labels():
+    G = labelled_graph(True, seed=8)
+    order = sorted(G, reverse=True)
+    A = ld.Matrix.from_networkx(G, nodelist=order, backend="cpu")
+    assert A.labels == tuple(order) and [A.vertex_id(node) for node in order] == list(range(len(order)))
+    source = order[3]
+    assert ld.bfs(A, source).levels_by_label(A) == nx.single_source_shortest_path_length(G, source)
+
+
+def test_a_networkx_graph_given_to_bfs_takes_a_label():
+    G = labelled_graph(False, seed=3)
+    source = list(G)[2]
+    levels = ld.bfs(G, source).levels.to_numpy()          # vertex k is the k-th node of G
+    expected = nx.single_source_shortest_path_length(G, source)
+    assert levels.tolist() == [expected.get(node, -1) for node in G]
+
+
+def test_integer_nodes_0_to_n_minus_1_stay_ids():
+    G = nx.path_graph(6, create_using=nx.DiGraph)
+    H = nx.DiGraph()
+    H.add_nodes_from([4, 1, 5, 0, 3, 2])                  # the same nodes, inserted out of order
+    H.add_edges_from(G.edges())
+    for graph in (G, H):
+        A = ld.Matrix.from_networkx(graph, backend="cpu")
+        assert A.labels is None and A.vertex_id(4) == 4
+        res = ld.bfs(A, 2)
+        assert res.levels.to_numpy().tolist() == [-1, -1, 0, 1, 2, 3]
+        assert res.levels_by_label(A) == nx.single_source_shortest_path_length(graph, 2)
+        assert res.parents_by_label(A) == {2: 2, 3: 2, 4: 3, 5: 4}
+    assert ld.Matrix.from_networkx(G, nodelist=range(6), backend="cpu").labels is None
+
+
+def test_integer_labels_that_are_not_positions_are_labels():
+    G = nx.Graph([(10, 20), (20, 30), (30, 40)])
+    A = ld.Matrix.from_networkx(G, backend="cpu")
+    assert A.labels == (10, 20, 30, 40)
+    assert ld.bfs(A, 20).levels_by_label(A) == {10: 1, 20: 0, 30: 1, 40: 2}
+    with pytest.raises(ld.IndexOutOfBound, match="source 1 is not a node of this graph"):
+        ld.bfs(A, 1)
+    P = ld.Matrix.from_networkx(nx.path_graph(4), nodelist=[3, 2, 1, 0], backend="cpu")
+    assert P.labels == (3, 2, 1, 0)
+    res = ld.bfs(P, 3)                                      # node 3 is vertex 0
+    assert res.source == 0 and res.levels_by_label(P) == {3: 0, 2: 1, 1: 2, 0: 3}
+    assert res.levels.to_numpy().tolist() == [0, 1, 2, 3]
+
+
+def test_bad_labels_and_targets():
+    G = nx.DiGraph([("a", "b"), ("b", "c")])
+    A = ld.Matrix.from_networkx(G, backend="cpu")
+    with pytest.raises(ld.IndexOutOfBound, match=r"source 'z' is not a node of this graph \(its nodes are "
+                                                 r"labelled 'a', 'b', 'c'\)"):
+        ld.bfs(A, "z")
+    with pytest.raises(ld.DomainMismatch, match=r"source must be a node label.*unhashable list \['a'\]"):
+        ld.bfs(A, ["a"])
+    with pytest.raises(ld.IndexOutOfBound, match="node 'q' is not a node"):
+        A.vertex_id("q")
+    with pytest.raises(ld.DomainMismatch, match=r"target must be a vertex id, got 'c'; A.vertex_id"):
+        ld.bfs(A, "a", target="c")
+    stopped = ld.bfs(A, "a", target=A.vertex_id("b"))       # a target is an id, found by vertex_id
+    assert stopped.levels_by_label(A) == {"a": 0, "b": 1}
+    unlabelled = ld.Matrix.from_edges([0], [1], 2, backend="cpu")
+    with pytest.raises(ld.IndexOutOfBound, match="node 2 is out of range for a graph of 2 vertices"):
+        unlabelled.vertex_id(2)
+
+
+def test_results_by_label_need_the_searched_matrix_and_the_output():
+    G = nx.Graph([("a", "b")])
+    A = ld.Matrix.from_networkx(G, backend="cpu")
+    only_parents = ld.bfs(A, "a", levels=False)
+    with pytest.raises(ld.InvalidValue, match="this result has no levels: run bfs with levels=True"):
+        only_parents.levels_by_label(A)
+    assert only_parents.parents_by_label(A) == {"a": "a", "b": "a"}
+    with pytest.raises(ld.InvalidValue, match="no parents"):
+        ld.bfs(A, "a", parents=False).parents_by_label(A)
+    with pytest.raises(ld.DomainMismatch, match="needs the searched lagraph_dist.Matrix.*networkx"):
+        only_parents.parents_by_label(G)
+    with pytest.raises(ld.DimensionMismatch, match="graph of 2 vertices, A has 3"):
+        only_parents.parents_by_label(ld.Matrix.from_edges([0], [1], 3, backend="cpu"))
+
+
+def test_reference_compare_takes_a_label():
+    G = labelled_graph(True, seed=2)
+    A = ld.Matrix.from_networkx(G, backend="cpu")
+    source = list(G)[4]
+    report = ld.reference.compare(A, source)
+    assert report.ok and report.source == A.vertex_id(source)
+    assert report.reached == len(nx.single_source_shortest_path_length(G, source))

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from lagraph_dist.checks import check_vertex
-from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.interop import as_matrix
 from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
 from lagraph_dist.ops import RepeatLimits, _holds, apply, assign, frontier_out_edges, mxv, repeat_masked_vxm, vxm
 from lagraph_dist.stats import HOST_CLOCK, level_record, summarize_levels
+from lagraph_dist.text import plural
 from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import any_secondi, any_pair, binary
 
@@ -39,12 +40,38 @@ FUSED_MAX_PUSH_EDGES = 1 << 24
 class BFSResult:
     """``levels`` and ``parents`` are Vectors (None when not asked for); ``stats`` has one dict
     per level: direction, frontier nvals, discovered, edges examined, bytes and encoding per
-    stage (expand, mask, fold) summed over ranks, seconds (slowest rank) and host reads."""
+    stage (expand, mask, fold) summed over ranks, seconds (slowest rank) and host reads.
+    ``source`` is the source's vertex id (a node label given as source is translated)."""
 
     source: int
     levels: Vector | None
     parents: Vector | None
     stats: list
+
+    def levels_by_label(self, A) -> dict:
+        """Collective: ``{node: level}`` of every reached vertex, on every rank, as networkx's
+        ``single_source_shortest_path_length`` gives. ``A`` is the searched Matrix: its
+        ``labels`` name the nodes (the vertex ids where it has none)."""
+        return self._by_label(A, self.levels, "levels", values_are_vertices=False)
+
+    def parents_by_label(self, A) -> dict:
+        """Collective: ``{node: its parent node}`` of every reached vertex, on every rank (the
+        source is its own parent), named by ``A``'s labels as in :meth:`levels_by_label`."""
+        return self._by_label(A, self.parents, "parents", values_are_vertices=True)
+
+    @staticmethod
+    def _by_label(A, vector, what, *, values_are_vertices):
+        from lagraph_dist.matrix import Matrix
+        if vector is None:
+            raise InvalidValue(f"this result has no {what}: run bfs with {what}=True")
+        if not isinstance(A, Matrix):
+            raise DomainMismatch(f"{what}_by_label needs the searched lagraph_dist.Matrix, whose labels "
+                                 f"name the nodes; got {type(A).__module__}.{type(A).__name__}")
+        if A.n != vector.n:
+            raise DimensionMismatch(f"the result is of a graph of {plural(vector.n, 'vertex')}, A has {A.n}")
+        ids, values = vector.to_coo()
+        name = A.labels.__getitem__ if A.labels is not None else int
+        return {name(v): name(x) if values_are_vertices else x for v, x in zip(ids.tolist(), values.tolist())}
 
 
 def _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_limit, target):
@@ -60,9 +87,12 @@ def _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_l
             raise DomainMismatch(f"depth_limit must be an integer or None, got {depth_limit!r}")
         if depth_limit < 0:
             raise InvalidValue(f"depth_limit must be >= 0, got {depth_limit}")
-    if target is not None:
+    if target is not None:      # an id, on a labeled graph too: the search tests target as given
+        if A.labels is not None and not isinstance(target, (int, np.integer)):
+            raise DomainMismatch(f"target must be a vertex id, got {target!r}; A.vertex_id(node) gives "
+                                 f"the id of a node label")
         check_vertex(target, A.n, "target")
-    return check_vertex(source, A.n)
+    return A._vertex_id(source, "source")     # a node label where A has labels, else an id
 
 
 class _DirectionPolicy:

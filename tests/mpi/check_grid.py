@@ -240,6 +240,33 @@ def conversions(grid, folder):
     assert np.array_equal(v.to_coo()[0], ids) and np.array_equal(v.to_coo()[1], ids * 3)
 
 
+def node_labels(grid):
+    """A networkx graph of string nodes, given on rank 0 only: its labels reach every rank, a
+    label is a source, results read by label equal networkx's; labels that cannot be pickled
+    (so cannot reach the other ranks) raise on every rank."""
+    import networkx as nx
+    rng = np.random.default_rng(3)
+    names = [f"n{k}" for k in rng.permutation(40)]
+    G = nx.DiGraph()
+    G.add_nodes_from(names)
+    G.add_edges_from((names[a], names[b]) for a, b in rng.integers(0, 35, size=(90, 2)))
+    A = ld.Matrix.from_networkx(G if grid.rank == 0 else None, grid=grid, backend=BACKEND)
+    assert A.labels == tuple(names), f"rank {grid.rank}: the labels did not arrive"
+    for source in names[:4]:
+        result = ld.bfs(A, source)
+        levels, parents = result.levels_by_label(A), result.parents_by_label(A)
+        assert levels == nx.single_source_shortest_path_length(G, source), f"levels from {source}"
+        assert set(parents) == set(levels) and parents[source] == source
+        assert all(G.has_edge(p, v) and levels[p] == levels[v] - 1 for v, p in parents.items() if v != source)
+    assert nx.utils.graphs_equal(A.to_networkx(root=None), G)
+    said = expect_error(grid, IndexError, ld.bfs, A, "nowhere")
+    assert "'nowhere' is not a node" in said, said
+    if grid.size > 1:
+        unpicklable = nx.Graph([(lambda: 0, "b")]) if grid.rank == 0 else None
+        said = expect_error(grid, TypeError, ld.Matrix.from_networkx, unpicklable, grid=grid, backend=BACKEND)
+        assert "picklable" in said, said
+
+
 def bad_input(grid, bad_files, folder):
     # a bad id passed by one rank only must raise on every rank
     src = [0, 1] if grid.rank != grid.size - 1 else [0, 99]
@@ -304,6 +331,7 @@ def main():
         kronecker_graph(grid)
         written_graphs(grid, stand_in_files(grid, args.folder))
         conversions(grid, args.folder)
+        node_labels(grid)
         bad_input(grid, [args.folder / name for name in sorted(MALFORMED_MTX)], args.folder)
     else:
         lagraph = args.folder / "lagraph"
