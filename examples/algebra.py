@@ -8,11 +8,11 @@ Every call on a distributed Vector or Matrix is collective (``nvals``, ``indices
 ``to_numpy()`` too), so every rank makes each call; only the printing is left to rank 0.
 The levels are compared with python-graphblas at the end (the ``reference`` or ``test`` extra).
 """
-import sys
-
 import numpy as np
 
 import lagraph_dist as ld
+from arguments import file_name, integer, run
+from lagraph_dist.text import plural
 
 SHOWN = 8     # vertex ids printed per level
 
@@ -50,7 +50,7 @@ def bfs_by_hand(A, source):
         ld.assign(levels, frontier, value=depth)
         ids = frontier.indices()
         parents = frontier.to_numpy()[ids]
-        say(A, f"level {depth}: {found} vertices {listed(ids)} with parents {listed(parents)}")
+        say(A, f"level {depth}: {plural(found, 'vertex')} {listed(ids)} with parents {listed(parents)}")
 
 
 def reference_levels(A, source):
@@ -61,6 +61,8 @@ def reference_levels(A, source):
 
 def main(path=None, source=0):
     A = small_graph() if path is None else ld.Matrix.from_mtx(path)
+    if not 0 <= source < A.n:           # every rank knows A.n, so every rank stops here
+        raise ld.IndexOutOfBound(f"source {source} is out of range for a graph of {plural(A.n, 'vertex')}")
     levels = bfs_by_hand(A, source)
     expected = reference_levels(A, source)
     same = np.array_equal(levels, expected)
@@ -72,4 +74,4 @@ def main(path=None, source=0):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:2], *(int(a) for a in sys.argv[2:3]))
+    run(main, path=file_name, source=integer)

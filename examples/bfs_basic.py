@@ -6,10 +6,11 @@
 Every rank runs every line (the constructors, ``bfs``, the gathers and ``validate`` are
 collective); only rank 0 prints.
 """
-import sys
 import time
 
 import lagraph_dist as ld
+from arguments import integer, run
+from lagraph_dist.text import plural
 
 
 def main(scale=12):
@@ -21,12 +22,12 @@ def main(scale=12):
     levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
     ld.validate(A, source, levels, parents)
     if A.grid.rank == 0:
-        print(f"{A}: from {source}, reached {(levels >= 0).sum()} vertices in "
-              f"{levels.max()} levels, {1e3 * elapsed:.1f} ms, valid")
+        print(f"{A}: from {source}, reached {plural((levels >= 0).sum(), 'vertex')} in "
+              f"{plural(levels.max(), 'level')}, {1e3 * elapsed:.1f} ms, valid")
         for s in result.stats:
             print(f"  level {s['level']}: {s['direction']:4s} frontier {s['frontier']:>8d} "
                   f"-> {s['discovered']:>8d}, bytes expand {s['bytes']['expand']} fold {s['bytes']['fold']}")
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    run(main, scale=integer)

@@ -8,11 +8,11 @@ Levels must equal the reference's exactly. Parents are not unique (a vertex may 
 parents one level up), so they are checked by the Graph500 rules instead. Needs
 python-graphblas (the ``reference`` or ``test`` extra).
 """
-import sys
-
 import numpy as np
 
 import lagraph_dist as ld
+from arguments import file_name, integer, run
+from lagraph_dist.text import plural
 
 SCALE = 10    # the generated graph: 2**10 vertices, edge factor 16
 
@@ -35,8 +35,8 @@ def main(path=None, source=None):
     A, source = load(path, source)
     S = A.to_scipy()          # collective gather; the reference runs on rank 0 and sends its levels
     expected = A.grid.bcast_from(0, lambda: ld.reference.bfs(S, source)[0])
-    say(A, f"{A}, source {source}: python-graphblas reaches {int((expected >= 0).sum())} vertices "
-           f"in {int(expected.max())} levels")
+    say(A, f"{A}, source {source}: python-graphblas reaches {plural((expected >= 0).sum(), 'vertex')} "
+           f"in {plural(expected.max(), 'level')}")
     for direction in ("push", "pull", "auto"):
         result = ld.bfs(A, source, direction=direction)
         levels = result.levels.to_numpy()
@@ -49,4 +49,4 @@ def main(path=None, source=None):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:2], *(int(a) for a in sys.argv[2:3]))
+    run(main, path=file_name, source=integer)

@@ -4,16 +4,17 @@ that reaches t. Both cut the work, which the per-level statistics show.
     python examples/depth_limit.py [scale] [depth]
     mpiexec -n 4 python -m mpi4py examples/depth_limit.py
 """
-import sys
-
 import lagraph_dist as ld
+from arguments import integer, nonnegative, run
+from lagraph_dist.text import plural
 
 
 def summary(result):
     """Collective (the gather): what a search reached and what it cost."""
     levels = result.levels.to_numpy()
     edges = sum(s["edges_examined"] for s in result.stats)
-    return f"reached {(levels >= 0).sum()} vertices, {len(result.stats)} levels expanded, {edges} edges examined"
+    return (f"reached {plural((levels >= 0).sum(), 'vertex')}, {plural(len(result.stats), 'level')} expanded, "
+            f"{plural(edges, 'edge')} examined")
 
 
 def main(scale=12, depth=2):
@@ -32,4 +33,4 @@ def main(scale=12, depth=2):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    run(main, scale=integer, depth=nonnegative)

@@ -6,12 +6,13 @@ product of a k x n frontier matrix (one bit per search and vertex) with the grap
 
 Every row is what ``ld.bfs`` gives from that source; the example checks it and times both.
 """
-import sys
 import time
 
 import numpy as np
 
 import lagraph_dist as ld
+from arguments import integer, positive, run
+from lagraph_dist.text import plural
 
 
 def main(scale=12, count=16):
@@ -29,12 +30,12 @@ def main(scale=12, count=16):
     for i, source in enumerate(sources):
         ld.validate(A, source, levels[i], parents[i])      # Graph500 rules, row by row
     if A.grid.rank == 0:
-        print(f"{A}: {len(sources)} searches in {len(result.widths)} batch(es): "
+        print(f"{A}: {plural(len(sources), 'search')} in {plural(len(result.widths), 'batch')}: "
               f"{1e3 * together:.1f} ms together, {1e3 * one_at_a_time:.1f} ms one at a time")
         for source, row in zip(sources, levels):
-            print(f"  source {source}: reached {(row >= 0).sum()} vertices in {row.max()} levels")
+            print(f"  source {source}: reached {plural((row >= 0).sum(), 'vertex')} in {plural(row.max(), 'level')}")
         print(f"rows equal single searches: {equal}; parents valid")
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    run(main, scale=integer, sources=positive)

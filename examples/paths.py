@@ -4,11 +4,11 @@ parents; ``ld.bfs_paths`` walks many targets at once.
     python examples/paths.py [scale] [targets]
     mpiexec -n 4 python -m mpi4py examples/paths.py
 """
-import sys
-
 import numpy as np
 
 import lagraph_dist as ld
+from arguments import integer, positive, run
+from lagraph_dist.text import plural
 
 
 def main(scale=10, count=5):
@@ -24,8 +24,8 @@ def main(scale=10, count=5):
         print(f"{A}, paths from {source}:")
         for path in paths:
             print("  " + (" -> ".join(map(str, path)) if path.size else "unreached"))
-        print(f"the deepest target is {len(deepest) - 1} steps away")
+        print(f"the deepest target is {plural(len(deepest) - 1, 'step')} away")
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    run(main, scale=integer, targets=positive)

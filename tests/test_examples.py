@@ -1,7 +1,9 @@
 """What a newcomer runs first: every example (and the README's snippet) runs with no arguments,
 as one process and under ``mpiexec -n 4``, prints its report once (rank 0 only), and reports
 what an independent computation (scipy.sparse.csgraph over the same edges) says about the
-graph. The README and docs link only files that are in the repository."""
+graph; given a bad argument (not a number, too many, a missing file, a source out of range) it
+prints one line and exits with status 2, no traceback. The README and docs link only files
+that are in the repository."""
 import re
 import subprocess
 import sys
@@ -110,7 +112,7 @@ def test_algebra(ranks):
     # the graph drawn in the example: 0 -> 1 -> 2 -> 3, 0 -> 2, 4 isolated
     assert out.splitlines() == [
         "level 1: 2 vertices [1, 2] with parents [0, 0]",
-        "level 2: 1 vertices [3] with parents [2]",
+        "level 2: 1 vertex [3] with parents [2]",
         "levels by the algebra: [0, 1, 1, 2, -1]",
         "python-graphblas levels: [0, 1, 1, 2, -1]",
         "levels equal, 4 reached",
@@ -122,7 +124,7 @@ def test_algebra_on_a_file(ranks, small_mtx):
     path, source = small_mtx
     out = run_example(ranks, "algebra.py", path, source)
     expected = mtx_levels(path, source)
-    found = [int(k) for k in re.findall(r"^level \d+: (\d+) vertices", out, flags=re.M)]
+    found = [int(k) for k in re.findall(r"^level \d+: (\d+) vert(?:ex|ices) ", out, flags=re.M)]
     assert found == level_sizes(expected)[1:], out
     assert re.findall(r"^levels \w+, \d+ reached$", out, flags=re.M) == [
         f"levels equal, {int((expected >= 0).sum())} reached"], out
@@ -180,7 +182,7 @@ def test_multi_source(ranks):
         levels = levels_by_scipy(S, source)
         expected.append((str(source), str(int((levels >= 0).sum())), str(int(levels.max()))))
     assert reports == expected, out
-    assert re.search(rf"on {grid_of(ranks)} \w+>: 16 searches in 1 batch\(es\): [\d.]+ ms together, "
+    assert re.search(rf"on {grid_of(ranks)} \w+>: 16 searches in 1 batch: [\d.]+ ms together, "
                      r"[\d.]+ ms one at a time", out), out
     assert out.splitlines()[-1] == "rows equal single searches: True; parents valid"
 
@@ -216,6 +218,62 @@ def test_paths(ranks):
         assert all(S[a, b] for a, b in zip(path[:-1], path[1:])), line
     assert lines[5:] == ["unreached"] * int((levels < 0).any())
     assert out.splitlines()[-1] == f"the deepest target is {int(levels.max())} steps away"
+
+
+# -- bad arguments: one line, status 2 -------------------------------------------------------
+# (script, arguments, what the line must say); {mtx} is small_mtx (60 vertices), {missing} a
+# file that is not there
+BAD_ARGUMENTS = [
+    ("bfs_basic.py", ["twelve"], "scale must be an integer, got 'twelve'"),
+    ("bfs_basic.py", ["12", "3"], "too many arguments: expected at most 1 (scale), got 2"),
+    ("bfs_basic.py", ["0"], "scale must be in [1, "),
+    ("depth_limit.py", ["8", "-1"], "depth must be at least 0, got -1"),
+    ("depth_limit.py", ["8", "2", "5"], "too many arguments: expected at most 2 (scale, depth), got 3"),
+    ("multi_source.py", ["8.5"], "scale must be an integer, got '8.5'"),
+    ("multi_source.py", ["8", "0"], "sources must be at least 1, got 0"),
+    ("paths.py", ["8", "two"], "targets must be an integer, got 'two'"),
+    ("algebra.py", ["{missing}"], "cannot read Matrix Market file {missing}: no such file or directory"),
+    ("algebra.py", ["{mtx}", "60"], "source 60 is out of range for a graph of 60 vertices"),
+    ("algebra.py", ["{mtx}", "3", "4"], "too many arguments: expected at most 2 (path, source), got 3"),
+    ("compare_reference.py", ["{missing}"], "cannot read Matrix Market file {missing}: no such file"),
+    ("compare_reference.py", ["{mtx}", "-1"], "source -1 is out of range for a graph of 60 vertices"),
+    ("compare_reference.py", ["{mtx}", "first"], "source must be an integer, got 'first'"),
+]
+
+
+def run_bad(ranks, name, args, small_mtx, tmp_path):
+    """An example run (one process, or under mpiexec) with bad arguments: the finished process,
+    and the values of the placeholders."""
+    places = {"mtx": small_mtx[0], "missing": tmp_path / "missing.mtx"}
+    args = [a.format(**places) for a in args]
+    command = ([sys.executable, str(EXAMPLES / name), *args] if ranks == 1 else
+               mpi_command(ranks, EXAMPLES / name, *args))
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    return done, places
+
+
+def said_one_line(done, name, says):
+    """Status 2, nothing on stdout, and on stderr one line: ``NAME: error: ...`` saying ``says``."""
+    assert (done.returncode, done.stdout) == (2, ""), done.stdout + done.stderr
+    assert len(done.stderr.splitlines()) == 1 and done.stderr.endswith("\n"), done.stderr
+    assert done.stderr.startswith(f"{name}: error: ") and says in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("name,args,says", BAD_ARGUMENTS,
+                         ids=[f"{name}-{'-'.join(args)}" for name, args, _ in BAD_ARGUMENTS])
+def test_bad_arguments_say_one_line(name, args, says, small_mtx, tmp_path):
+    done, places = run_bad(1, name, args, small_mtx, tmp_path)
+    said_one_line(done, name, says.format(**places))
+
+
+@pytest.mark.mpi
+@needs_mpi
+@pytest.mark.parametrize("name,args,says", [BAD_ARGUMENTS[0], BAD_ARGUMENTS[8], BAD_ARGUMENTS[12]],
+                         ids=["not-a-number", "missing-file", "source-out-of-range"])
+def test_bad_arguments_say_one_line_under_mpiexec(name, args, says, small_mtx, tmp_path):
+    """Every rank stops with status 2; rank 0 alone says why, and MPI adds nothing."""
+    done, places = run_bad(RANKS, name, args, small_mtx, tmp_path)
+    said_one_line(done, name, says.format(**places))
 
 
 # -- the README ---------------------------------------------------------------------------
