@@ -1,10 +1,16 @@
 """Issue 18's newcomer papercuts, one section each: counts with their nouns ("1 vertex", never
 "1 vertices"); a file that cannot be read or written raises a LagraphDistError that is also the
 matching OSError; conversions out are collective, with the object on ``root`` (None elsewhere)
-or on every rank (``root=None``; vectors always). tests/mpi/check_grid.py checks the same on
-every grid shape."""
+or on every rank (``root=None``; vectors always); a networkx graph keeps its node labels (a
+label as source, results by label, against networkx itself); docs/api.md names every public
+name, constructor and converter and says what bfs takes. tests/mpi/check_grid.py checks the
+conversions, labels and missing files on every grid shape; tests/test_examples.py the examples'
+bad arguments."""
+import builtins
 import errno
 import os
+import re
+from pathlib import Path
 
 import graphblas as gb
 import networkx as nx
@@ -363,3 +369,55 @@ def test_reference_compare_takes_a_label():
     report = ld.reference.compare(A, source)
     assert report.ok and report.source == A.vertex_id(source)
     assert report.reached == len(nx.single_source_shortest_path_length(G, source))
+
+
+# -- docs/api.md ----------------------------------------------------------------------------------
+API_DOC = Path(__file__).resolve().parents[1] / "docs" / "api.md"
+
+
+@pytest.fixture(scope="module")
+def api_doc():
+    return API_DOC.read_text()
+
+
+def test_api_doc_names_every_public_name(api_doc):
+    missing = [name for name in ld.__all__ if not re.search(rf"(`|\bld\.){re.escape(name)}\b", api_doc)]
+    assert not missing, f"docs/api.md does not name {missing}"
+
+
+@pytest.mark.parametrize("cls", [ld.Matrix, ld.Vector], ids=["Matrix", "Vector"])
+def test_api_doc_lists_every_constructor_and_converter(api_doc, cls):
+    names = [name for name in dir(cls) if name.startswith(("from_", "to_"))]
+    assert len(names) >= 4
+    missing = [name for name in names if not re.search(rf"\b{name}\(", api_doc)]
+    assert not missing, f"docs/api.md does not show {cls.__name__}.{missing}"
+
+
+def test_api_doc_errors_table_is_true(api_doc):
+    """Every exception of the package has a row, and the builtins it says each also is are its
+    bases (the nearest builtin base among them)."""
+    for name in ld.__all__:
+        cls = getattr(ld, name)
+        if not (isinstance(cls, type) and issubclass(cls, ld.LagraphDistError)) or cls is ld.LagraphDistError:
+            continue
+        row = re.search(rf"^\| `{name}` \|([^|]*)\|", api_doc, flags=re.M)
+        assert row, f"no row for {name}"
+        said = re.findall(r"`(\w+)`", row.group(1))
+        assert all(issubclass(cls, getattr(builtins, b, None) or getattr(ld, b)) for b in said), (name, said)
+        nearest = next((k for k in cls.__mro__[1:] if k.__module__ == "builtins"), Exception)
+        assert nearest is Exception or nearest.__name__ in said, (name, nearest, said)
+
+
+def test_api_doc_says_bfs_takes_what_it_takes(api_doc):
+    """The BFS section names every graph kind bfs converts, and bfs does take each of them."""
+    section = api_doc.split("\n## BFS\n")[1].split("\n## ")[0]
+    assert "is not an `ld.Matrix`" not in section
+    for kind in ("scipy sparse matrix", "cupyx sparse matrix", "`graphblas.Matrix`", "networkx\ngraph"):
+        assert kind in section, kind
+    S = edges_to_scipy(SRC, DST, N)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(N))
+    G.add_edges_from(zip(SRC, DST))
+    expected = [nx.single_source_shortest_path_length(G, 0).get(v, -1) for v in range(N)]
+    for graph in (S, sp.coo_array(S), ld.Matrix.from_scipy(S, backend="cpu").to_graphblas(), G):
+        assert ld.bfs(graph, 0).levels.to_numpy().tolist() == expected, type(graph)
