@@ -21,7 +21,8 @@ every rank, like ``to_numpy``. Only the pattern crosses: values of the other
 library are dropped (an explicit zero is an edge), and what comes out holds True (cupyx: 1.0).
 Directedness travels as ``Matrix.symmetric``: an undirected networkx graph, a symmetric Matrix
 Market file or ``symmetrize=True`` make a symmetric matrix, which goes back out as an undirected
-graph or a symmetric file.
+graph or a symmetric file. A networkx graph's nodes travel as ``Matrix.labels`` (unless they are
+0..n-1) and name the nodes of ``to_networkx``.
 """
 from __future__ import annotations
 

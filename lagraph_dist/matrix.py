@@ -241,7 +241,8 @@ class Matrix:
     @classmethod
     def from_networkx(cls, G, *, grid=None, backend="auto", root: int = 0,
                       nodelist=None) -> "Matrix":
-        """Collective. A networkx graph given on ``root`` (undirected: a symmetric matrix)."""
+        """Collective. A networkx graph given on ``root`` (undirected: a symmetric matrix); its
+        nodes become :attr:`labels` unless they are the integers 0..n-1."""
         from lagraph_dist.interop import from_networkx
         return from_networkx(G, grid=grid, backend=backend, root=root, nodelist=nodelist)
 
