@@ -58,6 +58,8 @@ class Progress:
     def __init__(self, enabled, phases, stream=None):
         self.stream = sys.stderr if stream is None else stream
         self.enabled = enabled
+        self.started = time.perf_counter()
+        self.seconds = {}            # phase -> seconds it took
         self.bars = enabled and _is_terminal(self.stream)
         self._bar = None
         if self.bars:
@@ -69,8 +71,10 @@ class Progress:
         if self._bar is not None:
             self._bar.set_description(name)
         elif self.enabled:
-            print(f"bench: {name}", file=self.stream, flush=True)
+            print(f"bench: {name} (at {time.perf_counter() - self.started:.1f} s)", file=self.stream, flush=True)
+        began = time.perf_counter()
         yield
+        self.seconds[name] = time.perf_counter() - began
         if self._bar is not None:
             self._bar.update(1)
 
@@ -198,12 +202,15 @@ def _run_direction(A, roots, direction, check_roots, progress):
     from ``check_roots`` for the later comparison with python-graphblas."""
     from lagraph_dist.validation import validate
     seconds, edges, level_stats, digests, pool_growth = [], [], [], {}, []
+    checking = 0.0
     for root in progress.over(roots, f"bfs {direction}"):
         pool_before = A.backend.memory_pool_peak()
         result, elapsed = _timed_bfs(A, root, direction)
         pool_growth.append(A.backend.memory_pool_peak() - pool_before)
+        began = time.perf_counter()
         levels = result.levels.to_numpy()
         validate(A, root, levels, result.parents.to_numpy())
+        checking += time.perf_counter() - began
         if root in check_roots:
             digests[root] = levels_digest(levels)
         seconds.append(elapsed)
@@ -214,7 +221,7 @@ def _run_direction(A, roots, direction, check_roots, progress):
     summary.update(direction=direction, roots=len(roots), validated=len(roots),
                    edges_per_root=edges, seconds_per_root=seconds,
                    level_seconds_per_root=[sum(s["seconds"] for s in stats) for stats in level_stats],
-                   pool_growth_bytes_per_root=pool_growth,
+                   pool_growth_bytes_per_root=pool_growth, validation_seconds=checking,
                    outliers=outliers(roots, seconds, level_stats),
                    levels_first_root=level_stats[0])
     return summary, digests
@@ -557,6 +564,7 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
         with progress.phase(f"bfs {d}"):
             record["lagraph_dist"][d], digests[d] = _run_direction(A, roots, d, check_roots, progress)
         record["peak_device_bytes"] = A.backend.memory_pool_peak()
+        record["phase_seconds"] = dict(progress.seconds)
         publish()
     runs = record["lagraph_dist"]
     with progress.phase("peers"):
@@ -581,6 +589,7 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
             ran = {peer: p for peer, p in record["peers"].items() if "skipped" not in p}
             best = max(r["harmonic_mean_teps"] for r in runs.values())
             record["ratios"] = {f"lagraph_dist/{peer}": best / p["harmonic_mean_teps"] for peer, p in ran.items()}
+    record["phase_seconds"] = dict(progress.seconds)
     publish()
     if own_progress:
         progress.close()

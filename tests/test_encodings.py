@@ -300,3 +300,18 @@ def test_conversion_is_the_same_vector_or_an_independent_one():
     assert v.indices().tolist() == [1, 40]          # the list original is untouched
     assert b.indices().tolist() == [1, 5, 40]
     assert b.to_list().to_numpy()[5] == 50          # the list form follows the in-place change
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.floats(0.0, 0.6), st.integers(0, 2**31 - 1), st.data())
+def test_majors_of_any_slice_are_the_rows_of_its_entries(n, density, seed, data):
+    """LocalCSR.majors over any slice start:stop equals numpy's repeat of the row ids by
+    their lengths (empty rows, a slice inside one row and an empty slice included)."""
+    import scipy.sparse as sp
+    S = sp.random(n, n, density=density, format="csr", random_state=seed)
+    csr = LocalCSR(S.indptr.astype(np.int64), S.indices.astype(np.int32), n)
+    expected = np.repeat(np.arange(n), np.diff(S.indptr))
+    start = data.draw(st.integers(0, S.nnz))
+    stop = data.draw(st.integers(start, S.nnz))
+    np.testing.assert_array_equal(csr.majors(np, start, stop), expected[start:stop])
+    np.testing.assert_array_equal(csr.majors(np), expected)
