@@ -99,6 +99,18 @@ for stage in "$@"; do
                 --scale 22 --roots 16 --peers graphblas-pushpull,scipy,cupyx-naive --peer-roots 4 --no-progress \
                 --json "$OUT/old-scale22-$cache.json" 2>&1 | tail -9 | tee -a "$OUT/old.log"
         done ;;
+    background)             # the default bench at each of $TRUST_SCALES, detached so that it outlives this call's
+                            # 10 minutes (the machine stays while the next call comes within its warm time)
+        mkdir -p /tmp/bg && rm -f /tmp/bg/done
+        setsid nohup bash -c 'for s in '"${TRUST_SCALES:-26 27}"'; do "$@" bench --scale $s \
+            --json /tmp/bg/h100-bench-scale$s-defaults.json > /tmp/bg/bench-scale$s.log 2>&1; done; touch /tmp/bg/done' \
+            _ "${cli[@]}" > /dev/null 2>&1 < /dev/null &
+        echo "started the default bench at scales ${TRUST_SCALES:-26 27} in the background" ;;
+    collect)                # wait (up to $WAIT s) for the background stage, then bring back what it wrote
+        for ((waited = 0; waited < ${WAIT:-560}; waited += 10)); do [ -f /tmp/bg/done ] && break; sleep 10; done
+        [ -f /tmp/bg/done ] && echo "background bench done" || echo "background bench still running"
+        cp /tmp/bg/*.json /tmp/bg/*.log "$OUT"/ 2>/dev/null
+        tail -n 30 /tmp/bg/*.log ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done
