@@ -24,10 +24,11 @@ import numpy as np
 
 from lagraph_dist.algorithms import bfs
 from lagraph_dist.backend import get_backend, gpu_status
-from lagraph_dist.errors import InvalidValue, OutOfDeviceMemory, OutOfHostMemory, ValidationError
+from lagraph_dist.errors import InvalidValue, OutOfDeviceMemory, OutOfHostMemory, ValidationError, open_file
 from lagraph_dist.memory import estimate_memory, format_bytes, host_memory
 from lagraph_dist.ops import ewise_mult, reduce, separate_levels
 from lagraph_dist.semirings import binary, plus
+from lagraph_dist.text import plural
 
 __all__ = ["BenchConfig", "Progress", "pick_roots", "run_bench", "teps_summary", "environment",
            "device_name", "format_table", "write_json", "PEERS"]
@@ -608,7 +609,7 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
 
 
 def write_json(record, path):
-    with open(path, "w") as handle:
+    with open_file(path, "w", doing=f"write the benchmark record {path}") as handle:
         json.dump(record, handle, indent=1, default=lambda o: o.item() if hasattr(o, "item") else str(o))
 
 
@@ -632,7 +633,7 @@ def format_table(record):
         f"graph: {_graph_title(record)}: n = {record['n']:,} vertices, {record['nvals']:,} stored edges",
         f"device: {env.get('device', '?')}; backend: {backend}"
         + (f" (asked for {asked})" if asked and asked != backend else "")
-        + f"; grid {env['grid'][0]}x{env['grid'][1]} ({_count(env['ranks'], 'rank')})",
+        + f"; grid {env['grid'][0]}x{env['grid'][1]} ({plural(env['ranks'], 'rank')})",
         "",
         "| run | hmean GTEPS | median ms | roots | validated |",
         "|---|---|---|---|---|",
@@ -655,7 +656,7 @@ def format_table(record):
     for name, run in record["peers"].items():
         if "skipped" not in run and run["roots"] < our_roots:
             why = f" ({run['stopped_early']})" if run.get("stopped_early") else ""
-            notes.append(f"{name} ran the first {_count(run['roots'], 'root')} of our {our_roots}{why}.")
+            notes.append(f"{name} ran the first {plural(run['roots'], 'root')} of our {our_roots}{why}.")
     if record.get("level_check_skipped"):
         notes.append(f"Levels not compared with python-graphblas: {record['level_check_skipped']}.")
     for name, run in ours.items():
@@ -664,7 +665,3 @@ def format_table(record):
                          f"{outlier['times_median']:.1f}x the median (its level records are in the JSON).")
     return "\n".join(lines + ([""] + notes if notes else []))
 
-
-def _count(number, noun):
-    """``1 root``, ``2 roots``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -13,7 +13,8 @@ import time
 import numpy as np
 
 from lagraph_dist import __version__
-from lagraph_dist.errors import InvalidValue, LagraphDistError
+from lagraph_dist.errors import InvalidValue, LagraphDistError, open_file
+from lagraph_dist.text import plural
 
 __all__ = ["main", "build_parser"]
 
@@ -331,7 +332,8 @@ def _run_bfs(args):
             saved[f"levels_{root}"], saved[f"parents_{root}"] = levels, parents
         reached = int((levels >= 0).sum())
         verdict = "not validated (--no-validate)" if args.no_validate else "validated (Graph500 rules)"
-        heading = (f"root {root}: reached {reached:,} vertices in {int(levels.max())} levels, "
+        heading = (f"root {root}: reached {plural(reached, 'vertex', spec=',')} in "
+                   f"{plural(int(levels.max()), 'level')}, "
                    f"{1e3 * elapsed:.2f} ms, {verdict}")
         _on_rank0(A.grid, _say, ["", heading, LEVEL_HEADER, *_level_rows(result.stats)])
     if args.out:
@@ -339,7 +341,7 @@ def _run_bfs(args):
 
 
 def _save_npz(path, arrays):
-    with open(path, "wb") as handle:         # savez would append .npz to a name without it
+    with open_file(path, "wb", doing=f"write {path}") as handle:   # savez would append .npz to a bare name
         np.savez(handle, **arrays)
     print(f"\nwrote {path}: {', '.join(arrays)}", flush=True)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from lagraph_dist.errors import InvalidValue, MissingDependency
+from lagraph_dist.errors import InvalidValue, MissingDependency, open_file
 
 __all__ = ["load_record", "plot_record", "pyplot"]
 
@@ -30,7 +30,7 @@ def pyplot():
 
 def load_record(path):
     """The benchmark record written by ``lagraph-dist bench --json``."""
-    with open(path) as handle:
+    with open_file(path, doing=f"read the benchmark record {path}") as handle:
         try:
             record = json.load(handle)
         except json.JSONDecodeError as exc:

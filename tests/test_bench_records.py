@@ -225,3 +225,16 @@ def test_the_command_line_draws_no_bar_into_a_pipe():
     assert done.returncode == 0, done.stderr
     assert "\r" not in done.stderr and "bench: peers" in done.stderr
     assert "| scipy |" in done.stdout
+
+
+def test_plot_of_a_missing_record_is_a_file_error(tmp_path):
+    from lagraph_dist.plot import load_record
+    with pytest.raises(ld.MissingFile, match="benchmark record"):
+        load_record(tmp_path / "absent.json")
+    with pytest.raises(FileNotFoundError):
+        load_record(tmp_path / "absent.json")
+
+
+def test_a_record_that_cannot_be_written_is_a_file_error(tmp_path):
+    with pytest.raises(ld.FileError, match="write the benchmark record"):
+        bench.write_json({"a": 1}, tmp_path / "no-such-folder" / "out.json")
