@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -25,6 +26,17 @@ ALLOWED_STEPS = {"push": {"push"}, "pull": {"pull"}, "auto": {"push", "pull"}}
 
 # -- launching MPI ----------------------------------------------------------------------------
 @functools.lru_cache(maxsize=None)
+@functools.cache
+def load_script(path):
+    """A script of benchmarks/ as a module, registered under its file's stem first (its
+    dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def mpi_launcher():
     """The launcher of this interpreter's MPI: the mpiexec beside sys.executable (the mpich
     wheel in a venv), else mpirun or mpiexec on PATH; None when there is none."""

@@ -1,8 +1,6 @@
 """benchmarks/high_diameter.py on the CPU: its --quick run writes a record whose every run was
 timed and validated, with the levels a mesh and a path must have; its exact levels agree with
 scipy's shortest paths over meshes built here by hand; and a wrong result does not get past it."""
-import functools
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,23 +11,13 @@ import pytest
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from helpers import edges_to_scipy
+from helpers import edges_to_scipy, load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "high_diameter.py"
 TIMEOUT = 300
 OUR_RUNS = ("push", "auto")
 PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
-
-
-@functools.cache
-def load_script():
-    """The script as a module (registered first: its dataclasses look their module up)."""
-    spec = importlib.util.spec_from_file_location("high_diameter", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def run_script(*args):
@@ -155,20 +143,20 @@ def test_bad_options_are_refused(args, message):
 # -- the pieces the record rests on ---------------------------------------------------------------
 @pytest.mark.parametrize("rows,cols", [(1, 1), (1, 9), (7, 1), (7, 13), (12, 5)])
 def test_exact_mesh_levels_are_scipys_shortest_paths(rows, cols):
-    script = load_script()
+    script = load_script(SCRIPT)
     expected = script.mesh(rows, cols).expected_levels()
     assert np.array_equal(expected, hops_from_zero(mesh_by_hand(rows, cols)))
 
 
 def test_exact_path_levels_are_scipys_shortest_paths():
-    script = load_script()
+    script = load_script(SCRIPT)
     n = 37
     S = edges_to_scipy(np.arange(n - 1), np.arange(1, n), n, symmetrize=True)
     assert np.array_equal(script.path(n).expected_levels(), hops_from_zero(S))
 
 
 def test_a_wrong_level_is_named():
-    script = load_script()
+    script = load_script(SCRIPT)
     expected = script.path(6).expected_levels()
     wrong = expected.copy()
     wrong[4] = 2
@@ -178,7 +166,7 @@ def test_a_wrong_level_is_named():
 
 def test_a_bad_scipy_tree_fails_validation():
     """scipy's tree passes with the exact levels, and a predecessor that is no edge does not."""
-    script = load_script()
+    script = load_script(SCRIPT)
     rows, cols = 4, 6
     S = mesh_by_hand(rows, cols)
     A = ld.Matrix.from_scipy(S, backend="cpu")

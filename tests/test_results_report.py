@@ -2,8 +2,6 @@
 JSON; a changed record makes --check fail naming the files it changes; a table holds a record's
 numbers (checked against figures computed here from the record's per-root data); and replacing a
 marked region leaves everything around it as it was."""
-import functools
-import importlib.util
 import json
 import re
 import shutil
@@ -14,19 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "results_report.py"
 TIMEOUT = 120
 ROUNDING = 6e-3      # a table figure: three significant digits, or one decimal from 10 up
-
-
-@functools.cache
-def load_script():
-    spec = importlib.util.spec_from_file_location("results_report", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def run_check(*args):
@@ -121,7 +112,7 @@ def expected_from(path):
 
 
 def test_bench_summary_holds_the_record_numbers(record_file):
-    report = load_script()
+    report = load_script(SCRIPT)
     text = report.bench_summary(report.load(record_file.parent, record_file.name), record_file.name)
     rows = table_rows(text)
     expected = expected_from(record_file)
@@ -135,7 +126,7 @@ def test_bench_summary_holds_the_record_numbers(record_file):
 
 
 def test_comparison_table_holds_the_record_numbers(record_file):
-    report = load_script()
+    report = load_script(SCRIPT)
     text = report.comparison_table(record_file.parent, [record_file.name], 1e6, ("scipy",))
     cells = table_rows(text)["scale 12, 1 process"]
     expected = expected_from(record_file)
@@ -154,12 +145,12 @@ def test_comparison_table_holds_the_record_numbers(record_file):
 
 # -- marked regions ----------------------------------------------------------------------------------
 def marked(name, body):
-    report = load_script()
+    report = load_script(SCRIPT)
     return f"{report.open_marker(name)}\n{body}\n{report.close_marker(name)}"
 
 
 def test_replacing_a_region_keeps_the_text_around_it():
-    report = load_script()
+    report = load_script(SCRIPT)
     before = "# Title\n\nProse with 12.5 ms that is not ours to touch.\n\n"
     between = "\n\nMore prose.\n\n"
     after = "\n\nThe end, | a | table | line |\n"
@@ -170,7 +161,7 @@ def test_replacing_a_region_keeps_the_text_around_it():
 
 
 def test_a_region_without_its_markers_is_refused():
-    report = load_script()
+    report = load_script(SCRIPT)
     text = marked("one", "body")
     with pytest.raises(report.MarkerError, match="'other'"):
         report.replace_region(text, "other", "x")
