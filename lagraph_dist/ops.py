@@ -32,7 +32,7 @@ from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
 from lagraph_dist.stats import HOST_CLOCK
 
 __all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats",
-           "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "frontier_out_edges"]
+           "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "frontier_out_edges", "holds"]
 
 
 @dataclass
@@ -152,25 +152,26 @@ def _output_space_mask(mask, complement, structure, orient, own_words, block_len
         words = collectives.gather_words(own_words, channel, block_len)
         stats.bytes["mask"], stats.encoding["mask"] = 4 * own_words.shape[0] * (channel.size - 1), "bitmap"
         return words
-    cache = mask._mask_caches.get(orient.out_space)
+    cache = mask.facts.mask_caches.get(orient.out_space)
     if cache is None or cache.part is not mask.part:
         words = collectives.gather_words(own_words, channel, block_len)
         stats.bytes["mask"], stats.encoding["mask"] = 4 * own_words.shape[0] * (channel.size - 1), "bitmap"
         per_block = block_len // WORD_BITS
         cache = _MaskCache(mask.part, words, slice(channel.rank * per_block, (channel.rank + 1) * per_block))
-        mask._mask_caches[orient.out_space] = cache
+        mask.facts.mask_caches[orient.out_space] = cache
     return cache.words
 
 
 def _update_mask_caches(target, u):
     """After ``assign(target, u)``: the caches of ``target`` learn its block exactly and, when
     ``u`` came from a product masked by ~target, every candidate that product found."""
-    for space, cache in list(target._mask_caches.items()):
+    caches = target.facts.mask_caches
+    for space, cache in list(caches.items()):
         if cache.part is not target.part:
-            del target._mask_caches[space]
+            del caches[space]
             continue
         cache.words[cache.own] |= target.part.to_bitmap(target.backend).words
-        found = u._candidates
+        found = u.facts.candidates
         if found is not None and found[0] is target and found[1] == space:
             cache.words |= found[2]
 
@@ -179,8 +180,9 @@ def _update_mask_caches(target, u):
 def _member_counts(u, channel, grid):
     """Entries of each member's part, on the host: from the product that made ``u`` when it
     says, else one small host allgather."""
-    if u._global is not None:
-        return [u._global.rank_nvals[r] for r in grid.members(channel)]
+    known = u.facts.rank_nvals()
+    if known is not None:
+        return [known[r] for r in grid.members(channel)]
     counts = np.empty(channel.size, dtype=np.int64)
     channel.comm.Allgather(np.array([u.part.nvals], dtype=np.int64), counts)
     return counts.tolist()
@@ -190,10 +192,8 @@ def _fold_bound(u, degrees, block_len):
     """An upper bound on any fold piece's entries that every rank knows: a push finds at most
     the frontier's out-edges. (The unmasked vertices bound nothing here: a rank's candidates
     are masked by a lower bound of the mask, and their owner drops the extra ones.)"""
-    bound = block_len
-    if u.encoding == "list" and u._global is not None and u._push_degrees is degrees:
-        bound = min(bound, u._global.push_edges)
-    return bound
+    edges = u.facts.push_edges(degrees) if u.encoding == "list" else None
+    return block_len if edges is None else min(block_len, edges)
 
 
 def _input_for(kernel, part, backend):
@@ -234,8 +234,7 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
             out, counters = kernels.push_spmspv(
                 orient.push_csr, frontier.ids, frontier.values if reads else None, semiring, local_mask,
                 complement, orient.in_map, out_degree=final_degrees,
-                frontier_edges=u._global.push_edges if (u._global is not None and u._push_degrees
-                                                        is degrees_vector) else None)
+                frontier_edges=u.facts.push_edges(degrees_vector))
         else:
             out, counters = kernels.pull_spmv(
                 orient.pull_csr_of(), frontier.words, frontier.values if reads else None, semiring,
@@ -254,9 +253,9 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
         global_counts, stats.edges_examined = collectives.level_counts(counters, grid, backend)
         out.set_found(global_counts.rank_nvals[grid.rank])
     w = Vector._from_part(u.n, grid, backend, out, op_stats=stats)
-    w._global, w._known_nvals, w._push_degrees = global_counts, global_counts.nvals, degrees_vector
+    w.facts.record_counts(global_counts, degrees_vector)
     if mask is not None and complement and structure:
-        w._disjoint_from, w._candidates = mask, candidates
+        w.facts.record_disjoint(mask, candidates)
     return w
 
 
@@ -337,13 +336,12 @@ def assign(w, u, *, value=None):
             kernels.assign_from_list(source.ids, target.words, target.values, src_dense=u.part.values)
         else:
             kernels.assign_from_list(source.ids, target.words, target.values, src_compact=source.values)
-        if u._disjoint_from is w:                 # a product masked by ~w: every entry is new
+        if u.facts.disjoint_from is w:            # a product masked by ~w: every entry is new
             target.grew_in_place(source.nvals)
-            w._known_nvals = None if w._known_nvals is None else w._known_nvals + u.nvals
+            w.facts.grew(u.nvals)
         else:
             target.changed_in_place(backend)
-            w._known_nvals = None
-        w._global = None
+            w.facts.changed()
         _update_mask_caches(w, u)
         return w
     values = (source.values if value is None
@@ -428,9 +426,8 @@ class LevelRecord:
 def frontier_out_edges(q, degrees):
     """Collective: the out-edges of ``q``'s entries (``degrees`` = ``A.out_degree()``), from
     the counters of the product that made ``q`` when it has them (no work, no read)."""
-    if q._global is not None and q._push_degrees is degrees:
-        return q._global.push_edges
-    return int(reduce(ewise_mult(q, degrees, BinaryOp("second")), "plus"))
+    known = q.facts.push_edges(degrees)
+    return known if known is not None else int(reduce(ewise_mult(q, degrees, BinaryOp("second")), "plus"))
 
 
 def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None):
@@ -483,12 +480,12 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
                                    time.perf_counter() - started))
         q = found
         if (q.nvals == 0 or q.nvals > limits.max_nvals
-                or (limits.target is not None and _holds(q, limits.target))):
+                or (limits.target is not None and holds(q, limits.target))):
             break
     return q, records
 
 
-def _holds(q, vertex):
+def holds(q, vertex):
     """Collective: does ``q`` have an entry at global id ``vertex``?"""
     start, stop = q.layout.block_range(q.grid.row, q.grid.col)
     mine = False
@@ -518,11 +515,10 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
     visited.part.grew_in_place(added)             # every found vertex was new to it
     if depths is not None:
         depths.part.changed_in_place(backend)
-    visited._known_nvals = None if visited._known_nvals is None else visited._known_nvals + added
+    visited.facts.grew(added)
     count = int(ids.shape[0])
     part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
     out = Vector._from_part(q.n, A.grid, backend, part)
     degrees = A.out_degree()
-    out._global = collectives.GlobalCounts((count,), count, int(edges))
-    out._known_nvals, out._push_degrees = count, degrees
+    out.facts.record_counts(collectives.GlobalCounts((count,), count, int(edges)), degrees)
     return out, records

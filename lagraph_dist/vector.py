@@ -23,12 +23,66 @@ if TYPE_CHECKING:
     from lagraph_dist.expr import Mask, Output, Scalar, VectorExpression
     from lagraph_dist.matrix import Matrix
 
-__all__ = ["Vector"]
+__all__ = ["Vector", "Facts"]
 
 
 def _on_host(data, backend):
     """User input as host data: device arrays of the backend are copied back."""
     return backend.to_host(data) if type(data).__module__.startswith("cupy") else data
+
+
+class Facts:
+    """What is known of a vector's entries over the whole grid, so that later steps need no
+    collective to learn it again. Each vector owns one (``Vector.facts``).
+
+    Life cycle: a new part (any constructor, any change not listed here) starts with no facts.
+    The product or fused run that makes a vector records its counts (:meth:`record_counts`)
+    and, for a product masked by the complement of some ``mask``, that its entries are all
+    outside ``mask`` and what it found against it (:meth:`record_disjoint`). The same entries
+    in another encoding carry the facts over (:meth:`copy`). An assignment that only adds new
+    entries moves the count on (:meth:`grew`); any other change in place forgets them
+    (:meth:`changed`). A vector used as a mask also keeps, per output space, the gathered lower
+    bound of its pattern (``mask_caches``), which the products keep up to date.
+    """
+
+    def __init__(self):
+        self.nvals = None            # global entries, when known on every rank
+        self.counts = None           # collectives.GlobalCounts: entries per rank, out-edges
+        self.degrees = None          # the degree vector ``counts.push_edges`` was summed over
+        self.disjoint_from = None    # a mask vector this vector's entries are all outside of
+        self.candidates = None       # (mask, output space, words): what the product found
+        self.mask_caches = {}        # as a mask: lower bounds of its pattern, by output space
+
+    def copy(self):
+        """The same facts for the same entries (the mask caches stay with their vector)."""
+        other = Facts()
+        other.nvals, other.counts, other.degrees = self.nvals, self.counts, self.degrees
+        other.disjoint_from, other.candidates = self.disjoint_from, self.candidates
+        return other
+
+    def record_counts(self, counts, degrees):
+        """A product's (or fused run's) counts, its push edges summed over ``degrees``."""
+        self.counts, self.nvals, self.degrees = counts, counts.nvals, degrees
+
+    def record_disjoint(self, mask, candidates):
+        self.disjoint_from, self.candidates = mask, candidates
+
+    def rank_nvals(self):
+        """Entries on each grid rank, or None when unknown."""
+        return None if self.counts is None else self.counts.rank_nvals
+
+    def push_edges(self, degrees):
+        """The entries' out-edges summed over ``degrees``, or None when not known for them."""
+        return self.counts.push_edges if self.counts is not None and self.degrees is degrees else None
+
+    def grew(self, added):
+        """``added`` new entries were assigned in place (none of them there before)."""
+        self.nvals = None if self.nvals is None else self.nvals + added
+        self.counts = self.degrees = None
+
+    def changed(self):
+        """The entries changed in place in a way not counted."""
+        self.nvals = self.counts = self.degrees = None
 
 
 class Vector:
@@ -58,13 +112,7 @@ class Vector:
         self.layout = Layout(n, grid.rows, grid.cols)
         self.part = part
         self.op_stats = op_stats     # set by the product that made this vector
-        # What the product that made this vector knows, so that later steps need no collective:
-        self._global = None          # collectives.GlobalCounts: entries per rank, out-edges
-        self._push_degrees = None    # the degree vector ``_global.push_edges`` was summed over
-        self._known_nvals = None     # the global entry count, when known on every rank
-        self._disjoint_from = None   # a mask vector this vector's entries are all outside of
-        self._candidates = None      # (mask, output space, words): what the product found
-        self._mask_caches = {}       # as a mask: lower bounds of its pattern (ops._MaskCache)
+        self.facts = Facts()         # what is known of its entries over the grid
 
     def _replace_part(self, part):
         """A new part: everything derived from the old one is dropped."""
@@ -114,18 +162,14 @@ class Vector:
     def _same_entries(self, part):
         """A vector of the same entries in another encoding: what is known of them carries over."""
         other = self._like(part, self.op_stats)
-        other._know_as(self)
+        other.facts = self.facts.copy()
         return other
 
     def _adopt(self, other):
         """Take ``other``'s part (not copied) and what is known of its entries."""
         self._replace_part(other.part)
         self.op_stats = other.op_stats
-        self._know_as(other)
-
-    def _know_as(self, other):
-        self._global, self._push_degrees, self._known_nvals = other._global, other._push_degrees, other._known_nvals
-        self._disjoint_from, self._candidates = other._disjoint_from, other._candidates
+        self.facts = other.facts.copy()
 
     # -- properties -----------------------------------------------------------------------
     @property
@@ -140,9 +184,9 @@ class Vector:
     def nvals(self) -> int:
         """Collective: number of entries over all ranks (no communication when the product or
         assignment that made it already knows)."""
-        if self._known_nvals is None:
-            self._known_nvals = int(self.grid.allreduce(self.part.nvals))
-        return self._known_nvals
+        if self.facts.nvals is None:
+            self.facts.nvals = int(self.grid.allreduce(self.part.nvals))
+        return self.facts.nvals
 
     @property
     def local_nvals(self) -> int:

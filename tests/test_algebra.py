@@ -366,3 +366,23 @@ def test_out_degree(backend):
     SB = edges_to_scipy(src, dst, n, symmetrize=True)
     np.testing.assert_array_equal(B.out_degree().to_numpy(fill=0), np.diff(SB.indptr))
     assert B.T.out_degree().to_numpy(fill=0).tolist() == np.diff(SB.indptr).tolist()
+
+
+def test_a_vectors_facts_follow_its_life_cycle():
+    """Vector.facts: filled by the product that made the vector, moved on by an assignment of
+    new entries only, forgotten by any other change; the counts it gives equal a recount."""
+    import scipy.sparse as sp
+    S = sp.random(60, 60, density=0.08, format="csr", random_state=4)
+    A = ld.Matrix.from_scipy(S, backend="cpu")
+    q = ld.Vector.from_indices([0, 1], 60, values=[0, 1], dtype=np.int64, backend="cpu")
+    visited = q.to_bitmap()
+    w = ld.vxm(q, A, ld.semirings.any_secondi, mask=visited, complement=True)
+    reached = set(S[[0, 1]].indices.tolist()) - {0, 1}
+    assert w.facts.nvals == len(reached) and w.facts.disjoint_from is visited
+    assert w.facts.push_edges(A.out_degree()) == int(np.diff(S.indptr)[sorted(reached)].sum())
+    before = visited.nvals
+    ld.assign(visited, w)                       # new entries only: the count moves on
+    assert visited.facts.nvals == before + len(reached) == int((visited.to_numpy(fill=-1) >= 0).sum())
+    ld.assign(visited, q)                       # entries already there: the count is forgotten
+    assert visited.facts.nvals is None
+    assert visited.nvals == before + len(reached)     # and recounted on demand

@@ -20,7 +20,7 @@ from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.interop import as_matrix
 from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
-from lagraph_dist.ops import RepeatLimits, _holds, apply, assign, frontier_out_edges, mxv, repeat_masked_vxm, vxm
+from lagraph_dist.ops import RepeatLimits, apply, holds, assign, frontier_out_edges, mxv, repeat_masked_vxm, vxm
 from lagraph_dist.stats import HOST_CLOCK, level_record, summarize_levels
 from lagraph_dist.text import plural
 from lagraph_dist.vector import Vector
@@ -128,13 +128,12 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     # visited (the parents when asked for) and depths grow in place: bitmaps take each
     # level's discoveries in time proportional to them
     visited = frontier.to_bitmap()
-    visited._known_nvals = 1
     depths = apply(frontier, binary.second, right=np.int64(0)).to_bitmap() if levels else None
     policy = _DirectionPolicy(A, direction, alpha, beta)
     last_depth = A.n if depth_limit is None else depth_limit
     frontier_nvals, depth, records = 1, 0, []
     reads, launches, handed_back = backend.device_reads, backend.kernel_launches, False
-    while frontier_nvals and depth < last_depth and not (target is not None and _holds(frontier, target)):
+    while frontier_nvals and depth < last_depth and not (target is not None and holds(frontier, target)):
         started = time.perf_counter()
         if grid.size == 1 and not handed_back:     # the search as one composite
             limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, last_depth - depth), max_nvals=A.n,
