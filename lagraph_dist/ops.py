@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lagraph_dist import collectives
+from lagraph_dist.cpu_kernels import STOP_LEVELS, STOP_TOO_BIG
 from lagraph_dist.direction import DirectionRule
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
 from lagraph_dist.grid import WORD_BITS
@@ -398,12 +399,11 @@ def reduce(u, monoid):
 class RepeatLimits:
     """When :func:`repeat_masked_vxm` stops: after ``max_levels`` levels, or after the level
     whose result is empty, holds ``target``, or exceeds ``max_nvals`` entries, or before a push
-    level whose input has more than ``max_edges`` out-edges (the caller then goes on with
-    single products)."""
+    level whose input has more than ``max_edges`` out-edges (None: no such limit)."""
 
     max_levels: int
-    max_nvals: int
-    max_edges: int
+    max_nvals: int | None = None
+    max_edges: int | None = None
     target: int | None = None
 
 
@@ -412,7 +412,9 @@ class LevelRecord:
     """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read,
     whether the product ran top-down (push) or bottom-up (pull), and the level's own seconds
     with the clock that measured them (inside a fused run: the backend's, e.g. the GPU's
-    %globaltimer; otherwise the host's perf_counter around the level's calls)."""
+    %globaltimer; otherwise the host's perf_counter around the level's calls); the products'
+    stats (None inside a fused run), and the device reads and kernel launches made during the
+    level (a fused run's one launch counts on its first level, its reads on its last)."""
 
     frontier: int
     discovered: int
@@ -421,6 +423,17 @@ class LevelRecord:
     seconds: float = 0.0
     clock: str = HOST_CLOCK
     fused: bool = False          # run inside the backend's composite, not as separate products
+    stats: ProductStats | None = None
+    host_reads: int = 0
+    launches: int = 0
+
+
+#: a fused run returns after this many levels to report them (its report buffer's size), and
+#: the next run goes on from there
+FUSED_MAX_LEVELS = 4096
+#: push levels of more out-edges than this leave the fused run for a single product, whose
+#: tile-balanced push kernel reads a huge frontier's edges faster than the fused kernel's warps
+FUSED_MAX_PUSH_EDGES = 1 << 24
 
 
 def frontier_out_edges(q, degrees):
@@ -431,7 +444,7 @@ def frontier_out_edges(q, degrees):
 
 
 def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None):
-    """Collective. Repeats, from ``d = depth``, until ``limits`` stop it::
+    """Collective. The BFS level engine: repeats, from ``d = depth``, until ``limits`` stop it::
 
         q = vxm(q, A, semiring, mask=visited, complement=True)   # q<!visited.S, replace> = q' A
         assign(visited, q)                                        # visited<q.S> = q
@@ -445,44 +458,97 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     ``mxv(A.T, q)`` over the unvisited vertices (the same result, by any's choice of parent);
     pull levels need ``A.T.prepare_pull()`` first.
 
-    On a 1 x 1 grid the backend runs all the levels without returning to Python (the GPU
-    backend: one persistent cooperative kernel with a grid barrier between levels, and
-    visited updated in place instead of a separate assign, ``kernels/fused.cu``); elsewhere
-    it is the loop above.
+    On a 1 x 1 grid, with ``visited`` (and ``depths``) as bitmaps, the backend runs the levels
+    without returning to Python (the GPU backend: one persistent cooperative kernel with a
+    grid barrier between levels, and visited updated in place instead of a separate assign,
+    ``kernels/fused.cu``), in runs of at most FUSED_MAX_LEVELS levels; a push level of more
+    than FUSED_MAX_PUSH_EDGES out-edges runs as a single product between two runs. Elsewhere
+    every level is the loop above. This is the only level loop of the package's searches.
     """
     semiring = lookup_semiring(semiring)
     _check_operands(q, A, visited)
     if semiring.add.kind != "any" or semiring.multiply.name not in ("pair", "secondi"):
         raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
-    if rule is None:
-        rule = DirectionRule("push", A.n, A.nvals)
-    if _FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap" and (
-            depths is None or depths.encoding == "bitmap"):
-        return _fused_levels(q, A, semiring, visited, depths, depth, limits, rule)
-    records, degrees = [], A.out_degree()
-    for level in range(limits.max_levels):
-        if q.nvals == 0:
-            break
-        started = time.perf_counter()
-        edges = functools.cache(lambda q=q: frontier_out_edges(q, degrees))   # one reduce at most
-        push = rule.choose(q.nvals, edges)
-        if push and edges() > limits.max_edges:
-            break
-        if push:
-            found = vxm(q.to_list(), A, semiring, mask=visited, complement=True)
+    rule = rule or DirectionRule("push", A.n, A.nvals)
+    fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
+               and (depths is None or depths.encoding == "bitmap"))
+    level = _LevelEngine(q, A, semiring, visited, depths, depth, limits, rule)
+    if limits.target is not None and q.nvals and holds(q, limits.target):
+        return q, []
+    while level.more():
+        if fusable and level.chosen is None:
+            level.fused_run()
         else:
-            found = mxv(A.T, q.to_bitmap(), semiring, mask=visited, complement=True)
-        if found.nvals:
-            assign(visited, found)
-            if depths is not None:
-                assign(depths, found, value=depth + level)
-        records.append(LevelRecord(q.nvals, found.nvals, found.op_stats.edges_examined, push,
-                                   time.perf_counter() - started))
-        q = found
-        if (q.nvals == 0 or q.nvals > limits.max_nvals
+            level.single()
+    return level.q, level.records
+
+
+class _LevelEngine:
+    """The state of one :func:`repeat_masked_vxm` call: the frontier, the records so far, and
+    a direction the rule has already chosen for the next level (a fused run stops before a
+    push too big for it after the rule chose it; the single product then takes it)."""
+
+    def __init__(self, q, A, semiring, visited, depths, depth, limits, rule):
+        self.q, self.A, self.semiring, self.visited, self.depths = q, A, semiring, visited, depths
+        self.depth, self.limits, self.rule = depth, limits, rule
+        self.records, self.chosen, self.stopped = [], None, False
+        self.degrees = A.out_degree()
+
+    def more(self):
+        return not self.stopped and len(self.records) < self.limits.max_levels and self.q.nvals > 0
+
+    def _after(self, q):
+        """Take ``q`` as the frontier and stop where the limits say."""
+        self.q = q
+        limits = self.limits
+        if (q.nvals == 0 or (limits.max_nvals is not None and q.nvals > limits.max_nvals)
                 or (limits.target is not None and holds(q, limits.target))):
-            break
-    return q, records
+            self.stopped = True
+
+    def single(self):
+        """One level as separate products (the loop of :func:`repeat_masked_vxm`)."""
+        backend, q = self.A.backend, self.q
+        reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
+        edges = functools.cache(lambda: frontier_out_edges(q, self.degrees))   # one reduce at most
+        push = self.chosen if self.chosen is not None else self.rule.choose(q.nvals, edges)
+        self.chosen = None
+        if push and self.limits.max_edges is not None and edges() > self.limits.max_edges:
+            self.stopped = True
+            return
+        if push:
+            found = vxm(q.to_list(), self.A, self.semiring, mask=self.visited, complement=True)
+        else:
+            found = mxv(self.A.T, q.to_bitmap(), self.semiring, mask=self.visited, complement=True)
+        if found.nvals:
+            assign(self.visited, found)
+            if self.depths is not None:
+                assign(self.depths, found, value=self.depth + len(self.records))
+        self.records.append(LevelRecord(
+            q.nvals, found.nvals, found.op_stats.edges_examined, push, time.perf_counter() - started,
+            stats=found.op_stats, host_reads=backend.device_reads - reads,
+            launches=backend.kernel_launches - launches))
+        self._after(found)
+
+    def fused_run(self):
+        """Levels inside the backend's composite, until it stops; a push too big for it is
+        left to :meth:`single`, with the rule's choice kept."""
+        limits = self.limits
+        edge_cap = FUSED_MAX_PUSH_EDGES if limits.max_edges is None else min(limits.max_edges, FUSED_MAX_PUSH_EDGES)
+        run_limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, limits.max_levels - len(self.records)),
+                                  max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
+                                  max_edges=edge_cap, target=limits.target)
+        q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
+                                       self.depth + len(self.records), run_limits, self.rule)
+        self.records.extend(run)
+        self.q = q
+        if reason == STOP_TOO_BIG and (limits.max_nvals is None or q.nvals <= limits.max_nvals):
+            # stopped before a push of more than edge_cap out-edges, which the rule chose
+            if limits.max_edges is not None and frontier_out_edges(q, self.degrees) > limits.max_edges:
+                self.stopped = True
+            else:
+                self.chosen = True
+        elif reason != STOP_LEVELS:
+            self.stopped = True          # empty, at the target, or past max_nvals
 
 
 def holds(q, vertex):
@@ -498,19 +564,24 @@ def holds(q, vertex):
 
 
 def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
+    """One run of the backend's fused search: (the frontier after it, its level records, why
+    it stopped: a STOP_* reason of the kernels)."""
     backend = A.backend
+    reads, launches = backend.device_reads, backend.kernel_launches
     out_csr = A.block.by_col
     in_csr = out_csr if rule.mode == "push" else A.block.by_row     # pull reads in-edges
     space = A._cache.get("fused_workspace")
     if space is None:
         space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
-    raw, ids, edges, _ = backend.kernels.bfs_fused(
+    raw, ids, edges, reason = backend.kernels.bfs_fused(
         out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
         None if depths is None else depths.part.values, depth, q.to_list().part.ids, semiring.multiply.positional,
         rule, limits.max_nvals, limits.max_edges, limits.max_levels,
         -1 if limits.target is None else int(limits.target), workspace=space)
-    records = [LevelRecord(frontier, discovered, examined, bool(push), seconds, backend.kernels.FUSED_LEVEL_CLOCK, True)
-               for frontier, discovered, examined, push, seconds in raw]
+    run_reads, run_launches, last = backend.device_reads - reads, backend.kernel_launches - launches, len(raw) - 1
+    records = [LevelRecord(frontier, discovered, examined, bool(push), seconds, backend.kernels.FUSED_LEVEL_CLOCK,
+                           fused=True, host_reads=run_reads if k == last else 0, launches=run_launches if k == 0 else 0)
+               for k, (frontier, discovered, examined, push, seconds) in enumerate(raw)]
     added = sum(r.discovered for r in records)
     visited.part.grew_in_place(added)             # every found vertex was new to it
     if depths is not None:
@@ -521,4 +592,4 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
     out = Vector._from_part(q.n, A.grid, backend, part)
     degrees = A.out_degree()
     out.facts.record_counts(collectives.GlobalCounts((count,), count, int(edges)), degrees)
-    return out, records
+    return out, records, reason

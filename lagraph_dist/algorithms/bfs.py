@@ -11,7 +11,6 @@ No kernel, MPI call or backend branch appears here.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,21 +19,13 @@ from lagraph_dist.checks import check_vertex
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.interop import as_matrix
 from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
-from lagraph_dist.ops import RepeatLimits, apply, holds, assign, frontier_out_edges, mxv, repeat_masked_vxm, vxm
-from lagraph_dist.stats import HOST_CLOCK, level_record, summarize_levels
+from lagraph_dist.ops import RepeatLimits, apply, repeat_masked_vxm
+from lagraph_dist.stats import level_record, summarize_levels
 from lagraph_dist.text import plural
 from lagraph_dist.vector import Vector
 from lagraph_dist.semirings import any_secondi, any_pair, binary
 
 __all__ = ["bfs", "BFSResult", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
-
-# On one rank the search runs as repeat_masked_vxm (on one GPU, one persistent kernel); a run
-# returns after this many levels to record them, and the loop goes on.
-FUSED_MAX_LEVELS = 4096
-# ... except push levels of more out-edges than this: they run as single products, whose
-# tile-balanced push kernel reads a huge frontier's edges faster than the fused kernel's warps.
-FUSED_MAX_PUSH_EDGES = 1 << 24
-
 
 @dataclass
 class BFSResult:
@@ -95,18 +86,6 @@ def _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_l
     return A._vertex_id(source, "source")     # a node label where A has labels, else an id
 
 
-class _DirectionPolicy:
-    """Beamer's rule (:class:`lagraph_dist.direction.DirectionRule`) fed by the products'
-    counters: the frontier's size, and its out-edges from the product that made it."""
-
-    def __init__(self, A, direction, alpha, beta):
-        self.degrees = A.out_degree()
-        self.rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
-
-    def choose(self, frontier, frontier_nvals):
-        return self.rule.choose(frontier_nvals, lambda: frontier_out_edges(frontier, self.degrees))
-
-
 def bfs(A, source, *, levels=True, parents=True, direction="auto",
         alpha=DEFAULT_ALPHA, beta=DEFAULT_BETA, depth_limit=None, target=None) -> BFSResult:
     """Collective. Breadth-first search from ``source`` along out-edges of ``A``.
@@ -129,47 +108,13 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     # level's discoveries in time proportional to them
     visited = frontier.to_bitmap()
     depths = apply(frontier, binary.second, right=np.int64(0)).to_bitmap() if levels else None
-    policy = _DirectionPolicy(A, direction, alpha, beta)
-    last_depth = A.n if depth_limit is None else depth_limit
-    frontier_nvals, depth, records = 1, 0, []
-    reads, launches, handed_back = backend.device_reads, backend.kernel_launches, False
-    while frontier_nvals and depth < last_depth and not (target is not None and holds(frontier, target)):
-        started = time.perf_counter()
-        if grid.size == 1 and not handed_back:     # the search as one composite
-            limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, last_depth - depth), max_nvals=A.n,
-                                  max_edges=FUSED_MAX_PUSH_EDGES, target=target)
-            frontier, fused = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths,
-                                                depth=depth + 1, limits=limits, rule=policy.rule)
-            # each level's seconds are its own (the run's clock); the run's launches count on
-            # its first level, its reads on its last, where they happen
-            run_reads, run_launches = backend.device_reads - reads, backend.kernel_launches - launches
-            for k, record in enumerate(fused):
-                depth += 1
-                records.append(level_record(
-                    depth, "push" if record.push else "pull", record.frontier, record.discovered, None,
-                    record.seconds, run_reads if k == len(fused) - 1 else 0, run_launches if k == 0 else 0,
-                    clock=record.clock, edges_examined=record.examined, fused=record.fused))
-            frontier_nvals, reads, launches = frontier.nvals, backend.device_reads, backend.kernel_launches
-            # it stopped early with a frontier left: at the target (the loop's test ends the
-            # search) or before a push too big for it, which the rule has already chosen
-            handed_back = bool(frontier_nvals) and depth < last_depth and len(fused) < limits.max_levels
-            continue
-        push = True if handed_back else policy.choose(frontier, frontier_nvals)
-        handed_back = False
-        depth += 1
-        if push:
-            step, frontier = "push", vxm(frontier.to_list(), A, semiring, mask=visited, complement=True)
-        else:
-            step, frontier = "pull", mxv(A.T, frontier.to_bitmap(), semiring, mask=visited, complement=True)
-        discovered = frontier.nvals
-        if discovered:
-            assign(visited, frontier)
-            if levels:
-                assign(depths, frontier, value=depth)
-        records.append(level_record(depth, step, frontier_nvals, discovered, frontier.op_stats,
-                                    time.perf_counter() - started, backend.device_reads - reads,
-                                    backend.kernel_launches - launches, clock=HOST_CLOCK))
-        frontier_nvals, reads, launches = discovered, backend.device_reads, backend.kernel_launches
+    rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
+    limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
+    _, levels_run = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths, depth=1,
+                                      limits=limits, rule=rule)
+    records = [level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
+                            r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
+               for depth, r in enumerate(levels_run, start=1)]
     return BFSResult(source, depths, visited if parents else None,
                      summarize_levels(records, grid, grid.transport.name))
 
