@@ -20,7 +20,8 @@ from lagraph_dist.errors import (CupyUnusableWarning, DimensionMismatch, DomainM
                                  OutOfDeviceMemory, OutOfHostMemory, Unsupported, ValidationError)
 from lagraph_dist.expr import Mask, Scalar, VectorExpression
 from lagraph_dist.grid import Grid
-from lagraph_dist.matrix import Matrix, kronecker
+from lagraph_dist.generators import kronecker
+from lagraph_dist.matrix import Matrix
 from lagraph_dist.memory import MemoryEstimate, estimate_memory
 from lagraph_dist.ops import apply, assign, ewise_add, ewise_mult, mxv, reduce, vxm
 from lagraph_dist.validation import validate

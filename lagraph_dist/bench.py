@@ -23,6 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from lagraph_dist.algorithms import bfs
+from lagraph_dist import reference
+from lagraph_dist.grid import Grid
+from lagraph_dist.matrix import Matrix
+from lagraph_dist.validation import validate
 from lagraph_dist.backend import get_backend, gpu_status
 from lagraph_dist.errors import InvalidValue, OutOfDeviceMemory, OutOfHostMemory, ValidationError, open_file
 from lagraph_dist.memory import estimate_memory, format_bytes, host_memory
@@ -208,7 +212,6 @@ def _run_direction(A, roots, direction, check_roots, progress):
     """Times ``direction`` from every root (each search validated outside the clock); keeps
     per-root seconds and level records, names the outliers, and the digests of the levels
     from ``check_roots`` for the later comparison with python-graphblas."""
-    from lagraph_dist.validation import validate
     seconds, edges, level_stats, digests, pool_growth = [], [], [], {}, []
     checking = 0.0
     for root in progress.over(roots, f"bfs {direction}"):
@@ -341,7 +344,6 @@ def _naive_cupyx_graph(A, S):
 
 def _graphblas_searcher(prepared, direction):
     """search(root) -> (reached ids, levels) with python-graphblas."""
-    from lagraph_dist import reference
 
     def search(root):
         levels = reference.bfs(prepared, root, direction=direction)[0]
@@ -354,7 +356,6 @@ def _peer_searcher(peer, S, A, shared):
     its graph built now (``shared`` keeps python-graphblas's between its two peers)."""
     if peer.startswith("graphblas"):
         if "graphblas" not in shared:
-            from lagraph_dist import reference
             shared["graphblas"] = reference.prepare(S)
         return _graphblas_searcher(shared["graphblas"], "push" if peer == "graphblas-push" else "pushpull")
     if peer == "scipy":
@@ -370,8 +371,6 @@ def _peer_searcher(peer, S, A, shared):
             return cp.asnumpy(cp.flatnonzero(levels >= 0)), None
         return search
     if peer == "lagraph-cpu":
-        from lagraph_dist.grid import Grid
-        from lagraph_dist.matrix import Matrix
         from mpi4py import MPI
         A_cpu = Matrix.from_scipy(S, grid=Grid(comm=MPI.COMM_SELF), backend="cpu")
         A_cpu.symmetric = A.symmetric
@@ -434,7 +433,6 @@ def _peer_runs(S, roots, config, A, progress, degrees, reference_digests):
 def _reference_digests(S, prepared, roots, budget, progress, digests):
     """The python-graphblas levels' digests of ``roots`` that its peers did not already give,
     within ``budget`` seconds (at least one root)."""
-    from lagraph_dist import reference
     graph = prepared if prepared is not None else reference.prepare(S)
     started = time.perf_counter()
     for root in progress.over([r for r in roots if r not in digests], "python-graphblas levels"):

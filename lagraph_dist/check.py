@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from lagraph_dist.bench import pick_roots
+from lagraph_dist.reference import compare
 from lagraph_dist.errors import InvalidValue
 from lagraph_dist.grid import Grid
-from lagraph_dist.matrix import Matrix, kronecker
+from lagraph_dist.generators import kronecker
+from lagraph_dist.matrix import Matrix
 from lagraph_dist.text import plural
 
 __all__ = ["load_graph", "run_check"]
@@ -34,8 +37,6 @@ def run_check(path=None, *, scale: int | None = None, edgefactor: int = 16, seed
               merge_duplicates: bool = False, say: Callable[[str], None] = print) -> int:
     """Collective. Compare on each root; rank 0 reports through ``say``. Returns the exit
     status: 0 when every root agrees with the reference, 1 otherwise."""
-    from lagraph_dist.bench import pick_roots
-    from lagraph_dist.reference import compare
     grid = Grid(*grid_shape) if grid_shape else Grid()
     A = load_graph(path, scale=scale, edgefactor=edgefactor, seed=seed,
                    merge_duplicates=merge_duplicates, grid=grid, backend=backend)

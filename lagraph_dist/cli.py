@@ -13,6 +13,17 @@ import time
 import numpy as np
 
 from lagraph_dist import __version__
+from lagraph_dist import ops
+from lagraph_dist.algorithms import bfs
+from lagraph_dist.bench import PEERS, BenchConfig, Progress, device_name, format_table, pick_roots, run_bench, write_json
+from lagraph_dist.check import run_check
+from lagraph_dist.generators import kronecker
+from lagraph_dist.grid import Grid, default_grid
+from lagraph_dist.matrix import Matrix
+from lagraph_dist.memory import estimate_memory, multi_search_bytes
+from lagraph_dist.mtx import write_mtx
+from lagraph_dist.plot import plot_record, pyplot
+from lagraph_dist.validation import validate
 from lagraph_dist.errors import InvalidValue, LagraphDistError, open_file
 from lagraph_dist.text import plural
 
@@ -165,7 +176,6 @@ def build_parser():
         "  lagraph-dist bench --scale 20 --peers graphblas-pushpull,cupyx-naive --no-check-levels\n"
         "  mpiexec -n 4 lagraph-dist bench --scale 18 --peers none")
     _graph_arguments(bench)
-    from lagraph_dist.bench import PEERS, BenchConfig
     bench.add_argument("--roots", type=_positive_int, default=64, help="number of seeded roots")
     bench.add_argument("--root-seed", type=_nonnegative_int, default=2, help="seed picking the roots")
     bench.add_argument("--directions", type=_comma_list(DIRECTIONS, "direction"), default="push,auto",
@@ -255,7 +265,6 @@ def build_parser():
 
 # -- graphs and reports ----------------------------------------------------------------------
 def _load_graph(args):
-    from lagraph_dist import Grid, Matrix, kronecker
     grid = Grid(*args.grid) if args.grid else Grid()
     started = time.perf_counter()
     if args.mtx:
@@ -279,7 +288,6 @@ def _say(lines):
 
 
 def _graph_report(A, info, requested):
-    from lagraph_dist.bench import device_name
     if info["kind"] == "kronecker":
         graph = f"Kronecker scale {info['scale']}, edge factor {info['edgefactor']}, seed {info['seed']}"
     else:
@@ -304,7 +312,6 @@ def _level_rows(stats):
 
 
 def _roots_for(args, A):
-    from lagraph_dist.bench import pick_roots
     if not args.root:
         return pick_roots(A, args.roots, seed=args.root_seed)
     if len(set(args.root)) < len(args.root):
@@ -313,8 +320,6 @@ def _roots_for(args, A):
 
 
 def _run_bfs(args):
-    from lagraph_dist import bfs, ops
-    from lagraph_dist.validation import validate
     ops.SYNC_STAGE_TIMERS = args.stage_timing
     A, info = _load_graph(args)
     roots = _roots_for(args, A)
@@ -347,9 +352,7 @@ def _save_npz(path, arrays):
 
 
 def _run_bench(args):
-    from lagraph_dist.bench import BenchConfig, Progress, run_bench, write_json
     if args.plot:
-        from lagraph_dist.plot import pyplot
         pyplot()                             # no matplotlib: say so before the long run
     if not args.directions:
         raise InvalidValue("--directions names no direction; give at least one of push, pull, auto")
@@ -370,19 +373,15 @@ def _run_bench(args):
 
 
 def _bench_outputs(record, args):
-    from lagraph_dist.bench import format_table
     print(format_table(record), flush=True)
     if args.json:
         print(f"wrote {args.json}", flush=True)
     if args.plot:
-        from lagraph_dist.plot import plot_record
         plot_record(record, args.plot)
         print(f"wrote {args.plot}", flush=True)
 
 
 def _run_generate(args):
-    from lagraph_dist import Grid, kronecker
-    from lagraph_dist.mtx import write_mtx
     A = kronecker(args.scale, args.edgefactor, seed=args.seed, grid=Grid(), backend="cpu")
     S = A.to_scipy(root=0)
 
@@ -394,8 +393,6 @@ def _run_generate(args):
 
 
 def _run_plot(args):
-    from lagraph_dist.grid import default_grid
-    from lagraph_dist.plot import plot_record
 
     def draw():
         plot_record(args.record, args.out)
@@ -404,7 +401,6 @@ def _run_plot(args):
 
 
 def _run_check(args):
-    from lagraph_dist.check import run_check
     return run_check(args.graph, scale=args.scale, edgefactor=args.edgefactor, seed=args.seed,
                      roots=args.root, nroots=args.roots, direction=args.direction,
                      backend=args.backend, grid_shape=args.grid,
@@ -412,7 +408,6 @@ def _run_check(args):
 
 
 def _estimate_lines(args):
-    from lagraph_dist.memory import estimate_memory, multi_search_bytes
     n, nvals = 1 << args.scale, 2 * args.edgefactor << args.scale
     rows, cols = args.grid
     estimate = estimate_memory(n, nvals, grid_shape=args.grid, backend=args.backend, symmetric=True)

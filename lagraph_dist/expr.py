@@ -224,7 +224,7 @@ def _product(method, u, A, semiring, run):
     return VectorExpression(f"{method}({semiring.name})", u, semiring.out_dtype, compute)
 
 
-def ewise_add(u: Vector, v: Vector, op: Op) -> VectorExpression:
+def ewise_add(u: Vector, v: Vector, op: Op = plus) -> VectorExpression:
     """``u.ewise_add(v, op)``: union of the patterns, ``op`` combining where both have entries."""
     _check_vector(v, "ewise_add's other operand")
     _check_alike(u, v, "ewise_add")
@@ -304,7 +304,7 @@ class Scalar:
         return f"Scalar({self.value!r}, dtype={self.dtype})"
 
 
-def reduce(u: Vector, monoid) -> Scalar:
+def reduce(u: Vector, monoid=plus) -> Scalar:
     """Collective. ``u.reduce(monoid)``: the monoid over all values, in u's dtype."""
     monoid = _as_monoid(monoid)
     if u.dtype.kind not in "biu":
@@ -469,3 +469,26 @@ def _merge_under_mask(target: Vector, z: LocalPart, mask: Mask, replace: bool) -
     ids, values = xp.concatenate(ids), xp.concatenate(values)
     order = xp.argsort(ids)          # the two sets are disjoint: inside and outside the mask
     return LocalPart.from_list(ids[order], values[order], z.length)
+
+
+# -- the grammar as Vector's and Matrix's methods ---------------------------------------------
+# v.S, w(mask) << expr, u.vxm(A, op), A.mxv(u, op) ... build this module's objects, so this
+# layer, above the classes, installs them there (python-graphblas's spellings of the algebra).
+def _call(target, *args, mask=None, accum=None, replace: bool = False) -> Output:
+    """``w(mask, accum, replace=...)``, the left side of ``<<``."""
+    return output(target, args, mask=mask, accum=accum, replace=replace)
+
+
+def _right_product(right, left):
+    unsupported_product(left, right)
+
+
+Vector.S = property(lambda v: Mask(v, structure=True), doc="The structure as a mask (python-graphblas's ``v.S``).")
+Vector.V = property(lambda v: Mask(v, structure=False), doc="The values, by their truth, as a mask (``v.V``).")
+Vector.__call__ = _call
+Vector.__setitem__ = set_element
+Vector.__matmul__ = unsupported_product
+Vector.__rmatmul__ = _right_product
+Vector.vxm, Vector.ewise_add, Vector.ewise_mult, Vector.apply, Vector.reduce = vxm, ewise_add, ewise_mult, apply, reduce
+Matrix.__matmul__ = unsupported_product
+Matrix.mxv = mxv

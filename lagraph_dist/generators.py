@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import numpy
 
+from lagraph_dist.backend import get_backend
 from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.grid import default_grid
+from lagraph_dist.matrix import Matrix
+from lagraph_dist.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_memory
 
-__all__ = ["kronecker_edges", "uniform_edges", "grid2d_edges"]
+__all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges"]
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio, odd: splitmix64's counter increment
@@ -330,3 +334,40 @@ def grid2d_edges(rows, cols, *, part=0, nparts=1, xp=numpy):
         return src, dst
 
     return _chunked(xp, lo, hi, make)
+
+
+# -- the Graph500 graph as a Matrix -----------------------------------------------------------
+def _kronecker_chunks(scale, edgefactor, seed, grid, backend):
+    """This rank's Kronecker edges in chunks, self-loops dropped. Sub-part c of K splits the
+    rank's share exactly (the generator's parts are index ranges), so the graph is the same
+    whatever the grid and the chunking."""
+    share = (edgefactor << scale) // grid.size + 1
+    per_rank = max(1, -(-share // EDGES_PER_CHUNK))
+    for c in range(per_rank):
+        src, dst = kronecker_edges(scale, edgefactor, seed=seed, part=grid.rank * per_rank + c,
+                                   nparts=grid.size * per_rank, xp=backend.xp)
+        keep = src != dst
+        yield src[keep], dst[keep]
+
+
+def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
+              backend="auto") -> Matrix:
+    """Collective. The Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19), symmetric, labels
+    permuted, self-loops dropped; each rank generates its own share, so the same
+    (scale, edgefactor, seed) gives the same graph on any grid. On the GPU backend the edges
+    are generated and the blocks built on the device.
+    """
+    grid = grid or default_grid()
+    backend = get_backend(backend)
+    scale, edgefactor, seed = grid.agree(check_kronecker_arguments, scale, edgefactor, seed)
+    # on one rank every generated edge stays here, so the keys can be counted up front; the
+    # build makes the edges again for each pass until one pass's keys and sort fit
+    keys = 2 * (edgefactor << scale)
+    capacity = keys if grid.size == 1 else None
+    passes = 1 if capacity is None else backend.passes_to_fit(
+        lambda p: construction_bytes(keys, 1 << scale, p, backend))
+    check_fits(estimate_memory(1 << scale, keys, grid_shape=grid.shape, backend=backend, symmetric=True,
+                               passes=passes), grid, backend, f"a scale-{scale} Kronecker graph")
+    return Matrix._from_edge_chunks(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
+                                    1 << scale, grid, backend, symmetrize=True, symmetric=True,
+                                    capacity=capacity, passes=passes)

@@ -38,7 +38,8 @@ from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex_array
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
 from lagraph_dist.grid import default_grid
-from lagraph_dist.matrix import Matrix
+from lagraph_dist.matrix import Matrix, checked_root, gathered_edges
+from lagraph_dist.mtx import read_mtx, write_mtx
 from lagraph_dist.vector import Vector
 
 __all__ = ["as_matrix", "ACCEPTED_GRAPHS"]
@@ -94,18 +95,6 @@ def _kind_or_raise(X, what):
     if kind is None:
         raise _not_a_graph(X, what)
     return kind
-
-
-def checked_root(grid, root, *, everywhere: bool = False):
-    """Collective: ``root`` as an int rank, or None (every rank) where ``everywhere`` allows it."""
-    def checked():
-        if root is None and everywhere:
-            return None
-        if isinstance(root, bool) or not isinstance(root, (int, np.integer)) or not 0 <= root < grid.size:
-            also = " (or None: on every rank)" if everywhere else ""
-            raise InvalidValue(f"root must be a rank in [0, {grid.size}){also}, got {root!r}")
-        return int(root)
-    return grid.agree(checked)
 
 
 # -- the one way a graph held on one rank becomes a Matrix ------------------------------------
@@ -369,7 +358,6 @@ def from_mtx(path, *, merge_duplicates: bool = False, grid=None, backend="auto",
              root: int = 0) -> Matrix:
     """Collective. A Matrix Market coordinate file (``.mtx``, or gzip-compressed ``.mtx.gz``)
     read on ``root``. An entry stored twice is an error unless ``merge_duplicates``."""
-    from lagraph_dist.mtx import read_mtx
 
     def read():
         graph = read_mtx(path, allow_duplicates=bool(merge_duplicates))
@@ -381,7 +369,6 @@ def from_mtx(path, *, merge_duplicates: bool = False, grid=None, backend="auto",
 def to_mtx(A: Matrix, path, *, root: int = 0) -> None:
     """Collective: ``root`` writes the pattern (gzip when ``path`` ends in .gz); a symmetric
     matrix is written as a symmetric file (one triangle). A failure raises on every rank."""
-    from lagraph_dist.mtx import write_mtx
     src, dst = gathered_edges(A, checked_root(A.grid, root))
     if src is not None:
         A.grid.agree(write_mtx, path, src, dst, A.n, symmetric=A.symmetric)
@@ -390,21 +377,16 @@ def to_mtx(A: Matrix, path, *, root: int = 0) -> None:
 
 
 # -- gathers ----------------------------------------------------------------------------------
-def gathered_edges(A: Matrix, root: int | None, *, ordered: bool = True):
-    """Collective: every stored edge as int64 (src, dst) on ``root``, (None, None) elsewhere;
-    on every rank when ``root`` is None. Sorted by (src, dst) when ``ordered``."""
-    root = checked_root(A.grid, root, everywhere=True)
-    src, dst = A.local_edges()
-    if A.grid.size > 1:
-        if root is None:
-            pieces = A.grid.comm.allgather((src, dst))
-        else:
-            pieces = A.grid.comm.gather((src, dst), root=root)
-            if A.grid.rank != root:
-                return None, None
-        src = np.concatenate([p[0] for p in pieces])
-        dst = np.concatenate([p[1] for p in pieces])
-    if not ordered:
-        return src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False)
-    order = np.lexsort((dst, src))
-    return src[order].astype(np.int64), dst[order].astype(np.int64)
+
+
+# -- Matrix's and Vector's own spellings of the conversions above ------------------------------
+# Matrix.from_scipy(S), A.to_graphblas() ... are these functions. They live in this layer, above
+# the classes (they build and read Matrix and Vector), so this layer installs them there.
+for _name, _function in (("from_scipy", from_sparse), ("from_mtx", from_mtx), ("from_graphblas", from_graphblas),
+                         ("from_networkx", from_networkx), ("from_edgelist", from_edgelist)):
+    setattr(Matrix, _name, staticmethod(_function))
+for _name, _function in (("to_graphblas", to_graphblas), ("to_networkx", to_networkx), ("to_cupyx", to_cupyx),
+                         ("to_edgelist", to_edgelist), ("to_mtx", to_mtx)):
+    setattr(Matrix, _name, _function)
+Vector.from_graphblas = staticmethod(vector_from_graphblas)
+Vector.to_graphblas = vector_to_graphblas

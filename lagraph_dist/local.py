@@ -169,6 +169,12 @@ class LocalPart:
         return LocalPart("bitmap", self.length, self.nvals, dense, words=words, ids=self.ids,
                          ids_sorted=self.ids_sorted)
 
+    def copy(self, values=None) -> "LocalPart":
+        """The same entries sharing no array with this part (with ``values``: those instead)."""
+        copied = (lambda a: None if a is None else a.copy())
+        return LocalPart(self.encoding, self.length, self.nvals, self.values.copy() if values is None else values,
+                         ids=copied(self.ids), words=copied(self.words), ids_sorted=self.ids_sorted)
+
     def to_encoding(self, encoding, backend) -> "LocalPart":
         return self.to_bitmap(backend) if encoding == "bitmap" else self.to_list(backend)
 

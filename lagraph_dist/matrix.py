@@ -7,27 +7,23 @@ id (``by_row``: pull into unvisited rows). Entry A[u, v] is the edge u -> v.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from lagraph_dist import collectives
 from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex, check_vertex_array
-from lagraph_dist.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound
+from lagraph_dist.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalCSR, LocalPart
-from lagraph_dist.memory import (EDGES_PER_CHUNK, INDEX_BYTES, OFFSET_BYTES, TRANSPOSE_BYTES_PER_EDGE,
-                                 check_fits, construction_bytes, estimate_memory)
+from lagraph_dist.memory import INDEX_BYTES, OFFSET_BYTES, TRANSPOSE_BYTES_PER_EDGE, check_fits, estimate_memory
 from lagraph_dist.text import plural
+from lagraph_dist.vector import Vector
 
 #: local_edges copies the edges to the host in slices of this many (a few GiB of device ids)
 EDGES_PER_HOST_SLICE = 1 << 26
 
-if TYPE_CHECKING:
-    from lagraph_dist.vector import Vector
 
-__all__ = ["Matrix", "kronecker"]
+__all__ = ["Matrix", "checked_root", "gathered_edges"]
 
 
 KEY_BATCH = 1 << 27     # keys deduplicated per batch, to bound temporaries on big graphs
@@ -216,43 +212,6 @@ class Matrix:
         nvals = int(grid.allreduce(by_col.nnz))
         return cls(n, grid, backend, block, nvals, symmetric=symmetric)
 
-    @classmethod
-    def from_scipy(cls, S, *, grid=None, backend="auto", root: int = 0) -> "Matrix":
-        """Collective. ``S`` (a scipy or cupyx.scipy sparse matrix or array, square) is read on
-        ``root``; its pattern is the graph (an explicit zero is an edge)."""
-        from lagraph_dist.interop import from_sparse
-        return from_sparse(S, grid=grid, backend=backend, root=root)
-
-    @classmethod
-    def from_mtx(cls, path, *, merge_duplicates: bool = False, grid=None, backend="auto",
-                 root: int = 0) -> "Matrix":
-        """Collective. A Matrix Market coordinate file (.mtx or .mtx.gz), read on ``root``; an
-        entry stored twice is an error unless ``merge_duplicates``."""
-        from lagraph_dist.interop import from_mtx
-        return from_mtx(path, merge_duplicates=merge_duplicates, grid=grid, backend=backend,
-                        root=root)
-
-    @classmethod
-    def from_graphblas(cls, M, *, grid=None, backend="auto", root: int = 0) -> "Matrix":
-        """Collective. A ``graphblas.Matrix`` given on ``root``; its structure is the graph."""
-        from lagraph_dist.interop import from_graphblas
-        return from_graphblas(M, grid=grid, backend=backend, root=root)
-
-    @classmethod
-    def from_networkx(cls, G, *, grid=None, backend="auto", root: int = 0,
-                      nodelist=None) -> "Matrix":
-        """Collective. A networkx graph given on ``root`` (undirected: a symmetric matrix); its
-        nodes become :attr:`labels` unless they are the integers 0..n-1."""
-        from lagraph_dist.interop import from_networkx
-        return from_networkx(G, grid=grid, backend=backend, root=root, nodelist=nodelist)
-
-    @classmethod
-    def from_edgelist(cls, E, n: int | None = None, *, symmetrize: bool = False, grid=None,
-                      backend="auto") -> "Matrix":
-        """Collective. This rank's share of the edges as an (m, 2) numpy or CuPy array."""
-        from lagraph_dist.interop import from_edgelist
-        return from_edgelist(E, n, symmetrize=symmetrize, grid=grid, backend=backend)
-
     # -- node labels (a networkx graph's nodes) ---------------------------------------------
     @property
     def labels(self) -> tuple | None:
@@ -319,7 +278,6 @@ class Matrix:
         ``root``, None elsewhere; on every rank with ``root=None``. The whole graph on one
         host: for tests and small graphs."""
         import scipy.sparse as sp
-        from lagraph_dist.interop import checked_root, gathered_edges
         if self.grid.size == 1:      # the block is the matrix: its CSR by source, copied as it is
             checked_root(self.grid, root, everywhere=True)      # 0 or None, the one rank
             by_src = self.block.by_col       # (its rows past n are the block's padding, empty)
@@ -348,45 +306,6 @@ class Matrix:
     def dtype(self) -> np.dtype:
         return np.dtype(bool)
 
-    def __matmul__(self, other):
-        from lagraph_dist.expr import unsupported_product
-        unsupported_product(self, other)
-
-    def mxv(self, u, op):
-        """The expression ``A u`` over the semiring ``op`` (run by ``<<`` or ``.new()``)."""
-        from lagraph_dist import expr
-        return expr.mxv(self, u, op)
-
-    def to_graphblas(self, *, root: int | None = 0):
-        """Collective: a boolean ``graphblas.Matrix`` on ``root`` (None elsewhere; every rank
-        with ``root=None``)."""
-        from lagraph_dist.interop import to_graphblas
-        return to_graphblas(self, root=root)
-
-    def to_networkx(self, *, root: int | None = 0, directed: bool | None = None):
-        """Collective: a networkx Graph (symmetric) or DiGraph on ``root`` (None elsewhere;
-        every rank with ``root=None``); small graphs."""
-        from lagraph_dist.interop import to_networkx
-        return to_networkx(self, root=root, directed=directed)
-
-    def to_cupyx(self, *, root: int | None = 0):
-        """Collective: a ``cupyx.scipy.sparse.csr_matrix`` of the pattern on ``root`` (None
-        elsewhere; every rank with ``root=None``)."""
-        from lagraph_dist.interop import to_cupyx
-        return to_cupyx(self, root=root)
-
-    def to_edgelist(self, *, root: int | None = 0):
-        """Collective: the edges as a sorted (m, 2) int64 numpy array on ``root`` (None
-        elsewhere; every rank with ``root=None``)."""
-        from lagraph_dist.interop import to_edgelist
-        return to_edgelist(self, root=root)
-
-    def to_mtx(self, path, *, root: int = 0) -> None:
-        """Collective: ``root`` writes a Matrix Market pattern file (.gz: compressed); a
-        failure raises on every rank."""
-        from lagraph_dist.interop import to_mtx
-        to_mtx(self, path, root=root)
-
     def prepare_pull(self) -> None:
         """Collective: build the block a pull ``mxv(self, u)`` reads (compressed by this matrix's
         rows: the by-row copy for a transposed view), after checking on every rank that it fits,
@@ -406,7 +325,6 @@ class Matrix:
 
     def _major_degree(self):
         """Sum the local degrees of the sources over the processors sharing them."""
-        from lagraph_dist.vector import Vector
         xp = self.backend.xp
         if self.transposed:     # sources of A.T are A's row-space ids, shared along the grid row
             local, channel = self.block.by_row.degrees(), self.grid.transport.row
@@ -419,39 +337,34 @@ class Matrix:
         return Vector._from_part(self.n, self.grid, self.backend, part.to_bitmap(self.backend))
 
 
-def _kronecker_chunks(scale, edgefactor, seed, grid, backend):
-    """This rank's Kronecker edges in chunks, self-loops dropped. Sub-part c of K splits the
-    rank's share exactly (the generator's parts are index ranges), so the graph is the same
-    whatever the grid and the chunking."""
-    from lagraph_dist.generators import kronecker_edges
-    share = (edgefactor << scale) // grid.size + 1
-    per_rank = max(1, -(-share // EDGES_PER_CHUNK))
-    for c in range(per_rank):
-        src, dst = kronecker_edges(scale, edgefactor, seed=seed, part=grid.rank * per_rank + c,
-                                   nparts=grid.size * per_rank, xp=backend.xp)
-        keep = src != dst
-        yield src[keep], dst[keep]
+# -- where a conversion out comes out ----------------------------------------------------------
+def checked_root(grid, root, *, everywhere: bool = False):
+    """Collective: ``root`` as an int rank, or None (every rank) where ``everywhere`` allows it."""
+    def checked():
+        if root is None and everywhere:
+            return None
+        if isinstance(root, bool) or not isinstance(root, (int, np.integer)) or not 0 <= root < grid.size:
+            also = " (or None: on every rank)" if everywhere else ""
+            raise InvalidValue(f"root must be a rank in [0, {grid.size}){also}, got {root!r}")
+        return int(root)
+    return grid.agree(checked)
 
 
-def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
-              backend="auto") -> Matrix:
-    """Collective. The Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19), symmetric, labels
-    permuted, self-loops dropped; each rank generates its own share, so the same
-    (scale, edgefactor, seed) gives the same graph on any grid. On the GPU backend the edges
-    are generated and the blocks built on the device.
-    """
-    from lagraph_dist.generators import check_kronecker_arguments
-    grid = grid or default_grid()
-    backend = get_backend(backend)
-    scale, edgefactor, seed = grid.agree(check_kronecker_arguments, scale, edgefactor, seed)
-    # on one rank every generated edge stays here, so the keys can be counted up front; the
-    # build makes the edges again for each pass until one pass's keys and sort fit
-    keys = 2 * (edgefactor << scale)
-    capacity = keys if grid.size == 1 else None
-    passes = 1 if capacity is None else backend.passes_to_fit(
-        lambda p: construction_bytes(keys, 1 << scale, p, backend))
-    check_fits(estimate_memory(1 << scale, keys, grid_shape=grid.shape, backend=backend, symmetric=True,
-                               passes=passes), grid, backend, f"a scale-{scale} Kronecker graph")
-    return Matrix._from_edge_chunks(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
-                                    1 << scale, grid, backend, symmetrize=True, symmetric=True,
-                                    capacity=capacity, passes=passes)
+def gathered_edges(A: "Matrix", root: int | None, *, ordered: bool = True):
+    """Collective: every stored edge as int64 (src, dst) on ``root``, (None, None) elsewhere;
+    on every rank when ``root`` is None. Sorted by (src, dst) when ``ordered``."""
+    root = checked_root(A.grid, root, everywhere=True)
+    src, dst = A.local_edges()
+    if A.grid.size > 1:
+        if root is None:
+            pieces = A.grid.comm.allgather((src, dst))
+        else:
+            pieces = A.grid.comm.gather((src, dst), root=root)
+            if A.grid.rank != root:
+                return None, None
+        src = np.concatenate([p[0] for p in pieces])
+        dst = np.concatenate([p[1] for p in pieces])
+    if not ordered:
+        return src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False)
+    order = np.lexsort((dst, src))
+    return src[order].astype(np.int64), dst[order].astype(np.int64)

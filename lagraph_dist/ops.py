@@ -363,12 +363,8 @@ def apply(u, op, *, right=None):
     if op.name == "second":
         if right is None:
             raise DomainMismatch("apply(u, binary.second) needs right=<scalar>")
-        values = u.backend.xp.full(part.values.shape[0], right, dtype=np.asarray(right).dtype)
-    else:
-        values = part.values.copy()
-    copy = (lambda a: None if a is None else a.copy())    # a new vector shares nothing with u
-    return u._like(LocalPart(part.encoding, part.length, part.nvals, values,
-                             ids=copy(part.ids), words=copy(part.words), ids_sorted=part.ids_sorted))
+        return u._like(part.copy(u.backend.xp.full(part.values.shape[0], right, dtype=np.asarray(right).dtype)))
+    return u._like(part.copy())          # a new vector shares nothing with u
 
 
 def reduce(u, monoid):

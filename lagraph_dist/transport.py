@@ -29,6 +29,7 @@ import os
 
 import numpy as np
 
+from lagraph_dist.backend import gpu_available
 from lagraph_dist.errors import InvalidValue
 
 __all__ = ["TRANSPORTS", "TRANSPORT_ENV", "Transport", "Channel", "resolve_transport",
@@ -103,7 +104,6 @@ def cuda_aware_mpi():
 
     The library's own query comes first; only when it says yes is a device buffer handed to
     MPI (a library without CUDA support would crash on one)."""
-    from lagraph_dist.backend import gpu_available
     MPI = _mpi()
     library = MPI.Get_library_version().splitlines()[0].strip()
     supported, how = _library_cuda_query()
@@ -132,7 +132,6 @@ def _nccl_module():
 
 def _why_not(name):
     """None when transport ``name`` can work in this process, else the reason it cannot."""
-    from lagraph_dist.backend import gpu_available
     if name == "mpi-host":
         return None
     if not gpu_available():

@@ -6,22 +6,16 @@ and local; everything that crosses ranks is collective.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from lagraph_dist import collectives
 from lagraph_dist.backend import get_backend
 from lagraph_dist.checks import check_size, check_vertex_array
-from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
+from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
 from lagraph_dist.grid import Layout, default_grid
 from lagraph_dist.local import LocalPart, combine_duplicates
 from lagraph_dist.semirings import any_, plus
 from lagraph_dist.text import plural
-
-if TYPE_CHECKING:
-    from lagraph_dist.expr import Mask, Output, Scalar, VectorExpression
-    from lagraph_dist.matrix import Matrix
 
 __all__ = ["Vector", "Facts"]
 
@@ -86,7 +80,11 @@ class Facts:
 
 
 class Vector:
-    """A distributed sparse vector of size ``n`` on a grid (see the module docstring)."""
+    """A distributed sparse vector of size ``n`` on a grid (see the module docstring).
+
+    Its python-graphblas spellings (``v.S``, ``v.V``, ``w(mask) << expr``, ``v[i] = x``,
+    ``u.vxm(A, op)`` ...) are installed by :mod:`lagraph_dist.expr`, and its graphblas
+    conversions by :mod:`lagraph_dist.interop`: they belong to the layers above this one."""
 
     def __init__(self, dtype, size: int, *, grid=None, backend="auto"):
         """An empty vector of ``size`` entries of ``dtype`` (python-graphblas's ``Vector(dtype,
@@ -254,37 +252,9 @@ class Vector:
             values = np.full(np.shape(ids)[:1] or (0,), values, dtype=dtype)
         return cls.from_indices(ids, size, values=values, dtype=dtype, grid=grid, backend=backend)
 
-    @classmethod
-    def from_graphblas(cls, x, *, grid=None, backend="auto", root: int = 0) -> "Vector":
-        """Collective. A ``graphblas.Vector`` given on ``root`` (read there only)."""
-        from lagraph_dist.interop import vector_from_graphblas
-        return vector_from_graphblas(x, grid=grid, backend=backend, root=root)
-
-    def to_graphblas(self):
-        """Collective: this vector as a ``graphblas.Vector``, on every rank."""
-        from lagraph_dist.interop import vector_to_graphblas
-        return vector_to_graphblas(self)
-
     @property
     def size(self) -> int:
         return self.n
-
-    @property
-    def S(self) -> "Mask":
-        """This vector's structure as a mask (python-graphblas's ``v.S``)."""
-        from lagraph_dist.expr import Mask
-        return Mask(self, structure=True)
-
-    @property
-    def V(self) -> "Mask":
-        """This vector's values, by their truth, as a mask (python-graphblas's ``v.V``)."""
-        from lagraph_dist.expr import Mask
-        return Mask(self, structure=False)
-
-    def __call__(self, *args, mask=None, accum=None, replace: bool = False) -> "Output":
-        """``w(mask, accum, replace=...)``, the left side of ``<<``."""
-        from lagraph_dist.expr import output
-        return output(self, args, mask=mask, accum=accum, replace=replace)
 
     def __lshift__(self, expr) -> None:
         """Collective. ``w << expr``: w becomes the result (no mask, no accumulator)."""
@@ -294,53 +264,13 @@ class Vector:
         """Collective. python-graphblas's spelling of ``w << expr``."""
         self().update(expr)
 
-    def __setitem__(self, index, value) -> None:
-        """Collective ``v[i] = x``: every rank passes the same i and x."""
-        from lagraph_dist.expr import set_element
-        set_element(self, index, value)
-
     def __getitem__(self, index):
-        from lagraph_dist.errors import Unsupported
         raise Unsupported(f"reading v[{index!r}] is not supported; gather with v.to_coo() "
                           f"(collective), or mask with v.S / v.V")
 
     def __delitem__(self, index):
-        from lagraph_dist.errors import Unsupported
         raise Unsupported(f"del v[{index!r}] is not supported; delete with a mask: "
                           f"v(~m.S, replace=True) << v")
-
-    def __matmul__(self, other):
-        from lagraph_dist.expr import unsupported_product
-        unsupported_product(self, other)
-
-    def __rmatmul__(self, other):
-        from lagraph_dist.expr import unsupported_product
-        unsupported_product(other, self)
-
-    def vxm(self, A: "Matrix", op) -> "VectorExpression":
-        """The expression ``u' A`` over the semiring ``op`` (run by ``<<`` or ``.new()``)."""
-        from lagraph_dist import expr
-        return expr.vxm(self, A, op)
-
-    def ewise_add(self, other: "Vector", op=plus) -> "VectorExpression":
-        """The expression: union of the patterns, ``op`` combining where both have entries."""
-        from lagraph_dist import expr
-        return expr.ewise_add(self, other, op)
-
-    def ewise_mult(self, other: "Vector", op) -> "VectorExpression":
-        """The expression: intersection of the patterns, ``op`` (first or second) picking."""
-        from lagraph_dist import expr
-        return expr.ewise_mult(self, other, op)
-
-    def apply(self, op, right=None, *, left=None) -> "VectorExpression":
-        """The expression: this pattern with ``op(value, right)`` or ``op(left, value)``."""
-        from lagraph_dist import expr
-        return expr.apply(self, op, right, left=left)
-
-    def reduce(self, op=plus) -> "Scalar":
-        """Collective: the monoid over all values, as a Scalar (``.value`` None when empty)."""
-        from lagraph_dist import expr
-        return expr.reduce(self, op)
 
     def to_coo(self, dtype=None) -> tuple[np.ndarray, np.ndarray]:
         """Collective: (sorted int64 indices, values) numpy arrays, on every rank."""
@@ -351,10 +281,8 @@ class Vector:
 
     def dup(self, dtype=None) -> "Vector":
         """A copy (sharing nothing with this vector), optionally cast to ``dtype``."""
-        from lagraph_dist.ops import apply
-        from lagraph_dist.semirings import first
-        copy = apply(self, first)
-        return copy if dtype is None else copy._like(copy.part.astype(np.dtype(dtype)))
+        part = self.part.copy()
+        return self._like(part if dtype is None else part.astype(np.dtype(dtype)))
 
     def isequal(self, other: "Vector", *, check_dtype: bool = False) -> bool:
         """Collective: same size, pattern and values (and dtype with ``check_dtype``)."""

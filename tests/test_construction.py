@@ -6,7 +6,8 @@ import pytest
 
 import lagraph_dist as ld
 from lagraph_dist.backend import Backend
-from lagraph_dist.matrix import Matrix, _kronecker_chunks
+from lagraph_dist.generators import _kronecker_chunks
+from lagraph_dist.matrix import Matrix
 from helpers import BACKENDS
 
 
