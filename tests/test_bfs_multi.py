@@ -460,4 +460,36 @@ def test_scipy_input_is_converted_once():
 
 
 def test_real_graph_data_is_found():
-    data_file("lagraph", "west0067.mtx")
+    """west0067 is among the real graphs test_real_lagraph_graphs searches (so that test does
+    not pass by finding none), and ld.bfs_multi from every one of its 67 vertices gives
+    networkx's hop distances, and parents along its edges, on the file as scipy.io.mmread reads
+    it (neither the oracle nor the reading goes through the package)."""
+    import networkx as nx
+    import scipy.io
+
+    path = data_file("lagraph", "west0067.mtx")
+    assert path in SMALL_GRAPHS
+    coo = sp.coo_matrix(scipy.io.mmread(path))
+    n = coo.shape[0]
+    assert coo.shape == (67, 67) and coo.nnz == 294          # the file's size line
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(coo.row.tolist(), coo.col.tolist()))
+    expected = np.full((n, n), -1, dtype=np.int64)
+    for source, hops in nx.all_pairs_shortest_path_length(G):
+        for vertex, hop in hops.items():
+            expected[source, vertex] = hop
+    assert (expected >= 0).sum() > n                           # the searches go somewhere
+
+    A = ld.Matrix.from_mtx(path, backend="cpu")
+    res = ld.bfs_multi(A, list(range(n)))
+    assert sum(res.widths) == n
+    levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
+    np.testing.assert_array_equal(levels, expected)
+    for source in range(n):
+        assert parents[source, source] == source
+        np.testing.assert_array_equal(parents[source] >= 0, expected[source] >= 0)
+        for vertex in np.flatnonzero(expected[source] > 0).tolist():
+            parent = int(parents[source, vertex])
+            assert expected[source, parent] == expected[source, vertex] - 1, (source, vertex, parent)
+            assert G.has_edge(parent, vertex), (source, vertex, parent)
