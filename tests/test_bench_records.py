@@ -31,18 +31,13 @@ def small_config(**changes):
 
 # -- each fused level's own seconds -----------------------------------------------------------
 def test_fused_cpu_levels_are_timed_one_by_one(kron):
-    """A fused 1x1 CPU search times every level by itself: the seconds differ between levels,
-    each is positive and they add up to no more than the call."""
-    import time
-    started = time.perf_counter()
-    result = ld.bfs(kron, 0, direction="auto")
-    wall = time.perf_counter() - started
-    stats = result.stats
+    """A fused 1x1 CPU search times every level by itself: the seconds differ between levels
+    and each is positive (no bound on them: a unit test asserts no timing)."""
+    stats = ld.bfs(kron, 0, direction="auto").stats
     assert len(stats) >= 3 and all(s["fused"] for s in stats)
     seconds = [s["seconds"] for s in stats]
     assert all(t > 0 for t in seconds)
     assert len(set(seconds)) == len(seconds), "one number repeated is a total shared out, not a measure"
-    assert sum(seconds) <= wall
     assert {s["clock"] for s in stats} == {cpu_kernels.FUSED_LEVEL_CLOCK}
     # the run's launches and reads are counted where they happen, not spread over its levels
     assert all(isinstance(s["host_reads"], int) and isinstance(s["launches"], int) for s in stats)

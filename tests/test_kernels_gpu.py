@@ -388,7 +388,7 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode):
     # depends on where its warps stop)
     assert [(f, d, p) for f, d, _, p, _ in cuda[0]] == [(f, d, p) for f, d, _, p, _ in twin[0]]
     assert [e for _, _, e, p, _ in cuda[0] if p] == [e for _, _, e, p, _ in twin[0] if p]
-    # each level timed by the kernel's clock: positive, and together within the launch's wall time
+    # each level timed by the kernel's clock (a positive difference of %globaltimer readings)
     assert all(t > 0 for *_, t in cuda[0])
     if mode == "auto" and graph in ("random", "giants", "directed"):
         assert {p for _, _, _, p, _ in twin[0]} == {0, 1}, "the case should take both directions"
