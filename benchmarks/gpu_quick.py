@@ -1,15 +1,22 @@
 """Quick GPU timing (no peers, no validation): graph build and BFS ms per direction, with each
-level's direction, sizes, seconds, host reads and whether it ran fused.
+level's direction, sizes, seconds, host reads and whether it ran fused; with ``--json PATH``
+also a record of it (e.g. to compare two commits in one device call).
 
-    python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000
+    python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000 [--json out.json]
 """
+import json
+import os
 import sys
 import time
 
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.generators import grid2d_edges
+
+try:
+    from lagraph_dist.io.generators import grid2d_edges
+except ImportError:          # a commit from before the layer folders, timed beside this one
+    from lagraph_dist.generators import grid2d_edges
 
 
 def build(spec):
@@ -27,13 +34,17 @@ def build(spec):
     raise SystemExit(f"unknown graph {spec!r}: kron:SCALE, mesh:RxC or path:N")
 
 
-def main(specs):
+def main(specs, json_path=None):
     import cupy as cp
+    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+              "graphs": {}}
     for spec in specs:
         started = time.perf_counter()
         A, roots = build(spec)
         cp.cuda.Device().synchronize()
-        print(f"{spec}: built in {time.perf_counter() - started:.2f} s, {A}", flush=True)
+        built = time.perf_counter() - started
+        print(f"{spec}: built in {built:.2f} s, {A}", flush=True)
+        record["graphs"][spec] = {"build_seconds": built}
         if roots is None:
             roots = [int(v) for v in A.out_degree().indices()[:7]]
         for direction in ("push", "auto"):
@@ -45,6 +56,8 @@ def main(specs):
                 cp.cuda.Device().synchronize()
                 times.append(1e3 * (time.perf_counter() - started))
             fused = sum(1 for s in result.stats if s["fused"])
+            record["graphs"][spec][direction] = {"ms": times, "median_ms": float(np.median(times)),
+                                                 "levels": len(result.stats), "fused_levels": fused}
             print(f"  {direction}: ms {[round(t, 3) for t in times]}, {len(result.stats)} levels "
                   f"({fused} fused), {1e3 * np.median(times) / max(len(result.stats), 1):.1f} us/level", flush=True)
             for s in result.stats[:40]:
@@ -54,5 +67,12 @@ def main(specs):
                           f"reads={s['host_reads']}", flush=True)
 
 
+    if json_path:
+        with open(json_path, "w") as handle:
+            json.dump(record, handle, indent=1)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    path = args[args.index("--json") + 1] if "--json" in args else None
+    main([a for a in args if a not in ("--json", path)], path)
