@@ -111,6 +111,15 @@ for stage in "$@"; do
         [ -f /tmp/bg/done ] && echo "background bench done" || echo "background bench still running"
         cp /tmp/bg/*.json /tmp/bg/*.log "$OUT"/ 2>/dev/null
         tail -n 30 /tmp/bg/*.log ;;
+    compare)                # gpu_quick.py on $QUICK at the commit carried in .old ($OLD_COMMIT) and at this one,
+                            # one after the other in this call (records: quick-old.json, quick-new.json)
+        old_site=$(mktemp -d)
+        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/.old" > /dev/null 2>&1
+        LAGRAPH_DIST_COMMIT=${OLD_COMMIT:-old} PYTHONPATH="$old_site:$site" timeout ${QUICK_TIMEOUT:-300} python3 \
+            "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:22 kron:26 mesh:1000x1000} --json "$OUT/quick-old.json" 2>&1 \
+            | grep -v "^    " | tee "$OUT/compare.log"
+        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:22 kron:26 mesh:1000x1000} \
+            --json "$OUT/quick-new.json" 2>&1 | grep -v "^    " | tee -a "$OUT/compare.log" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done
