@@ -2,25 +2,134 @@
 // local -> global id map, mask tests and block-level counters. Kernels are specialised per
 // semiring through template parameters (MULT, ADD, value type V), instantiated from Python
 // with cupy.RawModule name_expressions.
+//
+// The numbers shared with Python (LD_WORD_BITS, the semiring and mask codes, the counters'
+// layout, launch shapes, the fused search's status and records ...) are not defined in these
+// sources: each is a -D option made by lagraph_dist/kernel_layout.py (cuda_defines()), which
+// gpu_kernels passes to every module. A compile without one stops at the guard below.
 #pragma once
+
+// the guard: one #error a missing layout define (the list of kernel_layout.SHARED)
+#if !defined(LD_WORD_BITS)
+#error "LD_WORD_BITS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_PUSH_THREADS)
+#error "LD_PUSH_THREADS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_EDGES_PER_THREAD)
+#error "LD_EDGES_PER_THREAD is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_SMALL_SCAN)
+#error "LD_SMALL_SCAN is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_LONG_ROW_THRESHOLD)
+#error "LD_LONG_ROW_THRESHOLD is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_FUSED_THREADS)
+#error "LD_FUSED_THREADS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_FUSED_GIANT_DEGREE)
+#error "LD_FUSED_GIANT_DEGREE is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_MAX_OWNERS)
+#error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_MULT_PAIR)
+#error "LD_MULT_PAIR is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_MULT_LAND)
+#error "LD_MULT_LAND is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_MULT_SECONDI)
+#error "LD_MULT_SECONDI is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_ADD_ANY)
+#error "LD_ADD_ANY is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_ADD_MIN)
+#error "LD_ADD_MIN is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_ADD_LOR)
+#error "LD_ADD_LOR is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_MASK_NONE)
+#error "LD_MASK_NONE is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_MASK_KEEP_SET)
+#error "LD_MASK_KEEP_SET is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_MASK_KEEP_CLEAR)
+#error "LD_MASK_KEEP_CLEAR is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_FOUND)
+#error "LD_FOUND is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_EXAMINED)
+#error "LD_EXAMINED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_PUSH_EDGES)
+#error "LD_PUSH_EDGES is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_LONG_ROWS)
+#error "LD_LONG_ROWS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_OVERFLOW)
+#error "LD_OVERFLOW is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_NCOUNTERS)
+#error "LD_NCOUNTERS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_M_FOUND)
+#error "LD_M_FOUND is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_M_BITS)
+#error "LD_M_BITS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_M_EXAMINED)
+#error "LD_M_EXAMINED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_M_PUSH_EDGES)
+#error "LD_M_PUSH_EDGES is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_M_COMPLETED)
+#error "LD_M_COMPLETED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_M_LIVE)
+#error "LD_M_LIVE is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_M_NCOUNTERS)
+#error "LD_M_NCOUNTERS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RULE_PUSH)
+#error "LD_RULE_PUSH is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RULE_PULL)
+#error "LD_RULE_PULL is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RULE_AUTO)
+#error "LD_RULE_AUTO is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STOP_EMPTY)
+#error "LD_STOP_EMPTY is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STOP_TOO_BIG)
+#error "LD_STOP_TOO_BIG is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STOP_LEVELS)
+#error "LD_STOP_LEVELS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STOP_TARGET)
+#error "LD_STOP_TARGET is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_FUSED_NSLOTS)
+#error "LD_FUSED_NSLOTS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_LEVELS)
+#error "LD_STATUS_LEVELS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_SLOT)
+#error "LD_STATUS_SLOT is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_FRONTIER)
+#error "LD_STATUS_FRONTIER is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_EDGES)
+#error "LD_STATUS_EDGES is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_REASON)
+#error "LD_STATUS_REASON is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_PUSH)
+#error "LD_STATUS_PUSH is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_PREVIOUS)
+#error "LD_STATUS_PREVIOUS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_UNEXPLORED)
+#error "LD_STATUS_UNEXPLORED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_STATUS_STARTED)
+#error "LD_STATUS_STARTED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_FUSED_NSTATUS)
+#error "LD_FUSED_NSTATUS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RECORD_FRONTIER)
+#error "LD_RECORD_FRONTIER is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RECORD_DISCOVERED)
+#error "LD_RECORD_DISCOVERED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RECORD_EXAMINED)
+#error "LD_RECORD_EXAMINED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RECORD_PUSH)
+#error "LD_RECORD_PUSH is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_RECORD_END_NS)
+#error "LD_RECORD_END_NS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#elif !defined(LD_FUSED_RECORD)
+#error "LD_FUSED_RECORD is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#endif
+static_assert(LD_WORD_BITS == 32, "bitmap words are u32: ids index them by id >> 5 and id & 31");
 
 typedef long long i64;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 #define LD_I64_MAX 0x7fffffffffffffffLL
 
-// multiply operators
-#define LD_MULT_PAIR 0      // 1 / true
-#define LD_MULT_LAND 1      // the input entry's value (the matrix is all true)
-#define LD_MULT_SECONDI 2   // the input entry's global id
-// add monoids
-#define LD_ADD_ANY 0
-#define LD_ADD_MIN 1
-#define LD_ADD_LOR 2
-// mask modes
-#define LD_MASK_NONE 0
-#define LD_MASK_KEEP_SET 1      // result only where the mask has an entry
-#define LD_MASK_KEEP_CLEAR 2    // complement: only where it has none
+// Codes from kernel_layout: multiply operators LD_MULT_PAIR (1 / true), LD_MULT_LAND (the input
+// entry's value; the matrix is all true), LD_MULT_SECONDI (the input entry's global id); add
+// monoids LD_ADD_ANY, LD_ADD_MIN, LD_ADD_LOR; mask modes LD_MASK_NONE, LD_MASK_KEEP_SET (result
+// only where the mask has an entry), LD_MASK_KEEP_CLEAR (complement: only where it has none).
 
 // Local index l of a space -> global id (the IdMap of lagraph_dist/grid.py).
 __device__ __forceinline__ i64 ld_to_global(i64 l, i64 block_len, i64 stride, i64 offset) {
@@ -58,13 +167,11 @@ __device__ __forceinline__ V ld_combine(V a, V b) {
     else return a;
 }
 
-// Counters every product kernel shares (one u64 each, zeroed with the output):
-#define LD_FOUND 0          // entries found = length of the output queue
-#define LD_EXAMINED 1       // edges (matrix entries) read
-#define LD_PUSH_EDGES 2     // sum of out_degree over the entries found (the direction rule's input)
-#define LD_LONG_ROWS 3      // pull: rows queued for the warp-per-row kernel
-#define LD_OVERFLOW 4       // fold: a piece held more entries than its capacity (a wrong bound)
-#define LD_NCOUNTERS 6      // (even, so that words after the counters stay 8-byte aligned)
+// Counters every product kernel shares (one u64 each, zeroed with the output; kernel_layout):
+// LD_FOUND (entries found = length of the output queue), LD_EXAMINED (edges read),
+// LD_PUSH_EDGES (out_degree summed over the entries found: the direction rule's input),
+// LD_LONG_ROWS (pull: rows queued for the warp-per-row kernel), LD_OVERFLOW (fold: a piece held
+// more entries than its capacity), LD_NCOUNTERS of them (even: later words stay 8-byte aligned).
 
 // Append the ids of the lanes with `want` to `queue`, with one atomic on *tail per warp.
 // Every lane of the warp must call it (it ballots).

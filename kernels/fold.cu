@@ -7,7 +7,8 @@
 //   list): [count, 0][cap ids, padded to even][cap values of `vw` words]; no counts travel.
 //   counted pieces (counts exchanged first): a list [count ids, padded][count values] or, for
 //   a pattern-only piece holding more than block_len / 32 ids, the block's bitmap words.
-// Values travel as V in `vw` words (0 when the semiring's value is implicitly true).
+// Values travel as V in `vw` words (0 when the semiring's value is implicitly true). Per-owner
+// tables hold LD_MAX_OWNERS members (lagraph_dist/kernel_layout.py).
 #include "common.cuh"
 
 __device__ __forceinline__ i64 ld_even(i64 words) { return (words + 1) & ~(i64)1; }
@@ -27,7 +28,7 @@ __device__ __forceinline__ i64 ld_counted_words(i64 count, i64 block_len, int vw
 // counts[k] += entries of the queue owned by member k (an id's owner is id / block_len).
 extern "C" __global__ void ld_fold_count(const int* __restrict__ queue, const u64* __restrict__ counters,
                                          i64 block_len, int nowners, long long* __restrict__ counts) {
-    __shared__ unsigned int local[64];
+    __shared__ unsigned int local[LD_MAX_OWNERS];
     for (int k = threadIdx.x; k < nowners; k += blockDim.x) local[k] = 0;
     __syncthreads();
     const i64 n = (i64)counters[LD_FOUND];
@@ -62,7 +63,7 @@ __global__ void ld_fold_pack(const int* __restrict__ queue, const u64* __restric
                              i64 block_len, int nowners, int vw, i64 cap, i64 threshold,
                              const long long* __restrict__ counts, unsigned int* __restrict__ cursors,
                              u32* __restrict__ send) {
-    __shared__ i64 offsets[65];
+    __shared__ i64 offsets[LD_MAX_OWNERS + 1];
     const i64 piece_words = 2 + ld_even(cap) + cap * vw;
     if (cap == 0) ld_counted_offsets(counts, nowners, block_len, vw, threshold, offsets);
     const i64 n = (i64)counters[LD_FOUND];
@@ -106,7 +107,7 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
                               const u32* __restrict__ mask, int mask_mode,
                               u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
                               u64* __restrict__ counters, const i64* __restrict__ out_degree) {
-    __shared__ i64 offsets[65];
+    __shared__ i64 offsets[LD_MAX_OWNERS + 1];
     __shared__ ld_stage found;
     ld_stage_init(found);
     const int k = blockIdx.y;

@@ -18,26 +18,26 @@
 // and clears (L+2)%3, level L-1's input), so that one barrier a level suffices:
 //   queue  Q[s]: ids (push levels write it; a push after a pull compacts the bitmap first),
 //   bitmap F[s]: bits (every level writes it; a pull reads it),
-//   giants G[s]: its vertices of more than LD_GIANT_DEGREE out-edges (sliced over the warps),
+//   giants G[s]: its vertices of more than LD_FUSED_GIANT_DEGREE out-edges (sliced over the
+//   warps),
 //   and counters (count, out-edges, giants, work, giant rows, examined, fill) per slot.
 // Work inside a level: push warps fetch up to 32 frontier entries at a time; the edges of those of
 // at most LD_SMALL_DEGREE are flattened over the warp's lanes (a warp scan and a shuffle
 // search find each edge's source), larger ones are read a warp at a time, giants by the whole
 // grid (LD_GIANT_PARTS slices each, a warp a slice, all giants at once). Pull warps fetch
-// LD_ROW_GROUP words of rows; a lane scans a row of at most LD_SHORT_ROW in-edges alone, the
-// warp scans longer ones 32 at a time, and rows of more than LD_GIANT_DEGREE in-edges wait for
-// a second phase that slices them the same way.
+// LD_ROW_GROUP words of rows; a lane scans a row of at most LD_LONG_ROW_THRESHOLD in-edges
+// alone, the warp scans longer ones 32 at a time, and rows of more than LD_FUSED_GIANT_DEGREE
+// in-edges wait for a second phase that slices them the same way.
 // Data written inside the kernel is read with __ldcg or volatile (never the read-only cache).
+// The block (LD_FUSED_THREADS), the giant degree, the status and record layout, the stop
+// reasons and the rule's modes come from lagraph_dist/kernel_layout.py.
 #include <cooperative_groups.h>
 #include "common.cuh"
 
 namespace cg = cooperative_groups;
 
-#define LD_SEARCH_THREADS 512
 #define LD_SMALL_DEGREE 32
-#define LD_GIANT_DEGREE 4096
 #define LD_GIANT_PARTS 64          // slices of a giant's adjacency, a warp each
-#define LD_SHORT_ROW 8
 #define LD_ROW_GROUP 8
 
 // per-slot counters: slots[what * 3 + slot]
@@ -49,30 +49,14 @@ namespace cg = cooperative_groups;
 #define LD_SLOT_EXAMINED 5
 #define LD_SLOT_FILL 6
 #define LD_SLOT_TARGET 21          // one word: the target was found
-#define LD_NSLOTS 24
+static_assert(LD_SLOT_TARGET < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
 
-// status[] written at exit (i64)
-#define LD_STATUS_LEVELS 0
-#define LD_STATUS_SLOT 1           // the slot holding the last frontier (its queue is valid)
-#define LD_STATUS_FRONTIER 2
-#define LD_STATUS_EDGES 3
-#define LD_STATUS_REASON 4
-#define LD_STATUS_PUSH 5           // the rule's state after the run
-#define LD_STATUS_PREVIOUS 6
-#define LD_STATUS_UNEXPLORED 7
-#define LD_STATUS_STARTED 8        // %globaltimer (ns) when the first level began
-#define LD_NSTATUS 9
-// per level: frontier, discovered, examined, 1 = push / 0 = pull, %globaltimer (ns) at its end
-#define LD_RECORD 5
-
-#define LD_STOP_EMPTY 0
-#define LD_STOP_TOO_BIG 1
-#define LD_STOP_LEVELS 2
-#define LD_STOP_TARGET 3
-
-#define LD_RULE_PUSH 0
-#define LD_RULE_PULL 1
-#define LD_RULE_AUTO 2
+// From kernel_layout: status[] written at exit (i64), LD_STATUS_LEVELS, LD_STATUS_SLOT (the slot
+// holding the last frontier; its queue is valid), LD_STATUS_FRONTIER, LD_STATUS_EDGES,
+// LD_STATUS_REASON (an LD_STOP_*), LD_STATUS_PUSH, LD_STATUS_PREVIOUS, LD_STATUS_UNEXPLORED (the
+// rule's state after the run), LD_STATUS_STARTED (%globaltimer (ns) when the first level
+// began); then LD_FUSED_RECORD words a level: LD_RECORD_FRONTIER, LD_RECORD_DISCOVERED,
+// LD_RECORD_EXAMINED, LD_RECORD_PUSH (1 push / 0 pull), LD_RECORD_END_NS (%globaltimer at its end).
 
 // lagraph_dist.direction.DirectionRule.choose, evaluated by every thread on the same inputs
 struct ld_rule {
@@ -154,7 +138,7 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
         fresh = true;
         const i64 degree = ld_record_found(out, v, false);
         next_edges += (u64)degree;
-        giant = degree > LD_GIANT_DEGREE;
+        giant = degree > LD_FUSED_GIANT_DEGREE;
     }
     ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
@@ -206,7 +190,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
         }
         // larger entries, a warp each (giants are the grid's, below)
-        u32 larger = __ballot_sync(full, !small && degree <= LD_GIANT_DEGREE);
+        u32 larger = __ballot_sync(full, !small && degree <= LD_FUSED_GIANT_DEGREE);
         while (larger) {
             const int owner = __ffs(larger) - 1;
             larger &= larger - 1;
@@ -232,8 +216,8 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
     }
 }
 
-// Pull, phase one: rows of at most LD_GIANT_DEGREE in-edges; longer unvisited rows are queued
-// in `giant_rows` for phase two.
+// Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
+// queued in `giant_rows` for phase two.
 template <int MULT, typename V>
 __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
                               const u32* __restrict__ frontier_bits, u64* work,
@@ -252,11 +236,11 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             bool open = r < n && !((visited >> lane) & 1u);
             i64 start = 0, end = 0;
             if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
-            const bool giant = open && end - start > LD_GIANT_DEGREE;
+            const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
             ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
             bool hit = false;
             V value = V();
-            if (open && !giant && end - start <= LD_SHORT_ROW) {
+            if (open && !giant && end - start <= LD_LONG_ROW_THRESHOLD) {
                 for (i64 e = start; e < end && !hit; e += 4) {     // four in-edges in flight
                     int c[4];
                     u32 word[4];
@@ -272,7 +256,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
                     }
                 }
             }
-            u32 longer = __ballot_sync(full, open && !giant && end - start > LD_SHORT_ROW);
+            u32 longer = __ballot_sync(full, open && !giant && end - start > LD_LONG_ROW_THRESHOLD);
             while (longer) {                                 // a warp a row, 32 in-edges a step
                 const int owner = __ffs(longer) - 1;
                 longer &= longer - 1;
@@ -296,7 +280,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
                 out.parents[r] = value;
                 const i64 degree = ld_record_found(out, (int)r, true);
                 next_edges += (u64)degree;
-                giant_found = degree > LD_GIANT_DEGREE;
+                giant_found = degree > LD_FUSED_GIANT_DEGREE;
                 ++found;
             }
             if (bits && lane == 0) {                         // the warp owns these words
@@ -337,7 +321,7 @@ __device__ void ld_pull_giant_rows(const i64* __restrict__ indptr, const int* __
                 const i64 degree = ld_record_found(out, r, false);
                 next_edges += (u64)degree;
                 ++found;
-                if (degree > LD_GIANT_DEGREE) out.next_giants[atomicAdd(out.next_giant_count, 1ull)] = r;
+                if (degree > LD_FUSED_GIANT_DEGREE) out.next_giants[atomicAdd(out.next_giant_count, 1ull)] = r;
             }
             break;
         }
@@ -360,7 +344,7 @@ __device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __rest
 }
 
 template <int MULT, typename V>
-__global__ void __launch_bounds__(LD_SEARCH_THREADS, 2)
+__global__ void __launch_bounds__(LD_FUSED_THREADS, 2)
 ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
              const i64* __restrict__ in_indptr, const int* __restrict__ in_indices,     // pull: A by destination
              i64 n, u32* __restrict__ words, V* __restrict__ parents,
@@ -385,7 +369,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
 
     // start: counters zero, bitmaps clear, the first frontier in slot 0 (queue, bits, giants)
     if (thread == 0)
-        for (int k = 0; k < LD_NSLOTS; ++k) slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst : 0ull;
+        for (int k = 0; k < LD_FUSED_NSLOTS; ++k) slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst : 0ull;
     for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = 0u;
     for (i64 k = thread; k < nfirst; k += nthreads) queues[k] = first[k];
     grid.sync();
@@ -400,7 +384,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
                 atomicOr(bitmaps + (u >> 5), 1u << (u & 31));
                 const i64 degree = __ldg(out_indptr + u + 1) - __ldg(out_indptr + u);
                 first_edges += (u64)degree;
-                giant = degree > LD_GIANT_DEGREE;
+                giant = degree > LD_FUSED_GIANT_DEGREE;
             }
             ld_warp_append(giant, u, giants, slot(LD_SLOT_GIANTS, 0));
         }
@@ -459,12 +443,12 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         grid.sync();
         const i64 discovered = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, nxt);
         if (thread == 0) {
-            u64* record = records + LD_RECORD * level;
-            record[0] = (u64)nf;
-            record[1] = (u64)discovered;
-            record[2] = push ? (u64)fe : *(volatile u64*)slot(LD_SLOT_EXAMINED, cur);
-            record[3] = push ? 1ull : 0ull;
-            record[4] = ld_now_ns();
+            u64* record = records + LD_FUSED_RECORD * level;
+            record[LD_RECORD_FRONTIER] = (u64)nf;
+            record[LD_RECORD_DISCOVERED] = (u64)discovered;
+            record[LD_RECORD_EXAMINED] = push ? (u64)fe : *(volatile u64*)slot(LD_SLOT_EXAMINED, cur);
+            record[LD_RECORD_PUSH] = push ? 1ull : 0ull;
+            record[LD_RECORD_END_NS] = ld_now_ns();
         }
         previous_count = nf;
         ++level;

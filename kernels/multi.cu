@@ -6,20 +6,15 @@
 // bits are new (a bit is claimed once, so its parent and level have one writer); the new bits go
 // to next[v], and v to the output queue when next[v] was zero. parents/levels are (length, width)
 // int64, row v holding the searches of vertex v side by side (null: not kept). Counters (u64):
-// LD_M_* below. Loops are block-uniform (a block takes blockDim items at a time) so that the
-// queue is written through a shared-memory stage, one global atomic a flush. PARENTS is a
-// template parameter so that the level-only searches carry no parent code; the levels pointer
-// may be null.
+// LD_M_* of lagraph_dist/kernel_layout.py (LD_M_FOUND: vertices appended to the queue,
+// LD_M_BITS: bits claimed, LD_M_EXAMINED: matrix entries read, LD_M_PUSH_EDGES: out-degrees of
+// the vertices appended, LD_M_COMPLETED: out-degrees of the vertices whose word became `full`,
+// LD_M_LIVE: OR of the bits claimed; LD_M_NCOUNTERS of them). Loops are block-uniform (a block
+// takes blockDim items at a time) so that the queue is written through a shared-memory stage,
+// one global atomic a flush. PARENTS is a template parameter so that the level-only searches
+// carry no parent code; the levels pointer may be null. Per-owner tables hold LD_MAX_OWNERS
+// members, as fold.cu's.
 #include "common.cuh"
-
-#define LD_M_FOUND 0          // vertices appended to the queue
-#define LD_M_BITS 1           // bits claimed
-#define LD_M_EXAMINED 2       // matrix entries read
-#define LD_M_PUSH_EDGES 3     // out-degrees of the vertices appended (when out_degree is given)
-#define LD_M_COMPLETED 4      // out-degrees of the vertices whose word became `full`
-#define LD_M_LIVE 5           // OR of the bits claimed
-#define LD_M_NCOUNTERS 8
-#define LD_MAX_OWNERS 64      // fold pieces a grid row, as in fold.cu
 
 #define LD_FULL_WARP 0xffffffffu
 

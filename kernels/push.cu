@@ -8,16 +8,14 @@
 // last entry there in parallel, stages the range's vertex and row start, and its threads then
 // read the tile's edges with consecutive threads on consecutive edges (coalesced), each
 // finding its frontier entry by a short search in shared memory. A destination is claimed in the
-// output bitmap with atomicOr (ld_claim); new entries are staged in shared memory and appended to the output
-// queue with one atomic a block flush, and their out-degrees summed for the direction rule.
+// output bitmap with atomicOr (ld_claim); new entries are staged in shared memory and appended
+// to the output queue with one atomic a block flush, and their out-degrees summed for the
+// direction rule. LD_PUSH_THREADS, LD_EDGES_PER_THREAD and LD_SMALL_SCAN (frontiers up to this
+// size are scanned by one block) come from lagraph_dist/kernel_layout.py.
 #include "common.cuh"
 
-#ifndef LD_EDGES_PER_THREAD
-#define LD_EDGES_PER_THREAD 4
-#endif
-#define LD_PUSH_THREADS 256
 #define LD_TILE_EDGES (LD_PUSH_THREADS * LD_EDGES_PER_THREAD)
-#define LD_SMALL_SCAN 1024          // frontiers up to this size are scanned by one block
+static_assert(LD_SMALL_SCAN <= 32 * 32, "ld_frontier_scan_small sums at most 32 warps");
 
 // degrees[k] = out-degree of frontier entry k, the input of a device-wide scan.
 extern "C" __global__ void ld_frontier_degrees(const i64* __restrict__ indptr, const int* __restrict__ frontier,

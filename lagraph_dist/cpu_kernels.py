@@ -16,6 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from lagraph_dist import wire
+from lagraph_dist.kernel_layout import (EXAMINED, FOUND, LONG_ROWS, M_BITS, M_COMPLETED, M_EXAMINED,  # noqa: F401
+                                        M_FOUND, M_LIVE, M_NCOUNTERS, M_PUSH_EDGES, NCOUNTERS, OVERFLOW, PUSH_EDGES,
+                                        STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
 from lagraph_dist.local import LocalPart, combine_duplicates, multiply_values
 
 __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters",
@@ -25,10 +28,8 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS"]
 
-# the counters every product writes (kernels/common.cuh, LD_FOUND ...)
-FOUND, EXAMINED, PUSH_EDGES, LONG_ROWS, OVERFLOW, NCOUNTERS = 0, 1, 2, 3, 4, 6
-# why a fused run stopped (kernels/fused.cu, LD_STOP_*)
-STOP_EMPTY, STOP_TOO_BIG, STOP_LEVELS, STOP_TARGET = 0, 1, 2, 3
+# the counters every product writes (FOUND ... NCOUNTERS) and why a fused run stopped (STOP_*)
+# are the kernels' own numbers, from lagraph_dist.kernel_layout
 
 
 def new_counters():
@@ -339,14 +340,7 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
 # when wanted, levels[v, i] = depth and parents[v, i] = its parent. Claims are first-come: the
 # kernels' result is one valid choice of parents, the same levels and words whatever the order.
 
-# counters of the multi-source kernels (kernels/multi.cu, LD_M_*)
-M_FOUND = 0         # vertices appended to the queue (their next word became nonzero)
-M_BITS = 1          # bits claimed
-M_EXAMINED = 2      # matrix entries read
-M_PUSH_EDGES = 3    # out-degrees of the vertices appended (when out_degree is given)
-M_COMPLETED = 4     # out-degrees of the vertices whose word became ``full`` (likewise)
-M_LIVE = 5          # the OR of the bits claimed: the searches that found something
-M_NCOUNTERS = 8
+# counters of the multi-source kernels: M_FOUND ... M_NCOUNTERS of lagraph_dist.kernel_layout
 
 
 @dataclass

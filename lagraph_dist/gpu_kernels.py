@@ -14,31 +14,25 @@ from importlib import resources
 import numpy as np
 
 from lagraph_dist import wire
-from lagraph_dist.cpu_kernels import M_NCOUNTERS, NCOUNTERS
+from lagraph_dist.kernel_layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_GIANT_DEGREE, FUSED_NSLOTS,
+                                        FUSED_NSTATUS, FUSED_RECORD, FUSED_THREADS, LONG_ROW_THRESHOLD, M_NCOUNTERS,
+                                        MULT_CODES, MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, PUSH_THREADS,
+                                        SMALL_SCAN, THREADS, TILE_EDGES, cuda_defines)
 from lagraph_dist.local import LocalPart
 
 __all__ = ["GpuKernels", "kernel_sources"]
 
-THREADS = 256
-PUSH_THREADS = 256           # kernels/push.cu LD_PUSH_THREADS
-EDGES_PER_THREAD = 4         # Bisson et al. 2015 measured 4 as best for push
-TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD
-SMALL_SCAN = 1024            # kernels/push.cu LD_SMALL_SCAN
-LONG_ROW_THRESHOLD = 8       # pull rows longer than this go to the warp-per-row kernel, whose
-                             # 32-wide reads coalesce; a lane scanning its own row does not
-FUSED_THREADS = 512          # kernels/fused.cu LD_SEARCH_THREADS
-FUSED_GIANT_DEGREE = 4096    # kernels/fused.cu LD_GIANT_DEGREE
-FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD = 24, 9, 5      # kernels/fused.cu LD_NSLOTS ...
+# launch shapes, codes and layouts shared with the CUDA sources: lagraph_dist.kernel_layout
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
 FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
-MAX_OWNERS = 64              # kernels/fold.cu sizes its per-owner tables for up to 64 members
 
-_MULT = {"pair": 0, "land": 1, "secondi": 2}
-_ADD = {"any": 0, "min": 1, "lor": 2}
+_MULT = MULT_CODES
+_ADD = ADD_CODES
 _CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
 # the (multiply, add, value type) combinations of the package's semirings
-_INSTANCES = [(0, 0, "bool"), (1, 2, "bool"), (2, 0, "long long"), (2, 1, "long long")]
+_INSTANCES = [(MULT_PAIR, ADD_ANY, "bool"), (MULT_LAND, ADD_LOR, "bool"), (MULT_SECONDI, ADD_ANY, "long long"),
+              (MULT_SECONDI, ADD_MIN, "long long")]
 _VALUE_TYPES = ("bool", "long long")
 
 
@@ -67,7 +61,7 @@ def _modules(device_id):
     import cupy
     folder = resources.files("lagraph_dist.kernels")
     with resources.as_file(folder) as path:
-        options = ("-std=c++17", f"-I{path}", f"-DLD_EDGES_PER_THREAD={EDGES_PER_THREAD}")
+        options = ("-std=c++17", f"-I{path}") + cuda_defines()
         sources = kernel_sources()
         names = {
             "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],

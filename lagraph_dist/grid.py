@@ -15,11 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from lagraph_dist.errors import DimensionMismatch, InvalidValue, LagraphDistError
+from lagraph_dist.kernel_layout import WORD_BITS
 from lagraph_dist.transport import Transport, resolve_transport
 
 __all__ = ["Grid", "Layout", "IdMap", "default_grid"]
-
-WORD_BITS = 32
 
 
 def _mpi():

@@ -1,29 +1,161 @@
 """Every CUDA source compiles with nvcc (when nvcc is on PATH), with every kernel body
-instantiated (LD_NVCC_CHECK), so a broken kernel fails CI even on machines without a GPU."""
+instantiated (LD_NVCC_CHECK) and the -D options of lagraph_dist.kernel_layout, so a broken
+kernel fails CI even on machines without a GPU; without those options a compile stops at
+common.cuh's guard; and the numbers the sources take from kernel_layout are the ones the Python
+code uses."""
+import ast
+import inspect
+import re
 import shutil
 import subprocess
+from importlib import resources
 
 import pytest
 
+from lagraph_dist import cpu_kernels, direction, gpu_kernels, grid, kernel_layout, multi
 from lagraph_dist.gpu_kernels import kernel_sources
+from lagraph_dist.kernel_layout import cuda_defines
 
 NVCC = shutil.which("nvcc")
-SOURCES = sorted(name for name in kernel_sources() if name.endswith(".cu"))
+needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH")
+KERNELS = ("bitmap.cu", "fold.cu", "fused.cu", "multi.cu", "pull.cu", "push.cu")
+HEADERS = ("common.cuh",)
+
+
+def _nvcc(source, tmp_path, defines):
+    """nvcc's result for one source of lagraph_dist.kernels; a header is compiled through a
+    file that includes it alone (so it must include what it uses)."""
+    with resources.as_file(resources.files("lagraph_dist.kernels")) as folder:
+        path = folder / source
+        if source.endswith(".cuh"):
+            path = tmp_path / f"only_{source}.cu"
+            path.write_text(f'#include "{source}"\n')
+        return subprocess.run(
+            [NVCC, "-std=c++17", "-arch=sm_90", "-DLD_NVCC_CHECK", *defines, f"-I{folder}", "-c",
+             str(path), "-o", str(tmp_path / (source + ".o"))],
+            capture_output=True, text=True, timeout=300)
 
 
 def test_sources_are_packaged():
-    names = set(kernel_sources())
-    assert {"common.cuh", "bitmap.cu", "push.cu", "pull.cu", "multi.cu"} <= names
+    assert set(kernel_sources()) == set(KERNELS) | set(HEADERS)
 
 
-@pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH")
-@pytest.mark.parametrize("source", SOURCES)
+@needs_nvcc
+@pytest.mark.parametrize("source", KERNELS + HEADERS)
 def test_nvcc_compiles(source, tmp_path):
-    from importlib import resources
-    with resources.as_file(resources.files("lagraph_dist.kernels")) as folder:
-        done = subprocess.run(
-            [NVCC, "-std=c++17", "-arch=sm_90", "-DLD_NVCC_CHECK", f"-I{folder}", "-c",
-             str(folder / source), "-o", str(tmp_path / (source + ".o"))],
-            capture_output=True, text=True, timeout=300)
+    done = _nvcc(source, tmp_path, cuda_defines())
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / (source + ".o")).stat().st_size > 0
+
+
+@needs_nvcc
+def test_compile_without_the_layout_defines_stops_with_an_error(tmp_path):
+    done = _nvcc("bitmap.cu", tmp_path, ())
+    assert done.returncode != 0
+    assert "#error" in done.stderr
+    assert "LD_WORD_BITS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()" in done.stderr
+
+
+@needs_nvcc
+@pytest.mark.parametrize("missing", ["LD_FUSED_GIANT_DEGREE", "LD_M_NCOUNTERS", "LD_FUSED_RECORD"])
+def test_compile_without_one_define_names_it(missing, tmp_path):
+    defines = [option for option in cuda_defines() if not option.startswith(f"-D{missing}=")]
+    assert len(defines) == len(cuda_defines()) - 1
+    done = _nvcc("fused.cu", tmp_path, defines)
+    assert done.returncode != 0
+    assert f"{missing} is not defined" in done.stderr
+
+
+def test_guard_checks_every_define_and_no_source_defines_one():
+    """common.cuh's guard tests each define cuda_defines() makes, in its order; no source
+    #defines one of them (their one home is kernel_layout)."""
+    sources = kernel_sources()
+    names = [option[2:].split("=")[0] for option in cuda_defines()]
+    assert re.findall(r"#(?:el)?if !defined\((LD_\w+)\)", sources["common.cuh"]) == names
+    for source, text in sources.items():
+        defined = set(re.findall(r"^\s*#\s*define\s+(LD_\w+)", text, flags=re.M))
+        assert not defined & set(names), (source, defined & set(names))
+
+
+def test_every_layout_name_a_source_uses_is_defined():
+    """An LD_ name used in a source is either defined in the sources or made by cuda_defines()."""
+    sources = kernel_sources()
+    made = {option[2:].split("=")[0] for option in cuda_defines()}
+    local = {name for text in sources.values() for name in re.findall(r"^\s*#\s*define\s+(LD_\w+)", text, flags=re.M)}
+    code = {name: re.sub(r"//.*", "", text) for name, text in sources.items()}
+    used = {name for text in code.values() for name in re.findall(r"\b(LD_[A-Z0-9_]+)\b", text)}
+    assert used - local - made == {"LD_NVCC_CHECK"}     # the tests' switch for explicit instances
+
+
+def test_defines_are_integer_options():
+    options = cuda_defines()
+    assert all(re.fullmatch(r"-DLD_[A-Z0-9_]+=\d+", option) for option in options), options
+    assert "-DLD_WORD_BITS=32" in options
+    assert len(set(options)) == len(options) == len(kernel_layout.SHARED)
+
+
+def _layout_names(module):
+    """(names module imports from kernel_layout, names it assigns at its top level), read from
+    its source: an int copied by hand is equal, and even the same object, so only the source
+    tells a copy from an import."""
+    tree = ast.parse(inspect.getsource(module))
+    imported, assigned = set(), set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "lagraph_dist.kernel_layout":
+            imported |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                assigned |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return imported, assigned
+
+
+@pytest.mark.parametrize("module, names", [
+    (cpu_kernels, ("FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "NCOUNTERS", "M_FOUND", "M_BITS",
+                   "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS", "STOP_EMPTY",
+                   "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET")),
+    (gpu_kernels, ("THREADS", "PUSH_THREADS", "TILE_EDGES", "SMALL_SCAN", "LONG_ROW_THRESHOLD", "FUSED_THREADS",
+                   "FUSED_GIANT_DEGREE", "FUSED_NSLOTS", "FUSED_NSTATUS", "FUSED_RECORD", "NCOUNTERS",
+                   "M_NCOUNTERS", "MULT_CODES", "ADD_CODES")),
+    (grid, ("WORD_BITS",)),
+], ids=lambda x: getattr(x, "__name__", ""))
+def test_python_imports_the_layout_values(module, names):
+    """The numpy twins, the GPU driver and the grid take the kernels' numbers from kernel_layout,
+    and define none of them again."""
+    imported, assigned = _layout_names(module)
+    assert set(names) <= imported, set(names) - imported
+    assert not imported & assigned, imported & assigned
+    for name in names:
+        assert getattr(module, name) == getattr(kernel_layout, name), name
+
+
+def test_python_agrees_with_the_layout():
+    """What the GPU driver and the modules that keep their own copy use matches the layout."""
+    assert gpu_kernels._MULT is kernel_layout.MULT_CODES and gpu_kernels._ADD is kernel_layout.ADD_CODES
+    # the direction rule's modes are numbered by their order in direction.DIRECTIONS
+    assert [direction.DirectionRule(mode, 1, 0).code for mode in direction.DIRECTIONS] == \
+        [getattr(kernel_layout, f"RULE_{mode.upper()}") for mode in direction.DIRECTIONS]
+    assert multi.MAX_OWNERS == kernel_layout.MAX_OWNERS
+    assert len(cpu_kernels.new_counters()) == kernel_layout.NCOUNTERS
+    assert len(cpu_kernels.multi_new_counters()) == kernel_layout.M_NCOUNTERS
+    # the GPU's semiring instances are the codes of semirings the package names
+    names = {code: name for name, code in kernel_layout.MULT_CODES.items()}
+    kinds = {code: kind for kind, code in kernel_layout.ADD_CODES.items()}
+    assert {(names[m], kinds[a]) for m, a, _ in gpu_kernels._INSTANCES} == \
+        {("pair", "any"), ("land", "lor"), ("secondi", "any"), ("secondi", "min")}
+
+
+def test_layout_fields_are_distinct_slots():
+    """Each record's fields are distinct words inside it (a repeated number would make two
+    fields share a word)."""
+    def fields(prefix):
+        return [value for name, value in vars(kernel_layout).items() if name.startswith(prefix)]
+    groups = [(["FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW"], kernel_layout.NCOUNTERS),
+              ([n for n in kernel_layout.SHARED if n.startswith("M_") and n != "M_NCOUNTERS"],
+               kernel_layout.M_NCOUNTERS)]
+    for names, size in groups:
+        values = [getattr(kernel_layout, name) for name in names]
+        assert sorted(values) == sorted(set(values)) and max(values) < size, names
+    assert sorted(fields("STATUS_")) == list(range(kernel_layout.FUSED_NSTATUS))
+    assert sorted(fields("RECORD_")) == list(range(kernel_layout.FUSED_RECORD))
+    assert kernel_layout.NCOUNTERS % 2 == 0          # words after the counters stay 8-byte aligned
