@@ -19,7 +19,7 @@ from lagraph_dist.kernel_layout import cuda_defines
 NVCC = shutil.which("nvcc")
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH")
 KERNELS = ("bitmap.cu", "fold.cu", "fused.cu", "multi.cu", "pull.cu", "push.cu")
-HEADERS = ("common.cuh", "pull_steps.cuh", "push_steps.cuh")
+HEADERS = ("common.cuh",)
 
 
 def _nvcc(source, tmp_path, defines):
