@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from lagraph_dist.errors import CupyUnusableWarning, InvalidValue, OutOfDeviceMemory, OutOfHostMemory
+from lagraph_dist.errors import CupyUnusableWarning, InvalidValue
 
 __all__ = ["Backend", "get_backend", "gpu_available", "gpu_status", "BACKENDS", "local_index_dtype"]
 
@@ -102,14 +102,8 @@ class Backend:
         return self.kernels.peak_bytes() if self.name == "gpu" else 0
 
     def check_fits(self, nbytes, what):
-        """Raise before allocating when ``nbytes`` will not fit: OutOfDeviceMemory against the
-        GPU's free memory, OutOfHostMemory against the host's available memory."""
-        from lagraph_dist.memory import available_bytes, format_bytes
-        free, total = available_bytes(self)     # on the GPU the pool's cached blocks count as free
-        if nbytes > free:
-            error, where = (OutOfDeviceMemory, "device") if self.name == "gpu" else (OutOfHostMemory, "host")
-            raise error(f"{what} needs about {format_bytes(nbytes)} of {where} memory, but only "
-                        f"{format_bytes(free)} of {format_bytes(total)} are free")
+        """:func:`lagraph_dist.memory.require_fit` of ``nbytes`` on this backend."""
+        _memory().require_fit(nbytes, self, what)
 
     def free_device_bytes(self):
         """(bytes we may still take, device total): the driver's free memory plus the pool's
@@ -121,19 +115,20 @@ class Backend:
             free = min(free, pool.get_limit() - pool.used_bytes())
         return free, total
 
-    def passes_to_fit(self, bytes_for_passes, most=64):
-        """The fewest passes (1, 2, 4, ...) whose peak bytes fit on the GPU (1 on the CPU)."""
-        if self.name != "gpu":
-            return 1
-        free, _ = self.free_device_bytes()
-        passes = 1
-        while passes < most and bytes_for_passes(passes) > 0.9 * free:
-            passes *= 2
-        return passes
+    def passes_to_fit(self, bytes_for_passes):
+        """:func:`lagraph_dist.memory.passes_to_fit` on this backend."""
+        return _memory().passes_to_fit(self, bytes_for_passes)
 
     def reset_memory_peak(self):
         if self.name == "gpu":
             self.kernels.reset_peak()
+
+
+def _memory():
+    """The memory module, home of the fit checks the methods above delegate to (imported late:
+    it imports the grid, which imports this module)."""
+    from lagraph_dist import memory
+    return memory
 
 
 @functools.lru_cache(maxsize=None)

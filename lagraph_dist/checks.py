@@ -5,10 +5,11 @@ import numbers
 
 import numpy as np
 
+from lagraph_dist.direction import DIRECTIONS
 from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.text import plural
 
-__all__ = ["check_size", "check_vertex", "check_vertex_array"]
+__all__ = ["check_size", "check_vertex", "check_vertex_array", "check_optional_count", "check_search_options"]
 
 
 def check_size(n, what="n"):
@@ -45,3 +46,28 @@ def check_vertex_array(ids, n, what="vertex ids", xp=np):
         bad = low if low < 0 else high
         raise IndexOutOfBound(f"{what} contain {bad}, outside [0, {n})")
     return ids.astype(np.int64, copy=False)
+
+
+def check_optional_count(value, what, low):
+    """None, or an integer (not bool) >= ``low``."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise DomainMismatch(f"{what} must be an integer or None, got {value!r}")
+    if value < low:
+        raise InvalidValue(f"{what} must be >= {low}, got {value}")
+    return int(value)
+
+
+def check_search_options(what, *, levels, parents, direction, alpha, beta, depth_limit):
+    """The options of every breadth-first search (``what`` names the entry point): a direction
+    of :data:`~lagraph_dist.direction.DIRECTIONS`, at least one output, Beamer's ``alpha`` and
+    ``beta`` positive numbers (a bool is no number here), a depth limit None or >= 0."""
+    if direction not in DIRECTIONS:
+        raise InvalidValue(f"unknown direction {direction!r}; choose one of {', '.join(DIRECTIONS)}")
+    if not (levels or parents):
+        raise InvalidValue(f"{what} needs levels=True or parents=True (or both)")
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not (isinstance(value, (int, float)) and value > 0):
+            raise InvalidValue(f"{name} must be a positive number, got {value!r}")
+    check_optional_count(depth_limit, "depth_limit", 0)

@@ -214,10 +214,10 @@ def _received_pieces(recv, nowners, block_len, vw, cap, threshold, counts, dtype
             values = _value_view(piece[2 + wire.even(cap):], dtype, count) if vw else None
         else:
             count = int(counts.host[k])
-            size = (block_len // 32) if (vw == 0 and count > threshold) else wire.even(count) + count * vw
+            size = wire.counted_piece_words(count, block_len, vw, threshold)
             piece = recv[at:at + size]
             at += size
-            if vw == 0 and count > threshold:
+            if wire.counted_is_bitmap(count, block_len, vw, threshold):
                 ids = list_from_bitmap(piece).astype(np.int64)
             else:
                 ids = piece[:count].astype(np.int64)

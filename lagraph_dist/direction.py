@@ -1,10 +1,13 @@
-"""Beamer's push/pull rule, in one place: the Python search loop asks it each level, the
-numpy twin of the fused search asks it, and ``kernels/fused.cu`` (``ld_rule``) evaluates the
+"""Beamer's push/pull rule, in one place: the level engine (``ld.bfs``), the multi-source
+search (``ld.bfs_multi``), the python-graphblas reference (``reference.bfs``) and the numpy twin
+of the fused search ask it each level, and ``kernels/fused.cu`` (``ld_rule``) evaluates the
 same arithmetic on the device.
 
 Go pull when the frontier's out-edges exceed the unexplored edges / ``alpha`` while the
 frontier grows; go back to push when it holds fewer than n / ``beta`` vertices while it
-shrinks. The unexplored count drops by the frontier's out-edges at each growing push level.
+shrinks. The unexplored count drops by the frontier's out-edges at each growing push level,
+unless the caller knows it better and hands it over (the multi-source search: the out-edges
+of the vertices that some search of the batch has still to reach).
 """
 from __future__ import annotations
 
@@ -38,9 +41,12 @@ class DirectionRule:
     def code(self) -> int:
         return DIRECTIONS.index(self.mode)
 
-    def choose(self, frontier_nvals, frontier_edges) -> bool:
+    def choose(self, frontier_nvals, frontier_edges, unexplored=None) -> bool:
         """True for a push level. ``frontier_edges`` is a number or a function giving it (called
-        only when the rule needs it)."""
+        only when the rule needs it). ``unexplored``: the caller's own count of the unexplored
+        edges, which replaces the rule's (None: the rule counts them itself)."""
+        if unexplored is not None:
+            self.unexplored = unexplored
         if self.mode != "auto":
             return self.mode == "push"
         if self.previous == 0:          # the source alone: its edges are fewer than any pull reads
@@ -49,7 +55,8 @@ class DirectionRule:
         growing = frontier_nvals > self.previous
         if self.push and growing:
             edges = frontier_edges() if callable(frontier_edges) else frontier_edges
-            self.unexplored -= edges
+            if unexplored is None:
+                self.unexplored -= edges
             if edges > self.unexplored / self.alpha:
                 self.push = False
         elif not self.push and not growing and frontier_nvals < self.n / self.beta:

@@ -1,12 +1,15 @@
 """How many bytes a graph, a search on it and its construction take on each rank, and how many
-are free: the one place where the package's memory arithmetic lives.
+are free, and whether a need fits: the one place where the package's memory arithmetic lives.
 
 The constructors check :func:`estimate_memory` against the memory of their backend before they
 allocate (free device memory on the GPU backend, available host memory on the CPU backend),
-so a graph that cannot fit fails at once with the bytes needed and the bytes free. Validation
-reads :func:`available_bytes` to size its edge batches. The per-edge and per-vertex costs below
-are counted from the code that allocates them; on the CPU they were checked against
-``tracemalloc`` peaks (tests/test_memory.py does so on every run).
+so a graph that cannot fit fails at once with the bytes needed and the bytes free
+(:func:`check_fits`, :func:`require_fit`); the build takes as many passes as it needs to fit
+(:func:`passes_to_fit`) and the multi-source search batches as wide as its share of the free
+memory holds (:func:`free_share`). Validation reads :func:`available_bytes` to size its edge
+batches. The per-edge and per-vertex costs below are counted from the code that allocates
+them; on the CPU they were checked against ``tracemalloc`` peaks (tests/test_memory.py does so
+on every run).
 """
 from __future__ import annotations
 
@@ -14,13 +17,13 @@ import operator
 import os
 from dataclasses import dataclass
 
-from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.errors import DomainMismatch, InvalidValue, OutOfDeviceMemory, OutOfHostMemory
 from lagraph_dist.grid import Layout
 
 __all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "multi_search_bytes",
-           "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits",
-           "available_bytes", "host_memory", "ranks_sharing_memory", "edge_check_batch",
-           "format_bytes", "EDGES_PER_CHUNK"]
+           "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
+           "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
+           "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK"]
 
 #: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized).
 EDGES_PER_CHUNK = 1 << 25
@@ -66,6 +69,10 @@ MULTI_CPU_BYTES_PER_EDGE = 128   # the numpy kernels' per-edge arrays of one lev
 EDGE_CHECK_BYTES_PER_EDGE = 96   # entry rows, global int64 ids, their depths, the rule masks
 EDGE_CHECK_SHARE = 0.5           # of the free memory given to one batch: the rest is headroom
 EDGE_CHECK_FLOOR = 1 << 16       # edges: below this the Python loop costs more than it saves
+
+# -- construction passes on the GPU
+PASS_SHARE = 0.9                 # of the free device memory a pass may take: the rest is headroom
+MAX_PASSES = 64                  # passes over the edges at most
 
 
 @dataclass(frozen=True)
@@ -273,12 +280,48 @@ def _cgroup_room():
     return None if limit == "max" else max(0, int(limit) - used)
 
 
+def _on_device(backend):
+    """Whether ``backend`` computes in device memory (the GPU backend; not the CPU backend, its
+    name "cpu" or a backend-less stand-in)."""
+    return getattr(backend, "name", "cpu") == "gpu"
+
+
 def available_bytes(backend):
     """(bytes this rank may still take, total) in the memory its backend computes in: the
     device for the GPU backend, the host for the CPU backend (or any backend-less stand-in)."""
-    if getattr(backend, "name", "cpu") == "gpu":
+    if _on_device(backend):
         return backend.free_device_bytes()
     return host_memory()
+
+
+def free_share(backend, sharing=1):
+    """Bytes of ``backend``'s free memory that one of the ``sharing`` ranks drawing on it
+    (:func:`ranks_sharing_memory`) may take."""
+    return available_bytes(backend)[0] // sharing
+
+
+def require_fit(nbytes, backend, what, *, sharing=1):
+    """Raise before allocating when ``sharing`` ranks needing ``nbytes`` each will not fit in the
+    free memory of ``backend``: OutOfDeviceMemory against the device's free memory (the pool's
+    cached blocks count as free), OutOfHostMemory against the host's available memory."""
+    need = nbytes * sharing
+    free, total = available_bytes(backend)
+    if need > free:
+        error, where = (OutOfDeviceMemory, "device") if _on_device(backend) else (OutOfHostMemory, "host")
+        raise error(f"{what} needs about {format_bytes(need)} of {where} memory, but only "
+                    f"{format_bytes(free)} of {format_bytes(total)} are free")
+
+
+def passes_to_fit(backend, bytes_for_passes, most=MAX_PASSES):
+    """The fewest passes (1, 2, 4, ... at most ``most``) whose peak ``bytes_for_passes(passes)``
+    fits in :data:`PASS_SHARE` of the free device memory (1 on the CPU)."""
+    if not _on_device(backend):
+        return 1
+    room = PASS_SHARE * free_share(backend)
+    passes = 1
+    while passes < most and bytes_for_passes(passes) > room:
+        passes *= 2
+    return passes
 
 
 def ranks_sharing_memory(comm, backend):
@@ -291,7 +334,7 @@ def ranks_sharing_memory(comm, backend):
     node = comm.Split_type(MPI.COMM_TYPE_SHARED)
     rank, size = node.Get_rank(), node.Get_size()
     node.Free()
-    if getattr(backend, "name", "cpu") != "gpu":
+    if not _on_device(backend):
         return size
     devices = backend.xp.cuda.runtime.getDeviceCount()
     return len(range(rank % devices, size, devices))
@@ -303,6 +346,7 @@ def check_fits(estimate, grid, backend, what):
     of the grid that draw on the same host or device."""
     sharing = ranks_sharing_memory(grid.comm, backend)
     per = f" on each of the {sharing} ranks sharing it" if sharing > 1 else ""
+    # by way of Backend.check_fits, a delegation to require_fit: tests watch the constructors' checks there
     grid.agree(backend.check_fits, estimate.total * sharing, f"{what} ({estimate}{per})")
 
 

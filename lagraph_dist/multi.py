@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist import collectives
+from lagraph_dist import collectives, wire
 from lagraph_dist.cpu_kernels import (M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE,
                                       M_NCOUNTERS, M_PUSH_EDGES, MultiTarget)
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch, Unsupported
@@ -56,9 +56,9 @@ MAX_OWNERS = 64          # fold pieces a grid row at most (kernels/multi.cu LD_M
 
 
 def dense_is_smaller(count, length) -> bool:
-    """The wire rule of frontier-matrix messages: ``count`` (id, word) pairs cost 12 bytes
-    each, the dense words of ``length`` vertices 8 bytes each."""
-    return count * (ID_BYTES + WORD_BYTES) > length * WORD_BYTES
+    """The wire's encoding rule (:func:`lagraph_dist.wire.prefers_bitmap`) for frontier-matrix
+    messages: ``count`` (id, word) pairs of 12 bytes each, or the 8-byte words of ``length`` vertices."""
+    return wire.prefers_bitmap(count, length, entry_bits=8 * (ID_BYTES + WORD_BYTES), slot_bits=8 * WORD_BYTES)
 
 
 def full_mask(width) -> int:

@@ -13,21 +13,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from lagraph_dist.checks import check_vertex
+from lagraph_dist.direction import DirectionRule
 from lagraph_dist.errors import (
     DimensionMismatch,
     DomainMismatch,
     InvalidValue,
+    ValidationError,
 )
 from lagraph_dist.text import plural
+from lagraph_dist.validate import depths_by_pointer_jumping, validate
 
 __all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison"]
 
 _DIRECTIONS = ("push", "pushpull")
-
-# Beamer's direction-optimizing thresholds: go pull once the frontier's edges exceed
-# 1/ALPHA of the unexplored edges, go back to push once the frontier shrinks below n/BETA.
-_ALPHA = 8.0
-_BETA = 24.0
 
 
 def _import_graphblas():
@@ -107,46 +105,11 @@ def _to_graphblas_pattern(gb, S):
     )
 
 
-class _DirectionChooser:
-    """Beamer-style push/pull switch, fed with frontier sizes after every level.
-
-    Parameters
-    ----------
-    gb : module
-        The ``graphblas`` package.
-    A : graphblas.Matrix
-        Boolean adjacency pattern.
-    n : int
-        Number of vertices.
-    """
-
-    def __init__(self, gb, graph):
-        self._gb = gb
-        self._n = graph.n
-        self._outdeg = graph.out_degree
-        self._unexplored = graph.A.nvals
-        self._last_nq = 0
-        self.push = True
-
-    def _frontier_edges(self, q):
-        """Sum of out-degrees of the frontier vertices (the edges a push step scans)."""
-        gb = self._gb
-        deg = gb.Vector(gb.dtypes.INT64, self._n)
-        deg(q.S) << self._outdeg
-        return int(deg.reduce(gb.monoid.plus).new().value or 0)
-
-    def update(self, q):
-        """Choose the direction for expanding frontier ``q``; returns True for push."""
-        nq = q.nvals
-        edges_in_frontier = self._frontier_edges(q)
-        self._unexplored -= edges_in_frontier
-        growing = nq > self._last_nq
-        if self.push and growing and edges_in_frontier > self._unexplored / _ALPHA:
-            self.push = False
-        elif not self.push and not growing and nq < self._n / _BETA:
-            self.push = True
-        self._last_nq = nq
-        return self.push
+def _frontier_edges(gb, graph, q):
+    """Sum of out-degrees of the frontier vertices (the edges a push step scans)."""
+    deg = gb.Vector(gb.dtypes.INT64, graph.n)
+    deg(q.S) << graph.out_degree
+    return int(deg.reduce(gb.monoid.plus).new().value or 0)
 
 
 def _set_frontier_format(q, push):
@@ -204,13 +167,15 @@ def _run_bfs(gb, graph, source, direction):
     q = gb.Vector(int64, n)
     q[source] = source
 
-    chooser = _DirectionChooser(gb, graph) if direction == "pushpull" else None
-    AT = graph.AT if chooser is not None else None
+    pushpull = direction == "pushpull"
+    # Beamer's rule with the package's defaults, as ld.bfs(direction="auto") applies it
+    rule = DirectionRule("auto" if pushpull else "push", n, A.nvals)
+    AT = graph.AT if pushpull else None
     level = 0
     while q.nvals > 0:
-        push = True if chooser is None else chooser.update(q)
+        push = rule.choose(q.nvals, lambda: _frontier_edges(gb, graph, q))
         level += 1
-        if chooser is not None:
+        if pushpull:
             _set_frontier_format(q, push)
         # ~pi.S: never revisit; replace: the new frontier is only the newly found vertices.
         if push:
@@ -268,36 +233,6 @@ def bfs(S, source, *, direction="push"):
     return levels, parents
 
 
-def _depths_by_pointer_jumping(pred, root, reached):
-    """Distance to ``root`` along ``pred`` links, by repeated pointer doubling.
-
-    Parameters
-    ----------
-    pred : numpy.ndarray of int64
-        Parent of every reached non-root vertex (other entries are ignored).
-    root : int
-    reached : numpy.ndarray of bool
-
-    Returns
-    -------
-    numpy.ndarray of int64
-        Depth of every reached vertex, -1 elsewhere.
-    """
-    n = pred.shape[0]
-    idx = np.arange(n, dtype=np.int64)
-    # Unreached vertices and the root point at themselves with distance 0: fixed points.
-    jump = np.where(reached, pred, idx)
-    jump[root] = root
-    dist = (jump != idx).astype(np.int64)
-    while True:
-        nxt = jump[jump]
-        if np.array_equal(nxt, jump):
-            break
-        dist = dist + dist[jump]
-        jump = nxt
-    return np.where(reached, dist, -1).astype(np.int64)
-
-
 def bfs_levels_scipy(S, source):
     """BFS levels from ``scipy.sparse.csgraph.breadth_first_order`` (independent oracle).
 
@@ -322,9 +257,11 @@ def bfs_levels_scipy(S, source):
     # Rebuild with unit weights: csgraph may read stored zeros as missing edges.
     G = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
     order, pred = breadth_first_order(G, source, directed=True, return_predecessors=True)
-    reached = np.zeros(n, dtype=bool)
-    reached[order] = True
-    return _depths_by_pointer_jumping(pred.astype(np.int64), source, reached)
+    # csgraph marks the source and the unreached alike (-9999): the tree's parents, -1 unreached
+    parents = np.full(n, -1, dtype=np.int64)
+    parents[order] = pred[order]
+    parents[source] = source
+    return depths_by_pointer_jumping(parents, source)
 
 
 # -- our BFS against the reference ------------------------------------------------------------
@@ -373,9 +310,7 @@ def compare(A, source, *, direction="auto", grid=None, backend="auto") -> Compar
     where A has labels (the report names its id). Every rank gets the same report.
     """
     from lagraph_dist.algorithms import bfs as distributed_bfs
-    from lagraph_dist.errors import ValidationError
     from lagraph_dist.interop import as_matrix, require
-    from lagraph_dist.validation import validate
 
     A = as_matrix(A, grid=grid, backend=backend, what="reference.compare")
     require(A.grid, "graphblas", "reference.compare")

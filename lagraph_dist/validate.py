@@ -27,7 +27,7 @@ from lagraph_dist.errors import (
     ValidationError,
 )
 
-__all__ = ["validate"]
+__all__ = ["validate", "depths_by_pointer_jumping"]
 
 #: Most edges processed at once by the edge rules; fewer when the free memory is short
 #: (:func:`lagraph_dist.memory.edge_check_batch`).
@@ -293,28 +293,30 @@ def _value_finding(xp, levels, parents, n, source):
     )
 
 
-def _depths_from_parents(xp, parents, source):
-    """Tree depth of every vertex by pointer doubling; -1 if unreached or not rooted.
+def depths_by_pointer_jumping(parents, root, xp=np):
+    """Tree depth of every vertex by pointer doubling; -1 if unreached or not rooted: the
+    validation's depths from parents, and the levels of the scipy oracle
+    (:func:`lagraph_dist.reference.bfs_levels_scipy`).
 
     Parameters
     ----------
+    parents : xp.ndarray of int64
+        Entries are -1 (unreached) or reached vertices, ``parents[root] == root``.
+    root : int
     xp : module
         numpy or cupy; ``parents`` is an array of it.
-    parents : xp.ndarray of int64
-        Already checked: entries are -1 or reached vertices, ``parents[source] == source``.
-    source : int
 
     Returns
     -------
     depth : xp.ndarray of int64
-        Depth below ``source``; -1 for unreached vertices and for vertices whose parent
-        chain runs into a cycle instead of the source.
+        Depth below ``root``; -1 for unreached vertices and for vertices whose parent
+        chain runs into a cycle instead of the root.
     """
     n = parents.shape[0]
     idx = xp.arange(n, dtype=xp.int64)
     reached = parents >= 0
     # Unreached vertices point at themselves with distance 0, so they are fixed points
-    # (as is the source); log2(n) + 1 doublings then settle every rooted chain.
+    # (as is the root); log2(n) + 1 doublings then settle every rooted chain.
     jump = xp.where(reached, parents, idx)
     dist = (jump != idx).astype(xp.int64)
     for _ in range(max(1, int(n).bit_length() + 1)):
@@ -323,7 +325,7 @@ def _depths_from_parents(xp, parents, source):
             break
         dist = dist + dist[jump]
         jump = nxt
-    rooted = reached & (jump == source)
+    rooted = reached & (jump == root)
     return xp.where(rooted, dist, -1)
 
 
@@ -337,7 +339,7 @@ def _global_checks(xp, levels, parents, n, source):
         return f, None
     if levels is not None:
         return f, levels
-    depth = _depths_from_parents(xp, parents, source)
+    depth = depths_by_pointer_jumping(parents, source, xp)
     cyc = _first(xp, PARENT_CYCLE, (parents >= 0) & (depth < 0))
     return (cyc or _Finding()), depth
 

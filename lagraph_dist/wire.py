@@ -6,7 +6,9 @@ Encoding rule (Bisson et al. 2015, section 5): a list costs 32 bits an entry and
 bit a slot, so a piece of ``count`` entries over ``length`` slots goes as a bitmap once
 ``count > length / 32``. A piece whose values must travel (any semiring but ``*_pair``, whose
 values are implicitly true) always goes as a list: ids and values side by side, since the
-values, not the pattern, dominate its size.
+values, not the pattern, dominate its size. The frontier matrix of the multi-source search
+(:mod:`lagraph_dist.multi`) follows the same rule with its own costs: 96 bits an (id, word)
+pair, 64 bits a slot's dense word (:func:`bitmap_threshold` takes both costs).
 
 Fold pieces come in two layouts:
 
@@ -31,20 +33,23 @@ from lagraph_dist.grid import WORD_BITS
 __all__ = ["bitmap_threshold", "prefers_bitmap", "forced_wire_encoding", "value_words", "even", "fixed_piece_words",
            "counted_is_bitmap", "counted_piece_words", "counted_words", "fixed_capacity", "PieceCounts"]
 
+ID_BITS = 32                     # a list entry: one uint32 id
+
 _forced_encoding = None
 
 
-def bitmap_threshold(length) -> int:
-    """Entries over which a piece of ``length`` slots goes as a bitmap (the kernels take this
-    number, so a forced encoding reaches them too)."""
+def bitmap_threshold(length, *, entry_bits=ID_BITS, slot_bits=1) -> int:
+    """Entries over which a piece of ``length`` slots goes dense (a bitmap, ``slot_bits`` a
+    slot) rather than as a list (``entry_bits`` an entry): the encoding rule, in one place. The
+    kernels take this number, so a forced encoding reaches them too."""
     if _forced_encoding is not None:
         return -1 if _forced_encoding == "bitmap" else np.iinfo(np.int64).max
-    return length // WORD_BITS
+    return length * slot_bits // entry_bits
 
 
-def prefers_bitmap(count, length) -> bool:
-    """The encoding rule for parts and messages (see the module docstring)."""
-    return count > bitmap_threshold(length)
+def prefers_bitmap(count, length, *, entry_bits=ID_BITS, slot_bits=1) -> bool:
+    """Whether ``count`` entries over ``length`` slots go dense (see :func:`bitmap_threshold`)."""
+    return count > bitmap_threshold(length, entry_bits=entry_bits, slot_bits=slot_bits)
 
 
 @contextlib.contextmanager
@@ -79,12 +84,17 @@ def fixed_piece_words(cap, vw) -> int:
     return 2 + even(cap) + cap * vw
 
 
-def counted_is_bitmap(count, block_len, vw) -> bool:
-    return vw == 0 and prefers_bitmap(count, block_len)
+def counted_is_bitmap(count, block_len, vw, threshold=None) -> bool:
+    """Whether a counted piece goes as its block's bitmap words: pattern only (values travel as
+    a list) and over ``threshold``, the :func:`bitmap_threshold` of the block (a kernel twin
+    passes the copy it was handed)."""
+    if threshold is None:
+        threshold = bitmap_threshold(block_len)
+    return vw == 0 and count > threshold
 
 
-def counted_piece_words(count, block_len, vw) -> int:
-    if counted_is_bitmap(count, block_len, vw):
+def counted_piece_words(count, block_len, vw, threshold=None) -> int:
+    if counted_is_bitmap(count, block_len, vw, threshold):
         return block_len // WORD_BITS
     return even(count) + count * vw
 

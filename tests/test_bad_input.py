@@ -62,6 +62,38 @@ def test_bfs_bad_options(A):
     assert ld.bfs(sp.eye(3, format="csr"), 0).levels.to_numpy().tolist() == [0, -1, -1]
 
 
+# -- the options of both searches: one set of checks ---------------------------------------------
+SEARCHES = {"bfs": lambda A, **options: ld.bfs(A, 0, **options),
+            "bfs_multi": lambda A, **options: ld.bfs_multi(A, [0, 1], **options)}
+
+
+@pytest.mark.parametrize("search", sorted(SEARCHES))
+@pytest.mark.parametrize("options, error, fragments", [
+    ({"direction": "sideways"}, ld.InvalidValue, ["unknown direction 'sideways'", "push, pull, auto"]),
+    ({"direction": None}, ld.InvalidValue, ["unknown direction None"]),
+    ({"levels": False, "parents": False}, ld.InvalidValue, ["needs levels=True or parents=True"]),
+    ({"alpha": 0}, ld.InvalidValue, ["alpha must be a positive number, got 0"]),
+    ({"alpha": -1.5}, ld.InvalidValue, ["alpha must be a positive number, got -1.5"]),
+    ({"alpha": True}, ld.InvalidValue, ["alpha must be a positive number, got True"]),
+    ({"alpha": float("nan")}, ld.InvalidValue, ["alpha must be a positive number, got nan"]),
+    ({"beta": False}, ld.InvalidValue, ["beta must be a positive number, got False"]),
+    ({"beta": "24"}, ld.InvalidValue, ["beta must be a positive number, got '24'"]),
+    ({"depth_limit": -1}, ld.InvalidValue, ["depth_limit must be >= 0, got -1"]),
+    ({"depth_limit": 2.0}, ld.DomainMismatch, ["depth_limit must be an integer or None, got 2.0"]),
+    ({"depth_limit": True}, ld.DomainMismatch, ["depth_limit must be an integer or None, got True"]),
+])
+def test_search_options_are_checked_alike(A, search, options, error, fragments):
+    """ld.bfs and ld.bfs_multi refuse the same options with the same error and message."""
+    with raises(error, *fragments):
+        SEARCHES[search](A, **options)
+
+
+@pytest.mark.parametrize("search", sorted(SEARCHES))
+def test_search_options_good_values(A, search):
+    """Integers and floats for alpha and beta, numpy integers for the depth limit."""
+    SEARCHES[search](A, alpha=3, beta=12.5, depth_limit=np.int64(1), direction="auto")
+
+
 # -- from_edges -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("bad", [5, 6, 2**40])
 def test_from_edges_id_too_large(bad):

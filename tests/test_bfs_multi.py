@@ -10,11 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
-from lagraph_dist import cpu_kernels, memory, multi
+from lagraph_dist import cpu_kernels, memory, multi, wire
 from lagraph_dist.grid import IdMap
 from lagraph_dist.local import LocalCSR
 from extras_checks import check_tree, hop_levels, truncated
-from helpers import BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, read_scipy_pattern, real_graphs
+from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, needs_mpi, read_scipy_pattern,
+                     real_graphs, run_mpi)
 from test_bfs import graphs
 
 GPU_ONLY = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")]
@@ -427,6 +428,61 @@ def test_multi_search_bytes_cover_the_cpu_peak():
     assert peak >= estimate / 8, "the multi-source estimate is far too high"
 
 
+# -- the wire's encoding rule -----------------------------------------------------------------
+WIRE_SCRIPT = """
+import numpy as np
+import lagraph_dist as ld
+from lagraph_dist.wire import forced_wire_encoding
+
+grid = ld.Grid(2, 2)
+rng = np.random.default_rng(3)
+n = 400
+src, dst = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
+mine = slice(grid.rank, None, grid.size)
+A = ld.Matrix.from_edges(src[mine], dst[mine], n, grid=grid, backend="cpu")
+sources = [0, 1, 2, 3]
+expected = ld.bfs_multi(A, sources).levels.to_numpy()
+
+
+def used(result, stage):
+    return {s["encoding"][stage] for s in result.stats} - {"none"}
+
+
+for encoding in ("list", "bitmap"):
+    with forced_wire_encoding(encoding):
+        many = ld.bfs_multi(A, sources, direction="push")
+        one = ld.bfs(A, 0, parents=False, direction="push")
+    assert used(many, "expand") == {encoding}, (encoding, used(many, "expand"))
+    assert used(one, "expand") == used(one, "fold") == {encoding}, (encoding, one.stats)
+    assert np.array_equal(many.levels.to_numpy(), expected)
+    assert np.array_equal(one.levels.to_numpy(), expected[0])
+print(f"rank {grid.rank} ok", flush=True)
+"""
+
+
+@pytest.mark.mpi
+@needs_mpi
+@pytest.mark.timeout(300)
+def test_one_encoding_rule_for_both_searches_on_a_grid(tmp_path):
+    """Forcing the wire's encoding (wire.bitmap_threshold, the one rule) reaches the frontier
+    matrix's expand as it reaches the single search's expand and fold (the fold's pieces read
+    back by the numpy twin), on a 2x2 grid; the levels do not change."""
+    script = tmp_path / "wire_rule.py"
+    script.write_text(WIRE_SCRIPT)
+    done = run_mpi(4, script, timeout=240)
+    report = done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.returncode == 0, report
+    assert all(f"rank {rank} ok" in done.stdout for rank in range(4)), report
+
+
+def test_the_frontier_matrix_rule_is_the_wires(monkeypatch):
+    """12 bytes an (id, word) pair against 8 bytes a vertex's word: dense past two thirds; and
+    whatever wire.bitmap_threshold says, dense_is_smaller says too."""
+    assert not multi.dense_is_smaller(60, 90) and multi.dense_is_smaller(61, 90)
+    monkeypatch.setattr(wire, "bitmap_threshold", lambda length, **costs: length)
+    assert not multi.dense_is_smaller(61, 90)
+
+
 # -- bad input --------------------------------------------------------------------------------
 @pytest.mark.parametrize("sources, kwargs, error, text", [
     ([], {}, ld.InvalidValue, "at least one source"),
@@ -444,6 +500,8 @@ def test_multi_search_bytes_cover_the_cpu_peak():
     ([1], {"batch_size": 0}, ld.InvalidValue, "batch_size must be >= 1"),
     ([1], {"batch_size": 65}, ld.InvalidValue, "batch_size must be <= 64"),
     ([1], {"alpha": 0}, ld.InvalidValue, "alpha must be a positive number"),
+    ([1], {"batch_size": True}, ld.DomainMismatch, "batch_size must be an integer or None"),
+    ([1], {"batch_size": 2.0}, ld.DomainMismatch, "batch_size must be an integer or None"),
 ])
 def test_bad_input(sources, kwargs, error, text):
     A = ld.kronecker(6, backend="cpu")

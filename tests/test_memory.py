@@ -135,6 +135,56 @@ def test_the_check_reads_the_host_memory(monkeypatch):
     assert ld.kronecker(10, backend="cpu").nvals > 0
 
 
+def test_every_fit_check_is_memorys(monkeypatch):
+    """Building a graph, the by-row copy a pull reads and the batches of a multi-source search
+    all ask memory for the free memory and whether they fit: one answer refuses them all alike."""
+    A = ld.Matrix.from_edges(*directed_graph(500, 4000, 2), 500, backend="cpu")
+    monkeypatch.setattr(memory, "available_bytes", lambda backend: (1000, 10 ** 6))
+    refusal = r"needs about .* of host memory, but only 1000 B of 976\.6 KiB are free"
+    with pytest.raises(ld.OutOfHostMemory, match=refusal):
+        ld.kronecker(8, backend="cpu")
+    with pytest.raises(ld.OutOfHostMemory, match="by-row copy.*" + refusal):
+        ld.bfs(A, 0, direction="pull")
+    with pytest.raises(ld.OutOfHostMemory, match="bfs_multi of 2 sources.*" + refusal):
+        ld.bfs_multi(A, [0, 1])
+
+
+class FakeDevice:
+    """A GPU backend as memory sees it: a name and the device's free bytes."""
+
+    name = "gpu"
+
+    def __init__(self, free):
+        self.free = free
+
+    def free_device_bytes(self):
+        return self.free, 4 * self.free
+
+
+def test_a_fit_is_shared_by_the_ranks_on_one_device():
+    device = FakeDevice(1000)
+    assert memory.free_share(device, 3) == 333
+    memory.require_fit(500, device, "a search", sharing=2)         # two ranks of 500 bytes: they fit
+    with pytest.raises(ld.OutOfDeviceMemory, match=r"a search needs about 1\.5 KiB of device memory, "
+                                                   r"but only 1000 B of 3\.9 KiB are free"):
+        memory.require_fit(500, device, "a search", sharing=3)
+
+
+def test_passes_are_doubled_until_one_fits_beside_headroom(monkeypatch):
+    """Construction passes (1, 2, 4, ...) until a pass's peak fits in 90% of the free device
+    memory; the backend's method gives memory's answer; the CPU builds in one pass."""
+    device = FakeDevice(1000)
+    peak = {1: 3000, 2: 1500, 4: 901, 8: 900}.__getitem__
+    assert memory.passes_to_fit(device, peak) == 8
+    assert memory.passes_to_fit(device, peak, most=4) == 4
+    assert memory.passes_to_fit(ld.get_backend("cpu"), peak) == 1
+    backend = ld.backend.Backend("gpu", None, None)
+    monkeypatch.setattr(backend, "free_device_bytes", device.free_device_bytes)
+    assert backend.passes_to_fit(peak) == 8
+    monkeypatch.setattr(memory, "passes_to_fit", lambda backend, bytes_for_passes: 16)
+    assert backend.passes_to_fit(peak) == 16
+
+
 def test_format_bytes():
     assert memory.format_bytes(512) == "512 B"
     assert memory.format_bytes(3 << 30) == "3.0 GiB"

@@ -13,7 +13,8 @@ from mpi4py import MPI
 
 from graphs import small_digraph, triangle_mesh, west_like_digraph, write_real_general
 from helpers import data_file
-from lagraph_dist import mtx, reference
+from lagraph_dist import mtx
+from lagraph_dist.direction import DirectionRule
 from lagraph_dist.errors import (
     DimensionMismatch,
     DomainMismatch,
@@ -147,13 +148,13 @@ def test_matrix_market_files_real(name, direction):
 def test_pushpull_really_pulls(monkeypatch):
     """A dense-ish random graph must make the Beamer heuristic choose pull at least once."""
     seen = []
-    original = reference._DirectionChooser.update
+    original = DirectionRule.choose
 
-    def spy(self, q):
-        seen.append(original(self, q))
+    def spy(self, nvals, edges, unexplored=None):
+        seen.append(original(self, nvals, edges, unexplored))
         return seen[-1]
 
-    monkeypatch.setattr(reference._DirectionChooser, "update", spy)
+    monkeypatch.setattr(DirectionRule, "choose", spy)
     rng = np.random.default_rng(1)
     edges = list(zip(rng.integers(0, 2000, 20000).tolist(), rng.integers(0, 2000, 20000).tolist()))
     S = _csr(2000, edges)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from mpi4py import MPI
 
 from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue, ValidationError
+from lagraph_dist import reference
 from lagraph_dist.reference import bfs as reference_bfs
 from lagraph_dist.validate import validate
 
@@ -202,6 +203,23 @@ def test_parents_self_cycle(A):
     pa = corrupted(parents={2: 2})[1]  # 2 -> 2 exists, so only the cycle rule catches it
     check_raises(A, None, pa, "vertex 2", "cycle")
     check_raises(A, LEVELS, pa, "vertex 2", "level")
+
+
+def test_one_pointer_jumping_for_validation_and_the_scipy_oracle():
+    """validate's depths from parents and reference.bfs_levels_scipy's levels come from one
+    function: on a chain of 1500 vertices numbered backwards (11 doublings) both give the hop
+    distances, and a parent cycle hangs from no root."""
+    assert reference.depths_by_pointer_jumping is validate_module.depths_by_pointer_jumping
+    n = 1500
+    tails = np.arange(n - 1, 0, -1)
+    S = scipy.sparse.csr_array((np.ones(n - 1), (tails, tails - 1)), shape=(n, n))
+    hops = n - 1 - np.arange(n)
+    np.testing.assert_array_equal(reference.bfs_levels_scipy(S, n - 1), hops)
+    parents = np.append(np.arange(1, n), n - 1)          # v's parent is v + 1; the source its own
+    np.testing.assert_array_equal(validate_module.depths_by_pointer_jumping(parents, n - 1), hops)
+    validate(fake_matrix(n, list(zip(tails.tolist(), (tails - 1).tolist()))), n - 1, None, parents)
+    cycle = np.array([0, 2, 1, 1, -1])                   # 1 <-> 2, and 3 below them
+    np.testing.assert_array_equal(validate_module.depths_by_pointer_jumping(cycle, 0), [0, -1, -1, -1, -1])
 
 
 def test_first_vertex_is_reported(A):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist.checks import check_vertex
+from lagraph_dist.checks import check_search_options, check_vertex
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.interop import as_matrix
 from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
@@ -66,18 +66,8 @@ class BFSResult:
 
 
 def _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_limit, target):
-    if direction not in DIRECTIONS:
-        raise InvalidValue(f"unknown direction {direction!r}; choose one of {', '.join(DIRECTIONS)}")
-    if not (levels or parents):
-        raise InvalidValue("bfs needs levels=True or parents=True (or both)")
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if not (isinstance(value, (int, float)) and value > 0):
-            raise InvalidValue(f"{name} must be a positive number, got {value!r}")
-    if depth_limit is not None:
-        if isinstance(depth_limit, bool) or not isinstance(depth_limit, (int, np.integer)):
-            raise DomainMismatch(f"depth_limit must be an integer or None, got {depth_limit!r}")
-        if depth_limit < 0:
-            raise InvalidValue(f"depth_limit must be >= 0, got {depth_limit}")
+    check_search_options("bfs", levels=levels, parents=parents, direction=direction, alpha=alpha, beta=beta,
+                         depth_limit=depth_limit)
     if target is not None:      # an id, on a labeled graph too: the search tests target as given
         if A.labels is not None and not isinstance(target, (int, np.integer)):
             raise DomainMismatch(f"target must be a vertex id, got {target!r}; A.vertex_id(node) gives "

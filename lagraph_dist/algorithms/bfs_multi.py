@@ -4,13 +4,13 @@ The k frontiers are the rows of a k x n boolean :class:`~lagraph_dist.multi.Fron
 (one uint64 word a vertex, bit i for search i: the bit-parallel multi-source BFS of Then et
 al., "The More the Merrier", VLDB 2014), and each level is
 :func:`~lagraph_dist.multi.masked_vxm`: ``F'<!V> = F any.secondi A``, assigned into the
-visited matrix with its levels and parents. Push and pull follow Beamer's rule as in
-:func:`~lagraph_dist.algorithms.bfs.bfs`, on the counts the products return: pull when the
-frontier's out-edges exceed the out-edges of the vertices not yet reached by every search /
-``alpha`` while the frontier grows, push again when it holds fewer than n / ``beta`` vertices
-while it shrinks. More sources than a batch holds run as several batches, each as wide as
-the memory allows (:func:`lagraph_dist.memory.plan_multi_batches`); when the outputs of all
-searches do not fit on the device, each finished batch moves its outputs to the host. No kernel, MPI call or
+visited matrix with its levels and parents. Push and pull follow Beamer's rule
+(:class:`~lagraph_dist.direction.DirectionRule`, as in :func:`~lagraph_dist.algorithms.bfs.bfs`)
+on the counts the products return: the frontier's vertices and out-edges, and as the
+unexplored edges the out-edges of the vertices not yet reached by every search. More sources
+than a batch holds run as several batches, each as wide as the memory allows
+(:func:`lagraph_dist.memory.plan_multi_batches`); when the outputs of all searches do not fit
+on the device, each finished batch moves its outputs to the host. No kernel, MPI call or
 backend branch appears here.
 """
 from __future__ import annotations
@@ -20,9 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist.algorithms.bfs import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS
-from lagraph_dist.checks import check_vertex_array
-from lagraph_dist.backend import get_backend
+from lagraph_dist.checks import check_optional_count, check_search_options, check_vertex_array
+from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRule
 from lagraph_dist.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.interop import as_matrix
 from lagraph_dist import memory
@@ -59,20 +58,9 @@ def _check_sources(sources, n):
 
 
 def _check_arguments(A, sources, levels, parents, direction, alpha, beta, depth_limit, batch_size):
-    if direction not in DIRECTIONS:
-        raise InvalidValue(f"unknown direction {direction!r}; choose one of {', '.join(DIRECTIONS)}")
-    if not (levels or parents):
-        raise InvalidValue("bfs_multi needs levels=True or parents=True (or both)")
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if isinstance(value, bool) or not (isinstance(value, (int, float)) and value > 0):
-            raise InvalidValue(f"{name} must be a positive number, got {value!r}")
-    for name, value, low in (("depth_limit", depth_limit, 0), ("batch_size", batch_size, 1)):
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise DomainMismatch(f"{name} must be an integer or None, got {value!r}")
-        if value < low:
-            raise InvalidValue(f"{name} must be >= {low}, got {value}")
+    check_search_options("bfs_multi", levels=levels, parents=parents, direction=direction, alpha=alpha,
+                         beta=beta, depth_limit=depth_limit)
+    check_optional_count(batch_size, "batch_size", 1)
     if batch_size is not None and batch_size > MAX_WIDTH:
         raise InvalidValue(f"batch_size must be <= {MAX_WIDTH} (the searches of one word), got {batch_size}")
     return _check_sources(sources, A.n)
@@ -89,8 +77,7 @@ def _plan(A, count, levels, parents, most):
     host_sharing = memory.ranks_sharing_memory(grid.comm, "cpu")
 
     def fitting():
-        free = memory.available_bytes(backend)[0] // sharing
-        host_free = memory.host_memory()[0] // host_sharing
+        free, host_free = memory.free_share(backend, sharing), memory.free_share("cpu", host_sharing)
         plan = memory.plan_multi_batches(free, host_free, A.n, A.nvals, sources=count, most=most, **options)
         if plan.width == 0:
             _explain_no_room(A, count, sharing, host_sharing, options)
@@ -107,50 +94,30 @@ def _explain_no_room(A, count, sharing, host_sharing, options):
     need = memory.multi_search_bytes(A.n, A.nvals, width=1, sources=1 if offloading else count, **options)
     what = (f"bfs_multi of {count} sources ({memory.format_bytes(need)} a rank for "
             f"{'one search and its outputs' if offloading else 'one search and all outputs'})")
-    backend.check_fits(need * sharing, what)
+    memory.require_fit(need, backend, what, sharing=sharing)
     outputs = memory.multi_output_bytes(A.n, grid_shape=options["grid_shape"], sources=count,
                                         levels=options["levels"], parents=options["parents"])
-    get_backend("cpu").check_fits(outputs * host_sharing, f"the levels and parents of bfs_multi's {count} "
-                                                          f"sources ({memory.format_bytes(outputs)} a rank)")
+    memory.require_fit(outputs, "cpu", f"the levels and parents of bfs_multi's {count} sources "
+                                       f"({memory.format_bytes(outputs)} a rank)", sharing=host_sharing)
     # both fit on their own, by a rounding of the shares: say so rather than run out later
     raise OutOfHostMemory(f"{what}, with the outputs of all sources on the host, leaves no room to run")
-
-
-class _DirectionPolicy:
-    """Beamer's push/pull switch with hysteresis, on a level's counts (see the module docstring)."""
-
-    def __init__(self, A, direction, alpha, beta):
-        self.direction, self.alpha, self.beta = direction, alpha, beta
-        self.n, self.nvals = A.n, A.nvals
-        self.push = direction != "pull"
-        self.previous = 0
-        self.completed = 0          # out-edges of vertices every search has reached
-
-    def choose(self, frontier):
-        counts = frontier.counts
-        self.completed += counts.completed
-        if self.direction != "auto":
-            return self.push
-        growing = counts.vertices > self.previous
-        if self.push and growing and counts.push_edges > (self.nvals - self.completed) / self.alpha:
-            self.push = False
-        elif not self.push and not growing and counts.vertices < self.n / self.beta:
-            self.push = True
-        self.previous = counts.vertices
-        return self.push
 
 
 def _search_batch(A, sources, batch, *, levels, parents, direction, alpha, beta, last_depth):
     """One batch of searches to the end (or to ``last_depth``): (visited matrix, level records)."""
     backend = A.backend
     frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
-    policy = _DirectionPolicy(A, direction, alpha, beta)
+    rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
+    completed = 0                   # out-edges of the vertices every search of the batch has reached
     depth, records = 0, []
     reads, launches = backend.device_reads, backend.kernel_launches
     while frontier.nvals and depth < last_depth:
         started = time.perf_counter()
         depth += 1
-        kernel = "push" if policy.choose(frontier) else "pull"
+        counts = frontier.counts
+        completed += counts.completed
+        push = rule.choose(counts.vertices, counts.push_edges, unexplored=A.nvals - completed)
+        kernel = "push" if push else "pull"
         found = masked_vxm(frontier, A, visited, depth=depth, kernel=kernel)
         record = level_record(depth, kernel, frontier.nvals, found.nvals, found.op_stats,
                               time.perf_counter() - started, backend.device_reads - reads,
