@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lagraph_dist.kernel_layout import MAX_OWNERS
 from lagraph_dist import wire
 from lagraph_dist.cpu_kernels import EXAMINED, FOUND, OVERFLOW, PUSH_EDGES
 from lagraph_dist.grid import WORD_BITS
@@ -95,8 +96,8 @@ def fold(out, out_counters, channel, backend, *, semiring, block_len, bound, own
     with this rank's examined edges, Traffic)."""
     kernels, xp = backend.kernels, backend.xp
     size, me = channel.size, channel.rank
-    if size > 64:
-        raise ValueError(f"the fold supports up to 64 members a grid row, got {size}")
+    if size > MAX_OWNERS:
+        raise ValueError(f"the fold supports up to {MAX_OWNERS} members a grid row, got {size}")
     vw = wire.value_words(semiring)
     threshold = wire.bitmap_threshold(block_len)
     cap = wire.fixed_capacity(bound, block_len)

@@ -47,13 +47,14 @@ import numpy as np
 from lagraph_dist import wire
 from lagraph_dist.errors import DimensionMismatch, InvalidValue
 from lagraph_dist.grid import WORD_BITS, Layout
+from lagraph_dist.kernel_layout import MAX_OWNERS
 from lagraph_dist.semirings import lookup_semiring
 
 __all__ = ["LevelSizes", "level_bytes", "search_bytes", "level_sizes_from_records",
            "MAX_GRID_RANKS", "MAX_FOLD_MEMBERS"]
 
-MAX_GRID_RANKS = 64 * 64
-MAX_FOLD_MEMBERS = 64         # collectives.fold packs at most 64 pieces a rank
+MAX_FOLD_MEMBERS = MAX_OWNERS          # collectives.fold packs at most this many pieces a rank
+MAX_GRID_RANKS = MAX_OWNERS * MAX_OWNERS
 COUNT_BYTES = np.dtype(np.int64).itemsize      # one piece's count in a counted fold
 WORD_BYTES = WORD_BITS // 8
 LEFT_VALUE_BYTES = np.dtype(bool).itemsize     # ops._product sends left values as booleans

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lagraph_dist.kernel_layout import MAX_OWNERS
 from lagraph_dist import collectives, wire
 from lagraph_dist.cpu_kernels import (M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE,
                                       M_NCOUNTERS, M_PUSH_EDGES, MultiTarget)
@@ -52,7 +53,6 @@ MAX_WIDTH = 64
 WORD_BYTES = 8
 ID_BYTES = 4
 KERNELS = ("push", "pull")
-MAX_OWNERS = 64          # fold pieces a grid row at most (kernels/multi.cu LD_MAX_OWNERS)
 
 
 def dense_is_smaller(count, length) -> bool:

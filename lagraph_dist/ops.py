@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lagraph_dist import collectives
-from lagraph_dist.cpu_kernels import STOP_LEVELS, STOP_TOO_BIG
+from lagraph_dist.kernel_layout import STOP_LEVELS, STOP_TOO_BIG
 from lagraph_dist.direction import DirectionRule
 from lagraph_dist.errors import DimensionMismatch, DomainMismatch
 from lagraph_dist.grid import WORD_BITS
