@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.bench import device_name, environment, pick_roots
+from lagraph_dist.tools.bench import device_name, environment, pick_roots
 
 
 def timed(A, func, *args, **kwargs):

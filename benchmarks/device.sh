@@ -19,7 +19,7 @@ export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
 [ -d "$repo/.data" ] && export LAGRAPH_DIST_DATA="$repo/.data"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 cd "$site"
-run_cli="import sys; from lagraph_dist.cli import main; sys.exit(main())"
+run_cli="import sys; from lagraph_dist.tools.cli import main; sys.exit(main())"
 cli=(python3 -c "$run_cli")     # lagraph-dist from the scratch install
 mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $OUT
     local ranks=$1; shift
@@ -53,7 +53,7 @@ for stage in "$@"; do
         done; done ;;
     bench)                  # Graph500 protocol on one GPU at each of $BENCH_SCALES, validated
         for s in ${BENCH_SCALES:-26 27}; do
-            timeout ${BENCH_TIMEOUT:-200} python3 -c "import sys; from lagraph_dist.cli import main; sys.exit(main())" \
+            timeout ${BENCH_TIMEOUT:-200} python3 -c "import sys; from lagraph_dist.tools.cli import main; sys.exit(main())" \
                 bench --scale $s --roots ${BENCH_ROOTS:-16} --peers cupyx-naive --no-check-levels --no-progress \
                 --json "$OUT/gpu-bench-scale$s.json" 2>&1 | tail -12 | tee -a "$OUT/bench.log"
         done ;;

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import lagraph_dist as ld
-from lagraph_dist.bench import BenchConfig, format_table, run_bench, write_json
+from lagraph_dist.tools.bench import BenchConfig, format_table, run_bench, write_json
 
 
 def peers_for(scale):

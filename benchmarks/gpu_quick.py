@@ -16,7 +16,7 @@ import lagraph_dist as ld
 try:
     from lagraph_dist.io.generators import grid2d_edges
 except ImportError:          # a commit from before the layer folders, timed beside this one
-    from lagraph_dist.generators import grid2d_edges
+    from lagraph_dist.io.generators import grid2d_edges
 
 
 def build(spec):

@@ -9,7 +9,7 @@ Each graph is built on the backend asked for, made symmetric, and searched from 
 corner of the mesh, an end of the path). Side by side in one run, on that graph: lagraph_dist
 ``bfs`` push and auto (one warm-up call, then ``--repeats`` timed calls, each from the call to
 ``A.backend.sync()``), scipy.sparse.csgraph.breadth_first_order with predecessors, and
-python-graphblas push and push/pull through ``lagraph_dist.reference`` (each peer's graph
+python-graphblas push and push/pull through ``lagraph_dist.tools.reference`` (each peer's graph
 converted once, outside the timing: scipy's to the float64 CSR csgraph works on, else it would
 convert it in every call; one warm-up call, then ``--peer-repeats`` timed calls). A run's time
 is the median of its timed calls. The peers run on the host's CPU cores.
@@ -46,8 +46,8 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from lagraph_dist.bench import environment, write_json
-from lagraph_dist.generators import grid2d_edges
+from lagraph_dist.tools.bench import environment, write_json
+from lagraph_dist.io.generators import grid2d_edges
 
 SOURCE = 0
 DIRECTIONS = ("push", "auto")
@@ -192,7 +192,7 @@ def peer_runners(A, S, expected, peers, repeats):
             weighted, SOURCE, directed=True, return_predecessors=True), check_scipy, repeats))
     wanted = [p for p in peers if p.startswith("graphblas")]
     if wanted:
-        from lagraph_dist import reference
+        from lagraph_dist.tools import reference
         try:
             prepared = reference.prepare(S)
         except ImportError as exc:

@@ -1,4 +1,4 @@
-"""Extrapolate the communication model (lagraph_dist.model) to grids of up to 64 x 64 ranks.
+"""Extrapolate the communication model (lagraph_dist.tools.model) to grids of up to 64 x 64 ranks.
 
     python3 benchmarks/model_extrapolate.py [--record benchmarks/results/gpu-scale26.json]
 
@@ -36,10 +36,10 @@ from pathlib import Path
 
 import numpy as np
 
-from lagraph_dist import model
-from lagraph_dist.errors import InvalidValue
-from lagraph_dist.grid import Layout
-from lagraph_dist.plot import load_record, pyplot
+from lagraph_dist.tools import model
+from lagraph_dist.core.errors import InvalidValue
+from lagraph_dist.comm.grid import Layout
+from lagraph_dist.tools.plot import load_record, pyplot
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FAMILIES = ("square", "1xP", "Px1")
@@ -87,7 +87,7 @@ def measured_profile(scale, direction, seed=0):
     """One search on a scale-``scale`` Kronecker graph on the CPU, from a seeded root of
     nonzero degree."""
     import lagraph_dist as ld
-    from lagraph_dist.bench import pick_roots
+    from lagraph_dist.tools.bench import pick_roots
     grid = ld.Grid(1, 1, comm=_self_comm())
     A = ld.kronecker(scale, grid=grid, backend="cpu")
     root = pick_roots(A, 1, seed)[0]
@@ -220,7 +220,7 @@ def main(argv=None):
                                  args.latency) for shape in shapes]
                 for family, shapes in grid_families(args.max_side).items()}
     result = {
-        "model": "lagraph_dist.model (bytes summed over ranks, divided by P here)",
+        "model": "lagraph_dist.tools.model (bytes summed over ranks, divided by P here)",
         "profile": {"source": profile.source, "n": profile.n, "m": profile.m,
                     "levels": profile.fractions()},
         "options": {"base_scale": args.base_scale, "max_side": args.max_side,

@@ -9,7 +9,7 @@ roots of nonzero degree, each timed from the call of bfs to the result being com
 rank, and each validated by the Graph500 rules (not timed). TEPS = undirected input edges in the
 searched component / seconds, harmonic mean. The first root is searched once more with stage
 timers that wait for the device, for the per-level compute / expand / fold seconds; every level
-record carries its bytes and encodings, so lagraph_dist.model can be set beside them.
+record carries its bytes and encodings, so lagraph_dist.tools.model can be set beside them.
 """
 import argparse
 import json
@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist import ops
-from lagraph_dist.bench import _component_edges, environment, pick_roots, teps_summary
+from lagraph_dist.algebra import ops
+from lagraph_dist.tools.bench import _component_edges, environment, pick_roots, teps_summary
 
 
 def arguments():

@@ -1,6 +1,6 @@
 """The scaling table of multigpu_bench.py records: GTEPS, speedup and efficiency, per-level
 compute / expand / fold seconds, small-level cost against one GPU, and measured bytes beside
-lagraph_dist.model; and its PNG.
+lagraph_dist.tools.model; and its PNG.
 
 benchmarks/results_report.py is the one entry point: it writes multigpu/scaling.md and
 scaling-summary.json from these functions (and scaling.png with --plots).
@@ -9,7 +9,7 @@ import json
 import math
 from pathlib import Path
 
-from lagraph_dist import model
+from lagraph_dist.tools import model
 from lagraph_dist.semirings import any_secondi
 
 SMALL = 100        # a level of under this many frontier vertices is "small" (issue 7's target)

@@ -455,7 +455,7 @@ def results_multigpu(results):
     table, _ = multigpu_tables(results)
     columns = (f"GTEPS: harmonic means. small levels vs 1 GPU: mean seconds of the first root's levels of "
                f"under {multigpu_report.SMALL} frontier vertices against the same on one GPU. bytes measured / "
-               f"model: the stage-synced first search's bytes (all ranks) against `lagraph_dist.model`'s "
+               f"model: the stage-synced first search's bytes (all ranks) against `lagraph_dist.tools.model`'s "
                f"estimate (its upper estimate in brackets).")
     return "\n\n".join([table, columns, multigpu_provenance(results)])
 

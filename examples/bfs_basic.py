@@ -10,7 +10,7 @@ import time
 
 import lagraph_dist as ld
 from arguments import integer, run
-from lagraph_dist.text import plural
+from lagraph_dist.core.text import plural
 
 
 def main(scale=12):

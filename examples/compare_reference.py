@@ -12,7 +12,7 @@ import numpy as np
 
 import lagraph_dist as ld
 from arguments import file_name, integer, run
-from lagraph_dist.text import plural
+from lagraph_dist.core.text import plural
 
 SCALE = 10    # the generated graph: 2**10 vertices, edge factor 16
 

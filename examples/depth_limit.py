@@ -6,7 +6,7 @@ that reaches t. Both cut the work, which the per-level statistics show.
 """
 import lagraph_dist as ld
 from arguments import integer, nonnegative, run
-from lagraph_dist.text import plural
+from lagraph_dist.core.text import plural
 
 
 def summary(result):

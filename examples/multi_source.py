@@ -12,7 +12,7 @@ import numpy as np
 
 import lagraph_dist as ld
 from arguments import integer, positive, run
-from lagraph_dist.text import plural
+from lagraph_dist.core.text import plural
 
 
 def main(scale=12, count=16):

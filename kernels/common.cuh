@@ -5,119 +5,119 @@
 //
 // The numbers shared with Python (LD_WORD_BITS, the semiring and mask codes, the counters'
 // layout, launch shapes, the fused search's status and records ...) are not defined in these
-// sources: each is a -D option made by lagraph_dist/kernel_layout.py (cuda_defines()), which
+// sources: each is a -D option made by lagraph_dist/local/layout.py (cuda_defines()), which
 // gpu_kernels passes to every module. A compile without one stops at the guard below.
 #pragma once
 
-// the guard: one #error a missing layout define (the list of kernel_layout.SHARED)
+// the guard: one #error a missing layout define (the list of lagraph_dist.local.layout.SHARED)
 #if !defined(LD_WORD_BITS)
-#error "LD_WORD_BITS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_WORD_BITS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_PUSH_THREADS)
-#error "LD_PUSH_THREADS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_PUSH_THREADS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_EDGES_PER_THREAD)
-#error "LD_EDGES_PER_THREAD is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_EDGES_PER_THREAD is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_SMALL_SCAN)
-#error "LD_SMALL_SCAN is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_SMALL_SCAN is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_LONG_ROW_THRESHOLD)
-#error "LD_LONG_ROW_THRESHOLD is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_LONG_ROW_THRESHOLD is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_THREADS)
-#error "LD_FUSED_THREADS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_FUSED_THREADS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_GIANT_DEGREE)
-#error "LD_FUSED_GIANT_DEGREE is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_FUSED_GIANT_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MAX_OWNERS)
-#error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_PAIR)
-#error "LD_MULT_PAIR is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_MULT_PAIR is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_LAND)
-#error "LD_MULT_LAND is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_MULT_LAND is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_SECONDI)
-#error "LD_MULT_SECONDI is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_MULT_SECONDI is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_ADD_ANY)
-#error "LD_ADD_ANY is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_ADD_ANY is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_ADD_MIN)
-#error "LD_ADD_MIN is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_ADD_MIN is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_ADD_LOR)
-#error "LD_ADD_LOR is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_ADD_LOR is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MASK_NONE)
-#error "LD_MASK_NONE is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_MASK_NONE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MASK_KEEP_SET)
-#error "LD_MASK_KEEP_SET is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_MASK_KEEP_SET is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MASK_KEEP_CLEAR)
-#error "LD_MASK_KEEP_CLEAR is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_MASK_KEEP_CLEAR is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FOUND)
-#error "LD_FOUND is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_FOUND is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_EXAMINED)
-#error "LD_EXAMINED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_EXAMINED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_PUSH_EDGES)
-#error "LD_PUSH_EDGES is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_PUSH_EDGES is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_LONG_ROWS)
-#error "LD_LONG_ROWS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_LONG_ROWS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_OVERFLOW)
-#error "LD_OVERFLOW is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_OVERFLOW is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_NCOUNTERS)
-#error "LD_NCOUNTERS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_NCOUNTERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_FOUND)
-#error "LD_M_FOUND is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_M_FOUND is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_BITS)
-#error "LD_M_BITS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_M_BITS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_EXAMINED)
-#error "LD_M_EXAMINED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_M_EXAMINED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_PUSH_EDGES)
-#error "LD_M_PUSH_EDGES is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_M_PUSH_EDGES is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_COMPLETED)
-#error "LD_M_COMPLETED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_M_COMPLETED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_LIVE)
-#error "LD_M_LIVE is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_M_LIVE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_NCOUNTERS)
-#error "LD_M_NCOUNTERS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_M_NCOUNTERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RULE_PUSH)
-#error "LD_RULE_PUSH is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RULE_PUSH is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RULE_PULL)
-#error "LD_RULE_PULL is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RULE_PULL is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RULE_AUTO)
-#error "LD_RULE_AUTO is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RULE_AUTO is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STOP_EMPTY)
-#error "LD_STOP_EMPTY is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STOP_EMPTY is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STOP_TOO_BIG)
-#error "LD_STOP_TOO_BIG is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STOP_TOO_BIG is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STOP_LEVELS)
-#error "LD_STOP_LEVELS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STOP_LEVELS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STOP_TARGET)
-#error "LD_STOP_TARGET is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STOP_TARGET is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_NSLOTS)
-#error "LD_FUSED_NSLOTS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_FUSED_NSLOTS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_LEVELS)
-#error "LD_STATUS_LEVELS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_LEVELS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_SLOT)
-#error "LD_STATUS_SLOT is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_SLOT is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_FRONTIER)
-#error "LD_STATUS_FRONTIER is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_EDGES)
-#error "LD_STATUS_EDGES is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_EDGES is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_REASON)
-#error "LD_STATUS_REASON is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_REASON is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_PUSH)
-#error "LD_STATUS_PUSH is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_PUSH is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_PREVIOUS)
-#error "LD_STATUS_PREVIOUS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_PREVIOUS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_UNEXPLORED)
-#error "LD_STATUS_UNEXPLORED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_UNEXPLORED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_STARTED)
-#error "LD_STATUS_STARTED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_STATUS_STARTED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_NSTATUS)
-#error "LD_FUSED_NSTATUS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_FUSED_NSTATUS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RECORD_FRONTIER)
-#error "LD_RECORD_FRONTIER is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RECORD_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RECORD_DISCOVERED)
-#error "LD_RECORD_DISCOVERED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RECORD_DISCOVERED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RECORD_EXAMINED)
-#error "LD_RECORD_EXAMINED is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RECORD_EXAMINED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RECORD_PUSH)
-#error "LD_RECORD_PUSH is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RECORD_PUSH is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RECORD_END_NS)
-#error "LD_RECORD_END_NS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_RECORD_END_NS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_RECORD)
-#error "LD_FUSED_RECORD is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()"
+#error "LD_FUSED_RECORD is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #endif
 static_assert(LD_WORD_BITS == 32, "bitmap words are u32: ids index them by id >> 5 and id & 31");
 

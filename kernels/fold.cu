@@ -8,7 +8,7 @@
 //   counted pieces (counts exchanged first): a list [count ids, padded][count values] or, for
 //   a pattern-only piece holding more than block_len / 32 ids, the block's bitmap words.
 // Values travel as V in `vw` words (0 when the semiring's value is implicitly true). Per-owner
-// tables hold LD_MAX_OWNERS members (lagraph_dist/kernel_layout.py).
+// tables hold LD_MAX_OWNERS members (lagraph_dist/local/layout.py).
 #include "common.cuh"
 
 __device__ __forceinline__ i64 ld_even(i64 words) { return (words + 1) & ~(i64)1; }

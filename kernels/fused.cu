@@ -30,7 +30,7 @@
 // in-edges wait for a second phase that slices them the same way.
 // Data written inside the kernel is read with __ldcg or volatile (never the read-only cache).
 // The block (LD_FUSED_THREADS), the giant degree, the status and record layout, the stop
-// reasons and the rule's modes come from lagraph_dist/kernel_layout.py.
+// reasons and the rule's modes come from lagraph_dist/local/layout.py.
 #include <cooperative_groups.h>
 #include "common.cuh"
 
@@ -51,7 +51,7 @@ namespace cg = cooperative_groups;
 #define LD_SLOT_TARGET 21          // one word: the target was found
 static_assert(LD_SLOT_TARGET < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
 
-// From kernel_layout: status[] written at exit (i64), LD_STATUS_LEVELS, LD_STATUS_SLOT (the slot
+// From lagraph_dist/local/layout.py: status[] written at exit (i64), LD_STATUS_LEVELS, LD_STATUS_SLOT (the slot
 // holding the last frontier; its queue is valid), LD_STATUS_FRONTIER, LD_STATUS_EDGES,
 // LD_STATUS_REASON (an LD_STOP_*), LD_STATUS_PUSH, LD_STATUS_PREVIOUS, LD_STATUS_UNEXPLORED (the
 // rule's state after the run), LD_STATUS_STARTED (%globaltimer (ns) when the first level

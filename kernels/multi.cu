@@ -6,7 +6,7 @@
 // bits are new (a bit is claimed once, so its parent and level have one writer); the new bits go
 // to next[v], and v to the output queue when next[v] was zero. parents/levels are (length, width)
 // int64, row v holding the searches of vertex v side by side (null: not kept). Counters (u64):
-// LD_M_* of lagraph_dist/kernel_layout.py (LD_M_FOUND: vertices appended to the queue,
+// LD_M_* of lagraph_dist/local/layout.py (LD_M_FOUND: vertices appended to the queue,
 // LD_M_BITS: bits claimed, LD_M_EXAMINED: matrix entries read, LD_M_PUSH_EDGES: out-degrees of
 // the vertices appended, LD_M_COMPLETED: out-degrees of the vertices whose word became `full`,
 // LD_M_LIVE: OR of the bits claimed; LD_M_NCOUNTERS of them). Loops are block-uniform (a block

@@ -11,7 +11,7 @@
 // output bitmap with atomicOr (ld_claim); new entries are staged in shared memory and appended
 // to the output queue with one atomic a block flush, and their out-degrees summed for the
 // direction rule. LD_PUSH_THREADS, LD_EDGES_PER_THREAD and LD_SMALL_SCAN (frontiers up to this
-// size are scanned by one block) come from lagraph_dist/kernel_layout.py.
+// size are scanned by one block) come from lagraph_dist/local/layout.py.
 #include "common.cuh"
 
 #define LD_TILE_EDGES (LD_PUSH_THREADS * LD_EDGES_PER_THREAD)

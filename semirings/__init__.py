@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist.errors import DomainMismatch
+from lagraph_dist.core.errors import DomainMismatch
 
 __all__ = [
     "BinaryOp", "Monoid", "Semiring", "binary", "monoids", "semirings", "monoid", "semiring",

@@ -13,9 +13,11 @@ import pytest
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from lagraph_dist import bench, cpu_kernels, ops
-from lagraph_dist.cli import main
-from lagraph_dist.errors import ValidationError
+from lagraph_dist.tools import bench
+from lagraph_dist.local import cpu_kernels
+from lagraph_dist.algebra import ops
+from lagraph_dist.tools.cli import main
+from lagraph_dist.core.errors import ValidationError
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +163,7 @@ def test_the_cli_writes_the_json_when_a_peer_fails(monkeypatch, tmp_path, capsys
 
 
 def test_levels_that_differ_from_the_reference_raise_after_the_record(kron, monkeypatch):
-    from lagraph_dist import reference
+    from lagraph_dist.tools import reference
     real = reference.bfs
 
     def shifted(graph, root, direction="push"):
@@ -215,7 +217,7 @@ def test_on_a_terminal_a_message_gets_a_line_of_its_own():
 
 
 def test_the_command_line_draws_no_bar_into_a_pipe():
-    done = subprocess.run([sys.executable, "-m", "lagraph_dist.cli", "bench", "--scale", "7", "--roots", "2",
+    done = subprocess.run([sys.executable, "-m", "lagraph_dist.tools.cli", "bench", "--scale", "7", "--roots", "2",
                            "--peers", "scipy", "--backend", "cpu"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "\r" not in done.stderr and "bench: peers" in done.stderr
@@ -223,7 +225,7 @@ def test_the_command_line_draws_no_bar_into_a_pipe():
 
 
 def test_plot_of_a_missing_record_is_a_file_error(tmp_path):
-    from lagraph_dist.plot import load_record
+    from lagraph_dist.tools.plot import load_record
     with pytest.raises(ld.MissingFile, match="benchmark record"):
         load_record(tmp_path / "absent.json")
     with pytest.raises(FileNotFoundError):

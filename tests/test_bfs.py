@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
-from lagraph_dist.mtx import write_mtx
+from lagraph_dist.io.mtx import write_mtx
 from graphs import small_digraph, triangle_mesh, west_like_digraph, write_real_general
 from helpers import (BACKENDS, DIRECTIONS, STATS_KEYS, check_bfs, data_file, data_params,
                      edges_to_scipy, pattern, read_scipy_pattern, real_graphs, reference_levels)
@@ -266,7 +266,7 @@ def test_real_graph_lists_are_not_empty():
 # -- Kronecker graphs -------------------------------------------------------------------------
 def kronecker_scipy(scale, edgefactor=16, seed=0):
     """The symmetric, loop-free Kronecker pattern built straight from the generator."""
-    from lagraph_dist.generators import kronecker_edges
+    from lagraph_dist.io.generators import kronecker_edges
     src, dst = kronecker_edges(scale, edgefactor, seed=seed)
     keep = src != dst
     return edges_to_scipy(src[keep], dst[keep], 1 << scale, symmetrize=True)

@@ -10,9 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
-from lagraph_dist import cpu_kernels, memory, multi, wire
-from lagraph_dist.grid import IdMap
-from lagraph_dist.local import LocalCSR
+from lagraph_dist.local import fit
+from lagraph_dist.local import cpu_kernels
+from lagraph_dist.algebra import memory
+from lagraph_dist.algebra import multi
+from lagraph_dist.local import wire
+from lagraph_dist.comm.grid import IdMap
+from lagraph_dist.local.parts import LocalCSR
 from extras_checks import check_tree, hop_levels, truncated
 from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, needs_mpi, read_scipy_pattern,
                      real_graphs, run_mpi)
@@ -365,7 +369,7 @@ def test_cuda_fold_helpers_match_the_twins():
 # -- batches sized by memory ------------------------------------------------------------------
 def test_no_room_for_one_search_raises(monkeypatch):
     A = ld.kronecker(8, backend="cpu")
-    monkeypatch.setattr(memory, "available_bytes", lambda backend: (1000, 10**6))
+    monkeypatch.setattr(fit, "available_bytes", lambda backend: (1000, 10**6))
     with pytest.raises(ld.OutOfHostMemory, match="bfs_multi of 3 sources"):
         ld.bfs_multi(A, [1, 2, 3])
 
@@ -432,7 +436,7 @@ def test_multi_search_bytes_cover_the_cpu_peak():
 WIRE_SCRIPT = """
 import numpy as np
 import lagraph_dist as ld
-from lagraph_dist.wire import forced_wire_encoding
+from lagraph_dist.local.wire import forced_wire_encoding
 
 grid = ld.Grid(2, 2)
 rng = np.random.default_rng(3)

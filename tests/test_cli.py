@@ -11,8 +11,9 @@ import pytest
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from lagraph_dist import bench, memory
-from lagraph_dist.cli import build_parser, main
+from lagraph_dist.tools import bench
+from lagraph_dist.algebra import memory
+from lagraph_dist.tools.cli import build_parser, main
 
 from helpers import needs_mpi, run_mpi
 
@@ -259,7 +260,7 @@ def test_naive_peer_is_skipped_past_int32(monkeypatch):
 MPI_SCRIPT = textwrap.dedent("""
     import sys
     from mpi4py import MPI
-    from lagraph_dist.cli import main
+    from lagraph_dist.tools.cli import main
     rank = MPI.COMM_WORLD.Get_rank()
     for name, argv in [("big", ["bfs", "--scale", "40", "--backend", "cpu"]),
                        ("zero", ["bench", "--scale", "6", "--roots", "0"]),

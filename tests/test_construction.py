@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist.backend import Backend
-from lagraph_dist.generators import _kronecker_chunks
-from lagraph_dist.matrix import Matrix
+from lagraph_dist.local.backend import Backend
+from lagraph_dist.io.generators import _kronecker_chunks
+from lagraph_dist.algebra.matrix import Matrix
 from helpers import BACKENDS
 
 

@@ -1,5 +1,5 @@
 """Every CUDA source compiles with nvcc (when nvcc is on PATH), with every kernel body
-instantiated (LD_NVCC_CHECK) and the -D options of lagraph_dist.kernel_layout, so a broken
+instantiated (LD_NVCC_CHECK) and the -D options of lagraph_dist.local.layout, so a broken
 kernel fails CI even on machines without a GPU; without those options a compile stops at
 common.cuh's guard; and the numbers the sources take from kernel_layout are the ones the Python
 code uses."""
@@ -12,9 +12,14 @@ from importlib import resources
 
 import pytest
 
-from lagraph_dist import cpu_kernels, direction, gpu_kernels, grid, kernel_layout, multi
-from lagraph_dist.gpu_kernels import kernel_sources
-from lagraph_dist.kernel_layout import cuda_defines
+from lagraph_dist.local import cpu_kernels
+from lagraph_dist.core import direction
+from lagraph_dist.local import gpu_kernels
+from lagraph_dist.comm import grid
+from lagraph_dist.local import layout as kernel_layout
+from lagraph_dist.algebra import multi
+from lagraph_dist.local.gpu_kernels import kernel_sources
+from lagraph_dist.local.layout import cuda_defines
 
 NVCC = shutil.which("nvcc")
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH")
@@ -53,7 +58,7 @@ def test_compile_without_the_layout_defines_stops_with_an_error(tmp_path):
     done = _nvcc("bitmap.cu", tmp_path, ())
     assert done.returncode != 0
     assert "#error" in done.stderr
-    assert "LD_WORD_BITS is not defined: compile with lagraph_dist.kernel_layout.cuda_defines()" in done.stderr
+    assert "LD_WORD_BITS is not defined: compile with lagraph_dist.local.layout.cuda_defines()" in done.stderr
 
 
 @needs_nvcc
@@ -101,7 +106,7 @@ def _layout_names(module):
     tree = ast.parse(inspect.getsource(module))
     imported, assigned = set(), set()
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module == "lagraph_dist.kernel_layout":
+        if isinstance(node, ast.ImportFrom) and node.module == "lagraph_dist.local.layout":
             imported |= {alias.asname or alias.name for alias in node.names}
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

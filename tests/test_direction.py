@@ -1,12 +1,12 @@
-"""Beamer's push/pull rule has one home, lagraph_dist.direction.DirectionRule: ld.bfs, ld.bfs_multi
+"""Beamer's push/pull rule has one home, lagraph_dist.core.direction.DirectionRule: ld.bfs, ld.bfs_multi
 and the python-graphblas reference all ask it, so changing it changes every search, and the
 reference takes the same directions as ld.bfs from the same counts and defaults."""
 import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist import reference
-from lagraph_dist.direction import DirectionRule
+from lagraph_dist.tools import reference
+from lagraph_dist.core.direction import DirectionRule
 from helpers import edges_to_scipy
 
 gb = pytest.importorskip("graphblas")

@@ -1,5 +1,5 @@
 """List and bitmap encodings of vector parts, the encoding rule, and the numpy kernels
-(lagraph_dist.cpu_kernels) against brute force."""
+(lagraph_dist.local.cpu_kernels) against brute force."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from helpers import BACKENDS
-from lagraph_dist import cpu_kernels as K
-from lagraph_dist.backend import get_backend
-from lagraph_dist.grid import IdMap, Layout
-from lagraph_dist.local import LocalCSR, LocalPart
-from lagraph_dist.wire import prefers_bitmap
+from lagraph_dist.local import cpu_kernels as K
+from lagraph_dist.local.backend import get_backend
+from lagraph_dist.comm.grid import IdMap, Layout
+from lagraph_dist.local.parts import LocalCSR, LocalPart
+from lagraph_dist.local.wire import prefers_bitmap
 from lagraph_dist.semirings import any_pair, any_secondi, lor_land, min_secondi
 
 LENGTHS = st.sampled_from([32, 64, 96, 128, 320])

@@ -16,7 +16,7 @@ import scipy.sparse
 import scipy.sparse.csgraph as csgraph
 
 from helpers import data_file, edges_to_scipy, mpi_command, needs_mpi
-from lagraph_dist.generators import kronecker_edges
+from lagraph_dist.io.generators import kronecker_edges
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

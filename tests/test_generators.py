@@ -1,12 +1,12 @@
-"""Tests of lagraph_dist.generators: determinism across partitions, distributions, validation."""
+"""Tests of lagraph_dist.io.generators: determinism across partitions, distributions, validation."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lagraph_dist import generators
-from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.io import generators
+from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 
 A, B, C = generators.GRAPH500_A, generators.GRAPH500_B, generators.GRAPH500_C
 D = 1.0 - A - B - C

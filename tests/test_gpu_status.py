@@ -7,7 +7,7 @@ import warnings
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist import backend as backend_module
+from lagraph_dist.local import backend as backend_module
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import lagraph_dist as ld
 import lagraph_dist.algorithms
 from helpers import BACKENDS, edges_to_scipy, pattern, reference_levels
-from lagraph_dist import cli
+from lagraph_dist.tools import cli
 
 
 @st.composite

@@ -1,11 +1,12 @@
-"""The CUDA kernels against their numpy twins (lagraph_dist.cpu_kernels) on random inputs."""
+"""The CUDA kernels against their numpy twins (lagraph_dist.local.cpu_kernels) on random inputs."""
 import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist import cpu_kernels, wire
-from lagraph_dist.grid import IdMap
-from lagraph_dist.local import LocalCSR
+from lagraph_dist.local import cpu_kernels
+from lagraph_dist.local import wire
+from lagraph_dist.comm.grid import IdMap
+from lagraph_dist.local.parts import LocalCSR, LocalPart
 from lagraph_dist.semirings import semirings
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")]
@@ -193,7 +194,7 @@ def _output_of(rng, backend, semiring, block_len, nowners, count):
     ids = rng.choice(length, count, replace=False).astype(np.int32)
     values = rng.integers(0, 10**6, length).astype(semiring.out_dtype)
     words = K.bitmap_from_list(ids, length)
-    part = ld.local.LocalPart("bitmap", length, None, xp.asarray(values), words=xp.asarray(words),
+    part = LocalPart("bitmap", length, None, xp.asarray(values), words=xp.asarray(words),
                               ids=xp.asarray(ids), ids_sorted=False)
     counters = np.zeros(K.NCOUNTERS, np.uint64)
     counters[K.FOUND] = count
@@ -237,7 +238,7 @@ def test_fold_pack_matches_twin(gpu, name, layout):
     rng = np.random.default_rng(3)
     cpu = ld.get_backend("cpu")
     part, counters = _output_of(rng, cpu, semiring, block_len, nowners, count)
-    gpart = ld.local.LocalPart("bitmap", part.length, None, cp.asarray(part.values), words=cp.asarray(part.words),
+    gpart = LocalPart("bitmap", part.length, None, cp.asarray(part.values), words=cp.asarray(part.words),
                                ids=cp.asarray(part.ids), ids_sorted=False)
     gcounters = cp.asarray(counters)
     cap = count if layout == "fixed" else 0
@@ -339,7 +340,7 @@ def _csr_of(rows, cols, length):
 def _fused_graph(graph):
     """(out-edge CSR, in-edge CSR, n): meshes and random graphs, vertices past the kernel's giant
     degree (4096) as sources and, in the directed graph, as a row of in-edges."""
-    from lagraph_dist.generators import grid2d_edges
+    from lagraph_dist.io.generators import grid2d_edges
     rng = np.random.default_rng(1)
     symmetric = True
     if graph == "mesh":
@@ -366,7 +367,7 @@ def _fused_graph(graph):
 @pytest.mark.parametrize("graph", ["mesh", "random", "giants", "directed"])
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
 def test_fused_search_matches_twin(gpu, positional, graph, mode):
-    from lagraph_dist.direction import DirectionRule
+    from lagraph_dist.core.direction import DirectionRule
     cp = gpu.xp
     out_csr, in_csr, length = _fused_graph(graph)
     source = 0
@@ -412,7 +413,7 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode):
 def test_fused_search_stops_like_twin(gpu, stop):
     """A run cut short hands back the same frontier (ids, out-edges) and reason as the twin,
     also after a pull level (the kernel then lists the frontier from its bitmap)."""
-    from lagraph_dist.direction import DirectionRule
+    from lagraph_dist.core.direction import DirectionRule
     cp = gpu.xp
     out_csr, in_csr, length = _fused_graph("random")
     nnz = int(out_csr.indptr[-1])

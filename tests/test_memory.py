@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist import memory
-from lagraph_dist.errors import DomainMismatch, InvalidValue
+from lagraph_dist.local import fit
+from lagraph_dist.algebra import memory
+from lagraph_dist.local.backend import Backend
+from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 
 
 def traced(func):
@@ -126,12 +128,12 @@ def test_from_edges_checks_too():
 
 def test_the_check_reads_the_host_memory(monkeypatch):
     """With the host reporting 1 MiB free, even a small graph is refused; with plenty, built."""
-    monkeypatch.setattr(memory, "host_memory", lambda: (1 << 20, 1 << 30))
+    monkeypatch.setattr(fit, "host_memory", lambda: (1 << 20, 1 << 30))
     with pytest.raises(ld.OutOfHostMemory, match=r"only 1\.0 MiB of 1\.0 GiB are free"):
         ld.kronecker(10, backend="cpu")
     with pytest.raises(MemoryError):               # also a plain MemoryError
         ld.Matrix.from_edges(*directed_graph(5000, 50000, 1), 5000, backend="cpu")
-    monkeypatch.setattr(memory, "host_memory", lambda: (1 << 40, 1 << 40))
+    monkeypatch.setattr(fit, "host_memory", lambda: (1 << 40, 1 << 40))
     assert ld.kronecker(10, backend="cpu").nvals > 0
 
 
@@ -139,7 +141,7 @@ def test_every_fit_check_is_memorys(monkeypatch):
     """Building a graph, the by-row copy a pull reads and the batches of a multi-source search
     all ask memory for the free memory and whether they fit: one answer refuses them all alike."""
     A = ld.Matrix.from_edges(*directed_graph(500, 4000, 2), 500, backend="cpu")
-    monkeypatch.setattr(memory, "available_bytes", lambda backend: (1000, 10 ** 6))
+    monkeypatch.setattr(fit, "available_bytes", lambda backend: (1000, 10 ** 6))
     refusal = r"needs about .* of host memory, but only 1000 B of 976\.6 KiB are free"
     with pytest.raises(ld.OutOfHostMemory, match=refusal):
         ld.kronecker(8, backend="cpu")
@@ -178,10 +180,10 @@ def test_passes_are_doubled_until_one_fits_beside_headroom(monkeypatch):
     assert memory.passes_to_fit(device, peak) == 8
     assert memory.passes_to_fit(device, peak, most=4) == 4
     assert memory.passes_to_fit(ld.get_backend("cpu"), peak) == 1
-    backend = ld.backend.Backend("gpu", None, None)
+    backend = Backend("gpu", None, None)
     monkeypatch.setattr(backend, "free_device_bytes", device.free_device_bytes)
     assert backend.passes_to_fit(peak) == 8
-    monkeypatch.setattr(memory, "passes_to_fit", lambda backend, bytes_for_passes: 16)
+    monkeypatch.setattr(fit, "passes_to_fit", lambda backend, bytes_for_passes: 16)
     assert backend.passes_to_fit(peak) == 16
 
 

@@ -1,9 +1,9 @@
-"""The communication model (lagraph_dist.model) against what the code sends.
+"""The communication model (lagraph_dist.tools.model) against what the code sends.
 
 Three kinds of check:
 
 * small grids worked by hand (the arithmetic in the comments, from the wire layout);
-* the real collectives (lagraph_dist.collectives.expand / fold, with the CPU kernels that pack
+* the real collectives (lagraph_dist.comm.collectives.expand / fold, with the CPU kernels that pack
   the buffers) run on a channel that moves nothing and counts the bytes of every buffer handed
   to it for the other members: the model must give exactly those bytes;
 * BFS under mpiexec on grids 1x2, 2x1, 2x2 and 1x3 (tests/mpi/check_model.py), each level's
@@ -20,11 +20,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import mpi_command, needs_mpi
-from lagraph_dist import collectives, model
-from lagraph_dist.backend import get_backend
-from lagraph_dist.cpu_kernels import FOUND, bitmap_from_list, new_counters
-from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
-from lagraph_dist.local import LocalPart
+from lagraph_dist.comm import collectives
+from lagraph_dist.tools import model
+from lagraph_dist.local.backend import get_backend
+from lagraph_dist.local.cpu_kernels import FOUND, bitmap_from_list, new_counters
+from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
+from lagraph_dist.local.parts import LocalPart
 from lagraph_dist.semirings import lookup_semiring
 
 HERE = Path(__file__).resolve().parent

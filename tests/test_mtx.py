@@ -1,4 +1,4 @@
-"""Tests of lagraph_dist.mtx: files the tests write (malformed ones, stand-ins for the real
+"""Tests of lagraph_dist.io.mtx: files the tests write (malformed ones, stand-ins for the real
 graphs, write/read round trips) and, when present, every real .mtx file of the shared data."""
 
 import numpy as np
@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 import scipy.io
 import scipy.sparse
 
-from lagraph_dist import mtx
-from lagraph_dist.errors import (
+from lagraph_dist.io import mtx
+from lagraph_dist.core.errors import (
     DimensionMismatch,
     DomainMismatch,
     IndexOutOfBound,

@@ -21,10 +21,10 @@ import scipy.sparse as sp
 
 import lagraph_dist as ld
 from helpers import edges_to_scipy, pattern
-from lagraph_dist import cli
-from lagraph_dist.check import verdict
-from lagraph_dist.reference import Comparison
-from lagraph_dist.text import plural
+from lagraph_dist.tools import cli
+from lagraph_dist.tools.check import verdict
+from lagraph_dist.tools.reference import Comparison
+from lagraph_dist.core.text import plural
 
 
 # -- plurals ------------------------------------------------------------------------------------
@@ -136,13 +136,13 @@ def test_unreadable_mtx_file(tmp_path):
 
 def test_permission_denied_is_file_access_denied(tmp_path, monkeypatch):
     """What the operating system says when permissions forbid it (faked: tests may run as root)."""
-    import lagraph_dist.errors
+    import lagraph_dist.core.errors
     path = tmp_path / "g.mtx"
     a_graph().to_mtx(path)
 
     def refuse(name, mode="r", **options):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(name))
-    monkeypatch.setattr(lagraph_dist.errors, "open", refuse, raising=False)
+    monkeypatch.setattr(lagraph_dist.core.errors, "open", refuse, raising=False)
     with pytest.raises(ld.FileAccessDenied) as info:
         ld.Matrix.from_mtx(path, backend="cpu")
     assert isinstance(info.value, PermissionError) and isinstance(info.value, ld.LagraphDistError)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from lagraph_dist.bench import BenchConfig, run_bench, write_json
-from lagraph_dist.cli import main
-from lagraph_dist.plot import plot_record
+from lagraph_dist.tools.bench import BenchConfig, run_bench, write_json
+from lagraph_dist.tools.cli import main
+from lagraph_dist.tools.plot import plot_record
 
 pytest.importorskip("matplotlib", reason="the plot extra is not installed")
 

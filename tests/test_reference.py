@@ -13,16 +13,16 @@ from mpi4py import MPI
 
 from graphs import small_digraph, triangle_mesh, west_like_digraph, write_real_general
 from helpers import data_file
-from lagraph_dist import mtx
-from lagraph_dist.direction import DirectionRule
-from lagraph_dist.errors import (
+from lagraph_dist.io import mtx
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.errors import (
     DimensionMismatch,
     DomainMismatch,
     IndexOutOfBound,
     InvalidValue,
 )
-from lagraph_dist.reference import bfs, bfs_levels_scipy
-from lagraph_dist.validate import validate
+from lagraph_dist.tools.reference import bfs, bfs_levels_scipy
+from lagraph_dist.tools.validate import validate
 
 gb = pytest.importorskip("graphblas")
 

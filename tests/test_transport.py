@@ -7,7 +7,7 @@ import pytest
 
 import lagraph_dist as ld
 from helpers import needs_mpi, run_mpi
-from lagraph_dist import transport
+from lagraph_dist.comm import transport
 
 HERE = Path(__file__).resolve().parent
 
@@ -57,7 +57,7 @@ def test_records_name_the_transport(no_env):
     A = ld.kronecker(8, seed=1, backend="cpu", grid=ld.Grid(transport="mpi-host"))
     res = ld.bfs(A, int(np.flatnonzero(A.out_degree().to_numpy(fill=0))[0]))
     assert {r["transport"] for r in res.stats} == {"mpi-host"}
-    from lagraph_dist.bench import environment
+    from lagraph_dist.tools.bench import environment
     assert environment(A)["transport"]["name"] == "mpi-host"
 
 

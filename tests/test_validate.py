@@ -14,15 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpi4py import MPI
 
-from lagraph_dist.errors import DomainMismatch, IndexOutOfBound, InvalidValue, ValidationError
-from lagraph_dist import reference
-from lagraph_dist.reference import bfs as reference_bfs
-from lagraph_dist.validate import validate
+from lagraph_dist.core.errors import DomainMismatch, IndexOutOfBound, InvalidValue, ValidationError
+from lagraph_dist.tools import reference
+from lagraph_dist.tools.reference import bfs as reference_bfs
+from lagraph_dist.tools.validate import validate
 
 from helpers import needs_mpi, run_mpi
 
 # The package re-exports the function under the submodule's name, so fetch the module.
-validate_module = importlib.import_module("lagraph_dist.validate")
+validate_module = importlib.import_module("lagraph_dist.tools.validate")
 
 # Directed test graph, BFS from 0:
 #   level 0: 0      level 1: 1, 2, 8      level 2: 3      level 3: 4
@@ -490,8 +490,8 @@ MPI_BACKEND_SCRIPT = textwrap.dedent("""
     import numpy as np
     from mpi4py import MPI
     sys.path.insert(0, sys.argv[1])
-    from lagraph_dist.validate import validate
-    vmod = importlib.import_module("lagraph_dist.validate")
+    from lagraph_dist.tools.validate import validate
+    vmod = importlib.import_module("lagraph_dist.tools.validate")
     vmod.EDGE_BATCH = 5
 
     comm = MPI.COMM_WORLD

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
-from lagraph_dist import memory
+from lagraph_dist.local import fit
+from lagraph_dist.algebra import memory
 from helpers import needs_mpi, run_mpi
 
-validate_module = importlib.import_module("lagraph_dist.validate")
+validate_module = importlib.import_module("lagraph_dist.tools.validate")
 
 
 def verdict(A, source, levels, parents):
@@ -116,10 +117,10 @@ def test_batches_follow_the_free_memory(monkeypatch):
     res = ld.bfs(A, 5)
     levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
     edge_list = 16 * A.nvals                      # int64 (src, dst) of every stored edge
-    monkeypatch.setattr(memory, "host_memory", lambda: (1 << 42, 1 << 42))
+    monkeypatch.setattr(fit, "host_memory", lambda: (1 << 42, 1 << 42))
     roomy = validation_peak(A, 5, levels, parents)
     assert roomy > edge_list                      # one batch: the whole list and more
-    monkeypatch.setattr(memory, "host_memory", lambda: (8 << 20, 1 << 42))
+    monkeypatch.setattr(fit, "host_memory", lambda: (8 << 20, 1 << 42))
     tight = validation_peak(A, 5, levels, parents)
     assert tight < edge_list / 2
     assert tight < roomy / 4
@@ -136,7 +137,7 @@ MPI_SCRIPT = textwrap.dedent("""
     import importlib
     import numpy as np
     import lagraph_dist as ld
-    vmod = importlib.import_module("lagraph_dist.validate")
+    vmod = importlib.import_module("lagraph_dist.tools.validate")
     grid = ld.Grid(2, 2)
     A = ld.kronecker(9, seed=3, grid=grid, backend="cpu")
     res = ld.bfs(A, 7)

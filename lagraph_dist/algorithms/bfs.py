@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist.checks import check_search_options, check_vertex
-from lagraph_dist.errors import DimensionMismatch, DomainMismatch, InvalidValue
-from lagraph_dist.interop import as_matrix
-from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
-from lagraph_dist.ops import RepeatLimits, apply, repeat_masked_vxm
-from lagraph_dist.stats import level_record, summarize_levels
-from lagraph_dist.text import plural
-from lagraph_dist.vector import Vector
+from lagraph_dist.core.checks import check_search_options, check_vertex
+from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
+from lagraph_dist.io.interop import as_matrix
+from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
+from lagraph_dist.algebra.ops import RepeatLimits, apply, repeat_masked_vxm
+from lagraph_dist.core.stats import level_record, summarize_levels
+from lagraph_dist.core.text import plural
+from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.semirings import any_secondi, any_pair, binary
 
 __all__ = ["bfs", "BFSResult", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
@@ -52,7 +52,7 @@ class BFSResult:
 
     @staticmethod
     def _by_label(A, vector, what, *, values_are_vertices):
-        from lagraph_dist.matrix import Matrix
+        from lagraph_dist.algebra.matrix import Matrix
         if vector is None:
             raise InvalidValue(f"this result has no {what}: run bfs with {what}=True")
         if not isinstance(A, Matrix):

@@ -1,15 +1,15 @@
 """Multi-source breadth-first search: up to 64 searches a batch as one masked product a level.
 
-The k frontiers are the rows of a k x n boolean :class:`~lagraph_dist.multi.FrontierMatrix`
+The k frontiers are the rows of a k x n boolean :class:`~lagraph_dist.algebra.multi.FrontierMatrix`
 (one uint64 word a vertex, bit i for search i: the bit-parallel multi-source BFS of Then et
 al., "The More the Merrier", VLDB 2014), and each level is
-:func:`~lagraph_dist.multi.masked_vxm`: ``F'<!V> = F any.secondi A``, assigned into the
+:func:`~lagraph_dist.algebra.multi.masked_vxm`: ``F'<!V> = F any.secondi A``, assigned into the
 visited matrix with its levels and parents. Push and pull follow Beamer's rule
-(:class:`~lagraph_dist.direction.DirectionRule`, as in :func:`~lagraph_dist.algorithms.bfs.bfs`)
+(:class:`~lagraph_dist.core.direction.DirectionRule`, as in :func:`~lagraph_dist.algorithms.bfs.bfs`)
 on the counts the products return: the frontier's vertices and out-edges, and as the
 unexplored edges the out-edges of the vertices not yet reached by every search. More sources
 than a batch holds run as several batches, each as wide as the memory allows
-(:func:`lagraph_dist.memory.plan_multi_batches`); when the outputs of all searches do not fit
+(:func:`lagraph_dist.algebra.memory.plan_multi_batches`); when the outputs of all searches do not fit
 on the device, each finished batch moves its outputs to the host. No kernel, MPI call or
 backend branch appears here.
 """
@@ -20,20 +20,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist.checks import check_optional_count, check_search_options, check_vertex_array
-from lagraph_dist.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRule
-from lagraph_dist.errors import DomainMismatch, InvalidValue, OutOfHostMemory
-from lagraph_dist.interop import as_matrix
-from lagraph_dist import memory
-from lagraph_dist.multi import MAX_WIDTH, DenseRows, masked_vxm, sources_frontier
-from lagraph_dist.stats import HOST_CLOCK, level_record, summarize_levels
+from lagraph_dist.core.checks import check_optional_count, check_search_options, check_vertex_array
+from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRule
+from lagraph_dist.core.errors import DomainMismatch, InvalidValue, OutOfHostMemory
+from lagraph_dist.io.interop import as_matrix
+from lagraph_dist.algebra import memory
+from lagraph_dist.algebra.multi import MAX_WIDTH, DenseRows, masked_vxm, sources_frontier
+from lagraph_dist.core.stats import HOST_CLOCK, level_record, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]
 
 
 @dataclass
 class MultiBFSResult:
-    """``levels`` and ``parents`` are :class:`~lagraph_dist.multi.DenseRows` (None when not
+    """``levels`` and ``parents`` are :class:`~lagraph_dist.algebra.multi.DenseRows` (None when not
     asked for): row i belongs to ``sources[i]``, and ``to_numpy()`` gives a (k, n) int64
     array, -1 where that search did not reach a vertex. ``stats`` has one dict per level of
     each batch (its ``batch`` key says which; ``frontier`` and ``discovered`` count entries,
@@ -68,7 +68,7 @@ def _check_arguments(A, sources, levels, parents, direction, alpha, beta, depth_
 
 def _plan(A, count, levels, parents, most):
     """The batches (the same plan on every rank): as wide as this rank's share of the free
-    memory allows, at most ``most`` (:func:`lagraph_dist.memory.plan_multi_batches`). Raises
+    memory allows, at most ``most`` (:func:`lagraph_dist.algebra.memory.plan_multi_batches`). Raises
     OutOfDeviceMemory / OutOfHostMemory on every rank when not even one search fits."""
     grid, backend = A.grid, A.backend
     options = dict(grid_shape=grid.shape, backend=backend, levels=levels, parents=parents,

@@ -10,8 +10,8 @@ import numpy as np
 
 from lagraph_dist.algorithms.bfs import BFSResult
 from lagraph_dist.algorithms.bfs_multi import MultiBFSResult
-from lagraph_dist.checks import check_vertex, check_vertex_array
-from lagraph_dist.errors import DomainMismatch, InvalidValue, ValidationError
+from lagraph_dist.core.checks import check_vertex, check_vertex_array
+from lagraph_dist.core.errors import DomainMismatch, InvalidValue, ValidationError
 
 __all__ = ["bfs_path", "bfs_paths"]
 

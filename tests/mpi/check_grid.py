@@ -25,10 +25,10 @@ import numpy as np
 import scipy.sparse as sp
 
 import lagraph_dist as ld
-import lagraph_dist.transport  # noqa: F401  (ld.transport.TRANSPORTS)
-from lagraph_dist.generators import kronecker_edges
-from lagraph_dist.wire import forced_wire_encoding
-from lagraph_dist.mtx import write_mtx
+from lagraph_dist.comm.transport import TRANSPORTS
+from lagraph_dist.io.generators import kronecker_edges
+from lagraph_dist.local.wire import forced_wire_encoding
+from lagraph_dist.io.mtx import write_mtx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.py
 from graphs import (MALFORMED_MTX, small_digraph, triangle_mesh,  # noqa: E402
@@ -109,7 +109,7 @@ def kronecker_graph(grid):
 def high_diameter_graphs(grid):
     """A mesh and a long path, whose levels are known without a reference: the distance from
     a mesh corner is row + column, along a path the index."""
-    from lagraph_dist.generators import grid2d_edges
+    from lagraph_dist.io.generators import grid2d_edges
     rows, cols = 30, 45
     src, dst = grid2d_edges(rows, cols, part=grid.rank, nparts=grid.size)
     A = ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, grid=grid, backend=BACKEND)
@@ -297,7 +297,7 @@ def bad_input(grid, bad_files, folder):
 def arguments():
     parser = grid_arguments(__doc__)
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu")
-    parser.add_argument("--transport", choices=ld.transport.TRANSPORTS, default=None)
+    parser.add_argument("--transport", choices=TRANSPORTS, default=None)
     return parser.parse_args()
 
 

@@ -1,6 +1,6 @@
 """Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_model.py R C OUT.json``.
 
-Measures what the communication model (lagraph_dist.model) predicts: runs ``ld.bfs`` on an
+Measures what the communication model (lagraph_dist.tools.model) predicts: runs ``ld.bfs`` on an
 R x C grid over generated graphs (Kronecker, symmetric; uniform random, directed), in every
 direction, with and without parents, and writes, for every level, the bytes and encodings the
 search measured next to the level's sizes computed independently of the search: the frontier
@@ -17,8 +17,8 @@ import numpy as np
 import scipy.sparse as sp
 
 import lagraph_dist as ld
-from lagraph_dist.generators import kronecker_edges, uniform_edges
-from lagraph_dist.grid import Layout
+from lagraph_dist.io.generators import kronecker_edges, uniform_edges
+from lagraph_dist.comm.grid import Layout
 
 ROOTS_PER_GRAPH = 2
 

@@ -1,4 +1,4 @@
-"""Distributed check of lagraph_dist.validate.
+"""Distributed check of lagraph_dist.tools.validate.
 
 Run as ``mpiexec -n 3 python tests/mpi/check_validate.py generated`` (a random digraph and a
 mesh made here) or ``... check_validate.py real DIR`` (jagmesh7 from the shared data folder DIR).
@@ -25,9 +25,9 @@ if importlib.util.find_spec("lagraph_dist") is None:  # run from a checkout, not
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.py
 
 from graphs import triangle_mesh  # noqa: E402
-from lagraph_dist.errors import ValidationError  # noqa: E402
-from lagraph_dist.reference import bfs  # noqa: E402
-from lagraph_dist.validate import validate  # noqa: E402
+from lagraph_dist.core.errors import ValidationError  # noqa: E402
+from lagraph_dist.tools.reference import bfs  # noqa: E402
+from lagraph_dist.tools.validate import validate  # noqa: E402
 
 
 class DistVector:

@@ -1,0 +1,256 @@
+"""How many bytes a graph, a search on it and its construction take on each rank, and how many
+are free, and whether a need fits: the one place where the package's memory arithmetic lives.
+
+The constructors check :func:`estimate_memory` against the memory of their backend before they
+allocate (free device memory on the GPU backend, available host memory on the CPU backend),
+so a graph that cannot fit fails at once with the bytes needed and the bytes free
+(:func:`check_fits`, :func:`require_fit`); the build takes as many passes as it needs to fit
+(:func:`passes_to_fit`) and the multi-source search batches as wide as its share of the free
+memory holds (:func:`free_share`). Validation reads :func:`available_bytes` to size its edge
+batches. The per-edge and per-vertex costs below are counted from the code that allocates
+them; on the CPU they were checked against ``tracemalloc`` peaks (tests/test_memory.py does so
+on every run).
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from lagraph_dist.core.errors import DomainMismatch, InvalidValue
+from lagraph_dist.comm.grid import Layout
+# the fit checks live with the backend's memory (lagraph_dist.local.fit); they are named here too,
+# beside the estimates they are applied to
+from lagraph_dist.local.fit import (MAX_PASSES, PASS_SHARE, available_bytes, check_fits,  # noqa: F401
+                                    format_bytes, free_share, host_memory, passes_to_fit, ranks_sharing_memory,
+                                    require_fit)
+
+__all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "multi_search_bytes",
+           "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
+           "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
+           "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK"]
+
+#: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized).
+EDGES_PER_CHUNK = 1 << 25
+
+# -- the graph: a CSR block by column-space id, and (when pull needs it) one by row-space id
+INDEX_BYTES = 4                  # int32 local id per stored edge
+OFFSET_BYTES = 8                 # int64 offset per row (indptr)
+
+# -- construction (lagraph_dist.algebra.matrix._from_edge_chunks and _CsrWriter)
+PASS_KEY_BYTES = 16              # a pass's int64 keys ``col * row_space_len + row`` plus the sort's scratch
+COUNT_BYTES_PER_ROW = 16         # the writer's int64 row counts and their prefix sum
+# a chunk in flight (generator draws, symmetrized copies, owner ranks, routed copies) before it
+# becomes keys: under 56 bytes a key on the CPU (tracemalloc); on the GPU, CuPy's temporaries
+# and its pool's cached blocks leave 140-230 bytes a chunk key beside the terms above in the
+# measured build peaks of scales 20 to 27 (benchmarks/results/gpu-*.json)
+CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
+
+# -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
+TRANSPOSE_BYTES_PER_EDGE = 48    # the first pull builds the by-row CSR: entry rows, widened ids,
+                                 # keys and the sort's scratch
+CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy kernels materialise every edge of a product's rows
+WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited/parents, depths,
+                                 # degrees, frontier, the gathered frontier, the product's output
+RESULT_BYTES_PER_VERTEX = 48     # per graph vertex: dense levels and parents on every rank
+                                 # (to_numpy) and the per-vertex arrays of their validation
+
+# -- a multi-source search (lagraph_dist.algorithms.bfs_multi, lagraph_dist.algebra.multi): one uint64
+# word a vertex holds the bits of up to 64 searches
+MULTI_BLOCK_BYTES = 32           # per vertex of the own block: visited, frontier and next words,
+                                 # the frontier's and the next frontier's id queues
+MULTI_INPUT_BYTES = 28           # per vertex of the input space: the gathered words and ids, the
+                                 # received pairs' words, the push's degree scan
+MULTI_OUTPUT_BYTES = 96          # per vertex of the output space on grids with several processors a
+                                 # row: the visited bound, candidate words and queue, the grouped
+                                 # candidates (ids, words, popcounts, offsets, the sort's scratch)
+                                 # and the received ones
+MULTI_PARENT_COPIES = 3          # candidate parents, packed and received: 8 bytes a search each,
+                                 # per vertex of the output space
+MULTI_CPU_BYTES_PER_EDGE = 128   # the numpy kernels' per-edge arrays of one level (edges, owners,
+                                 # offered words, claims)
+
+# -- validation walks the edges in batches; each edge of a batch costs this much at once
+EDGE_CHECK_BYTES_PER_EDGE = 96   # entry rows, global int64 ids, their depths, the rule masks
+EDGE_CHECK_SHARE = 0.5           # of the free memory given to one batch: the rest is headroom
+EDGE_CHECK_FLOOR = 1 << 16       # edges: below this the Python loop costs more than it saves
+
+# -- construction passes on the GPU
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    """Bytes on one rank: the graph's blocks, a search's peak beside them, the construction's
+    peak. The most held at once is :attr:`total`."""
+
+    graph: int
+    search: int
+    construction: int
+
+    @property
+    def total(self) -> int:
+        return max(self.construction, self.graph + self.search)
+
+    def __str__(self):
+        return (f"graph {format_bytes(self.graph)} + search {format_bytes(self.search)}, "
+                f"construction peak {format_bytes(self.construction)}")
+
+
+def _count(name, value, low):
+    try:
+        count = None if isinstance(value, bool) else operator.index(value)
+    except TypeError:
+        count = None
+    if count is None:
+        raise DomainMismatch(f"{name} must be an integer, got {value!r}")
+    if count < low:
+        raise InvalidValue(f"{name} must be >= {low}, got {count}")
+    return count
+
+
+def _backend_name(backend):
+    name = getattr(backend, "name", backend)
+    if name not in ("cpu", "gpu"):
+        raise InvalidValue(f"backend must be 'cpu' or 'gpu' (or a Backend), got {backend!r}")
+    return name
+
+
+def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=False, passes=1,
+                    chunk_keys=None) -> MemoryEstimate:
+    """Bytes per rank of a graph with ``n`` vertices and ``nvals`` stored (directed) edges.
+
+    Parameters
+    ----------
+    n, nvals : int
+        Vertices and stored edges; an undirected edge counts twice. An upper bound is fine
+        (a Kronecker graph stores at most ``2 * edgefactor * 2**scale``).
+    grid_shape : (R, C)
+        The process grid; each rank holds about ``nvals / (R * C)`` edges.
+    backend : "gpu" or "cpu" (or a Backend)
+        The CPU kernels materialise each product's edges; the CUDA kernels do not.
+    symmetric : bool
+        A symmetric graph on one rank pulls through its by-column block; otherwise the first
+        pull builds a by-row copy, counted in the graph and in the search.
+    passes : int
+        Passes over the edges during construction (each sorts a slice of the keys).
+    chunk_keys : int, optional
+        Keys made and routed at once during construction; default: one generator chunk.
+
+    Returns
+    -------
+    MemoryEstimate
+        ``graph``, ``search`` and ``construction`` bytes, and their peak ``total``.
+    """
+    n = _count("n", n, 1)
+    nvals = _count("nvals", nvals, 0)
+    passes = _count("passes", passes, 1)
+    rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
+    name = _backend_name(backend)
+    layout = Layout(n, rows, cols)
+    edges = -(-nvals // (rows * cols))                  # Kronecker labels are permuted: balanced
+    by_row_copy = not (symmetric and rows * cols == 1)
+
+    graph = INDEX_BYTES * edges + OFFSET_BYTES * (layout.col_space_len + 1)
+    if by_row_copy:
+        graph += INDEX_BYTES * edges + OFFSET_BYTES * (layout.row_space_len + 1)
+
+    transient = TRANSPOSE_BYTES_PER_EDGE * edges if by_row_copy else 0
+    if name == "cpu":
+        transient = max(transient, CPU_KERNEL_BYTES_PER_EDGE * edges)
+    search = (transient + RESULT_BYTES_PER_VERTEX * n
+              + WORKSPACE_BYTES_PER_VERTEX * max(layout.col_space_len, layout.row_space_len))
+
+    chunk = min(edges, 2 * EDGES_PER_CHUNK if chunk_keys is None else _count("chunk_keys", chunk_keys, 0))
+    construction = (INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
+                    + PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk)
+    return MemoryEstimate(graph=graph, search=search, construction=construction)
+
+
+def multi_output_bytes(n, *, grid_shape=(1, 1), sources=1, levels=True, parents=True) -> int:
+    """Bytes per rank of the levels and parents of ``sources`` searches: 8 bytes a search a
+    vertex of the rank's block for each output kept."""
+    rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
+    sources = _count("sources", sources, 1)
+    return (bool(levels) + bool(parents)) * 8 * sources * Layout(_count("n", n, 1), rows, cols).block_len
+
+
+def multi_search_bytes(n, nvals, *, grid_shape=(1, 1), backend="gpu", width=64, sources=None,
+                       levels=True, parents=True, symmetric=False) -> int:
+    """Bytes per rank a multi-source search (``ld.bfs_multi``) holds beside the graph.
+
+    One batch of ``width`` searches runs at a time, with the workspaces of
+    :mod:`lagraph_dist.algebra.multi`; the outputs of ``sources`` searches (default: ``width``, the
+    running batch's) are held in the same memory; the first pull builds the by-row block when
+    the graph has none (as in :func:`estimate_memory`).
+    """
+    n = _count("n", n, 1)
+    nvals = _count("nvals", nvals, 0)
+    width = _count("width", width, 1)
+    sources = width if sources is None else sources
+    rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
+    name = _backend_name(backend)
+    layout = Layout(n, rows, cols)
+    edges = -(-nvals // (rows * cols))
+    workspace = MULTI_BLOCK_BYTES * layout.block_len + MULTI_INPUT_BYTES * layout.col_space_len
+    if cols > 1:
+        workspace += MULTI_OUTPUT_BYTES * layout.row_space_len
+        if parents:
+            workspace += MULTI_PARENT_COPIES * 8 * width * layout.row_space_len
+    if not (symmetric and rows * cols == 1):
+        workspace += (INDEX_BYTES + TRANSPOSE_BYTES_PER_EDGE) * edges + OFFSET_BYTES * (layout.row_space_len + 1)
+    if name == "cpu":
+        workspace += MULTI_CPU_BYTES_PER_EDGE * edges
+    return workspace + multi_output_bytes(n, grid_shape=(rows, cols), sources=sources, levels=levels,
+                                          parents=parents)
+
+
+@dataclass(frozen=True)
+class MultiPlan:
+    """How ``ld.bfs_multi`` runs its sources: ``width`` searches a batch (0: not even one fits);
+    ``offload``: each finished batch's outputs move to the host, so that the device holds one
+    batch's only."""
+
+    width: int
+    offload: bool
+
+
+def plan_multi_batches(free_bytes, host_free_bytes, n, nvals, *, sources, backend="gpu", most=64,
+                       **options) -> MultiPlan:
+    """The batches of a multi-source search from ``sources`` with ``free_bytes`` free where it
+    computes (``options``: the keywords of :func:`multi_search_bytes`).
+
+    Batches are as wide as fits, at most ``most``, with every output kept where it was made.
+    On the GPU, when that does not fit even one search a batch, finished batches move their
+    outputs to the host (which must hold all of them in ``host_free_bytes``), and batches
+    are as wide as the device holds with one batch's outputs.
+    """
+    sources = _count("sources", sources, 1)
+
+    def widest(resident):
+        for width in range(min(most, sources), 0, -1):
+            held = sources if resident == "all" else width
+            if multi_search_bytes(n, nvals, backend=backend, width=width, sources=held, **options) <= free_bytes:
+                return width
+        return 0
+
+    width = widest("all")
+    if width:
+        return MultiPlan(width, False)
+    outputs = multi_output_bytes(n, grid_shape=options.get("grid_shape", (1, 1)), sources=sources,
+                                 levels=options.get("levels", True), parents=options.get("parents", True))
+    if _backend_name(backend) == "gpu" and outputs <= host_free_bytes:
+        width = widest("batch")
+        if width:
+            return MultiPlan(width, True)
+    return MultiPlan(0, False)
+
+
+def construction_bytes(nkeys, n, passes=1, backend="gpu"):
+    """Construction peak of a one-rank block of ``nkeys`` keys over ``n`` vertices."""
+    return estimate_memory(n, nkeys, passes=passes, backend=backend).construction
+
+
+def edge_check_batch(free_bytes, sharing=1):
+    """Edges validation may check at once with ``free_bytes`` free, shared by ``sharing``
+    ranks that check their edges at the same time."""
+    share = int(EDGE_CHECK_SHARE * free_bytes) // max(1, sharing)
+    return max(EDGE_CHECK_FLOOR, share // EDGE_CHECK_BYTES_PER_EDGE)

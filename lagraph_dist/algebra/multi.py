@@ -1,0 +1,393 @@
+"""The k x n frontier matrix of a multi-source search, and its masked product with a matrix.
+
+A :class:`FrontierMatrix` is a boolean k x n matrix (k <= 64) whose row i is search i's
+frontier. It is distributed like a :class:`~lagraph_dist.algebra.vector.Vector` (processor (i, j) holds
+the columns of vertex block jR+i) and bitmap-encoded with one uint64 word a vertex: bit i of
+word v says that row i has an entry in column v. It also knows its nonzero columns as a list
+(the kernels' output queue), so it is in both encodings at once. A :class:`VisitedMatrix` is
+the k x n pattern of what each search has reached, with the level and the parent each entry
+was found with (dense ``(block_len, k)`` int64 blocks, -1 where there is no entry).
+
+:func:`masked_vxm` is one BFS level of all k searches as one masked product and assignment::
+
+    F'<!V, replace> = F any.secondi A      # row i of F' is row i of F times A, masked by row i of V
+    V<F'> = F' ;  levels<F'> = depth ;  parents<F'> = the product's values (the secondi ids)
+
+run fused, since the product's k x n values would be as big as the parents themselves: the
+kernels claim each new entry of V with one atomicOr, whose old word tells which bits are new.
+It runs as the named stages of the vector products (:mod:`lagraph_dist.algebra.ops`):
+
+1. **expand**: F's words over the column space, gathered along the grid column, as (id, word)
+   pairs or as the dense words, whichever is smaller (:func:`dense_is_smaller`);
+2. **local**: *push* (each frontier vertex offers its word to its out-neighbours) or *pull*
+   (each output vertex with live searches that have not reached it looks for them among its
+   in-neighbours). When the grid row has one processor the output space is this rank's own
+   block and the kernel claims into V itself; otherwise it claims into a lower bound of V over
+   the output space (what this rank knows is visited) and its claims are *candidates*;
+3. **fold**: the candidates go to their owners along the grid row as (id, word) pairs and, with
+   parents, the candidate parents of each word's bits in bit order;
+4. **merge**: the owner claims them into V, dropping what V already holds.
+
+The level's counters (columns and entries found, edges examined, out-edges of the new
+frontier, the searches still alive) are exchanged over the grid in one small host allgather.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lagraph_dist.local.layout import MAX_OWNERS
+from lagraph_dist.comm import collectives
+from lagraph_dist.local import wire
+from lagraph_dist.local.cpu_kernels import (M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE,
+                                      M_NCOUNTERS, M_PUSH_EDGES, MultiTarget)
+from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
+from lagraph_dist.comm.grid import Layout
+from lagraph_dist.algebra.ops import ProductStats, _orientation, _Timer
+
+__all__ = ["MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
+           "sources_frontier", "masked_vxm", "dense_is_smaller", "full_mask"]
+
+#: Searches a frontier matrix holds at most: the bits of one word.
+MAX_WIDTH = 64
+WORD_BYTES = 8
+ID_BYTES = 4
+KERNELS = ("push", "pull")
+
+
+def dense_is_smaller(count, length) -> bool:
+    """The wire's encoding rule (:func:`lagraph_dist.local.wire.prefers_bitmap`) for frontier-matrix
+    messages: ``count`` (id, word) pairs of 12 bytes each, or the 8-byte words of ``length`` vertices."""
+    return wire.prefers_bitmap(count, length, entry_bits=8 * (ID_BYTES + WORD_BYTES), slot_bits=8 * WORD_BYTES)
+
+
+def full_mask(width) -> int:
+    """The bits of ``width`` searches."""
+    return (1 << width) - 1
+
+
+@dataclass(frozen=True)
+class LevelCounts:
+    """What a level found, over the whole grid (known on every rank after its one exchange)."""
+
+    rank_vertices: tuple    # nonzero columns of the new frontier on each grid rank
+    vertices: int           # nonzero columns in all
+    entries: int            # entries ((search, vertex) pairs) found
+    examined: int           # matrix entries read, over all ranks
+    push_edges: int         # out-edges of the new frontier's nonzero columns
+    completed: int          # out-edges of the vertices that every search of the batch has now reached
+    live: int               # the bits of the searches that found something
+
+
+class FrontierMatrix:
+    """A k x n boolean matrix, row i search i's frontier (see the module docstring).
+
+    ``words`` are this rank's uint64 words (its vertex block), ``ids`` the int32 local ids of
+    its nonzero words (any order), ``counts`` the level's :class:`LevelCounts`.
+    """
+
+    def __init__(self, n, width, grid, backend, words, ids, counts, op_stats=None):
+        self.n, self.width, self.grid, self.backend = n, width, grid, backend
+        self.words, self.ids, self.counts = words, ids, counts
+        self.op_stats = op_stats
+
+    @property
+    def shape(self):
+        return (self.width, self.n)
+
+    @property
+    def nvals(self) -> int:
+        """Entries over the grid (no communication: the product that made it counted them)."""
+        return self.counts.entries
+
+    @property
+    def nvertices(self) -> int:
+        """Nonzero columns over the grid: vertices in some search's frontier."""
+        return self.counts.vertices
+
+    def __repr__(self):
+        return (f"<FrontierMatrix {self.width} x {self.n}, {self.nvals} entries in {self.nvertices} columns "
+                f"on {self.grid.rows}x{self.grid.cols} {self.backend.name}>")
+
+    def to_numpy(self) -> np.ndarray:
+        """Collective: the dense (k, n) bool matrix on every rank (tests and small graphs)."""
+        words = _gather_blocks(self.backend.to_host(self.words)[:, None], self.n, self.grid, self.backend)
+        bits = np.arange(self.width, dtype=np.uint64)
+        return ((words[:, 0][None, :] >> bits[:, None]) & np.uint64(1)).astype(bool)
+
+
+class VisitedMatrix:
+    """The k x n pattern each search has reached, with the level and the parent of each entry.
+
+    ``words``: uint64 a vertex of this rank's block; ``levels``/``parents``: (block_len, k)
+    int64, -1 where there is no entry, or None when not kept. It also keeps the workspaces a
+    product needs on grids with several processors a row: a lower bound of the pattern over
+    the product's output space and the candidates' parents.
+    """
+
+    def __init__(self, A, width, *, levels, parents):
+        xp = A.backend.xp
+        self.A, self.width = A, width
+        block_len = A.layout.block_len
+        self.words = xp.zeros(block_len, dtype=np.uint64)
+        self.levels = xp.full((block_len, width), -1, dtype=np.int64) if levels else None
+        self.parents = xp.full((block_len, width), -1, dtype=np.int64) if parents else None
+        self.full = full_mask(width)
+        self._bound = None                 # (output space, words over it): see _bound_over
+        self._candidate_parents = None
+
+    def outputs(self, *, on_host=False):
+        """(levels, parents) blocks (None where not kept), moved to host memory with ``on_host``
+        (one device read each) so that the device can take the next batch."""
+        if not on_host:
+            return self.levels, self.parents
+        host = self.A.backend.to_host
+        return tuple(None if block is None else host(block) for block in (self.levels, self.parents))
+
+    def _bound_over(self, orient, block_len):
+        """The lower bound of the pattern over the output space: gathered once (exact then),
+        then grown by every candidate claimed into it and by the own block after each merge,
+        all of which are visited once their level's merge is done."""
+        if self._bound is None or self._bound[0] != orient.out_space:
+            channel = orient.out_channel
+            self._bound = (orient.out_space, channel.allgatherv(self.words, [block_len] * channel.size))
+        return self._bound[1]
+
+    def _candidate_parents_over(self, length):
+        if self.parents is None:
+            return None
+        if self._candidate_parents is None or self._candidate_parents.shape[0] != length:
+            # read only at the bits a kernel has claimed, which it has written first
+            self._candidate_parents = self.A.backend.xp.empty((length, self.width), dtype=np.int64)
+        return self._candidate_parents
+
+
+def _gather_blocks(local, n, grid, backend):
+    """Collective: every rank's (block_len, c) host array placed at its vertex block, as an
+    (n, c) numpy array on every rank."""
+    layout = Layout(n, grid.rows, grid.cols)
+    block_len, columns = local.shape
+    flat = collectives.allgather_arrays(np.ascontiguousarray(local).ravel(), grid.transport.world, backend)
+    pieces = flat.reshape(grid.size, block_len, columns)
+    out = np.empty((n, columns), dtype=local.dtype)
+    for rank in range(grid.size):
+        start, stop = layout.block_range(*divmod(rank, grid.cols))
+        out[start:stop] = pieces[rank, :stop - start]
+    return out
+
+
+class DenseRows:
+    """k x n int64 rows (levels or parents of k searches), one (block_len, width) block a batch
+    on each rank (on the backend's device, or in host memory), -1 where a search did not reach
+    a vertex."""
+
+    def __init__(self, n, grid, backend, blocks):
+        self.n, self.grid, self.backend = n, grid, backend
+        self.blocks = list(blocks)
+
+    @property
+    def shape(self):
+        return (sum(b.shape[1] for b in self.blocks), self.n)
+
+    def __repr__(self):
+        return f"<DenseRows {self.shape[0]} x {self.n} in {len(self.blocks)} batch(es)>"
+
+    def to_numpy(self) -> np.ndarray:
+        """Collective: the dense (k, n) int64 array on every rank."""
+        if not self.blocks:
+            return np.zeros((0, self.n), dtype=np.int64)
+        return np.concatenate([self._gathered(block).T for block in self.blocks])
+
+    def row(self, i) -> np.ndarray:
+        """Collective: row i as a dense (n,) int64 array on every rank (only its batch is gathered)."""
+        for block in self.blocks:
+            if i < block.shape[1]:
+                return self._gathered(block)[:, i].copy()
+            i -= block.shape[1]
+        raise IndexError(f"row index out of range for {self.shape[0]} rows")
+
+    def _gathered(self, block):
+        host = block if isinstance(block, np.ndarray) else self.backend.to_host(block)
+        return _gather_blocks(host, self.n, self.grid, self.backend)
+
+
+# -- the sources: the first frontier ----------------------------------------------------------
+def sources_frontier(A, sources, *, levels, parents):
+    """Collective. The frontier and visited matrices of searches from ``sources`` (int64 numpy
+    ids, the same on every rank; a repeated source is its own row): entry (i, sources[i]) with
+    level 0 and parent sources[i]."""
+    grid, backend, layout = A.grid, A.backend, A.layout
+    xp = backend.xp
+    width = int(sources.shape[0])
+    visited = VisitedMatrix(A, width, levels=levels, parents=parents)
+    start, stop = layout.block_range(grid.row, grid.col)
+    rows = np.flatnonzero((sources >= start) & (sources < stop))
+    local = sources[rows] - start
+    columns, inverse = np.unique(local, return_inverse=True)
+    words = np.zeros(columns.shape[0], dtype=np.uint64)
+    np.bitwise_or.at(words, inverse, np.uint64(1) << rows.astype(np.uint64))
+    ids = xp.asarray(columns.astype(np.int32))
+    if columns.shape[0]:
+        visited.words[ids] = xp.asarray(words)
+        at = (xp.asarray(local), xp.asarray(rows))
+        if levels:
+            visited.levels[at] = 0
+        if parents:
+            visited.parents[at] = xp.asarray(sources[rows])
+    frontier_words = visited.words.copy()
+    degrees = A.out_degree().part.values
+    complete = xp.asarray(words == np.uint64(visited.full))
+    here = (backend.to_host(xp.stack([degrees[ids].sum(), degrees[ids[complete]].sum()]))
+            if columns.shape[0] else np.zeros(2, dtype=np.int64))
+    push_edges, completed = (int(x) for x in grid.allreduce(np.asarray(here, dtype=np.int64)))
+    owners = layout.owner_rank(np.unique(sources))
+    rank_vertices = tuple(int(c) for c in np.bincount(owners, minlength=grid.size))
+    counts = LevelCounts(rank_vertices, sum(rank_vertices), width, 0, push_edges, completed, visited.full)
+    return FrontierMatrix(A.n, width, grid, backend, frontier_words, ids, counts), visited
+
+
+# -- one level: the masked product and its assignment -----------------------------------------
+def _check_operands(F, A, visited, kernel):
+    if not isinstance(F, FrontierMatrix) or not isinstance(visited, VisitedMatrix):
+        raise DomainMismatch("masked_vxm takes a FrontierMatrix and a VisitedMatrix")
+    if F.n != A.n or F.grid is not A.grid or visited.A is not A or visited.width != F.width:
+        raise DimensionMismatch("frontier, visited and matrix must belong to one search on one grid")
+    if kernel not in KERNELS:
+        raise DomainMismatch(f"kernel must be 'push' or 'pull', got {kernel!r}")
+    if max(A.grid.rows, A.grid.cols) > MAX_OWNERS:
+        raise Unsupported(f"the multi-source fold supports grids of up to {MAX_OWNERS} processors a "
+                          f"row or column, got {A.grid.rows} x {A.grid.cols}")
+
+
+def masked_vxm(F, A, visited, *, depth, kernel):
+    """Collective. One level of all of F's searches: ``F'<!V> = F any.secondi A``, then V,
+    its levels (``depth``) and its parents take F''s entries. Returns F' (with ``op_stats``:
+    a :class:`~lagraph_dist.algebra.ops.ProductStats` of this rank, and ``counts``)."""
+    _check_operands(F, A, visited, kernel)
+    backend, grid = A.backend, A.grid
+    kernels, xp = backend.kernels, backend.xp
+    block_len = A.layout.block_len
+    orient = _orientation(A, along_rows=True)
+    stats = ProductStats(kernel=kernel)
+    timer = _Timer(backend, stats.seconds)
+    degrees = A.out_degree().part.values       # dense over this rank's block
+    single_out = orient.out_channel.size == 1
+
+    with timer.stage("expand"):
+        ids, words = _expand(F, orient.in_channel, grid, backend, block_len, stats, want_ids=kernel == "push")
+    with timer.stage("local"):
+        if single_out:
+            target = _final_target(visited, depth, degrees, backend)
+        else:
+            length = orient.out_channel.size * block_len
+            target = MultiTarget(visited._bound_over(orient, block_len), xp.zeros(length, dtype=np.uint64),
+                                 xp.empty(length, dtype=np.int32), visited._candidate_parents_over(length),
+                                 None, F.width, depth, visited.full, None, kernels.multi_new_counters())
+        if kernel == "push":
+            kernels.multi_push(orient.push_csr, ids, words, orient.in_map, target)
+        else:
+            kernels.multi_pull(orient.pull_csr_of(), words, F.counts.live, orient.in_map, target)
+    if single_out:
+        with timer.stage("merge"):
+            host = backend.to_host(target.counters)                    # the level's one read
+            examined = int(host[M_EXAMINED])
+    else:
+        with timer.stage("fold"):
+            target, examined = _fold_and_merge(target, visited, orient, depth, degrees, grid, backend,
+                                               block_len, stats)
+        with timer.stage("merge"):
+            host = backend.to_host(target.counters)
+    stats.edges_examined = examined
+    counts = _exchange(host, examined, grid)
+    found = counts.rank_vertices[grid.rank]
+    return FrontierMatrix(F.n, F.width, grid, backend, target.next, target.queue[:found], counts, stats)
+
+
+def _final_target(visited, depth, degrees, backend):
+    xp = backend.xp
+    length = visited.words.shape[0]
+    return MultiTarget(visited.words, xp.zeros(length, dtype=np.uint64), xp.empty(length, dtype=np.int32),
+                       visited.parents, visited.levels, visited.width, depth, visited.full, degrees,
+                       backend.kernels.multi_new_counters())
+
+
+def _expand(F, channel, grid, backend, block_len, stats, *, want_ids):
+    """(ids, dense words) of F over the channel's whole space (member k's block at
+    k * block_len); ``ids`` lists the nonzero words (None when not wanted and not at hand)."""
+    if channel.size == 1:
+        return F.ids, F.words
+    xp, kernels = backend.xp, backend.kernels
+    counts = [F.counts.rank_vertices[r] for r in grid.members(channel)]
+    total, length = int(sum(counts)), channel.size * block_len
+    if dense_is_smaller(total, length):
+        words = channel.allgatherv(F.words, [block_len] * channel.size)
+        ids = kernels.multi_nonzero_ids(words, total) if want_ids else None
+        stats.bytes["expand"] = WORD_BYTES * block_len * (channel.size - 1)
+        stats.encoding["expand"] = "bitmap"
+        return ids, words
+    mine = F.ids
+    shifted = (mine + np.int32(channel.rank * block_len)).astype(np.int32, copy=False)
+    ids = channel.allgatherv(shifted, counts)
+    values = channel.allgatherv(F.words[mine], counts)
+    words = xp.zeros(length, dtype=np.uint64)
+    words[ids] = values
+    stats.bytes["expand"] = (ID_BYTES + WORD_BYTES) * int(mine.shape[0]) * (channel.size - 1)
+    stats.encoding["expand"] = "list"
+    return ids, words
+
+
+def _exclusive_scan(counts, xp):
+    return xp.cumsum(counts) - counts
+
+
+def _fold_and_merge(candidates, visited, orient, depth, degrees, grid, backend, block_len, stats):
+    """Send each owner its candidates (ids, words, parents in bit order) along the output
+    channel and claim what arrives into ``visited``. Returns (the merge's target, edges this
+    rank examined)."""
+    kernels, xp = backend.kernels, backend.xp
+    channel = orient.out_channel
+    size = channel.size
+    per_owner = kernels.multi_fold_count(candidates.queue, candidates.counters, candidates.next, block_len, size)
+    host = backend.to_host(xp.concatenate([candidates.counters.view(np.int64), per_owner]))   # one read
+    found, examined = int(host[M_FOUND]), int(host[M_EXAMINED])
+    sends = np.ascontiguousarray(host[M_NCOUNTERS:].reshape(2, size))         # [vertices, bits] per owner
+    recvs = np.empty_like(sends)
+    channel.comm.Alltoall(sends[0], recvs[0])
+    channel.comm.Alltoall(sends[1], recvs[1])
+    queue = candidates.queue[:found]
+    owned = queue[xp.argsort(queue // np.int32(block_len))]       # grouped by owner
+    send_words = candidates.next[owned]
+    ids = channel.alltoallv((owned % np.int32(block_len)).astype(np.int32), sends[0], recvs[0])
+    words = channel.alltoallv(send_words, sends[0], recvs[0])
+    sent = (ID_BYTES + WORD_BYTES) * (int(sends[0].sum()) - int(sends[0][channel.rank]))
+    offsets = parents = None
+    if visited.parents is not None:
+        packed = kernels.multi_pack_parents(owned, send_words,
+                                            _exclusive_scan(kernels.multi_popcounts(send_words), xp),
+                                            candidates.parents, int(sends[1].sum()))
+        parents = channel.alltoallv(packed, sends[1], recvs[1])
+        offsets = _exclusive_scan(kernels.multi_popcounts(words), xp)
+        sent += WORD_BYTES * (int(sends[1].sum()) - int(sends[1][channel.rank]))
+    stats.bytes["fold"], stats.encoding["fold"] = sent, "list"
+    target = _final_target(visited, depth, degrees, backend)
+    kernels.multi_merge(ids, words, offsets, parents, target)
+    own = slice(channel.rank * block_len, (channel.rank + 1) * block_len)
+    visited._bound[1][own] = visited.words                   # the own block, exactly
+    return target, examined
+
+
+def _exchange(host, examined, grid):
+    """The level's counters over the grid (one host allgather of six integers)."""
+    mine = np.array([int(host[M_FOUND]), int(host[M_BITS]), examined, int(host[M_PUSH_EDGES]),
+                     int(host[M_COMPLETED]), 0], dtype=np.int64)
+    mine[5] = np.asarray(host[M_LIVE:M_LIVE + 1]).view(np.int64)[0]        # the bits, as they are
+    if grid.size == 1:
+        table = mine[None, :]
+    else:
+        table = np.empty((grid.size, mine.shape[0]), dtype=np.int64)
+        grid.comm.Allgather(mine, table)
+    live = int(np.bitwise_or.reduce(np.ascontiguousarray(table[:, 5]).view(np.uint64)))
+    return LevelCounts(tuple(int(x) for x in table[:, 0]), int(table[:, 0].sum()), int(table[:, 1].sum()),
+                       int(table[:, 2].sum()), int(table[:, 3].sum()), int(table[:, 4].sum()), live)
+

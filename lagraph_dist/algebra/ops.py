@@ -1,0 +1,591 @@
+"""The algebra: masked products, element-wise operations, apply and reduce.
+
+A product ``w = u' M`` runs as named stages (CombBLAS's SpMV, Bisson et al.'s BFS round):
+
+1. **expand**: allgatherv of the input's parts along the communicator that shares M's input
+   space (the grid column for ``vxm``), each piece encoded as list or bitmap by its size;
+2. **mask**: the mask's parts gathered the same way along the output space, as one bitmap;
+3. **local**: the masked SpMSpV on this rank's block: *push* (top-down, saxpy) when the input
+   vector is list-encoded, *pull* (bottom-up, dot) when it is bitmap-encoded;
+4. **fold**: alltoallv of the output pieces to their owners along the other communicator;
+5. **merge**: the owner combines what arrived with the semiring's monoid.
+
+``mxv(A, u)`` is ``vxm(u, A.T)``: the same stages with the row and column communicators
+swapped and the block read the other way, so no transpose is ever stored.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lagraph_dist.comm import collectives
+from lagraph_dist.local.layout import STOP_LEVELS, STOP_TOO_BIG
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.comm.grid import WORD_BITS
+from lagraph_dist.local.parts import LocalPart, combine_duplicates
+from lagraph_dist.algebra.vector import Vector
+from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
+from lagraph_dist.core.stats import HOST_CLOCK
+
+__all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats",
+           "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "frontier_out_edges", "holds"]
+
+
+@dataclass
+class ProductStats:
+    """What one product did on this rank: per-stage bytes sent and seconds, and the kernel."""
+
+    kernel: str = ""
+    edges_examined: int = 0
+    bytes: dict = field(default_factory=lambda: {"expand": 0, "mask": 0, "fold": 0})
+    encoding: dict = field(default_factory=lambda: {"expand": "none", "mask": "none", "fold": "none"})
+    seconds: dict = field(default_factory=lambda: {"expand": 0.0, "mask": 0.0, "local": 0.0,
+                                                   "fold": 0.0, "merge": 0.0})
+
+
+@dataclass(frozen=True)
+class _Orientation:
+    """Which channels, spaces and compressions of the block a product uses."""
+
+    in_channel: object
+    out_channel: object
+    in_map: object
+    out_space: str        # "row" or "col": the output space's name, the key of mask caches
+    push_csr: object      # compressed by input-space id
+    pull_csr_of: object   # callable -> compressed by output-space id (built lazily)
+
+
+def _orientation(M, along_rows):
+    """``along_rows``: the input indexes M's rows (vxm on M, mxv on M.T)."""
+    grid, layout, block, transport = M.grid, M.layout, M.block, M.grid.transport
+    if along_rows != M.transposed:       # input = column space: expand on the grid column
+        return _Orientation(transport.col, transport.row, layout.col_space(grid.col), "row",
+                            block.by_col, lambda: block.by_row)
+    return _Orientation(transport.row, transport.col, layout.row_space(grid.row), "col",
+                        block.by_row, lambda: block.by_col)
+
+
+# Stage seconds wait for the device at every stage boundary when this is set; that costs a host
+# round trip a stage, so it is off unless asked for (``lagraph-dist bfs --stage-timing``, the
+# benchmark's per-level breakdown). Without it the stage seconds are host dispatch times and
+# only a level's total is device-complete (its one read waits for the device).
+SYNC_STAGE_TIMERS = False
+
+
+@contextlib.contextmanager
+def separate_levels():
+    """Inside it, :func:`repeat_masked_vxm` runs every level as separate products even where
+    the backend could fuse them (a benchmark's warm-up walks that path too, so that nothing
+    it uses is first built inside the clock)."""
+    global _FUSE_LEVELS
+    before, _FUSE_LEVELS = _FUSE_LEVELS, False
+    try:
+        yield
+    finally:
+        _FUSE_LEVELS = before
+
+
+_FUSE_LEVELS = True
+
+
+class _Timer:
+    def __init__(self, backend, seconds):
+        self.backend, self.seconds = backend, seconds
+
+    @contextlib.contextmanager
+    def stage(self, name):
+        started = time.perf_counter()
+        yield
+        if SYNC_STAGE_TIMERS:
+            self.backend.sync()
+        self.seconds[name] += time.perf_counter() - started
+
+
+def _check_operands(u, M, mask):
+    if not isinstance(u, Vector):
+        raise DomainMismatch(f"expected a Vector, got {type(u).__name__}")
+    if u.n != M.n:
+        raise DimensionMismatch(f"vector of size {u.n} and matrix of size {M.n} x {M.n}")
+    if u.grid is not M.grid:
+        raise DimensionMismatch("vector and matrix live on different grids")
+    if mask is not None and (not isinstance(mask, Vector) or mask.n != M.n or mask.grid is not M.grid):
+        raise DimensionMismatch("the mask must be a Vector of the matrix's size on its grid")
+
+
+# -- masks ------------------------------------------------------------------------------------
+def _own_mask_words(mask, structure, backend):
+    """The mask's pattern over this rank's block as words (``structure=False``: truthy values)."""
+    if structure:
+        return mask.part.to_bitmap(backend).words
+    part = mask.part.to_list(backend)
+    truthy = part.values.astype(bool)
+    return backend.kernels.bitmap_from_list(part.ids[truthy], part.length)
+
+
+@dataclass
+class _MaskCache:
+    """A lower bound of a mask's pattern over one output space, held by the mask vector (see
+    :func:`_output_space_mask`). ``part`` is the mask's part it was made from: a mask whose part
+    was replaced has lost its cache."""
+
+    part: object
+    words: object
+    own: slice            # this rank's block within ``words``
+
+
+def _output_space_mask(mask, complement, structure, orient, own_words, block_len, stats):
+    """The mask over this rank's whole output space, for the local kernel.
+
+    A complemented structural mask may be a *lower bound* of the mask's pattern: the local
+    kernel then finds extra candidates, which their owner drops against its exact block. The
+    bound is gathered once and kept up to date from what the products already know: the
+    candidates a product found against this mask are all visited once the product's result
+    is assigned into the mask (Bisson et al. 2015, section 5). Other masks are gathered
+    exactly each time.
+    """
+    channel = orient.out_channel
+    if not (complement and structure):
+        words = collectives.gather_words(own_words, channel, block_len)
+        stats.bytes["mask"], stats.encoding["mask"] = 4 * own_words.shape[0] * (channel.size - 1), "bitmap"
+        return words
+    cache = mask.facts.mask_caches.get(orient.out_space)
+    if cache is None or cache.part is not mask.part:
+        words = collectives.gather_words(own_words, channel, block_len)
+        stats.bytes["mask"], stats.encoding["mask"] = 4 * own_words.shape[0] * (channel.size - 1), "bitmap"
+        per_block = block_len // WORD_BITS
+        cache = _MaskCache(mask.part, words, slice(channel.rank * per_block, (channel.rank + 1) * per_block))
+        mask.facts.mask_caches[orient.out_space] = cache
+    return cache.words
+
+
+def _update_mask_caches(target, u):
+    """After ``assign(target, u)``: the caches of ``target`` learn its block exactly and, when
+    ``u`` came from a product masked by ~target, every candidate that product found."""
+    caches = target.facts.mask_caches
+    for space, cache in list(caches.items()):
+        if cache.part is not target.part:
+            del caches[space]
+            continue
+        cache.words[cache.own] |= target.part.to_bitmap(target.backend).words
+        found = u.facts.candidates
+        if found is not None and found[0] is target and found[1] == space:
+            cache.words |= found[2]
+
+
+# -- products ---------------------------------------------------------------------------------
+def _member_counts(u, channel, grid):
+    """Entries of each member's part, on the host: from the product that made ``u`` when it
+    says, else one small host allgather."""
+    known = u.facts.rank_nvals()
+    if known is not None:
+        return [known[r] for r in grid.members(channel)]
+    counts = np.empty(channel.size, dtype=np.int64)
+    channel.comm.Allgather(np.array([u.part.nvals], dtype=np.int64), counts)
+    return counts.tolist()
+
+
+def _fold_bound(u, degrees, block_len):
+    """An upper bound on any fold piece's entries that every rank knows: a push finds at most
+    the frontier's out-edges. (The unmasked vertices bound nothing here: a rank's candidates
+    are masked by a lower bound of the mask, and their owner drops the extra ones.)"""
+    edges = u.facts.push_edges(degrees) if u.encoding == "list" else None
+    return block_len if edges is None else min(block_len, edges)
+
+
+def _input_for(kernel, part, backend):
+    return part.to_list(backend) if kernel == "push" else part.to_bitmap(backend)
+
+
+def _product(u, M, semiring, mask, complement, structure, along_rows):
+    semiring = lookup_semiring(semiring)
+    _check_operands(u, M, mask)
+    backend, layout, grid = M.backend, M.layout, M.grid
+    kernels = backend.kernels
+    orient = _orientation(M, along_rows)
+    stats = ProductStats()
+    timer = _Timer(backend, stats.seconds)
+    reads = semiring.reads_left_values
+    block_len = layout.block_len
+    single_out = orient.out_channel.size == 1
+    degrees_vector = (M if along_rows else M.T).out_degree()
+    degrees = degrees_vector.part.values        # dense over this rank's block
+    stats.kernel = "push" if u.encoding == "list" else "pull"
+
+    with timer.stage("expand"):
+        source = u.part.astype(np.dtype(bool)) if reads else u.part
+        counts = None if orient.in_channel.size == 1 else _member_counts(u, orient.in_channel, grid)
+        gathered, traffic = collectives.expand(source, orient.in_channel, backend, member_counts=counts,
+                                               with_values=reads, block_len=block_len)
+        stats.bytes["expand"], stats.encoding["expand"] = traffic.bytes, traffic.encoding
+        frontier = _input_for(stats.kernel, gathered, backend)
+    with timer.stage("mask"):
+        own_mask = local_mask = None
+        if mask is not None:
+            own_mask = _own_mask_words(mask, structure, backend)
+            local_mask = own_mask if single_out else _output_space_mask(
+                mask, complement, structure, orient, own_mask, block_len, stats)
+    with timer.stage("local"):
+        final_degrees = degrees if single_out else None
+        if stats.kernel == "push":
+            out, counters = kernels.push_spmspv(
+                orient.push_csr, frontier.ids, frontier.values if reads else None, semiring, local_mask,
+                complement, orient.in_map, out_degree=final_degrees,
+                frontier_edges=u.facts.push_edges(degrees_vector))
+        else:
+            out, counters = kernels.pull_spmv(
+                orient.pull_csr_of(), frontier.words, frontier.values if reads else None, semiring,
+                local_mask, complement, orient.in_map, out_degree=final_degrees)
+    candidates = None
+    if not single_out:
+        with timer.stage("fold"):
+            if mask is not None and complement and structure:
+                candidates = (mask, orient.out_space, out.words)
+            out, counters, traffic = collectives.fold(
+                out, counters, orient.out_channel, backend, semiring=semiring, block_len=block_len,
+                bound=_fold_bound(u, degrees_vector, block_len), own_mask=own_mask,
+                complement=complement, out_degree=degrees)
+            stats.bytes["fold"], stats.encoding["fold"] = traffic.bytes, traffic.encoding
+    with timer.stage("merge"):
+        global_counts, stats.edges_examined = collectives.level_counts(counters, grid, backend)
+        out.set_found(global_counts.rank_nvals[grid.rank])
+    w = Vector._from_part(u.n, grid, backend, out, op_stats=stats)
+    w.facts.record_counts(global_counts, degrees_vector)
+    if mask is not None and complement and structure:
+        w.facts.record_disjoint(mask, candidates)
+    return w
+
+
+def vxm(u, A, semiring, *, mask=None, complement=False, structure=True):
+    """Collective. ``w = u' A`` (``w[j] = add_k mul(u[k], A[k, j])``), restricted to where the
+    mask allows (``complement``: where it has no entry; ``structure=False``: truthy values)."""
+    return _product(u, A, semiring, mask, complement, structure, along_rows=True)
+
+
+def mxv(A, u, semiring, *, mask=None, complement=False, structure=True):
+    """Collective. ``w = A u`` (``w[i] = add_k mul(A[i, k], u[k])``); mask as for :func:`vxm`."""
+    return _product(u, A, semiring, mask, complement, structure, along_rows=False)
+
+
+# -- element-wise (local: both operands share the layout) ---------------------------------
+def _check_pair(u, v):
+    for x in (u, v):
+        if not isinstance(x, Vector):
+            raise DomainMismatch(f"expected a Vector, got {type(x).__name__}")
+    if u.n != v.n or u.grid is not v.grid:
+        raise DimensionMismatch(f"vectors of sizes {u.n} and {v.n} (or on different grids)")
+
+
+def ewise_add(u, v, monoid):
+    """Union of the patterns; where both have an entry, ``monoid`` combines the values."""
+    monoid = lookup_monoid(monoid)
+    _check_pair(u, v)
+    xp, backend = u.backend.xp, u.backend
+    dtype = np.result_type(u.dtype, v.dtype)
+    a, b = u.part.to_list(backend), v.part.to_list(backend)
+    ids = xp.concatenate([a.ids, b.ids])
+    vals = xp.concatenate([a.values.astype(dtype), b.values.astype(dtype)])
+    ids, vals = combine_duplicates(ids, vals, monoid, xp)
+    return u._like(LocalPart.from_list(ids, vals, a.length))
+
+
+def ewise_mult(u, v, op):
+    """Intersection of the patterns; ``op`` (``binary.first`` or ``binary.second``) picks the value.
+
+    A bitmap operand is probed in place, so the cost follows the list operand's size.
+    """
+    _check_pair(u, v)
+    if not isinstance(op, BinaryOp) or op.name not in ("first", "second"):
+        raise DomainMismatch(f"ewise_mult takes binary.first or binary.second, got {op!r}")
+    backend, xp = u.backend, u.backend.xp
+    a, b = u.part, v.part
+    if a.encoding == "bitmap" and b.encoding == "list":
+        a, b, op_name = b, a, {"first": "second", "second": "first"}[op.name]
+    else:
+        op_name = op.name
+    if b.encoding == "bitmap":
+        a = a.to_list(backend)
+        inside = backend.kernels.bitmap_test(b.words, a.ids)
+        ids = a.ids[inside]
+        vals = a.values[inside] if op_name == "first" else b.values[ids]
+        return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length, ids_sorted=a.ids_sorted))
+    a, b = a.sorted_list(backend), b.sorted_list(backend)
+    ids = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
+    chosen = a if op_name == "first" else b
+    vals = chosen.values[xp.searchsorted(chosen.ids, ids)]
+    return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length))
+
+
+def assign(w, u, *, value=None):
+    """In place, GrB_assign with u as a structural mask: ``w[k] = u[k]`` (or ``= value``) for
+    every entry k of u. A bitmap ``w`` takes this in one launch proportional to u's entries; a
+    list ``w`` is merged."""
+    _check_pair(w, u)
+    backend, xp = w.backend, w.backend.xp
+    source = u.part.to_list(backend)
+    target = w.part
+    if target.encoding == "bitmap":
+        kernels = backend.kernels
+        if value is not None:
+            kernels.assign_from_list(source.ids, target.words, target.values,
+                                     scalar=np.asarray(value, dtype=target.dtype)[()])
+        elif u.part.encoding == "bitmap":         # dense values: read in place, no gather
+            kernels.assign_from_list(source.ids, target.words, target.values, src_dense=u.part.values)
+        else:
+            kernels.assign_from_list(source.ids, target.words, target.values, src_compact=source.values)
+        if u.facts.disjoint_from is w:            # a product masked by ~w: every entry is new
+            target.grew_in_place(source.nvals)
+            w.facts.grew(u.nvals)
+        else:
+            target.changed_in_place(backend)
+            w.facts.changed()
+        _update_mask_caches(w, u)
+        return w
+    values = (source.values if value is None
+              else xp.full(source.nvals, value, dtype=w.dtype)).astype(w.dtype, copy=False)
+    ids = xp.concatenate([source.ids, target.ids])
+    vals = xp.concatenate([values, target.values])
+    ids, vals = combine_duplicates(ids, vals, lookup_monoid("any"), xp)   # u's value sorts first
+    w._replace_part(LocalPart.from_list(ids, vals, target.length))
+    return w
+
+
+def apply(u, op, *, right=None):
+    """A new vector with u's pattern: ``binary.second`` with ``right=s`` sets every value to s;
+    ``binary.first`` keeps the values (a copy)."""
+    if not isinstance(op, BinaryOp) or op.name not in ("first", "second"):
+        raise DomainMismatch(f"apply takes binary.first or binary.second, got {op!r}")
+    part = u.part
+    if op.name == "second":
+        if right is None:
+            raise DomainMismatch("apply(u, binary.second) needs right=<scalar>")
+        return u._like(part.copy(u.backend.xp.full(part.values.shape[0], right, dtype=np.asarray(right).dtype)))
+    return u._like(part.copy())          # a new vector shares nothing with u
+
+
+def reduce(u, monoid):
+    """Collective: the monoid's reduction of all values (its identity when there are none)."""
+    monoid = lookup_monoid(monoid)
+    values = u.part.to_list(u.backend).values
+    if monoid.kind == "plus":
+        local = int(values.sum())
+    elif monoid.kind == "min":
+        local = int(values.min()) if values.shape[0] else monoid.identity
+    else:                                   # lor and any over booleans/integers
+        local = bool(values.any()) if monoid.kind == "lor" else (
+            values[0].item() if values.shape[0] else None)
+    if u.grid.size == 1:
+        return local
+    gathered = [x for x in u.grid.comm.allgather(local) if x is not None]
+    if monoid.kind == "plus":
+        return sum(gathered)
+    if monoid.kind == "min":
+        return min(gathered)
+    if monoid.kind == "lor":
+        return any(gathered)
+    return gathered[0] if gathered else None
+
+
+# -- a composite: repeated masked products with assignment ------------------------------------
+@dataclass(frozen=True)
+class RepeatLimits:
+    """When :func:`repeat_masked_vxm` stops: after ``max_levels`` levels, or after the level
+    whose result is empty, holds ``target``, or exceeds ``max_nvals`` entries, or before a push
+    level whose input has more than ``max_edges`` out-edges (None: no such limit)."""
+
+    max_levels: int
+    max_nvals: int | None = None
+    max_edges: int | None = None
+    target: int | None = None
+
+
+@dataclass(frozen=True)
+class LevelRecord:
+    """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read,
+    whether the product ran top-down (push) or bottom-up (pull), and the level's own seconds
+    with the clock that measured them (inside a fused run: the backend's, e.g. the GPU's
+    %globaltimer; otherwise the host's perf_counter around the level's calls); the products'
+    stats (None inside a fused run), and the device reads and kernel launches made during the
+    level (a fused run's one launch counts on its first level, its reads on its last)."""
+
+    frontier: int
+    discovered: int
+    examined: int
+    push: bool = True
+    seconds: float = 0.0
+    clock: str = HOST_CLOCK
+    fused: bool = False          # run inside the backend's composite, not as separate products
+    stats: ProductStats | None = None
+    host_reads: int = 0
+    launches: int = 0
+
+
+#: a fused run returns after this many levels to report them (its report buffer's size), and
+#: the next run goes on from there
+FUSED_MAX_LEVELS = 4096
+#: push levels of more out-edges than this leave the fused run for a single product, whose
+#: tile-balanced push kernel reads a huge frontier's edges faster than the fused kernel's warps
+FUSED_MAX_PUSH_EDGES = 1 << 24
+
+
+def frontier_out_edges(q, degrees):
+    """Collective: the out-edges of ``q``'s entries (``degrees`` = ``A.out_degree()``), from
+    the counters of the product that made ``q`` when it has them (no work, no read)."""
+    known = q.facts.push_edges(degrees)
+    return known if known is not None else int(reduce(ewise_mult(q, degrees, BinaryOp("second")), "plus"))
+
+
+def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None):
+    """Collective. The BFS level engine: repeats, from ``d = depth``, until ``limits`` stop it::
+
+        q = vxm(q, A, semiring, mask=visited, complement=True)   # q<!visited.S, replace> = q' A
+        assign(visited, q)                                        # visited<q.S> = q
+        assign(depths, q, value=d)                                # (when depths is given)
+        d += 1
+
+    and returns ``(q, records)``: the last result (already assigned) and a
+    :class:`LevelRecord` a level. ``semiring`` is ``any_pair`` or ``any_secondi``. ``rule``
+    (a :class:`lagraph_dist.core.direction.DirectionRule`, updated as it goes; default: push only)
+    picks how each product is computed: top-down from the list of ``q`` or bottom-up as
+    ``mxv(A.T, q)`` over the unvisited vertices (the same result, by any's choice of parent);
+    pull levels need ``A.T.prepare_pull()`` first.
+
+    On a 1 x 1 grid, with ``visited`` (and ``depths``) as bitmaps, the backend runs the levels
+    without returning to Python (the GPU backend: one persistent cooperative kernel with a
+    grid barrier between levels, and visited updated in place instead of a separate assign,
+    ``kernels/fused.cu``), in runs of at most FUSED_MAX_LEVELS levels; a push level of more
+    than FUSED_MAX_PUSH_EDGES out-edges runs as a single product between two runs. Elsewhere
+    every level is the loop above. This is the only level loop of the package's searches.
+    """
+    semiring = lookup_semiring(semiring)
+    _check_operands(q, A, visited)
+    if semiring.add.kind != "any" or semiring.multiply.name not in ("pair", "secondi"):
+        raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
+    rule = rule or DirectionRule("push", A.n, A.nvals)
+    fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
+               and (depths is None or depths.encoding == "bitmap"))
+    level = _LevelEngine(q, A, semiring, visited, depths, depth, limits, rule)
+    if limits.target is not None and q.nvals and holds(q, limits.target):
+        return q, []
+    while level.more():
+        if fusable and level.chosen is None:
+            level.fused_run()
+        else:
+            level.single()
+    return level.q, level.records
+
+
+class _LevelEngine:
+    """The state of one :func:`repeat_masked_vxm` call: the frontier, the records so far, and
+    a direction the rule has already chosen for the next level (a fused run stops before a
+    push too big for it after the rule chose it; the single product then takes it)."""
+
+    def __init__(self, q, A, semiring, visited, depths, depth, limits, rule):
+        self.q, self.A, self.semiring, self.visited, self.depths = q, A, semiring, visited, depths
+        self.depth, self.limits, self.rule = depth, limits, rule
+        self.records, self.chosen, self.stopped = [], None, False
+        self.degrees = A.out_degree()
+
+    def more(self):
+        return not self.stopped and len(self.records) < self.limits.max_levels and self.q.nvals > 0
+
+    def _after(self, q):
+        """Take ``q`` as the frontier and stop where the limits say."""
+        self.q = q
+        limits = self.limits
+        if (q.nvals == 0 or (limits.max_nvals is not None and q.nvals > limits.max_nvals)
+                or (limits.target is not None and holds(q, limits.target))):
+            self.stopped = True
+
+    def single(self):
+        """One level as separate products (the loop of :func:`repeat_masked_vxm`)."""
+        backend, q = self.A.backend, self.q
+        reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
+        edges = functools.cache(lambda: frontier_out_edges(q, self.degrees))   # one reduce at most
+        push = self.chosen if self.chosen is not None else self.rule.choose(q.nvals, edges)
+        self.chosen = None
+        if push and self.limits.max_edges is not None and edges() > self.limits.max_edges:
+            self.stopped = True
+            return
+        if push:
+            found = vxm(q.to_list(), self.A, self.semiring, mask=self.visited, complement=True)
+        else:
+            found = mxv(self.A.T, q.to_bitmap(), self.semiring, mask=self.visited, complement=True)
+        if found.nvals:
+            assign(self.visited, found)
+            if self.depths is not None:
+                assign(self.depths, found, value=self.depth + len(self.records))
+        self.records.append(LevelRecord(
+            q.nvals, found.nvals, found.op_stats.edges_examined, push, time.perf_counter() - started,
+            stats=found.op_stats, host_reads=backend.device_reads - reads,
+            launches=backend.kernel_launches - launches))
+        self._after(found)
+
+    def fused_run(self):
+        """Levels inside the backend's composite, until it stops; a push too big for it is
+        left to :meth:`single`, with the rule's choice kept."""
+        limits = self.limits
+        edge_cap = FUSED_MAX_PUSH_EDGES if limits.max_edges is None else min(limits.max_edges, FUSED_MAX_PUSH_EDGES)
+        run_limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, limits.max_levels - len(self.records)),
+                                  max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
+                                  max_edges=edge_cap, target=limits.target)
+        q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
+                                       self.depth + len(self.records), run_limits, self.rule)
+        self.records.extend(run)
+        self.q = q
+        if reason == STOP_TOO_BIG and (limits.max_nvals is None or q.nvals <= limits.max_nvals):
+            # stopped before a push of more than edge_cap out-edges, which the rule chose
+            if limits.max_edges is not None and frontier_out_edges(q, self.degrees) > limits.max_edges:
+                self.stopped = True
+            else:
+                self.chosen = True
+        elif reason != STOP_LEVELS:
+            self.stopped = True          # empty, at the target, or past max_nvals
+
+
+def holds(q, vertex):
+    """Collective: does ``q`` have an entry at global id ``vertex``?"""
+    start, stop = q.layout.block_range(q.grid.row, q.grid.col)
+    mine = False
+    if start <= vertex < stop:
+        part = q.part.to_bitmap(q.backend)
+        local = vertex - start
+        mine = bool(int(q.backend.to_host(part.words[local // WORD_BITS:local // WORD_BITS + 1])[0])
+                    >> (local % WORD_BITS) & 1)
+    return bool(q.grid.allreduce(int(mine), op="MAX"))
+
+
+def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
+    """One run of the backend's fused search: (the frontier after it, its level records, why
+    it stopped: a STOP_* reason of the kernels)."""
+    backend = A.backend
+    reads, launches = backend.device_reads, backend.kernel_launches
+    out_csr = A.block.by_col
+    in_csr = out_csr if rule.mode == "push" else A.block.by_row     # pull reads in-edges
+    space = A._cache.get("fused_workspace")
+    if space is None:
+        space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
+    raw, ids, edges, reason = backend.kernels.bfs_fused(
+        out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
+        None if depths is None else depths.part.values, depth, q.to_list().part.ids, semiring.multiply.positional,
+        rule, limits.max_nvals, limits.max_edges, limits.max_levels,
+        -1 if limits.target is None else int(limits.target), workspace=space)
+    run_reads, run_launches, last = backend.device_reads - reads, backend.kernel_launches - launches, len(raw) - 1
+    records = [LevelRecord(frontier, discovered, examined, bool(push), seconds, backend.kernels.FUSED_LEVEL_CLOCK,
+                           fused=True, host_reads=run_reads if k == last else 0, launches=run_launches if k == 0 else 0)
+               for k, (frontier, discovered, examined, push, seconds) in enumerate(raw)]
+    added = sum(r.discovered for r in records)
+    visited.part.grew_in_place(added)             # every found vertex was new to it
+    if depths is not None:
+        depths.part.changed_in_place(backend)
+    visited.facts.grew(added)
+    count = int(ids.shape[0])
+    part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
+    out = Vector._from_part(q.n, A.grid, backend, part)
+    degrees = A.out_degree()
+    out.facts.record_counts(collectives.GlobalCounts((count,), count, int(edges)), degrees)
+    return out, records, reason

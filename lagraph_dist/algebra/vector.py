@@ -1,0 +1,299 @@
+"""The distributed sparse vector.
+
+Processor (i, j) holds the entries of vertex block ``j*R + i`` as a :class:`LocalPart` (list or
+bitmap encoding, see :mod:`lagraph_dist.local.parts`). Conversions between encodings are explicit
+and local; everything that crosses ranks is collective.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lagraph_dist.comm import collectives
+from lagraph_dist.local.backend import get_backend
+from lagraph_dist.core.checks import check_size, check_vertex_array
+from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
+from lagraph_dist.comm.grid import Layout, default_grid
+from lagraph_dist.local.parts import LocalPart, combine_duplicates
+from lagraph_dist.semirings import any_, plus
+from lagraph_dist.core.text import plural
+
+__all__ = ["Vector", "Facts"]
+
+
+def _on_host(data, backend):
+    """User input as host data: device arrays of the backend are copied back."""
+    return backend.to_host(data) if type(data).__module__.startswith("cupy") else data
+
+
+class Facts:
+    """What is known of a vector's entries over the whole grid, so that later steps need no
+    collective to learn it again. Each vector owns one (``Vector.facts``).
+
+    Life cycle: a new part (any constructor, any change not listed here) starts with no facts.
+    The product or fused run that makes a vector records its counts (:meth:`record_counts`)
+    and, for a product masked by the complement of some ``mask``, that its entries are all
+    outside ``mask`` and what it found against it (:meth:`record_disjoint`). The same entries
+    in another encoding carry the facts over (:meth:`copy`). An assignment that only adds new
+    entries moves the count on (:meth:`grew`); any other change in place forgets them
+    (:meth:`changed`). A vector used as a mask also keeps, per output space, the gathered lower
+    bound of its pattern (``mask_caches``), which the products keep up to date.
+    """
+
+    def __init__(self):
+        self.nvals = None            # global entries, when known on every rank
+        self.counts = None           # collectives.GlobalCounts: entries per rank, out-edges
+        self.degrees = None          # the degree vector ``counts.push_edges`` was summed over
+        self.disjoint_from = None    # a mask vector this vector's entries are all outside of
+        self.candidates = None       # (mask, output space, words): what the product found
+        self.mask_caches = {}        # as a mask: lower bounds of its pattern, by output space
+
+    def copy(self):
+        """The same facts for the same entries (the mask caches stay with their vector)."""
+        other = Facts()
+        other.nvals, other.counts, other.degrees = self.nvals, self.counts, self.degrees
+        other.disjoint_from, other.candidates = self.disjoint_from, self.candidates
+        return other
+
+    def record_counts(self, counts, degrees):
+        """A product's (or fused run's) counts, its push edges summed over ``degrees``."""
+        self.counts, self.nvals, self.degrees = counts, counts.nvals, degrees
+
+    def record_disjoint(self, mask, candidates):
+        self.disjoint_from, self.candidates = mask, candidates
+
+    def rank_nvals(self):
+        """Entries on each grid rank, or None when unknown."""
+        return None if self.counts is None else self.counts.rank_nvals
+
+    def push_edges(self, degrees):
+        """The entries' out-edges summed over ``degrees``, or None when not known for them."""
+        return self.counts.push_edges if self.counts is not None and self.degrees is degrees else None
+
+    def grew(self, added):
+        """``added`` new entries were assigned in place (none of them there before)."""
+        self.nvals = None if self.nvals is None else self.nvals + added
+        self.counts = self.degrees = None
+
+    def changed(self):
+        """The entries changed in place in a way not counted."""
+        self.nvals = self.counts = self.degrees = None
+
+
+class Vector:
+    """A distributed sparse vector of size ``n`` on a grid (see the module docstring).
+
+    Its python-graphblas spellings (``v.S``, ``v.V``, ``w(mask) << expr``, ``v[i] = x``,
+    ``u.vxm(A, op)`` ...) are installed by :mod:`lagraph_dist.algebra.expr`, and its graphblas
+    conversions by :mod:`lagraph_dist.io.interop`: they belong to the layers above this one."""
+
+    def __init__(self, dtype, size: int, *, grid=None, backend="auto"):
+        """An empty vector of ``size`` entries of ``dtype`` (python-graphblas's ``Vector(dtype,
+        size)``). Not collective: every rank builds its own empty part."""
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        size = check_size(size, "size")
+        dtype = np.dtype(dtype)
+        self._set(size, grid, backend, LocalPart.empty(Layout(size, grid.rows, grid.cols).block_len,
+                                                       dtype, backend))
+
+    @classmethod
+    def _from_part(cls, n, grid, backend, part: LocalPart, op_stats=None) -> "Vector":
+        """The vector whose local part on this rank is ``part`` (internal constructor)."""
+        vector = cls.__new__(cls)
+        vector._set(n, grid, backend, part, op_stats)
+        return vector
+
+    def _set(self, n, grid, backend, part, op_stats=None):
+        self.n = n
+        self.grid = grid
+        self.backend = backend
+        self.layout = Layout(n, grid.rows, grid.cols)
+        self.part = part
+        self.op_stats = op_stats     # set by the product that made this vector
+        self.facts = Facts()         # what is known of its entries over the grid
+
+    def _replace_part(self, part):
+        """A new part: everything derived from the old one is dropped."""
+        self._set(self.n, self.grid, self.backend, part, self.op_stats)
+
+    # -- construction ---------------------------------------------------------------------
+    @classmethod
+    def from_indices(cls, indices, n: int, *, values=None, grid=None, backend="auto",
+                     dtype=None) -> "Vector":
+        """Collective. Each rank passes its share of the entries (any rank may pass any id);
+        duplicates keep one of their values. Without ``values`` the entries are boolean True.
+        """
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        n = grid.agree(check_size, n)
+        host = get_backend("cpu")     # entries are checked, routed and merged on the host
+
+        def checked():
+            ids = check_vertex_array(_on_host(indices, backend), n, "vector indices", np)
+            if values is None:
+                vals = np.ones(ids.shape[0], dtype=dtype or bool)
+            else:
+                vals = np.asarray(_on_host(values, backend), dtype=dtype)
+                if vals.shape != ids.shape:
+                    given = plural(vals.shape[0], "value") if vals.ndim else "a scalar value"
+                    raise DimensionMismatch(f"{given} for {plural(ids.shape[0], 'index')}")
+                if vals.dtype.kind not in "biuf":
+                    raise DomainMismatch(f"vector values must be numeric, got {vals.dtype}")
+            return ids, vals
+
+        ids, vals = grid.agree(checked)
+        layout = Layout(n, grid.rows, grid.cols)
+        ids, vals = collectives.route_to_owners(layout.owner_rank(ids), [ids, vals], grid.transport.world, host)
+        start, _ = layout.block_range(grid.row, grid.col)
+        local, vals = combine_duplicates((ids - start).astype(np.int32), vals, any_, np)
+        part = LocalPart.from_list(backend.asarray(local), backend.asarray(vals), layout.block_len)
+        return cls._from_part(n, grid, backend, part)
+
+    @classmethod
+    def empty(cls, n: int, *, dtype=bool, grid=None, backend="auto") -> "Vector":
+        """Collective. A vector with no entries."""
+        return cls.from_indices([], n, dtype=dtype, grid=grid, backend=backend)
+
+    def _like(self, part, op_stats=None):
+        return Vector._from_part(self.n, self.grid, self.backend, part, op_stats)
+
+    def _same_entries(self, part):
+        """A vector of the same entries in another encoding: what is known of them carries over."""
+        other = self._like(part, self.op_stats)
+        other.facts = self.facts.copy()
+        return other
+
+    def _adopt(self, other):
+        """Take ``other``'s part (not copied) and what is known of its entries."""
+        self._replace_part(other.part)
+        self.op_stats = other.op_stats
+        self.facts = other.facts.copy()
+
+    # -- properties -----------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self.part.dtype
+
+    @property
+    def encoding(self):
+        return self.part.encoding
+
+    @property
+    def nvals(self) -> int:
+        """Collective: number of entries over all ranks (no communication when the product or
+        assignment that made it already knows)."""
+        if self.facts.nvals is None:
+            self.facts.nvals = int(self.grid.allreduce(self.part.nvals))
+        return self.facts.nvals
+
+    @property
+    def local_nvals(self) -> int:
+        return self.part.nvals
+
+    def __repr__(self):
+        return (f"<Vector n={self.n} dtype={self.dtype} local_nvals={self.part.nvals} "
+                f"encoding={self.encoding} on {self.grid.rows}x{self.grid.cols} {self.backend.name}>")
+
+    # -- encodings (local, explicit) -------------------------------------------------------
+    def to_list(self) -> "Vector":
+        """This vector list-encoded: itself when it already is (so an in-place ``assign`` into
+        the result is visibly an assign into this vector), else a new vector."""
+        return self if self.encoding == "list" else self._same_entries(self.part.to_list(self.backend))
+
+    def to_bitmap(self) -> "Vector":
+        """This vector bitmap-encoded: itself when it already is, else a new vector."""
+        return self if self.encoding == "bitmap" else self._same_entries(self.part.to_bitmap(self.backend))
+
+    # -- gathers (collective) --------------------------------------------------------------
+    def local_entries(self):
+        """This rank's (global int64 ids, values), in increasing id order."""
+        part = self.part.sorted_list(self.backend)
+        start, _ = self.layout.block_range(self.grid.row, self.grid.col)
+        return part.ids.astype(np.int64) + start, part.values
+
+    def _gather(self):
+        ids, values = self.local_entries()
+        ids = collectives.allgather_arrays(ids, self.grid.transport.world, self.backend)
+        values = collectives.allgather_arrays(values, self.grid.transport.world, self.backend)
+        return ids, values
+
+    def indices(self) -> np.ndarray:
+        """Collective: sorted int64 global ids of the entries, on every rank."""
+        ids, _ = self._gather()
+        return np.sort(ids)
+
+    def to_numpy(self, fill=-1) -> np.ndarray:
+        """Collective: the dense numpy array on every rank, ``fill`` where there is no entry."""
+        ids, values = self._gather()
+        dtype = np.result_type(values.dtype, np.min_scalar_type(fill)) if values.dtype != bool else (
+            np.int64 if fill not in (True, False) else bool)
+        dense = np.full(self.n, fill, dtype=dtype)
+        dense[ids] = values
+        return dense
+
+    # -- python-graphblas's names and grammar (the machinery is in lagraph_dist.algebra.expr) -------
+    @classmethod
+    def from_coo(cls, indices, values=1.0, dtype=None, *, size: int | None = None, grid=None,
+                 backend="auto") -> "Vector":
+        """Collective. python-graphblas's constructor: each rank passes its share of the
+        entries; ``values`` is an array or one scalar for all; ``size=None`` is the largest
+        index + 1 over all ranks."""
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        ids = _on_host(indices, backend)
+        if size is None:
+            def largest():
+                found = check_vertex_array(ids, np.iinfo(np.int64).max, "vector indices", np)
+                return int(found.max()) + 1 if found.shape[0] else 0
+            size = grid.allreduce(grid.agree(largest), "MAX")
+            if size == 0:
+                raise InvalidValue("Vector.from_coo needs size= when no rank passes an index")
+        if np.ndim(values) == 0:
+            values = np.full(np.shape(ids)[:1] or (0,), values, dtype=dtype)
+        return cls.from_indices(ids, size, values=values, dtype=dtype, grid=grid, backend=backend)
+
+    @property
+    def size(self) -> int:
+        return self.n
+
+    def __lshift__(self, expr) -> None:
+        """Collective. ``w << expr``: w becomes the result (no mask, no accumulator)."""
+        self().update(expr)
+
+    def update(self, expr) -> None:
+        """Collective. python-graphblas's spelling of ``w << expr``."""
+        self().update(expr)
+
+    def __getitem__(self, index):
+        raise Unsupported(f"reading v[{index!r}] is not supported; gather with v.to_coo() "
+                          f"(collective), or mask with v.S / v.V")
+
+    def __delitem__(self, index):
+        raise Unsupported(f"del v[{index!r}] is not supported; delete with a mask: "
+                          f"v(~m.S, replace=True) << v")
+
+    def to_coo(self, dtype=None) -> tuple[np.ndarray, np.ndarray]:
+        """Collective: (sorted int64 indices, values) numpy arrays, on every rank."""
+        ids, values = self._gather()
+        order = np.argsort(ids, kind="stable")
+        values = values[order]
+        return ids[order], values if dtype is None else values.astype(dtype)
+
+    def dup(self, dtype=None) -> "Vector":
+        """A copy (sharing nothing with this vector), optionally cast to ``dtype``."""
+        part = self.part.copy()
+        return self._like(part if dtype is None else part.astype(np.dtype(dtype)))
+
+    def isequal(self, other: "Vector", *, check_dtype: bool = False) -> bool:
+        """Collective: same size, pattern and values (and dtype with ``check_dtype``)."""
+        if not isinstance(other, Vector):
+            raise DomainMismatch(f"isequal compares with a Vector, got {type(other).__name__}")
+        if other.n != self.n or (check_dtype and other.dtype != self.dtype):
+            return False
+        if other.grid is not self.grid or other.backend is not self.backend:
+            raise DimensionMismatch("isequal compares vectors on one grid and backend")
+        xp = self.backend.xp
+        mine, theirs = self.part.sorted_list(self.backend), other.part.sorted_list(self.backend)
+        same = (mine.nvals == theirs.nvals and bool(xp.array_equal(mine.ids, theirs.ids))
+                and bool(xp.array_equal(mine.values, theirs.values)))
+        return bool(self.grid.allreduce(int(same), "MIN"))

@@ -1,0 +1,224 @@
+"""The R x C process grid and the 2D layout arithmetic.
+
+Layout (Yoo et al., as used by Bisson et al. 2015, section 2.2): vertices are cut into R*C
+blocks of ``block_len`` ids; processor (i, j) owns vertex block ``j*R + i``. It stores the edges
+u -> v whose source u lies in grid column j's *column space* (blocks jR .. jR+R-1, contiguous)
+and whose destination v lies in grid row i's *row space* (blocks mR+i for m = 0 .. C-1).
+So a frontier is gathered along a grid column (expand) and discoveries go to their owners
+along a grid row (fold). Every owner/local-id formula of the package lives in :class:`Layout`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from lagraph_dist.core.errors import DimensionMismatch, InvalidValue, LagraphDistError
+from lagraph_dist.local.layout import WORD_BITS
+from lagraph_dist.comm.transport import Transport, resolve_transport
+
+__all__ = ["Grid", "Layout", "IdMap", "default_grid"]
+
+
+def _mpi():
+    from mpi4py import MPI
+    return MPI
+
+
+def _most_square(size):
+    rows = int(math.isqrt(size))
+    while size % rows:
+        rows -= 1
+    return rows, size // rows
+
+
+class Grid:
+    """An R x C grid over an MPI communicator, with row and column sub-communicators.
+
+    Collective. ``Grid()`` takes all of ``MPI.COMM_WORLD`` in the most square shape (1 x 1 in a
+    plain single process). Rank ``i*C + j`` sits at grid row i, column j; ``row_comm`` holds the
+    C ranks of row i ordered by j, ``col_comm`` the R ranks of column j ordered by i.
+    ``transport`` ("nccl", "mpi-cuda", "mpi-host"; default $LAGRAPH_DIST_TRANSPORT, else nccl
+    where it works) says how device arrays move (:mod:`lagraph_dist.comm.transport`); one that
+    cannot work here raises on every rank.
+    """
+
+    def __init__(self, rows=None, cols=None, *, comm=None, transport=None):
+        MPI = _mpi()
+        comm = MPI.COMM_WORLD if comm is None else comm
+        size = comm.Get_size()
+        rows, cols = self._checked_shape(rows, cols, size)
+        self.comm = comm.Dup()
+        self.rows, self.cols = rows, cols
+        self.rank = self.comm.Get_rank()
+        self.row, self.col = divmod(self.rank, cols)
+        self.row_comm = self.comm.Split(color=self.row, key=self.col)
+        self.col_comm = self.comm.Split(color=self.col, key=self.row)
+        name = self.agree(resolve_transport, transport)
+        self.transport = Transport(name, self.comm, self.row_comm, self.col_comm)
+
+    @staticmethod
+    def _checked_shape(rows, cols, size):
+        for name, value in (("rows", rows), ("cols", cols)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+                raise InvalidValue(f"grid {name} must be an integer, got {value!r}")
+            if value is not None and value < 1:
+                raise InvalidValue(f"grid {name} must be >= 1, got {value}")
+        if rows is None and cols is None:
+            return _most_square(size)
+        if rows is None:
+            rows = size // cols if size % cols == 0 else 0
+        if cols is None:
+            cols = size // rows if size % rows == 0 else 0
+        if rows * cols != size:
+            raise DimensionMismatch(
+                f"a {rows} x {cols} grid needs {rows * cols} MPI ranks, but the communicator has {size}"
+                if rows and cols else f"no grid with that shape fits {size} MPI ranks")
+        return int(rows), int(cols)
+
+    def members(self, channel):
+        """Grid ranks of the members of one of the transport's channels, in channel order."""
+        if channel is self.transport.col:
+            return [i * self.cols + self.col for i in range(self.rows)]
+        if channel is self.transport.row:
+            return [self.row * self.cols + j for j in range(self.cols)]
+        return list(range(self.size))
+
+    @property
+    def shape(self):
+        return (self.rows, self.cols)
+
+    @property
+    def size(self):
+        return self.rows * self.cols
+
+    def __repr__(self):
+        return (f"Grid({self.rows} x {self.cols}, rank {self.rank} at ({self.row}, {self.col}), "
+                f"transport {self.transport.name!r})")
+
+    # -- agreement: every rank raises together, none waits in a collective ------------------
+    def agree(self, func, *args, **kwargs):
+        """Run ``func`` on every rank; if it raises on any rank, raise on all of them.
+
+        The rank that failed re-raises its own exception; the others raise the same type with
+        the failing rank's message. Collective.
+        """
+        try:
+            result, failure = func(*args, **kwargs), None
+        except (LagraphDistError, ValueError, TypeError, IndexError, OSError, MemoryError) as exc:
+            result, failure = None, exc
+        report = None if failure is None else (type(failure), str(failure))
+        reports = self.comm.allgather(report) if self.size > 1 else [report]
+        for rank, rep in enumerate(reports):
+            if rep is None:
+                continue
+            if failure is not None:
+                raise failure
+            exc_type, message = rep
+            raise exc_type(f"{message} (raised on rank {rank})")
+        return result
+
+    def bcast_from(self, root, func, *args, **kwargs):
+        """Run ``func`` on ``root`` only and broadcast its result; its failure raises everywhere."""
+        def on_root():
+            return func(*args, **kwargs) if self.rank == root else None
+        result = self.agree(on_root)
+        return self.comm.bcast(result, root=root) if self.size > 1 else result
+
+    def allreduce(self, value, op="SUM"):
+        """Reduce a Python scalar or small numpy array over the whole grid."""
+        if self.size == 1:
+            return value
+        return self.comm.allreduce(value, op=getattr(_mpi(), op))
+
+
+_default = None
+
+
+def default_grid():
+    """The grid used when none is passed: all of COMM_WORLD, made once per process."""
+    global _default
+    if _default is None:
+        _default = Grid()
+    return _default
+
+
+@dataclass(frozen=True)
+class IdMap:
+    """Local index l of a space -> global id ``(l // block_len) * stride + offset + l % block_len``.
+
+    A column space is contiguous (stride = block_len); a row space takes every R-th block
+    (stride = R * block_len). Both are increasing in l, which pull kernels rely on.
+    """
+
+    block_len: int
+    stride: int
+    offset: int
+
+    def to_global(self, local):
+        local = local.astype(np.int64, copy=False)
+        return (local // self.block_len) * self.stride + self.offset + local % self.block_len
+
+    def to_local(self, glob):
+        """Inverse of :meth:`to_global` for ids known to lie in this space."""
+        glob = glob.astype(np.int64, copy=False) - self.offset
+        return (glob // self.stride) * self.block_len + glob % self.stride
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where every vertex and edge of an n-vertex graph lives on an R x C grid."""
+
+    n: int
+    rows: int
+    cols: int
+
+    @property
+    def block_len(self) -> int:
+        """Vertices per block, a multiple of 32 so that block bitmaps concatenate word-aligned."""
+        per_block = -(-self.n // (self.rows * self.cols))
+        return max(WORD_BITS, -(-per_block // WORD_BITS) * WORD_BITS)
+
+    @property
+    def col_space_len(self) -> int:
+        return self.rows * self.block_len
+
+    @property
+    def row_space_len(self) -> int:
+        return self.cols * self.block_len
+
+    def check_local_ids(self):
+        """Local ids are int32 (blocks, kernels, queues): a local space past 2**31 - 1 ids is a
+        clear error naming a grid that fits, never a silent wrap."""
+        longest = max(self.col_space_len, self.row_space_len)
+        if longest > np.iinfo(np.int32).max:
+            side = -(-longest // np.iinfo(np.int32).max)
+            raise InvalidValue(
+                f"a {self.rows} x {self.cols} grid gives a local space of {longest} vertex ids for a "
+                f"graph of {self.n} vertices, past the int32 local ids of the blocks and kernels; use "
+                f"a grid about {side} times longer along each side (or the long side)")
+
+    # -- vertices -------------------------------------------------------------------------
+    def owner_rank(self, v):
+        """Grid rank (i*C + j) owning global vertex v (array or scalar)."""
+        block = v // self.block_len
+        return (block % self.rows) * self.cols + block // self.rows
+
+    def block_range(self, row, col):
+        """Global [start, stop) of the vertex block owned by processor (row, col), clipped to n."""
+        start = (col * self.rows + row) * self.block_len
+        return min(start, self.n), min(start + self.block_len, self.n)
+
+    def col_space(self, col) -> IdMap:
+        return IdMap(self.block_len, self.block_len, col * self.rows * self.block_len)
+
+    def row_space(self, row) -> IdMap:
+        return IdMap(self.block_len, self.rows * self.block_len, row * self.block_len)
+
+    # -- edges ----------------------------------------------------------------------------
+    def edge_owner_rank(self, src, dst):
+        """Rank storing edge src -> dst: grid column of src's block, grid row of dst's block."""
+        col = (src // self.block_len) // self.rows
+        row = (dst // self.block_len) % self.rows
+        return row * self.cols + col

@@ -1,0 +1,129 @@
+"""How much memory is free for this rank, and whether something fits in it: the one home of
+the memory-fit policy, for every backend (the device for the GPU backend, the host for the
+CPU backend), shared by the ranks that draw on the same memory. The estimates of what a graph
+or a search needs live in :mod:`lagraph_dist.algebra.memory`."""
+from __future__ import annotations
+
+import os
+
+from lagraph_dist.core.errors import OutOfDeviceMemory, OutOfHostMemory
+
+__all__ = ["host_memory", "available_bytes", "free_share", "require_fit", "passes_to_fit",
+           "ranks_sharing_memory", "check_fits", "format_bytes", "PASS_SHARE", "MAX_PASSES"]
+
+PASS_SHARE = 0.9                 # of the free device memory a pass may take: the rest is headroom
+MAX_PASSES = 64                  # passes over the edges at most
+
+
+# -- free memory ------------------------------------------------------------------------------
+def host_memory():
+    """(bytes available to this process, bytes of RAM) on this host: the kernel's MemAvailable
+    (free plus reclaimable caches), capped by a cgroup v2 limit when the process runs under one."""
+    meminfo = {}
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                key, _, rest = line.partition(":")
+                meminfo[key] = int(rest.split()[0]) * 1024
+    except (OSError, ValueError, IndexError):
+        meminfo = {}
+    if "MemAvailable" in meminfo and "MemTotal" in meminfo:
+        available, total = meminfo["MemAvailable"], meminfo["MemTotal"]
+    else:                                    # no /proc (macOS): free pages only
+        page = os.sysconf("SC_PAGE_SIZE")
+        available, total = os.sysconf("SC_AVPHYS_PAGES") * page, os.sysconf("SC_PHYS_PAGES") * page
+    room = _cgroup_room()
+    return (available if room is None else min(available, room)), total
+
+
+def _cgroup_room():
+    """Bytes left under this process's cgroup v2 memory limit, or None without one."""
+    try:
+        with open("/sys/fs/cgroup/memory.max") as handle:
+            limit = handle.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as handle:
+            used = int(handle.read())
+    except (OSError, ValueError):
+        return None
+    return None if limit == "max" else max(0, int(limit) - used)
+
+
+def _on_device(backend):
+    """Whether ``backend`` computes in device memory (the GPU backend; not the CPU backend, its
+    name "cpu" or a backend-less stand-in)."""
+    return getattr(backend, "name", "cpu") == "gpu"
+
+
+def available_bytes(backend):
+    """(bytes this rank may still take, total) in the memory its backend computes in: the
+    device for the GPU backend, the host for the CPU backend (or any backend-less stand-in)."""
+    if _on_device(backend):
+        return backend.free_device_bytes()
+    return host_memory()
+
+
+def free_share(backend, sharing=1):
+    """Bytes of ``backend``'s free memory that one of the ``sharing`` ranks drawing on it
+    (:func:`ranks_sharing_memory`) may take."""
+    return available_bytes(backend)[0] // sharing
+
+
+def require_fit(nbytes, backend, what, *, sharing=1):
+    """Raise before allocating when ``sharing`` ranks needing ``nbytes`` each will not fit in the
+    free memory of ``backend``: OutOfDeviceMemory against the device's free memory (the pool's
+    cached blocks count as free), OutOfHostMemory against the host's available memory."""
+    need = nbytes * sharing
+    free, total = available_bytes(backend)
+    if need > free:
+        error, where = (OutOfDeviceMemory, "device") if _on_device(backend) else (OutOfHostMemory, "host")
+        raise error(f"{what} needs about {format_bytes(need)} of {where} memory, but only "
+                    f"{format_bytes(free)} of {format_bytes(total)} are free")
+
+
+def passes_to_fit(backend, bytes_for_passes, most=MAX_PASSES):
+    """The fewest passes (1, 2, 4, ... at most ``most``) whose peak ``bytes_for_passes(passes)``
+    fits in :data:`PASS_SHARE` of the free device memory (1 on the CPU)."""
+    if not _on_device(backend):
+        return 1
+    room = PASS_SHARE * free_share(backend)
+    passes = 1
+    while passes < most and bytes_for_passes(passes) > room:
+        passes *= 2
+    return passes
+
+
+def ranks_sharing_memory(comm, backend):
+    """Collective: the ranks of ``comm`` drawing on the same memory as this one: those on this
+    host for the CPU (or a backend-less stand-in), those bound to this rank's device for the
+    GPU (node-local rank mod device count)."""
+    if comm.Get_size() == 1:
+        return 1
+    from mpi4py import MPI
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    rank, size = node.Get_rank(), node.Get_size()
+    node.Free()
+    if not _on_device(backend):
+        return size
+    devices = backend.xp.cuda.runtime.getDeviceCount()
+    return len(range(rank % devices, size, devices))
+
+
+def check_fits(estimate, grid, backend, what):
+    """Collective: raise on every rank, before anything is allocated, when ``what`` (sized by
+    ``estimate``, per rank) would not fit in the memory of the backend, shared by the ranks
+    of the grid that draw on the same host or device."""
+    sharing = ranks_sharing_memory(grid.comm, backend)
+    per = f" on each of the {sharing} ranks sharing it" if sharing > 1 else ""
+    # by way of Backend.check_fits, a delegation to require_fit: tests watch the constructors' checks there
+    grid.agree(backend.check_fits, estimate.total * sharing, f"{what} ({estimate}{per})")
+
+
+
+
+def format_bytes(nbytes):
+    """``1.5 GiB``-style text for messages and reports."""
+    units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+    power = 0
+    while power < len(units) - 1 and abs(nbytes) >= 1024 ** (power + 1):
+        power += 1
+    return f"{int(nbytes)} B" if power == 0 else f"{nbytes / 1024 ** power:.1f} {units[power]}"

@@ -1,0 +1,103 @@
+"""The numbers the CUDA kernels in ``kernels/`` and the Python code share, in one place.
+
+Each shared number is a name here; the kernels see it as ``LD_<name>``, a ``-D`` option of
+:func:`cuda_defines` (``gpu_kernels`` passes them to every ``cupy.RawModule``, the tests to
+nvcc). The sources define none of these names themselves: ``kernels/common.cuh`` stops a
+compile that lacks one with an ``#error`` naming it. The numpy twins (``cpu_kernels``), the GPU
+driver (``gpu_kernels``) and ``grid`` import them from here.
+
+This module imports nothing from the package (it is the bottom of the kernel layer).
+"""
+from __future__ import annotations
+
+__all__ = ["cuda_defines", "SHARED"]
+
+# -- words --------------------------------------------------------------------------------------
+WORD_BITS = 32               # bits of a packed bitmap word (uint32; the kernels index id >> 5)
+
+# -- launch shapes --------------------------------------------------------------------------------
+THREADS = 256                # block of the plain launches (bitmap, pull, fold, multi; host only)
+PUSH_THREADS = 256           # push.cu: ld_push_spmspv's block (its __launch_bounds__ and tile)
+EDGES_PER_THREAD = 4         # push.cu: a thread's edges a tile (Bisson et al. 2015 measured 4 best)
+TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD       # push.cu LD_TILE_EDGES (derived the same way)
+SMALL_SCAN = 1024            # push.cu: frontiers up to this size are scanned by one block
+LONG_ROW_THRESHOLD = 8       # pull rows longer than this are scanned a warp at a time, whose
+                             # 32-wide reads coalesce (pull.cu's second kernel, fused.cu's warp
+                             # rows); a lane scans a shorter row alone
+FUSED_THREADS = 512          # fused.cu: the cooperative kernel's block
+FUSED_GIANT_DEGREE = 4096    # fused.cu: vertices (rows) of more edges are sliced over the grid
+MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
+
+# -- semiring and mask codes (template arguments / kernel arguments) -----------------------------
+MULT_PAIR, MULT_LAND, MULT_SECONDI = 0, 1, 2
+ADD_ANY, ADD_MIN, ADD_LOR = 0, 1, 2
+MASK_NONE, MASK_KEEP_SET, MASK_KEEP_CLEAR = 0, 1, 2    # no mask, mask, complemented mask
+MULT_CODES = {"pair": MULT_PAIR, "land": MULT_LAND, "secondi": MULT_SECONDI}
+ADD_CODES = {"any": ADD_ANY, "min": ADD_MIN, "lor": ADD_LOR}
+
+# -- the counters every product kernel writes (u64 each, zeroed with the output) -----------------
+FOUND = 0                    # entries found = length of the output queue
+EXAMINED = 1                 # edges (matrix entries) read
+PUSH_EDGES = 2               # sum of out_degree over the entries found (the direction rule's input)
+LONG_ROWS = 3                # pull: rows queued for the warp-per-row kernel
+OVERFLOW = 4                 # fold: a piece held more entries than its capacity (a wrong bound)
+NCOUNTERS = 6                # even, so that words after the counters stay 8-byte aligned
+
+# -- the counters of the multi-source kernels (multi.cu) --------------------------------------------
+M_FOUND = 0                  # vertices appended to the queue (their next word became nonzero)
+M_BITS = 1                   # bits claimed
+M_EXAMINED = 2               # matrix entries read
+M_PUSH_EDGES = 3             # out-degrees of the vertices appended (when out_degree is given)
+M_COMPLETED = 4              # out-degrees of the vertices whose word became ``full`` (likewise)
+M_LIVE = 5                   # the OR of the bits claimed: the searches that found something
+M_NCOUNTERS = 8
+
+# -- the fused search (fused.cu) ----------------------------------------------------------------
+# direction rule modes: the order of lagraph_dist.core.direction.DIRECTIONS
+RULE_PUSH, RULE_PULL, RULE_AUTO = 0, 1, 2
+# why a run stopped (status[STATUS_REASON])
+STOP_EMPTY, STOP_TOO_BIG, STOP_LEVELS, STOP_TARGET = 0, 1, 2, 3
+FUSED_NSLOTS = 24            # u64 words of the kernel's counters (their layout is fused.cu's own)
+# status[] written at exit (int64), in this order
+STATUS_LEVELS = 0
+STATUS_SLOT = 1              # the slot holding the last frontier (its queue is valid)
+STATUS_FRONTIER = 2
+STATUS_EDGES = 3
+STATUS_REASON = 4
+STATUS_PUSH = 5              # the rule's state after the run
+STATUS_PREVIOUS = 6
+STATUS_UNEXPLORED = 7
+STATUS_STARTED = 8           # %globaltimer (ns) when the first level began
+FUSED_NSTATUS = 9
+# a level's record (uint64), FUSED_RECORD words a level after the status
+RECORD_FRONTIER, RECORD_DISCOVERED, RECORD_EXAMINED, RECORD_PUSH, RECORD_END_NS = range(5)
+FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %globaltimer at its end
+
+#: the names handed to the kernels, each as -DLD_<name>=<value>
+SHARED = (
+    "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
+    "FUSED_THREADS", "FUSED_GIANT_DEGREE", "MAX_OWNERS",
+    "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "ADD_ANY", "ADD_MIN", "ADD_LOR",
+    "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",
+    "FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "NCOUNTERS",
+    "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
+    "RULE_PUSH", "RULE_PULL", "RULE_AUTO", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET",
+    "FUSED_NSLOTS",
+    "STATUS_LEVELS", "STATUS_SLOT", "STATUS_FRONTIER", "STATUS_EDGES", "STATUS_REASON", "STATUS_PUSH",
+    "STATUS_PREVIOUS", "STATUS_UNEXPLORED", "STATUS_STARTED", "FUSED_NSTATUS",
+    "RECORD_FRONTIER", "RECORD_DISCOVERED", "RECORD_EXAMINED", "RECORD_PUSH", "RECORD_END_NS",
+    "FUSED_RECORD",
+)
+
+
+def cuda_defines() -> tuple[str, ...]:
+    """The ``-DLD_<name>=<value>`` compiler options of every shared name, in :data:`SHARED`'s
+    order (the kernels in ``kernels/`` do not compile without them)."""
+    values = globals()
+    options = []
+    for name in SHARED:
+        value = values[name]
+        if type(value) is not int:
+            raise TypeError(f"kernel_layout.{name} must be an int, not {value!r}")
+        options.append(f"-DLD_{name}={value}")
+    return tuple(options)

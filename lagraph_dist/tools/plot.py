@@ -1,0 +1,109 @@
+"""Figures of a benchmark record (``lagraph-dist plot``, ``lagraph-dist bench --plot``).
+
+One PNG: the harmonic-mean GTEPS of our runs and the peers side by side, then, for the first
+root of each of our runs, the time of every level split by stage (expand, mask, local, fold,
+merge, as far as the record has them) with push and pull levels told apart. Needs matplotlib
+(the ``plot`` extra); it draws with the Agg backend, so no display is needed.
+"""
+from __future__ import annotations
+
+import json
+
+from lagraph_dist.core.errors import InvalidValue, MissingDependency, open_file
+
+__all__ = ["load_record", "plot_record", "pyplot"]
+
+STAGES = ("expand", "mask", "local", "fold", "merge")
+HATCH = {"push": "", "pull": "///"}
+
+
+def pyplot():
+    """matplotlib.pyplot drawing with Agg (no display needed), or MissingDependency."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise MissingDependency("plotting needs matplotlib: pip install 'lagraph-dist[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def load_record(path):
+    """The benchmark record written by ``lagraph-dist bench --json``."""
+    with open_file(path, doing=f"read the benchmark record {path}") as handle:
+        try:
+            record = json.load(handle)
+        except json.JSONDecodeError as exc:
+            raise InvalidValue(f"{path} is not JSON: {exc}") from None
+    if not isinstance(record, dict) or not isinstance(record.get("lagraph_dist"), dict):
+        raise InvalidValue(f"{path} is not a benchmark record (no 'lagraph_dist' runs in it)")
+    return record
+
+
+def _throughput_bars(ax, record):
+    """Harmonic-mean GTEPS per run, ours first; skipped peers named at zero height."""
+    backend = record.get("backend", record.get("environment", {}).get("backend", ""))
+    names, values, colors = [], [], []
+    for name, run in record["lagraph_dist"].items():
+        names.append(f"lagraph_dist\n{backend} {name}")
+        values.append(run["harmonic_mean_teps"] / 1e9)
+        colors.append("tab:blue")
+    for name, run in record.get("peers", {}).items():
+        names.append(name.replace("-", "-\n", 1) + ("\n(skipped)" if "skipped" in run else ""))
+        values.append(0.0 if "skipped" in run else run["harmonic_mean_teps"] / 1e9)
+        colors.append("tab:gray")
+    bars = ax.bar(range(len(names)), values, color=colors)
+    ax.set_xticks(range(len(names)), names, fontsize=8)
+    ax.set_ylabel("GTEPS (harmonic mean)")
+    shown = [v for v in values if v > 0]
+    if shown and min(shown) < max(shown) / 50:
+        ax.set_yscale("log")       # the peers can be hundreds of times slower
+    for bar, value in zip(bars, values):
+        if value > 0:
+            ax.annotate(f"{value:.3g}", (bar.get_x() + bar.get_width() / 2, value),
+                        ha="center", va="bottom", fontsize=7)
+    ax.set_title(f"{record.get('n', '?'):,} vertices, {record.get('nvals', '?'):,} stored edges, "
+                 f"{record.get('environment', {}).get('device', '')}", fontsize=9)
+
+
+def _level_bars(ax, name, levels):
+    """Stacked milliseconds per level: each stage the record has, and the rest of the level."""
+    stages = [s for s in STAGES if any(s in lv.get("stage_seconds", {}) for lv in levels)]
+    x = [lv["level"] for lv in levels]
+    hatches = [HATCH.get(lv["direction"], "..") for lv in levels]
+    bottom = [0.0] * len(levels)
+    colors = dict(zip(STAGES + ("rest",), ("tab:blue", "tab:purple", "tab:orange", "tab:green",
+                                             "tab:red", "tab:gray")))
+    for stage in stages + ["rest"]:
+        if stage == "rest":
+            heights = [max(0.0, 1e3 * lv["seconds"] - b) for lv, b in zip(levels, bottom)]
+        else:
+            heights = [1e3 * lv.get("stage_seconds", {}).get(stage, 0.0) for lv in levels]
+        bars = ax.bar(x, heights, bottom=bottom, color=colors[stage], edgecolor="black", linewidth=0.3,
+                      label=stage if stage != "rest" else ("rest of the level" if stages else "level"))
+        for bar, hatch in zip(bars, hatches):
+            bar.set_hatch(hatch)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.set_xlabel("level (hatched: pull, plain: push)")
+    ax.set_ylabel("ms")
+    ax.set_title(f"lagraph_dist {name}: first root, per level", fontsize=9)
+    ax.legend(fontsize=7)
+
+
+def plot_record(record, path):
+    """Write the figure of ``record`` (a dict, or the path of its JSON) to ``path`` (PNG)."""
+    if not isinstance(record, dict):
+        record = load_record(record)
+    plt = pyplot()
+    runs = [(name, run["levels_first_root"]) for name, run in record["lagraph_dist"].items()
+            if run.get("levels_first_root")]
+    fig, axes = plt.subplots(1 + len(runs), 1, figsize=(8, 3.2 * (1 + len(runs))), squeeze=False)
+    _throughput_bars(axes[0][0], record)
+    for ax, (name, levels) in zip(axes[1:, 0], runs):
+        _level_bars(ax, name, levels)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, format="png", dpi=110)
+    finally:
+        plt.close(fig)
+    return path
