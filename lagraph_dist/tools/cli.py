@@ -60,34 +60,22 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 # -- argument types ------------------------------------------------------------------------
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+def _argument_type(convert, accept, wanted):
+    """An argparse type: ``convert`` the text, and refuse it unless ``accept``-ed."""
+    def parse(text):
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not accept(value):
+            raise argparse.ArgumentTypeError(f"must be {wanted}, got {text!r}")
+        return value
+    return parse
 
 
-def _positive_float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
-    return value
-
-
-def _nonnegative_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
-    return value
+_positive_int = _argument_type(int, lambda v: v >= 1, "a positive integer")
+_nonnegative_int = _argument_type(int, lambda v: v >= 0, "an integer >= 0")
+_positive_float = _argument_type(float, lambda v: 0 < v < float("inf"), "a positive number")
 
 
 def _grid_shape(text):
