@@ -403,7 +403,7 @@ class RepeatLimits:
     target: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class LevelRecord:
     """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read,
     whether the product ran top-down (push) or bottom-up (pull), and the level's own seconds
