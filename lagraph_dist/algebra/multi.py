@@ -33,6 +33,7 @@ frontier, the searches still alive) are exchanged over the grid in one small hos
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,9 +45,9 @@ from lagraph_dist.local.cpu_kernels import (M_BITS, M_COMPLETED, M_EXAMINED, M_F
                                       M_NCOUNTERS, M_PUSH_EDGES, MultiTarget)
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.comm.grid import Layout
-from lagraph_dist.algebra.ops import ProductStats, _orientation, _Timer
+from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
 
-__all__ = ["MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
+__all__ = ["repeat_masked_mxm", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
            "sources_frontier", "masked_vxm", "dense_is_smaller", "full_mask"]
 
 #: Searches a frontier matrix holds at most: the bits of one word.
@@ -391,3 +392,35 @@ def _exchange(host, examined, grid):
     return LevelCounts(tuple(int(x) for x in table[:, 0]), int(table[:, 0].sum()), int(table[:, 1].sum()),
                        int(table[:, 2].sum()), int(table[:, 3].sum()), int(table[:, 4].sum()), live)
 
+
+# -- the levels of all searches at once -------------------------------------------------------
+class _MatrixLevels(LevelEngine):
+    """The levels of :func:`repeat_masked_mxm`: each one :func:`masked_vxm` in the direction
+    the rule gives from the level's counts, the unexplored edges being those of the vertices
+    that not every search has reached yet."""
+
+    def __init__(self, F, A, visited, depth, limits, rule):
+        super().__init__(F, A, depth, limits, rule)
+        self.visited = visited
+        self.completed = 0          # out-edges of the vertices every search has reached
+
+    def step(self):
+        backend, F = self.A.backend, self.q
+        reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
+        counts = F.counts
+        self.completed += counts.completed
+        push = self.rule.choose(counts.vertices, counts.push_edges, unexplored=self.A.nvals - self.completed)
+        found = masked_vxm(F, self.A, self.visited, depth=self.next_depth(), kernel="push" if push else "pull")
+        self.records.append(LevelRecord(
+            F.nvals, found.nvals, found.op_stats.edges_examined, push, time.perf_counter() - started,
+            stats=found.op_stats, host_reads=backend.device_reads - reads,
+            launches=backend.kernel_launches - launches, vertices=found.nvertices))
+        self.q = found
+
+
+def repeat_masked_mxm(F, A, visited, *, depth=1, limits, rule):
+    """Collective. All of F's searches, level after level, from ``depth`` until ``limits``
+    stop them (the same engine as :func:`lagraph_dist.algebra.ops.repeat_masked_vxm`, one
+    :func:`masked_vxm` a level, ``rule`` a DirectionRule); returns (the last frontier matrix, a
+    LevelRecord a level)."""
+    return _MatrixLevels(F, A, visited, depth, limits, rule).run()

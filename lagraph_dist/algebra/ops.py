@@ -32,7 +32,7 @@ from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK
 
-__all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats",
+__all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats", "LevelEngine",
            "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "frontier_out_edges", "holds"]
 
 
@@ -422,6 +422,7 @@ class LevelRecord:
     stats: ProductStats | None = None
     host_reads: int = 0
     launches: int = 0
+    vertices: int | None = None  # a frontier matrix's result: the vertices in some search's frontier
 
 
 #: a fused run returns after this many levels to report them (its report buffer's size), and
@@ -468,30 +469,56 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     rule = rule or DirectionRule("push", A.n, A.nvals)
     fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
                and (depths is None or depths.encoding == "bitmap"))
-    level = _LevelEngine(q, A, semiring, visited, depths, depth, limits, rule)
     if limits.target is not None and q.nvals and holds(q, limits.target):
         return q, []
-    while level.more():
-        if fusable and level.chosen is None:
-            level.fused_run()
-        else:
-            level.single()
-    return level.q, level.records
+    return _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable).run()
 
 
-class _LevelEngine:
-    """The state of one :func:`repeat_masked_vxm` call: the frontier, the records so far, and
-    a direction the rule has already chosen for the next level (a fused run stops before a
-    push too big for it after the rule chose it; the single product then takes it)."""
+class LevelEngine:
+    """The loop over a search's levels, written once: it runs :meth:`step` while the frontier
+    has entries, no limit has stopped it and fewer than ``limits.max_levels`` levels ran, and
+    returns ``(the last frontier, its LevelRecords)``. A step runs one level (or, where the
+    backend fuses them, several) and appends their records. The searches' engines subclass it:
+    a vector frontier here (:func:`repeat_masked_vxm`), the k x n frontier matrix in
+    :mod:`lagraph_dist.algebra.multi`."""
 
-    def __init__(self, q, A, semiring, visited, depths, depth, limits, rule):
-        self.q, self.A, self.semiring, self.visited, self.depths = q, A, semiring, visited, depths
-        self.depth, self.limits, self.rule = depth, limits, rule
-        self.records, self.chosen, self.stopped = [], None, False
-        self.degrees = A.out_degree()
+    def __init__(self, q, A, depth, limits, rule):
+        self.q, self.A, self.depth, self.limits, self.rule = q, A, depth, limits, rule
+        self.records, self.stopped = [], False
 
     def more(self):
         return not self.stopped and len(self.records) < self.limits.max_levels and self.q.nvals > 0
+
+    def run(self):
+        while self.more():
+            self.step()
+        return self.q, self.records
+
+    def step(self):
+        raise NotImplementedError
+
+    def next_depth(self):
+        """The depth the next level's entries get."""
+        return self.depth + len(self.records)
+
+
+class _VectorLevels(LevelEngine):
+    """The levels of :func:`repeat_masked_vxm`: fused runs where the backend has them, single
+    products elsewhere; ``chosen`` is a direction the rule has already given the next level (a
+    fused run stops before a push too big for it after the rule chose it; the single product
+    then takes it)."""
+
+    def __init__(self, q, A, semiring, visited, depths, depth, limits, rule, fusable):
+        super().__init__(q, A, depth, limits, rule)
+        self.semiring, self.visited, self.depths, self.fusable = semiring, visited, depths, fusable
+        self.chosen = None
+        self.degrees = A.out_degree()
+
+    def step(self):
+        if self.fusable and self.chosen is None:
+            self.fused_run()
+        else:
+            self.single()
 
     def _after(self, q):
         """Take ``q`` as the frontier and stop where the limits say."""
@@ -518,7 +545,7 @@ class _LevelEngine:
         if found.nvals:
             assign(self.visited, found)
             if self.depths is not None:
-                assign(self.depths, found, value=self.depth + len(self.records))
+                assign(self.depths, found, value=self.next_depth())
         self.records.append(LevelRecord(
             q.nvals, found.nvals, found.op_stats.edges_examined, push, time.perf_counter() - started,
             stats=found.op_stats, host_reads=backend.device_reads - reads,
@@ -534,7 +561,7 @@ class _LevelEngine:
                                   max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
                                   max_edges=edge_cap, target=limits.target)
         q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
-                                       self.depth + len(self.records), run_limits, self.rule)
+                                       self.next_depth(), run_limits, self.rule)
         self.records.extend(run)
         self.q = q
         if reason == STOP_TOO_BIG and (limits.max_nvals is None or q.nvals <= limits.max_nvals):

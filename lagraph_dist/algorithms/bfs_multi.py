@@ -15,7 +15,6 @@ backend branch appears here.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,8 +24,9 @@ from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRu
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.algebra import memory
-from lagraph_dist.algebra.multi import MAX_WIDTH, DenseRows, masked_vxm, sources_frontier
-from lagraph_dist.core.stats import HOST_CLOCK, level_record, summarize_levels
+from lagraph_dist.algebra.multi import MAX_WIDTH, DenseRows, repeat_masked_mxm, sources_frontier
+from lagraph_dist.algebra.ops import RepeatLimits
+from lagraph_dist.core.stats import level_record, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]
 
@@ -105,26 +105,15 @@ def _explain_no_room(A, count, sharing, host_sharing, options):
 
 def _search_batch(A, sources, batch, *, levels, parents, direction, alpha, beta, last_depth):
     """One batch of searches to the end (or to ``last_depth``): (visited matrix, level records)."""
-    backend = A.backend
     frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
-    completed = 0                   # out-edges of the vertices every search of the batch has reached
-    depth, records = 0, []
-    reads, launches = backend.device_reads, backend.kernel_launches
-    while frontier.nvals and depth < last_depth:
-        started = time.perf_counter()
-        depth += 1
-        counts = frontier.counts
-        completed += counts.completed
-        push = rule.choose(counts.vertices, counts.push_edges, unexplored=A.nvals - completed)
-        kernel = "push" if push else "pull"
-        found = masked_vxm(frontier, A, visited, depth=depth, kernel=kernel)
-        record = level_record(depth, kernel, frontier.nvals, found.nvals, found.op_stats,
-                              time.perf_counter() - started, backend.device_reads - reads,
-                              backend.kernel_launches - launches, clock=HOST_CLOCK)
-        record["batch"], record["vertices"] = batch, found.nvertices
+    _, levels_run = repeat_masked_mxm(frontier, A, visited, limits=RepeatLimits(max_levels=last_depth), rule=rule)
+    records = []
+    for depth, r in enumerate(levels_run, start=1):
+        record = level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
+                              r.host_reads, r.launches, clock=r.clock)
+        record["batch"], record["vertices"] = batch, r.vertices
         records.append(record)
-        frontier, reads, launches = found, backend.device_reads, backend.kernel_launches
     return visited, records
 
 
