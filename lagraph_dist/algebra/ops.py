@@ -15,6 +15,7 @@ swapped and the block read the other way, so no transpose is ever stored.
 """
 from __future__ import annotations
 
+import abc
 import contextlib
 import functools
 import time
@@ -474,7 +475,7 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     return _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable).run()
 
 
-class LevelEngine:
+class LevelEngine(abc.ABC):
     """The loop over a search's levels, written once: it runs :meth:`step` while the frontier
     has entries, no limit has stopped it and fewer than ``limits.max_levels`` levels ran, and
     returns ``(the last frontier, its LevelRecords)``. A step runs one level (or, where the
@@ -494,8 +495,9 @@ class LevelEngine:
             self.step()
         return self.q, self.records
 
+    @abc.abstractmethod
     def step(self):
-        raise NotImplementedError
+        """Run the next level (or several fused ones) and append their records."""
 
     def next_depth(self):
         """The depth the next level's entries get."""
