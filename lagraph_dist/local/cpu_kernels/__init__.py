@@ -1,0 +1,36 @@
+"""Numpy twins of the CUDA kernels in ``kernels/``: the CPU backend runs them, and the GPU
+tests compare the CUDA kernels against them on random inputs.
+
+Each twin follows its kernel's contract (inputs, outputs, counters, wire layout) and its
+algorithm where that shapes the result: push finds every frontier edge by a search over the
+exclusive scan of frontier degrees (Bisson et al. 2015, 3.4); pull scans each candidate row's
+inputs in increasing order and stops at the first hit when the semiring allows it. A product
+returns its output part (a bitmap that also knows its entries as a list) and its counters
+(:data:`FOUND`, :data:`EXAMINED`, :data:`PUSH_EDGES`, ...), read by the caller once.
+
+One module a CUDA source, as the kernels are split: ``bitmap`` (bitmap.cu), ``push``, ``pull``,
+``fold``, ``fused``, ``multi``, and ``common`` for what push and pull share (common.cuh). This
+package is the CPU backend's kernels object: it names every twin.
+"""
+from __future__ import annotations
+
+from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, list_from_bitmap,
+                                                   new_counters, popcount)
+from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
+from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, fused_workspace
+from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count, multi_merge, multi_new_counters,
+                                                  multi_nonzero_ids, multi_pack_parents, multi_popcounts, multi_pull,
+                                                  multi_push)
+from lagraph_dist.local.cpu_kernels.pull import pull_spmv
+from lagraph_dist.local.cpu_kernels.push import push_spmspv
+from lagraph_dist.local.layout import (EXAMINED, FOUND, LONG_ROWS, M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE,
+                                        M_NCOUNTERS, M_PUSH_EDGES, NCOUNTERS, OVERFLOW, PUSH_EDGES, STOP_EMPTY,
+                                        STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
+
+__all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters",
+           "push_spmspv", "pull_spmv", "assign_from_list", "fold_count", "fold_pack", "fold_merge",
+           "bfs_fused", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
+           "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
+           "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents",
+           "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
+           "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK"]
