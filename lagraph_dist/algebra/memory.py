@@ -48,7 +48,7 @@ CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
 # -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
 TRANSPOSE_BYTES_PER_EDGE = 48    # the first pull builds the by-row CSR: entry rows, widened ids,
                                  # keys and the sort's scratch
-CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy kernels materialise every edge of a product's rows
+CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy products (several ranks) materialise every edge of a product's rows
 WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited/parents, depths,
                                  # degrees, frontier, the gathered frontier, the product's output
 RESULT_BYTES_PER_VERTEX = 48     # per graph vertex: dense levels and parents on every rank
@@ -154,7 +154,7 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
         graph += INDEX_BYTES * edges + OFFSET_BYTES * (layout.row_space_len + 1)
 
     transient = TRANSPOSE_BYTES_PER_EDGE * edges if by_row_copy else 0
-    if name == "cpu":
+    if name == "cpu" and tuple(grid_shape) != (1, 1):      # one rank: the compiled fused twin, no per-edge arrays
         transient = max(transient, CPU_KERNEL_BYTES_PER_EDGE * edges)
     search = (transient + RESULT_BYTES_PER_VERTEX * n
               + WORKSPACE_BYTES_PER_VERTEX * max(layout.col_space_len, layout.row_space_len))

@@ -128,6 +128,7 @@ class Backend:
 @functools.lru_cache(maxsize=None)
 def _cpu_backend():
     from lagraph_dist.local import cpu_kernels
+    cpu_kernels.compile_kernels()        # numba's compile (or cache load) here, never in a search
     return Backend("cpu", np, cpu_kernels)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, list_from_bitmap,
                                                    new_counters, popcount)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
-from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, fused_workspace
+from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, compile_kernels, fused_workspace
 from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count, multi_merge, multi_new_counters,
                                                   multi_nonzero_ids, multi_pack_parents, multi_popcounts, multi_pull,
                                                   multi_push)
@@ -33,4 +33,5 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
-           "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK"]
+           "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK",
+           "compile_kernels"]

@@ -3,35 +3,78 @@ from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 
-from lagraph_dist.local.cpu_kernels.bitmap import bitmap_from_list, bitmap_test
-from lagraph_dist.local.cpu_kernels.common import _edges_of
+from lagraph_dist.local.cpu_kernels.bitmap import bitmap_from_list
 from lagraph_dist.local.layout import STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
 
 
 # -- the fused search (kernels/fused.cu) -----------------------------------------------------
-def _push_found(out_csr, frontier, words):
-    """A push level: the unvisited out-neighbours of ``frontier`` (each once) and a parent each."""
-    owner, neighbours, _ = _edges_of(out_csr, frontier)
-    fresh = ~bitmap_test(words, neighbours)
-    found, first = np.unique(neighbours[fresh], return_index=True)
-    return found, frontier[owner[fresh][first]]
+@numba.njit(cache=True)
+def _claim_out_neighbours(indptr, indices, frontier, words, room):
+    """The push level's loop: the out-neighbours of ``frontier`` whose bit is clear in
+    ``words``, each claimed (its bit set) by the first frontier edge that reaches it, in
+    frontier then adjacency order; their ids and parents, in claim order."""
+    found = np.empty(room, dtype=np.int64)
+    parents = np.empty(room, dtype=np.int64)
+    count = 0
+    for u in frontier:
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            bit = np.uint32(1) << np.uint32(v & 31)
+            if not words[v >> 5] & bit:
+                words[v >> 5] |= bit
+                found[count] = v
+                parents[count] = u
+                count += 1
+    return found[:count], parents[:count]
+
+
+@numba.njit(cache=True)
+def _first_frontier_in_neighbours(indptr, indices, frontier_bits, words, n):
+    """The pull level's loop: each row whose bit is clear in ``words`` scans its in-edges in
+    order and stops at the first one in ``frontier_bits`` (its parent); rows in increasing
+    order, with the in-edges read (up to each hit, all of a row without one)."""
+    found = np.empty(n, dtype=np.int64)
+    parents = np.empty(n, dtype=np.int64)
+    count, examined = 0, 0
+    for r in range(n):
+        if words[r >> 5] & (np.uint32(1) << np.uint32(r & 31)):
+            continue
+        for e in range(indptr[r], indptr[r + 1]):
+            c = indices[e]
+            examined += 1
+            if frontier_bits[c >> 5] & (np.uint32(1) << np.uint32(c & 31)):
+                found[count] = r
+                parents[count] = c
+                count += 1
+                break
+    return found[:count], parents[:count], examined
+
+
+def compile_kernels():
+    """Compile (or load from numba's disk cache) the loops above on a tiny graph, so that no
+    search pays for it: the CPU backend calls this once, when it is first made."""
+    indptr, indices = np.array([0, 1, 1], dtype=np.int64), np.array([1], dtype=np.int32)
+    _claim_out_neighbours(indptr, indices, np.array([0], dtype=np.int64), np.zeros(1, dtype=np.uint32), 1)
+    _first_frontier_in_neighbours(indptr, indices, np.ones(1, dtype=np.uint32), np.zeros(1, dtype=np.uint32), 2)
+
+
+def _push_found(out_csr, frontier, words, edges):
+    """A push level: the unvisited out-neighbours of ``frontier`` (each once, in increasing
+    order; their bits set in ``words``) and a parent each: the first frontier vertex, in
+    frontier and adjacency order, with an edge to it."""
+    found, parents = _claim_out_neighbours(out_csr.indptr, out_csr.indices, frontier, words,
+                                           min(int(edges), words.shape[0] * 32))
+    order = np.argsort(found, kind="stable")
+    return found[order], parents[order]
 
 
 def _pull_found(in_csr, frontier_bits, words, n):
     """A pull level: every unvisited row with an in-neighbour in the frontier, its first such
     in-neighbour as parent, and the in-edges read up to it (all of them when none)."""
-    rows = np.flatnonzero(~bitmap_test(words, np.arange(n))).astype(np.int64)
-    owner, sources, total = _edges_of(in_csr, rows)
-    hit = bitmap_test(frontier_bits, sources)
-    hit_rows, first = np.unique(owner[hit], return_index=True)
-    parents = sources[np.flatnonzero(hit)[first]]
-    degrees = in_csr.indptr[rows + 1] - in_csr.indptr[rows]
-    starts = np.cumsum(degrees) - degrees
-    read_to_hit = np.flatnonzero(hit)[first] - starts[hit_rows] + 1
-    examined = int(total - degrees[hit_rows].sum() + read_to_hit.sum())
-    return rows[hit_rows].astype(np.int64), parents, examined
+    return _first_frontier_in_neighbours(in_csr.indptr, in_csr.indices, frontier_bits, words, n)
 
 
 def fused_workspace(n, nnz):
@@ -76,7 +119,7 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
             reason = STOP_TOO_BIG
             break
         if push:
-            found, sources = _push_found(out_csr, frontier, words)
+            found, sources = _push_found(out_csr, frontier, words, edges)
             examined = edges
         else:
             bits = bitmap_from_list(frontier, words.shape[0] * 32)
