@@ -20,7 +20,7 @@ from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import Layout
 # the fit checks live with the backend's memory (lagraph_dist.local.fit); they are named here too,
 # beside the estimates they are applied to
-from lagraph_dist.local.fit import (MAX_PASSES, PASS_SHARE, available_bytes, check_fits,  # noqa: F401
+from lagraph_dist.local.fit import (available_bytes, check_fits,  # noqa: F401
                                     format_bytes, free_share, host_memory, passes_to_fit, ranks_sharing_memory,
                                     require_fit)
 

@@ -14,7 +14,7 @@ from lagraph_dist.core.checks import check_size, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
 from lagraph_dist.comm.grid import Layout, default_grid
 from lagraph_dist.local.parts import LocalPart, combine_duplicates
-from lagraph_dist.semirings import any_, plus
+from lagraph_dist.semirings import any_
 from lagraph_dist.core.text import plural
 
 __all__ = ["Vector", "Facts"]
