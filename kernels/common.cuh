@@ -1,7 +1,9 @@
 // Shared pieces of lagraph_dist's CUDA kernels: types, the semiring switches, the 2D layout's
-// local -> global id map, mask tests and block-level counters. Kernels are specialised per
-// semiring through template parameters (MULT, ADD, value type V), instantiated from Python
-// with cupy.RawModule name_expressions.
+// local -> global id map, mask tests, claims, warp and block appends, block-level counters and
+// the slicing of a giant's adjacency. Kernels are specialised per semiring through template
+// parameters (MULT, ADD, value type V), instantiated from Python with cupy.RawModule
+// name_expressions. The push and pull steps shared by push.cu, pull.cu and fused.cu are in
+// push_steps.cuh and pull_steps.cuh.
 //
 // The numbers shared with Python (LD_WORD_BITS, the semiring and mask codes, the counters'
 // layout, launch shapes, the fused search's status and records ...) are not defined in these
@@ -247,6 +249,16 @@ __device__ __forceinline__ bool ld_claim(u32* __restrict__ words, V* __restrict_
         if (value) values[v] = true;
         return fresh;
     }
+}
+
+// A giant's adjacency (more than LD_FUSED_GIANT_DEGREE edges) is read in LD_GIANT_PARTS slices,
+// a warp each, by fused.cu's push (giant vertices) and pull (giant rows): slice `part` of
+// row v is [start, end).
+#define LD_GIANT_PARTS 64
+__device__ __forceinline__ void ld_giant_slice(const i64* __restrict__ indptr, int v, int part, i64& start, i64& end) {
+    const i64 s = __ldg(indptr + v), length = __ldg(indptr + v + 1) - s;
+    start = s + length * part / LD_GIANT_PARTS;
+    end = s + length * (part + 1) / LD_GIANT_PARTS;
 }
 
 // Sum a per-thread count over the block and add it to *counter with one atomic.

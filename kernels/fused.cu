@@ -28,16 +28,25 @@
 // LD_ROW_GROUP words of rows; a lane scans a row of at most LD_LONG_ROW_THRESHOLD in-edges
 // alone, the warp scans longer ones 32 at a time, and rows of more than LD_FUSED_GIANT_DEGREE
 // in-edges wait for a second phase that slices them the same way.
-// Data written inside the kernel is read with __ldcg or volatile (never the read-only cache).
-// The block (LD_FUSED_THREADS), the giant degree, the status and record layout, the stop
-// reasons and the rule's modes come from lagraph_dist/local/layout.py.
+// Data written inside the kernel is read with __ldcg or volatile (never the read-only cache),
+// but for the visited bits' probe of ld_push_claim (a set bit is final).
+//
+// Steps shared with the one-product kernels (a fix lands in both): push_steps.cuh's
+// ld_push_claim (the read-only-cache probe and atomicOr claim of an out-neighbour, as in
+// push.cu) under ld_push_visit; pull_steps.cuh's ld_pull_short_row (a lane a row, four in-edges
+// in flight) and ld_pull_warp_row (a warp a row with ballot and early exit, one load a step
+// here) as in pull.cu, and ld_pull_warp_hits for the giant rows' slices, all reading the
+// frontier bitmap with __ldcg (COHERENT true); common.cuh's ld_giant_slice for giant vertices
+// and rows. The block (LD_FUSED_THREADS), the giant degree, the status and record layout, the
+// stop reasons and the rule's modes come from lagraph_dist/local/layout.py.
 #include <cooperative_groups.h>
 #include "common.cuh"
+#include "push_steps.cuh"
+#include "pull_steps.cuh"
 
 namespace cg = cooperative_groups;
 
 #define LD_SMALL_DEGREE 32
-#define LD_GIANT_PARTS 64          // slices of a giant's adjacency, a warp each
 #define LD_ROW_GROUP 8
 
 // per-slot counters: slots[what * 3 + slot]
@@ -98,13 +107,6 @@ __device__ __forceinline__ u64 ld_now_ns() {
     return t;
 }
 
-// Slice `part` of LD_GIANT_PARTS of vertex v's adjacency: [start, end).
-__device__ __forceinline__ void ld_slice(const i64* __restrict__ indptr, int v, int part, i64& start, i64& end) {
-    const i64 s = __ldg(indptr + v), length = __ldg(indptr + v + 1) - s;
-    start = s + length * part / LD_GIANT_PARTS;
-    end = s + length * (part + 1) / LD_GIANT_PARTS;
-}
-
 // Work items of a level: warp w takes item w first, then the next free one past the first
 // round (one atomic a fetch, and none from warps that have no first item).
 __device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, int lane) {
@@ -131,10 +133,8 @@ template <typename V>
 __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
                                               u64& next_edges) {
     bool fresh = false, giant = false;
-    // bits only turn on during a search: a set bit seen through the read-only cache is final,
-    // and a stale clear one only costs the coherent claim below (Bisson et al.'s filter)
-    if (valid && !((__ldg(out.words + (v >> 5)) >> (v & 31)) & 1u)
-        && ld_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
+    // bits only turn on during a search: ld_push_claim's read-only probe skips most repeats
+    if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
         fresh = true;
         const i64 degree = ld_record_found(out, v, false);
         next_edges += (u64)degree;
@@ -142,6 +142,17 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
     }
     ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
+}
+
+// A warp visits out-edges [start, end) of `source`, 32 a step (a larger vertex, a giant's slice).
+template <int MULT, typename V>
+__device__ __forceinline__ void ld_push_warp_run(const int* __restrict__ indices, int source, i64 start, i64 end,
+                                                 const ld_level_out<V>& out, u64& next_edges, int lane) {
+    for (i64 base = start; base < end; base += 32) {
+        const bool valid = base + lane < end;
+        const int v = valid ? __ldg(indices + base + lane) : 0;
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
+    }
 }
 
 template <int MULT, typename V>
@@ -196,23 +207,15 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             larger &= larger - 1;
             const int source = __shfl_sync(full, u, owner);
             const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
-            for (i64 base = s; base < end; base += 32) {
-                const bool valid = base + lane < end;
-                const int v = valid ? __ldg(indices + base + lane) : 0;
-                ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
-            }
+            ld_push_warp_run<MULT, V>(indices, source, s, end, out, next_edges, lane);
         }
     }
     // giants: LD_GIANT_PARTS slices each, a warp a slice, all at once
     for (i64 k = warp; k < ngiants * LD_GIANT_PARTS; k += nwarps) {
         const int source = __ldcg(giants + k / LD_GIANT_PARTS);
         i64 s, end;
-        ld_slice(indptr, source, (int)(k % LD_GIANT_PARTS), s, end);
-        for (i64 base = s; base < end; base += 32) {
-            const bool valid = base + lane < end;
-            const int v = valid ? __ldg(indices + base + lane) : 0;
-            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
-        }
+        ld_giant_slice(indptr, source, (int)(k % LD_GIANT_PARTS), s, end);
+        ld_push_warp_run<MULT, V>(indices, source, s, end, out, next_edges, lane);
     }
 }
 
@@ -240,39 +243,18 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
             bool hit = false;
             V value = V();
-            if (open && !giant && end - start <= LD_LONG_ROW_THRESHOLD) {
-                for (i64 e = start; e < end && !hit; e += 4) {     // four in-edges in flight
-                    int c[4];
-                    u32 word[4];
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) c[k] = e + k < end ? __ldg(indices + e + k) : -1;
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) word[k] = c[k] >= 0 ? ld_load_word(frontier_bits + (c[k] >> 5)) : 0u;
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) {
-                        if (hit || c[k] < 0) continue;
-                        ++examined;
-                        if ((word[k] >> (c[k] & 31)) & 1u) { hit = true; value = ld_multiply<MULT, V>(c[k], V(), 1, 1, 0); }
-                    }
-                }
-            }
+            if (open && !giant && end - start <= LD_LONG_ROW_THRESHOLD)     // a lane a row
+                hit = ld_pull_short_row<MULT, LD_ADD_ANY, V, true>(indices, start, end, frontier_bits,
+                                                                   (const V*)nullptr, examined, value, 1, 1, 0);
             u32 longer = __ballot_sync(full, open && !giant && end - start > LD_LONG_ROW_THRESHOLD);
             while (longer) {                                 // a warp a row, 32 in-edges a step
                 const int owner = __ffs(longer) - 1;
                 longer &= longer - 1;
                 const i64 s = __shfl_sync(full, start, owner), t = __shfl_sync(full, end, owner);
-                for (i64 base = s; base < t; base += 32) {
-                    const bool valid = base + lane < t;
-                    const int c = valid ? __ldg(indices + base + lane) : 0;
-                    const bool in_frontier = valid && ((ld_load_word(frontier_bits + (c >> 5)) >> (c & 31)) & 1u);
-                    const u32 hits = __ballot_sync(full, in_frontier);
-                    if (lane == 0) examined += (u64)min((i64)32, t - base);
-                    if (hits) {
-                        const int first = __shfl_sync(full, c, __ffs(hits) - 1);
-                        if (lane == owner) { hit = true; value = ld_multiply<MULT, V>(first, V(), 1, 1, 0); }
-                        break;
-                    }
-                }
+                V row_value = V();
+                if (ld_pull_warp_row<MULT, LD_ADD_ANY, V, true, 1>(indices, s, t, frontier_bits, (const V*)nullptr,
+                                                                   lane, examined, row_value, 1, 1, 0)
+                    && lane == owner) { hit = true; value = row_value; }
             }
             const u32 bits = __ballot_sync(full, hit);
             bool giant_found = false;
@@ -303,17 +285,14 @@ __device__ void ld_pull_giant_rows(const i64* __restrict__ indptr, const int* __
     for (i64 k = warp; k < count * LD_GIANT_PARTS; k += nwarps) {     // a warp a slice of a row
         const int r = __ldcg(giant_rows + k / LD_GIANT_PARTS);
         i64 s, t;
-        ld_slice(indptr, r, (int)(k % LD_GIANT_PARTS), s, t);
+        ld_giant_slice(indptr, r, (int)(k % LD_GIANT_PARTS), s, t);
         const u32 bit = 1u << (r & 31);
         for (i64 base = s; base < t; base += 32) {
             u32 seen = 0;
             if (lane == 0) seen = *(volatile u32*)(out.words + (r >> 5));
             if (__shfl_sync(full, seen, 0) & bit) break;                  // found by another warp
-            const bool valid = base + lane < t;
-            const int c = valid ? __ldg(indices + base + lane) : 0;
-            const bool in_frontier = valid && ((ld_load_word(frontier_bits + (c >> 5)) >> (c & 31)) & 1u);
-            const u32 hits = __ballot_sync(full, in_frontier);
-            if (lane == 0) examined += (u64)min((i64)32, t - base);
+            const int c = base + lane < t ? __ldg(indices + base + lane) : -1;
+            const u32 hits = ld_pull_warp_hits<true>(frontier_bits, c, base, t, lane, examined);
             if (!hits) continue;
             const int first = __shfl_sync(full, c, __ffs(hits) - 1);
             if (lane == 0 && !(atomicOr(out.words + (r >> 5), bit) & bit)) {

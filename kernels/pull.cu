@@ -8,37 +8,12 @@
 // queue through shared-memory stages (one global atomic a block flush), and the found rows'
 // out-degrees are summed for the direction rule. Both kernels walk their work in rounds that
 // are the same for every thread of a block, as the stages require.
+//
+// The row scans are pull_steps.cuh's, shared with fused.cu's pull: ld_pull_short_row (a lane a
+// row) in ld_pull_rows, ld_pull_warp_row (a warp a row, two loads a step) in ld_pull_long_rows;
+// this kernel reads the frontier bitmap through the read-only cache (COHERENT false).
 #include "common.cuh"
-
-#define LD_PULL_UNROLL 4
-
-// Scan inputs [start, end) of one row, LD_PULL_UNROLL loads in flight; returns whether a
-// frontier input was found and, through `value`, the row's value.
-template <int MULT, int ADD, typename V>
-__device__ __forceinline__ bool ld_scan_row(const int* __restrict__ indices, i64 start, i64 end,
-                                            const u32* __restrict__ frontier_words,
-                                            const V* __restrict__ frontier_values, u64& examined, V& value,
-                                            i64 block_len, i64 stride, i64 offset) {
-    constexpr bool stop_at_first = ld_first_hit_final<MULT, ADD>::value;
-    bool found = false;
-    for (i64 e = start; e < end; e += LD_PULL_UNROLL) {
-        int c[LD_PULL_UNROLL];
-#pragma unroll
-        for (int k = 0; k < LD_PULL_UNROLL; ++k) c[k] = e + k < end ? __ldg(indices + e + k) : -1;
-#pragma unroll
-        for (int k = 0; k < LD_PULL_UNROLL; ++k) {
-            if (c[k] < 0) break;
-            ++examined;
-            if (!ld_bit(frontier_words, c[k])) continue;
-            const V left = MULT == LD_MULT_LAND ? frontier_values[c[k]] : V();
-            const V x = ld_multiply<MULT, V>(c[k], left, block_len, stride, offset);
-            value = found ? ld_combine<ADD, V>(value, x) : x;
-            found = true;
-            if (stop_at_first || (ADD == LD_ADD_LOR && value)) return true;
-        }
-    }
-    return found;
-}
+#include "pull_steps.cuh"
 
 template <int MULT, int ADD, typename V>
 __global__ void ld_pull_rows(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 nrows,
@@ -62,8 +37,8 @@ __global__ void ld_pull_rows(const i64* __restrict__ indptr, const int* __restri
         if (w < nwords && r < nrows && ld_allowed(mask, mask_mode, r)) {
             const i64 start = indptr[r], end = indptr[r + 1];
             if (end - start > long_threshold) queue_it = true;
-            else found = ld_scan_row<MULT, ADD, V>(indices, start, end, frontier_words, frontier_values,
-                                                   examined, value, block_len, stride, offset);
+            else found = ld_pull_short_row<MULT, ADD, V, false>(indices, start, end, frontier_words, frontier_values,
+                                                                 examined, value, block_len, stride, offset);
         }
         ld_stage_add(long_stage, queue_it, (int)r);
         ld_stage_add(found_stage, found, (int)r);
@@ -89,7 +64,6 @@ __global__ void ld_pull_long_rows(const i64* __restrict__ indptr, const int* __r
                                   u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
                                   u64* __restrict__ counters, const i64* __restrict__ out_degree,
                                   i64 block_len, i64 stride, i64 offset) {
-    constexpr bool stop_at_first = ld_first_hit_final<MULT, ADD>::value;
     __shared__ ld_stage found_stage;
     ld_stage_init(found_stage);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
@@ -103,34 +77,8 @@ __global__ void ld_pull_long_rows(const i64* __restrict__ indptr, const int* __r
             r = long_rows[q];
             const i64 start = indptr[r], end = indptr[r + 1];
             V value = V();
-            bool done = false;          // no later input can change the row's value
-            for (i64 base = start; base < end && !done; base += 64) {
-                // two coalesced loads in flight before the frontier is probed
-                const i64 e0 = base + lane, e1 = base + 32 + lane;
-                const int c0 = e0 < end ? __ldg(indices + e0) : -1;
-                const int c1 = e1 < end ? __ldg(indices + e1) : -1;
-                for (int half = 0; half < 2 && !done; ++half) {
-                    const i64 chunk = base + 32 * half;
-                    if (chunk >= end) break;
-                    const int c = half ? c1 : c0;
-                    const bool hit = c >= 0 && ld_bit(frontier_words, c);
-                    V x = V();
-                    if (hit) x = ld_multiply<MULT, V>(c, MULT == LD_MULT_LAND ? frontier_values[c] : V(),
-                                                      block_len, stride, offset);
-                    if (lane == 0) examined += (end - chunk < 32) ? (end - chunk) : 32;
-                    const u32 hits = __ballot_sync(0xffffffffu, hit);
-                    if (!hits) continue;
-                    if constexpr (stop_at_first) {       // the lowest lane holds the smallest input id
-                        value = (V)__shfl_sync(0xffffffffu, (long long)x, __ffs(hits) - 1);
-                        found = done = true;
-                    } else {                             // lor: true as soon as any hit is true
-                        const bool any_true = __ballot_sync(0xffffffffu, hit && x) != 0;
-                        value = found ? ld_combine<ADD, V>(value, (V)any_true) : (V)any_true;
-                        found = true;
-                        done = (bool)value;
-                    }
-                }
-            }
+            found = ld_pull_warp_row<MULT, ADD, V, false, 2>(indices, start, end, frontier_words, frontier_values,
+                                                              lane, examined, value, block_len, stride, offset);
             if (lane == 0 && found) {
                 atomicOr(out_words + (r >> 5), 1u << (r & 31));
                 out_values[r] = value;

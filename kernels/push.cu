@@ -8,11 +8,13 @@
 // last entry there in parallel, stages the range's vertex and row start, and its threads then
 // read the tile's edges with consecutive threads on consecutive edges (coalesced), each
 // finding its frontier entry by a short search in shared memory. A destination is claimed in the
-// output bitmap with atomicOr (ld_claim); new entries are staged in shared memory and appended
-// to the output queue with one atomic a block flush, and their out-degrees summed for the
+// output bitmap with push_steps.cuh's ld_push_claim (the read-only-cache probe and the atomicOr
+// claim, shared with fused.cu's push); new entries are staged in shared memory and appended to
+// the output queue with one atomic a block flush, and their out-degrees summed for the
 // direction rule. LD_PUSH_THREADS, LD_EDGES_PER_THREAD and LD_SMALL_SCAN (frontiers up to this
 // size are scanned by one block) come from lagraph_dist/local/layout.py.
 #include "common.cuh"
+#include "push_steps.cuh"
 
 #define LD_TILE_EDGES (LD_PUSH_THREADS * LD_EDGES_PER_THREAD)
 static_assert(LD_SMALL_SCAN <= 32 * 32, "ld_frontier_scan_small sums at most 32 warps");
@@ -133,8 +135,8 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                 v = __ldg(indices + at);
                 if (ld_allowed(mask, mask_mode, v)) {
                     const V left = MULT == LD_MULT_LAND ? frontier_values[k] : V();
-                    fresh = ld_claim<ADD, V>(out_words, out_values, v,
-                                             ld_multiply<MULT, V>(u, left, block_len, stride, offset));
+                    fresh = ld_push_claim<ADD, V>(out_words, out_values, v,
+                                                  ld_multiply<MULT, V>(u, left, block_len, stride, offset));
                 }
             }
             ld_stage_add(found, fresh, v);
