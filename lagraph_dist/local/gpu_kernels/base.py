@@ -1,0 +1,178 @@
+"""What the drivers of kernels/*.cu share: the sources built with the -D defines of
+lagraph_dist.local.layout (memoised per device), launches counted, device reads, block sizing,
+the memory pool, and the products' output part, mask and arguments."""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+import numpy as np
+
+from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, MULT_CODES, MULT_LAND, MULT_PAIR,
+                                        MULT_SECONDI, NCOUNTERS, SMALL_SCAN, THREADS, cuda_defines)
+from lagraph_dist.local.parts import LocalPart
+
+_MULT = MULT_CODES
+_ADD = ADD_CODES
+_CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
+# the (multiply, add, value type) combinations of the package's semirings
+_INSTANCES = [(MULT_PAIR, ADD_ANY, "bool"), (MULT_LAND, ADD_LOR, "bool"), (MULT_SECONDI, ADD_ANY, "long long"),
+              (MULT_SECONDI, ADD_MIN, "long long")]
+_VALUE_TYPES = ("bool", "long long")
+
+
+def kernel_sources():
+    """{file name: source text} of every CUDA source shipped in lagraph_dist.kernels."""
+    folder = resources.files("lagraph_dist.kernels")
+    return {entry.name: entry.read_text() for entry in folder.iterdir()
+            if entry.name.endswith((".cu", ".cuh"))}
+
+
+def _template(name, *args):
+    return f"{name}<{', '.join(str(a) for a in args)}>"
+
+
+@functools.lru_cache(maxsize=None)
+def _modules(device_id):
+    """The compiled modules for one device (memoised per device, as CuPy's own kernels are)."""
+    import cupy
+    folder = resources.files("lagraph_dist.kernels")
+    with resources.as_file(folder) as path:
+        options = ("-std=c++17", f"-I{path}") + cuda_defines()
+        sources = kernel_sources()
+        names = {
+            "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
+            "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
+            "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
+            "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
+                    + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
+            "fused": [_template("ld_bfs_fused", 0, "bool"), _template("ld_bfs_fused", 2, "long long")],
+            "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
+                      for p in ("false", "true")],
+        }
+        modules = {}
+        with cupy.cuda.Device(device_id):
+            for name, expressions in names.items():
+                modules[name] = cupy.RawModule(code=sources[f"{name}.cu"], options=options,
+                                               name_expressions=expressions,
+                                               enable_cooperative_groups=name == "fused")
+                modules[name].compile()
+    return modules
+
+
+class _Counted:
+    """A kernel whose every launch adds one to its owner's ``launches``; its attributes
+    (registers, shared memory) are the kernel's."""
+
+    def __init__(self, function, owner):
+        self._function, self._owner = function, owner
+
+    def __call__(self, *args, **kwargs):
+        self._owner.launches += 1
+        return self._function(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+
+class KernelsBase:
+    """The device, the built modules and the bookkeeping every driver uses; the mixins of
+    ``bitmap``, ``push``, ``pull``, ``fold``, ``fused`` and ``multi`` add the kernels."""
+
+    def __init__(self):
+        import cupy
+        self.cp = cupy
+        self._pool = cupy.get_default_memory_pool()
+        props = self._props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)   # slow: once
+        self._sms = int(props["multiProcessorCount"])
+        self._dummy_words = cupy.zeros(2, cupy.uint32)
+        self.reads = 0          # device-to-host reads made through read()
+        self.launches = 0       # launches of our kernels (functions got through _function)
+        # blocks a multiprocessor of the fused search (None: the policy of _fused_grid; fewer
+        # make its grid barrier cheaper, more hide the latency of big levels)
+        self.fused_blocks_per_sm = None
+
+    def read(self, array):
+        """The one way this backend copies device data to the host (counted)."""
+        self.reads += 1
+        return self.cp.asnumpy(array)
+
+    # -- bookkeeping ----------------------------------------------------------------------
+    def _function(self, module, name, *template_args):
+        """The kernel, wrapped to count its launches."""
+        name = _template(name, *template_args) if template_args else name
+        function = _modules(self.cp.cuda.Device().id)[module].get_function(name)
+        return _Counted(function, self)
+
+    def _blocks(self, work_items, per_thread=1, cap_per_sm=32, threads=THREADS):
+        wanted = -(-max(int(work_items), 1) // (threads * per_thread))
+        return max(1, min(wanted, self._sms * cap_per_sm))
+
+    def peak_bytes(self):
+        """High-water mark of the CuPy pool: it keeps every block it ever held at once until
+        released, so its size is the peak since :meth:`reset_peak` (no per-allocation hook,
+        which would cost host time in every level)."""
+        return self._pool.total_bytes()
+
+    def reset_peak(self):
+        self._pool.free_all_blocks()
+
+    def device_info(self):
+        cp = self.cp
+        device = cp.cuda.Device()
+        props = cp.cuda.runtime.getDeviceProperties(device.id)
+        free, total = cp.cuda.runtime.memGetInfo()
+        return {"device": props["name"].decode(), "compute_capability": device.compute_capability,
+                "device_memory_bytes": int(total), "gpus_visible": cp.cuda.runtime.getDeviceCount(),
+                "cupy": cp.__version__, "cuda_runtime": cp.cuda.runtime.runtimeGetVersion()}
+
+    # -- what the products share ------------------------------------------------------------
+    def _output(self, semiring, length, queue_capacity):
+        """Zeroed output bitmap and counters (one memset), values at the monoid's identity where
+        the kernel needs one, and the output queue."""
+        cp = self.cp
+        scratch = cp.zeros(2 * NCOUNTERS + length // 32, dtype=cp.uint32)
+        counters, words = scratch[:2 * NCOUNTERS].view(cp.uint64), scratch[2 * NCOUNTERS:]
+        dtype = semiring.out_dtype
+        kind = semiring.add.kind
+        if kind == "min":
+            values = cp.full(length, semiring.add.identity, dtype=dtype)
+        elif kind == "lor":
+            values = cp.zeros(length, dtype=dtype)
+        else:                       # any: the first claimant writes, nothing to initialise
+            values = cp.empty(length, dtype=dtype)
+        queue = cp.empty(max(min(int(queue_capacity), length), 1), dtype=cp.int32)
+        part = LocalPart("bitmap", length, None, values, words=words, ids=queue, ids_sorted=False)
+        return part, counters
+
+    def _mask(self, mask_words, complement):
+        if mask_words is None:
+            return self._dummy_words, np.int32(0)
+        return mask_words, np.int32(2 if complement else 1)
+
+    @staticmethod
+    def _codes(semiring):
+        return _MULT[semiring.multiply.name], _ADD[semiring.add.kind], _CTYPE[np.dtype(semiring.out_dtype)]
+
+    @staticmethod
+    def _idmap(in_map):
+        return (np.int64(in_map.block_len), np.int64(in_map.stride), np.int64(in_map.offset))
+
+    @staticmethod
+    def _or_null(array):
+        """The array, or a null pointer for an optional kernel argument."""
+        return array if array is not None else np.intp(0)
+
+    def _frontier_scan(self, csr, frontier):
+        cp = self.cp
+        nf = int(frontier.shape[0])
+        if nf <= SMALL_SCAN:
+            scan = cp.empty(nf + 1, dtype=cp.int64)
+            self._function("push", "ld_frontier_scan_small")((1,), (SMALL_SCAN,),
+                                                             (csr.indptr, frontier, np.int32(nf), scan))
+            return scan
+        scan = cp.zeros(nf + 1, dtype=cp.int64)
+        self._function("push", "ld_frontier_degrees")((self._blocks(nf),), (THREADS,),
+                                                      (csr.indptr, frontier, np.int64(nf), scan[1:]))
+        cp.cumsum(scan[1:], out=scan[1:])
+        return scan

@@ -1,0 +1,88 @@
+"""Driver of kernels/fused.cu: the whole search as levels that never leave the device, in one
+cooperative launch."""
+from __future__ import annotations
+
+import numpy as np
+
+from lagraph_dist.local.gpu_kernels.base import KernelsBase
+from lagraph_dist.local.layout import FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD, FUSED_THREADS
+
+FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
+FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
+FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
+
+
+def _level_records(rows, started_ns):
+    """The twin's per-level tuples from the kernel's rows (frontier, discovered, examined, push,
+    %globaltimer at the level's end): a level's seconds are its end less the previous end."""
+    ends = rows[:, 4].astype(np.int64)
+    seconds = np.diff(ends, prepend=np.int64(started_ns)) * 1e-9
+    return [(int(f), int(d), int(e), int(p), float(t)) for (f, d, e, p, _), t in zip(rows.tolist(), seconds)]
+
+
+class FusedKernels(KernelsBase):
+    """The kernel of fused.cu and its workspace."""
+
+    FUSED_LEVEL_CLOCK = FUSED_LEVEL_CLOCK     # as the numpy twin's module names it
+
+    # -- the fused search (kernels/fused.cu) ------------------------------------------------
+    def fused_workspace(self, n, nnz):
+        """Buffers of the fused search over an n-vertex graph, made once per matrix (the caller
+        keeps them): three frontier queues and bitmaps, giant lists, counters and the report."""
+        cp = self.cp
+        nwords = -(-n // 32)
+        giants = min(n, nnz // FUSED_GIANT_DEGREE + 1)
+        return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": cp.empty(3 * max(nwords, 1), dtype=cp.uint32),
+                "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
+                "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n}
+
+    def _fused_grid(self, function, n, nnz):
+        """Blocks of a cooperative launch: as many as fit on the device at once (registers,
+        threads and shared memory per multiprocessor, as the occupancy calculator counts), or
+        one a multiprocessor on graphs of low average degree, whose thin frontiers make the
+        grid barrier the cost of a level (benchmarks/fused_blocks.py: 23 against 32 ms on the
+        1000 x 1000 mesh, while Kronecker graphs gain from the second block)."""
+        props = self._props
+        regs = -(-max(function.num_regs, 1) // 8) * 8
+        by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
+        by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
+        by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
+        fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
+        wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else fit)
+        return self._sms * min(fit, wanted)
+
+    def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
+                  rule, max_frontier, max_edges, max_levels, target, workspace=None):
+        """Runs the fused search once and reads its status and first per-level records back in
+        one copy (a second copy only past FUSED_RECORDS_READ levels). Updates ``rule``'s state.
+        Returns the twin's tuple (records, frontier ids (a copy), frontier out-edges, stop
+        reason); each level's seconds come from the kernel's %globaltimer readings."""
+        cp = self.cp
+        n = out_csr.nmajor
+        space = workspace or self.fused_workspace(n, int(out_csr.indices.shape[0]))
+        if space["n"] != n:      # the kernel indexes its slots by n: a smaller workspace is overrun
+            raise ValueError(f"fused workspace made for {space['n']} vertices, used for {n}")
+        report = space["reports"].get(max_levels)
+        if report is None:
+            report = space["reports"][max_levels] = cp.empty(FUSED_NSTATUS + FUSED_RECORD * max_levels, dtype=cp.int64)
+        status, records = report[:FUSED_NSTATUS], report[FUSED_NSTATUS:].view(cp.uint64)
+        mult, ctype = (2, "long long") if positional else (0, "bool")
+        function = self._function("fused", "ld_bfs_fused", mult, ctype)
+        frontier = frontier_ids.astype(cp.int32, copy=False)
+        function((self._fused_grid(function, n, int(out_csr.indices.shape[0])),), (FUSED_THREADS,),
+                 (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, np.int64(n), words, parents,
+                  self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
+                  np.int64(frontier.shape[0]), space["queues"], space["bitmaps"], space["giants"],
+                  space["giant_rows"], np.int64(space["giant_capacity"]), space["slots"],
+                  np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
+                  np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
+                  np.int64(max_levels), np.int32(target), records, status))   # cooperative: the module's flag
+        head = self.read(report[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)])   # the one read
+        levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
+        rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
+        flat = head[FUSED_NSTATUS:].view(np.uint64)
+        if levels > FUSED_RECORDS_READ:
+            flat = self.read(records[:FUSED_RECORD * levels])
+        records = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
+        ids = space["queues"][slot * n:slot * n + count].copy()
+        return records, ids, edges, reason
