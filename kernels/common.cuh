@@ -128,7 +128,7 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 #define LD_I64_MAX 0x7fffffffffffffffLL
 
-// Codes from kernel_layout: multiply operators LD_MULT_PAIR (1 / true), LD_MULT_LAND (the input
+// Codes from lagraph_dist/local/layout.py: multiply operators LD_MULT_PAIR (1 / true), LD_MULT_LAND (the input
 // entry's value; the matrix is all true), LD_MULT_SECONDI (the input entry's global id); add
 // monoids LD_ADD_ANY, LD_ADD_MIN, LD_ADD_LOR; mask modes LD_MASK_NONE, LD_MASK_KEEP_SET (result
 // only where the mask has an entry), LD_MASK_KEEP_CLEAR (complement: only where it has none).
@@ -169,7 +169,7 @@ __device__ __forceinline__ V ld_combine(V a, V b) {
     else return a;
 }
 
-// Counters every product kernel shares (one u64 each, zeroed with the output; kernel_layout):
+// Counters every product kernel shares (one u64 each, zeroed with the output; local/layout.py):
 // LD_FOUND (entries found = length of the output queue), LD_EXAMINED (edges read),
 // LD_PUSH_EDGES (out_degree summed over the entries found: the direction rule's input),
 // LD_LONG_ROWS (pull: rows queued for the warp-per-row kernel), LD_OVERFLOW (fold: a piece held
