@@ -73,9 +73,13 @@ for stage in "$@"; do
             python3 "$repo/benchmarks/ncu_summary.py" "$csv" >> "$OUT/ncu-summary.txt" 2>&1
         done; done
         grep -a -E "^(==|PROFILED|total|[0-9]+ launches)" "$OUT/ncu-summary.txt" ;;
-    blocks)                 # the fused search's grid size (benchmarks/fused_blocks.py)
+    blocks)                 # the fused search's shape (benchmarks/fused_blocks.py): blocks a multiprocessor
+                            # ($BLOCKS, e.g. 1,2,policy) and one-block thresholds ($BLOCK_EDGES, e.g. 0,4096)
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
+            --blocks ${BLOCKS:-policy} ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-blocks.json" \
             2>&1 | tee "$OUT/blocks.log" ;;
+    barrier)                # one grid barrier's and one block barrier's cost (benchmarks/grid_barrier.py)
+        timeout 120 python3 "$repo/benchmarks/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
     extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then their benchmark
         [ "${EXTRAS_TESTS:-1}" = 0 ] || timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
             "$repo/tests/test_bfs_multi.py" "$repo/tests/test_bfs_extras.py" "$repo/tests/test_paths.py" \

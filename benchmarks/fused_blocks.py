@@ -1,10 +1,13 @@
-"""The fused search's grid size: BFS time with 1 block a multiprocessor against 2 (as many as
-fit with our kernel's registers) and the default policy, on deep and on wide graphs, ms per search (median of runs
-from several roots, warm-up excluded), one GPU.
+"""The fused search's shape on one GPU: ms per search (median over roots, warm-up excluded)
+and the levels' own device time, for each blocks-per-multiprocessor setting and each
+one-block threshold (frontier edges up to which a push level runs inside one block; 0: never).
 
-    python3 benchmarks/fused_blocks.py kron:20 kron:22 kron:26 mesh:1000x1000
+    python3 benchmarks/fused_blocks.py kron:22 mesh:1000x1000 path:200000 \
+        [--blocks 1,2,policy] [--block-edges 0,1024,4096,16384] [--json out.json]
 """
-import sys
+import argparse
+import json
+import os
 import time
 
 import numpy as np
@@ -13,25 +16,52 @@ import lagraph_dist as ld
 from gpu_quick import build
 
 
-def main(specs):
+def timed_searches(A, roots):
+    """(ms of each search, the last search's result), after one untimed search."""
     import cupy as cp
+    ld.bfs(A, roots[0])
+    times = []
+    for root in (roots[1:] or roots) * (1 if len(roots) > 1 else 3):
+        started = time.perf_counter()
+        result = ld.bfs(A, root)
+        cp.cuda.Device().synchronize()
+        times.append(1e3 * (time.perf_counter() - started))
+    return times, result
+
+
+def main():
+    import cupy as cp
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graphs", nargs="+")
+    parser.add_argument("--blocks", default="policy", help="blocks a multiprocessor, comma separated (policy: ours)")
+    parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
+    parser.add_argument("--json")
+    args = parser.parse_args()
     kernels = ld.get_backend("gpu").kernels
-    for spec in specs:
+    default_edges = kernels.fused_block_edges
+    sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [default_edges]
+    blockings = [None if b == "policy" else int(b) for b in args.blocks.split(",")]
+    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+              "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "runs": []}
+    for spec in args.graphs:
         A, roots = build(spec)
         roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
-        for blocks in (1, 2, None):
-            kernels.fused_blocks_per_sm = blocks
-            ld.bfs(A, roots[0])
-            times = []
-            for root in (roots[1:] or roots) * (1 if len(roots) > 1 else 3):
-                started = time.perf_counter()
-                result = ld.bfs(A, root)
-                cp.cuda.Device().synchronize()
-                times.append(1e3 * (time.perf_counter() - started))
-            print(f"{spec} blocks/SM={blocks or 'policy'}: median {np.median(times):.3f} ms {[round(t, 3) for t in times]}"
-                  f" {len(result.stats)} levels", flush=True)
-    kernels.fused_blocks_per_sm = None
+        for blocks in blockings:
+            for edges in sweeps:
+                kernels.fused_blocks_per_sm, kernels.fused_block_edges = blocks, edges
+                times, result = timed_searches(A, roots)
+                level_ms = 1e3 * sum(s["seconds"] for s in result.stats)
+                run = {"graph": spec, "blocks_per_sm": blocks or "policy", "block_edges": edges, "ms": times,
+                       "median_ms": float(np.median(times)), "levels": len(result.stats), "level_ms_last": level_ms}
+                record["runs"].append(run)
+                print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={edges}: median {run['median_ms']:.3f} ms, "
+                      f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
+                      f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)
+    kernels.fused_blocks_per_sm, kernels.fused_block_edges = None, default_edges
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(record, handle, indent=1)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -175,16 +175,24 @@ __device__ __forceinline__ V ld_combine(V a, V b) {
 // LD_LONG_ROWS (pull: rows queued for the warp-per-row kernel), LD_OVERFLOW (fold: a piece held
 // more entries than its capacity), LD_NCOUNTERS of them (even: later words stay 8-byte aligned).
 
+// Positions for the lanes that want one, from one atomic on `tail` a warp (global or shared);
+// every lane calls it, and the lanes that want none get a meaningless value.
+template <typename T>
+__device__ __forceinline__ T ld_warp_reserve(bool want, T* tail) {
+    const u32 wanting = __ballot_sync(0xffffffffu, want);
+    if (!wanting) return T(0);
+    const int lane = threadIdx.x & 31, leader = __ffs(wanting) - 1;
+    T base = 0;
+    if (lane == leader) base = atomicAdd(tail, (T)__popc(wanting));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    return base + (T)__popc(wanting & ((1u << lane) - 1u));
+}
+
 // Append the ids of the lanes with `want` to `queue`, with one atomic on *tail per warp.
 // Every lane of the warp must call it (it ballots).
 __device__ __forceinline__ void ld_warp_append(bool want, int id, int* __restrict__ queue, u64* tail) {
-    const u32 wanting = __ballot_sync(0xffffffffu, want);
-    if (!wanting) return;
-    const int lane = threadIdx.x & 31, leader = __ffs(wanting) - 1;
-    u64 base = 0;
-    if (lane == leader) base = atomicAdd(tail, (u64)__popc(wanting));
-    base = __shfl_sync(0xffffffffu, base, leader);
-    if (want) queue[base + __popc(wanting & ((1u << lane) - 1u))] = id;
+    const u64 at = ld_warp_reserve(want, tail);
+    if (want) queue[at] = id;
 }
 
 // A block's share of an output queue, staged in shared memory (LD_STAGE ids): warps add their

@@ -115,16 +115,23 @@ __device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, int lane) {
     return __shfl_sync(0xffffffffu, item, 0);
 }
 
-// After v's bit was claimed for this level: its depth, its frontier bit, its out-edges.
+// After v's bit was claimed for this level: its depth and its frontier bit (block levels keep
+// no frontier bits: next_bits is null there).
 template <typename V>
-__device__ __forceinline__ i64 ld_record_found(const ld_level_out<V>& out, int v, bool word_owned) {
+__device__ __forceinline__ void ld_mark_found(const ld_level_out<V>& out, int v, bool word_owned) {
     const u32 bit = 1u << (v & 31);
     if (out.depths) {
         out.depths[v] = out.depth;
         if (!word_owned) atomicOr(out.depth_words + (v >> 5), bit);
     }
-    if (!word_owned) atomicOr(out.next_bits + (v >> 5), bit);
+    if (out.next_bits && !word_owned) atomicOr(out.next_bits + (v >> 5), bit);
     if (v == out.target) atomicOr(out.target_hit, 1ull);
+}
+
+// ld_mark_found, then v's out-edges.
+template <typename V>
+__device__ __forceinline__ i64 ld_record_found(const ld_level_out<V>& out, int v, bool word_owned) {
+    ld_mark_found(out, v, word_owned);
     return __ldg(out.out_indptr + v + 1) - __ldg(out.out_indptr + v);
 }
 
@@ -322,6 +329,223 @@ __device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __rest
     }
 }
 
+// -- levels inside one block --------------------------------------------------------------------
+// A push level whose frontier and out-edges are small (ld_block_fits) is latency, not work
+// (simd-x, task management; the expand-factor hybrid of the load-balanced BFS): block 0 runs
+// it, and the levels after it while they stay small, with block barriers only, the frontier in
+// shared memory, while the other blocks wait at the grid barrier. Block levels write what grid
+// levels write (visited, parents, depths, the global queue and giant list of each level's
+// output, the records) but the frontier bitmaps, which stay clear; the level, the rule's state
+// and a stop reason go back in the slots (LD_SLOT_HANDOVER), and the grid sets the frontier's
+// bits when it takes the search back.
+#define LD_SLOT_HANDOVER 22        // level, rule push, rule previous, rule unexplored, stop (-1: none)
+static_assert(LD_SLOT_HANDOVER + 5 <= LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
+
+__device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 ngiants, i64 block_edges,
+                                              i64 max_edges) {
+    return push && nf <= LD_FUSED_BLOCK_FRONTIER && edges <= block_edges && edges <= max_edges && ngiants == 0;
+}
+
+struct ld_block_frontier {         // a block level's frontier: ids and their out-edges
+    int vertex[LD_FUSED_BLOCK_FRONTIER];
+    int degree[LD_FUSED_BLOCK_FRONTIER];
+    i64 start[LD_FUSED_BLOCK_FRONTIER];
+};
+
+struct ld_block_state {
+    ld_block_frontier frontier[2];      // a level's input and output, alternating
+    unsigned count[3], giants[3];       // a level's output, at level % 3 (reset two levels ahead,
+    u64 edges[3];                       // when no thread reads them any more)
+    int target_hit;
+};
+
+__device__ __forceinline__ int ld_warp_max(int x) {
+    for (int d = 16; d > 0; d >>= 1) x = max(x, __shfl_xor_sync(0xffffffffu, x, d));
+    return x;
+}
+
+// K out-neighbours a lane (ok[k]: the k-th is one) claimed for parent value `value`: every
+// degree load and claim is issued before any result is used, so a lane has K in flight. Fresh
+// vertices go to the level's global queue and giant list and, while it has room, to the shared
+// frontier `next`. Every lane of the warp calls it.
+template <int K, typename V>
+__device__ __forceinline__ void ld_block_claim(const int (&v)[K], const bool (&ok)[K], V value,
+                                               const ld_level_out<V>& out, ld_block_frontier& next,
+                                               ld_block_state& sh, int at_level, u64& next_edges) {
+    i64 start[K], end[K];
+    u32 before[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        start[k] = end[k] = 0;
+        before[k] = ~0u;
+        if (ok[k]) {
+            start[k] = __ldg(out.out_indptr + v[k]);
+            end[k] = __ldg(out.out_indptr + v[k] + 1);
+            before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+        const bool fresh = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
+        const i64 degree = end[k] - start[k];
+        if (fresh) {
+            out.parents[v[k]] = value;
+            ld_mark_found(out, v[k], false);
+            if (v[k] == out.target) sh.target_hit = 1;
+            next_edges += (u64)degree;
+        }
+        const unsigned at = ld_warp_reserve(fresh, &sh.count[at_level]);
+        if (fresh) {
+            out.next_queue[at] = v[k];
+            if (at < LD_FUSED_BLOCK_FRONTIER) {
+                next.vertex[at] = v[k];
+                next.start[at] = start[k];
+                next.degree[at] = (int)degree;
+            }
+        }
+        const bool giant = fresh && degree > LD_FUSED_GIANT_DEGREE;
+        const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
+        if (giant) out.next_giants[g] = v[k];
+    }
+}
+
+// One push level of block 0: a vertex of at most LD_FUSED_BLOCK_THIN_DEGREE out-edges a thread
+// (four edges in flight), larger ones a warp each (four steps of 32 in flight).
+template <int MULT, typename V>
+__device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, i64 nf,
+                                    ld_block_frontier& next, ld_block_state& sh, int at_level,
+                                    const ld_level_out<V>& out, u64& next_edges) {
+    const u32 full = 0xffffffffu;
+    const int lane = threadIdx.x & 31;
+    for (i64 base = 0; base < nf; base += blockDim.x) {
+        const i64 i = base + threadIdx.x;
+        int u = 0, degree = 0;
+        i64 start = 0;
+        if (i < nf) { u = in.vertex[i]; degree = in.degree[i]; start = in.start[i]; }
+        const bool thin = degree <= LD_FUSED_BLOCK_THIN_DEGREE;
+        const int own = thin ? degree : 0;
+        const int rounds = ld_warp_max(own);
+        const V value = ld_multiply<MULT, V>(u, V(), 1, 1, 0);
+        for (int k0 = 0; k0 < rounds; k0 += 4) {
+            int v[4];
+            bool ok[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                ok[k] = k0 + k < own;
+                v[k] = ok[k] ? __ldg(indices + start + k0 + k) : 0;
+            }
+            ld_block_claim<4, V>(v, ok, value, out, next, sh, at_level, next_edges);
+        }
+        u32 wide = __ballot_sync(full, !thin);
+        while (wide) {
+            const int owner = __ffs(wide) - 1;
+            wide &= wide - 1;
+            const int source = __shfl_sync(full, u, owner);
+            const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
+            const V source_value = ld_multiply<MULT, V>(source, V(), 1, 1, 0);
+            for (i64 e0 = s; e0 < end; e0 += 4 * 32) {
+                int v[4];
+                bool ok[4];
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                    const i64 e = e0 + k * 32 + lane;
+                    ok[k] = e < end;
+                    v[k] = ok[k] ? __ldg(indices + e) : 0;
+                }
+                ld_block_claim<4, V>(v, ok, source_value, out, next, sh, at_level, next_edges);
+            }
+        }
+    }
+}
+
+// Block 0's levels from `level` (whose frontier, nf vertices with `edges` out-edges, is in the
+// global queue of slot level % 3 and was chosen push by every thread's rule), until a level's
+// output does not fit one block, the rule turns to pull, the level limit or a stop. Writes the
+// hand-over: the slots' counters as a grid level leaves them, the level, the rule's state from
+// before its choice for the next level (the grid chooses it again, the same way), the stop.
+template <int MULT, typename V>
+__device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices, i64 n,
+                                u32* __restrict__ words, V* __restrict__ parents, long long* __restrict__ depths,
+                                u32* __restrict__ depth_words, long long first_depth, int* __restrict__ queues,
+                                u32* __restrict__ bitmaps, int* __restrict__ giants, i64 giant_capacity,
+                                u64* __restrict__ slots, ld_rule rule, i64 level, i64 nf, i64 edges,
+                                i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
+                                u64* __restrict__ records) {
+    __shared__ ld_block_state sh;
+    const int lane = threadIdx.x & 31;
+    const i64 nwords = (n + 31) >> 5;
+    // the first frontier, from the global queue; its bits leave the bitmap
+    {
+        const int s = (int)(level % 3);
+        for (i64 i = threadIdx.x; i < nf; i += blockDim.x) {
+            const int v = __ldcg(queues + (i64)s * n + i);
+            const i64 start = __ldg(out_indptr + v);
+            sh.frontier[0].vertex[i] = v;
+            sh.frontier[0].start[i] = start;
+            sh.frontier[0].degree[i] = (int)(__ldg(out_indptr + v + 1) - start);
+            bitmaps[(i64)s * nwords + (v >> 5)] = 0u;
+        }
+    }
+    if (threadIdx.x < 3) { sh.count[threadIdx.x] = sh.giants[threadIdx.x] = 0; sh.edges[threadIdx.x] = 0; }
+    if (threadIdx.x == 0) sh.target_hit = 0;
+    __syncthreads();
+    int input = 0;
+    i64 found = nf, found_edges = edges, found_giants = 0;
+    long long stop = -1;
+    while (true) {
+        const int at_level = (int)(level % 3), nxt = (int)((level + 1) % 3);
+        if (threadIdx.x == 0) {
+            const int ahead = (at_level + 1) % 3;
+            sh.count[ahead] = sh.giants[ahead] = 0;
+            sh.edges[ahead] = 0;
+        }
+        const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
+                                  nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
+                                  nullptr, target, slots + LD_SLOT_TARGET};
+        u64 next_edges = 0;
+        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], nf, sh.frontier[input ^ 1], sh, at_level, out,
+                                     next_edges);
+        for (int d = 16; d > 0; d >>= 1) next_edges += __shfl_down_sync(0xffffffffu, next_edges, d);
+        if (lane == 0 && next_edges) atomicAdd(&sh.edges[at_level], next_edges);
+        __syncthreads();
+        found = sh.count[at_level];
+        found_edges = (i64)sh.edges[at_level];
+        found_giants = sh.giants[at_level];
+        if (threadIdx.x == 0) {
+            u64* record = records + LD_FUSED_RECORD * level;
+            record[LD_RECORD_FRONTIER] = (u64)nf;
+            record[LD_RECORD_DISCOVERED] = (u64)found;
+            record[LD_RECORD_EXAMINED] = (u64)edges;
+            record[LD_RECORD_PUSH] = 1ull;
+            record[LD_RECORD_END_NS] = ld_now_ns();
+        }
+        ++level;
+        if (found == 0) { stop = LD_STOP_EMPTY; break; }
+        if (sh.target_hit) { stop = LD_STOP_TARGET; break; }
+        if (found > max_frontier) { stop = LD_STOP_TOO_BIG; break; }
+        if (level >= max_levels) break;
+        const ld_rule before = rule;
+        const bool push = rule.choose(found, found_edges);
+        if (!ld_block_fits(push, found, found_edges, found_giants, block_edges, max_edges)) { rule = before; break; }
+        input ^= 1;
+        nf = found;
+        edges = found_edges;
+    }
+    if (threadIdx.x == 0) {
+        for (int k = 0; k < 3 * (LD_SLOT_FILL + 1); ++k) slots[k] = 0ull;
+        const int now = (int)(level % 3);
+        slots[LD_SLOT_COUNT * 3 + now] = (u64)found;
+        slots[LD_SLOT_EDGES * 3 + now] = (u64)found_edges;
+        slots[LD_SLOT_GIANTS * 3 + now] = (u64)found_giants;
+        u64* handover = slots + LD_SLOT_HANDOVER;
+        handover[0] = (u64)level;
+        handover[1] = (u64)rule.push;
+        handover[2] = (u64)rule.previous;
+        handover[3] = (u64)rule.unexplored;
+        handover[4] = (u64)stop;
+    }
+}
+
 template <int MULT, typename V>
 __global__ void __launch_bounds__(LD_FUSED_THREADS, 2)
 ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
@@ -333,7 +557,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
              int* __restrict__ giant_rows, i64 giant_capacity, u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
              long long rule_unexplored,
-             i64 max_frontier, i64 max_edges, i64 max_levels, int target,
+             i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
              u64* __restrict__ records, long long* __restrict__ status) {
     cg::grid_group grid = cg::this_grid();
     const int lane = threadIdx.x & 31;
@@ -397,6 +621,30 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         } else if (previous_count) {
             for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
         }
+        if (ld_block_fits(push, nf, fe, (i64)*(volatile u64*)slot(LD_SLOT_GIANTS, cur), block_edges, max_edges)) {
+            if (blockIdx.x == 0)
+                ld_block_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
+                                         queues, bitmaps, giants, giant_capacity, slots, rule, level, nf, fe,
+                                         max_frontier, max_edges, max_levels, block_edges, target, records);
+            grid.sync();
+            const volatile u64* handover = slots + LD_SLOT_HANDOVER;
+            level = (i64)handover[0];
+            rule.push = (long long)handover[1];
+            rule.previous = (long long)handover[2];
+            rule.unexplored = (long long)handover[3];
+            const long long stop = (long long)handover[4];
+            const int now = (int)(level % 3);
+            queue_valid = 1 << now;          // block levels list their outputs and keep no bits
+            previous_count = 0;
+            if (stop >= 0) { reason = (int)stop; break; }
+            const i64 count = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, now);
+            for (i64 k = thread; k < count; k += nthreads) {
+                const int v = __ldcg(queue(now) + k);
+                atomicOr(bitmap(now) + (v >> 5), 1u << (v & 31));
+            }
+            grid.sync();
+            continue;
+        }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
@@ -457,7 +705,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
 #define LD_FUSED_INSTANCE(M, V) \
     template __global__ void ld_bfs_fused<M, V>(const i64*, const int*, const i64*, const int*, i64, u32*, V*, \
         long long*, u32*, long long, const int*, i64, int*, u32*, int*, int*, i64, u64*, int, double, double, \
-        long long, long long, long long, i64, i64, i64, int, u64*, long long*);
+        long long, long long, long long, i64, i64, i64, i64, int, u64*, long long*);
 LD_FUSED_INSTANCE(LD_MULT_PAIR, bool)
 LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long)
 #endif

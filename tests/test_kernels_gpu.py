@@ -5,6 +5,7 @@ import pytest
 import lagraph_dist as ld
 from lagraph_dist.local import cpu_kernels
 from lagraph_dist.local import wire
+from lagraph_dist.local.layout import FUSED_BLOCK_EDGES
 from lagraph_dist.comm.grid import IdMap
 from lagraph_dist.local.parts import LocalCSR, LocalPart
 from lagraph_dist.semirings import semirings
@@ -353,6 +354,25 @@ def _fused_graph(graph):
         n = 12000
         src = np.concatenate([np.repeat([0, 1, 2], 8000), rng.integers(0, n, 20000)])
         dst = np.concatenate([rng.integers(0, n, 24000), rng.integers(0, n, 20000)])
+    elif graph == "path":                    # 3000 levels of one vertex each
+        n = 3000
+        src, dst = np.arange(n - 1), np.arange(1, n)
+    elif graph == "tree":                    # a binary tree from the root: levels double
+        n = 4095
+        src, dst = (np.arange(1, n) - 1) // 2, np.arange(1, n)
+    elif graph == "switching":               # paths between dense clusters: block, grid, block, ...
+        pieces, start = [], 0
+        for _ in range(3):                   # a path of 60 edges, then 2000 vertices of degree ~30
+            pieces.append((np.arange(start, start + 60), np.arange(start + 1, start + 61)))
+            cluster = start + 60
+            pieces.append((cluster + rng.integers(0, 2000, 30000), cluster + rng.integers(0, 2000, 30000)))
+            pieces.append((np.array([cluster]), np.array([cluster + 1999])))
+            start = cluster + 1999           # the next path leaves from the cluster's last vertex
+        n = start + 1
+        src, dst = (np.concatenate(part) for part in zip(*pieces))
+    elif graph == "isolated":                # the source has no edge at all
+        n = 500
+        src, dst = rng.integers(1, n, 1500), rng.integers(1, n, 1500)
     else:                                    # directed: a giant source and a giant row (7)
         n, symmetric = 9000, False
         src = np.concatenate([np.zeros(9000, np.int64), rng.integers(0, n, 6000), rng.integers(0, n, 30000)])
@@ -363,10 +383,24 @@ def _fused_graph(graph):
     return _csr_of(src, dst, length), _csr_of(dst, src, length), length
 
 
+# push levels inside one block: never, by the default threshold, whenever the frontier fits
+BLOCK_EDGES = {"grid-only": 0, "default": FUSED_BLOCK_EDGES, "block-first": 1 << 40}
+
+
+@pytest.fixture(params=list(BLOCK_EDGES))
+def block_edges(request, gpu):
+    gpu.kernels.fused_block_edges = BLOCK_EDGES[request.param]
+    yield request.param
+    gpu.kernels.fused_block_edges = FUSED_BLOCK_EDGES
+
+
 @pytest.mark.parametrize("positional", [True, False])
-@pytest.mark.parametrize("graph", ["mesh", "random", "giants", "directed"])
+@pytest.mark.parametrize("graph", ["mesh", "random", "giants", "directed", "path", "tree", "switching", "isolated"])
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
-def test_fused_search_matches_twin(gpu, positional, graph, mode):
+def test_fused_search_matches_twin(gpu, positional, graph, mode, block_edges):
+    """The fused kernel against its twin level by level, with push levels run inside one block
+    never, by default and whenever they fit (the search hands over between block and grid
+    levels several times on the switching graph, and on the random and giant ones)."""
     from lagraph_dist.core.direction import DirectionRule
     cp = gpu.xp
     out_csr, in_csr, length = _fused_graph(graph)
@@ -409,10 +443,12 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode):
             assert v in out_csr.indices[out_csr.indptr[p]:out_csr.indptr[p + 1]]
 
 
+@pytest.mark.parametrize("mode", ["pull", "push"])
 @pytest.mark.parametrize("stop", ["levels", "target", "too_big"])
-def test_fused_search_stops_like_twin(gpu, stop):
+def test_fused_search_stops_like_twin(gpu, stop, mode, block_edges):
     """A run cut short hands back the same frontier (ids, out-edges) and reason as the twin,
-    also after a pull level (the kernel then lists the frontier from its bitmap)."""
+    after a pull level (the kernel then lists the frontier from its bitmap) and after push
+    levels inside one block or over the grid."""
     from lagraph_dist.core.direction import DirectionRule
     cp = gpu.xp
     out_csr, in_csr, length = _fused_graph("random")
@@ -434,7 +470,7 @@ def test_fused_search_stops_like_twin(gpu, stop):
     else:
         args["max_frontier"] = 50
     gw, gp = cp.asarray(words), cp.asarray(parents)
-    twin_rule, cuda_rule = DirectionRule("pull", length, nnz), DirectionRule("pull", length, nnz)
+    twin_rule, cuda_rule = DirectionRule(mode, length, nnz), DirectionRule(mode, length, nnz)
     twin = K.bfs_fused(out_csr, in_csr, words, parents, None, None, 1, np.array([0], np.int32), True, twin_rule,
                        **args)
     cuda = gpu.kernels.bfs_fused(to_gpu(out_csr, cp), to_gpu(in_csr, cp), gw, gp, None, None, 1,

@@ -8,8 +8,9 @@ from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, MULT_CODES, MULT_LAND, MULT_PAIR,
-                                        MULT_SECONDI, NCOUNTERS, SMALL_SCAN, THREADS, cuda_defines)
+from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, MULT_CODES,
+                                        MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN, THREADS,
+                                        cuda_defines)
 from lagraph_dist.local.parts import LocalPart
 
 _MULT = MULT_CODES
@@ -91,6 +92,9 @@ class KernelsBase:
         # blocks a multiprocessor of the fused search (None: the policy of _fused_grid; fewer
         # make its grid barrier cheaper, more hide the latency of big levels)
         self.fused_blocks_per_sm = None
+        # frontier edges up to which a fused push level runs inside one block (0: never);
+        # benchmarks/fused_blocks.py sweeps it
+        self.fused_block_edges = FUSED_BLOCK_EDGES
 
     def read(self, array):
         """The one way this backend copies device data to the host (counted)."""

@@ -76,7 +76,7 @@ class FusedKernels(KernelsBase):
                   space["giant_rows"], np.int64(space["giant_capacity"]), space["slots"],
                   np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
                   np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
-                  np.int64(max_levels), np.int32(target), records, status))   # cooperative: the module's flag
+                  np.int64(max_levels), np.int64(self.fused_block_edges), np.int32(target), records, status))   # cooperative: the module's flag
         head = self.read(report[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)])   # the one read
         levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
