@@ -471,8 +471,12 @@ def test_one_encoding_rule_for_both_searches_on_a_grid(tmp_path):
     """Forcing the wire's encoding (wire.bitmap_threshold, the one rule) reaches the frontier
     matrix's expand as it reaches the single search's expand and fold (the fold's pieces read
     back by the numpy twin), on a 2x2 grid; the levels do not change."""
-    script = tmp_path / "wire_rule.py"
-    script.write_text(WIRE_SCRIPT)
+    run_on_four_ranks(tmp_path / "wire_rule.py", WIRE_SCRIPT)
+
+
+def run_on_four_ranks(script, text):
+    """``text`` written to ``script`` and run on 4 ranks; every rank must report ok."""
+    script.write_text(text)
     done = run_mpi(4, script, timeout=240)
     report = done.stdout[-3000:] + done.stderr[-3000:]
     assert done.returncode == 0, report
@@ -481,10 +485,54 @@ def test_one_encoding_rule_for_both_searches_on_a_grid(tmp_path):
 
 def test_the_frontier_matrix_rule_is_the_wires(monkeypatch):
     """12 bytes an (id, word) pair against 8 bytes a vertex's word: dense past two thirds; and
-    whatever wire.bitmap_threshold says, dense_is_smaller says too."""
-    assert not multi.dense_is_smaller(60, 90) and multi.dense_is_smaller(61, 90)
+    whatever wire.bitmap_threshold says, words_prefer_dense says too."""
+    assert not wire.words_prefer_dense(60, 90) and wire.words_prefer_dense(61, 90)
     monkeypatch.setattr(wire, "bitmap_threshold", lambda length, **costs: length)
-    assert not multi.dense_is_smaller(61, 90)
+    assert not wire.words_prefer_dense(61, 90)
+
+
+WORDS_SCRIPT = """
+import numpy as np
+import lagraph_dist as ld
+from lagraph_dist.comm import collectives
+from lagraph_dist.local.backend import get_backend
+from lagraph_dist.local.wire import forced_wire_encoding
+
+grid = ld.Grid(2, 2)
+backend = get_backend("cpu")
+channel = grid.transport.world
+block_len = 64
+rng = np.random.default_rng(11)
+everyone = np.zeros((channel.size, block_len), dtype=np.uint64)      # the same on every rank
+for k in range(channel.size):
+    at = rng.choice(block_len, size=5 * k, replace=False)
+    everyone[k, at] = rng.integers(1, 2**62, size=at.shape[0]).astype(np.uint64)
+mine = everyone[channel.rank]
+counts = [int(np.count_nonzero(w)) for w in everyone]
+part = collectives.WordPart(np.flatnonzero(mine).astype(np.int32)[::-1].copy(), mine)   # ids in any order
+for encoding, sent in (("list", 12 * counts[channel.rank]), ("bitmap", 8 * block_len)):
+    for want_ids in (True, False):
+        with forced_wire_encoding(encoding):
+            (ids, words), traffic = collectives.expand(part, channel, backend, member_counts=counts,
+                                                       block_len=block_len, want_ids=want_ids)
+        assert (traffic.encoding, traffic.bytes) == (encoding, sent * (channel.size - 1)), (encoding, traffic)
+        assert np.array_equal(words, everyone.ravel())
+        if want_ids or encoding == "list":
+            assert np.array_equal(np.sort(ids), np.flatnonzero(everyone.ravel()))
+        else:
+            assert ids is None
+print(f"rank {grid.rank} ok", flush=True)
+"""
+
+
+@pytest.mark.mpi
+@needs_mpi
+@pytest.mark.timeout(300)
+def test_expand_of_words_on_a_grid(tmp_path):
+    """collectives.expand of a WordPart (the frontier matrix's word type) over 4 ranks: as
+    (id, word) pairs or as the dense words, every member's words land at its block's offset,
+    with their ids (any order) when asked, and the bytes are 12 a pair or 8 a vertex's word."""
+    run_on_four_ranks(tmp_path / "expand_words.py", WORDS_SCRIPT)
 
 
 # -- bad input --------------------------------------------------------------------------------

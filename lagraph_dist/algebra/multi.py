@@ -15,70 +15,49 @@ was found with (dense ``(block_len, k)`` int64 blocks, -1 where there is no entr
 
 run fused, since the product's k x n values would be as big as the parents themselves: the
 kernels claim each new entry of V with one atomicOr, whose old word tells which bits are new.
-It runs as the named stages of the vector products (:mod:`lagraph_dist.algebra.ops`):
+It runs as the named stages of the vector products (:mod:`lagraph_dist.algebra.ops`), through the
+same collectives (:mod:`lagraph_dist.comm.collectives`) with the words word type:
 
-1. **expand**: F's words over the column space, gathered along the grid column, as (id, word)
-   pairs or as the dense words, whichever is smaller (:func:`dense_is_smaller`);
+1. **expand** (``collectives.expand`` of a ``WordPart``): F's words over the column space,
+   gathered along the grid column, as (id, word) pairs or as the dense words, whichever is
+   smaller (:func:`lagraph_dist.local.wire.words_prefer_dense`);
 2. **local**: *push* (each frontier vertex offers its word to its out-neighbours) or *pull*
    (each output vertex with live searches that have not reached it looks for them among its
    in-neighbours). When the grid row has one processor the output space is this rank's own
    block and the kernel claims into V itself; otherwise it claims into a lower bound of V over
    the output space (what this rank knows is visited) and its claims are *candidates*;
-3. **fold**: the candidates go to their owners along the grid row as (id, word) pairs and, with
-   parents, the candidate parents of each word's bits in bit order;
-4. **merge**: the owner claims them into V, dropping what V already holds.
-
-The level's counters (columns and entries found, edges examined, out-edges of the new
-frontier, the searches still alive) are exchanged over the grid in one small host allgather.
+3. **fold** (``collectives.fold_words``): the candidates go to their owners along the grid row
+   as (id, word) pairs and, with parents, the candidate parents of each word's bits in bit
+   order; the owner claims them into V, dropping what V already holds;
+4. **merge** (``collectives.level_counts_words``): the level's counters (columns and entries
+   found, edges examined, out-edges of the new frontier, the searches still alive) are read
+   and exchanged over the grid in one small host allgather.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
-from lagraph_dist.local import wire
-from lagraph_dist.local.cpu_kernels import (M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE,
-                                      M_NCOUNTERS, M_PUSH_EDGES, MultiTarget)
+from lagraph_dist.comm.collectives import LevelCounts
+from lagraph_dist.local.cpu_kernels import MultiTarget
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
 
 __all__ = ["repeat_masked_mxm", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
-           "sources_frontier", "masked_vxm", "dense_is_smaller", "full_mask"]
+           "sources_frontier", "masked_vxm", "full_mask"]
 
 #: Searches a frontier matrix holds at most: the bits of one word.
 MAX_WIDTH = 64
-WORD_BYTES = 8
-ID_BYTES = 4
 KERNELS = ("push", "pull")
-
-
-def dense_is_smaller(count, length) -> bool:
-    """The wire's encoding rule (:func:`lagraph_dist.local.wire.prefers_bitmap`) for frontier-matrix
-    messages: ``count`` (id, word) pairs of 12 bytes each, or the 8-byte words of ``length`` vertices."""
-    return wire.prefers_bitmap(count, length, entry_bits=8 * (ID_BYTES + WORD_BYTES), slot_bits=8 * WORD_BYTES)
 
 
 def full_mask(width) -> int:
     """The bits of ``width`` searches."""
     return (1 << width) - 1
-
-
-@dataclass(frozen=True)
-class LevelCounts:
-    """What a level found, over the whole grid (known on every rank after its one exchange)."""
-
-    rank_vertices: tuple    # nonzero columns of the new frontier on each grid rank
-    vertices: int           # nonzero columns in all
-    entries: int            # entries ((search, vertex) pairs) found
-    examined: int           # matrix entries read, over all ranks
-    push_edges: int         # out-edges of the new frontier's nonzero columns
-    completed: int          # out-edges of the vertices that every search of the batch has now reached
-    live: int               # the bits of the searches that found something
 
 
 class FrontierMatrix:
@@ -276,7 +255,11 @@ def masked_vxm(F, A, visited, *, depth, kernel):
     single_out = orient.out_channel.size == 1
 
     with timer.stage("expand"):
-        ids, words = _expand(F, orient.in_channel, grid, backend, block_len, stats, want_ids=kernel == "push")
+        members = [F.counts.rank_vertices[r] for r in grid.members(orient.in_channel)]
+        (ids, words), traffic = collectives.expand(collectives.WordPart(F.ids, F.words), orient.in_channel,
+                                                   backend, member_counts=members, block_len=block_len,
+                                                   want_ids=kernel == "push")
+        stats.bytes["expand"], stats.encoding["expand"] = traffic.bytes, traffic.encoding
     with timer.stage("local"):
         if single_out:
             target = _final_target(visited, depth, degrees, backend)
@@ -289,18 +272,19 @@ def masked_vxm(F, A, visited, *, depth, kernel):
             kernels.multi_push(orient.push_csr, ids, words, orient.in_map, target)
         else:
             kernels.multi_pull(orient.pull_csr_of(), words, F.counts.live, orient.in_map, target)
-    if single_out:
-        with timer.stage("merge"):
-            host = backend.to_host(target.counters)                    # the level's one read
-            examined = int(host[M_EXAMINED])
-    else:
+    examined = None
+    if not single_out:
         with timer.stage("fold"):
-            target, examined = _fold_and_merge(target, visited, orient, depth, degrees, grid, backend,
-                                               block_len, stats)
-        with timer.stage("merge"):
-            host = backend.to_host(target.counters)
-    stats.edges_examined = examined
-    counts = _exchange(host, examined, grid)
+            channel = orient.out_channel
+            final = _final_target(visited, depth, degrees, backend)
+            examined, traffic = collectives.fold_words(target, final, channel, backend, block_len=block_len)
+            stats.bytes["fold"], stats.encoding["fold"] = traffic.bytes, traffic.encoding
+            own = slice(channel.rank * block_len, (channel.rank + 1) * block_len)
+            visited._bound[1][own] = visited.words                   # the own block, exactly
+            target = final
+    with timer.stage("merge"):
+        counts, stats.edges_examined = collectives.level_counts_words(target.counters, grid, backend,
+                                                                      examined=examined)   # the level's read
     found = counts.rank_vertices[grid.rank]
     return FrontierMatrix(F.n, F.width, grid, backend, target.next, target.queue[:found], counts, stats)
 
@@ -311,86 +295,6 @@ def _final_target(visited, depth, degrees, backend):
     return MultiTarget(visited.words, xp.zeros(length, dtype=np.uint64), xp.empty(length, dtype=np.int32),
                        visited.parents, visited.levels, visited.width, depth, visited.full, degrees,
                        backend.kernels.multi_new_counters())
-
-
-def _expand(F, channel, grid, backend, block_len, stats, *, want_ids):
-    """(ids, dense words) of F over the channel's whole space (member k's block at
-    k * block_len); ``ids`` lists the nonzero words (None when not wanted and not at hand)."""
-    if channel.size == 1:
-        return F.ids, F.words
-    xp, kernels = backend.xp, backend.kernels
-    counts = [F.counts.rank_vertices[r] for r in grid.members(channel)]
-    total, length = int(sum(counts)), channel.size * block_len
-    if dense_is_smaller(total, length):
-        words = channel.allgatherv(F.words, [block_len] * channel.size)
-        ids = kernels.multi_nonzero_ids(words, total) if want_ids else None
-        stats.bytes["expand"] = WORD_BYTES * block_len * (channel.size - 1)
-        stats.encoding["expand"] = "bitmap"
-        return ids, words
-    mine = F.ids
-    shifted = (mine + np.int32(channel.rank * block_len)).astype(np.int32, copy=False)
-    ids = channel.allgatherv(shifted, counts)
-    values = channel.allgatherv(F.words[mine], counts)
-    words = xp.zeros(length, dtype=np.uint64)
-    words[ids] = values
-    stats.bytes["expand"] = (ID_BYTES + WORD_BYTES) * int(mine.shape[0]) * (channel.size - 1)
-    stats.encoding["expand"] = "list"
-    return ids, words
-
-
-def _exclusive_scan(counts, xp):
-    return xp.cumsum(counts) - counts
-
-
-def _fold_and_merge(candidates, visited, orient, depth, degrees, grid, backend, block_len, stats):
-    """Send each owner its candidates (ids, words, parents in bit order) along the output
-    channel and claim what arrives into ``visited``. Returns (the merge's target, edges this
-    rank examined)."""
-    kernels, xp = backend.kernels, backend.xp
-    channel = orient.out_channel
-    size = channel.size
-    per_owner = kernels.multi_fold_count(candidates.queue, candidates.counters, candidates.next, block_len, size)
-    host = backend.to_host(xp.concatenate([candidates.counters.view(np.int64), per_owner]))   # one read
-    found, examined = int(host[M_FOUND]), int(host[M_EXAMINED])
-    sends = np.ascontiguousarray(host[M_NCOUNTERS:].reshape(2, size))         # [vertices, bits] per owner
-    recvs = np.empty_like(sends)
-    channel.comm.Alltoall(sends[0], recvs[0])
-    channel.comm.Alltoall(sends[1], recvs[1])
-    queue = candidates.queue[:found]
-    owned = queue[xp.argsort(queue // np.int32(block_len))]       # grouped by owner
-    send_words = candidates.next[owned]
-    ids = channel.alltoallv((owned % np.int32(block_len)).astype(np.int32), sends[0], recvs[0])
-    words = channel.alltoallv(send_words, sends[0], recvs[0])
-    sent = (ID_BYTES + WORD_BYTES) * (int(sends[0].sum()) - int(sends[0][channel.rank]))
-    offsets = parents = None
-    if visited.parents is not None:
-        packed = kernels.multi_pack_parents(owned, send_words,
-                                            _exclusive_scan(kernels.multi_popcounts(send_words), xp),
-                                            candidates.parents, int(sends[1].sum()))
-        parents = channel.alltoallv(packed, sends[1], recvs[1])
-        offsets = _exclusive_scan(kernels.multi_popcounts(words), xp)
-        sent += WORD_BYTES * (int(sends[1].sum()) - int(sends[1][channel.rank]))
-    stats.bytes["fold"], stats.encoding["fold"] = sent, "list"
-    target = _final_target(visited, depth, degrees, backend)
-    kernels.multi_merge(ids, words, offsets, parents, target)
-    own = slice(channel.rank * block_len, (channel.rank + 1) * block_len)
-    visited._bound[1][own] = visited.words                   # the own block, exactly
-    return target, examined
-
-
-def _exchange(host, examined, grid):
-    """The level's counters over the grid (one host allgather of six integers)."""
-    mine = np.array([int(host[M_FOUND]), int(host[M_BITS]), examined, int(host[M_PUSH_EDGES]),
-                     int(host[M_COMPLETED]), 0], dtype=np.int64)
-    mine[5] = np.asarray(host[M_LIVE:M_LIVE + 1]).view(np.int64)[0]        # the bits, as they are
-    if grid.size == 1:
-        table = mine[None, :]
-    else:
-        table = np.empty((grid.size, mine.shape[0]), dtype=np.int64)
-        grid.comm.Allgather(mine, table)
-    live = int(np.bitwise_or.reduce(np.ascontiguousarray(table[:, 5]).view(np.uint64)))
-    return LevelCounts(tuple(int(x) for x in table[:, 0]), int(table[:, 0].sum()), int(table[:, 1].sum()),
-                       int(table[:, 2].sum()), int(table[:, 3].sum()), int(table[:, 4].sum()), live)
 
 
 # -- the levels of all searches at once -------------------------------------------------------

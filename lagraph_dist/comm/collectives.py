@@ -1,13 +1,25 @@
 """The collectives of a distributed product, written once over any transport.
 
+Both products go through them: the single-source product's sparse vector and the multi-source
+product's frontier matrix (:mod:`lagraph_dist.algebra.multi`) differ only in their *word type*,
+how a vertex travels:
+
+* one bit a vertex with its values beside (a :class:`~lagraph_dist.local.parts.LocalPart`);
+* one 64-bit word a vertex that marks its own presence (a :class:`WordPart`: bit i is search i).
+
+The stages:
+
 * :func:`expand`: every member of the input communicator gets the input's pieces of all
-  members (an allgatherv along the grid column for ``vxm``), as one list or one bitmap over
-  the input space, chosen by the wire rule for the whole message;
-* :func:`fold`: a rank's output over its output space goes to the owners of its blocks (an
-  alltoallv along the grid row), packed by one kernel and merged by one kernel;
-* :func:`level_counts`: the one read of a product's counters, and their exchange over the
-  grid (entries found per rank, their out-edges), which gives termination, the direction
-  rule and the next expand's sizes without another collective.
+  members (an allgatherv along the grid column for ``vxm``), as one list (ids shifted by each
+  member's block offset, with the values or words beside) or dense over the input space (a
+  bitmap, or the words), chosen by the wire rule of the word type for the whole message;
+* :func:`fold` (bits with values) and :func:`fold_words` (words): a rank's output over its
+  output space goes to the owners of its blocks (an alltoallv along the grid row) and is
+  merged by one kernel; :func:`fold_words` and :func:`route_to_owners` share one routing
+  (the counts by one host alltoall, then one alltoallv an array);
+* :func:`level_counts` and :func:`level_counts_words`: the one read of a product's counters,
+  and their exchange over the grid (one host allgather of a few integers a rank), which gives
+  termination, the direction rule and the next expand's sizes without another collective.
 
 Construction uses :func:`route_to_owners`; gathers for tests and outputs use
 :func:`allgather_arrays`. Every collective counts the bytes this rank sent.
@@ -15,17 +27,19 @@ Construction uses :func:`route_to_owners`; gathers for tests and outputs use
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from lagraph_dist.local.layout import MAX_OWNERS
+from lagraph_dist.local.layout import (M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE, M_NCOUNTERS,
+                                       M_PUSH_EDGES, MAX_OWNERS)
 from lagraph_dist.local import wire
 from lagraph_dist.local.cpu_kernels import EXAMINED, FOUND, OVERFLOW, PUSH_EDGES
 from lagraph_dist.comm.grid import WORD_BITS
 from lagraph_dist.local.parts import LocalPart
 
-__all__ = ["Traffic", "GlobalCounts", "expand", "fold", "level_counts", "route_to_owners",
-           "allgather_arrays", "sum_blocks"]
+__all__ = ["Traffic", "GlobalCounts", "LevelCounts", "WordPart", "expand", "fold", "fold_words", "level_counts",
+           "level_counts_words", "route_to_owners", "allgather_arrays", "sum_blocks"]
 
 
 @dataclass
@@ -46,6 +60,29 @@ class GlobalCounts:
     push_edges: int
 
 
+@dataclass(frozen=True)
+class LevelCounts:
+    """What a multi-source level found, over the whole grid (known on every rank after its one
+    exchange, :func:`level_counts_words`)."""
+
+    rank_vertices: tuple    # nonzero columns of the new frontier on each grid rank
+    vertices: int           # nonzero columns in all
+    entries: int            # entries ((search, vertex) pairs) found
+    examined: int           # matrix entries read, over all ranks
+    push_edges: int         # out-edges of the new frontier's nonzero columns
+    completed: int          # out-edges of the vertices that every search of the batch has now reached
+    live: int               # the bits of the searches that found something
+
+
+class WordPart(NamedTuple):
+    """One rank's piece of a frontier matrix in the words word type: a uint64 word a vertex
+    (bit i: search i), nonzero exactly where the vertex is present, and the int32 ids of the
+    nonzero words (any order; None when not asked for from a dense expand)."""
+
+    ids: object
+    words: object
+
+
 def _nbytes(array):
     return int(array.shape[0]) * array.dtype.itemsize
 
@@ -56,30 +93,82 @@ def _merge_encodings(encodings):
 
 
 # -- expand -----------------------------------------------------------------------------------
-def expand(part, channel, backend, *, member_counts, with_values, block_len):
+class _BitsWithValues:
+    """One bit a vertex, its values beside (``with_values``) or implicitly true: a LocalPart,
+    gathered as a bitmap part or a list part."""
+
+    def __init__(self, part, backend, with_values):
+        self.part, self.backend, self.with_values = part, backend, with_values
+
+    @staticmethod
+    def dense_is_smaller(count, length):
+        return wire.prefers_bitmap(count, length)
+
+    def gather_dense(self, channel, block_len, total):
+        """(the bitmap part over the channel's space, bytes this rank sends each member)."""
+        mine = self.part.to_bitmap(self.backend)
+        words = gather_words(mine.words, channel, block_len)
+        values = (channel.allgatherv(mine.values, [block_len] * channel.size) if self.with_values
+                  else self.backend.xp.ones(1, dtype=self.part.dtype))
+        sent = _nbytes(mine.words) + (_nbytes(mine.values) if self.with_values else 0)
+        return LocalPart("bitmap", channel.size * block_len, total, values, words=words), sent
+
+    def listed(self):
+        """(ids, values beside them or None) of this rank's entries."""
+        mine = self.part.to_list(self.backend)
+        return mine.ids, (mine.values if self.with_values else None)
+
+    def from_list(self, ids, values, length):
+        if values is None:
+            values = self.backend.xp.ones(ids.shape[0], dtype=self.part.dtype)
+        return LocalPart.from_list(ids, values, length, ids_sorted=False)
+
+
+class _Words:
+    """One uint64 word a vertex that marks its own presence: a WordPart, gathered as the dense
+    words over the space (with their nonzero ids when ``want_ids``) or as (id, word) pairs."""
+
+    dense_is_smaller = staticmethod(wire.words_prefer_dense)
+
+    def __init__(self, part, backend, want_ids):
+        self.part, self.backend, self.want_ids = part, backend, want_ids
+
+    def gather_dense(self, channel, block_len, total):
+        words = channel.allgatherv(self.part.words, [block_len] * channel.size)
+        ids = self.backend.kernels.multi_nonzero_ids(words, total) if self.want_ids else None
+        return WordPart(ids, words), _nbytes(self.part.words)
+
+    def listed(self):
+        return self.part.ids, self.part.words[self.part.ids]
+
+    def from_list(self, ids, words, length):
+        dense = self.backend.xp.zeros(length, dtype=np.uint64)
+        dense[ids] = words
+        return WordPart(ids, dense)
+
+
+def expand(part, channel, backend, *, member_counts, block_len, with_values=False, want_ids=True):
     """The input over the channel's whole space (member k's block at k * block_len), as a list
-    or a bitmap part; ``member_counts`` are the members' entry counts, known on the host."""
+    or dense, by the wire rule of its word type; ``member_counts`` are the members' entry
+    counts (vertices, for words), known on the host. ``part`` is a LocalPart (bits, its values
+    gathered when ``with_values``) or a :class:`WordPart` (words; ``want_ids``: also list the
+    nonzero words when they are gathered dense). Returns (the same kind over the space, Traffic)."""
     if channel.size == 1:
         return part, Traffic()
-    xp = backend.xp
+    kind = (_Words(part, backend, want_ids) if isinstance(part, WordPart)
+            else _BitsWithValues(part, backend, with_values))
     length = channel.size * block_len
     total = int(sum(member_counts))
-    if wire.prefers_bitmap(total, length):
-        mine = part.to_bitmap(backend)
-        words = channel.allgatherv(mine.words, [block_len // WORD_BITS] * channel.size)
-        values = (channel.allgatherv(mine.values, [block_len] * channel.size) if with_values
-                  else xp.ones(1, dtype=part.dtype))
-        gathered = LocalPart("bitmap", length, total, values, words=words)
-        sent = _nbytes(mine.words) + (_nbytes(mine.values) if with_values else 0)
+    if kind.dense_is_smaller(total, length):
+        gathered, sent = kind.gather_dense(channel, block_len, total)
         return gathered, Traffic(sent * (channel.size - 1), "bitmap")
-    mine = part.to_list(backend)
-    shifted = mine.ids + np.int32(channel.rank * block_len) if channel.rank else mine.ids
-    ids = channel.allgatherv(shifted.astype(np.int32, copy=False), member_counts)
-    values = (channel.allgatherv(mine.values, member_counts) if with_values
-              else xp.ones(ids.shape[0], dtype=part.dtype))
-    gathered = LocalPart.from_list(ids, values, length, ids_sorted=False)
-    sent = _nbytes(shifted) + (_nbytes(mine.values) if with_values else 0)
-    return gathered, Traffic(sent * (channel.size - 1), "list")
+    ids, values = kind.listed()
+    shifted = ids + np.int32(channel.rank * block_len) if channel.rank else ids
+    shifted = shifted.astype(np.int32, copy=False)
+    gathered_ids = channel.allgatherv(shifted, member_counts)
+    gathered_values = None if values is None else channel.allgatherv(values, member_counts)
+    sent = _nbytes(shifted) + (0 if values is None else _nbytes(values))
+    return kind.from_list(gathered_ids, gathered_values, length), Traffic(sent * (channel.size - 1), "list")
 
 
 def gather_words(words, channel, block_len):
@@ -128,7 +217,50 @@ def fold(out, out_counters, channel, backend, *, semiring, block_len, bound, own
     return part, counters, traffic
 
 
+def _exclusive_scan(counts, xp):
+    return xp.cumsum(counts) - counts
+
+
+def fold_words(candidates, target, channel, backend, *, block_len):
+    """The fold of words: send each owner its candidates (``candidates``, the MultiTarget a
+    kernel claimed into over the channel's space: ids in ``queue``, words in ``next``, the
+    parents of their bits in ``parents`` or None) as (id, word) pairs and, with parents, each
+    word's parents in bit order; claim what arrives into ``target`` (the MultiTarget of this
+    rank's block). Counts go by :func:`_route`, after the fold's one read. Returns (edges this
+    rank examined, Traffic)."""
+    kernels, xp = backend.kernels, backend.xp
+    size = channel.size
+    per_owner = kernels.multi_fold_count(candidates.queue, candidates.counters, candidates.next, block_len, size)
+    host = backend.to_host(xp.concatenate([candidates.counters.view(np.int64), per_owner]))   # one read
+    found, examined = int(host[M_FOUND]), int(host[M_EXAMINED])
+    vertices, bits = np.ascontiguousarray(host[M_NCOUNTERS:].reshape(2, size))   # sent to each owner
+    queue = candidates.queue[:found]
+    owned = queue[xp.argsort(queue // np.int32(block_len))]       # grouped by owner
+    send_words = candidates.next[owned]
+    (ids, words), sent = _route([(owned % np.int32(block_len)).astype(np.int32), send_words], vertices, channel)
+    offsets = parents = None
+    if candidates.parents is not None:
+        packed = kernels.multi_pack_parents(owned, send_words,
+                                            _exclusive_scan(kernels.multi_popcounts(send_words), xp),
+                                            candidates.parents, int(bits.sum()))
+        (parents,), parent_bytes = _route([packed], bits, channel)
+        offsets = _exclusive_scan(kernels.multi_popcounts(words), xp)
+        sent += parent_bytes
+    kernels.multi_merge(ids, words, offsets, parents, target)
+    return examined, Traffic(sent, "list")
+
+
 # -- the level's one read ---------------------------------------------------------------------
+def _allgather_rows(mine, grid):
+    """The level's exchange, written once: ``mine`` (a few int64) of every grid rank in one host
+    allgather, as a (grid.size, len(mine)) table, row r rank r's."""
+    if grid.size == 1:
+        return mine[None, :]
+    table = np.empty((grid.size, mine.shape[0]), dtype=np.int64)
+    grid.comm.Allgather(mine, table)
+    return table
+
+
 def level_counts(counters, grid, backend):
     """Read a product's counters (the one device read) and exchange entries found and their
     out-edges over the grid (host MPI, a few integers). Returns (GlobalCounts, examined here)."""
@@ -137,19 +269,49 @@ def level_counts(counters, grid, backend):
         raise RuntimeError("internal error: a fold piece held more entries than the bound its "
                            "capacity was sized by")
     found, push_edges, examined = int(host[FOUND]), int(host[PUSH_EDGES]), int(host[EXAMINED])
-    if grid.size == 1:
-        return GlobalCounts((found,), found, push_edges), examined
-    table = np.empty((grid.size, 2), dtype=np.int64)
-    grid.comm.Allgather(np.array([found, push_edges], dtype=np.int64), table)
+    table = _allgather_rows(np.array([found, push_edges], dtype=np.int64), grid)
     return GlobalCounts(tuple(int(x) for x in table[:, 0]), int(table[:, 0].sum()),
                         int(table[:, 1].sum())), examined
 
 
-# -- construction and gathers -----------------------------------------------------------------
+def level_counts_words(counters, grid, backend, *, examined=None):
+    """:func:`level_counts` for words: read a multi-source product's counters (the one device
+    read; after a fold, ``examined`` is what its read found) and exchange vertices and entries
+    found, edges examined, out-edges and the searches still alive over the grid. Returns
+    (LevelCounts, examined here)."""
+    host = backend.to_host(counters)
+    if examined is None:
+        examined = int(host[M_EXAMINED])
+    mine = np.array([int(host[M_FOUND]), int(host[M_BITS]), examined, int(host[M_PUSH_EDGES]),
+                     int(host[M_COMPLETED]), 0], dtype=np.int64)
+    mine[5] = np.asarray(host[M_LIVE:M_LIVE + 1]).view(np.int64)[0]        # the bits, as they are
+    table = _allgather_rows(mine, grid)
+    live = int(np.bitwise_or.reduce(np.ascontiguousarray(table[:, 5]).view(np.uint64)))
+    return LevelCounts(tuple(int(x) for x in table[:, 0]), int(table[:, 0].sum()), int(table[:, 1].sum()),
+                       int(table[:, 2].sum()), int(table[:, 3].sum()), int(table[:, 4].sum()), live), examined
+
+
+# -- routing, construction and gathers --------------------------------------------------------
+def _route(arrays, send_counts, channel):
+    """The routing, written once: arrays grouped by member (``send_counts[k]`` elements of each
+    for member k), the counts by one small host alltoall, then one alltoallv an array. Returns
+    (the arrays received, in sender order; the bytes this rank sent to the others)."""
+    send_counts = np.ascontiguousarray(send_counts, dtype=np.int64)
+    recv_counts = np.empty_like(send_counts)
+    channel.comm.Alltoall(send_counts, recv_counts)
+    others = int(send_counts.sum()) - int(send_counts[channel.rank])
+    received, sent = [], 0
+    for array in arrays:
+        received.append(channel.alltoallv(array, send_counts, recv_counts))
+        sent += array.dtype.itemsize * others
+        del array                   # a permuted copy (route_to_owners) goes before the next one is made
+    return received, sent
+
+
 def route_to_owners(owner_rank, arrays, channel, backend):
     """Send element k of every array to member ``owner_rank[k]`` of the channel, on the
     transport (device to device on the GPU backend). Returns the arrays of the elements this
-    rank owns, in sender order. Counts go by host MPI (one small alltoall)."""
+    rank owns, in sender order. Counts go by host MPI (one small alltoall, :func:`_route`)."""
     size = channel.size
     if size == 1:
         return list(arrays)
@@ -157,10 +319,8 @@ def route_to_owners(owner_rank, arrays, channel, backend):
     owner_rank = xp.asarray(owner_rank)
     order = xp.argsort(owner_rank, kind="stable")
     send_counts = backend.to_host(xp.bincount(owner_rank, minlength=size)).astype(np.int64)
-    recv_counts = np.empty(size, dtype=np.int64)
-    channel.comm.Alltoall(send_counts, recv_counts)
-    return [channel.alltoallv(xp.ascontiguousarray(array[order]), send_counts, recv_counts)
-            for array in arrays]
+    received, _ = _route((xp.ascontiguousarray(array[order]) for array in arrays), send_counts, channel)
+    return received
 
 
 def allgather_arrays(array, channel, backend):

@@ -8,7 +8,7 @@ bit a slot, so a piece of ``count`` entries over ``length`` slots goes as a bitm
 values are implicitly true) always goes as a list: ids and values side by side, since the
 values, not the pattern, dominate its size. The frontier matrix of the multi-source search
 (:mod:`lagraph_dist.algebra.multi`) follows the same rule with its own costs: 96 bits an (id, word)
-pair, 64 bits a slot's dense word (:func:`bitmap_threshold` takes both costs).
+pair, 64 bits a slot's dense word (:func:`words_prefer_dense`, the rule with those costs).
 
 Fold pieces come in two layouts:
 
@@ -30,10 +30,12 @@ import numpy as np
 
 from lagraph_dist.local.layout import WORD_BITS
 
-__all__ = ["bitmap_threshold", "prefers_bitmap", "forced_wire_encoding", "value_words", "even", "fixed_piece_words",
-           "counted_is_bitmap", "counted_piece_words", "counted_words", "fixed_capacity", "PieceCounts"]
+__all__ = ["bitmap_threshold", "prefers_bitmap", "words_prefer_dense", "forced_wire_encoding", "value_words", "even",
+           "fixed_piece_words", "counted_is_bitmap", "counted_piece_words", "counted_words", "fixed_capacity",
+           "PieceCounts"]
 
 ID_BITS = 32                     # a list entry: one uint32 id
+FRONTIER_WORD_BITS = 64          # a vertex of the multi-source frontier: one uint64 word
 
 _forced_encoding = None
 
@@ -50,6 +52,17 @@ def bitmap_threshold(length, *, entry_bits=ID_BITS, slot_bits=1) -> int:
 def prefers_bitmap(count, length, *, entry_bits=ID_BITS, slot_bits=1) -> bool:
     """Whether ``count`` entries over ``length`` slots go dense (see :func:`bitmap_threshold`)."""
     return count > bitmap_threshold(length, entry_bits=entry_bits, slot_bits=slot_bits)
+
+
+def words_prefer_dense(count, length) -> bool:
+    """The rule for messages of 64-bit words (the multi-source frontier's expand): whether
+    ``count`` (id, word) pairs go as the dense words of ``length`` vertices.
+
+    The same rule as :func:`prefers_bitmap` with other costs, on purpose: a frontier word marks
+    its own vertex's presence (nonzero) and carries up to 64 searches, so the dense form is the
+    words themselves, 64 bits a slot rather than one, and a list entry is the id and its word,
+    96 bits rather than 32. Dense wins past two thirds of the slots, not past 1/32."""
+    return prefers_bitmap(count, length, entry_bits=ID_BITS + FRONTIER_WORD_BITS, slot_bits=FRONTIER_WORD_BITS)
 
 
 @contextlib.contextmanager
