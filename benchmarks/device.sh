@@ -78,6 +78,11 @@ for stage in "$@"; do
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             --blocks ${BLOCKS:-policy} ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-blocks.json" \
             2>&1 | tee "$OUT/blocks.log" ;;
+    host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20)
+        for spec in ${HOST_GRAPHS:-kron:20}; do
+            timeout 150 python3 "$repo/benchmarks/host_profile.py" $spec --lines ${HOST_LINES:-30} 2>&1 \
+                | grep -v "^\s*$" | tee -a "$OUT/host.log" | head -${HOST_HEAD:-80}
+        done ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
     extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then their benchmark

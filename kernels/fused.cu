@@ -346,115 +346,121 @@ __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 
     return push && nf <= LD_FUSED_BLOCK_FRONTIER && edges <= block_edges && edges <= max_edges && ngiants == 0;
 }
 
-struct ld_block_frontier {         // a block level's frontier: ids and their out-edges
+struct ld_block_frontier {         // a block level's frontier, in the order its ids were found
     int vertex[LD_FUSED_BLOCK_FRONTIER];
-    int degree[LD_FUSED_BLOCK_FRONTIER];
-    i64 start[LD_FUSED_BLOCK_FRONTIER];
+    int offset[LD_FUSED_BLOCK_FRONTIER];      // out-edges of the entries before it
+    i64 start[LD_FUSED_BLOCK_FRONTIER];       // its first out-edge
 };
+
+// A level's output count and out-edges packed in one word ((count << 40) + edges), so that one
+// shared atomic gives an entry both its place and its edges' offset, in the same order.
+#define LD_BLOCK_EDGE_BITS 40
+#define LD_BLOCK_ONE_ENTRY (1ull << LD_BLOCK_EDGE_BITS)
 
 struct ld_block_state {
     ld_block_frontier frontier[2];      // a level's input and output, alternating
-    unsigned count[3], giants[3];       // a level's output, at level % 3 (reset two levels ahead,
-    u64 edges[3];                       // when no thread reads them any more)
+    u64 tail[3];                        // a level's output (count, edges) and giants, at level % 3
+    unsigned giants[3];                 // (reset two levels ahead, when no thread reads them)
     int target_hit;
+    u64 loaded;                         // the first frontier's (count, edges) as it is loaded
 };
 
-__device__ __forceinline__ int ld_warp_max(int x) {
-    for (int d = 16; d > 0; d >>= 1) x = max(x, __shfl_xor_sync(0xffffffffu, x, d));
-    return x;
-}
-
-// K out-neighbours a lane (ok[k]: the k-th is one) claimed for parent value `value`: every
-// degree load and claim is issued before any result is used, so a lane has K in flight. Fresh
-// vertices go to the level's global queue and giant list and, while it has room, to the shared
-// frontier `next`. Every lane of the warp calls it.
-template <int K, typename V>
-__device__ __forceinline__ void ld_block_claim(const int (&v)[K], const bool (&ok)[K], V value,
-                                               const ld_level_out<V>& out, ld_block_frontier& next,
-                                               ld_block_state& sh, int at_level, u64& next_edges) {
-    i64 start[K], end[K];
-    u32 before[K];
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-        start[k] = end[k] = 0;
-        before[k] = ~0u;
-        if (ok[k]) {
-            start[k] = __ldg(out.out_indptr + v[k]);
-            end[k] = __ldg(out.out_indptr + v[k] + 1);
-            before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
-        }
-    }
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-        const bool fresh = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
-        const i64 degree = end[k] - start[k];
-        if (fresh) {
-            out.parents[v[k]] = value;
-            ld_mark_found(out, v[k], false);
-            if (v[k] == out.target) sh.target_hit = 1;
-            next_edges += (u64)degree;
-        }
-        const unsigned at = ld_warp_reserve(fresh, &sh.count[at_level]);
-        if (fresh) {
-            out.next_queue[at] = v[k];
-            if (at < LD_FUSED_BLOCK_FRONTIER) {
-                next.vertex[at] = v[k];
-                next.start[at] = start[k];
-                next.degree[at] = (int)degree;
-            }
-        }
-        const bool giant = fresh && degree > LD_FUSED_GIANT_DEGREE;
-        const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
-        if (giant) out.next_giants[g] = v[k];
-    }
-}
-
-// One push level of block 0: a vertex of at most LD_FUSED_BLOCK_THIN_DEGREE out-edges a thread
-// (four edges in flight), larger ones a warp each (four steps of 32 in flight).
-template <int MULT, typename V>
-__device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, i64 nf,
-                                    ld_block_frontier& next, ld_block_state& sh, int at_level,
-                                    const ld_level_out<V>& out, u64& next_edges) {
-    const u32 full = 0xffffffffu;
+// K vertices a lane (fresh[k]: the k-th is new) put on the level's global queue (unless null)
+// and, while it has room, on the shared frontier `next`, with one shared atomic a warp for all
+// of them. Every lane of the warp calls it.
+template <int K>
+__device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const int (&v)[K], const i64 (&start)[K],
+                                                const i64 (&degree)[K], int* __restrict__ queue,
+                                                ld_block_frontier& next, u64* tail) {
     const int lane = threadIdx.x & 31;
-    for (i64 base = 0; base < nf; base += blockDim.x) {
-        const i64 i = base + threadIdx.x;
-        int u = 0, degree = 0;
-        i64 start = 0;
-        if (i < nf) { u = in.vertex[i]; degree = in.degree[i]; start = in.start[i]; }
-        const bool thin = degree <= LD_FUSED_BLOCK_THIN_DEGREE;
-        const int own = thin ? degree : 0;
-        const int rounds = ld_warp_max(own);
-        const V value = ld_multiply<MULT, V>(u, V(), 1, 1, 0);
-        for (int k0 = 0; k0 < rounds; k0 += 4) {
-            int v[4];
-            bool ok[4];
+    u64 mine = 0;
 #pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                ok[k] = k0 + k < own;
-                v[k] = ok[k] ? __ldg(indices + start + k0 + k) : 0;
-            }
-            ld_block_claim<4, V>(v, ok, value, out, next, sh, at_level, next_edges);
-        }
-        u32 wide = __ballot_sync(full, !thin);
-        while (wide) {
-            const int owner = __ffs(wide) - 1;
-            wide &= wide - 1;
-            const int source = __shfl_sync(full, u, owner);
-            const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
-            const V source_value = ld_multiply<MULT, V>(source, V(), 1, 1, 0);
-            for (i64 e0 = s; e0 < end; e0 += 4 * 32) {
-                int v[4];
-                bool ok[4];
+    for (int k = 0; k < K; ++k)
+        if (fresh[k]) mine += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
+    u64 inclusive = mine;
+    for (int d = 1; d < 32; d <<= 1) {
+        const u64 below = __shfl_up_sync(0xffffffffu, inclusive, d);
+        if (lane >= d) inclusive += below;
+    }
+    const u64 total = __shfl_sync(0xffffffffu, inclusive, 31);
+    if (!total) return;
+    u64 base = 0;
+    if (lane == 31) base = atomicAdd(tail, total);
+    u64 at = __shfl_sync(0xffffffffu, base, 31) + inclusive - mine;
 #pragma unroll
-                for (int k = 0; k < 4; ++k) {
-                    const i64 e = e0 + k * 32 + lane;
-                    ok[k] = e < end;
-                    v[k] = ok[k] ? __ldg(indices + e) : 0;
-                }
-                ld_block_claim<4, V>(v, ok, source_value, out, next, sh, at_level, next_edges);
+    for (int k = 0; k < K; ++k) {
+        if (!fresh[k]) continue;
+        const u64 position = at >> LD_BLOCK_EDGE_BITS;
+        if (queue) queue[position] = v[k];
+        if (position < LD_FUSED_BLOCK_FRONTIER) {
+            next.vertex[position] = v[k];
+            next.offset[position] = (int)(at & (LD_BLOCK_ONE_ENTRY - 1));
+            next.start[position] = start[k];
+        }
+        at += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
+    }
+}
+
+// The entry of `in` holding edge e (the last whose offset is at most e), `top` the largest power
+// of two at most nf.
+__device__ __forceinline__ int ld_block_owner(const ld_block_frontier& in, int nf, int top, int e) {
+    int at = 0;
+    for (int step = top; step > 0; step >>= 1)
+        if (at + step < nf && in.offset[at + step] <= e) at += step;
+    return at;
+}
+
+// One push level of block 0 over the frontier's edges flattened: edge e = k * blockDim + thread
+// (coalesced), each lane finding its K edges' sources, then their K out-neighbours, then
+// issuing every degree load and claim before it uses any result, so that a level of up to
+// K x blockDim edges costs about two memory round trips.
+template <int MULT, typename V>
+__device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
+                                    ld_block_frontier& next, ld_block_state& sh, int at_level,
+                                    const ld_level_out<V>& out) {
+    constexpr int K = 4;
+    const int top = 1 << (31 - __clz(max(nf, 1)));
+    for (i64 e0 = 0; e0 < edges; e0 += K * blockDim.x) {
+        int v[K], source[K];
+        bool ok[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const i64 e = e0 + k * blockDim.x + threadIdx.x;
+            ok[k] = e < edges;
+            source[k] = v[k] = 0;
+            if (ok[k]) {
+                const int i = ld_block_owner(in, nf, top, (int)e);
+                source[k] = in.vertex[i];
+                v[k] = __ldg(indices + in.start[i] + (e - in.offset[i]));
             }
         }
+        i64 start[K], degree[K];
+        u32 before[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            start[k] = degree[k] = 0;
+            before[k] = ~0u;
+            if (ok[k]) {
+                start[k] = __ldg(out.out_indptr + v[k]);
+                degree[k] = __ldg(out.out_indptr + v[k] + 1);
+                before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
+            }
+        }
+        bool fresh[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            degree[k] -= start[k];
+            fresh[k] = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
+            if (fresh[k]) {
+                out.parents[v[k]] = ld_multiply<MULT, V>(source[k], V(), 1, 1, 0);
+                ld_mark_found(out, v[k], false);
+                if (v[k] == out.target) sh.target_hit = 1;
+            }
+            const bool giant = fresh[k] && degree[k] > LD_FUSED_GIANT_DEGREE;
+            const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
+            if (giant) out.next_giants[g] = v[k];
+        }
+        ld_block_append<K>(fresh, v, start, degree, out.next_queue, next, &sh.tail[at_level]);
     }
 }
 
@@ -472,22 +478,28 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                 i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
                                 u64* __restrict__ records) {
     __shared__ ld_block_state sh;
-    const int lane = threadIdx.x & 31;
     const i64 nwords = (n + 31) >> 5;
-    // the first frontier, from the global queue; its bits leave the bitmap
+    if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = 0; }
+    if (threadIdx.x == 0) { sh.target_hit = 0; sh.loaded = 0; }
+    __syncthreads();
+    // the first frontier, from the global queue (left as it is: other blocks may still read the
+    // queue of the slot before), with its edges' offsets; its bits leave the bitmap
     {
         const int s = (int)(level % 3);
-        for (i64 i = threadIdx.x; i < nf; i += blockDim.x) {
-            const int v = __ldcg(queues + (i64)s * n + i);
-            const i64 start = __ldg(out_indptr + v);
-            sh.frontier[0].vertex[i] = v;
-            sh.frontier[0].start[i] = start;
-            sh.frontier[0].degree[i] = (int)(__ldg(out_indptr + v + 1) - start);
-            bitmaps[(i64)s * nwords + (v >> 5)] = 0u;
+        for (i64 base = 0; base < nf; base += blockDim.x) {
+            const i64 i = base + threadIdx.x;
+            const bool here[1] = {i < nf};
+            int v[1] = {0};
+            i64 start[1] = {0}, degree[1] = {0};
+            if (here[0]) {
+                v[0] = __ldcg(queues + (i64)s * n + i);
+                start[0] = __ldg(out_indptr + v[0]);
+                degree[0] = __ldg(out_indptr + v[0] + 1) - start[0];
+                bitmaps[(i64)s * nwords + (v[0] >> 5)] = 0u;
+            }
+            ld_block_append<1>(here, v, start, degree, nullptr, sh.frontier[0], &sh.loaded);
         }
     }
-    if (threadIdx.x < 3) { sh.count[threadIdx.x] = sh.giants[threadIdx.x] = 0; sh.edges[threadIdx.x] = 0; }
-    if (threadIdx.x == 0) sh.target_hit = 0;
     __syncthreads();
     int input = 0;
     i64 found = nf, found_edges = edges, found_giants = 0;
@@ -496,20 +508,18 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         const int at_level = (int)(level % 3), nxt = (int)((level + 1) % 3);
         if (threadIdx.x == 0) {
             const int ahead = (at_level + 1) % 3;
-            sh.count[ahead] = sh.giants[ahead] = 0;
-            sh.edges[ahead] = 0;
+            sh.tail[ahead] = 0;
+            sh.giants[ahead] = 0;
         }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
                                   nullptr, target, slots + LD_SLOT_TARGET};
-        u64 next_edges = 0;
-        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], nf, sh.frontier[input ^ 1], sh, at_level, out,
-                                     next_edges);
-        for (int d = 16; d > 0; d >>= 1) next_edges += __shfl_down_sync(0xffffffffu, next_edges, d);
-        if (lane == 0 && next_edges) atomicAdd(&sh.edges[at_level], next_edges);
+        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, sh.frontier[input ^ 1], sh,
+                                     at_level, out);
         __syncthreads();
-        found = sh.count[at_level];
-        found_edges = (i64)sh.edges[at_level];
+        const u64 tail = sh.tail[at_level];
+        found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
+        found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
         found_giants = sh.giants[at_level];
         if (threadIdx.x == 0) {
             u64* record = records + LD_FUSED_RECORD * level;
