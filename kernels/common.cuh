@@ -30,10 +30,6 @@
 #error "LD_FUSED_BLOCK_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_BLOCK_THIN_DEGREE)
 #error "LD_FUSED_BLOCK_THIN_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
-#elif !defined(LD_FUSED_BLOCK_IN_FLIGHT)
-#error "LD_FUSED_BLOCK_IN_FLIGHT is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
-#elif !defined(LD_FUSED_BLOCK_WIDE_DEGREE)
-#error "LD_FUSED_BLOCK_WIDE_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MAX_OWNERS)
 #error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_PAIR)

@@ -348,20 +348,20 @@ __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 
 
 struct ld_block_frontier {         // a block level's frontier, in the order its ids were found
     int vertex[LD_FUSED_BLOCK_FRONTIER];
-    int degree[LD_FUSED_BLOCK_FRONTIER];
+    int offset[LD_FUSED_BLOCK_FRONTIER];      // out-edges of the entries before it
     i64 start[LD_FUSED_BLOCK_FRONTIER];       // its first out-edge
 };
 
 // A level's output count and out-edges packed in one word ((count << 40) + edges), so that one
-// shared atomic a warp gives its new entries their places and the level its edges.
+// shared atomic gives an entry both its place and its edges' offset, in the same order.
 #define LD_BLOCK_EDGE_BITS 40
 #define LD_BLOCK_ONE_ENTRY (1ull << LD_BLOCK_EDGE_BITS)
 
 struct ld_block_state {
     ld_block_frontier frontier[2];      // a level's input and output, alternating
-    u64 tail[3];                        // a level's output: (count, edges), the giants among it
-    unsigned giants[3], widest[3];      // and its largest out-degree, at level % 3 (reset two
-    int target_hit;                     // levels ahead, when no thread reads them any more)
+    u64 tail[3];                        // a level's output (count, edges) and giants, at level % 3
+    unsigned giants[3];                 // (reset two levels ahead, when no thread reads them)
+    int target_hit;
     u64 loaded;                         // the first frontier's (count, edges) as it is loaded
 };
 
@@ -370,7 +370,7 @@ struct ld_block_state {
 // of them. Every lane of the warp calls it.
 template <int K>
 __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const int (&v)[K], const i64 (&start)[K],
-                                                const int (&degree)[K], int* __restrict__ queue,
+                                                const i64 (&degree)[K], int* __restrict__ queue,
                                                 ld_block_frontier& next, u64* tail) {
     const int lane = threadIdx.x & 31;
     u64 mine = 0;
@@ -386,111 +386,81 @@ __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const in
     if (!total) return;
     u64 base = 0;
     if (lane == 31) base = atomicAdd(tail, total);
-    u64 at = (__shfl_sync(0xffffffffu, base, 31) + inclusive - mine) >> LD_BLOCK_EDGE_BITS;
+    u64 at = __shfl_sync(0xffffffffu, base, 31) + inclusive - mine;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         if (!fresh[k]) continue;
-        if (queue) queue[at] = v[k];
-        if (at < LD_FUSED_BLOCK_FRONTIER) {
-            next.vertex[at] = v[k];
-            next.degree[at] = degree[k];
-            next.start[at] = start[k];
+        const u64 position = at >> LD_BLOCK_EDGE_BITS;
+        if (queue) queue[position] = v[k];
+        if (position < LD_FUSED_BLOCK_FRONTIER) {
+            next.vertex[position] = v[k];
+            next.offset[position] = (int)(at & (LD_BLOCK_ONE_ENTRY - 1));
+            next.start[position] = start[k];
         }
-        ++at;
+        at += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
     }
 }
 
-// K out-neighbours a lane (ok[k]: the k-th is one, found from source[k]): every degree load and
-// claim is issued before any result is used, so that a lane has K in flight; the new ones get
-// their parent, depth and bits and go to the level's output. Every lane of the warp calls it.
-template <int K, int MULT, typename V>
-__device__ __forceinline__ void ld_block_claim(const int (&v)[K], const bool (&ok)[K], const int (&source)[K],
-                                               const ld_level_out<V>& out, ld_block_frontier& next,
-                                               ld_block_state& sh, int at_level) {
-    i64 start[K];
-    int degree[K];
-    u32 before[K];
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-        start[k] = 0;
-        degree[k] = 0;
-        before[k] = ~0u;
-        if (ok[k]) {
-            start[k] = __ldg(out.out_indptr + v[k]);
-            degree[k] = (int)__ldg(out.out_indptr + v[k] + 1);
-            before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
-        }
-    }
-    bool fresh[K];
-    int widest = 0;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-        degree[k] = (int)((u32)degree[k] - (u32)start[k]);  // exact: a degree is below 2^31
-        fresh[k] = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
-        if (fresh[k]) {
-            out.parents[v[k]] = ld_multiply<MULT, V>(source[k], V(), 1, 1, 0);
-            ld_mark_found(out, v[k], false);
-            if (v[k] == out.target) sh.target_hit = 1;
-            widest = max(widest, degree[k]);
-        }
-        const bool giant = fresh[k] && degree[k] > LD_FUSED_GIANT_DEGREE;
-        const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
-        if (giant) out.next_giants[g] = v[k];
-    }
-    for (int d = 16; d > 0; d >>= 1) widest = max(widest, __shfl_xor_sync(0xffffffffu, widest, d));
-    if ((threadIdx.x & 31) == 0 && widest) atomicMax(&sh.widest[at_level], (unsigned)widest);
-    ld_block_append<K>(fresh, v, start, degree, out.next_queue, next, &sh.tail[at_level]);
+// The entry of `in` holding edge e (the last whose offset is at most e), `top` the largest power
+// of two at most nf.
+__device__ __forceinline__ int ld_block_owner(const ld_block_frontier& in, int nf, int top, int e) {
+    int at = 0;
+    for (int step = top; step > 0; step >>= 1)
+        if (at + step < nf && in.offset[at + step] <= e) at += step;
+    return at;
 }
 
-// One push level of block 0. A thread takes the entries threadIdx.x + j x blockDim of at most
-// LD_FUSED_BLOCK_THIN_DEGREE out-edges and reads their edges LD_FUSED_BLOCK_IN_FLIGHT at a time
-// (a level of a few edges a thread costs about two memory round trips); a warp takes each
-// larger entry, four steps of 32 edges at a time.
+// One push level of block 0 over the frontier's edges flattened: edge e = k * blockDim + thread
+// (coalesced), each lane finding its K edges' sources, then their K out-neighbours, then
+// issuing every degree load and claim before it uses any result, so that a level of up to
+// K x blockDim edges costs about two memory round trips.
 template <int MULT, typename V>
-__device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf,
+__device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
                                     ld_block_frontier& next, ld_block_state& sh, int at_level,
                                     const ld_level_out<V>& out) {
-    constexpr int K = LD_FUSED_BLOCK_IN_FLIGHT;
-    const u32 full = 0xffffffffu;
-    const int lane = threadIdx.x & 31;
-    int j = threadIdx.x, done = 0;                 // the next entry of this thread, its edges read
-    while (__any_sync(full, j < nf)) {
+    constexpr int K = 4;
+    const int top = 1 << (31 - __clz(max(nf, 1)));
+    for (i64 e0 = 0; e0 < edges; e0 += K * blockDim.x) {
         int v[K], source[K];
         bool ok[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-            while (j < nf && (in.degree[j] == 0 || in.degree[j] > LD_FUSED_BLOCK_THIN_DEGREE)) j += blockDim.x;
-            ok[k] = j < nf;
-            v[k] = source[k] = 0;
+            const i64 e = e0 + k * blockDim.x + threadIdx.x;
+            ok[k] = e < edges;
+            source[k] = v[k] = 0;
             if (ok[k]) {
-                source[k] = in.vertex[j];
-                v[k] = __ldg(indices + in.start[j] + done);
-                if (++done == in.degree[j]) { j += blockDim.x; done = 0; }
+                const int i = ld_block_owner(in, nf, top, (int)e);
+                source[k] = in.vertex[i];
+                v[k] = __ldg(indices + in.start[i] + (e - in.offset[i]));
             }
         }
-        ld_block_claim<K, MULT, V>(v, ok, source, out, next, sh, at_level);
-    }
-    for (int base = 0; base < nf; base += blockDim.x) {
-        const int i = base + threadIdx.x;
-        const int degree = i < nf ? in.degree[i] : 0;
-        u32 wide = __ballot_sync(full, degree > LD_FUSED_BLOCK_THIN_DEGREE);
-        while (wide) {
-            const int owner = base + (threadIdx.x & ~31) + __ffs(wide) - 1;
-            wide &= wide - 1;
-            const i64 s = in.start[owner], end = s + in.degree[owner];
-            const int from = in.vertex[owner];
-            for (i64 e0 = s; e0 < end; e0 += 4 * 32) {
-                int v[4], source[4] = {from, from, from, from};
-                bool ok[4];
+        i64 start[K], degree[K];
+        u32 before[K];
 #pragma unroll
-                for (int k = 0; k < 4; ++k) {
-                    const i64 e = e0 + k * 32 + lane;
-                    ok[k] = e < end;
-                    v[k] = ok[k] ? __ldg(indices + e) : 0;
-                }
-                ld_block_claim<4, MULT, V>(v, ok, source, out, next, sh, at_level);
+        for (int k = 0; k < K; ++k) {
+            start[k] = degree[k] = 0;
+            before[k] = ~0u;
+            if (ok[k]) {
+                start[k] = __ldg(out.out_indptr + v[k]);
+                degree[k] = __ldg(out.out_indptr + v[k] + 1);
+                before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
             }
         }
+        bool fresh[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            degree[k] -= start[k];
+            fresh[k] = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
+            if (fresh[k]) {
+                out.parents[v[k]] = ld_multiply<MULT, V>(source[k], V(), 1, 1, 0);
+                ld_mark_found(out, v[k], false);
+                if (v[k] == out.target) sh.target_hit = 1;
+            }
+            const bool giant = fresh[k] && degree[k] > LD_FUSED_GIANT_DEGREE;
+            const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
+            if (giant) out.next_giants[g] = v[k];
+        }
+        ld_block_append<K>(fresh, v, start, degree, out.next_queue, next, &sh.tail[at_level]);
     }
 }
 
@@ -509,7 +479,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                 u64* __restrict__ records) {
     __shared__ ld_block_state sh;
     const i64 nwords = (n + 31) >> 5;
-    if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = sh.widest[threadIdx.x] = 0; }
+    if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = 0; }
     if (threadIdx.x == 0) { sh.target_hit = 0; sh.loaded = 0; }
     __syncthreads();
     // the first frontier, from the global queue (left as it is: other blocks may still read the
@@ -519,12 +489,12 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         for (i64 base = 0; base < nf; base += blockDim.x) {
             const i64 i = base + threadIdx.x;
             const bool here[1] = {i < nf};
-            int v[1] = {0}, degree[1] = {0};
-            i64 start[1] = {0};
+            int v[1] = {0};
+            i64 start[1] = {0}, degree[1] = {0};
             if (here[0]) {
                 v[0] = __ldcg(queues + (i64)s * n + i);
                 start[0] = __ldg(out_indptr + v[0]);
-                degree[0] = (int)(__ldg(out_indptr + v[0] + 1) - start[0]);
+                degree[0] = __ldg(out_indptr + v[0] + 1) - start[0];
                 bitmaps[(i64)s * nwords + (v[0] >> 5)] = 0u;
             }
             ld_block_append<1>(here, v, start, degree, nullptr, sh.frontier[0], &sh.loaded);
@@ -539,19 +509,18 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         if (threadIdx.x == 0) {
             const int ahead = (at_level + 1) % 3;
             sh.tail[ahead] = 0;
-            sh.giants[ahead] = sh.widest[ahead] = 0;
+            sh.giants[ahead] = 0;
         }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
                                   nullptr, target, slots + LD_SLOT_TARGET};
-        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, sh.frontier[input ^ 1], sh, at_level,
-                                     out);
+        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, sh.frontier[input ^ 1], sh,
+                                     at_level, out);
         __syncthreads();
         const u64 tail = sh.tail[at_level];
         found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
         found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
         found_giants = sh.giants[at_level];
-        const i64 widest = sh.widest[at_level];
         if (threadIdx.x == 0) {
             u64* record = records + LD_FUSED_RECORD * level;
             record[LD_RECORD_FRONTIER] = (u64)nf;
@@ -567,8 +536,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         if (level >= max_levels) break;
         const ld_rule before = rule;
         const bool push = rule.choose(found, found_edges);
-        if (!ld_block_fits(push, found, found_edges, found_giants, block_edges, max_edges)
-            || widest > LD_FUSED_BLOCK_WIDE_DEGREE) { rule = before; break; }
+        if (!ld_block_fits(push, found, found_edges, found_giants, block_edges, max_edges)) { rule = before; break; }
         input ^= 1;
         nf = found;
         edges = found_edges;
