@@ -339,7 +339,9 @@ __device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __rest
 // and a stop reason go back in the slots (LD_SLOT_HANDOVER), and the grid sets the frontier's
 // bits when it takes the search back.
 #define LD_SLOT_HANDOVER 22        // level, rule push, rule previous, rule unexplored, stop (-1: none)
-static_assert(LD_SLOT_HANDOVER + 5 <= LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
+#define LD_SLOT_EPOCH 27           // hand-overs so far: the waiting blocks watch it change
+#define LD_BLOCK_WAIT_NS 500       // their pause between two reads of it
+static_assert(LD_SLOT_EPOCH < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
 
 __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 ngiants, i64 block_edges,
                                               i64 max_edges) {
@@ -608,6 +610,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
 
     ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
+    u64 handovers = 0;                   // runs of block levels so far
     i64 level = 0, previous_count = 0;
     int reason = LD_STOP_LEVELS;
     while (level < max_levels) {
@@ -632,10 +635,21 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
         }
         if (ld_block_fits(push, nf, fe, (i64)*(volatile u64*)slot(LD_SLOT_GIANTS, cur), block_edges, max_edges)) {
-            if (blockIdx.x == 0)
+            // the other blocks wait on the hand-over's epoch with a pause between reads, not in
+            // the grid barrier's tight loop, whose reads would crowd block 0's memory traffic
+            const u64 epoch = ++handovers;          // the same count in every thread
+            if (blockIdx.x == 0) {
                 ld_block_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
                                          queues, bitmaps, giants, giant_capacity, slots, rule, level, nf, fe,
                                          max_frontier, max_edges, max_levels, block_edges, target, records);
+                __syncthreads();
+                if (threadIdx.x == 0) {
+                    __threadfence();
+                    *(volatile u64*)(slots + LD_SLOT_EPOCH) = epoch;
+                }
+            } else if (threadIdx.x == 0) {
+                while (*(volatile u64*)(slots + LD_SLOT_EPOCH) < epoch) __nanosleep(LD_BLOCK_WAIT_NS);
+            }
             grid.sync();
             const volatile u64* handover = slots + LD_SLOT_HANDOVER;
             level = (i64)handover[0];
