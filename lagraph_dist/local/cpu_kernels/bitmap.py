@@ -1,7 +1,10 @@
 """Twins of kernels/bitmap.cu: bitmaps from lists and back, counts, membership, assignment; the
-counters every product starts from."""
+counters every product starts from. Lists to bitmaps and back are compiled loops that touch
+the list and the words only (not a byte a slot); counts and membership tests are numpy's own
+single passes."""
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from lagraph_dist.local.layout import NCOUNTERS
@@ -11,22 +14,60 @@ def new_counters():
     return np.zeros(NCOUNTERS, dtype=np.uint64)
 
 
+@numba.njit(cache=True, inline="always")
+def popcount64(x):
+    """Set bits of a uint64 (the SWAR count; LLVM emits popcnt where the CPU has it)."""
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@numba.njit(cache=True)
+def _set_bits(ids, words):
+    for v in ids:
+        words[v >> 5] |= np.uint32(1) << np.uint32(v & 31)
+
+
+@numba.njit(cache=True)
+def _list_and_degrees(words, degrees, has_degrees):
+    """The set bits of ``words`` as increasing int32 ids, and the sum of ``degrees`` over them
+    (0 unless ``has_degrees``)."""
+    count = 0
+    for w in words:
+        count += popcount64(w)
+    ids = np.empty(count, dtype=np.int32)
+    at, total = 0, 0
+    for k in range(words.shape[0]):
+        w = np.uint32(words[k])
+        while w:
+            v = k * 32 + popcount64((w & (~w + np.uint32(1))) - np.uint32(1))
+            ids[at] = v
+            at += 1
+            if has_degrees:
+                total += degrees[v]
+            w &= w - np.uint32(1)
+    return ids, total
+
+
+_NO_DEGREES = np.zeros(1, dtype=np.int64)
+
+
 def bitmap_from_list(ids, length, words=None):
     """Packed uint32 words with bit l set for each l in ``ids`` (``length`` a multiple of 32);
     set into ``words`` in place when given."""
-    present = np.zeros(length, dtype=bool)
-    present[ids] = True
-    fresh = np.packbits(present, bitorder="little").view(np.uint32)
     if words is None:
-        return fresh
-    words |= fresh
+        words = np.zeros(-(-length // 32), dtype=np.uint32)
+    if ids.dtype != np.int32 and ids.dtype != np.int64:
+        ids = ids.astype(np.int64)
+    _set_bits(ids, words)
     return words
 
 
 def list_from_bitmap(words, count=None):
     """Sorted int32 ids of the set bits (``count``, when known, is only a size hint)."""
-    bits = np.unpackbits(words.view(np.uint8), bitorder="little")
-    return np.flatnonzero(bits).astype(np.int32)
+    return _list_and_degrees(words, _NO_DEGREES, False)[0]
 
 
 def popcount(words) -> int:
@@ -39,7 +80,6 @@ def bitmap_test(words, ids):
     return ((words[ids >> 5] >> (ids & 31).astype(np.uint32)) & 1).astype(bool)
 
 
-
 def assign_from_list(ids, words, values, *, src_dense=None, src_compact=None, scalar=None):
     """In place: set the bits of ``ids`` in ``words`` and write their values from
     ``src_dense[id]``, ``src_compact[i]`` or ``scalar`` (GrB_assign with a structural mask)."""
@@ -50,3 +90,10 @@ def assign_from_list(ids, words, values, *, src_dense=None, src_compact=None, sc
         values[ids] = src_compact
     else:
         values[ids] = src_dense[ids]
+
+
+def warm_up():
+    """Compile (or load from the cache) this module's loops for the types the products use."""
+    for ids in (np.array([1], np.int32), np.array([1], np.int64)):
+        list_from_bitmap(bitmap_from_list(ids, 32))
+    _list_and_degrees(np.zeros(1, np.uint32), _NO_DEGREES, True)
