@@ -422,7 +422,11 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
                                     const ld_level_out<V>& out) {
     constexpr int K = 4;
     const int top = 1 << (31 - __clz(max(nf, 1)));
+    const int warp_first = threadIdx.x & ~31;
     for (i64 e0 = 0; e0 < edges; e0 += K * blockDim.x) {
+        // a warp with no edge left skips to the barrier: idle warps would take issue slots from
+        // the few that carry a small level's latency
+        if (e0 + warp_first >= edges) break;
         int v[K], source[K];
         bool ok[K];
 #pragma unroll
