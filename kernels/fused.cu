@@ -420,7 +420,7 @@ template <int MULT, typename V>
 __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
                                     ld_block_frontier& next, ld_block_state& sh, int at_level,
                                     const ld_level_out<V>& out) {
-    constexpr int K = 4;
+    constexpr int K = 2;
     const int top = 1 << (31 - __clz(max(nf, 1)));
     const int warp_first = threadIdx.x & ~31;
     for (i64 e0 = 0; e0 < edges; e0 += K * blockDim.x) {

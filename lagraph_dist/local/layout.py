@@ -29,7 +29,7 @@ FUSED_GIANT_DEGREE = 4096    # fused.cu: vertices (rows) of more edges are slice
 FUSED_BLOCK_FRONTIER = 1024  # fused.cu: frontier entries a one-block level holds in shared memory
 FUSED_BLOCK_THIN_DEGREE = 16  # fused.cu: a one-block level gives vertices up to this degree a
                              # thread each (their edges read four at a time); larger ones a warp
-FUSED_BLOCK_EDGES = 4096     # fused.cu: a push level of at most this many frontier edges runs in
+FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many frontier edges runs in
                              # one block (a kernel argument, not a define: benchmarks sweep it)
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 
