@@ -134,6 +134,22 @@ def test_python_imports_the_layout_values(module, names):
         assert getattr(module, name) == getattr(kernel_layout, name), name
 
 
+@pytest.mark.parametrize("package", [cpu_kernels, gpu_kernels], ids=lambda p: p.__name__)
+def test_no_kernel_module_copies_a_layout_value(package):
+    """Every module of the CPU twins and of the GPU drivers takes the layout's numbers by import:
+    none assigns a name the layout module defines (a copy by hand would drift from the CUDA)."""
+    import importlib
+    import pkgutil
+    layout_names = {name for name in vars(kernel_layout) if name.isupper()}
+    modules = [importlib.import_module(f"{package.__name__}.{info.name}")
+               for info in pkgutil.iter_modules(package.__path__)]
+    assert modules, package
+    for module in [package, *modules]:
+        imported, assigned = _layout_names(module)
+        assert not assigned & layout_names, (module.__name__, assigned & layout_names)
+        assert not imported & assigned, (module.__name__, imported & assigned)
+
+
 def test_python_agrees_with_the_layout():
     """What the GPU driver and the modules that keep their own copy use matches the layout."""
     assert gpu_kernels._MULT is kernel_layout.MULT_CODES and gpu_kernels._ADD is kernel_layout.ADD_CODES
