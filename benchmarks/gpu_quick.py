@@ -2,7 +2,7 @@
 level's direction, sizes, seconds, host reads and whether it ran fused; with ``--json PATH``
 also a record of it (e.g. to compare two commits in one device call).
 
-    python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000 [--json out.json]
+    python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000 road:1000000 [--json out.json]
 """
 import importlib
 import json
@@ -32,7 +32,11 @@ def build(spec):
         n = int(size)
         ids = np.arange(n - 1)
         return ld.Matrix.from_edges(ids, ids + 1, n, symmetrize=True, backend="gpu"), [0]
-    raise SystemExit(f"unknown graph {spec!r}: kron:SCALE, mesh:RxC or path:N")
+    if kind == "road":
+        from lagraph_dist.io.generators import knn_edges
+        src, dst = knn_edges(int(size))
+        return ld.Matrix.from_edges(src, dst, int(size), symmetrize=True, backend="gpu"), [0]
+    raise SystemExit(f"unknown graph {spec!r}: kron:SCALE, mesh:RxC, path:N or road:N")
 
 
 def main(specs, json_path=None):

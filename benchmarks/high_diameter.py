@@ -4,6 +4,7 @@ the time (docs/benchmarking.md; issue 8).
     python3 benchmarks/high_diameter.py                          # meshes 1000x1000, 2000x2000; path of 1M
     python3 benchmarks/high_diameter.py --quick --backend cpu    # 100x100 mesh, 2000-vertex path, 1 repeat
     python3 benchmarks/high_diameter.py --meshes 4000x250 --path 0 --json /tmp/tall.json
+    python3 benchmarks/high_diameter.py --meshes --path 0 --road 1000000 --real   # road-like and real meshes
 
 Each graph is built on the backend asked for, made symmetric, and searched from vertex 0 (a
 corner of the mesh, an end of the path). Side by side in one run, on that graph: lagraph_dist
@@ -35,6 +36,7 @@ and so does each of ours on the CPU backend. To fit a time limit, run the path o
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -47,7 +49,8 @@ import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, write_json
-from lagraph_dist.io.generators import grid2d_edges
+from lagraph_dist.io.generators import grid2d_edges, knn_edges
+from lagraph_dist.io.mtx import read_mtx
 
 SOURCE = 0
 DIRECTIONS = ("push", "auto")
@@ -65,13 +68,14 @@ LEVELS_DEFINITION = ("max level + 1: the number of frontiers, the source's inclu
 @dataclass
 class GraphSpec:
     """A graph to search: its name and record, its edges in one direction (``edges(xp)``), and
-    its exact levels from ``SOURCE`` (``expected_levels()``, numpy)."""
+    its exact levels from ``SOURCE`` (``expected_levels()``, numpy; None: no closed form, the
+    levels are scipy's shortest paths on the built graph, -1 where unreached)."""
 
     name: str
     info: dict
     n: int
     edges: object
-    expected_levels: object
+    expected_levels: object = None
 
 
 def mesh(rows, cols):
@@ -93,6 +97,35 @@ def path(n):
 
     return GraphSpec(f"path {n}", {"kind": "path"}, n, edges,
                      lambda: np.arange(n, dtype=np.int64))    # vertex i is i steps from 0
+
+
+def road(n, k=3):
+    """A road-like graph: n points in the unit square, each joined to its k nearest
+    (lagraph_dist.io.generators.knn_edges); degrees k to about 2k, depth about sqrt(n)."""
+    def edges(xp):
+        src, dst = knn_edges(n, k)
+        return xp.asarray(src), xp.asarray(dst)
+
+    return GraphSpec(f"road {n} (k={k})", {"kind": "road", "k": k}, n, edges)
+
+
+def real_mesh(path):
+    """A Matrix Market graph (a finite-element mesh of the shared data: jagmesh7, 4elt, wing)."""
+    graph = read_mtx(path)
+
+    def edges(xp):
+        return xp.asarray(graph.src), xp.asarray(graph.dst)
+
+    return GraphSpec(f"{Path(path).stem} (Matrix Market)", {"kind": "real", "file": Path(path).name},
+                     graph.nrows, edges)
+
+
+def shared_meshes():
+    """The real meshes of the shared data folder ($LAGRAPH_DIST_DATA, else ../shared/data beside
+    the checkout) that are present."""
+    root = Path(os.environ.get("LAGRAPH_DIST_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
+    names = ("lagraph/jagmesh7.mtx", "networkit/4elt.mtx", "networkit/wing.mtx")
+    return [real_mesh(root / name) for name in names if (root / name).is_file()]
 
 
 def parse_mesh(text):
@@ -124,12 +157,17 @@ def require_levels(who, levels, expected):
                                  f"{int(expected[v])} ({wrong.size} vertices differ)")
 
 
-def cross_check_expected(S, expected):
-    """The exact levels against scipy's own shortest paths over the gathered graph (an
-    independent computation); returns how the expected levels were established, for the record."""
+def expected_levels(spec, S):
+    """(the levels every run must give, how they were established): a mesh's or a path's exact
+    levels, checked against scipy's own shortest paths over the gathered graph (an independent
+    computation), or those shortest paths themselves where there is no closed form."""
     hops = csgraph.shortest_path(S, unweighted=True, directed=True, indices=SOURCE)
-    require_levels("csgraph.shortest_path", np.where(np.isinf(hops), -1, hops).astype(np.int64), expected)
-    return "exact (mesh: row + col, path: index), equal to csgraph.shortest_path's"
+    hops = np.where(np.isinf(hops), -1, hops).astype(np.int64)
+    if spec.expected_levels is None:
+        return hops, "csgraph.shortest_path's (no closed form); -1 where unreached"
+    expected = spec.expected_levels()
+    require_levels("csgraph.shortest_path", hops, expected)
+    return expected, "exact (mesh: row + col, path: index), equal to csgraph.shortest_path's"
 
 
 def scipy_parents(predecessors):
@@ -239,10 +277,10 @@ def ratios(ours, peers):
 def run_graph(spec, backend, args, log):
     log(f"{spec.name}: building on {backend.name}")
     A, record = build(spec, backend)
-    expected = spec.expected_levels()
-    levels = int(expected.max()) + 1
     S = A.to_scipy()
-    record.update(levels=levels, expected_levels=cross_check_expected(S, expected))
+    expected, how = expected_levels(spec, S)
+    levels = int(expected.max()) + 1
+    record.update(levels=levels, reached=int((expected >= 0).sum()), expected_levels=how)
     log(f"{spec.name}: n = {A.n:,}, {A.nvals:,} stored edges, {levels:,} levels")
     ours = {d: time_runner(our_runner(A, d, expected, args.repeats), levels, log)
             for d in args.directions}
@@ -304,6 +342,11 @@ def parse_args(argv):
                         help=f"meshes to search (default {' '.join(FULL['meshes'])}; none: no meshes)")
     parser.add_argument("--path", type=int, metavar="N",
                         help=f"vertices of the path (default {FULL['path']:,}; 0: no path)")
+    parser.add_argument("--road", type=int, default=0, metavar="N",
+                        help="also a road-like graph of N points (k-nearest neighbours; 0: none)")
+    parser.add_argument("--real", action="store_true",
+                        help="also the real meshes of the shared data folder that are present "
+                             "(jagmesh7, 4elt, wing; $LAGRAPH_DIST_DATA or ../shared/data)")
     parser.add_argument("--repeats", type=int, help=f"our timed calls (default {FULL['repeats']})")
     parser.add_argument("--peer-repeats", type=int,
                         help=f"each peer's timed calls (default {FULL['peer_repeats']})")
@@ -324,9 +367,12 @@ def parse_args(argv):
         parser.error(f"--path takes 0 (no path) or at least 2 vertices, got {args.path}")
     if args.repeats < 1 or args.peer_repeats < 1:
         parser.error("--repeats and --peer-repeats must be at least 1")
-    args.graphs = args.meshes + ([path(args.path)] if args.path else [])
+    if args.road < 0 or 0 < args.road < 4:
+        parser.error(f"--road takes 0 (none) or at least 4 points, got {args.road}")
+    args.graphs = (args.meshes + ([path(args.path)] if args.path else []) + ([road(args.road)] if args.road else [])
+                   + (shared_meshes() if args.real else []))
     if not args.graphs:
-        parser.error("nothing to search: give --meshes or --path")
+        parser.error("nothing to search: give --meshes, --path, --road or --real")
     return args
 
 

@@ -268,3 +268,34 @@ def test_bad_arguments(call, error, words):
 def test_numpy_integer_arguments_are_accepted():
     src, _ = generators.kronecker_edges(np.int32(5), np.int64(2), seed=np.uint64(3), part=np.int8(0))
     assert src.shape == (64,)
+
+
+def test_knn_edges_join_each_point_to_its_nearest():
+    """Each point's k out-edges go to its k nearest other points (checked by brute force over
+    the same coordinates), no self-loop, and the graph is the same on every call."""
+    n, k = 300, 3
+    src, dst = generators.knn_edges(n, k, seed=4)
+    assert src.dtype == dst.dtype == np.int64 and src.shape == dst.shape == (n * k,)
+    np.testing.assert_array_equal(src, np.repeat(np.arange(n), k))
+    assert (src != dst).all()
+    again = generators.knn_edges(n, k, seed=4)
+    np.testing.assert_array_equal(dst, again[1])
+    assert not np.array_equal(dst, generators.knn_edges(n, k, seed=5)[1])
+    counter = np.arange(n, dtype=np.uint64)
+    points = np.stack([(generators._hash64(np, 4, stream, counter) >> np.uint64(11)) / float(1 << 53)
+                       for stream in (generators._STREAM_POINT_X, generators._STREAM_POINT_Y)], axis=1)
+    distance = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    nearest = np.sort(distance, axis=1)[:, :k]
+    chosen = np.sort(distance[src, dst].reshape(n, k), axis=1)
+    np.testing.assert_allclose(chosen, nearest)
+
+
+@pytest.mark.parametrize("n, k, error", [(3, 3, InvalidValue), (10, 0, InvalidValue), (10.0, 3, DomainMismatch),
+                                         (10, True, DomainMismatch), (10, 3, None)])
+def test_knn_edges_checks_its_arguments(n, k, error):
+    if error is None:
+        assert generators.knn_edges(n, k)[0].shape == (n * k,)
+    else:
+        with pytest.raises(error):
+            generators.knn_edges(n, k)

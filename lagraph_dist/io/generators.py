@@ -19,7 +19,7 @@ from lagraph_dist.comm.grid import default_grid
 from lagraph_dist.algebra.matrix import Matrix
 from lagraph_dist.algebra.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_memory
 
-__all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges"]
+__all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges", "knn_edges"]
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio, odd: splitmix64's counter increment
@@ -37,6 +37,8 @@ _CHUNK_DEVICE = 1 << 24
 _STREAM_PERMUTE = 1 << 32
 _STREAM_UNIFORM_SRC = (1 << 32) + 1
 _STREAM_UNIFORM_DST = (1 << 32) + 2
+_STREAM_POINT_X = (1 << 32) + 3
+_STREAM_POINT_Y = (1 << 32) + 4
 # Kronecker levels 2m and 2m+1 use the high and low 32 bits of stream m.
 
 _PERMUTE_ROUNDS = 3
@@ -334,6 +336,48 @@ def grid2d_edges(rows, cols, *, part=0, nparts=1, xp=numpy):
         return src, dst
 
     return _chunked(xp, lo, hi, make)
+
+
+def knn_edges(n, k=3, *, seed=0):
+    """Edges of a road-like graph: ``n`` points in the unit square, each joined to its ``k``
+    nearest others, one direction only (callers add the reverse edges, which gives each vertex
+    ``k`` to about ``2 k`` neighbours). Its diameter grows like ``sqrt(n)``, as a road network's
+    does, with the irregular degrees a mesh lacks.
+
+    Point ``i``'s coordinates are the hash of ``(seed, i)``, as the other generators' edges are,
+    so the graph is the same on every machine; the neighbours come from a k-d tree
+    (``scipy.spatial.cKDTree``), on the host, for the whole graph (no parts: a neighbourhood
+    needs every point).
+
+    Parameters
+    ----------
+    n : int
+        Points, ``>= k + 1``.
+    k : int
+        Neighbours a point, ``>= 1``.
+    seed : int
+        As in :func:`kronecker_edges`.
+
+    Returns
+    -------
+    src, dst : numpy.ndarray of int64, ``n * k`` edges (a pair chosen by both ends appears twice)
+
+    Raises
+    ------
+    DomainMismatch, InvalidValue
+        An argument is not an int or out of range.
+    """
+    from scipy.spatial import cKDTree
+    k = _check_int("k", k, 1)
+    n = _check_int("n", n, k + 1, (1 << 31) - 1)
+    seed = _check_int("seed", seed, 0, _MASK64)
+    counter = numpy.arange(n, dtype=numpy.uint64)
+    unit = 1.0 / float(1 << 53)                # the top 53 bits of a hash, as a float in [0, 1)
+    points = numpy.stack([(_hash64(numpy, seed, stream, counter) >> numpy.uint64(11)) * unit
+                          for stream in (_STREAM_POINT_X, _STREAM_POINT_Y)], axis=1)
+    _, nearest = cKDTree(points).query(points, k=k + 1)
+    src = numpy.repeat(numpy.arange(n, dtype=numpy.int64), k)
+    return src, nearest[:, 1:].astype(numpy.int64).ravel()      # column 0 is the point itself
 
 
 # -- the Graph500 graph as a Matrix -----------------------------------------------------------
