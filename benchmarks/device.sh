@@ -62,7 +62,10 @@ for stage in "$@"; do
             --peer-repeats 1 --json "$OUT/high-diameter-meshes.json" 2>&1 | tail -14 | tee "$OUT/hidiam.log"
         timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --meshes \
             --path ${HIDIAM_PATH:-200000} --peers scipy --peer-repeats 1 --json "$OUT/high-diameter-path.json" \
-            2>&1 | tail -8 | tee -a "$OUT/hidiam.log" ;;
+            2>&1 | tail -8 | tee -a "$OUT/hidiam.log"
+        timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --meshes --path 0 \
+            --road ${HIDIAM_ROAD:-1000000} --real --peer-repeats 1 --json "$OUT/high-diameter-road.json" \
+            2>&1 | tail -16 | tee -a "$OUT/hidiam.log" ;;
     ncu)                    # launches, time and DRAM bytes of every kernel of one search (summarised:
                             # a call brings back few files)
         for spec in ${NCU_GRAPHS:-kron:22}; do for d in ${NCU_DIRECTIONS:-push auto}; do
