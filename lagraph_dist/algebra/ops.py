@@ -19,6 +19,7 @@ import abc
 import contextlib
 import functools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,7 +35,7 @@ from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK
 
 __all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats", "LevelEngine",
-           "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "frontier_out_edges", "holds"]
+           "repeat_masked_vxm", "RepeatLimits", "LevelRecord", "LevelRecords", "frontier_out_edges", "holds"]
 
 
 @dataclass
@@ -432,6 +433,79 @@ FUSED_MAX_LEVELS = 4096
 #: push levels of more out-edges than this leave the fused run for a single product, whose
 #: tile-balanced push kernel reads a huge frontier's edges faster than the fused kernel's warps
 FUSED_MAX_PUSH_EDGES = 1 << 24
+_NO_CAP = (1 << 63) - 1
+
+
+def _fused_caps(kernels):
+    """(levels, push edges) one fused run of ``kernels`` takes at most: what its ``bfs_fused``
+    says (``max_levels``, ``max_push_edges``; None: no cap, the CPU's compiled run, whose records
+    grow), else FUSED_MAX_LEVELS and FUSED_MAX_PUSH_EDGES (the CUDA kernel's)."""
+    run = kernels.bfs_fused
+    levels, edges = getattr(run, "max_levels", FUSED_MAX_LEVELS), getattr(run, "max_push_edges", FUSED_MAX_PUSH_EDGES)
+    return _NO_CAP if levels is None else levels, _NO_CAP if edges is None else edges
+
+
+@dataclass
+class _FusedRun:
+    """The levels of one fused run as the backend returned them (tuples (frontier, discovered,
+    examined, push, seconds), a list or a sequence over its arrays), made into LevelRecords
+    only when read; the run's one launch counts on its first level, its reads on its last."""
+
+    raw: object
+    clock: str
+    reads: int
+    launches: int
+
+    def __len__(self):
+        return len(self.raw)
+
+    def record(self, k, row):
+        frontier, discovered, examined, push, seconds = row
+        return LevelRecord(frontier, discovered, examined, bool(push), seconds, self.clock, fused=True,
+                           host_reads=self.reads if k == len(self.raw) - 1 else 0,
+                           launches=self.launches if k == 0 else 0)
+
+    def __iter__(self):
+        for k, row in enumerate(self.raw):
+            yield self.record(k, row)
+
+
+class LevelRecords(Sequence):
+    """A search's :class:`LevelRecord` list, in level order: a single product's level as its
+    record, a fused run's levels as the backend's own tuples, made into records only when read
+    (so that a fused run of 100,000 levels makes no Python object a level)."""
+
+    def __init__(self):
+        self._pieces, self._count = [], 0
+
+    def append(self, record):
+        self._pieces.append(record)
+        self._count += 1
+
+    def add_fused(self, run):
+        if len(run):
+            self._pieces.append(run)
+            self._count += len(run)
+
+    def __len__(self):
+        return self._count
+
+    def __iter__(self):
+        for piece in self._pieces:
+            if isinstance(piece, _FusedRun):
+                yield from piece
+            else:
+                yield piece
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return list(self)[k]
+        k = range(self._count)[k]
+        for piece in self._pieces:
+            size = len(piece) if isinstance(piece, _FusedRun) else 1
+            if k < size:
+                return piece.record(k, piece.raw[k]) if isinstance(piece, _FusedRun) else piece
+            k -= size
 
 
 def frontier_out_edges(q, degrees):
@@ -471,7 +545,7 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
                and (depths is None or depths.encoding == "bitmap"))
     if limits.target is not None and q.nvals and holds(q, limits.target):
-        return q, []
+        return q, LevelRecords()
     return _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable).run()
 
 
@@ -485,7 +559,7 @@ class LevelEngine(abc.ABC):
 
     def __init__(self, q, A, depth, limits, rule):
         self.q, self.A, self.depth, self.limits, self.rule = q, A, depth, limits, rule
-        self.records, self.stopped = [], False
+        self.records, self.stopped = LevelRecords(), False
 
     def more(self):
         return not self.stopped and len(self.records) < self.limits.max_levels and self.q.nvals > 0
@@ -558,13 +632,14 @@ class _VectorLevels(LevelEngine):
         """Levels inside the backend's composite, until it stops; a push too big for it is
         left to :meth:`single`, with the rule's choice kept."""
         limits = self.limits
-        edge_cap = FUSED_MAX_PUSH_EDGES if limits.max_edges is None else min(limits.max_edges, FUSED_MAX_PUSH_EDGES)
-        run_limits = RepeatLimits(max_levels=min(FUSED_MAX_LEVELS, limits.max_levels - len(self.records)),
+        most_levels, most_edges = _fused_caps(self.A.backend.kernels)
+        edge_cap = most_edges if limits.max_edges is None else min(limits.max_edges, most_edges)
+        run_limits = RepeatLimits(max_levels=min(most_levels, limits.max_levels - len(self.records)),
                                   max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
                                   max_edges=edge_cap, target=limits.target)
         q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
                                        self.next_depth(), run_limits, self.rule)
-        self.records.extend(run)
+        self.records.add_fused(run)
         self.q = q
         if reason == STOP_TOO_BIG and (limits.max_nvals is None or q.nvals <= limits.max_nvals):
             # stopped before a push of more than edge_cap out-edges, which the rule chose
@@ -589,8 +664,8 @@ def holds(q, vertex):
 
 
 def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
-    """One run of the backend's fused search: (the frontier after it, its level records, why
-    it stopped: a STOP_* reason of the kernels)."""
+    """One run of the backend's fused search: (the frontier after it, its levels (a
+    :class:`_FusedRun`), why it stopped: a STOP_* reason of the kernels)."""
     backend = A.backend
     reads, launches = backend.device_reads, backend.kernel_launches
     out_csr = A.block.by_col
@@ -603,11 +678,10 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
         None if depths is None else depths.part.values, depth, q.to_list().part.ids, semiring.multiply.positional,
         rule, limits.max_nvals, limits.max_edges, limits.max_levels,
         -1 if limits.target is None else int(limits.target), workspace=space)
-    run_reads, run_launches, last = backend.device_reads - reads, backend.kernel_launches - launches, len(raw) - 1
-    records = [LevelRecord(frontier, discovered, examined, bool(push), seconds, backend.kernels.FUSED_LEVEL_CLOCK,
-                           fused=True, host_reads=run_reads if k == last else 0, launches=run_launches if k == 0 else 0)
-               for k, (frontier, discovered, examined, push, seconds) in enumerate(raw)]
-    added = sum(r.discovered for r in records)
+    run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
+                    backend.kernel_launches - launches)
+    added = getattr(raw, "discovered", None)
+    added = sum(row[1] for row in raw) if added is None else added
     visited.part.grew_in_place(added)             # every found vertex was new to it
     if depths is not None:
         depths.part.changed_in_place(backend)
@@ -617,4 +691,4 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
     out = Vector._from_part(q.n, A.grid, backend, part)
     degrees = A.out_degree()
     out.facts.record_counts(collectives.GlobalCounts((count,), count, int(edges)), degrees)
-    return out, records, reason
+    return out, run, reason

@@ -11,7 +11,7 @@ No kernel, MPI call or backend branch appears here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,12 +32,21 @@ class BFSResult:
     """``levels`` and ``parents`` are Vectors (None when not asked for); ``stats`` has one dict
     per level: direction, frontier nvals, discovered, edges examined, bytes and encoding per
     stage (expand, mask, fold) summed over ranks, seconds (slowest rank) and host reads.
-    ``source`` is the source's vertex id (a node label given as source is translated)."""
+    ``source`` is the source's vertex id (a node label given as source is translated).
+
+    The stats may be handed over as a function that makes them: on one rank they are made when
+    first read, so that a search of 100,000 levels does not make 100,000 dicts inside its time."""
 
     source: int
     levels: Vector | None
     parents: Vector | None
-    stats: list
+    _stats: object = field(repr=False)
+
+    @property
+    def stats(self) -> list:
+        if callable(self._stats):
+            self._stats = self._stats()
+        return self._stats
 
     def levels_by_label(self, A) -> dict:
         """Collective: ``{node: level}`` of every reached vertex, on every rank, as networkx's
@@ -102,9 +111,11 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
     _, levels_run = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths, depth=1,
                                       limits=limits, rule=rule)
-    records = [level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
-                            r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
-               for depth, r in enumerate(levels_run, start=1)]
-    return BFSResult(source, depths, visited if parents else None,
-                     summarize_levels(records, grid, grid.transport.name))
+
+    def stats():             # collective on several ranks: made here; on one, when first read
+        records = [level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
+                                r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
+                   for depth, r in enumerate(levels_run, start=1)]
+        return summarize_levels(records, grid, grid.transport.name)
+    return BFSResult(source, depths, visited if parents else None, stats if grid.size == 1 else stats())
 

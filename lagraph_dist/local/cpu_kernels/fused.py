@@ -1,89 +1,526 @@
-"""Twin of kernels/fused.cu: the whole search as levels that never leave the backend."""
+"""Twin of kernels/fused.cu: the whole search as levels that never leave the backend, compiled.
+
+One call of :func:`_search` (numba, ``cache=True``) runs every level of a run: a push level walks
+the frontier's queue and claims each unvisited out-neighbour at its first frontier edge (frontier,
+then adjacency order), on one core; a pull level scans the unvisited rows, 32 at a time by their
+visited word, each stopping at its first in-neighbour in the frontier's bitmap, in parallel over
+word-aligned chunks of rows where there are enough of them (each chunk writes only its own words
+and slots, so the result is the same whatever the threads). Which direction a level takes is
+fused.cu's ``ld_rule``, the arithmetic of :class:`lagraph_dist.core.direction.DirectionRule`, on
+the rule's state; a rule whose ``choose`` is not DirectionRule's own is asked level by level
+from Python instead. Each level's record (frontier, discovered, edges examined, direction, clock
+ticks) is written to arrays by the compiled loop.
+"""
 from __future__ import annotations
 
+import platform
 import time
 
+import llvmlite.ir as llvm_ir
 import numba
 import numpy as np
+from numba import prange
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
-from lagraph_dist.local.cpu_kernels.bitmap import bitmap_from_list
-from lagraph_dist.local.layout import STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.local.parts import LocalCSR
+from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
+
+#: what times each level of :func:`bfs_fused` (recorded with the level): the core's tick counter,
+#: read as each level ends, in the seconds of the host's perf_counter (measured against it once)
+FUSED_LEVEL_CLOCK = "host perf_counter"
+#: push levels of frontiers of fewer out-edges than this run in a loop of their own (a path's,
+#: a mesh's levels: the loop around such a level costs as much as its work), up to THIN_RUN at
+#: a time
+THIN_EDGES = 1024
+THIN_RUN = 64
+#: a pull level over fewer rows than this runs on one core (a parallel region costs ~20 us); a
+#: push level of fewer frontier edges than PARALLEL_EDGES writes what it finds as it claims it,
+#: a wider one claims first (its frontier in increasing order) and then writes the values of
+#: what it found, on all the cores when it found PARALLEL_FOUND vertices or more
+PARALLEL_ROWS = 1 << 16
+PARALLEL_EDGES = 1 << 16
+PARALLEL_FOUND = 1 << 14
+#: word-aligned chunks of rows a thread takes in a parallel pull level
+CHUNKS_PER_THREAD = 16
+
+_MACHINE = platform.machine().lower()
+_STOCK_CHOOSE = DirectionRule.choose
 
 
-# -- the fused search (kernels/fused.cu) -----------------------------------------------------
+# -- the clock ------------------------------------------------------------------------------
+@intrinsic
+def _read_clock(typingctx):
+    """The core's tick counter (x86-64: rdtsc, arm64: cntvct_el0); 0 on other machines."""
+    def codegen(context, builder, signature, args):
+        fnty = llvm_ir.FunctionType(llvm_ir.IntType(64), [])
+        if _MACHINE in ("x86_64", "amd64"):
+            return builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter"), [])
+        if _MACHINE in ("aarch64", "arm64"):
+            return builder.call(llvm_ir.InlineAsm(fnty, "mrs $0, cntvct_el0", "=r", side_effect=True), [])
+        return context.get_constant(types.int64, 0)
+    return types.int64(), codegen
+
+
 @numba.njit(cache=True)
-def _claim_out_neighbours(indptr, indices, frontier, words, room):
-    """The push level's loop: the out-neighbours of ``frontier`` whose bit is clear in
-    ``words``, each claimed (its bit set) by the first frontier edge that reaches it, in
-    frontier then adjacency order; their ids and parents, in claim order."""
-    found = np.empty(room, dtype=np.int64)
-    parents = np.empty(room, dtype=np.int64)
-    count = 0
-    for u in frontier:
-        for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
+def _clock():
+    return _read_clock()
+
+
+@intrinsic
+def _trailing_zeros(typingctx, word):
+    """The index of the lowest set bit of the low 32 bits of a word (nonzero there; numba widens
+    uint32 arithmetic to 64 bits, so the word may come as a uint64): LLVM's cttz, one
+    instruction."""
+    def codegen(context, builder, signature, args):
+        i32 = llvm_ir.IntType(32)
+        low = context.cast(builder, args[0], signature.args[0], types.uint32)
+        fn = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(i32, [i32, llvm_ir.IntType(1)]),
+                                            "llvm.cttz.i32")
+        return builder.zext(builder.call(fn, [low, llvm_ir.Constant(llvm_ir.IntType(1), 1)]), llvm_ir.IntType(64))
+    return types.int64(word), codegen
+
+
+_SECONDS_PER_TICK = [None]
+
+
+def seconds_per_tick():
+    """Seconds of one tick of the compiled loops' clock, measured once against perf_counter
+    (over ~2 ms); None where the machine has no tick counter."""
+    if _SECONDS_PER_TICK[0] is None:
+        _clock()                       # compiled (or loaded) first
+        started, ticks = time.perf_counter(), _clock()
+        while time.perf_counter() - started < 2e-3:
+            pass
+        elapsed, spent = time.perf_counter() - started, _clock() - ticks
+        _SECONDS_PER_TICK[0] = elapsed / spent if spent > 0 else 0.0
+    return _SECONDS_PER_TICK[0] or None
+
+
+# -- the direction rule (fused.cu's ld_rule) --------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def _choose(mode, alpha, beta, n, state, nf, edges):
+    """DirectionRule.choose's arithmetic on ``state`` = [push, previous, unexplored]: True for a
+    push level. Pull when a growing frontier's out-edges exceed unexplored / alpha, push again
+    when a shrinking frontier holds fewer than n / beta vertices."""
+    if mode != RULE_AUTO:
+        return mode == RULE_PUSH
+    if state[1] == 0:                 # the source alone
+        state[1] = nf
+        return state[0] != 0
+    growing = nf > state[1]
+    if state[0] != 0 and growing:
+        state[2] -= edges
+        if np.float64(edges) > np.float64(state[2]) / alpha:
+            state[0] = 0
+    elif state[0] == 0 and not growing and np.float64(nf) < n / beta:
+        state[0] = 1
+    state[1] = nf
+    return state[0] != 0
+
+
+# -- the levels -------------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def _found(v, parent, parents, positional, depths, depth):
+    """What a level writes for a vertex it finds (its bits are the caller's)."""
+    if positional:
+        parents[v] = parent
+    else:
+        parents[v] = True
+    if depths.shape[0]:
+        depths[v] = depth
+
+
+@numba.njit(cache=True, inline="always")
+def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
+    """Claims the unvisited out-neighbours of ``cur[:nf]`` at their first frontier edge into
+    ``nxt``; returns (found, their out-edges)."""
+    found, edges = 0, 0
+    keep_depths = depths.shape[0] > 0
+    for k in range(nf):
+        u = cur[k]
+        for e in range(oip[u], oip[u + 1]):
+            v = oix[e]
+            w = v >> 5
             bit = np.uint32(1) << np.uint32(v & 31)
-            if not words[v >> 5] & bit:
-                words[v >> 5] |= bit
-                found[count] = v
-                parents[count] = u
-                count += 1
-    return found[:count], parents[:count]
+            if words[w] & bit:
+                continue
+            words[w] |= bit
+            if keep_depths:
+                depth_words[w] |= bit
+            _found(v, u, parents, positional, depths, depth)
+            nxt[found] = v
+            found += 1
+            edges += oip[v + 1] - oip[v]
+    return found, edges
 
 
 @numba.njit(cache=True)
-def _first_frontier_in_neighbours(indptr, indices, frontier_bits, words, n):
-    """The pull level's loop: each row whose bit is clear in ``words`` scans its in-edges in
-    order and stops at the first one in ``frontier_bits`` (its parent); rows in increasing
-    order, with the in-edges read (up to each hit, all of a row without one)."""
-    found = np.empty(n, dtype=np.int64)
-    parents = np.empty(n, dtype=np.int64)
-    count, examined = 0, 0
-    for r in range(n):
-        if words[r >> 5] & (np.uint32(1) << np.uint32(r & 31)):
-            continue
-        for e in range(indptr[r], indptr[r + 1]):
-            c = indices[e]
-            examined += 1
-            if frontier_bits[c >> 5] & (np.uint32(1) << np.uint32(c & 31)):
-                found[count] = r
-                parents[count] = c
-                count += 1
+def _claim(oip, oix, cur_bits, nxt, sources, next_bits, words, depth_words):
+    """A wide push level's claims: the unvisited out-neighbours of the frontier (the bits of
+    ``cur_bits``, taken in increasing order: its vertices' edges are then read in the order
+    they are stored) into ``nxt`` and ``next_bits``, their parents into ``sources``, each at its
+    first frontier edge; returns how many (the caller writes their values: :func:`_write_found`)."""
+    found = 0
+    keep_depths = depth_words.shape[0] > 0
+    next_bits[:] = 0
+    for wi in range(cur_bits.shape[0]):
+        todo = cur_bits[wi]
+        while todo:
+            u = wi * 32 + _trailing_zeros(todo)
+            todo = np.uint32(todo & (todo - np.uint32(1)))
+            for e in range(oip[u], oip[u + 1]):
+                v = oix[e]
+                w, bit = v >> 5, np.uint32(1) << np.uint32(v & 31)
+                if words[w] & bit:       # (an inlined helper taking the arrays is 3x slower here)
+                    continue
+                words[w] |= bit
+                next_bits[w] |= bit
+                if keep_depths:
+                    depth_words[w] |= bit
+                nxt[found] = v
+                sources[found] = u
+                found += 1
+    return found
+
+
+@numba.njit(cache=True, inline="always")
+def _write_range(first, stop, nxt, sources, oip, parents, positional, depths, depth):
+    edges = 0
+    for k in range(first, stop):
+        v = nxt[k]
+        _found(v, sources[k], parents, positional, depths, depth)
+        edges += oip[v + 1] - oip[v]
+    return edges
+
+
+@numba.njit(cache=True, parallel=True)
+def _write_parallel(nchunks, found, nxt, sources, oip, parents, positional, depths, depth, edges):
+    for c in prange(nchunks):
+        edges[c] = _write_range(c * found // nchunks, (c + 1) * found // nchunks, nxt, sources, oip, parents,
+                                positional, depths, depth)
+
+
+@numba.njit(cache=True)
+def _write_found(found, nxt, sources, oip, parents, positional, depths, depth, threads):
+    """The parents (or True) and depths of the ``found`` vertices claimed by :func:`_claim`, in
+    parallel when there are many (each vertex once: no two threads write one slot); returns
+    their out-edges."""
+    if threads < 2 or found < PARALLEL_FOUND:
+        return _write_range(0, found, nxt, sources, oip, parents, positional, depths, depth)
+    nchunks = threads * CHUNKS_PER_THREAD
+    edges = np.zeros(nchunks, np.int64)
+    _write_parallel(nchunks, found, nxt, sources, oip, parents, positional, depths, depth, edges)
+    return edges.sum()
+
+
+@numba.njit(cache=True, inline="always")
+def _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional,
+                depth_words, depths, depth, nxt, counts, examined, edges):
+    """Rows of words [c * chunk_words, ...) of a pull level: each unvisited row with in-edges
+    (its bit clear in ``no_inputs``) takes its first in-neighbour set in ``cur_bits``; found
+    rows go to ``nxt`` from slot (first row of the chunk) on, increasing, and their bits to
+    ``nxt_bits`` (every word of the chunk written)."""
+    nw = words.shape[0]
+    keep_depths = depths.shape[0] > 0
+    first = c * chunk_words
+    last = min(nw, first + chunk_words)
+    at = first * 32
+    found, read, out_edges = 0, 0, 0
+    for wi in range(first, last):
+        visited = words[wi]
+        fresh = np.uint32(0)
+        todo = np.uint32(~(visited | no_inputs[wi]))         # the rows to read
+        if todo:
+            while todo:
+                b = _trailing_zeros(todo)
+                todo = np.uint32(todo & (todo - np.uint32(1)))
+                r = wi * 32 + b
+                start, stop = iip[r], iip[r + 1]
+                hit = stop
+                for e in range(start, stop):
+                    s = iix[e]
+                    if (cur_bits[s >> 5] >> np.uint32(s & 31)) & np.uint32(1):
+                        hit = e
+                        break
+                if hit == stop:
+                    read += stop - start
+                    continue
+                read += hit - start + 1
+                fresh |= np.uint32(1) << np.uint32(b)
+                _found(r, iix[hit], parents, positional, depths, depth)
+                nxt[at + found] = r
+                found += 1
+                out_edges += oip[r + 1] - oip[r]
+            if fresh:
+                words[wi] = visited | fresh
+                if keep_depths:
+                    depth_words[wi] |= fresh
+        nxt_bits[wi] = fresh
+    counts[c], examined[c], edges[c] = found, read, out_edges
+
+
+@numba.njit(cache=True, parallel=True)
+def _pull_parallel(nchunks, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional,
+                   depth_words, depths, depth, nxt, counts, examined, edges):
+    for c in prange(nchunks):
+        _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional,
+                    depth_words, depths, depth, nxt, counts, examined, edges)
+
+
+@numba.njit(cache=True)
+def _pull_level(iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional, depth_words, depths, depth,
+                nxt, threads):
+    """A pull level over every row; returns (found, in-edges read, their out-edges), the found
+    rows packed at the front of ``nxt`` in increasing order."""
+    nw = words.shape[0]
+    if nw * 32 < PARALLEL_ROWS or threads < 2:
+        nchunks, chunk_words = 1, nw
+    else:
+        nchunks = min(nw, threads * CHUNKS_PER_THREAD)
+        chunk_words = -(-nw // nchunks)
+        nchunks = -(-nw // chunk_words)
+    counts = np.zeros(nchunks, np.int64)
+    examined = np.zeros(nchunks, np.int64)
+    edges = np.zeros(nchunks, np.int64)
+    if nchunks == 1:
+        _pull_chunk(0, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional,
+                    depth_words, depths, depth, nxt, counts, examined, edges)
+    else:
+        _pull_parallel(nchunks, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents,
+                       positional, depth_words, depths, depth, nxt, counts, examined, edges)
+    found = 0
+    for c in range(nchunks):                 # each chunk's rows follow the chunks before it
+        at = c * chunk_words * 32
+        if at != found:
+            for k in range(counts[c]):
+                nxt[found + k] = nxt[at + k]
+        found += counts[c]
+    return found, examined.sum(), edges.sum()
+
+
+@numba.njit(cache=True, inline="always")
+def _holds_target(words, target, target_before):
+    return target >= 0 and not target_before and (words[target >> 5] >> np.uint32(target & 31)) & np.uint32(1) != 0
+
+
+@numba.njit(cache=True)
+def _thin_levels(oip, oix, qc, qn, nf, edges, words, parents, positional, depth_words, depths, depth, room, mode,
+                 alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, ticks, last_tick):
+    """Up to ``room`` push levels of frontiers of fewer than THIN_EDGES out-edges, one after
+    another (a path's or a mesh's levels: the loop around them is most of their cost), each
+    timed from ``last_tick`` or the level before. Returns (levels run, the frontier's size and
+    out-edges, its queue: 0 ``qc``, 1 ``qn``, the direction the rule chose for a level not run
+    here (-1: none), the stop reason or -1, the last tick read)."""
+    ran, swapped = 0, 0
+    while ran < room:
+        if nf == 0:
+            return ran, nf, edges, swapped, -1, STOP_EMPTY, last_tick
+        if edges >= THIN_EDGES:
+            break
+        if not _choose(mode, alpha, beta, rule_n, state, nf, edges):
+            return ran, nf, edges, swapped, 0, -1, last_tick
+        if edges > max_edges:
+            return ran, nf, edges, swapped, 1, STOP_TOO_BIG, last_tick
+        found, next_edges = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths,
+                                        depth + ran)
+        records[ran, 0], records[ran, 1], records[ran, 2], records[ran, 3] = nf, found, edges, 1
+        now = _read_clock()
+        ticks[ran] = now - last_tick
+        last_tick = now
+        ran += 1
+        qc, qn, swapped = qn, qc, 1 - swapped
+        nf, edges = found, next_edges
+        if nf == 0:
+            return ran, nf, edges, swapped, -1, STOP_EMPTY, last_tick
+        if _holds_target(words, target, target_before):
+            return ran, nf, edges, swapped, -1, STOP_TARGET, last_tick
+        if nf > max_frontier:
+            return ran, nf, edges, swapped, -1, STOP_TOO_BIG, last_tick
+    return ran, nf, edges, swapped, -1, -1, last_tick
+
+
+@numba.njit(cache=True)
+def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits_of, words, no_inputs, parents,
+                positional, depth_words, depths, depth, threads):
+    """One level of a frontier of THIN_EDGES out-edges or more, or a pull: returns (found,
+    examined, their out-edges, the bitmap holding the new frontier: 0, 1 or -1 none). A push
+    of PARALLEL_EDGES edges or more takes its frontier from a bitmap, in increasing order."""
+    if push and edges < PARALLEL_EDGES:
+        found, next_edges = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths, depth)
+        return found, edges, next_edges, -1
+    if bits_of < 0:                          # the frontier came from a thin push: its bitmap
+        bits_of = 0
+        bits[0, :] = 0
+        for k in range(nf):
+            v = qc[k]
+            bits[0, v >> 5] |= np.uint32(1) << np.uint32(v & 31)
+    if push:
+        found = _claim(oip, oix, bits[bits_of], qn, sources, bits[1 - bits_of], words, depth_words)
+        next_edges = _write_found(found, qn, sources, oip, parents, positional, depths, depth, threads)
+        return found, edges, next_edges, 1 - bits_of
+    found, examined, next_edges = _pull_level(iip, iix, oip, bits[bits_of], bits[1 - bits_of], words, no_inputs,
+                                              parents, positional, depth_words, depths, depth, qn, threads)
+    return found, examined, next_edges, 1 - bits_of
+
+
+@numba.njit(cache=True)
+def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier, qa,
+            qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target, threads):
+    """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
+    ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
+    ``max_levels`` levels ran. ``qa``, ``qb``, ``sources`` (int32, a slot a vertex) and ``bits``
+    (2, words) uint32 are the frontier's buffers; ``no_inputs`` has the bits of the rows without
+    in-edges, which no pull level reads; ``state`` is the rule's (updated). Returns (records
+    (levels, 4): frontier, discovered, examined, push; each level's ticks; the queue holding
+    the last frontier (0: ``qa``, 1: ``qb``), its size, its out-edges, why it stopped)."""
+    nf = frontier.shape[0]
+    edges = 0
+    for k in range(nf):
+        u = frontier[k]
+        qa[k] = u
+        edges += oip[u + 1] - oip[u]
+    qc, qn, in_b = qa, qb, 0
+    capacity = 2 * THIN_RUN
+    records = np.empty((capacity, 4), np.int64)
+    ticks = np.zeros(capacity, np.float64)
+    level = 0
+    bits_of = -1                              # the bitmap (0 or 1) holding the frontier, -1: none
+    target_before = target >= 0 and (words[target >> 5] >> np.uint32(target & 31)) & np.uint32(1) != 0
+    reason = STOP_LEVELS
+    chosen = -1                               # the rule's choice for this level when already asked
+    last_tick = _read_clock()
+    while level < max_levels:
+        if nf == 0:
+            reason = STOP_EMPTY
+            break
+        if capacity - level < THIN_RUN:
+            capacity *= 2
+            grown = np.empty((capacity, 4), np.int64)
+            grown[:level] = records[:level]
+            records = grown
+            more = np.zeros(capacity, np.float64)
+            more[:level] = ticks[:level]
+            ticks = more
+        if chosen < 0 and edges < THIN_EDGES:
+            ran, nf, edges, swapped, chosen, stop, last_tick = _thin_levels(
+                oip, oix, qc, qn, nf, edges, words, parents, positional, depth_words, depths, first_depth + level,
+                min(max_levels - level, THIN_RUN), mode, alpha, beta, rule_n, state, max_frontier, max_edges,
+                target, target_before, records[level:], ticks[level:], last_tick)
+            level += ran
+            if ran:
+                bits_of = -1
+            if swapped:
+                qc, qn, in_b = qn, qc, 1 - in_b
+            if stop >= 0:
+                reason = stop
                 break
-    return found[:count], parents[:count], examined
+            continue
+        push = _choose(mode, alpha, beta, rule_n, state, nf, edges) if chosen < 0 else chosen == 1
+        chosen = -1
+        if push and edges > max_edges:        # the caller expands it
+            reason = STOP_TOO_BIG
+            break
+        found, examined, next_edges, bits_of = _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits,
+                                                           bits_of, words, no_inputs, parents, positional,
+                                                           depth_words, depths, first_depth + level, threads)
+        records[level, 0], records[level, 1], records[level, 2] = nf, found, examined
+        records[level, 3] = 1 if push else 0
+        now = _read_clock()
+        ticks[level] = now - last_tick
+        level, last_tick = level + 1, now
+        qc, qn, in_b = qn, qc, 1 - in_b
+        nf, edges = found, next_edges
+        if nf == 0:
+            reason = STOP_EMPTY
+            break
+        if _holds_target(words, target, target_before):
+            reason = STOP_TARGET
+            break
+        if nf > max_frontier:
+            reason = STOP_TOO_BIG
+            break
+    return records[:level], ticks[:level], in_b, nf, edges, reason
 
 
-def compile_kernels():
-    """Compile (or load from numba's disk cache) the loops above on a tiny graph, so that no
-    search pays for it: the CPU backend calls this once, when it is first made."""
-    indptr, indices = np.array([0, 1, 1], dtype=np.int64), np.array([1], dtype=np.int32)
-    _claim_out_neighbours(indptr, indices, np.array([0], dtype=np.int64), np.zeros(1, dtype=np.uint32), 1)
-    _first_frontier_in_neighbours(indptr, indices, np.ones(1, dtype=np.uint32), np.zeros(1, dtype=np.uint32), 2)
+# -- the host side ----------------------------------------------------------------------------
+class FusedRecords:
+    """The per-level tuples (frontier, discovered, examined, push, seconds) of a run, read from
+    the compiled loop's arrays as they are asked for (a run of 100,000 levels makes no tuple
+    until one is read)."""
 
+    __slots__ = ("counts", "seconds")
 
-def _push_found(out_csr, frontier, words, edges):
-    """A push level: the unvisited out-neighbours of ``frontier`` (each once, in increasing
-    order; their bits set in ``words``) and a parent each: the first frontier vertex, in
-    frontier and adjacency order, with an edge to it."""
-    found, parents = _claim_out_neighbours(out_csr.indptr, out_csr.indices, frontier, words,
-                                           min(int(edges), words.shape[0] * 32))
-    order = np.argsort(found, kind="stable")
-    return found[order], parents[order]
+    def __init__(self, counts, seconds):
+        self.counts, self.seconds = counts, seconds
 
+    def __len__(self):
+        return int(self.counts.shape[0])
 
-def _pull_found(in_csr, frontier_bits, words, n):
-    """A pull level: every unvisited row with an in-neighbour in the frontier, its first such
-    in-neighbour as parent, and the in-edges read up to it (all of them when none)."""
-    return _first_frontier_in_neighbours(in_csr.indptr, in_csr.indices, frontier_bits, words, n)
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        frontier, discovered, examined, push = (int(x) for x in self.counts[k])
+        return frontier, discovered, examined, push, float(self.seconds[k])
+
+    def __iter__(self):
+        for row, seconds in zip(self.counts.tolist(), self.seconds.tolist()):
+            yield (*row, seconds)
+
+    @property
+    def discovered(self) -> int:
+        """The vertices the run's levels found, all together."""
+        return int(self.counts[:, 1].sum())
+
+    @classmethod
+    def joined(cls, runs):
+        return cls(np.concatenate([r.counts for r in runs]) if runs else np.zeros((0, 4), np.int64),
+                   np.concatenate([r.seconds for r in runs]) if runs else np.zeros(0))
 
 
 def fused_workspace(n, nnz):
-    """The twin keeps no buffers between runs."""
-    return None
+    """The run's buffers over an n-vertex block (kept by the caller, one per matrix): two
+    frontier queues, the push's parents queue, two frontier bitmaps, and (made on first use)
+    the bitmap of the rows without in-edges."""
+    slots, nwords = max(n, 1), max(-(-n // 32), 1)
+    return {"queues": (np.empty(slots, np.int32), np.empty(slots, np.int32)), "sources": np.empty(slots, np.int32),
+            "bits": np.empty((2, nwords), np.uint32), "no_inputs": None}
 
 
-#: what times each level of :func:`bfs_fused` (recorded with the level)
-FUSED_LEVEL_CLOCK = "host perf_counter"
+@numba.njit(cache=True)
+def _rows_without_inputs(indptr, nwords):
+    bits = np.zeros(nwords, np.uint32)
+    for r in range(indptr.shape[0] - 1):
+        if indptr[r] == indptr[r + 1]:
+            bits[r >> 5] |= np.uint32(1) << np.uint32(r & 31)
+    return bits
+
+
+def _no_inputs(in_csr, nwords, space):
+    """The bits of ``in_csr``'s empty rows, made once per matrix (kept with the CSR it is of)."""
+    kept = space["no_inputs"]
+    if kept is None or kept[0] is not in_csr.indptr:
+        kept = space["no_inputs"] = (in_csr.indptr, _rows_without_inputs(in_csr.indptr, nwords))
+    return kept[1]
+
+
+_NO_DEPTHS = np.zeros(0, np.int64)
+_NO_WORDS = np.zeros(0, np.uint32)
+
+
+def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional, mode, rule,
+         state, max_frontier, max_edges, max_levels, target, space):
+    records, ticks, cur, count, edges, reason = _search(
+        out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, _no_inputs(in_csr, words.shape[0], space),
+        words, parents, bool(positional), _NO_WORDS if depths is None else depth_words,
+        _NO_DEPTHS if depths is None else depths, np.int64(first_depth), frontier, *space["queues"],
+        space["sources"], space["bits"], np.int64(mode), np.float64(rule.alpha),
+        np.float64(rule.beta), np.float64(rule.n), state, np.int64(max_frontier), np.int64(max_edges),
+        np.int64(max_levels), np.int64(target), np.int64(numba.get_num_threads()))
+    tick = seconds_per_tick()
+    return FusedRecords(records, ticks * tick if tick else ticks), space["queues"][cur][:count].copy(), int(edges), \
+        int(reason)
 
 
 def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
@@ -96,48 +533,77 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     ``depths`` (and their bits into ``depth_words``) when depths are kept.
 
     Returns (records: (frontier, discovered, examined, push, seconds) per level, frontier ids,
-    frontier out-edges, why it stopped); a level's seconds are measured with the host's
-    ``time.perf_counter`` around that level alone. It stops after the level that empties the frontier, reaches
-    ``target`` (-1: none) or makes the frontier exceed ``max_frontier`` vertices, or after
-    ``max_levels`` levels; a push frontier of more than ``max_edges`` out-edges is not expanded
-    (it may be the first: then no level runs). Pull levels count the in-edges read up to each
-    row's first frontier in-neighbour; the kernel reads in steps, so its count may be higher.
+    frontier out-edges, why it stopped). A level's seconds come from the core's tick counter,
+    read as the level before it and as it ends (:data:`FUSED_LEVEL_CLOCK`). It stops after the level that empties the
+    frontier, reaches ``target`` (-1: none) or makes the frontier exceed ``max_frontier``
+    vertices, or after ``max_levels`` levels; a push frontier of more than ``max_edges``
+    out-edges is not expanded (it may be the first: then no level runs). Pull levels count the
+    in-edges read up to each row's first frontier in-neighbour. A push level's parent of a
+    vertex is its first frontier in-neighbour in the frontier's order (a push frontier is in
+    the order its vertices were claimed, a pull's in increasing order), a pull level's its
+    first in the row's.
     """
-    n = out_csr.nmajor
-    degree = lambda ids: int((out_csr.indptr[ids + 1] - out_csr.indptr[ids]).sum())   # noqa: E731
-    records, frontier = [], frontier_ids.astype(np.int64)
-    edges = degree(frontier)
-    reason = STOP_LEVELS
-    for level in range(max_levels):
+    space = workspace if workspace is not None else fused_workspace(out_csr.nmajor, out_csr.nnz)
+    frontier = np.ascontiguousarray(frontier_ids, dtype=np.int32)
+    state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
+    if type(rule).choose is _STOCK_CHOOSE:
+        out = _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
+                   rule.code, rule, state, max_frontier, max_edges, max_levels, target, space)
+        rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
+    else:
+        out = _asking_each_level(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier,
+                                 positional, rule, max_frontier, max_edges, max_levels, target, space)
+    return out
+
+
+def _asking_each_level(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
+                       rule, max_frontier, max_edges, max_levels, target, space):
+    """The run with a rule whose ``choose`` is its own (a subclass, a test's patch): one
+    compiled level at a time, in the direction the rule gives."""
+    runs, reason = [], STOP_LEVELS
+    edges = int((out_csr.indptr[frontier.astype(np.int64) + 1] - out_csr.indptr[frontier]).sum())
+    state = np.zeros(3, np.int64)
+    for _ in range(max_levels):
         if frontier.shape[0] == 0:
             reason = STOP_EMPTY
             break
-        started = time.perf_counter()
-        frontier_nvals = frontier.shape[0]
-        push = rule.choose(frontier_nvals, edges)
-        if push and edges > max_edges:   # the caller expands it (the queues could not hold it)
-            reason = STOP_TOO_BIG
+        mode = RULE_PUSH if rule.choose(frontier.shape[0], edges) else RULE_PULL
+        records, frontier, edges, reason = _run(out_csr, in_csr, words, parents, depth_words, depths,
+                                                first_depth + len(runs), frontier, positional, mode, rule, state,
+                                                max_frontier, max_edges, 1, target, space)
+        if len(records):
+            runs.append(records)
+        if reason != STOP_LEVELS:
             break
-        if push:
-            found, sources = _push_found(out_csr, frontier, words, edges)
-            examined = edges
-        else:
-            bits = bitmap_from_list(frontier, words.shape[0] * 32)
-            found, sources, examined = _pull_found(in_csr, bits, words, n)
-        bitmap_from_list(found, words.shape[0] * 32, words)
-        parents[found] = sources if positional else True
-        if depths is not None:
-            depths[found] = first_depth + level
-            bitmap_from_list(found, depth_words.shape[0] * 32, depth_words)
-        frontier, edges = found, degree(found)
-        records.append((frontier_nvals, found.shape[0], examined, int(push), time.perf_counter() - started))
-        if frontier.shape[0] == 0:
-            reason = STOP_EMPTY
-            break
-        if 0 <= target and bool((frontier == target).any()):
-            reason = STOP_TARGET
-            break
-        if frontier.shape[0] > max_frontier:
-            reason = STOP_TOO_BIG
-            break
-    return records, frontier.astype(np.int32), edges, reason
+    return FusedRecords.joined(runs), frontier, edges, reason
+
+
+def compile_kernels():
+    """Compile (or load from numba's disk cache) the loops above on a tiny graph, for both kinds
+    of parents, so that no search pays for it: the CPU backend calls this once, when it is first
+    made."""
+    indptr, indices = np.ones(33, dtype=np.int64), np.array([1], dtype=np.int32)     # 0 -> 1 of 32 vertices
+    indptr[0] = 0
+    for parents in (np.zeros(32, np.int64), np.zeros(32, np.bool_)):
+        for depths in (None, np.zeros(32, np.int64)):
+            for mode in (RULE_PUSH, RULE_PULL):
+                words = np.ones(1, np.uint32)
+                csr = LocalCSR(indptr, indices, 32)
+                _run(csr, csr, words, parents, np.ones(1, np.uint32), depths, 1, np.zeros(1, np.int32),
+                     parents.dtype != np.bool_, mode, DirectionRule("auto", 2, 1), np.array([1, 0, 1], np.int64), 32,
+                     1, 4, -1, fused_workspace(32, 1))
+    _start_threads(np.zeros(2, np.int64))
+    seconds_per_tick()
+
+
+@numba.njit(cache=True, parallel=True)
+def _start_threads(slots):
+    """Starts the parallel loops' threads (their first region costs ~0.1 s)."""
+    for k in prange(slots.shape[0]):
+        slots[k] = k
+
+
+#: a run goes on to the end (its records grow as it goes), whatever the levels and the push
+#: frontiers' edges (ops reads these; the CUDA kernel's runs are capped)
+bfs_fused.max_levels = None
+bfs_fused.max_push_edges = None
