@@ -1,12 +1,15 @@
-"""Numpy twins of the CUDA kernels in ``kernels/``: the CPU backend runs them, and the GPU
-tests compare the CUDA kernels against them on random inputs.
+"""CPU twins of the CUDA kernels in ``kernels/``, compiled with numba: the CPU backend runs them,
+and the GPU tests compare the CUDA kernels against them on random inputs.
 
 Each twin follows its kernel's contract (inputs, outputs, counters, wire layout) and its
-algorithm where that shapes the result: push finds every frontier edge by a search over the
-exclusive scan of frontier degrees (Bisson et al. 2015, 3.4); pull scans each candidate row's
-inputs in increasing order and stops at the first hit when the semiring allows it. A product
-returns its output part (a bitmap that also knows its entries as a list) and its counters
-(:data:`FOUND`, :data:`EXAMINED`, :data:`PUSH_EDGES`, ...), read by the caller once.
+algorithm where that shapes the result: push takes the frontier's edges in frontier then
+adjacency order, the order of the kernel's search over the scan of frontier degrees (Bisson et
+al. 2015, 3.4), the first one claiming an entry; pull scans each candidate row's inputs in
+increasing order and stops at the first hit when the semiring allows it. A product returns its
+output part (a bitmap that also knows its entries as a list) and its counters (:data:`FOUND`,
+:data:`EXAMINED`, :data:`PUSH_EDGES`, ...), read by the caller once. Wide work runs on all
+the threads numba has (:func:`compile_kernels` sets them: the host's cores shared among its
+MPI ranks), cut so that the result is the one-thread result.
 
 One module a CUDA source, as the kernels are split: ``bitmap`` (bitmap.cu), ``push``, ``pull``,
 ``fold``, ``fused``, ``multi``, and ``common`` for what push and pull share (common.cuh). This
@@ -14,15 +17,23 @@ package is the CPU backend's kernels object: it names every twin.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import numpy as np
+
+from lagraph_dist.local.cpu_kernels import bitmap, fold, fused, multi, pull, push
 from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, list_from_bitmap,
                                                    new_counters, popcount)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
-from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, compile_kernels, fused_workspace
+from lagraph_dist.local.cpu_kernels.common import set_kernel_threads
+from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, fused_workspace
 from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count, multi_merge, multi_new_counters,
                                                   multi_nonzero_ids, multi_pack_parents, multi_popcounts, multi_pull,
                                                   multi_push)
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
 from lagraph_dist.local.cpu_kernels.push import push_spmspv
+from lagraph_dist.local.parts import LocalCSR
+from lagraph_dist.semirings import semirings
 from lagraph_dist.local.layout import (EXAMINED, FOUND, LONG_ROWS, M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE,
                                         M_NCOUNTERS, M_PUSH_EDGES, NCOUNTERS, OVERFLOW, PUSH_EDGES, STOP_EMPTY,
                                         STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
@@ -35,3 +46,20 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK",
            "compile_kernels"]
+
+
+def compile_kernels():
+    """Set the kernels' threads, then compile (or load from numba's disk cache) every compiled
+    loop, one thread and chunked, for the types the searches use, on a tiny graph, so that no
+    search pays for it: the CPU backend calls this once, when it is first made."""
+    set_kernel_threads()
+    fused.compile_kernels()
+    n = 64
+    indptr = np.arange(n + 1, dtype=np.int64)
+    csr = LocalCSR(indptr, ((np.arange(n) + 1) % n).astype(np.int32), n)
+    in_map = SimpleNamespace(block_len=n, stride=n, offset=0)
+    bitmap.warm_up()
+    push.warm_up(csr, in_map, list(semirings))
+    pull.warm_up(csr, in_map, list(semirings))
+    fold.warm_up(list(semirings))
+    multi.warm_up(csr, in_map)

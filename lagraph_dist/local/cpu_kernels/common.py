@@ -1,46 +1,161 @@
-"""What the products' twins share (kernels/common.cuh's part): the mask test, a frontier's
-edges, and the output part with its counters."""
+"""What the products' compiled loops share (kernels/common.cuh's part): the semiring and mask
+codes, the mask test, a value's multiply and combine, the claim of an output entry, the output
+part with its counters, and how wide work is cut into chunks for the cores.
+
+Values inside the loops are int64 (pair: 1, land: the input's value as 0/1, secondi: the
+input's global id) and combined by the monoid's code; the output array has the semiring's
+dtype (bool or int64), the cast on store being numpy's (nonzero is True).
+"""
 from __future__ import annotations
 
+import os
+
+import numba
 import numpy as np
 
-from lagraph_dist.local.cpu_kernels.bitmap import bitmap_from_list, bitmap_test, new_counters
-from lagraph_dist.local.layout import EXAMINED, FOUND, PUSH_EDGES
+from lagraph_dist.local.cpu_kernels.bitmap import _list_and_degrees, new_counters
+from lagraph_dist.local.layout import (ADD_ANY, ADD_LOR, ADD_MIN, EXAMINED, FOUND, MASK_KEEP_CLEAR, MASK_KEEP_SET,
+                                        MASK_NONE, MULT_LAND, MULT_PAIR, MULT_SECONDI, PUSH_EDGES)
 from lagraph_dist.local.parts import LocalPart
 
+#: the plus monoid: no CUDA kernel is specialised on it (no semiring uses it); the compiled
+#: loops sum for it, as the numpy combine did
+ADD_PLUS = 3
+_ADD_KINDS = {"any": ADD_ANY, "min": ADD_MIN, "lor": ADD_LOR, "plus": ADD_PLUS}
 
-def _allowed(rows, mask_words, complement):
+#: below this much work (edges, rows) a product runs on one core: a parallel region costs more
+PARALLEL_WORK = 1 << 15
+
+_NO_WORDS = np.zeros(1, dtype=np.uint32)
+_NO_INT64 = np.zeros(1, dtype=np.int64)
+
+
+def semiring_codes(semiring):
+    """(add code, multiply code) of a semiring for the compiled loops."""
+    op = semiring.multiply
+    mult = MULT_SECONDI if op.positional else MULT_LAND if op.reads_left_values else MULT_PAIR
+    return _ADD_KINDS[semiring.add.kind], mult
+
+
+def mask_args(mask_words, complement):
+    """(words, mask code) of an optional mask: a dummy word when there is none."""
     if mask_words is None:
-        return np.ones(rows.shape[0], dtype=bool)
-    hit = bitmap_test(mask_words, rows)
-    return ~hit if complement else hit
+        return _NO_WORDS, MASK_NONE
+    return mask_words, MASK_KEEP_CLEAR if complement else MASK_KEEP_SET
 
 
-def _edges_of(csr, majors):
-    """Every (position in ``majors``, minor id) pair of the given rows, load-balanced.
-
-    Edge e belongs to the last frontier entry whose exclusive degree scan is <= e, the search
-    each GPU thread does for its edge.
-    """
-    starts = csr.indptr[majors]
-    degrees = csr.indptr[majors + 1] - starts
-    scan = np.cumsum(degrees) - degrees
-    total = int(degrees.sum()) if degrees.shape[0] else 0
-    edge = np.arange(total, dtype=np.int64)
-    owner = np.searchsorted(scan, edge, side="right") - 1
-    minors = csr.indices[starts[owner] + (edge - scan[owner])]
-    return owner, minors, total
+def map_args(in_map):
+    """(block_len, stride, offset) of an IdMap, the arguments of :func:`to_global`."""
+    return int(in_map.block_len), int(in_map.stride), int(in_map.offset)
 
 
-def _output_part(ids, values, length, semiring, examined, out_degree):
-    """A kernel's output: a bitmap part that also lists its entries, and its counters."""
-    dense = np.zeros(length, dtype=semiring.out_dtype)
-    dense[ids] = values
-    part = LocalPart("bitmap", length, None, dense, words=bitmap_from_list(ids, length), ids=ids,
-                     ids_sorted=True)
+def optional_int64(array):
+    """(array, present) of an optional int64 array (a dummy when absent)."""
+    if array is None:
+        return _NO_INT64, False
+    return array.astype(np.int64, copy=False), True
+
+
+def left_values(values, semiring):
+    """The input's values as the multiply reads them (its out dtype), or a dummy when unread."""
+    if values is None or not semiring.reads_left_values:
+        return np.zeros(1, dtype=semiring.out_dtype)
+    return values.astype(semiring.out_dtype, copy=False)
+
+
+def chunks_for(work):
+    """How many chunks (one a thread) ``work`` items are cut into: 1 below PARALLEL_WORK."""
+    if work < PARALLEL_WORK:
+        return 1
+    return max(1, min(numba.get_num_threads(), work // (PARALLEL_WORK // 2)))
+
+
+def set_kernel_threads():
+    """Threads of the parallel loops: NUMBA_NUM_THREADS when set, else the cores shared among
+    the MPI ranks of this host (MPICH's MPI_LOCALNRANKS, Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE),
+    so that ranks x threads = cores.
+
+    Numba's thread pool starts here. Its OpenMP threads wait passively between loops
+    (OMP_WAIT_POLICY=passive while the pool loads, unless the caller set it): spinning threads
+    took a core from the search's own Python and from other processes, and made searches on a
+    busy 2-core machine 2-5x slower than on one thread; sleeping ones cost a wake-up a loop."""
+    policy = os.environ.get("OMP_WAIT_POLICY")
+    if policy is None:
+        os.environ["OMP_WAIT_POLICY"] = "passive"      # read once, when the pool's OpenMP loads
+    try:
+        if os.environ.get("NUMBA_NUM_THREADS"):
+            return numba.get_num_threads()
+        local = os.environ.get("MPI_LOCALNRANKS") or os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE") or "1"
+        ranks = max(1, int(local)) if local.isdigit() else 1
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        threads = max(1, min(numba.config.NUMBA_NUM_THREADS, cores // ranks))
+        numba.set_num_threads(threads)
+        return threads
+    finally:
+        if policy is None:
+            del os.environ["OMP_WAIT_POLICY"]
+
+
+@numba.njit(cache=True, inline="always")
+def allowed(mask, mode, r):
+    """Whether the mask lets output ``r`` through (mode: MASK_NONE, _KEEP_SET, _KEEP_CLEAR)."""
+    if mode == MASK_NONE:
+        return True
+    hit = (mask[r >> 5] >> np.uint32(r & 31)) & np.uint32(1)
+    return (hit != 0) == (mode == MASK_KEEP_SET)
+
+
+@numba.njit(cache=True, inline="always")
+def to_global(local, block_len, stride, offset):
+    """IdMap.to_global of one local id."""
+    return (local // block_len) * stride + offset + local % block_len
+
+
+@numba.njit(cache=True, inline="always")
+def multiply(mult, left, at, local, block_len, stride, offset):
+    """The product of input entry ``local`` (its value ``left[at]``) and a matrix entry."""
+    if mult == MULT_SECONDI:
+        return np.int64(to_global(np.int64(local), block_len, stride, offset))
+    if mult == MULT_LAND:
+        return np.int64(left[at] != 0)
+    return np.int64(1)
+
+
+@numba.njit(cache=True, inline="always")
+def combine(add, current, value):
+    """The monoid on two int64 values (any keeps the first)."""
+    if add == ADD_MIN:
+        return min(current, value)
+    if add == ADD_LOR:
+        return np.int64(current != 0 or value != 0)
+    if add == ADD_PLUS:
+        return current + value
+    return current
+
+
+@numba.njit(cache=True, inline="always")
+def claim(words, out, v, value, add):
+    """Offer ``value`` to output ``v``: the first offer sets its bit and value, later ones are
+    combined into it. True when this offer set the bit."""
+    bit = np.uint32(1) << np.uint32(v & 31)
+    if words[v >> 5] & bit:
+        if add != ADD_ANY:
+            out[v] = combine(add, np.int64(out[v]), value)
+        return False
+    words[v >> 5] |= bit
+    out[v] = value
+    return True
+
+
+def output_part(words, dense, examined, out_degree):
+    """A kernel's output from its bitmap ``words`` and dense values: a bitmap part that also
+    lists its entries (increasing), and its counters."""
+    degrees, has_degrees = optional_int64(out_degree)
+    ids, push_edges = _list_and_degrees(words, degrees, has_degrees)
+    part = LocalPart("bitmap", dense.shape[0], None, dense, words=words, ids=ids, ids_sorted=True)
     counters = new_counters()
     counters[FOUND] = ids.shape[0]
     counters[EXAMINED] = examined
     if out_degree is not None:
-        counters[PUSH_EDGES] = int(out_degree[ids].sum())
+        counters[PUSH_EDGES] = push_edges
     return part, counters
