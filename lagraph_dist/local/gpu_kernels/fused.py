@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
 from lagraph_dist.local.layout import FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD, FUSED_THREADS
 
@@ -13,11 +14,12 @@ FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes o
 
 
 def _level_records(rows, started_ns):
-    """The twin's per-level tuples from the kernel's rows (frontier, discovered, examined, push,
-    %globaltimer at the level's end): a level's seconds are its end less the previous end."""
+    """The twin's per-level records (FusedRecords: frontier, discovered, examined, push, and
+    seconds) from the kernel's rows (the four counts and %globaltimer at the level's end): a
+    level's seconds are its end less the previous end. Arrays, no Python object a level."""
     ends = rows[:, 4].astype(np.int64)
     seconds = np.diff(ends, prepend=np.int64(started_ns)) * 1e-9
-    return [(int(f), int(d), int(e), int(p), float(t)) for (f, d, e, p, _), t in zip(rows.tolist(), seconds)]
+    return FusedRecords(rows[:, :4].astype(np.int64), seconds)
 
 
 class FusedKernels(KernelsBase):
