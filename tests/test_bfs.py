@@ -329,3 +329,68 @@ def test_auto_switches_to_pull_on_kronecker(backend):
     # the pull levels examine fewer edges than pushing the same frontiers would
     pushed = check_bfs(S, A, source, "push")
     assert sum(r["edges_examined"] for r in res.stats) < sum(r["edges_examined"] for r in pushed.stats)
+
+
+# -- levels only, parents only; the compiled search's wide levels -----------------------------
+def test_levels_only_and_parents_only_ask_the_fused_run_for_their_own_work(monkeypatch):
+    """A levels-only search hands the fused run no parents to write (a pair product, True for
+    all at once) and a parents-only one no depths; both results are the full search's."""
+    from lagraph_dist.local import cpu_kernels
+    asked = []
+    original = cpu_kernels.bfs_fused
+
+    def spy(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional, *rest, **kw):
+        asked.append((positional, parents.dtype, depths is not None))
+        return original(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
+                        *rest, **kw)
+    monkeypatch.setattr(cpu_kernels, "bfs_fused", spy)
+    nx = pytest.importorskip("networkx")
+    G = nx.gnm_random_graph(300, 900, seed=3, directed=True)
+    A = ld.Matrix.from_networkx(G, backend="cpu")
+    expected = np.full(300, -1)
+    for v, d in nx.single_source_shortest_path_length(G, 5).items():
+        expected[v] = d
+    for direction in DIRECTIONS:
+        asked.clear()
+        only_levels = ld.bfs(A, 5, parents=False, direction=direction)
+        assert only_levels.parents is None and asked == [(False, np.dtype(bool), True)]
+        np.testing.assert_array_equal(only_levels.levels.to_numpy(), expected)
+        asked.clear()
+        only_parents = ld.bfs(A, 5, levels=False, direction=direction)
+        assert only_parents.levels is None and asked == [(True, np.dtype(np.int64), False)]
+        parents = only_parents.parents.to_numpy()
+        np.testing.assert_array_equal(parents >= 0, expected >= 0)
+        ld.validate(A, 5, None, parents)
+        ld.validate(A, 5, expected, parents)      # one level up, every one of them
+
+
+@pytest.fixture(scope="module")
+def kron16():
+    """A graph wide enough for every parallel path of the compiled search: pulls over 65,536
+    rows, pushes of more than 65,536 frontier edges finding more than 16,384 vertices."""
+    return ld.kronecker(16, seed=2, backend="cpu"), kronecker_scipy(16, seed=2)
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_wide_levels_give_the_one_thread_result(kron16, direction):
+    """Levels equal scipy's, parents Graph500-valid, for every output choice; the parents are
+    the same on one thread as on all of them (each chunk of the work writes its own slots)."""
+    numba = pytest.importorskip("numba")
+    A, S = kron16
+    source = int(np.argmax(np.diff(S.indptr)))
+    expected = reference_levels(S, source)
+    for levels, parents in OUTPUTS:
+        check_bfs(S, A, source, direction, levels=levels, parents=parents, expected=expected)
+    res = ld.bfs(A, source, direction=direction)
+    if direction == "push":
+        assert max(r["edges_examined"] for r in res.stats) > 1 << 16
+    else:
+        assert "pull" in {r["direction"] for r in res.stats}
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        alone = ld.bfs(A, source, direction=direction)
+    finally:
+        numba.set_num_threads(before)
+    np.testing.assert_array_equal(alone.parents.to_numpy(), res.parents.to_numpy())
+    np.testing.assert_array_equal(alone.levels.to_numpy(), expected)

@@ -123,11 +123,11 @@ def _choose(mode, alpha, beta, n, state, nf, edges):
 # -- the levels -------------------------------------------------------------------------------
 @numba.njit(cache=True, inline="always")
 def _found(v, parent, parents, positional, depths, depth):
-    """What a level writes for a vertex it finds (its bits are the caller's)."""
+    """What a level writes for a vertex it finds (its bits are the caller's): its parent when
+    parents are asked for (positional; a pair product's True is written before the run, to
+    every slot), its depth when depths are."""
     if positional:
         parents[v] = parent
-    else:
-        parents[v] = True
     if depths.shape[0]:
         depths[v] = depth
 
@@ -137,7 +137,7 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
     """Claims the unvisited out-neighbours of ``cur[:nf]`` at their first frontier edge into
     ``nxt``; returns (found, their out-edges)."""
     found, edges = 0, 0
-    keep_depths = depths.shape[0] > 0
+    keep_bits = depth_words.shape[0] > 0
     for k in range(nf):
         u = cur[k]
         for e in range(oip[u], oip[u + 1]):
@@ -147,7 +147,7 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
             if words[w] & bit:
                 continue
             words[w] |= bit
-            if keep_depths:
+            if keep_bits:
                 depth_words[w] |= bit
             _found(v, u, parents, positional, depths, depth)
             nxt[found] = v
@@ -163,7 +163,7 @@ def _claim(oip, oix, cur_bits, nxt, sources, next_bits, words, depth_words):
     they are stored) into ``nxt`` and ``next_bits``, their parents into ``sources``, each at its
     first frontier edge; returns how many (the caller writes their values: :func:`_write_found`)."""
     found = 0
-    keep_depths = depth_words.shape[0] > 0
+    keep_bits = depth_words.shape[0] > 0
     next_bits[:] = 0
     for wi in range(cur_bits.shape[0]):
         todo = cur_bits[wi]
@@ -177,7 +177,7 @@ def _claim(oip, oix, cur_bits, nxt, sources, next_bits, words, depth_words):
                     continue
                 words[w] |= bit
                 next_bits[w] |= bit
-                if keep_depths:
+                if keep_bits:
                     depth_words[w] |= bit
                 nxt[found] = v
                 sources[found] = u
@@ -223,7 +223,7 @@ def _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inp
     rows go to ``nxt`` from slot (first row of the chunk) on, increasing, and their bits to
     ``nxt_bits`` (every word of the chunk written)."""
     nw = words.shape[0]
-    keep_depths = depths.shape[0] > 0
+    keep_bits = depth_words.shape[0] > 0
     first = c * chunk_words
     last = min(nw, first + chunk_words)
     at = first * 32
@@ -255,7 +255,7 @@ def _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inp
                 out_edges += oip[r + 1] - oip[r]
             if fresh:
                 words[wi] = visited | fresh
-                if keep_depths:
+                if keep_bits:
                     depth_words[wi] |= fresh
         nxt_bits[wi] = fresh
     counts[c], examined[c], edges[c] = found, read, out_edges
@@ -511,13 +511,18 @@ _NO_WORDS = np.zeros(0, np.uint32)
 
 def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional, mode, rule,
          state, max_frontier, max_edges, max_levels, target, space):
+    # the depths' bits are the visited bits when they start equal (ld.bfs's): copied at the end
+    # instead of set vertex by vertex
+    same_bits = depths is not None and np.array_equal(depth_words, words)
     records, ticks, cur, count, edges, reason = _search(
         out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, _no_inputs(in_csr, words.shape[0], space),
-        words, parents, bool(positional), _NO_WORDS if depths is None else depth_words,
+        words, parents, bool(positional), _NO_WORDS if depths is None or same_bits else depth_words,
         _NO_DEPTHS if depths is None else depths, np.int64(first_depth), frontier, *space["queues"],
         space["sources"], space["bits"], np.int64(mode), np.float64(rule.alpha),
         np.float64(rule.beta), np.float64(rule.n), state, np.int64(max_frontier), np.int64(max_edges),
         np.int64(max_levels), np.int64(target), np.int64(numba.get_num_threads()))
+    if same_bits:
+        np.copyto(depth_words, words)
     tick = seconds_per_tick()
     return FusedRecords(records, ticks * tick if tick else ticks), space["queues"][cur][:count].copy(), int(edges), \
         int(reason)
@@ -530,7 +535,9 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     level claims the unvisited out-neighbours of the frontier (push, through ``out_csr``) or the
     unvisited vertices with an in-neighbour in it (pull, through ``in_csr``) in ``words`` (in
     place), writes their parent (``positional``) or True into ``parents`` and the depth into
-    ``depths`` (and their bits into ``depth_words``) when depths are kept.
+    ``depths`` (and their bits into ``depth_words``) when depths are kept: a search asking for
+    levels only writes no value a vertex but its depth (True goes into every slot of
+    ``parents`` at once), one asking for parents only no depth.
 
     Returns (records: (frontier, discovered, examined, push, seconds) per level, frontier ids,
     frontier out-edges, why it stopped). A level's seconds come from the core's tick counter,
@@ -545,6 +552,8 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     """
     space = workspace if workspace is not None else fused_workspace(out_csr.nmajor, out_csr.nnz)
     frontier = np.ascontiguousarray(frontier_ids, dtype=np.int32)
+    if not positional:          # one sequential fill (slots without a bit mean nothing), no write a vertex
+        parents.fill(True)
     state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
     if type(rule).choose is _STOCK_CHOOSE:
         out = _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
