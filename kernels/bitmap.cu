@@ -58,7 +58,19 @@ __global__ void ld_assign_from_list(const int* __restrict__ ids, i64 count, cons
     }
 }
 
+// A part of one entry (a search's source): bit `id` of the zeroed `words` and values[id] set,
+// and, unless null, the same entry as a one-long list. One thread; no host-to-device copy.
+template <typename V>
+__global__ void ld_single_entry(int id, V value, u32* __restrict__ words, V* __restrict__ values,
+                                int* __restrict__ list_ids, V* __restrict__ list_values) {
+    words[id >> 5] = 1u << (id & 31);
+    values[id] = value;
+    if (list_ids) { list_ids[0] = id; list_values[0] = value; }
+}
+
 #ifdef LD_NVCC_CHECK
+template __global__ void ld_single_entry<bool>(int, bool, u32*, bool*, int*, bool*);
+template __global__ void ld_single_entry<long long>(int, long long, u32*, long long*, int*, long long*);
 template __global__ void ld_assign_from_list<bool>(const int*, i64, const bool*, const bool*, bool, int, u32*, bool*);
 template __global__ void ld_assign_from_list<long long>(const int*, i64, const long long*, const long long*,
                                                         long long, int, u32*, long long*);

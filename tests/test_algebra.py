@@ -386,3 +386,21 @@ def test_a_vectors_facts_follow_its_life_cycle():
     ld.assign(visited, q)                       # entries already there: the count is forgotten
     assert visited.facts.nvals is None
     assert visited.nvals == before + len(reached)     # and recounted on demand
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype, value", [(np.int64, 37), (bool, True)])
+def test_single_entry_vector(backend, dtype, value):
+    """Vector.single holds exactly one entry, as a bitmap and (with_list) as a separate list
+    vector whose arrays the bitmap does not share."""
+    n = 100
+    bitmap, listed = ld.Vector.single(37, value, n, dtype=dtype, backend=backend, with_list=True)
+    assert bitmap.part.encoding == "bitmap" and listed.part.encoding == "list"
+    for vector in (bitmap, listed):
+        assert vector.nvals == 1
+        dense = vector.to_numpy()
+        assert int(dense[37]) == int(value) and (np.delete(dense, 37) == -1).all()
+    bitmap.part.values[37] = 0              # in place, as a search grows its visited set
+    assert int(listed.to_numpy()[37]) == int(value)
+    alone = ld.Vector.single(0, 5, n, dtype=np.int64, backend=backend)
+    assert alone.part.encoding == "bitmap" and alone.to_coo()[0].tolist() == [0]

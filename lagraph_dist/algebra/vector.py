@@ -118,6 +118,25 @@ class Vector:
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
+    def single(cls, index: int, value, n: int, *, dtype, grid=None, backend="auto", with_list=False):
+        """Collective. The bitmap vector of the one entry ``index`` (a global id every rank
+        passes) holding ``value``, made by its owner in one launch (no routing, no copy from
+        the host); with ``with_list``, (it, the same entry as a list vector of its own arrays),
+        e.g. a search's visited set and first frontier."""
+        grid = grid or default_grid()
+        backend = get_backend(backend)
+        layout = Layout(n, grid.rows, grid.cols)
+        start, stop = layout.block_range(grid.row, grid.col)
+        local = index - start if start <= index < stop else -1
+        words, values, *listed = backend.kernels.single_entry(local, value, layout.block_len, dtype,
+                                                              as_list=with_list)
+        bitmap = cls._from_part(n, grid, backend, LocalPart("bitmap", layout.block_len, int(local >= 0), values,
+                                                            words=words))
+        if not with_list:
+            return bitmap
+        return bitmap, cls._from_part(n, grid, backend, LocalPart.from_list(*listed, layout.block_len))
+
+    @classmethod
     def from_indices(cls, indices, n: int, *, values=None, grid=None, backend="auto",
                      dtype=None) -> "Vector":
         """Collective. Each rank passes its share of the entries (any rank may pass any id);

@@ -19,11 +19,11 @@ from lagraph_dist.core.checks import check_search_options, check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
-from lagraph_dist.algebra.ops import RepeatLimits, apply, repeat_masked_vxm
+from lagraph_dist.algebra.ops import RepeatLimits, repeat_masked_vxm
 from lagraph_dist.core.stats import level_record, summarize_levels
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector
-from lagraph_dist.semirings import any_secondi, any_pair, binary
+from lagraph_dist.semirings import any_secondi, any_pair
 
 __all__ = ["bfs", "BFSResult", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
 
@@ -100,13 +100,11 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     if direction != "push":
         A.T.prepare_pull()           # built (or refused) before the search, on every rank
     semiring = any_secondi if parents else any_pair
-    mine = [source] if grid.rank == 0 else []
-    frontier = Vector.from_indices(mine, A.n, values=np.array(mine, np.int64), grid=grid,
-                                   backend=backend, dtype=np.int64 if parents else bool)
     # visited (the parents when asked for) and depths grow in place: bitmaps take each
-    # level's discoveries in time proportional to them
-    visited = frontier.to_bitmap()
-    depths = apply(frontier, binary.second, right=np.int64(0)).to_bitmap() if levels else None
+    # level's discoveries in time proportional to them; the first frontier is the source alone
+    visited, frontier = Vector.single(source, source if parents else True, A.n, dtype=np.int64 if parents else bool,
+                                      grid=grid, backend=backend, with_list=True)
+    depths = Vector.single(source, 0, A.n, dtype=np.int64, grid=grid, backend=backend) if levels else None
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
     limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
     _, levels_run = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths, depth=1,

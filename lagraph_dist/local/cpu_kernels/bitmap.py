@@ -97,3 +97,15 @@ def warm_up():
     for ids in (np.array([1], np.int32), np.array([1], np.int64)):
         list_from_bitmap(bitmap_from_list(ids, 32))
     _list_and_degrees(np.zeros(1, np.uint32), _NO_DEGREES, True)
+
+
+def single_entry(index, value, length, dtype, *, as_list=False):
+    """Twin of ld_single_entry: a bitmap part's (words, dense values) holding only entry
+    ``index`` (none when it is negative), and with ``as_list`` also (ids, values) of it."""
+    words, values = np.zeros(length // 32, dtype=np.uint32), np.zeros(length, dtype=dtype)
+    present = int(index >= 0)
+    ids, listed = np.full(present, index, dtype=np.int32), np.full(present, value, dtype=dtype)
+    if present:
+        words[index >> 5] = np.uint32(1) << np.uint32(index & 31)
+        values[index] = value
+    return (words, values, ids, listed) if as_list else (words, values)

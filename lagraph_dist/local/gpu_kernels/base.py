@@ -42,7 +42,7 @@ def _modules(device_id):
         options = ("-std=c++17", f"-I{path}") + cuda_defines()
         sources = kernel_sources()
         names = {
-            "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
+            "bitmap": [_template(k, v) for k in ("ld_assign_from_list", "ld_single_entry") for v in _VALUE_TYPES],
             "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
             "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
             "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]

@@ -71,3 +71,16 @@ class BitmapKernels(KernelsBase):
             (self._blocks(count),), (THREADS,),
             (ids.astype(self.cp.int32, copy=False), np.int64(count), src, src, dtype.type(scalar or 0),
              np.int32(mode), words, values))
+
+    def single_entry(self, index, value, length, dtype, *, as_list=False):
+        """A bitmap part's (words, dense values) holding only entry ``index`` (none when it is
+        negative), and with ``as_list`` the same entry as (ids, values) of one; values elsewhere
+        are zero. One launch, no copy from the host."""
+        cp, dtype = self.cp, np.dtype(dtype)
+        words, values = cp.zeros(length // 32, dtype=cp.uint32), cp.zeros(length, dtype=dtype)
+        listed = (cp.empty(int(index >= 0), dtype=cp.int32), cp.empty(int(index >= 0), dtype=dtype))
+        if index >= 0:
+            self._function("bitmap", "ld_single_entry", _CTYPE[dtype])(
+                (1,), (1,), (np.int32(index), dtype.type(value), words, values,
+                             *(listed if as_list else (np.intp(0), np.intp(0)))))
+        return (words, values, *listed) if as_list else (words, values)
