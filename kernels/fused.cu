@@ -570,7 +570,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
              long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
              const int* __restrict__ first, i64 nfirst,
              int* __restrict__ queues, u32* __restrict__ bitmaps, int* __restrict__ giants,
-             int* __restrict__ giant_rows, i64 giant_capacity, u64* __restrict__ slots,
+             int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible, u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
              long long rule_unexplored,
              i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
@@ -686,10 +686,12 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             ld_pull_level<MULT, V>(in_indptr, in_indices, n, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,
                                    slot(LD_SLOT_GIANT_ROWS, cur), out, found, next_edges, examined, lane, warp,
                                    nwarps);
-            grid.sync();
-            const i64 count = (i64)*(volatile u64*)slot(LD_SLOT_GIANT_ROWS, cur);
-            ld_pull_giant_rows<MULT, V>(in_indptr, in_indices, bitmap(cur), giant_rows, count, out, found,
-                                        next_edges, examined, lane, warp, nwarps);
+            if (giant_rows_possible) {       // a second barrier only where a row can be giant
+                grid.sync();
+                const i64 count = (i64)*(volatile u64*)slot(LD_SLOT_GIANT_ROWS, cur);
+                ld_pull_giant_rows<MULT, V>(in_indptr, in_indices, bitmap(cur), giant_rows, count, out, found,
+                                            next_edges, examined, lane, warp, nwarps);
+            }
             ld_add_block_count(slot(LD_SLOT_COUNT, nxt), found);
             ld_add_block_count(slot(LD_SLOT_EXAMINED, cur), examined);
             queue_valid &= ~(1 << nxt);
@@ -732,7 +734,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
 #ifdef LD_NVCC_CHECK
 #define LD_FUSED_INSTANCE(M, V) \
     template __global__ void ld_bfs_fused<M, V>(const i64*, const int*, const i64*, const int*, i64, u32*, V*, \
-        long long*, u32*, long long, const int*, i64, int*, u32*, int*, int*, i64, u64*, int, double, double, \
+        long long*, u32*, long long, const int*, i64, int*, u32*, int*, int*, i64, int, u64*, int, double, double, \
         long long, long long, long long, i64, i64, i64, i64, int, u64*, long long*);
 LD_FUSED_INSTANCE(LD_MULT_PAIR, bool)
 LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long)

@@ -38,6 +38,16 @@ class FusedKernels(KernelsBase):
                 "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
                 "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n}
 
+    def _giant_rows(self, space, in_csr):
+        """Whether some row of ``in_csr`` has more than FUSED_GIANT_DEGREE entries (a pull level
+        then takes a second grid barrier for them); one reduction and read per matrix."""
+        known = space.setdefault("giant_rows_possible", {})
+        key = id(in_csr.indptr)
+        if key not in known:
+            longest = int(self.read(self.cp.diff(in_csr.indptr).max())) if in_csr.indptr.shape[0] > 1 else 0
+            known[key] = longest > FUSED_GIANT_DEGREE
+        return known[key]
+
     def _fused_grid(self, function, n, nnz):
         """Blocks of a cooperative launch: as many as fit on the device at once (registers,
         threads and shared memory per multiprocessor, as the occupancy calculator counts), or
@@ -75,7 +85,8 @@ class FusedKernels(KernelsBase):
                  (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, np.int64(n), words, parents,
                   self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
                   np.int64(frontier.shape[0]), space["queues"], space["bitmaps"], space["giants"],
-                  space["giant_rows"], np.int64(space["giant_capacity"]), space["slots"],
+                  space["giant_rows"], np.int64(space["giant_capacity"]), np.int32(self._giant_rows(space, in_csr)),
+                  space["slots"],
                   np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
                   np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
                   np.int64(max_levels), np.int64(self.fused_block_edges), np.int32(target), records, status))   # cooperative: the module's flag
