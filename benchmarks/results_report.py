@@ -170,6 +170,8 @@ def what_is(record):
         return "high-diameter BFS: " + ", ".join(graph["name"] for graph in record["graphs"])
     if record.get("benchmark") == "bfs_extras":
         return "BFS extras: bfs_multi and depth_limit"
+    if record.get("benchmark") == "cpu":
+        return "CPU benchmark, one process, with peers: " + ", ".join(graph["name"] for graph in record["graphs"])
     if "families" in record:
         return "communication model extrapolated from a measured profile"
     if "lagraph_dist" in record:
@@ -543,6 +545,44 @@ def results_cpu(results):
                         "Harmonic means. " + provenance(results, CPU_BENCH)])
 
 
+CPU_PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")      # the columns of cpu_bench.py's peers
+
+
+def cpu_peer_names(results):
+    """The records of benchmarks/cpu_bench.py (``cpu-<host>-<commit>.json``), by name."""
+    return [path.name for path in sorted(Path(results).glob("cpu-*.json"))
+            if json.loads(path.read_text()).get("benchmark") == "cpu"]
+
+
+def cpu_peer_rows(record):
+    rows = []
+    for graph in record["graphs"]:
+        ours, peers, build = graph["lagraph_dist"], graph["peers"], graph["construction"]
+        cells = [sig(ours[d]["median_ms"], 4) if d in ours else "-" for d in ("auto", "push", "pull")]
+        cells += [sig(peers[p]["median_ms"], 4) if "median_ms" in peers.get(p, {}) else "-" for p in CPU_PEERS]
+        versus = [times(graph["ratios"].get(p, {}).get("auto")) for p in ("scipy", "graphblas-pushpull")]
+        build_ratio = build["scipy_csr"]["median_ms"] / build["from_edges"]["median_ms"]
+        rows.append([graph["name"], count(graph["levels"]), len(graph["roots"]), *cells, *versus,
+                     f"{sig(build['from_edges']['median_ms'], 4)} / {sig(build['scipy_csr']['median_ms'], 4)} "
+                     f"({times(build_ratio)})"])
+    return rows
+
+
+def results_cpu_peers(results):
+    names = cpu_peer_names(results)
+    if not names:
+        return "No record yet: `python benchmarks/cpu_bench.py` writes one (`cpu-<host>-<commit>.json`)."
+    header = ["graph", "levels", "roots", "ours auto", "ours push", "ours pull", "scipy csgraph",
+              "graphblas push", "graphblas push/pull", "scipy / ours auto", "graphblas push/pull / ours auto",
+              "build ms: ours / scipy (scipy / ours)"]
+    parts = []
+    for name in names:
+        record = load(results, name)
+        parts.append(f"`{name}` ({record.get('threads', '?')} threads):\n\n" + md_table(header, cpu_peer_rows(record)))
+    return "\n\n".join(parts + ["Median ms a search (all roots' timed calls); every timed result checked. "
+                                 + provenance(results, names)])
+
+
 def bytes_levels_table(levels):
     rows = [[level["level"], count(level["frontier"]), count(level["discovered"]),
              f"{count(level['bytes']['expand'])} ({level['encoding']['expand']})",
@@ -632,6 +672,7 @@ RESULTS_README_REGIONS = {
     "h100-roots": results_h100_roots,
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
+    "cpu-peers": results_cpu_peers,
     "cpu-bytes": results_cpu_bytes, "model": results_model, "model-levels": results_model_levels,
 }
 

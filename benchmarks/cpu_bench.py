@@ -1,0 +1,361 @@
+"""The CPU benchmark (issue 21): our BFS in one process beside the libraries a user without a GPU
+would pick instead, on the same graphs, roots and process, and the graphs' construction beside
+scipy's.
+
+    python benchmarks/cpu_bench.py             # full sizes: see FULL (about 10 minutes on 2 cores)
+    python benchmarks/cpu_bench.py --small     # tiny sizes (the smoke test's)
+    python benchmarks/cpu_bench.py --graphs kron:18 mesh:1000x1000 --peers scipy --json /tmp/x.json
+
+Graphs (each made symmetric): Kronecker (Graph500 generator, edge factor 16, self-loops dropped),
+2-D meshes, a path, and a road-like graph (``io.generators.knn_edges``: points of the unit square
+joined to their 3 nearest, degrees 3 to about 9). Roots: Kronecker, ``--roots`` seeded roots of
+degree > 0 (``tools.bench.pick_roots``); the others, vertex 0 (a mesh's corner, a path's end).
+
+Runs, side by side on each graph: ours (``ld.bfs``, the CPU backend, one process: auto, push and,
+on graphs whose pull levels do not each read every unvisited row's edges, pull), scipy
+``csgraph.breadth_first_order`` with predecessors, python-graphblas push and push/pull
+(``tools.reference``, LAGraph's algorithm). Each run: one untimed warm-up call, then ``--repeats``
+timed calls a root (a peer stops after ``--peer-seconds`` of timed calls, one a root at least), each
+from the call to its result; the median of all timed calls is reported. The peers' graphs are
+converted before any timing (scipy's to the float64 CSR csgraph reads). Every timed result is
+checked, never inside the clock: levels equal to the reference levels (scipy's BFS tree's depths,
+``tools.reference.bfs_levels_scipy``), parents through ``ld.validate`` (Graph500 rules).
+
+Construction, on the same edges: ours ``Matrix.from_edges(..., symmetrize=True)`` against scipy's
+``csr_matrix((ones, (i, j)))`` + ``sum_duplicates`` on both directions of the edges (int8 ones);
+and, with ``--io``, ``Matrix.from_scipy`` of a COO matrix against its ``tocsr`` + ``sum_duplicates``,
+and ``Matrix.from_mtx`` against ``scipy.io.mmread(...).tocsr()`` on a Matrix Market file of the graph.
+
+The record (JSON): benchmarks/results/cpu-<host>-<commit>.json unless ``--json``; the table in
+benchmarks/results/README.md is made from it by benchmarks/results_report.py.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+
+import lagraph_dist as ld
+from lagraph_dist.io.generators import grid2d_edges, knn_edges, kronecker_edges
+from lagraph_dist.tools.bench import environment, pick_roots, write_json
+
+BENCHMARKS = Path(__file__).resolve().parent
+RESULTS = BENCHMARKS / "results"
+sys.path.insert(0, str(BENCHMARKS))
+
+from high_diameter import level_stats, require_levels  # noqa: E402  (a sibling script)
+
+FULL = {"graphs": ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000",
+                   "road:1000000"], "roots": 4, "repeats": 5, "peer_repeats": 3}
+SMALL = {"graphs": ["kron:8", "mesh:12x10", "path:300", "road:500"], "roots": 2, "repeats": 2, "peer_repeats": 1}
+PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
+DIRECTIONS = ("auto", "push", "pull")
+#: per-level records kept whole for searches of at most this many levels (a summary for deeper ones)
+LEVELS_KEPT = 64
+
+
+# -- the graphs ------------------------------------------------------------------------------
+@dataclass
+class GraphSpec:
+    """A graph: its name and record entries, ``edges()`` (one direction; the build adds the
+    reverse), its size, whether its roots are drawn (Kronecker) or vertex 0, and whether a pull
+    level is cheap enough to time (each pull level reads every unvisited row's in-edges up to a
+    frontier one: a path or a big mesh has thousands of levels)."""
+
+    name: str
+    info: dict
+    n: int
+    edges: object
+    drawn_roots: bool = False
+    pull: bool = True
+
+
+def parse_graph(text):
+    kind, _, size = text.partition(":")
+    try:
+        if kind == "kron":
+            scale = int(size)
+
+            def kron_edges():
+                src, dst = kronecker_edges(scale, 16, seed=0)
+                keep = src != dst
+                return src[keep], dst[keep]
+            return GraphSpec(f"Kronecker {scale}", {"kind": "kronecker", "scale": scale, "edgefactor": 16, "seed": 0},
+                             1 << scale, kron_edges, drawn_roots=True)
+        if kind == "mesh":
+            rows, cols = (int(x) for x in size.split("x"))
+            return GraphSpec(f"mesh {rows}x{cols}", {"kind": "mesh", "rows": rows, "cols": cols}, rows * cols,
+                             lambda: grid2d_edges(rows, cols), pull=rows * cols <= 100_000)
+        if kind == "path":
+            n = int(size)
+            return GraphSpec(f"path {n:,}", {"kind": "path"}, n,
+                             lambda: (np.arange(n - 1, dtype=np.int64), np.arange(1, n, dtype=np.int64)),
+                             pull=False)
+        if kind == "road":
+            n = int(size)
+            return GraphSpec(f"road {n:,} (k=3)", {"kind": "road", "k": 3}, n, lambda: knn_edges(n, 3), pull=False)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"a graph is kron:SCALE, mesh:ROWSxCOLS, path:N or road:N, got {text!r}")
+
+
+# -- timing -------------------------------------------------------------------------------------
+def timed(call, repeats, budget=None):
+    """(seconds of each timed call, the last result): one warm-up call first; at most ``repeats``
+    timed calls, fewer once ``budget`` seconds have been spent (one at least)."""
+    call()
+    seconds, result = [], None
+    while len(seconds) < repeats and (budget is None or not seconds or sum(seconds) < budget):
+        del result
+        started = time.perf_counter()
+        result = call()
+        seconds.append(time.perf_counter() - started)
+    return seconds, result
+
+
+def summary(seconds):
+    return {"seconds": seconds, "median_ms": 1e3 * float(np.median(seconds)), "best_ms": 1e3 * min(seconds)}
+
+
+# -- construction --------------------------------------------------------------------------------
+def scipy_csr(src, dst, n):
+    """scipy's CSR of the edges both ways, duplicates summed (what a scipy user builds)."""
+    i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
+    S = sp.csr_matrix((np.ones(i.shape[0], dtype=np.int8), (i, j)), shape=(n, n))
+    S.sum_duplicates()
+    return S
+
+
+def construction(spec, src, dst, args, log):
+    """(our Matrix, the construction record): ours and scipy's builds of the same edges."""
+    ours, A = timed(lambda: ld.Matrix.from_edges(src, dst, spec.n, symmetrize=True, backend="cpu"), args.build_repeats)
+    theirs, S = timed(lambda: scipy_csr(src, dst, spec.n), args.build_repeats)
+    if (S.astype(bool) != A.to_scipy().astype(bool)).nnz:
+        raise ld.ValidationError(f"{spec.name}: our graph differs from scipy's CSR of the same edges")
+    record = {"edges": int(src.shape[0]), "from_edges": summary(ours), "scipy_csr": summary(theirs)}
+    if args.io:
+        coo = sp.coo_matrix((np.ones(2 * src.shape[0], np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
+                            shape=(spec.n, spec.n))
+
+        def scipy_from_coo():
+            S = coo.tocsr()
+            S.sum_duplicates()
+            return S
+        record["from_scipy"] = summary(timed(lambda: ld.Matrix.from_scipy(coo, backend="cpu"), args.build_repeats)[0])
+        record["scipy_tocsr"] = summary(timed(scipy_from_coo, args.build_repeats)[0])
+        record.update(matrix_market(A, spec, args))
+    ratio = record["scipy_csr"]["median_ms"] / record["from_edges"]["median_ms"]
+    log(f"  build: ours {record['from_edges']['median_ms']:.1f} ms, scipy CSR {record['scipy_csr']['median_ms']:.1f} ms "
+        f"(scipy / ours {ratio:.2f})")
+    return A, record
+
+
+def matrix_market(A, spec, args):
+    """from_mtx against scipy.io.mmread + tocsr on a file of the graph (written once, untimed)."""
+    import scipy.io
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "graph.mtx"
+        A.to_mtx(path)
+
+        def scipy_read():
+            S = scipy.io.mmread(path).tocsr()
+            S.sum_duplicates()
+            return S
+        ours = timed(lambda: ld.Matrix.from_mtx(path, backend="cpu"), args.build_repeats)[0]
+        theirs = timed(scipy_read, args.build_repeats)[0]
+    return {"from_mtx": summary(ours), "scipy_mmread": summary(theirs)}
+
+
+# -- the searches ---------------------------------------------------------------------------------
+def our_search(A, direction, roots, expected, repeats):
+    """Our BFS from each root: times, and the per-level figures of the call nearest the median
+    of the first root; every timed call's levels and parents checked."""
+    seconds, stats = [], None
+    for root in roots:
+        took, result = timed(lambda: ld.bfs(A, root, direction=direction), repeats)
+        seconds += took
+        levels = result.levels.to_numpy()
+        require_levels(f"ours {direction}", levels, expected[root])
+        ld.validate(A, root, levels, result.parents.to_numpy())
+        if stats is None:
+            stats = level_stats(result.stats)
+            if len(result.stats) <= LEVELS_KEPT:
+                stats["per_level"] = [{key: level[key] for key in ("level", "direction", "frontier", "discovered",
+                                                                    "edges_examined", "seconds")}
+                                      for level in result.stats]
+    return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True, "stats": stats}
+
+
+def scipy_search(A, S, roots, expected, repeats, budget):
+    weighted = sp.csr_matrix(S, dtype=np.float64)        # what csgraph would convert S to in every call
+    seconds = []
+    for root in roots:
+        took, (order, predecessors) = timed(lambda: csgraph.breadth_first_order(
+            weighted, root, directed=True, return_predecessors=True), repeats, budget / len(roots))
+        seconds += took
+        parents = np.full(A.n, -1, dtype=np.int64)
+        parents[order] = predecessors[order]
+        parents[root] = root
+        ld.validate(A, root, expected[root], parents)      # its tree has the reference's depths
+    return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
+
+
+def graphblas_search(prepared, A, roots, expected, direction, repeats, budget):
+    from lagraph_dist.tools import reference
+    seconds = []
+    for root in roots:
+        took, (levels, parents) = timed(lambda: reference.bfs(prepared, root, direction=direction), repeats,
+                                        budget / len(roots))
+        seconds += took
+        require_levels(f"python-graphblas {direction}", levels, expected[root])
+        ld.validate(A, root, levels, parents)
+    return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
+
+
+def peer_runs(A, S, roots, expected, args, log):
+    peers = {}
+    if "scipy" in args.peers:
+        peers["scipy"] = scipy_search(A, S, roots, expected, args.peer_repeats, args.peer_seconds)
+        log(f"  scipy: {peers['scipy']['median_ms']:.3f} ms")
+    wanted = [p for p in args.peers if p.startswith("graphblas")]
+    if wanted:
+        from lagraph_dist.tools import reference
+        try:
+            prepared = reference.prepare(S)
+        except ImportError as exc:
+            return peers | {peer: {"skipped": str(exc)} for peer in wanted}
+        for peer in wanted:
+            direction = "push" if peer == "graphblas-push" else "pushpull"
+            peers[peer] = graphblas_search(prepared, A, roots, expected, direction, args.peer_repeats,
+                                           args.peer_seconds)
+            log(f"  {peer}: {peers[peer]['median_ms']:.3f} ms")
+    return peers
+
+
+def ratios(ours, peers):
+    """Each peer's median time over each of our directions' (above 1: ours is faster)."""
+    return {peer: {d: run["median_ms"] / mine["median_ms"] for d, mine in ours.items()}
+            for peer, run in peers.items() if "median_ms" in run}
+
+
+def run_graph(spec, args, log):
+    log(f"{spec.name}: generating and building")
+    src, dst = spec.edges()
+    A, built = construction(spec, src, dst, args, log)
+    del src, dst
+    S = A.to_scipy()
+    roots = pick_roots(A, args.roots, 2) if spec.drawn_roots else [0]
+    expected = {}
+    for root in roots:
+        from lagraph_dist.tools import reference
+        expected[root] = reference.bfs_levels_scipy(S, root)
+    depth = int(max(levels.max() for levels in expected.values())) + 1
+    log(f"{spec.name}: n = {A.n:,}, {A.nvals:,} stored edges, roots {roots}, {depth:,} levels")
+    directions = [d for d in args.directions if d != "pull" or spec.pull]
+    ours = {}
+    for direction in directions:
+        ours[direction] = our_search(A, direction, roots, expected, args.repeats)
+        log(f"  ours {direction}: {ours[direction]['median_ms']:.3f} ms")
+    peers = peer_runs(A, S, roots, expected, args, log)
+    record = spec.info | {"name": spec.name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
+                          "reached": [int((expected[r] >= 0).sum()) for r in roots], "construction": built,
+                          "lagraph_dist": ours, "peers": peers, "ratios": ratios(ours, peers)}
+    if "pull" in args.directions and not spec.pull:
+        record["not_run"] = {"pull": "each pull level reads every unvisited row's in-edges up to a frontier one, "
+                                     "and this graph has thousands of levels"}
+    return A, record
+
+
+# -- the record and the table ------------------------------------------------------------------
+def record_name(env):
+    host = re.sub(r"[^a-z0-9]+", "-", (env.get("host") or "host").lower()).strip("-")
+    return f"cpu-{host}-{(env.get('commit') or 'uncommitted')[:7]}.json"
+
+
+def format_table(record):
+    lines = [f"{record['environment']['device']} ({record['environment']['cpu_count']} cores, "
+             f"{record['threads']} threads); median ms", "",
+             "| graph | build: ours / scipy | " + " | ".join(f"ours {d}" for d in record["directions"])
+             + " | " + " | ".join(record["peers"]) + " | scipy / ours auto |", "|---|" + "---|" * (3 + len(record["directions"]) + len(record["peers"]) - 1)]
+    for graph in record["graphs"]:
+        build = graph["construction"]
+        cells = [f"{graph['lagraph_dist'][d]['median_ms']:.4g}" if d in graph["lagraph_dist"] else "-"
+                 for d in record["directions"]]
+        cells += [f"{graph['peers'][p]['median_ms']:.4g}" if "median_ms" in graph["peers"].get(p, {}) else "-"
+                  for p in record["peers"]]
+        versus = graph["ratios"].get("scipy", {}).get("auto")
+        lines.append(f"| {graph['name']} | {build['from_edges']['median_ms']:.4g} / {build['scipy_csr']['median_ms']:.4g} | "
+                     + " | ".join(cells) + f" | {'-' if versus is None else f'{versus:.3g}x'} |")
+    return "\n".join(lines)
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--small", action="store_true", help=f"tiny sizes: {' '.join(SMALL['graphs'])}")
+    parser.add_argument("--graphs", type=parse_graph, nargs="+", metavar="KIND:SIZE",
+                        help=f"kron:SCALE, mesh:ROWSxCOLS, path:N, road:N (default {' '.join(FULL['graphs'])})")
+    parser.add_argument("--roots", type=int, help=f"Kronecker roots (default {FULL['roots']})")
+    parser.add_argument("--repeats", type=int, help=f"our timed calls a root (default {FULL['repeats']})")
+    parser.add_argument("--peer-repeats", type=int, help=f"a peer's timed calls a root (default {FULL['peer_repeats']})")
+    parser.add_argument("--peer-seconds", type=float, default=60.0,
+                        help="a peer's timed calls on one graph stop past this many seconds (default 60)")
+    parser.add_argument("--build-repeats", type=int, default=3, help="timed builds of each kind (default 3)")
+    parser.add_argument("--io", action="store_true", help="also from_scipy and from_mtx against scipy's")
+    parser.add_argument("--json", type=Path, help="where the record goes (default benchmarks/results/"
+                                                  "cpu-<host>-<commit>.json)")
+    parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, default=list(DIRECTIONS))
+    parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS))
+    args = parser.parse_args(argv)
+    sizes = SMALL if args.small else FULL
+    args.graphs = args.graphs or [parse_graph(g) for g in sizes["graphs"]]
+    args.roots, args.repeats, args.peer_repeats = (sizes[key] if getattr(args, key) is None else getattr(args, key)
+                                                   for key in ("roots", "repeats", "peer_repeats"))
+    if min(args.roots, args.repeats, args.peer_repeats, args.build_repeats) < 1:
+        parser.error("--roots, --repeats, --peer-repeats and --build-repeats must be at least 1")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    backend = ld.get_backend("cpu")          # compiles (or loads) the kernels: never inside a clock
+
+    def log(text):
+        print(text, file=sys.stderr, flush=True)
+
+    graphs, env = [], None
+    for spec in args.graphs:
+        A, record = run_graph(spec, args, log)
+        env = env or environment(A)
+        graphs.append(record)
+        del A
+    import numba
+    record = {
+        "benchmark": "cpu", "backend": backend.name, "environment": env, "threads": numba.get_num_threads(),
+        "numba": numba.__version__, "directions": list(args.directions), "peers": list(args.peers),
+        "protocol": "one process; graph built once (symmetric) and the peers' graphs converted before any timing; "
+                    "each run: one warm-up call, then timed calls a root from the call to its result (a peer's "
+                    "stop past --peer-seconds), median of all; every timed result checked outside the clock "
+                    "(levels equal to scipy's BFS tree's depths, parents by ld.validate); ratios[peer][direction] "
+                    "= the peer's median / ours in that direction; construction: median of --build-repeats "
+                    "timed builds after one warm-up, ours from_edges(symmetrize=True) against scipy's "
+                    "csr_matrix((int8 ones, (i, j))) + sum_duplicates on both directions of the same edges",
+        "graphs": graphs,
+    }
+    print(format_table(record), flush=True)
+    out = args.json or RESULTS / record_name(env)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_json(record, out)
+    log(f"record written to {out}")
+    return record
+
+
+if __name__ == "__main__":
+    main()
