@@ -28,6 +28,9 @@
 // LD_ROW_GROUP words of rows; a lane scans a row of at most LD_LONG_ROW_THRESHOLD in-edges
 // alone, the warp scans longer ones 32 at a time, and rows of more than LD_FUSED_GIANT_DEGREE
 // in-edges wait for a second phase that slices them the same way.
+// Small push levels run inside block 0 alone (ld_block_levels, below): block barriers only, the
+// frontier in shared memory, while the other blocks wait; the grid takes the search back when a
+// level's output grows past one block's share or the rule turns to pull.
 // Data written inside the kernel is read with __ldcg or volatile (never the read-only cache),
 // but for the visited bits' probe of ld_push_claim (a set bit is final).
 //
