@@ -105,3 +105,52 @@ def test_from_edges_duplicates_and_capacity():
     A = ld.Matrix.from_edges([0, 0, 1, 1], [1, 1, 2, 2], 3, symmetrize=True, backend="cpu")
     assert A.nvals == 4
     assert A.to_scipy().nnz == 4
+
+
+# -- the one-rank CPU build: compiled counting sorts ---------------------------------------------
+def scipy_pattern(src, dst, n, symmetrize):
+    import scipy.sparse as sp
+    i, j = (np.concatenate([src, dst]), np.concatenate([dst, src])) if symmetrize else (src, dst)
+    S = sp.csr_matrix((np.ones(len(i)), (np.asarray(i, np.int64), np.asarray(j, np.int64))), shape=(n, n))
+    S.sum_duplicates()
+    S.sort_indices()
+    return S
+
+
+@pytest.mark.parametrize("degree", [3, 40])          # rows sorted one by one / two counting passes
+@pytest.mark.parametrize("symmetrize", [False, True])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint32])
+def test_one_rank_build_is_scipys_csr(degree, symmetrize, dtype):
+    """Duplicates, self-loops, empty rows and hubs: the block's offsets and sorted minors are
+    exactly those of scipy's CSR of the same edges, whatever the ids' integer type."""
+    rng = np.random.default_rng(degree)
+    n = 700
+    m = degree * n
+    src = np.concatenate([rng.integers(0, n // 2, m), np.full(300, 5), np.arange(40)])
+    dst = np.concatenate([rng.integers(0, n // 2, m), rng.integers(0, n, 300), np.arange(40)])
+    src, dst = src.astype(dtype), dst.astype(dtype)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="cpu")
+    S = scipy_pattern(src, dst, n, symmetrize)
+    block = A.block.by_col
+    np.testing.assert_array_equal(block.indptr[:n + 1], S.indptr)
+    assert (block.indptr[n:] == S.nnz).all()             # the rows past n (to a multiple of 32) are empty
+    np.testing.assert_array_equal(block.indices, S.indices)
+    assert A.nvals == S.nnz
+
+
+def test_symmetric_matrix_market_file_is_built_both_ways(tmp_path):
+    """A symmetric file's stored entries (a diagonal too) become both directions in the build,
+    as the mirrored edge list read_mtx gives would."""
+    from lagraph_dist.io.mtx import read_mtx, write_mtx
+    rng = np.random.default_rng(4)
+    n = 500
+    keys = np.unique(rng.integers(0, n * n, 4000))
+    src, dst = keys // n, keys % n
+    low = src >= dst
+    path = tmp_path / "sym.mtx"
+    write_mtx(path, src[low], dst[low], n, symmetric=True)
+    graph = read_mtx(path)
+    A = ld.Matrix.from_mtx(path, backend="cpu")
+    S = scipy_pattern(graph.src, graph.dst, n, symmetrize=False)
+    np.testing.assert_array_equal(A.block.by_col.indices, S.indices)
+    assert A.symmetric and A.nvals == S.nnz

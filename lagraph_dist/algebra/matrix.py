@@ -14,7 +14,7 @@ from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.checks import check_size, check_vertex, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.comm.grid import Layout, default_grid
-from lagraph_dist.local.parts import LocalCSR, LocalPart
+from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_from_edges
 from lagraph_dist.algebra.memory import INDEX_BYTES, OFFSET_BYTES, TRANSPOSE_BYTES_PER_EDGE, check_fits, estimate_memory
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector
@@ -184,6 +184,13 @@ class Matrix:
         xp = backend.xp
         layout = Layout(n, grid.rows, grid.cols)
         grid.agree(layout.check_local_ids)
+        if grid.size == 1 and xp is np and passes == 1:
+            # one CPU rank: global ids are the local ones; a compiled counting sort by row
+            chunks = list(make_chunks() if callable(make_chunks) else make_chunks)
+            by_col = csr_from_edges(chunks, layout.col_space_len, layout.row_space_len, both=symmetrize)
+            del chunks
+            return cls(n, grid, backend, LocalBlock(by_col, backend, by_row_is_by_col=symmetric), by_col.nnz,
+                       symmetric=symmetric)
         col_space, row_space = layout.col_space(grid.col), layout.row_space(grid.row)
         cols_per_pass = -(-layout.col_space_len // passes)
         writer = None

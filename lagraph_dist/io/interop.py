@@ -39,7 +39,7 @@ from lagraph_dist.core.checks import check_size, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
 from lagraph_dist.comm.grid import default_grid
 from lagraph_dist.algebra.matrix import Matrix, checked_root, gathered_edges
-from lagraph_dist.io.mtx import read_mtx, write_mtx
+from lagraph_dist.io.mtx import read_stored_entries, write_mtx
 from lagraph_dist.algebra.vector import Vector
 
 __all__ = ["as_matrix", "ACCEPTED_GRAPHS"]
@@ -360,9 +360,10 @@ def from_mtx(path, *, merge_duplicates: bool = False, grid=None, backend="auto",
     read on ``root``. An entry stored twice is an error unless ``merge_duplicates``."""
 
     def read():
-        graph = read_mtx(path, allow_duplicates=bool(merge_duplicates))
+        # a symmetric kind's stored entries, made both ways by the build (no mirrored copy)
+        graph, mirrored = read_stored_entries(path, allow_duplicates=bool(merge_duplicates))
         n = _square((graph.nrows, graph.ncols), str(path))
-        return RootGraph(n, graph.src, graph.dst, symmetric=graph.symmetry == "symmetric")
+        return RootGraph(n, graph.src, graph.dst, symmetrize=mirrored, symmetric=graph.symmetry == "symmetric")
     return from_root(read, grid=grid, backend=backend, root=root)
 
 

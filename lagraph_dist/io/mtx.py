@@ -8,9 +8,11 @@ The LAGraph extension line ``%%GraphBLAS type T`` (directly after the banner) is
 LAGraph does: values must parse as, and fit in, ``T``; ``float``/``double`` values are read as
 reals even when the banner says ``integer``; unsigned and ``bool`` types cannot be skew-symmetric.
 
-The data section is parsed in one vectorised pass (``numpy.loadtxt``).  Only when that pass fails
-does a line-by-line pass run, to name the offending line; line numbers for checks made on the
-parsed arrays (bounds, duplicates, ...) are recovered the same lazy way.
+The data section is parsed by compiled loops (numba), its lines cut into chunks parsed on all
+cores; a file they do not read as plain tokens (values such as ``inf``, integers past int64) goes
+through ``numpy.loadtxt``.  Only when that pass fails too does a line-by-line pass run, to name
+the offending line; line numbers for checks made on the parsed arrays (bounds, duplicates, ...)
+are recovered the same lazy way.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ import os
 import re
 import warnings
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import numba
 import numpy as np
+from numba import prange
 
 from lagraph_dist.core.errors import (
     DimensionMismatch,
@@ -176,6 +180,19 @@ def read_mtx(path, *, allow_duplicates: bool = False) -> MtxGraph:
         The file is malformed, truncated, or of a kind not read here (``array`` format,
         ``complex`` field); the message names the file and line.
     """
+    graph, mirrored = read_stored_entries(path, allow_duplicates=allow_duplicates)
+    if not mirrored:
+        return graph
+    off = graph.src != graph.dst
+    return replace(graph, src=np.concatenate([graph.src, graph.dst[off]]),
+                   dst=np.concatenate([graph.dst, graph.src[off]]))
+
+
+def read_stored_entries(path, *, allow_duplicates: bool = False) -> tuple[MtxGraph, bool]:
+    """:func:`read_mtx`'s checks and result, but with the entries as the file stores them:
+    (the graph, whether each off-diagonal entry stands for both directions: symmetric,
+    skew-symmetric and hermitian files). A builder that adds the reverse edges itself (and
+    merges a diagonal entry's two copies) then needs no mirrored copy."""
     path = _file_name(path)
     text = _read_text(path)
     header = _parse_header(path, text)
@@ -184,16 +201,9 @@ def read_mtx(path, *, allow_duplicates: bool = False) -> MtxGraph:
     source = _Source(path, body, header.body_line, last_line)
     entries = _parse_entries(source, header)
     _check_entries(source, header, entries, allow_duplicates)
-    src, dst = _edges_from_entries(header, entries)
-    return MtxGraph(
-        nrows=header.nrows,
-        ncols=header.ncols,
-        src=src,
-        dst=dst,
-        symmetry=header.symmetry,
-        field=header.field,
-        declared_entries=header.nentries,
-    )
+    graph = MtxGraph(nrows=header.nrows, ncols=header.ncols, src=entries.rows - 1, dst=entries.cols - 1,
+                     symmetry=header.symmetry, field=header.field, declared_entries=header.nentries)
+    return graph, header.symmetry in _MIRRORED
 
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -330,7 +340,11 @@ def _parse_entries(source: _Source, header: _Header) -> _Entries:
 
 
 def _parse_entries_fast(body: str, kind: str | None) -> _Entries | None:
-    """One ``numpy.loadtxt`` pass; None on any trouble (the slow pass then says what)."""
+    """The compiled pass, else one ``numpy.loadtxt`` pass; None on any trouble (the slow pass
+    then says what)."""
+    entries = _parse_entries_compiled(body, kind)
+    if entries is not None:
+        return entries
     fields = [("i", np.int64), ("j", np.int64)]
     if kind is not None:
         fields.append(("v", np.int64 if kind == "int" else np.float64))
@@ -342,6 +356,155 @@ def _parse_entries_fast(body: str, kind: str | None) -> _Entries | None:
         return None
     values = table["v"].copy() if kind is not None else None
     return _Entries(table["i"].copy(), table["j"].copy(), values)
+
+
+# -- the compiled pass: bytes of the data section, whitespace-separated tokens, a line an entry --
+_KIND_CODES = {None: 0, "int": 1, "float": 2}
+_CHUNK_BYTES = 1 << 20          # a chunk of lines parsed by one thread at a time
+
+
+@numba.njit(cache=True)
+def _chunk_starts(buf, size):
+    """Offsets where chunks of about ``size`` bytes begin, each at a line's start."""
+    starts = [0]
+    at = size
+    while at < buf.shape[0]:
+        while at < buf.shape[0] and buf[at - 1] != 10:
+            at += 1
+        if at < buf.shape[0]:
+            starts.append(at)
+        at += size
+    starts.append(buf.shape[0])
+    return np.array(starts, dtype=np.int64)
+
+
+@numba.njit(cache=True)
+def _count_lines(buf, start, stop):
+    """Lines of buf[start:stop] (an upper bound of its entries: blank lines are not entries)."""
+    lines = 0
+    for k in range(start, stop):
+        lines += buf[k] == 10
+    return lines + (stop > start and buf[stop - 1] != 10)
+
+
+@numba.njit(cache=True)
+def _parse_chunk(buf, start, stop, kind, rows, cols, values, at):
+    """Parses the entry lines of buf[start:stop] (tokens parted by bytes <= 32, a line an entry;
+    kind 0: two integers, 1: three, 2: two and a plain real) into rows, cols (and values) from
+    slot ``at``; returns how many, or -1 at the first line that is not exactly its tokens (or
+    an integer of more than 18 digits, a real such as inf: the other passes read those). One
+    loop, no helper taking the arrays: numba's inlined helpers cost here."""
+    ntokens = 2 if kind == 0 else 3
+    first = at
+    k = start
+    while k < stop:
+        token = 0
+        while True:
+            while k < stop and buf[k] != 10 and buf[k] <= 32:
+                k += 1
+            if k >= stop or buf[k] == 10:
+                k += 1
+                break
+            if token == ntokens:
+                return -1
+            c = buf[k]
+            negative = c == 45
+            if c == 45 or c == 43:
+                k += 1
+            if token < 2 or kind == 1:
+                value, digits = 0, 0
+                while k < stop and 48 <= buf[k] <= 57:
+                    value = value * 10 + (np.int64(buf[k]) - 48)
+                    k += 1
+                    digits += 1
+                if digits == 0 or digits > 18:
+                    return -1
+                if negative:
+                    value = -value
+                if token == 0:
+                    rows[at] = value
+                elif token == 1:
+                    cols[at] = value
+                else:
+                    values[at] = value
+            else:                            # a real: [digits][.digits][(e|E)[+-]digits]
+                digits = 0
+                while k < stop and 48 <= buf[k] <= 57:
+                    k += 1
+                    digits += 1
+                if k < stop and buf[k] == 46:
+                    k += 1
+                    while k < stop and 48 <= buf[k] <= 57:
+                        k += 1
+                        digits += 1
+                if digits == 0:
+                    return -1
+                if k < stop and (buf[k] == 101 or buf[k] == 69):
+                    k += 1
+                    if k < stop and (buf[k] == 43 or buf[k] == 45):
+                        k += 1
+                    if k >= stop or not 48 <= buf[k] <= 57:
+                        return -1
+                    while k < stop and 48 <= buf[k] <= 57:
+                        k += 1
+            if k < stop and buf[k] > 32:     # a token's tail that is no part of it
+                return -1
+            token += 1
+        if token == 0:
+            continue                         # a blank line
+        if token != ntokens:
+            return -1
+        at += 1
+    return at - first
+
+
+@numba.njit(cache=True, parallel=True)
+def _parse_chunks(buf, starts, offsets, kind, rows, cols, values, found):
+    for c in prange(starts.shape[0] - 1):
+        found[c] = _parse_chunk(buf, starts[c], starts[c + 1], kind, rows, cols, values, offsets[c])
+
+
+@numba.njit(cache=True, parallel=True)
+def _count_chunks(buf, starts, counts):
+    for c in prange(starts.shape[0] - 1):
+        counts[c] = _count_lines(buf, starts[c], starts[c + 1])
+
+
+@numba.njit(cache=True)
+def _close_gaps(offsets, found, rows, cols, values):
+    """Moves each chunk's entries to follow the chunks before it; returns how many in all."""
+    at = 0
+    for c in range(found.shape[0]):
+        start = offsets[c]
+        if at != start:
+            for k in range(found[c]):
+                rows[at + k] = rows[start + k]
+                cols[at + k] = cols[start + k]
+                if values.shape[0]:
+                    values[at + k] = values[start + k]
+        at += found[c]
+    return at
+
+
+def _parse_entries_compiled(body: str, kind: str | None) -> _Entries | None:
+    """The data section's entries by the compiled loops, or None where they do not read it
+    (the other passes then do)."""
+    buf = np.frombuffer(body.encode("latin-1"), dtype=np.uint8)
+    if buf.shape[0] == 0:
+        return None
+    starts = _chunk_starts(buf, _CHUNK_BYTES)
+    counts = np.zeros(starts.shape[0] - 1, dtype=np.int64)
+    _count_chunks(buf, starts, counts)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    room = int(offsets[-1])
+    rows, cols = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
+    values = np.empty(room if kind == "int" else 0, dtype=np.int64)
+    found = np.zeros(counts.shape[0], dtype=np.int64)
+    _parse_chunks(buf, starts, offsets, _KIND_CODES[kind], rows, cols, values, found)
+    if (found < 0).any():
+        return None
+    total = _close_gaps(offsets, found, rows, cols, values)
+    return _Entries(rows[:total], cols[:total], values[:total] if kind == "int" else None)
 
 
 def _parse_entries_slow(source: _Source, kind: str | None) -> _Entries:
@@ -452,6 +615,8 @@ def _check_no_diagonal(source: _Source, entries: _Entries) -> None:
 
 def _check_no_duplicates(source: _Source, header: _Header, entries: _Entries) -> None:
     rows, cols = entries.rows, entries.cols
+    if _strictly_ordered(rows, cols, header.symmetry in _MIRRORED):
+        return                               # most files: sorted, so no pair repeats
     if header.symmetry in _MIRRORED:
         # (i, j) and (j, i) are the same stored entry once mirrored.
         rows, cols = np.minimum(rows, cols), np.maximum(rows, cols)
@@ -463,6 +628,23 @@ def _check_no_duplicates(source: _Source, header: _Header, entries: _Entries) ->
         f"duplicate entry ({int(entries.rows[k1])}, {int(entries.cols[k1])}), "
         f"already stored on line {source.entry_line(k0)}",
     )
+
+
+@numba.njit(cache=True)
+def _strictly_ordered(rows, cols, mirrored):
+    """Whether the (row, col) pairs (each as (min, max) when ``mirrored``) strictly increase by
+    row then column, or by column then row: one pass, no key array."""
+    by_row = by_col = True
+    for k in range(1, rows.shape[0]):
+        r0, c0, r1, c1 = rows[k - 1], cols[k - 1], rows[k], cols[k]
+        if mirrored:
+            r0, c0 = min(r0, c0), max(r0, c0)
+            r1, c1 = min(r1, c1), max(r1, c1)
+        by_row = by_row and (r1 > r0 or (r1 == r0 and c1 > c0))
+        by_col = by_col and (c1 > c0 or (c1 == c0 and r1 > r0))
+        if not (by_row or by_col):
+            return False
+    return True
 
 
 def _has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int) -> bool:
@@ -498,15 +680,6 @@ def _data_line_numbers(body: str, body_line: int) -> np.ndarray:
     token_chars = np.flatnonzero(chars > ord(" "))  # whitespace and control bytes are blanks
     line_of_char = np.searchsorted(newlines, token_chars)
     return body_line + np.unique(line_of_char)
-
-
-def _edges_from_entries(header: _Header, entries: _Entries) -> tuple[np.ndarray, np.ndarray]:
-    """0-based edges; mirror the off-diagonal entries of symmetric kinds."""
-    src, dst = entries.rows - 1, entries.cols - 1
-    if header.symmetry in _MIRRORED:
-        off = src != dst
-        src, dst = np.concatenate([src, dst[off]]), np.concatenate([dst, src[off]])
-    return src, dst
 
 
 # --------------------------------------------------------------------------------------------

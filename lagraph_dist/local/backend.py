@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from lagraph_dist.core.errors import CupyUnusableWarning, InvalidValue
-from lagraph_dist.local import fit
+from lagraph_dist.local import fit, parts
 
 __all__ = ["Backend", "get_backend", "gpu_available", "gpu_status", "BACKENDS", "local_index_dtype"]
 
@@ -128,7 +128,8 @@ class Backend:
 @functools.lru_cache(maxsize=None)
 def _cpu_backend():
     from lagraph_dist.local import cpu_kernels
-    cpu_kernels.compile_kernels()        # numba's compile (or cache load) here, never in a search
+    cpu_kernels.compile_kernels()        # numba's compile (or cache load) here, never in a search,
+    parts.warm_up()                      # nor in a graph's build
     return Backend("cpu", np, cpu_kernels)
 
 

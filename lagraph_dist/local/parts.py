@@ -9,14 +9,19 @@ A part covers one vertex block of ``length`` ids (a multiple of 32). Its encodin
   of ``length`` slots (slots without a bit are meaningless).
 
 Conversions are explicit (:meth:`LocalPart.to_list`, :meth:`LocalPart.to_bitmap`).
+
+On the CPU a block is built from its edges by :func:`csr_from_edges`: compiled counting sorts
+(scipy's own CSR build is one, by row, whose rows it then sorts).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+from numba import prange
 
-__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values"]
+__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "csr_from_edges"]
 
 
 @dataclass
@@ -225,3 +230,149 @@ def multiply_values(semiring, source_local, left_values, in_map, xp):
     if op.reads_left_values:
         return left_values.astype(op.out_dtype, copy=False)
     return xp.ones(source_local.shape[0], dtype=op.out_dtype)
+
+
+# -- a block from its edges, on the CPU -------------------------------------------------------
+#: rows of at most this many entries are sorted by insertion (a call of numpy's sort costs more)
+_SHORT_ROW = 16
+#: with more entries a row than this on average, the rows are not sorted one by one: a counting
+#: sort by minor, then one by major, leaves each row's minors in order (a row's sort costs
+#: log(its entries) an entry, the second counting pass a constant)
+_SORTED_BY_TWO_PASSES = 8
+
+
+@numba.njit(cache=True)
+def _count_rows(src, dst, both, counts):
+    """counts[1 + r] += the entries of row r among the edges src -> dst (and dst -> src)."""
+    for k in range(src.shape[0]):
+        counts[np.int64(src[k]) + 1] += 1
+        if both:
+            counts[np.int64(dst[k]) + 1] += 1
+
+
+@numba.njit(cache=True)
+def _scatter(src, dst, both, fill, indices):
+    """Each edge's minor into its row's next free slot (``fill``: the next slot of each row)."""
+    for k in range(src.shape[0]):
+        s, d = np.int64(src[k]), np.int64(dst[k])
+        indices[fill[s]] = d
+        fill[s] += 1
+        if both:
+            indices[fill[d]] = s
+            fill[d] += 1
+
+
+@numba.njit(cache=True)
+def _transpose_into(by_minor, majors, fill, indices):
+    """Minor by minor, in increasing order, each entry into its row's next free slot: every
+    row's minors come out sorted."""
+    for c in range(by_minor.shape[0] - 1):
+        for k in range(by_minor[c], by_minor[c + 1]):
+            r = majors[k]
+            indices[fill[r]] = c
+            fill[r] += 1
+
+
+@numba.njit(cache=True, parallel=True)
+def _merge_sorted_rows(indptr, indices, kept):
+    """Merges each sorted row's duplicates to the row's front; ``kept[r]``: how many stay."""
+    for r in prange(indptr.shape[0] - 1):
+        kept[r] = _merge_row(indices, indptr[r], indptr[r + 1])
+
+
+@numba.njit(cache=True, inline="always")
+def _merge_row(indices, start, stop):
+    if stop - start < 2:
+        return stop - start
+    last = start
+    for k in range(start + 1, stop):
+        if indices[k] != indices[last]:
+            last += 1
+            indices[last] = indices[k]
+    return last - start + 1
+
+
+@numba.njit(cache=True, parallel=True)
+def _sort_and_merge_rows(indptr, indices, kept):
+    """Sorts each row's minors and merges its duplicates to the row's front; ``kept[r]``: how
+    many stay."""
+    for r in prange(indptr.shape[0] - 1):
+        start, stop = indptr[r], indptr[r + 1]
+        if stop - start < 2:
+            kept[r] = stop - start
+            continue
+        if stop - start <= _SHORT_ROW:
+            for k in range(start + 1, stop):
+                x = indices[k]
+                j = k - 1
+                while j >= start and indices[j] > x:
+                    indices[j + 1] = indices[j]
+                    j -= 1
+                indices[j + 1] = x
+        else:
+            indices[start:stop].sort()
+        kept[r] = _merge_row(indices, start, stop)
+
+
+@numba.njit(cache=True)
+def _close_gaps(indptr, indices, kept, merged):
+    """Moves each row's kept minors to follow the rows before it; ``merged`` gets the new
+    offsets."""
+    merged[0] = 0
+    for r in range(indptr.shape[0] - 1):
+        at, start = merged[r], indptr[r]
+        if at != start:
+            for k in range(kept[r]):
+                indices[at + k] = indices[start + k]
+        merged[r + 1] = at + kept[r]
+
+
+def csr_from_edges(chunks, nmajor, nminor, *, both=False):
+    """The CSR (duplicates merged, each row's minors sorted) of the edges ``major -> minor`` of
+    ``chunks``, a list of (majors, minors) integer arrays of local ids, and with ``both`` (a
+    square block) of the reverse edges too. Compiled: the rows' entries counted, then each entry
+    put in its row and each row sorted on all cores, or (more than _SORTED_BY_TWO_PASSES entries
+    a row on average) each put in its minor's group first and the groups read in order into the
+    rows; the rows' duplicates merged on all cores. The int32 minors are allocated once (their
+    merged duplicates' tail stays allocated: trimming would copy the rest)."""
+    counts = np.zeros(nmajor + 1, dtype=np.int64)
+    for majors, minors in chunks:
+        _count_rows(majors, minors, both, counts)
+    total = int(counts.sum())
+    kept = np.empty(nmajor, dtype=np.int64)
+    if total > _SORTED_BY_TWO_PASSES * nmajor:
+        by_minor = counts.copy() if both else np.zeros(nminor + 1, dtype=np.int64)
+        if not both:
+            for majors, minors in chunks:
+                _count_rows(minors, majors, False, by_minor)
+        np.cumsum(by_minor, out=by_minor)
+        grouped, fill = np.empty(total, dtype=np.int32), by_minor[:-1].copy()
+        for majors, minors in chunks:
+            _scatter(minors, majors, both, fill, grouped)        # each major into its minor's group
+        np.cumsum(counts, out=counts)
+        indices, fill = np.empty(total, dtype=np.int32), counts[:-1].copy()
+        _transpose_into(by_minor, grouped, fill, indices)
+        del grouped, fill
+        _merge_sorted_rows(counts, indices, kept)
+    else:
+        np.cumsum(counts, out=counts)
+        indices, fill = np.empty(total, dtype=np.int32), counts[:-1].copy()
+        for majors, minors in chunks:
+            _scatter(majors, minors, both, fill, indices)
+        del fill
+        _sort_and_merge_rows(counts, indices, kept)
+    if int(kept.sum()) == indices.shape[0]:
+        return LocalCSR(counts, indices, nminor)
+    merged = np.empty(nmajor + 1, dtype=np.int64)
+    _close_gaps(counts, indices, kept, merged)
+    return LocalCSR(merged, indices[:int(merged[-1])], nminor)
+
+
+def warm_up():
+    """Compile (or load from numba's cache) the build's loops, both ways of sorting the rows, for
+    the id types the constructors pass."""
+    for dtype in (np.int64, np.int32):
+        ids = np.arange(40, dtype=dtype) % 2
+        for edges in (3, 40):                        # few entries a row, then many
+            for both in (False, True):
+                csr_from_edges([(ids[:edges], ids[::-1][:edges].copy())], 2, 2, both=both)
