@@ -154,3 +154,25 @@ def test_symmetric_matrix_market_file_is_built_both_ways(tmp_path):
     S = scipy_pattern(graph.src, graph.dst, n, symmetrize=False)
     np.testing.assert_array_equal(A.block.by_col.indices, S.indices)
     assert A.symmetric and A.nvals == S.nnz
+
+
+def test_a_canonical_scipy_matrix_is_taken_as_it_is():
+    """A scipy CSR (or COO) with sorted, duplicate-free rows becomes the block without a
+    rebuild; a non-canonical one (unsorted rows, duplicates) is rebuilt: both give scipy's
+    pattern, explicit zeros as edges."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(9)
+    n = 300
+    src, dst = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
+    canonical = scipy_pattern(src, dst, n, symmetrize=False)
+    canonical.data[:7] = 0                                  # stored zeros: edges all the same
+    messy = sp.csr_matrix((np.ones(src.shape[0]), (src, dst)), shape=(n, n))   # duplicates kept
+    messy.indices[messy.indptr[4]:messy.indptr[5]] = messy.indices[messy.indptr[4]:messy.indptr[5]][::-1].copy()
+    messy.has_sorted_indices = False
+    for S in (canonical, canonical.tocoo(), messy, messy.tocoo()):
+        A = ld.Matrix.from_scipy(S, backend="cpu")
+        np.testing.assert_array_equal(A.block.by_col.indptr[:n + 1], canonical.indptr)
+        np.testing.assert_array_equal(A.block.by_col.indices, canonical.indices)
+        assert A.nvals == canonical.nnz
+    assert canonical.has_canonical_format and canonical.tocoo().has_canonical_format
+    assert not messy.has_canonical_format

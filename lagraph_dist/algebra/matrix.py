@@ -170,6 +170,22 @@ class Matrix:
                                      if grid.size == 1 else None)
 
     @classmethod
+    def _from_sorted_csr(cls, indptr, indices, n, grid, backend, *, symmetric=False):
+        """One CPU rank: the block of a CSR over the n vertices whose rows are sorted and hold no
+        duplicate (scipy's canonical format; entry (i, j) the edge i -> j), copied as it is."""
+        nvals = int(indptr[-1])
+        check_fits(estimate_memory(n, nvals, backend=backend, symmetric=symmetric, chunk_keys=0), grid, backend,
+                   f"a graph of {plural(n, 'vertex')}")
+        layout = Layout(n, 1, 1)
+        grid.agree(layout.check_local_ids)
+        offsets = np.empty(layout.col_space_len + 1, dtype=np.int64)
+        offsets[:n + 1] = indptr
+        offsets[n + 1:] = nvals
+        by_col = LocalCSR(offsets, indices.astype(np.int32), layout.row_space_len)
+        return cls(n, grid, backend, LocalBlock(by_col, backend, by_row_is_by_col=symmetric), nvals,
+                   symmetric=symmetric)
+
+    @classmethod
     def _from_edge_chunks(cls, make_chunks, n, grid, backend, *, symmetrize, symmetric,
                           capacity=None, passes=1):
         """Build this rank's block from ``make_chunks()``, an iterable of (src, dst) chunks of

@@ -102,7 +102,9 @@ def _kind_or_raise(X, what):
 class RootGraph:
     """A graph read on the root rank: n, its edges as int64 ids (numpy or the backend's),
     whether each undirected edge is given once (``symmetrize``), whether it is symmetric, and
-    the node labels of its vertices (None: the ids are the labels)."""
+    the node labels of its vertices (None: the ids are the labels). ``csr``: (indptr, indices)
+    of a numpy CSR of the edges whose rows are sorted and duplicate-free, when the reader has
+    one (then src and dst are made from it only where a build needs them)."""
 
     n: int
     src: object
@@ -110,6 +112,14 @@ class RootGraph:
     symmetrize: bool = False
     symmetric: bool = False
     labels: tuple | None = None
+    csr: tuple | None = None
+
+    def edges(self):
+        if self.src is None:
+            indptr, indices = self.csr
+            self.src = np.repeat(np.arange(self.n, dtype=np.int64), np.diff(indptr))
+            self.dst = indices
+        return self.src, self.dst
 
 
 def from_root(read, *, grid=None, backend="auto", root: int = 0) -> Matrix:
@@ -121,8 +131,11 @@ def from_root(read, *, grid=None, backend="auto", root: int = 0) -> Matrix:
     graph = grid.agree(read if grid.rank == root else lambda: None)
     header = (graph.n, graph.symmetrize, graph.symmetric, graph.labels) if grid.rank == root else None
     n, symmetrize, symmetric, labels = _broadcast(grid, header, root)
+    if grid.size == 1 and backend.xp is np and graph.csr is not None and not symmetrize:
+        A = Matrix._from_sorted_csr(*graph.csr, n, grid, backend, symmetric=symmetric)   # taken as it is
+        return A if labels is None else A._with_labels(labels)
     if grid.rank == root:
-        src, dst = on_backend(graph.src, backend), on_backend(graph.dst, backend)
+        src, dst = (on_backend(ids, backend) for ids in graph.edges())
     else:
         src = dst = backend.xp.zeros(0, np.int64)
     A = Matrix._from_valid_edges(src, dst, n, grid, backend, symmetrize=symmetrize, symmetric=symmetric)
@@ -169,6 +182,12 @@ def from_sparse(S, *, grid=None, backend="auto", root: int = 0) -> Matrix:
             raise DomainMismatch(f"from_scipy needs a scipy or cupyx sparse matrix, got "
                                  f"{type(S).__module__}.{type(S).__name__}")
         n = _square(S.shape, "from_scipy")
+        if kind == "scipy" and S.format in ("csr", "coo") and S.has_canonical_format:    # sorted, no duplicates
+            if S.format == "csr":
+                return RootGraph(n, None, None, csr=(S.indptr, S.indices))
+            indptr = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(S.row, minlength=n), out=indptr[1:])
+            return RootGraph(n, None, None, csr=(indptr, S.col))
         coo = S.tocoo()
         return RootGraph(n, coo.row, coo.col)
     return from_root(read, grid=grid, backend=backend, root=root)
