@@ -44,6 +44,9 @@ COUNT_BYTES_PER_ROW = 16         # the writer's int64 row counts and their prefi
 # and its pool's cached blocks leave 140-230 bytes a chunk key beside the terms above in the
 # measured build peaks of scales 20 to 27 (benchmarks/results/gpu-*.json)
 CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
+# the one-rank CPU build (local/parts.csr_from_edges: compiled counting sorts, no keys, no
+# routing): a chunk's ids and the rows' slots, 17-25 bytes a key measured (tracemalloc)
+CPU_ONE_RANK_BYTES_PER_KEY = 32
 
 # -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
 TRANSPOSE_BYTES_PER_EDGE = 48    # the first pull builds the by-row CSR: entry rows, widened ids,
@@ -160,8 +163,11 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
               + WORKSPACE_BYTES_PER_VERTEX * max(layout.col_space_len, layout.row_space_len))
 
     chunk = min(edges, 2 * EDGES_PER_CHUNK if chunk_keys is None else _count("chunk_keys", chunk_keys, 0))
-    construction = (INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
-                    + PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk)
+    construction = INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
+    if name == "cpu" and tuple(grid_shape) == (1, 1):
+        construction += CPU_ONE_RANK_BYTES_PER_KEY * chunk
+    else:
+        construction += PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk
     return MemoryEstimate(graph=graph, search=search, construction=construction)
 
 
