@@ -1,7 +1,8 @@
 """Beamer's push/pull rule, in one place: the level engine (``ld.bfs``), the multi-source
-search (``ld.bfs_multi``), the python-graphblas reference (``reference.bfs``) and the numpy twin
-of the fused search ask it each level, and ``kernels/fused.cu`` (``ld_rule``) evaluates the
-same arithmetic on the device.
+search (``ld.bfs_multi``) and the python-graphblas reference (``reference.bfs``) ask it each
+level; the fused searches evaluate the same arithmetic on the rule's state inside their one
+call (``ld_rule`` in ``kernels/fused.cu``, its compiled twin in ``local/cpu_kernels/fused.py``),
+and ask it level by level only when its ``choose`` is replaced.
 
 Go pull when the frontier's out-edges exceed the unexplored edges / ``alpha`` while the
 frontier grows; go back to push when it holds fewer than n / ``beta`` vertices while it
