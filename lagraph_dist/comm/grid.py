@@ -57,6 +57,7 @@ class Grid:
         self.col_comm = self.comm.Split(color=self.col, key=self.row)
         name = self.agree(resolve_transport, transport)
         self.transport = Transport(name, self.comm, self.row_comm, self.col_comm)
+        self._members = {}
 
     @staticmethod
     def _checked_shape(rows, cols, size):
@@ -78,12 +79,18 @@ class Grid:
         return int(rows), int(cols)
 
     def members(self, channel):
-        """Grid ranks of the members of one of the transport's channels, in channel order."""
-        if channel is self.transport.col:
-            return [i * self.cols + self.col for i in range(self.rows)]
-        if channel is self.transport.row:
-            return [self.row * self.cols + j for j in range(self.cols)]
-        return list(range(self.size))
+        """Grid ranks of the members of one of the transport's channels, in channel order (a
+        tuple, made once a channel: a product asks every level)."""
+        known = self._members.get(id(channel))
+        if known is None:
+            if channel is self.transport.col:
+                known = tuple(i * self.cols + self.col for i in range(self.rows))
+            elif channel is self.transport.row:
+                known = tuple(self.row * self.cols + j for j in range(self.cols))
+            else:
+                known = tuple(range(self.size))
+            self._members[id(channel)] = known
+        return known
 
     @property
     def shape(self):
@@ -109,7 +116,10 @@ class Grid:
         except (LagraphDistError, ValueError, TypeError, IndexError, OSError, MemoryError) as exc:
             result, failure = None, exc
         report = None if failure is None else (type(failure), str(failure))
-        reports = self.comm.allgather(report) if self.size > 1 else [report]
+        if self.size == 1:
+            reports = [report]
+        else:               # one typed flag; the reports are pickled only when some rank failed
+            reports = self.comm.allgather(report) if self.allreduce(int(failure is not None), "MAX") else []
         for rank, rep in enumerate(reports):
             if rep is None:
                 continue
@@ -127,10 +137,26 @@ class Grid:
         return self.comm.bcast(result, root=root) if self.size > 1 else result
 
     def allreduce(self, value, op="SUM"):
-        """Reduce a Python scalar or small numpy array over the whole grid."""
+        """Reduce a Python scalar or small numpy array over the whole grid: Python integers and
+        floats and numeric arrays through a typed buffer (an integer comes back as an int, a
+        float as a float, an array as an array), anything else pickled."""
         if self.size == 1:
             return value
-        return self.comm.allreduce(value, op=getattr(_mpi(), op))
+        MPI = _mpi()
+        typed = _TYPED_SCALARS.get(type(value))
+        if typed is not None and (typed is not np.int64 or _INT64_MIN <= value <= _INT64_MAX):
+            send = np.array([value], dtype=typed)
+        elif isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+            send = np.ascontiguousarray(value)
+        else:
+            return self.comm.allreduce(value, op=getattr(MPI, op))
+        out = np.empty_like(send)
+        self.comm.Allreduce(send, out, op=getattr(MPI, op))
+        return out[0].item() if typed is not None else out
+
+
+_TYPED_SCALARS = {int: np.int64, float: np.float64}     # exact types: a bool stays pickled
+_INT64_MIN, _INT64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 
 
 _default = None
