@@ -63,13 +63,21 @@ class _Orientation:
 
 
 def _orientation(M, along_rows):
-    """``along_rows``: the input indexes M's rows (vxm on M, mxv on M.T)."""
+    """``along_rows``: the input indexes M's rows (vxm on M, mxv on M.T). Made once a matrix
+    view and direction (a search asks for it every level)."""
+    key = ("orientation", along_rows)
+    known = M._cache.get(key)
+    if known is not None:
+        return known
     grid, layout, block, transport = M.grid, M.layout, M.block, M.grid.transport
     if along_rows != M.transposed:       # input = column space: expand on the grid column
-        return _Orientation(transport.col, transport.row, layout.col_space(grid.col), "row",
+        made = _Orientation(transport.col, transport.row, layout.col_space(grid.col), "row",
                             block.by_col, lambda: block.by_row)
-    return _Orientation(transport.row, transport.col, layout.row_space(grid.row), "col",
-                        block.by_row, lambda: block.by_col)
+    else:
+        made = _Orientation(transport.row, transport.col, layout.row_space(grid.row), "col",
+                            block.by_row, lambda: block.by_col)
+    M._cache[key] = made
+    return made
 
 
 # Stage seconds wait for the device at every stage boundary when this is set; that costs a host
@@ -96,16 +104,26 @@ _FUSE_LEVELS = True
 
 
 class _Timer:
+    """``with timer.stage(name):`` adds the block's seconds to ``seconds[name]`` (a plain
+    context manager, not a generator: a level enters five stages)."""
+
+    __slots__ = ("backend", "seconds", "_name", "_started")
+
     def __init__(self, backend, seconds):
         self.backend, self.seconds = backend, seconds
 
-    @contextlib.contextmanager
     def stage(self, name):
-        started = time.perf_counter()
-        yield
+        self._name = name
+        return self
+
+    def __enter__(self):
+        self._started = time.perf_counter()
+
+    def __exit__(self, *exc):
         if SYNC_STAGE_TIMERS:
             self.backend.sync()
-        self.seconds[name] += time.perf_counter() - started
+        self.seconds[self._name] += time.perf_counter() - self._started
+        return False
 
 
 def _check_operands(u, M, mask):
@@ -608,7 +626,9 @@ class _VectorLevels(LevelEngine):
         """One level as separate products (the loop of :func:`repeat_masked_vxm`)."""
         backend, q = self.A.backend, self.q
         reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
-        edges = functools.cache(lambda: frontier_out_edges(q, self.degrees))   # one reduce at most
+        known = q.facts.push_edges(self.degrees)        # the product that made q counted them
+        edges = (functools.cache(lambda: frontier_out_edges(q, self.degrees)) if known is None  # one reduce at most
+                 else lambda: known)
         push = self.chosen if self.chosen is not None else self.rule.choose(q.nvals, edges)
         self.chosen = None
         if push and self.limits.max_edges is not None and edges() > self.limits.max_edges:

@@ -269,9 +269,9 @@ def level_counts(counters, grid, backend):
         raise RuntimeError("internal error: a fold piece held more entries than the bound its "
                            "capacity was sized by")
     found, push_edges, examined = int(host[FOUND]), int(host[PUSH_EDGES]), int(host[EXAMINED])
-    table = _allgather_rows(np.array([found, push_edges], dtype=np.int64), grid)
-    return GlobalCounts(tuple(int(x) for x in table[:, 0]), int(table[:, 0].sum()),
-                        int(table[:, 1].sum())), examined
+    table = _allgather_rows(np.array([found, push_edges], dtype=np.int64), grid).ravel().tolist()
+    rank_nvals = table[0::2]              # Python integers: a level reads them several times
+    return GlobalCounts(tuple(rank_nvals), sum(rank_nvals), sum(table[1::2])), examined
 
 
 def level_counts_words(counters, grid, backend, *, examined=None):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import itertools
 import os
 
 import numpy as np
@@ -50,6 +51,12 @@ def _is_host(array) -> bool:
 
 def _offsets(counts):
     return np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+
+
+def _layout(counts):
+    """(counts, displacements) of a variable-size collective as Python lists: a few integers
+    a member, summed on the host without a numpy call (a level makes several such calls)."""
+    return counts, [0, *itertools.accumulate(counts[:-1])]
 
 
 # -- capability checks ----------------------------------------------------------------------
@@ -194,15 +201,14 @@ class _HostMPI:
 
     def allgatherv(self, send, counts):
         send = np.ascontiguousarray(send)
-        recv = np.empty(int(sum(counts)), dtype=send.dtype)
-        self.comm.Allgatherv(_typed(send), [_typed(recv), (counts, _offsets(counts)[:-1].tolist())])
+        recv = np.empty(sum(counts), dtype=send.dtype)
+        self.comm.Allgatherv(_typed(send), [_typed(recv), _layout(counts)])
         return recv
 
     def alltoallv(self, send, send_counts, recv_counts):
         send = np.ascontiguousarray(send)
-        recv = np.empty(int(sum(recv_counts)), dtype=send.dtype)
-        self.comm.Alltoallv([_typed(send), (send_counts, _offsets(send_counts)[:-1].tolist())],
-                            [_typed(recv), (recv_counts, _offsets(recv_counts)[:-1].tolist())])
+        recv = np.empty(sum(recv_counts), dtype=send.dtype)
+        self.comm.Alltoallv([_typed(send), _layout(send_counts)], [_typed(recv), _layout(recv_counts)])
         return recv
 
 
@@ -237,7 +243,7 @@ class _CudaAwareMPI:
         recv = cupy.empty(int(sum(counts)), dtype=send.dtype)
         send = cupy.ascontiguousarray(send)
         cupy.cuda.get_current_stream().synchronize()
-        self.comm.Allgatherv(_typed(send), [_typed(recv), (counts, _offsets(counts)[:-1].tolist())])
+        self.comm.Allgatherv(_typed(send), [_typed(recv), _layout(counts)])
         return recv
 
     def alltoallv(self, send, send_counts, recv_counts):
@@ -245,8 +251,7 @@ class _CudaAwareMPI:
         recv = cupy.empty(int(sum(recv_counts)), dtype=send.dtype)
         send = cupy.ascontiguousarray(send)
         cupy.cuda.get_current_stream().synchronize()
-        self.comm.Alltoallv([_typed(send), (send_counts, _offsets(send_counts)[:-1].tolist())],
-                            [_typed(recv), (recv_counts, _offsets(recv_counts)[:-1].tolist())])
+        self.comm.Alltoallv([_typed(send), _layout(send_counts)], [_typed(recv), _layout(recv_counts)])
         return recv
 
 
