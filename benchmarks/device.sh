@@ -132,6 +132,12 @@ for stage in "$@"; do
             | grep -v "^    " | tee "$OUT/compare.log"
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:22 kron:26 mesh:1000x1000} \
             --json "$OUT/quick-new.json" 2>&1 | grep -v "^    " | tee -a "$OUT/compare.log" ;;
+    cpu-scaling)            # issue 21.7: CPU strong scaling on the host's cores, no GPU: Kronecker $SCALING_SCALES (22)
+                            # on 1, 2x2 and 4x4 ranks (ranks x threads = cores), python-graphblas beside; JSON + PNG
+        timeout ${SCALING_TIMEOUT:-580} python3 "$repo/benchmarks/cpu_scaling.py" --scales ${SCALING_SCALES:-22} \
+            --launcher "mpirun --allow-run-as-root --oversubscribe --bind-to none" ${SCALING_ARGS:-} \
+            --json "$OUT/cpu-scaling-$LAGRAPH_DIST_COMMIT.json" --plot "$OUT/cpu-scaling-$LAGRAPH_DIST_COMMIT.png" 2>&1 \
+            | tee "$OUT/cpu-scaling.log" | tail -40 ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac
 done

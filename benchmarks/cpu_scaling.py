@@ -1,0 +1,516 @@
+"""CPU strong scaling on one many-core host (issue 21, item 7): the scaling run a user without
+GPUs can make. The same Kronecker graph is searched on 1, 2x2 and 4x4 MPI ranks of the CPU
+backend, every configuration on all the host's cores (threads per rank = cores / ranks), beside
+python-graphblas on all the cores in the same run.
+
+    python benchmarks/cpu_scaling.py                        # scale 22 on 1, 4, 16 ranks (about 5 minutes on 16 cores)
+    python benchmarks/cpu_scaling.py --scales 22 24         # and scale 24 (estimated 10 minutes more)
+    python benchmarks/cpu_scaling.py --small                # the smoke test: scale 10 on 1 and 4 ranks
+    python benchmarks/cpu_scaling.py --launcher "mpirun --allow-run-as-root --bind-to none" --one-core
+    bash benchmarks/device.sh cpu-scaling                   # on a device machine's host (no GPU used)
+
+On nvidia-h100-x1's host (16 cores) the scale-22 run took 245 s: 70 s filling numba's cache,
+then per configuration 35-57 s (build 5-23 s, the rest mostly validation: about 8 s a root on one
+rank), python-graphblas 34 s.
+
+Each configuration is its own ``mpiexec -n R python -m mpi4py cpu_scaling.py --worker`` (Open MPI
+gets ``--oversubscribe --bind-to none``: a rank bound to one core would run its threads there),
+with NUMBA_NUM_THREADS = OMP_NUM_THREADS = cores / R, the GPU hidden and the host transport.
+A worker builds the graph (``ld.kronecker``, the same graph on any grid), picks ``--roots``
+seeded roots of degree > 0 (``tools.bench.pick_roots``: the same roots in every configuration),
+runs the warm-up of ``lagraph-dist bench`` (every path a timed search takes), then times one
+search a root (``ld.bfs``, from the call to its result on every rank, the collector off) until
+``--seconds`` of timing and checking are spent (one root at least). Every search is validated
+outside the clock (``ld.validate``: the Graph500 rules on levels and parents) and its levels'
+digest kept; the peer (python-graphblas ``tools.reference.bfs``, push/pull and optionally push,
+SuiteSparse on ``--cores`` OpenMP threads, its graph converted outside the clock) runs on the
+same roots, and every level array of ours must equal its levels on the roots it ran.
+
+Time bounds: a configuration's searches stop after ``--seconds``; a configuration process is
+killed after ``--limit`` seconds (build and warm-up included) and recorded as timed out; a
+configuration not started before ``--total`` seconds have passed is recorded as skipped. The
+numba cache is filled first by one small one-rank run, so that no timed configuration compiles.
+
+Per search, from its level records (``res.stats``): the stage seconds (expand, mask, local
+kernel, fold, merge: this rank's, then the slowest rank's and the mean over ranks), the bytes
+of each stage (summed over ranks), host reads and levels; a one-rank search runs as one compiled
+call, whose levels carry no stage split (its time is the stage ``fused``). A configuration
+reports the median over its roots.
+
+Strong-scaling efficiency against one rank: ``T(1 rank) / T(R ranks)`` with T the median
+search time over the roots both ran. Every configuration uses all ``--cores`` (ranks x threads =
+cores), so 1.0 means that R ranks search as fast as one rank with every core as a thread. With
+``--one-core``, one rank on one thread runs too, and the core-scaling efficiency
+``T(1 core) / (cores x T(R ranks))`` is reported beside it.
+
+The record (JSON): benchmarks/results/cpu-scaling-<host>-<commit>.json unless ``--json`` (the
+commit: $LAGRAPH_DIST_COMMIT when set, else git's), and a PNG beside it (``--plot``; matplotlib,
+skipped with a note when it is missing). The script exits non-zero when a search failed
+validation or its levels differ from python-graphblas's.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+RESULTS = Path(__file__).resolve().parent / "results"
+STAGES = ("expand", "mask", "local", "fold", "merge")
+FUSED = "fused"                 # the stage of a level run inside the compiled whole-search call
+OUTSIDE = "outside levels"      # a search's seconds outside its levels' own (its start, the records)
+BREAKDOWN = ("local", "expand", "fold", "merge", FUSED, OUTSIDE)
+FULL = {"scales": [22], "ranks": [1, 4, 16], "roots": 16, "seconds": 40.0, "limit": 240.0, "total": 470.0}
+SMALL = {"scales": [10], "ranks": [1, 4], "roots": 4, "seconds": 5.0, "limit": 150.0, "total": 400.0}
+PEERS = ("graphblas-pushpull", "graphblas-push")
+EDGEFACTOR = 16
+ROOT_SEED = 2
+
+
+def host_cores():
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+# -- a worker: one configuration under mpiexec -------------------------------------------------
+def _stage_sums(stats):
+    """One search's level records summed: stage seconds (this rank's), bytes by stage (all
+    ranks'), host reads, levels, fused and pull levels."""
+    seconds = dict.fromkeys((*STAGES, FUSED), 0.0)
+    traffic = {"expand": 0, "mask": 0, "fold": 0}
+    reads = pulls = fused = 0
+    for level in stats:
+        if level.get("fused"):
+            fused += 1
+            seconds[FUSED] += level["seconds"]
+        for stage, value in level.get("stage_seconds", {}).items():
+            seconds[stage] = seconds.get(stage, 0.0) + value
+        for stage, value in level.get("bytes", {}).items():
+            traffic[stage] = traffic.get(stage, 0) + value
+        reads += level.get("host_reads", 0)
+        pulls += level.get("direction") == "pull"
+    return {"stage_seconds": seconds, "bytes": traffic, "host_reads": reads, "levels": len(stats),
+            "fused_levels": fused, "pull_levels": pulls}
+
+
+def _over_ranks(comm, seconds):
+    """The stage seconds of every rank: the slowest rank's and the mean, stage by stage."""
+    table = comm.allgather(seconds)
+    return ({stage: max(t[stage] for t in table) for stage in seconds},
+            {stage: statistics.fmean(t[stage] for t in table) for stage in seconds})
+
+
+def _search_one(A, root, direction, degrees):
+    """One timed search from ``root`` and its checks (outside the clock): (seconds, summary)."""
+    import lagraph_dist as ld
+    from lagraph_dist.tools.bench import levels_digest
+    comm = A.grid.comm
+    gc.collect()
+    gc.disable()
+    try:
+        comm.Barrier()
+        started = time.perf_counter()
+        result = ld.bfs(A, root, direction=direction)
+        comm.Barrier()
+        elapsed = time.perf_counter() - started
+    finally:
+        gc.enable()
+    levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
+    ld.validate(A, root, levels, parents)          # raises on every rank if a rule is broken
+    summary = _stage_sums(result.stats)
+    summary["stage_seconds_max"], summary["stage_seconds_mean"] = _over_ranks(comm, summary.pop("stage_seconds"))
+    reached = levels >= 0
+    summary.update(root=root, seconds=elapsed, edges=int(degrees[reached].sum()) // 2,
+                   reached=int(reached.sum()), levels_digest=levels_digest(levels),
+                   outside_levels_seconds=elapsed - sum(level["seconds"] for level in result.stats))
+    return summary, result.stats
+
+
+def worker(args):
+    """Collective over MPI.COMM_WORLD: one configuration; rank 0 writes its part to --part."""
+    import numba
+    import lagraph_dist as ld
+    from lagraph_dist.tools.bench import environment, pick_roots, teps_summary, warm_up, write_json
+    grid = ld.Grid()
+    began = time.perf_counter()
+    A = ld.kronecker(args.scale, EDGEFACTOR, grid=grid, backend="cpu")
+    build = time.perf_counter() - began
+    roots = pick_roots(A, args.roots, ROOT_SEED)
+    degrees = A.out_degree().to_numpy(fill=0)
+    began = time.perf_counter()
+    warm_up(A, roots[0], tuple(args.directions))
+    part = {"ranks": grid.size, "grid": list(grid.shape), "threads_per_rank": numba.get_num_threads(),
+            "build_seconds": build, "warm_up_seconds": time.perf_counter() - began, "n": A.n, "nvals": A.nvals,
+            "environment": environment(A), "runs": {}}
+    for direction in args.directions:
+        searches, started = [], time.perf_counter()
+        for root in roots:
+            summary, stats = _search_one(A, root, direction, degrees)
+            if not searches:
+                part.setdefault("levels_first_root", {})[direction] = stats
+            searches.append(summary)
+            spent = grid.comm.bcast(time.perf_counter() - started, root=0)   # rank 0's clock decides
+            if spent >= args.seconds:
+                break
+        seconds = [s["seconds"] for s in searches]
+        part["runs"][direction] = teps_summary([s["edges"] for s in searches], seconds) | {
+            "roots": len(searches), "validated": len(searches), "searches": searches,
+            "stopped_early": f"its {args.seconds:g} s budget was spent" if len(searches) < len(roots) else None}
+    if grid.rank == 0:
+        write_json(part, args.part)
+
+
+# -- the peer: python-graphblas on all cores, one process --------------------------------------
+def peer(args):
+    """python-graphblas on the same graph and roots (its graph converted outside the clock)."""
+    try:
+        import graphblas as gb
+    except ImportError as error:
+        Path(args.part).write_text(json.dumps({"skipped": f"python-graphblas is not installed ({error})"}))
+        return
+    import lagraph_dist as ld
+    from lagraph_dist.tools import reference
+    from lagraph_dist.tools.bench import levels_digest, pick_roots, teps_summary, write_json
+    gb.ss.config["nthreads"] = args.cores
+    A = ld.kronecker(args.scale, EDGEFACTOR, backend="cpu")
+    roots = pick_roots(A, args.roots, ROOT_SEED)
+    began = time.perf_counter()
+    S = A.to_scipy()
+    degrees = np.diff(S.indptr)
+    prepared = reference.prepare(S)
+    out = {"threads": int(gb.ss.config["nthreads"]), "convert_seconds": time.perf_counter() - began,
+           "python-graphblas": gb.__version__, "runs": {}}
+    del A
+    for name in args.peers:
+        direction = "push" if name == "graphblas-push" else "pushpull"
+        reference.bfs(prepared, roots[0], direction=direction)          # warm-up
+        seconds, edges, digests, started = [], [], {}, time.perf_counter()
+        for root in roots:
+            gc.collect()
+            clock = time.perf_counter()
+            levels = reference.bfs(prepared, root, direction=direction)[0]
+            seconds.append(time.perf_counter() - clock)
+            edges.append(int(degrees[levels >= 0].sum()) // 2)
+            digests[str(root)] = levels_digest(levels)
+            if time.perf_counter() - started >= args.seconds:
+                break
+        out["runs"][name] = teps_summary(edges, seconds) | {"roots": len(seconds), "seconds_per_root": seconds,
+                                                            "levels_digests": digests}
+    write_json(out, args.part)
+
+
+# -- the driver ---------------------------------------------------------------------------------
+def launcher(given):
+    """The launcher's words before ``-n``: --launcher's, else the mpiexec beside this Python
+    (the mpich wheel), else mpirun or mpiexec on PATH; Open MPI gets its flags (see the module
+    docstring). None when there is none."""
+    if given:
+        return shlex.split(given)
+    beside = Path(sys.executable).parent / "mpiexec"
+    found = str(beside) if beside.exists() else (shutil.which("mpirun") or shutil.which("mpiexec"))
+    if found is None:
+        return None
+    said = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=60)
+    if "Open MPI" not in said.stdout + said.stderr:
+        return [found]
+    return [found, "--oversubscribe", "--bind-to", "none"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+
+
+def run_part(command, env, limit, log):
+    """Run one configuration's process group within ``limit`` seconds; (part or None, why not)."""
+    part = Path(tempfile.mkstemp(suffix=".json", prefix="cpu-scaling-")[1])
+    began = time.perf_counter()
+    with subprocess.Popen([*command, "--part", str(part)], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, start_new_session=True) as process:
+        try:
+            output, _ = process.communicate(timeout=max(limit, 1.0))
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)       # the launcher and its ranks: our own group
+            output, _ = process.communicate()
+            log(output[-2000:])
+            return None, f"killed after its {limit:.0f} s limit"
+    log(output[-3000:] if process.returncode else output[-600:])
+    try:
+        text = part.read_text() if process.returncode == 0 else ""
+    finally:
+        part.unlink(missing_ok=True)
+    if not text:
+        tail = " | ".join(line for line in output.strip().splitlines()[-3:])
+        return None, f"exited with status {process.returncode}: {tail}"
+    record = json.loads(text)
+    record["wall_seconds"] = time.perf_counter() - began
+    return record, None
+
+
+def worker_env(threads):
+    env = dict(os.environ, NUMBA_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads),
+               LAGRAPH_DIST_TRANSPORT="mpi-host", PYTHONUNBUFFERED="1")
+    env.setdefault("CUDA_VISIBLE_DEVICES", "")        # the CPU backend only: no GPU is touched
+    return env
+
+
+def configurations(args):
+    """(name, ranks, threads) of each configuration at a scale, in run order."""
+    made = [(f"{r} rank{'s' if r > 1 else ''}", r, max(1, args.cores // r)) for r in args.ranks]
+    if args.one_core:
+        made.append(("1 rank, 1 thread", 1, 1))
+    return made
+
+
+def _median_common(ours, base):
+    """Median search seconds of ``ours`` and of ``base`` over the roots both ran."""
+    mine = {s["root"]: s["seconds"] for s in ours["searches"]}
+    theirs = {s["root"]: s["seconds"] for s in base["searches"]}
+    common = [r for r in mine if r in theirs]
+    if not common:
+        return None, None, 0
+    return statistics.median(mine[r] for r in common), statistics.median(theirs[r] for r in common), len(common)
+
+
+def summarize(scale_record, args):
+    """Efficiency against one rank (and one core), the stage breakdown's medians, the level
+    check against the peer: added to ``scale_record`` in place; returns the problems found."""
+    problems = []
+    runs = scale_record["configurations"]
+    for name, config in runs.items():
+        for direction, run in config.get("runs", {}).items():
+            searches = run["searches"]
+            run["median_stage_seconds_max"] = {s: statistics.median(x["stage_seconds_max"][s] for x in searches)
+                                               for s in searches[0]["stage_seconds_max"]}
+            run["median_bytes"] = {s: statistics.median(x["bytes"][s] for x in searches) for s in searches[0]["bytes"]}
+            run["median_host_reads"] = statistics.median(x["host_reads"] for x in searches)
+            run["median_stage_seconds_max"][OUTSIDE] = statistics.median(x["outside_levels_seconds"] for x in searches)
+            one = runs.get("1 rank", {}).get("runs", {}).get(direction)
+            if one is not None:
+                mine, base, count = _median_common(run, one)
+                if count:
+                    run["efficiency_vs_1_rank"] = base / mine
+                    run["roots_compared_with_1_rank"] = count
+            core = runs.get("1 rank, 1 thread", {}).get("runs", {}).get(direction)
+            if core is not None:
+                mine, base, count = _median_common(run, core)
+                if count:
+                    run["core_scaling_efficiency"] = base / (args.cores * mine)
+    for peer_name, peer_run in scale_record.get("peer", {}).get("runs", {}).items():
+        digests = peer_run["levels_digests"]
+        for name, config in runs.items():
+            for direction, run in config.get("runs", {}).items():
+                compared = [s for s in run["searches"] if str(s["root"]) in digests]
+                differ = [s["root"] for s in compared if s["levels_digest"] != digests[str(s["root"])]]
+                run.setdefault("levels_checked", {})[peer_name] = len(compared)
+                if differ:
+                    run.setdefault("levels_differ", {})[peer_name] = differ
+                    problems.append(f"scale {scale_record['scale']} {name} {direction}: levels differ from "
+                                    f"{peer_name} at roots {differ}")
+    return problems
+
+
+def default_path(env, commit):
+    host = re.sub(r"[^a-z0-9]+", "-", (env.get("host") or "host").lower()).strip("-")
+    return RESULTS / f"cpu-scaling-{host}-{(commit or 'uncommitted')[:7]}.json"
+
+
+def table(record):
+    """The record as markdown lines: one row a configuration and direction, the peer below."""
+    lines = [f"CPU strong scaling, {record['cores']} cores ({record.get('device', '?')}), commit {record['commit']}",
+             "", "| scale | run | ranks x threads | median ms | hmean GTEPS | efficiency vs 1 rank "
+             "| local / expand / fold / merge / fused / outside levels ms (slowest rank) | roots |", "|---|---|---|---|---|---|---|---|"]
+    for scale in record["scales"]:
+        for name, config in scale["configurations"].items():
+            if "runs" not in config:
+                lines.append(f"| {scale['scale']} | {name} | | {config.get('error', '?')} | | | | |")
+                continue
+            for direction, run in config["runs"].items():
+                st = run["median_stage_seconds_max"]
+                stages = " / ".join(f"{1e3 * st.get(s, 0.0):.1f}" for s in BREAKDOWN)
+                eff = run.get("efficiency_vs_1_rank")
+                lines.append(f"| {scale['scale']} | {name} {direction} | {config['ranks']} x {config['threads_per_rank']} "
+                             f"| {run['median_ms']:.1f} | {run['harmonic_mean_teps'] / 1e9:.3f} | "
+                             f"{'' if eff is None else f'{eff:.2f}'} | {stages} | {run['roots']} |")
+        for name, run in scale.get("peer", {}).get("runs", {}).items():
+            lines.append(f"| {scale['scale']} | {name} | 1 x {scale['peer']['threads']} | {run['median_ms']:.1f} | "
+                         f"{run['harmonic_mean_teps'] / 1e9:.3f} | | | {run['roots']} |")
+        if "error" in scale.get("peer", {}) or "skipped" in scale.get("peer", {}):
+            lines.append(f"| {scale['scale']} | python-graphblas | | "
+                         f"{scale['peer'].get('error') or scale['peer'].get('skipped')} | | | | |")
+    return lines
+
+
+def plot(record, path):
+    """Median search time a configuration (the peer beside), efficiency against ranks, and the
+    stage breakdown of each configuration (the slowest rank's median seconds)."""
+    from lagraph_dist.tools.plot import pyplot
+    plt = pyplot()
+    scales = record["scales"]
+    fig, axes = plt.subplots(len(scales), 3, figsize=(16, 4.5 * len(scales)), squeeze=False)
+    for row, scale in zip(axes, scales):
+        names, ms, eff, stacks = [], [], [], []
+        for name, config in scale["configurations"].items():
+            for direction, run in config.get("runs", {}).items():
+                names.append(f"{name}\n{direction}")
+                ms.append(run["median_ms"])
+                eff.append((config["ranks"], run.get("efficiency_vs_1_rank")))
+                stacks.append(run["median_stage_seconds_max"])
+        for name, run in scale.get("peer", {}).get("runs", {}).items():
+            names.append(name.replace("-", "-\n", 1))
+            ms.append(run["median_ms"])
+        row[0].bar(range(len(ms)), ms, color=["tab:blue"] * len(stacks) + ["tab:gray"] * (len(ms) - len(stacks)))
+        row[0].set_xticks(range(len(ms)), names, fontsize=7)
+        row[0].set_ylabel("median ms a search")
+        row[0].set_title(f"Kronecker scale {scale['scale']}, {record['cores']} cores")
+        points = sorted((r, e) for r, e in eff if e is not None)
+        if points:
+            row[1].plot([r for r, _ in points], [e for _, e in points], "o-")
+        row[1].axhline(1.0, color="gray", lw=0.8, ls="--")
+        row[1].set_xscale("log", base=2)
+        row[1].set_xlabel("ranks (threads per rank = cores / ranks)")
+        row[1].set_ylabel("T(1 rank) / T(R ranks)")
+        row[1].set_title("strong-scaling efficiency against 1 rank")
+        bottom = np.zeros(len(stacks))
+        for stage in (*STAGES, FUSED, OUTSIDE):
+            height = np.array([1e3 * s.get(stage, 0.0) for s in stacks])
+            if height.any():
+                row[2].bar(range(len(stacks)), height, bottom=bottom, label=stage)
+                bottom += height
+        row[2].set_xticks(range(len(stacks)), names[:len(stacks)], fontsize=7)
+        row[2].set_ylabel("ms a search (slowest rank, median)")
+        row[2].set_title("where a search goes (merge: the counts' exchange)")
+        row[2].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def drive(args):
+    from lagraph_dist.tools.bench import write_json
+    began = time.perf_counter()
+
+    def log(text):
+        if text and text.strip():
+            print(text.rstrip(), flush=True)
+
+    def remaining():
+        return args.total - (time.perf_counter() - began)
+    words = launcher(args.launcher)
+    if words is None:
+        sys.exit("cpu_scaling: no mpiexec or mpirun found (pip install mpich, or pass --launcher)")
+    me = [sys.executable, "-m", "mpi4py", str(Path(__file__).resolve())]
+    common = ["--roots", str(args.roots), "--seconds", str(args.seconds), "--directions", *args.directions]
+    record = {"benchmark": "cpu-scaling", "cores": args.cores, "launcher": words, "scales": [],
+              "efficiency_definition": "T(1 rank) / T(R ranks), the median search seconds over the roots both "
+                                       "ran; every configuration on all cores (ranks x threads = cores)",
+              "protocol": "seeded roots of degree > 0 (the same in every configuration), the bench warm-up "
+                          "excluded, one search a root until --seconds are spent, each validated (Graph500 "
+                          "rules) and its levels compared with python-graphblas's outside the clock",
+              "options": {k: v for k, v in vars(args).items() if k not in ("worker", "peer", "part")}}
+    log(f"cpu_scaling: {args.cores} cores, scales {args.scales}, ranks {args.ranks}; launcher {' '.join(words)}")
+    started = time.perf_counter()          # fill numba's cache: no timed configuration compiles
+    _, why = run_part([*words, "-n", "1", *me, "--worker", "--scale", "8", "--roots", "1", "--seconds", "0",
+                       "--directions", *args.directions], worker_env(args.cores), min(args.limit, remaining()), log)
+    record["compile_seconds"] = time.perf_counter() - started
+    if why:
+        sys.exit(f"cpu_scaling: the compile run failed: {why}")
+    problems = []
+    for scale in args.scales:
+        scale_record = {"scale": scale, "edgefactor": EDGEFACTOR, "configurations": {}}
+        record["scales"].append(scale_record)
+        for name, ranks, threads in configurations(args):
+            if remaining() < 10:
+                scale_record["configurations"][name] = {"ranks": ranks, "error": "skipped: --total spent"}
+                continue
+            log(f"== scale {scale}: {name} x {threads} thread{'s' if threads > 1 else ''}")
+            part, why = run_part([*words, "-n", str(ranks), *me, "--worker", "--scale", str(scale), *common],
+                                 worker_env(threads), min(args.limit, remaining()), log)
+            scale_record["configurations"][name] = part or {"ranks": ranks, "threads_per_rank": threads, "error": why}
+            if why:
+                problems.append(f"scale {scale} {name}: {why}")
+            elif "environment" in part:
+                record.setdefault("environment", part["environment"])
+        if args.peers and remaining() >= 10:
+            log(f"== scale {scale}: python-graphblas on {args.cores} threads")
+            peer_part, why = run_part([*words, "-n", "1", *me, "--peer", "--scale", str(scale),
+                                       "--cores", str(args.cores), *common, "--peers", *args.peers],
+                                      worker_env(args.cores), min(args.limit, remaining()), log)
+            scale_record["peer"] = peer_part or {"error": why}
+        elif args.peers:
+            scale_record["peer"] = {"error": "skipped: --total spent"}
+        problems += summarize(scale_record, args)
+    env = record.get("environment", {})
+    record["device"] = env.get("device")
+    record["commit"] = os.environ.get("LAGRAPH_DIST_COMMIT") or env.get("commit")
+    record["problems"] = problems
+    record["total_seconds"] = time.perf_counter() - began
+    path = Path(args.json) if args.json else default_path(env, record["commit"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_json(record, path)
+    lines = table(record)
+    print("\n".join(lines))
+    print(f"record: {path}")
+    picture = Path(args.plot) if args.plot else path.with_suffix(".png")
+    try:
+        plot(record, picture)
+        print(f"plot: {picture}")
+    except ImportError as error:
+        print(f"no plot: {error}")
+    for problem in problems:
+        print(f"PROBLEM: {problem}")
+    return 1 if problems else 0
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--small", action="store_true", help="the smoke test: scale 10 on 1 and 4 ranks")
+    parser.add_argument("--scales", type=int, nargs="+", help=f"Kronecker scales (default {FULL['scales']})")
+    parser.add_argument("--ranks", type=int, nargs="+", help=f"ranks of each configuration (default {FULL['ranks']})")
+    parser.add_argument("--cores", type=int, default=None, help="cores to use (default: this process's affinity)")
+    parser.add_argument("--roots", type=int, help=f"seeded roots (default {FULL['roots']})")
+    parser.add_argument("--seconds", type=float, help="timing and checking budget of a configuration's searches "
+                                                      f"(default {FULL['seconds']:g})")
+    parser.add_argument("--limit", type=float, help=f"a configuration's process is killed after this (default {FULL['limit']:g})")
+    parser.add_argument("--total", type=float, help="no configuration starts after this many seconds (default "
+                                                    f"{FULL['total']:g} a scale asked for)")
+    parser.add_argument("--directions", nargs="+", default=["auto"], choices=("push", "pull", "auto"))
+    parser.add_argument("--peers", nargs="*", default=[PEERS[0]], choices=PEERS,
+                        help="python-graphblas runs (none: --peers with no name)")
+    parser.add_argument("--one-core", action="store_true", help="also 1 rank on 1 thread (core-scaling efficiency)")
+    parser.add_argument("--launcher", help='the MPI launcher before -n (e.g. "mpirun --allow-run-as-root")')
+    parser.add_argument("--json", help="the record's path (default benchmarks/results/cpu-scaling-<host>-<commit>.json)")
+    parser.add_argument("--plot", help="the PNG's path (default: the record's, .png)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--peer", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--scale", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--part", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    preset = SMALL if args.small else FULL
+    for key in ("scales", "ranks", "roots", "seconds", "limit"):
+        if getattr(args, key) is None:
+            setattr(args, key, preset[key])
+    if args.total is None:
+        args.total = preset["total"] * len(args.scales)
+    args.cores = args.cores or host_cores()
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
+    if args.worker:
+        return worker(args)
+    if args.peer:
+        return peer(args)
+    return drive(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
