@@ -133,7 +133,7 @@ def fold_merge(recv, nowners, block_len, vw, cap, threshold, counts, semiring, m
     add, _ = semiring_codes(semiring)
     mask, mode = mask_args(mask_words, complement)
     words = np.zeros(-(-block_len // 32), dtype=np.uint32)
-    out = np.zeros(block_len, dtype=dtype)
+    out = np.empty(block_len, dtype=dtype)      # a slot is written when its bit is set, read after
     _merge(recv, _values_of(recv, dtype, vw), bool(vw), listed, id_at, sizes, value_at, block_len // 32, mask, mode,
            add, words, out)
     part, counters = output_part(words, out, 0, out_degree)

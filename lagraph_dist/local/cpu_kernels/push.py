@@ -82,7 +82,7 @@ def _push(csr, frontier, left, semiring, mask_words, complement, in_map, nchunks
     mask, mode = mask_args(mask_words, complement)
     scan, total = _degree_scan(csr.indptr, frontier)
     words = np.zeros(-(-csr.nminor // 32), dtype=np.uint32)
-    out = np.zeros(csr.nminor, dtype=semiring.out_dtype)
+    out = np.empty(csr.nminor, dtype=semiring.out_dtype)     # claim() writes a slot before any read
     nchunks = chunks_for(total) if nchunks is None else nchunks
     args = (csr.indptr, csr.indices, frontier, scan)
     codes = (left, mult, add, *map_args(in_map), mask, mode)
