@@ -176,6 +176,10 @@ def what_is(record):
         return "high-diameter BFS: " + ", ".join(graph["name"] for graph in record["graphs"])
     if record.get("benchmark") == "bfs_extras":
         return "BFS extras: bfs_multi and depth_limit"
+    if record.get("benchmark") == "cpu-scaling":
+        options = record["options"]
+        return (f"CPU strong scaling on one host: Kronecker scale {', '.join(map(str, options['scales']))}, "
+                f"{record['cores']} cores, ranks {', '.join(map(str, options['ranks']))}, python-graphblas beside")
     if record.get("benchmark") == "cpu":
         return "CPU benchmark, one process, with peers: " + ", ".join(graph["name"] for graph in record["graphs"])
     if "families" in record:
