@@ -28,8 +28,6 @@
 #error "LD_FUSED_GIANT_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_BLOCK_FRONTIER)
 #error "LD_FUSED_BLOCK_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
-#elif !defined(LD_FUSED_BLOCK_THIN_DEGREE)
-#error "LD_FUSED_BLOCK_THIN_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MAX_OWNERS)
 #error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_PAIR)

@@ -27,8 +27,6 @@ LONG_ROW_THRESHOLD = 8       # pull rows longer than this are scanned a warp at 
 FUSED_THREADS = 512          # fused.cu: the cooperative kernel's block
 FUSED_GIANT_DEGREE = 4096    # fused.cu: vertices (rows) of more edges are sliced over the grid
 FUSED_BLOCK_FRONTIER = 1024  # fused.cu: frontier entries a one-block level holds in shared memory
-FUSED_BLOCK_THIN_DEGREE = 16  # fused.cu: a one-block level gives vertices up to this degree a
-                             # thread each (their edges read four at a time); larger ones a warp
 FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many frontier edges runs in
                              # one block (a kernel argument, not a define: benchmarks sweep it)
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
@@ -81,7 +79,7 @@ FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %glo
 #: the names handed to the kernels, each as -DLD_<name>=<value>
 SHARED = (
     "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
-    "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "FUSED_BLOCK_THIN_DEGREE", "MAX_OWNERS",
+    "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "MAX_OWNERS",
     "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "ADD_ANY", "ADD_MIN", "ADD_LOR",
     "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",
     "FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "NCOUNTERS",
