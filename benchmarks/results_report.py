@@ -406,15 +406,14 @@ def readme_multigpu(results):
 def results_fused_blocks(results):
     """The one-block threshold's sweep (ms a search and the levels' own device time) and what
     one grid barrier costs, from records that name their commit and device at the top."""
-    rows = []
-    for name in H100_FUSED_BLOCKS:
-        record = load(results, name)
+    rows, records = [], {name: load(results, name) for name in H100_FUSED_BLOCKS}
+    for record in records.values():
         for run in record["runs"]:
             threshold = "grid only" if run["block_edges"] == 0 else count(run["block_edges"])
             rows.append([run["graph"], threshold, sig(run["median_ms"], 4), sig(run["level_ms_last"], 4),
                          count(run["levels"]), sig(1e3 * run["level_ms_last"] / max(run["levels"], 1), 3)])
-    sources = "; ".join(f"`{name}`: commit `{load(results, name).get('commit')}`, {load(results, name).get('device')}"
-                        for name in H100_FUSED_BLOCKS)
+    sources = "; ".join(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}"
+                        for name, record in records.items())
     header = ["graph", "block levels up to (frontier edges)", "ms a search (median)", "levels' own ms",
               "levels", "us a level (own)"]
     barrier = load(results, H100_BARRIER)
