@@ -91,6 +91,49 @@ struct ld_rule {
     }
 };
 
+// Where a level's time goes (benchmarks/fused_trace.py builds this file with -DLD_FUSED_TRACE):
+// block 0's thread 0 adds the clock64 cycles since its previous mark to ld_trace[mark] and
+// counts the mark in ld_trace[LD_TRACE_MARKS + mark]. ld_trace_use makes a value's load finish
+// before the next mark (a volatile instruction that reads it). Without the define the marks are
+// no code at all.
+#ifdef LD_FUSED_TRACE
+#define LD_TRACE_MARKS 24
+__device__ unsigned long long ld_trace[2 * LD_TRACE_MARKS + 1];     // the last word: the uses' sink
+struct ld_tracer {
+    long long last;
+    unsigned sink;
+    __device__ ld_tracer() : last(0), sink(0) {}
+    __device__ __forceinline__ bool mine() const { return blockIdx.x == 0 && threadIdx.x == 0; }
+    __device__ __forceinline__ void start() { if (mine()) last = clock64(); }
+    __device__ __forceinline__ void mark(int k) {
+        if (!mine()) return;
+        const long long now = clock64();
+        ld_trace[k] += (unsigned long long)(now - last);
+        ld_trace[LD_TRACE_MARKS + k] += 1ull;
+        last = clock64();
+    }
+    template <typename T> __device__ __forceinline__ void use(T x) {
+        const unsigned low = (unsigned)(unsigned long long)x;
+        asm volatile("xor.b32 %0, %0, %1;" : "+r"(sink) : "r"(low));
+    }
+    __device__ __forceinline__ void finish() { if (mine()) ld_trace[2 * LD_TRACE_MARKS] ^= sink; }
+};
+#define LD_TRACE_START(t) (t).start()
+#define LD_TRACE_MARK(t, k) (t).mark(k)
+#define LD_TRACE_USE(t, x) (t).use(x)
+#define LD_TRACE_FINISH(t) (t).finish()
+#else
+struct ld_tracer {};
+#define LD_TRACE_START(t) ((void)(t))
+#define LD_TRACE_MARK(t, k) ((void)0)
+#define LD_TRACE_USE(t, x) ((void)0)
+#define LD_TRACE_FINISH(t) ((void)0)
+#endif
+// the marks: block levels (B_*), grid levels (G_*), hand-overs (H_*)
+enum { LD_B_SEARCH = 0, LD_B_CLAIM, LD_B_APPEND, LD_B_BARRIER, LD_B_RECORD,
+       LD_G_HEAD = 8, LD_G_CLEAR, LD_G_WORK, LD_G_COUNT, LD_G_BARRIER, LD_G_RECORD,
+       LD_H_BLOCK = 16, LD_H_BARRIER, LD_H_BITS };
+
 // Everything a level writes for the vertices it finds.
 template <typename V>
 struct ld_level_out {
@@ -422,7 +465,7 @@ __device__ __forceinline__ int ld_block_owner(const ld_block_frontier& in, int n
 template <int MULT, typename V>
 __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
                                     ld_block_frontier& next, ld_block_state& sh, int at_level,
-                                    const ld_level_out<V>& out) {
+                                    const ld_level_out<V>& out, ld_tracer& trace) {
     constexpr int K = 2;
     const int top = 1 << (31 - __clz(max(nf, 1)));
     const int warp_first = threadIdx.x & ~31;
@@ -443,6 +486,8 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
                 v[k] = __ldg(indices + in.start[i] + (e - in.offset[i]));
             }
         }
+        LD_TRACE_USE(trace, v[0]);
+        LD_TRACE_MARK(trace, LD_B_SEARCH);
         i64 start[K], degree[K];
         u32 before[K];
 #pragma unroll
@@ -455,6 +500,9 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
                 before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
             }
         }
+        LD_TRACE_USE(trace, before[0]);
+        LD_TRACE_USE(trace, degree[0] - start[0]);
+        LD_TRACE_MARK(trace, LD_B_CLAIM);
         bool fresh[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) {
@@ -470,6 +518,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
             if (giant) out.next_giants[g] = v[k];
         }
         ld_block_append<K>(fresh, v, start, degree, out.next_queue, next, &sh.tail[at_level]);
+        LD_TRACE_MARK(trace, LD_B_APPEND);
     }
 }
 
@@ -487,6 +536,8 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                 i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
                                 u64* __restrict__ records) {
     __shared__ ld_block_state sh;
+    ld_tracer trace;
+    LD_TRACE_START(trace);
     const i64 nwords = (n + 31) >> 5;
     if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = 0; }
     if (threadIdx.x == 0) { sh.target_hit = 0; sh.loaded = 0; }
@@ -524,8 +575,9 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
                                   nullptr, target, slots + LD_SLOT_TARGET};
         ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, sh.frontier[input ^ 1], sh,
-                                     at_level, out);
+                                     at_level, out, trace);
         __syncthreads();
+        LD_TRACE_MARK(trace, LD_B_BARRIER);
         const u64 tail = sh.tail[at_level];
         found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
         found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
@@ -549,7 +601,9 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         input ^= 1;
         nf = found;
         edges = found_edges;
+        LD_TRACE_MARK(trace, LD_B_RECORD);
     }
+    LD_TRACE_FINISH(trace);
     if (threadIdx.x == 0) {
         for (int k = 0; k < 3 * (LD_SLOT_FILL + 1); ++k) slots[k] = 0ull;
         const int now = (int)(level % 3);
@@ -614,6 +668,8 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
     }
     grid.sync();
     if (thread == 0) status[LD_STATUS_STARTED] = (long long)ld_now_ns();
+    ld_tracer trace;
+    LD_TRACE_START(trace);
 
     ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
@@ -627,6 +683,8 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         if (nf == 0) { reason = LD_STOP_EMPTY; break; }
         const bool push = rule.choose(nf, fe);
         if (push && fe > max_edges) { reason = LD_STOP_TOO_BIG; break; }
+        LD_TRACE_USE(trace, nf + fe);
+        LD_TRACE_MARK(trace, LD_G_HEAD);
         if (push && !((queue_valid >> cur) & 1)) {         // a pull made this frontier: list it
             ld_compact(bitmap(cur), nwords, queue(cur), slot(LD_SLOT_FILL, cur), lane, warp, nwarps);
             queue_valid |= 1 << cur;
@@ -641,6 +699,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         } else if (previous_count) {
             for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
         }
+        LD_TRACE_MARK(trace, LD_G_CLEAR);
         if (ld_block_fits(push, nf, fe, (i64)*(volatile u64*)slot(LD_SLOT_GIANTS, cur), block_edges, max_edges)) {
             // the other blocks wait on the hand-over's epoch with a pause between reads, not in
             // the grid barrier's tight loop, whose reads would crowd block 0's memory traffic
@@ -657,7 +716,9 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             } else if (threadIdx.x == 0) {
                 while (*(volatile u64*)(slots + LD_SLOT_EPOCH) < epoch) __nanosleep(LD_BLOCK_WAIT_NS);
             }
+            LD_TRACE_MARK(trace, LD_H_BLOCK);
             grid.sync();
+            LD_TRACE_MARK(trace, LD_H_BARRIER);
             const volatile u64* handover = slots + LD_SLOT_HANDOVER;
             level = (i64)handover[0];
             rule.push = (long long)handover[1];
@@ -674,6 +735,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
                 atomicOr(bitmap(now) + (v >> 5), 1u << (v & 31));
             }
             grid.sync();
+            LD_TRACE_MARK(trace, LD_H_BITS);
             continue;
         }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
@@ -699,8 +761,11 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             ld_add_block_count(slot(LD_SLOT_EXAMINED, cur), examined);
             queue_valid &= ~(1 << nxt);
         }
+        LD_TRACE_MARK(trace, LD_G_WORK);
         ld_add_block_count(slot(LD_SLOT_EDGES, nxt), next_edges);
+        LD_TRACE_MARK(trace, LD_G_COUNT);
         grid.sync();
+        LD_TRACE_MARK(trace, LD_G_BARRIER);
         const i64 discovered = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, nxt);
         if (thread == 0) {
             u64* record = records + LD_FUSED_RECORD * level;
@@ -715,7 +780,10 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         if (discovered == 0) { reason = LD_STOP_EMPTY; break; }
         if (*(volatile u64*)(slots + LD_SLOT_TARGET)) { reason = LD_STOP_TARGET; break; }
         if (discovered > max_frontier) { reason = LD_STOP_TOO_BIG; break; }
+        LD_TRACE_USE(trace, discovered);
+        LD_TRACE_MARK(trace, LD_G_RECORD);
     }
+    LD_TRACE_FINISH(trace);
     const int last = (int)(level % 3);
     const i64 remaining = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, last);
     if (remaining && !((queue_valid >> last) & 1)) {       // the caller reads the frontier's ids

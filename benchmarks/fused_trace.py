@@ -1,0 +1,80 @@
+"""Where a fused level's time goes on one GPU: kernels/fused.cu built with -DLD_FUSED_TRACE,
+whose block 0 thread 0 adds the clock64 cycles between named marks of every level (block
+levels: edge search, claim, append, barrier, record; grid levels: head, clearing, work, count,
+barrier, record; hand-overs) to a device array read after each search. Thread 0 always holds
+edge 0 of a block level and warp 0's first item of a grid level, so its marks are one latency
+chain of the level; the rest of the grid shows up as its wait at the barrier mark.
+
+    python3 benchmarks/fused_trace.py path:200000 mesh:1000x1000 kron:20 [--block-edges 0,2048] [--json out.json]
+
+The traced build has a few more register spills than the shipped one: read it for shares, and
+take level times from fused_blocks.py."""
+import argparse
+import json
+import os
+
+import numpy as np
+
+import lagraph_dist as ld
+import lagraph_dist.local.gpu_kernels.base as base
+from gpu_quick import build
+
+MARKS = 24       # LD_TRACE_MARKS in kernels/fused.cu
+NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",
+         3: "block: barrier", 4: "block: record + rule", 8: "grid: head (counts, rule)", 9: "grid: clearing",
+         10: "grid: level work (own chain)", 11: "grid: block count", 12: "grid: barrier", 13: "grid: record + checks",
+         16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier", 18: "hand-over: bits + barrier"}
+
+
+def traced_defines(plain=base.cuda_defines):
+    return lambda: plain() + ("-DLD_FUSED_TRACE",)
+
+
+def main():
+    import cupy as cp
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graphs", nargs="+")
+    parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
+    parser.add_argument("--searches", type=int, default=3)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    base.cuda_defines = traced_defines()          # before the first build of the modules
+    kernels = ld.get_backend("gpu").kernels
+    sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [kernels.fused_block_edges]
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    clock_khz = props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0)   # cudaDevAttrClockRate
+    clock_hz = 1e3 * clock_khz
+    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": props["name"].decode(),
+              "clock_hz_nominal": clock_hz, "runs": []}
+    for spec in args.graphs:
+        A, roots = build(spec)
+        root = (roots or [int(v) for v in A.out_degree().indices()[:1]])[0]
+        for edges in sweeps:
+            kernels.fused_block_edges = edges
+            ld.bfs(A, root)                                    # builds (once) and warms up
+            module = base._modules(cp.cuda.Device().id)["fused"]
+            trace = cp.ndarray((2 * MARKS + 1,), cp.uint64, memptr=module.get_global("ld_trace"))
+            trace.fill(0)
+            for _ in range(args.searches):
+                result = ld.bfs(A, root)
+            words = cp.asnumpy(trace).astype(np.float64)
+            levels = len(result.stats)
+            own_us = 1e6 * sum(s["seconds"] for s in result.stats)
+            cycles, counts = words[:MARKS] / args.searches, words[MARKS:2 * MARKS] / args.searches
+            marks = {NAMES.get(k, str(k)): {"cycles_a_search": cycles[k], "marks_a_search": counts[k],
+                                            "us_a_level": 1e6 * cycles[k] / clock_hz / max(levels, 1)}
+                     for k in range(MARKS) if counts[k]}
+            run = {"graph": spec, "block_edges": edges, "levels": levels, "levels_own_us": own_us, "marks": marks}
+            record["runs"].append(run)
+            print(f"{spec} block_edges={edges}: {levels} levels, levels' own {own_us:.1f} us "
+                  f"({own_us / max(levels, 1):.2f} us a level)")
+            for name, m in marks.items():
+                print(f"    {name:42s} {m['marks_a_search']:10.0f} marks {m['cycles_a_search'] / max(m['marks_a_search'], 1):9.0f} "
+                      f"cycles each  {m['us_a_level']:7.3f} us a level")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(record, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
