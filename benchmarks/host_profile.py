@@ -1,6 +1,9 @@
 """Where one ``ld.bfs`` call's host time goes on a 1x1 grid: the call's wall time against the
-levels' own device time, then cProfile over many calls (internal and cumulative time), so that
-the Python set-up around the fused kernel can be read function by function.
+levels' own device time; then a timeline of the call without a profiler (host time up to the
+fused kernel's launch, the launch call itself, the wait for its report, the host time after it,
+and the kernel's own time between two CUDA events around it); then cProfile over many calls
+(internal and cumulative time), so that the Python set-up around the kernel can be read function
+by function.
 
     python3 benchmarks/host_profile.py kron:20 [--calls 50] [--backend gpu] [--lines 35]
 """
@@ -35,6 +38,7 @@ def main():
         own.append(sum(s["seconds"] for s in result.stats))
     print(f"{args.graph}: call median {1e6 * np.median(walls):.1f} us, levels' own median {1e6 * np.median(own):.1f} us, "
           f"host beyond the levels {1e6 * (np.median(walls) - np.median(own)):.1f} us, {len(result.stats)} levels")
+    timeline(A, roots, args.calls)
     profile = cProfile.Profile()
     profile.enable()
     for k in range(args.calls):
@@ -44,6 +48,59 @@ def main():
     stats = pstats.Stats(profile)
     stats.sort_stats("tottime").print_stats(args.lines)
     stats.sort_stats("cumulative").print_stats(args.lines)
+
+
+def timeline(A, roots, calls):
+    """Median us of each part of a call, from marks taken inside it: the fused kernel's launch
+    is wrapped (host clock before and after, a CUDA event each side), and so is the one read
+    that waits for its report."""
+    import cupy as cp
+    from lagraph_dist.local.gpu_kernels import base
+    kernels = A.backend.kernels
+    marks = {}
+    counted_call, read = base._Counted.__call__, kernels.read
+
+    def traced_call(self, *args, **kwargs):
+        fused = len(args) == 3 and len(args[2]) > 28      # the fused kernel's 33 arguments
+        if fused:
+            marks["launch"] = time.perf_counter()
+            marks["event_before"] = cp.cuda.Event()
+            marks["event_before"].record()
+        out = counted_call(self, *args, **kwargs)
+        if fused:
+            marks["event_after"] = cp.cuda.Event()
+            marks["event_after"].record()
+            marks["launched"] = time.perf_counter()
+        return out
+
+    def traced_read(array):
+        out = read(array)
+        marks.setdefault("read", time.perf_counter())
+        return out
+
+    base._Counted.__call__, kernels.read = traced_call, traced_read
+    parts = {"before the launch": [], "the launch call": [], "waiting for the report": [],
+             "after the report": [], "kernel (CUDA events)": [], "call": []}
+    try:
+        for k in range(calls):
+            marks.clear()
+            A.backend.sync()
+            started = time.perf_counter()
+            ld.bfs(A, roots[k % len(roots)])
+            ended = time.perf_counter()
+            if "launch" not in marks or "read" not in marks:
+                continue
+            parts["before the launch"].append(marks["launch"] - started)
+            parts["the launch call"].append(marks["launched"] - marks["launch"])
+            parts["waiting for the report"].append(marks["read"] - marks["launched"])
+            parts["after the report"].append(ended - marks["read"])
+            parts["kernel (CUDA events)"].append(1e-3 * cp.cuda.get_elapsed_time(marks["event_before"], marks["event_after"]))
+            parts["call"].append(ended - started)
+    finally:
+        base._Counted.__call__, kernels.read = counted_call, read
+    for name, values in parts.items():
+        if values:
+            print(f"    {name:28s} median {1e6 * np.median(values):9.1f} us")
 
 
 if __name__ == "__main__":

@@ -154,11 +154,28 @@ __device__ __forceinline__ u64 ld_now_ns() {
 }
 
 // Work items of a level: warp w takes item w first, then the next free one past the first
-// round (one atomic a fetch, and none from warps that have no first item).
-__device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, int lane) {
+// round (one atomic a fetch, and none from warps that have no first item). When the first round
+// covers every item (`items` at most nwarps), no warp fetches: a thousand warps' atomics on one
+// counter would serialise at its L2 slice in exactly the small levels that are latency.
+__device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, i64 items, int lane) {
+    if (items <= nwarps) return ~0ull >> 1;
     u64 item = 0;
     if (lane == 0) item = atomicAdd(work, 1ull) + (u64)nwarps;
     return __shfl_sync(0xffffffffu, item, 0);
+}
+
+// Counters every thread needs after a grid barrier, read once a block: thread k < N reads
+// slots[index[k]] into shared memory, every thread takes the N values from there. All threads
+// of the grid reading the same few words would queue thousands of requests at one L2 slice
+// (the trace of a 1000 x 1000 mesh level: 3,600 cycles of a level's head went there).
+template <int N>
+__device__ __forceinline__ void ld_read_slots(const u64* slots, const int (&index)[N], u64 (&value)[N]) {
+    __shared__ u64 seen[N];
+    __syncthreads();                 // the previous call's values are read by every thread
+    if (threadIdx.x < N) seen[threadIdx.x] = *(volatile const u64*)(slots + index[threadIdx.x]);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < N; ++k) value[k] = seen[k];
 }
 
 // After v's bit was claimed for this level: its depth and its frontier bit (block levels keep
@@ -218,9 +235,10 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
     // is small, so that a small level's few edges spread over many warps (latency, not work)
     int per = 32;
     while (per > 1 && (i64)per * nwarps > nf) per >>= 1;
-    for (u64 chunk = (u64)warp;; chunk = ld_next_item(work, nwarps, lane)) {
+    const i64 items = (nf + per - 1) / per;
+    for (u64 chunk = (u64)warp;; chunk = ld_next_item(work, nwarps, items, lane)) {
+        if ((i64)chunk >= items) break;
         const i64 i = (i64)chunk * per + lane;
-        if ((i64)chunk * per >= nf) break;
         int u = 0;
         i64 start = 0, degree = 0;
         if (lane < per && i < nf) {
@@ -282,9 +300,10 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
                               i64 warp, i64 nwarps) {
     const u32 full = 0xffffffffu;
     const i64 nwords = (n + 31) >> 5;
-    for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, lane)) {
+    const i64 groups = (nwords + LD_ROW_GROUP - 1) / LD_ROW_GROUP;
+    for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
+        if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
-        if (first_word >= nwords) break;
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
             const u32 visited = ld_load_word(out.words + w);
             if (visited == full) continue;
@@ -386,19 +405,28 @@ __device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __rest
 // bits when it takes the search back.
 #define LD_SLOT_HANDOVER 22        // level, rule push, rule previous, rule unexplored, stop (-1: none)
 #define LD_SLOT_EPOCH 27           // hand-overs so far: the waiting blocks watch it change
+#define LD_SLOT_HANDED 28          // the last level's output: count, out-edges, giants
 #define LD_BLOCK_WAIT_NS 500       // their pause between two reads of it
-static_assert(LD_SLOT_EPOCH < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
+static_assert(LD_SLOT_HANDED + 2 < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
 
 __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 ngiants, i64 block_edges,
                                               i64 max_edges) {
     return push && nf <= LD_FUSED_BLOCK_FRONTIER && edges <= block_edges && edges <= max_edges && ngiants == 0;
 }
 
+// A level's finders also read the out-neighbours of entries of at most LD_BLOCK_LIST_DEGREE
+// out-edges, as soon as their degree loads return and alongside the claim, into the next
+// frontier's edge list (up to LD_BLOCK_LISTED edges): the next level then starts from shared
+// memory instead of a dependent global load (a path level's trace: 950 of 3,350 cycles).
+#define LD_BLOCK_LISTED 1536
+#define LD_BLOCK_LIST_DEGREE 4
+
 struct ld_block_frontier {         // a block level's frontier, in the order its ids were found
     int vertex[LD_FUSED_BLOCK_FRONTIER];
     int offset[LD_FUSED_BLOCK_FRONTIER];      // out-edges of the entries before it
     i64 start[LD_FUSED_BLOCK_FRONTIER];       // its first out-edge
-};
+    int edge[LD_BLOCK_LISTED];                // edge e's out-neighbour, when the level that found
+};                                            // the frontier listed them (ld_block_state.unlisted)
 
 // A level's output count and out-edges packed in one word ((count << 40) + edges), so that one
 // shared atomic gives an entry both its place and its edges' offset, in the same order.
@@ -409,17 +437,20 @@ struct ld_block_state {
     ld_block_frontier frontier[2];      // a level's input and output, alternating
     u64 tail[3];                        // a level's output (count, edges) and giants, at level % 3
     unsigned giants[3];                 // (reset two levels ahead, when no thread reads them)
+    unsigned unlisted[3];               // some entry's out-neighbours are not in the edge list
     int target_hit;
     u64 loaded;                         // the first frontier's (count, edges) as it is loaded
+    unsigned loaded_unlisted;           // (its out-neighbours are not listed)
 };
 
 // K vertices a lane (fresh[k]: the k-th is new) put on the level's global queue (unless null)
 // and, while it has room, on the shared frontier `next`, with one shared atomic a warp for all
 // of them. Every lane of the warp calls it.
-template <int K>
+template <int K, bool LIST>
 __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const int (&v)[K], const i64 (&start)[K],
-                                                const i64 (&degree)[K], int* __restrict__ queue,
-                                                ld_block_frontier& next, u64* tail) {
+                                                const i64 (&degree)[K], const int (&neighbours)[K][LD_BLOCK_LIST_DEGREE],
+                                                int* __restrict__ queue, ld_block_frontier& next, u64* tail,
+                                                unsigned* unlisted) {
     const int lane = threadIdx.x & 31;
     u64 mine = 0;
 #pragma unroll
@@ -440,10 +471,18 @@ __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const in
         if (!fresh[k]) continue;
         const u64 position = at >> LD_BLOCK_EDGE_BITS;
         if (queue) queue[position] = v[k];
+        const u64 offset = at & (LD_BLOCK_ONE_ENTRY - 1);
         if (position < LD_FUSED_BLOCK_FRONTIER) {
             next.vertex[position] = v[k];
-            next.offset[position] = (int)(at & (LD_BLOCK_ONE_ENTRY - 1));
+            next.offset[position] = (int)offset;
             next.start[position] = start[k];
+        }
+        if (LIST && degree[k] <= LD_BLOCK_LIST_DEGREE && offset + degree[k] <= LD_BLOCK_LISTED) {
+#pragma unroll
+            for (int j = 0; j < LD_BLOCK_LIST_DEGREE; ++j)
+                if (j < degree[k]) next.edge[offset + j] = neighbours[k][j];
+        } else if (*unlisted == 0u) {
+            *unlisted = 1u;
         }
         at += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
     }
@@ -464,7 +503,7 @@ __device__ __forceinline__ int ld_block_owner(const ld_block_frontier& in, int n
 // K x blockDim edges costs about two memory round trips.
 template <int MULT, typename V>
 __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
-                                    ld_block_frontier& next, ld_block_state& sh, int at_level,
+                                    bool listed, ld_block_frontier& next, ld_block_state& sh, int at_level,
                                     const ld_level_out<V>& out, ld_tracer& trace) {
     constexpr int K = 2;
     const int top = 1 << (31 - __clz(max(nf, 1)));
@@ -473,17 +512,18 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
         // a warp with no edge left skips to the barrier: idle warps would take issue slots from
         // the few that carry a small level's latency
         if (e0 + warp_first >= edges) break;
-        int v[K], source[K];
+        int v[K], source[K], owner[K];
         bool ok[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const i64 e = e0 + k * blockDim.x + threadIdx.x;
             ok[k] = e < edges;
-            source[k] = v[k] = 0;
-            if (ok[k]) {
-                const int i = ld_block_owner(in, nf, top, (int)e);
-                source[k] = in.vertex[i];
-                v[k] = __ldg(indices + in.start[i] + (e - in.offset[i]));
+            v[k] = owner[k] = 0;
+            if (ok[k] && listed) {
+                v[k] = in.edge[e];
+            } else if (ok[k]) {
+                owner[k] = ld_block_owner(in, nf, top, (int)e);
+                v[k] = __ldg(indices + in.start[owner[k]] + (e - in.offset[owner[k]]));
             }
         }
         LD_TRACE_USE(trace, v[0]);
@@ -500,13 +540,25 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
                 before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
             }
         }
+        // the sources (a listed edge's owner is searched while the claims are in flight) and the
+        // out-neighbours of the next frontier, read before the claims' answers are used
+        int neighbours[K][LD_BLOCK_LIST_DEGREE];
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const i64 e = e0 + k * blockDim.x + threadIdx.x;
+            if (ok[k] && listed) owner[k] = ld_block_owner(in, nf, top, (int)e);
+            source[k] = in.vertex[owner[k]];
+            degree[k] -= start[k];
+#pragma unroll
+            for (int j = 0; j < LD_BLOCK_LIST_DEGREE; ++j)
+                neighbours[k][j] = ok[k] && j < degree[k] ? __ldg(indices + start[k] + j) : 0;
+        }
         LD_TRACE_USE(trace, before[0]);
-        LD_TRACE_USE(trace, degree[0] - start[0]);
+        LD_TRACE_USE(trace, neighbours[0][0]);
         LD_TRACE_MARK(trace, LD_B_CLAIM);
         bool fresh[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-            degree[k] -= start[k];
             fresh[k] = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
             if (fresh[k]) {
                 out.parents[v[k]] = ld_multiply<MULT, V>(source[k], V(), 1, 1, 0);
@@ -517,7 +569,8 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
             const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
             if (giant) out.next_giants[g] = v[k];
         }
-        ld_block_append<K>(fresh, v, start, degree, out.next_queue, next, &sh.tail[at_level]);
+        ld_block_append<K, true>(fresh, v, start, degree, neighbours, out.next_queue, next, &sh.tail[at_level],
+                                 &sh.unlisted[at_level]);
         LD_TRACE_MARK(trace, LD_B_APPEND);
     }
 }
@@ -539,7 +592,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
     ld_tracer trace;
     LD_TRACE_START(trace);
     const i64 nwords = (n + 31) >> 5;
-    if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = 0; }
+    if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = 0; sh.unlisted[threadIdx.x] = 0; }
     if (threadIdx.x == 0) { sh.target_hit = 0; sh.loaded = 0; }
     __syncthreads();
     // the first frontier, from the global queue (left as it is: other blocks may still read the
@@ -557,11 +610,13 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                 degree[0] = __ldg(out_indptr + v[0] + 1) - start[0];
                 bitmaps[(i64)s * nwords + (v[0] >> 5)] = 0u;
             }
-            ld_block_append<1>(here, v, start, degree, nullptr, sh.frontier[0], &sh.loaded);
+            const int none[1][LD_BLOCK_LIST_DEGREE] = {};
+            ld_block_append<1, false>(here, v, start, degree, none, nullptr, sh.frontier[0], &sh.loaded, &sh.loaded_unlisted);
         }
     }
     __syncthreads();
     int input = 0;
+    bool listed = false;                // the first frontier came from the global queue
     i64 found = nf, found_edges = edges, found_giants = 0;
     long long stop = -1;
     while (true) {
@@ -570,19 +625,23 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
             const int ahead = (at_level + 1) % 3;
             sh.tail[ahead] = 0;
             sh.giants[ahead] = 0;
+            sh.unlisted[ahead] = 0;
         }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
                                   nullptr, target, slots + LD_SLOT_TARGET};
-        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, sh.frontier[input ^ 1], sh,
-                                     at_level, out, trace);
+        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, listed, sh.frontier[input ^ 1],
+                                     sh, at_level, out, trace);
         __syncthreads();
         LD_TRACE_MARK(trace, LD_B_BARRIER);
         const u64 tail = sh.tail[at_level];
         found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
         found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
         found_giants = sh.giants[at_level];
-        if (threadIdx.x == 0) {
+        listed = sh.unlisted[at_level] == 0u;
+        // the last thread writes the record: in a small level its warp had no edge, while warp
+        // 0, which always has, goes on to the next level
+        if (threadIdx.x == blockDim.x - 1) {
             u64* record = records + LD_FUSED_RECORD * level;
             record[LD_RECORD_FRONTIER] = (u64)nf;
             record[LD_RECORD_DISCOVERED] = (u64)found;
@@ -616,6 +675,9 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         handover[2] = (u64)rule.previous;
         handover[3] = (u64)rule.unexplored;
         handover[4] = (u64)stop;
+        slots[LD_SLOT_HANDED] = (u64)found;
+        slots[LD_SLOT_HANDED + 1] = (u64)found_edges;
+        slots[LD_SLOT_HANDED + 2] = (u64)found_giants;
     }
 }
 
@@ -670,6 +732,13 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
     if (thread == 0) status[LD_STATUS_STARTED] = (long long)ld_now_ns();
     ld_tracer trace;
     LD_TRACE_START(trace);
+    // the current level's frontier (count, out-edges, giants), carried from level to level
+    i64 nf, fe, ngiants;
+    {
+        u64 counts[3];
+        ld_read_slots<3>(slots, {LD_SLOT_COUNT * 3, LD_SLOT_EDGES * 3, LD_SLOT_GIANTS * 3}, counts);
+        nf = (i64)counts[0], fe = (i64)counts[1], ngiants = (i64)counts[2];
+    }
 
     ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
@@ -678,8 +747,6 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
     int reason = LD_STOP_LEVELS;
     while (level < max_levels) {
         const int cur = (int)(level % 3), nxt = (int)((level + 1) % 3), old = (int)((level + 2) % 3);
-        const i64 nf = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, cur);
-        const i64 fe = (i64)*(volatile u64*)slot(LD_SLOT_EDGES, cur);
         if (nf == 0) { reason = LD_STOP_EMPTY; break; }
         const bool push = rule.choose(nf, fe);
         if (push && fe > max_edges) { reason = LD_STOP_TOO_BIG; break; }
@@ -700,7 +767,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
         }
         LD_TRACE_MARK(trace, LD_G_CLEAR);
-        if (ld_block_fits(push, nf, fe, (i64)*(volatile u64*)slot(LD_SLOT_GIANTS, cur), block_edges, max_edges)) {
+        if (ld_block_fits(push, nf, fe, ngiants, block_edges, max_edges)) {
             // the other blocks wait on the hand-over's epoch with a pause between reads, not in
             // the grid barrier's tight loop, whose reads would crowd block 0's memory traffic
             const u64 epoch = ++handovers;          // the same count in every thread
@@ -719,18 +786,21 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             LD_TRACE_MARK(trace, LD_H_BLOCK);
             grid.sync();
             LD_TRACE_MARK(trace, LD_H_BARRIER);
-            const volatile u64* handover = slots + LD_SLOT_HANDOVER;
+            u64 handover[8];
+            ld_read_slots<8>(slots, {LD_SLOT_HANDOVER, LD_SLOT_HANDOVER + 1, LD_SLOT_HANDOVER + 2, LD_SLOT_HANDOVER + 3,
+                                     LD_SLOT_HANDOVER + 4, LD_SLOT_HANDED, LD_SLOT_HANDED + 1, LD_SLOT_HANDED + 2},
+                             handover);
             level = (i64)handover[0];
             rule.push = (long long)handover[1];
             rule.previous = (long long)handover[2];
             rule.unexplored = (long long)handover[3];
             const long long stop = (long long)handover[4];
+            nf = (i64)handover[5], fe = (i64)handover[6], ngiants = (i64)handover[7];
             const int now = (int)(level % 3);
             queue_valid = 1 << now;          // block levels list their outputs and keep no bits
             previous_count = 0;
             if (stop >= 0) { reason = (int)stop; break; }
-            const i64 count = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, now);
-            for (i64 k = thread; k < count; k += nthreads) {
+            for (i64 k = thread; k < nf; k += nthreads) {
                 const int v = __ldcg(queue(now) + k);
                 atomicOr(bitmap(now) + (v >> 5), 1u << (v & 31));
             }
@@ -743,7 +813,6 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
         u64 next_edges = 0, found = 0, examined = 0;
         if (push) {
-            const i64 ngiants = (i64)*(volatile u64*)slot(LD_SLOT_GIANTS, cur);
             ld_push_level<MULT, V>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
                                    slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
             queue_valid |= 1 << nxt;
@@ -753,7 +822,9 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
                                    nwarps);
             if (giant_rows_possible) {       // a second barrier only where a row can be giant
                 grid.sync();
-                const i64 count = (i64)*(volatile u64*)slot(LD_SLOT_GIANT_ROWS, cur);
+                u64 rows[1];
+                ld_read_slots<1>(slots, {LD_SLOT_GIANT_ROWS * 3 + cur}, rows);
+                const i64 count = (i64)rows[0];
                 ld_pull_giant_rows<MULT, V>(in_indptr, in_indices, bitmap(cur), giant_rows, count, out, found,
                                             next_edges, examined, lane, warp, nwarps);
             }
@@ -766,7 +837,10 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         LD_TRACE_MARK(trace, LD_G_COUNT);
         grid.sync();
         LD_TRACE_MARK(trace, LD_G_BARRIER);
-        const i64 discovered = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, nxt);
+        u64 after[4];
+        ld_read_slots<4>(slots, {LD_SLOT_COUNT * 3 + nxt, LD_SLOT_EDGES * 3 + nxt, LD_SLOT_GIANTS * 3 + nxt, LD_SLOT_TARGET},
+                         after);
+        const i64 discovered = (i64)after[0];
         if (thread == 0) {
             u64* record = records + LD_FUSED_RECORD * level;
             record[LD_RECORD_FRONTIER] = (u64)nf;
@@ -777,15 +851,16 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         }
         previous_count = nf;
         ++level;
+        nf = discovered, fe = (i64)after[1], ngiants = (i64)after[2];
         if (discovered == 0) { reason = LD_STOP_EMPTY; break; }
-        if (*(volatile u64*)(slots + LD_SLOT_TARGET)) { reason = LD_STOP_TARGET; break; }
+        if (after[3]) { reason = LD_STOP_TARGET; break; }
         if (discovered > max_frontier) { reason = LD_STOP_TOO_BIG; break; }
         LD_TRACE_USE(trace, discovered);
         LD_TRACE_MARK(trace, LD_G_RECORD);
     }
     LD_TRACE_FINISH(trace);
     const int last = (int)(level % 3);
-    const i64 remaining = (i64)*(volatile u64*)slot(LD_SLOT_COUNT, last);
+    const i64 remaining = nf;            // the count of slot `last`, as every exit leaves it
     if (remaining && !((queue_valid >> last) & 1)) {       // the caller reads the frontier's ids
         ld_compact(bitmap(last), nwords, queue(last), slot(LD_SLOT_FILL, last), lane, warp, nwarps);
         grid.sync();

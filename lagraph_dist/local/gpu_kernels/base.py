@@ -87,6 +87,7 @@ class KernelsBase:
         props = self._props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)   # slow: once
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
+        self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
         self.reads = 0          # device-to-host reads made through read()
         self.launches = 0       # launches of our kernels (functions got through _function)
         # blocks a multiprocessor of the fused search (None: the policy of _fused_grid; fewer
@@ -103,10 +104,14 @@ class KernelsBase:
 
     # -- bookkeeping ----------------------------------------------------------------------
     def _function(self, module, name, *template_args):
-        """The kernel, wrapped to count its launches."""
-        name = _template(name, *template_args) if template_args else name
-        function = _modules(self.cp.cuda.Device().id)[module].get_function(name)
-        return _Counted(function, self)
+        """The kernel, wrapped to count its launches (looked up once per device: a lookup and
+        its template name cost tens of microseconds of a call that is otherwise one launch)."""
+        key = (self.cp.cuda.Device().id, module, name, template_args)
+        function = self._functions.get(key)
+        if function is None:
+            full = _template(name, *template_args) if template_args else name
+            function = self._functions[key] = _Counted(_modules(key[0])[module].get_function(full), self)
+        return function
 
     def _blocks(self, work_items, per_thread=1, cap_per_sm=32, threads=THREADS):
         wanted = -(-max(int(work_items), 1) // (threads * per_thread))

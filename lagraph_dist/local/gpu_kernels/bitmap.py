@@ -78,7 +78,7 @@ class BitmapKernels(KernelsBase):
         are zero. One launch, no copy from the host."""
         cp, dtype = self.cp, np.dtype(dtype)
         words, values = cp.zeros(length // 32, dtype=cp.uint32), cp.zeros(length, dtype=dtype)
-        listed = (cp.empty(int(index >= 0), dtype=cp.int32), cp.empty(int(index >= 0), dtype=dtype))
+        listed = (cp.empty(int(index >= 0), dtype=cp.int32), cp.empty(int(index >= 0), dtype=dtype)) if as_list else ()
         if index >= 0:
             self._function("bitmap", "ld_single_entry", _CTYPE[dtype])(
                 (1,), (1,), (np.int32(index), dtype.type(value), words, values,

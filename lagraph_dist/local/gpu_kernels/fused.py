@@ -97,5 +97,6 @@ class FusedKernels(KernelsBase):
         if levels > FUSED_RECORDS_READ:
             flat = self.read(records[:FUSED_RECORD * levels])
         records = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
-        ids = space["queues"][slot * n:slot * n + count].copy()
+        # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
+        ids = space["queues"][slot * n:slot * n + count].copy() if count else cp.empty(0, dtype=cp.int32)
         return records, ids, edges, reason
