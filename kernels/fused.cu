@@ -414,19 +414,11 @@ __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 
     return push && nf <= LD_FUSED_BLOCK_FRONTIER && edges <= block_edges && edges <= max_edges && ngiants == 0;
 }
 
-// A level's finders also read the out-neighbours of entries of at most LD_BLOCK_LIST_DEGREE
-// out-edges, as soon as their degree loads return and alongside the claim, into the next
-// frontier's edge list (up to LD_BLOCK_LISTED edges): the next level then starts from shared
-// memory instead of a dependent global load (a path level's trace: 950 of 3,350 cycles).
-#define LD_BLOCK_LISTED 1536
-#define LD_BLOCK_LIST_DEGREE 4
-
 struct ld_block_frontier {         // a block level's frontier, in the order its ids were found
     int vertex[LD_FUSED_BLOCK_FRONTIER];
     int offset[LD_FUSED_BLOCK_FRONTIER];      // out-edges of the entries before it
     i64 start[LD_FUSED_BLOCK_FRONTIER];       // its first out-edge
-    int edge[LD_BLOCK_LISTED];                // edge e's out-neighbour, when the level that found
-};                                            // the frontier listed them (ld_block_state.unlisted)
+};
 
 // A level's output count and out-edges packed in one word ((count << 40) + edges), so that one
 // shared atomic gives an entry both its place and its edges' offset, in the same order.
@@ -437,20 +429,17 @@ struct ld_block_state {
     ld_block_frontier frontier[2];      // a level's input and output, alternating
     u64 tail[3];                        // a level's output (count, edges) and giants, at level % 3
     unsigned giants[3];                 // (reset two levels ahead, when no thread reads them)
-    unsigned unlisted[3];               // some entry's out-neighbours are not in the edge list
     int target_hit;
     u64 loaded;                         // the first frontier's (count, edges) as it is loaded
-    unsigned loaded_unlisted;           // (its out-neighbours are not listed)
 };
 
 // K vertices a lane (fresh[k]: the k-th is new) put on the level's global queue (unless null)
 // and, while it has room, on the shared frontier `next`, with one shared atomic a warp for all
 // of them. Every lane of the warp calls it.
-template <int K, bool LIST>
+template <int K>
 __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const int (&v)[K], const i64 (&start)[K],
-                                                const i64 (&degree)[K], const int (&neighbours)[K][LD_BLOCK_LIST_DEGREE],
-                                                int* __restrict__ queue, ld_block_frontier& next, u64* tail,
-                                                unsigned* unlisted) {
+                                                const i64 (&degree)[K], int* __restrict__ queue,
+                                                ld_block_frontier& next, u64* tail) {
     const int lane = threadIdx.x & 31;
     u64 mine = 0;
 #pragma unroll
@@ -471,18 +460,10 @@ __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const in
         if (!fresh[k]) continue;
         const u64 position = at >> LD_BLOCK_EDGE_BITS;
         if (queue) queue[position] = v[k];
-        const u64 offset = at & (LD_BLOCK_ONE_ENTRY - 1);
         if (position < LD_FUSED_BLOCK_FRONTIER) {
             next.vertex[position] = v[k];
-            next.offset[position] = (int)offset;
+            next.offset[position] = (int)(at & (LD_BLOCK_ONE_ENTRY - 1));
             next.start[position] = start[k];
-        }
-        if (LIST && degree[k] <= LD_BLOCK_LIST_DEGREE && offset + degree[k] <= LD_BLOCK_LISTED) {
-#pragma unroll
-            for (int j = 0; j < LD_BLOCK_LIST_DEGREE; ++j)
-                if (j < degree[k]) next.edge[offset + j] = neighbours[k][j];
-        } else if (*unlisted == 0u) {
-            *unlisted = 1u;
         }
         at += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
     }
@@ -503,7 +484,7 @@ __device__ __forceinline__ int ld_block_owner(const ld_block_frontier& in, int n
 // K x blockDim edges costs about two memory round trips.
 template <int MULT, typename V>
 __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
-                                    bool listed, ld_block_frontier& next, ld_block_state& sh, int at_level,
+                                    ld_block_frontier& next, ld_block_state& sh, int at_level,
                                     const ld_level_out<V>& out, ld_tracer& trace) {
     constexpr int K = 2;
     const int top = 1 << (31 - __clz(max(nf, 1)));
@@ -512,18 +493,17 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
         // a warp with no edge left skips to the barrier: idle warps would take issue slots from
         // the few that carry a small level's latency
         if (e0 + warp_first >= edges) break;
-        int v[K], source[K], owner[K];
+        int v[K], source[K];
         bool ok[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) {
             const i64 e = e0 + k * blockDim.x + threadIdx.x;
             ok[k] = e < edges;
-            v[k] = owner[k] = 0;
-            if (ok[k] && listed) {
-                v[k] = in.edge[e];
-            } else if (ok[k]) {
-                owner[k] = ld_block_owner(in, nf, top, (int)e);
-                v[k] = __ldg(indices + in.start[owner[k]] + (e - in.offset[owner[k]]));
+            source[k] = v[k] = 0;
+            if (ok[k]) {
+                const int i = ld_block_owner(in, nf, top, (int)e);
+                source[k] = in.vertex[i];
+                v[k] = __ldg(indices + in.start[i] + (e - in.offset[i]));
             }
         }
         LD_TRACE_USE(trace, v[0]);
@@ -540,25 +520,13 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
                 before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
             }
         }
-        // the sources (a listed edge's owner is searched while the claims are in flight) and the
-        // out-neighbours of the next frontier, read before the claims' answers are used
-        int neighbours[K][LD_BLOCK_LIST_DEGREE];
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            const i64 e = e0 + k * blockDim.x + threadIdx.x;
-            if (ok[k] && listed) owner[k] = ld_block_owner(in, nf, top, (int)e);
-            source[k] = in.vertex[owner[k]];
-            degree[k] -= start[k];
-#pragma unroll
-            for (int j = 0; j < LD_BLOCK_LIST_DEGREE; ++j)
-                neighbours[k][j] = ok[k] && j < degree[k] ? __ldg(indices + start[k] + j) : 0;
-        }
         LD_TRACE_USE(trace, before[0]);
-        LD_TRACE_USE(trace, neighbours[0][0]);
+        LD_TRACE_USE(trace, degree[0] - start[0]);
         LD_TRACE_MARK(trace, LD_B_CLAIM);
         bool fresh[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) {
+            degree[k] -= start[k];
             fresh[k] = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
             if (fresh[k]) {
                 out.parents[v[k]] = ld_multiply<MULT, V>(source[k], V(), 1, 1, 0);
@@ -569,8 +537,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
             const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
             if (giant) out.next_giants[g] = v[k];
         }
-        ld_block_append<K, true>(fresh, v, start, degree, neighbours, out.next_queue, next, &sh.tail[at_level],
-                                 &sh.unlisted[at_level]);
+        ld_block_append<K>(fresh, v, start, degree, out.next_queue, next, &sh.tail[at_level]);
         LD_TRACE_MARK(trace, LD_B_APPEND);
     }
 }
@@ -580,7 +547,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
 // output does not fit one block, the rule turns to pull, the level limit or a stop. Writes the
 // hand-over: the slots' counters as a grid level leaves them, the level, the rule's state from
 // before its choice for the next level (the grid chooses it again, the same way), the stop.
-template <int MULT, typename V>
+template <int MULT, typename V, int BLOCKS>
 __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices, i64 n,
                                 u32* __restrict__ words, V* __restrict__ parents, long long* __restrict__ depths,
                                 u32* __restrict__ depth_words, long long first_depth, int* __restrict__ queues,
@@ -592,7 +559,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
     ld_tracer trace;
     LD_TRACE_START(trace);
     const i64 nwords = (n + 31) >> 5;
-    if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = 0; sh.unlisted[threadIdx.x] = 0; }
+    if (threadIdx.x < 3) { sh.tail[threadIdx.x] = 0; sh.giants[threadIdx.x] = 0; }
     if (threadIdx.x == 0) { sh.target_hit = 0; sh.loaded = 0; }
     __syncthreads();
     // the first frontier, from the global queue (left as it is: other blocks may still read the
@@ -610,13 +577,11 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                 degree[0] = __ldg(out_indptr + v[0] + 1) - start[0];
                 bitmaps[(i64)s * nwords + (v[0] >> 5)] = 0u;
             }
-            const int none[1][LD_BLOCK_LIST_DEGREE] = {};
-            ld_block_append<1, false>(here, v, start, degree, none, nullptr, sh.frontier[0], &sh.loaded, &sh.loaded_unlisted);
+            ld_block_append<1>(here, v, start, degree, nullptr, sh.frontier[0], &sh.loaded);
         }
     }
     __syncthreads();
     int input = 0;
-    bool listed = false;                // the first frontier came from the global queue
     i64 found = nf, found_edges = edges, found_giants = 0;
     long long stop = -1;
     while (true) {
@@ -625,12 +590,11 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
             const int ahead = (at_level + 1) % 3;
             sh.tail[ahead] = 0;
             sh.giants[ahead] = 0;
-            sh.unlisted[ahead] = 0;
         }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
                                   nullptr, target, slots + LD_SLOT_TARGET};
-        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, listed, sh.frontier[input ^ 1],
+        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, sh.frontier[input ^ 1],
                                      sh, at_level, out, trace);
         __syncthreads();
         LD_TRACE_MARK(trace, LD_B_BARRIER);
@@ -638,7 +602,6 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
         found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
         found_giants = sh.giants[at_level];
-        listed = sh.unlisted[at_level] == 0u;
         // the last thread writes the record: in a small level its warp had no edge, while warp
         // 0, which always has, goes on to the next level
         if (threadIdx.x == blockDim.x - 1) {
@@ -681,8 +644,12 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
     }
 }
 
-template <int MULT, typename V>
-__global__ void __launch_bounds__(LD_FUSED_THREADS, 2)
+// BLOCKS: the blocks a multiprocessor the launch is built for. Two hide the latency of big
+// Kronecker levels; one, on graphs of thin frontiers, gives each thread twice the registers (128),
+// so that the level loops keep their state in registers instead of spilling it to local memory
+// on the latency chain of every small level (lagraph_dist/local/gpu_kernels/fused.py picks).
+template <int MULT, typename V, int BLOCKS>
+__global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS)
 ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
              const i64* __restrict__ in_indptr, const int* __restrict__ in_indices,     // pull: A by destination
              i64 n, u32* __restrict__ words, V* __restrict__ parents,
@@ -772,7 +739,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
             // the grid barrier's tight loop, whose reads would crowd block 0's memory traffic
             const u64 epoch = ++handovers;          // the same count in every thread
             if (blockIdx.x == 0) {
-                ld_block_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
+                ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
                                          queues, bitmaps, giants, giant_capacity, slots, rule, level, nf, fe,
                                          max_frontier, max_edges, max_levels, block_edges, target, records);
                 __syncthreads();
@@ -878,10 +845,12 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
 }
 
 #ifdef LD_NVCC_CHECK
-#define LD_FUSED_INSTANCE(M, V) \
-    template __global__ void ld_bfs_fused<M, V>(const i64*, const int*, const i64*, const int*, i64, u32*, V*, \
+#define LD_FUSED_INSTANCE(M, V, B) \
+    template __global__ void ld_bfs_fused<M, V, B>(const i64*, const int*, const i64*, const int*, i64, u32*, V*, \
         long long*, u32*, long long, const int*, i64, int*, u32*, int*, int*, i64, int, u64*, int, double, double, \
         long long, long long, long long, i64, i64, i64, i64, int, u64*, long long*);
-LD_FUSED_INSTANCE(LD_MULT_PAIR, bool)
-LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long)
+LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 1)
+LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long, 1)
+LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 2)
+LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long, 2)
 #endif

@@ -26,6 +26,9 @@ LONG_ROW_THRESHOLD = 8       # pull rows longer than this are scanned a warp at 
                              # rows); a lane scans a shorter row alone
 FUSED_THREADS = 512          # fused.cu: the cooperative kernel's block
 FUSED_GIANT_DEGREE = 4096    # fused.cu: vertices (rows) of more edges are sliced over the grid
+#: fused.cu's builds: the blocks a multiprocessor each is built for (__launch_bounds__); one
+#: gives a thread twice the registers of two (not a -D define: the template argument)
+FUSED_BUILDS = (1, 2)
 FUSED_BLOCK_FRONTIER = 1024  # fused.cu: frontier entries a one-block level holds in shared memory
 FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many frontier edges runs in
                              # one block (a kernel argument, not a define: benchmarks sweep it)

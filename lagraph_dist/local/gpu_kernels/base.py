@@ -8,7 +8,7 @@ from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, MULT_CODES,
+from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, FUSED_BUILDS, MULT_CODES,
                                         MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN, THREADS,
                                         cuda_defines)
 from lagraph_dist.local.parts import LocalPart
@@ -47,7 +47,8 @@ def _modules(device_id):
             "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
             "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
                     + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
-            "fused": [_template("ld_bfs_fused", 0, "bool"), _template("ld_bfs_fused", 2, "long long")],
+            "fused": [_template("ld_bfs_fused", m, v, blocks) for m, v in ((0, "bool"), (2, "long long"))
+                      for blocks in FUSED_BUILDS],
             "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
                       for p in ("false", "true")],
         }
@@ -90,7 +91,7 @@ class KernelsBase:
         self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
         self.reads = 0          # device-to-host reads made through read()
         self.launches = 0       # launches of our kernels (functions got through _function)
-        # blocks a multiprocessor of the fused search (None: the policy of _fused_grid; fewer
+        # blocks a multiprocessor of the fused search (None: the policy of _fused_launch; fewer
         # make its grid barrier cheaper, more hide the latency of big levels)
         self.fused_blocks_per_sm = None
         # frontier edges up to which a fused push level runs inside one block (0: never);

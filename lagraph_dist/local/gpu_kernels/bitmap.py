@@ -75,9 +75,10 @@ class BitmapKernels(KernelsBase):
     def single_entry(self, index, value, length, dtype, *, as_list=False):
         """A bitmap part's (words, dense values) holding only entry ``index`` (none when it is
         negative), and with ``as_list`` the same entry as (ids, values) of one; values elsewhere
-        are zero. One launch, no copy from the host."""
+        are left unset (nothing reads a slot without its bit, as in the products' outputs). One
+        launch, no copy from the host."""
         cp, dtype = self.cp, np.dtype(dtype)
-        words, values = cp.zeros(length // 32, dtype=cp.uint32), cp.zeros(length, dtype=dtype)
+        words, values = cp.zeros(length // 32, dtype=cp.uint32), cp.empty(length, dtype=dtype)
         listed = (cp.empty(int(index >= 0), dtype=cp.int32), cp.empty(int(index >= 0), dtype=dtype)) if as_list else ()
         if index >= 0:
             self._function("bitmap", "ld_single_entry", _CTYPE[dtype])(

@@ -6,7 +6,8 @@ import numpy as np
 
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.layout import FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD, FUSED_THREADS
+from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD,
+                                       FUSED_THREADS)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
@@ -18,7 +19,11 @@ def _level_records(rows, started_ns):
     seconds) from the kernel's rows (the four counts and %globaltimer at the level's end): a
     level's seconds are its end less the previous end. Arrays, no Python object a level."""
     ends = rows[:, 4].astype(np.int64)
-    seconds = np.diff(ends, prepend=np.int64(started_ns)) * 1e-9
+    seconds = np.empty(ends.shape[0])
+    if ends.shape[0]:            # (np.diff with prepend goes through broadcast_to and concatenate)
+        seconds[0] = ends[0] - started_ns
+        np.subtract(ends[1:], ends[:-1], out=seconds[1:])
+    seconds *= 1e-9
     return FusedRecords(rows[:, :4].astype(np.int64), seconds)
 
 
@@ -48,20 +53,24 @@ class FusedKernels(KernelsBase):
             known[key] = longest > FUSED_GIANT_DEGREE
         return known[key]
 
-    def _fused_grid(self, function, n, nnz):
-        """Blocks of a cooperative launch: as many as fit on the device at once (registers,
-        threads and shared memory per multiprocessor, as the occupancy calculator counts), or
-        one a multiprocessor on graphs of low average degree, whose thin frontiers make the
-        grid barrier the cost of a level (benchmarks/fused_blocks.py: 23 against 32 ms on the
-        1000 x 1000 mesh, while Kronecker graphs gain from the second block)."""
+    def _fused_launch(self, mult, ctype, n, nnz):
+        """(kernel, blocks) of a cooperative launch. Blocks a multiprocessor: the
+        ``fused_blocks_per_sm`` setting, else one on graphs of low average degree, whose thin
+        frontiers make the level's latency chain the cost (benchmarks/fused_blocks.py: 23
+        against 32 ms on the 1000 x 1000 mesh), else as many as fit at once (registers, threads
+        and shared memory per multiprocessor, as the occupancy calculator counts), Kronecker
+        graphs gaining from the second. One a multiprocessor runs the build whose threads have
+        twice the registers (fused.cu, BLOCKS)."""
+        wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
+        build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
+        function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
         props = self._props
         regs = -(-max(function.num_regs, 1) // 8) * 8
         by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
         fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-        wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else fit)
-        return self._sms * min(fit, wanted)
+        return function, self._sms * min(fit, wanted)
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
                   rule, max_frontier, max_edges, max_levels, target, workspace=None):
@@ -79,9 +88,9 @@ class FusedKernels(KernelsBase):
             report = space["reports"][max_levels] = cp.empty(FUSED_NSTATUS + FUSED_RECORD * max_levels, dtype=cp.int64)
         status, records = report[:FUSED_NSTATUS], report[FUSED_NSTATUS:].view(cp.uint64)
         mult, ctype = (2, "long long") if positional else (0, "bool")
-        function = self._function("fused", "ld_bfs_fused", mult, ctype)
+        function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
         frontier = frontier_ids.astype(cp.int32, copy=False)
-        function((self._fused_grid(function, n, int(out_csr.indices.shape[0])),), (FUSED_THREADS,),
+        function((blocks,), (FUSED_THREADS,),
                  (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, np.int64(n), words, parents,
                   self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
                   np.int64(frontier.shape[0]), space["queues"], space["bitmaps"], space["giants"],
