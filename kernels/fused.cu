@@ -130,9 +130,20 @@ struct ld_tracer {};
 #define LD_TRACE_FINISH(t) ((void)0)
 #endif
 // the marks: block levels (B_*), grid levels (G_*), hand-overs (H_*)
-enum { LD_B_SEARCH = 0, LD_B_CLAIM, LD_B_APPEND, LD_B_BARRIER, LD_B_RECORD,
-       LD_G_HEAD = 8, LD_G_CLEAR, LD_G_WORK, LD_G_COUNT, LD_G_BARRIER, LD_G_RECORD,
-       LD_H_BLOCK = 16, LD_H_BARRIER, LD_H_BITS };
+#define LD_B_SEARCH 0
+#define LD_B_CLAIM 1
+#define LD_B_APPEND 2
+#define LD_B_BARRIER 3
+#define LD_B_RECORD 4
+#define LD_G_HEAD 8
+#define LD_G_CLEAR 9
+#define LD_G_WORK 10
+#define LD_G_COUNT 11
+#define LD_G_BARRIER 12
+#define LD_G_RECORD 13
+#define LD_H_BLOCK 16
+#define LD_H_BARRIER 17
+#define LD_H_BITS 18
 
 // Everything a level writes for the vertices it finds.
 template <typename V>

@@ -89,7 +89,8 @@ def test_every_layout_name_a_source_uses_is_defined():
     local = {name for text in sources.values() for name in re.findall(r"^\s*#\s*define\s+(LD_\w+)", text, flags=re.M)}
     code = {name: re.sub(r"//.*", "", text) for name, text in sources.items()}
     used = {name for text in code.values() for name in re.findall(r"\b(LD_[A-Z0-9_]+)\b", text)}
-    assert used - local - made == {"LD_NVCC_CHECK"}     # the tests' switch for explicit instances
+    # the switches: the tests' explicit instances, benchmarks/fused_trace.py's traced build
+    assert used - local - made == {"LD_NVCC_CHECK", "LD_FUSED_TRACE"}
 
 
 def test_defines_are_integer_options():
