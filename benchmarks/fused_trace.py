@@ -21,7 +21,7 @@ from gpu_quick import build
 
 MARKS = 24       # LD_TRACE_MARKS in kernels/fused.cu
 NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",
-         3: "block: barrier", 4: "block: record + rule", 8: "grid: head (counts, rule)", 9: "grid: clearing",
+         3: "block: barrier", 4: "block: record + rule", 5: "warp levels (a run)", 8: "grid: head (counts, rule)", 9: "grid: clearing",
          10: "grid: level work (own chain)", 11: "grid: block count", 12: "grid: barrier", 13: "grid: record + checks",
          16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier", 18: "hand-over: bits + barrier"}
 

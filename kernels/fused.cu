@@ -135,6 +135,7 @@ struct ld_tracer {};
 #define LD_B_APPEND 2
 #define LD_B_BARRIER 3
 #define LD_B_RECORD 4
+#define LD_B_WARP 5
 #define LD_G_HEAD 8
 #define LD_G_CLEAR 9
 #define LD_G_WORK 10
@@ -436,11 +437,18 @@ struct ld_block_frontier {         // a block level's frontier, in the order its
 #define LD_BLOCK_EDGE_BITS 40
 #define LD_BLOCK_ONE_ENTRY (1ull << LD_BLOCK_EDGE_BITS)
 
+struct ld_warp_result {            // where warp 0 left the search, for the block
+    i64 level, nf, edges, giants;
+    long long stop, push, previous, unexplored;
+    int done;                      // back to the grid (else block levels go on)
+};
+
 struct ld_block_state {
     ld_block_frontier frontier[2];      // a level's input and output, alternating
     u64 tail[3];                        // a level's output (count, edges) and giants, at level % 3
     unsigned giants[3];                 // (reset two levels ahead, when no thread reads them)
     int target_hit;
+    ld_warp_result warp;                // where warp 0's levels left the search
     u64 loaded;                         // the first frontier's (count, edges) as it is loaded
 };
 
@@ -553,6 +561,110 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
     }
 }
 
+// Levels of at most LD_WARP_EDGES frontier edges (a path's, a mesh's corners, every search's
+// first and last) run in warp 0 alone, with warp-synchronous steps only: the frontier's entries
+// live in lanes (vertex, first out-edge, out-edges before it), a lane finds its edge's source by
+// a search over the lanes' offsets, the new entries' places come from a ballot and their
+// offsets from a scan, and they move to their lanes by shuffles; no shared atomic, no block
+// barrier, no frontier in shared memory. The block waits at one barrier until the warp leaves:
+// at a stop, when the rule turns or a level no longer fits the block (the search goes back to
+// the grid), or when a level fits the block but not the warp (block levels go on from the
+// frontier the warp writes back).
+#define LD_WARP_EDGES 32
+
+template <int MULT, typename V>
+__device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
+                                               u32* __restrict__ words, V* __restrict__ parents,
+                                               long long* __restrict__ depths, u32* __restrict__ depth_words,
+                                               long long first_depth, int* __restrict__ queues,
+                                               int* __restrict__ giants, i64 giant_capacity, u64* __restrict__ slots,
+                                               u64* __restrict__ records, int target, i64 max_frontier, i64 max_edges,
+                                               i64 max_levels, i64 block_edges, ld_rule rule, i64 level, i64 nf,
+                                               i64 edges, ld_block_frontier& frontier, ld_warp_result& result,
+                                               u64* tails, unsigned* giant_tails) {
+    const u32 full = 0xffffffffu;
+    const int lane = threadIdx.x & 31;
+    const u32 below = (1u << lane) - 1u;
+    int u = 0, offset = INT_MAX;       // this lane's entry (lanes past the frontier: offset none)
+    i64 first = 0;
+    if (lane < nf) { u = frontier.vertex[lane]; first = frontier.start[lane]; offset = frontier.offset[lane]; }
+    i64 found = 0, found_edges = 0, found_giants = 0;
+    long long stop = -1;
+    bool done = true;
+    while (true) {
+        const i64 nxt = (level + 1) % 3;
+        const bool ok = lane < edges;
+        int owner = 0;                 // the last lane whose offset is at most this lane's edge
+        for (int step = 16; step > 0; step >>= 1)
+            if (__shfl_sync(full, offset, owner + step) <= lane) owner += step;
+        const int source = __shfl_sync(full, u, owner);
+        const i64 from = __shfl_sync(full, first, owner) + (lane - __shfl_sync(full, offset, owner));
+        const int v = ok ? __ldg(indices + from) : 0;
+        i64 start = 0, degree = 0;
+        u32 before = ~0u;
+        if (ok) {
+            start = __ldg(indptr + v);
+            degree = __ldg(indptr + v + 1);
+            before = atomicOr(words + (v >> 5), 1u << (v & 31));
+        }
+        degree -= start;
+        const bool fresh = ok && !((before >> (v & 31)) & 1u);
+        if (fresh) {
+            const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, indptr, nullptr,
+                                      nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET};
+            parents[v] = ld_multiply<MULT, V>(source, V(), 1, 1, 0);
+            ld_mark_found(out, v, false);
+        }
+        const u32 news = __ballot_sync(full, fresh);
+        if (fresh) queues[nxt * n + __popc(news & below)] = v;
+        const u32 big = __ballot_sync(full, fresh && degree > LD_FUSED_GIANT_DEGREE);
+        if ((big >> lane) & 1u) giants[nxt * giant_capacity + __popc(big & below)] = v;
+        const bool hit = __ballot_sync(full, fresh && v == target) != 0u;
+        i64 inclusive = fresh ? degree : 0;
+        for (int d = 1; d < 32; d <<= 1) {
+            const i64 lower = __shfl_up_sync(full, inclusive, d);
+            if (lane >= d) inclusive += lower;
+        }
+        found = __popc(news);
+        found_edges = __shfl_sync(full, inclusive, 31);
+        found_giants = __popc(big);
+        if (lane == 31) {
+            u64* record = records + LD_FUSED_RECORD * level;
+            record[LD_RECORD_FRONTIER] = (u64)nf;
+            record[LD_RECORD_DISCOVERED] = (u64)found;
+            record[LD_RECORD_EXAMINED] = (u64)edges;
+            record[LD_RECORD_PUSH] = 1ull;
+            record[LD_RECORD_END_NS] = ld_now_ns();
+        }
+        // lane j takes the new entry of rank j: the lane below which j of them were found
+        int rank_lane = 0;
+        for (int step = 16; step > 0; step >>= 1)
+            if (__popc(news & ((1u << (rank_lane + step)) - 1u)) <= lane) rank_lane += step;
+        u = __shfl_sync(full, v, rank_lane);
+        first = __shfl_sync(full, start, rank_lane);
+        const i64 exclusive = __shfl_sync(full, inclusive - (fresh ? degree : 0), rank_lane);
+        offset = lane < found ? (int)exclusive : INT_MAX;
+        ++level;
+        if (found == 0) { stop = LD_STOP_EMPTY; break; }
+        if (hit) { stop = LD_STOP_TARGET; break; }
+        if (found > max_frontier) { stop = LD_STOP_TOO_BIG; break; }
+        if (level >= max_levels) break;
+        const ld_rule kept = rule;
+        const bool push = rule.choose(found, found_edges);
+        if (!ld_block_fits(push, found, found_edges, found_giants, block_edges, max_edges)) { rule = kept; break; }
+        nf = found;
+        edges = found_edges;
+        if (edges > LD_WARP_EDGES) { done = false; break; }
+    }
+    if (lane < found) { frontier.vertex[lane] = u; frontier.start[lane] = first; frontier.offset[lane] = offset; }
+    if (lane < 3) { tails[lane] = 0; giant_tails[lane] = 0; }    // the block levels' counters start clear
+    if (lane == 0) {
+        result.level = level; result.nf = found; result.edges = found_edges; result.giants = found_giants;
+        result.stop = stop; result.push = rule.push; result.previous = rule.previous; result.unexplored = rule.unexplored;
+        result.done = done;
+    }
+}
+
 // Block 0's levels from `level` (whose frontier, nf vertices with `edges` out-edges, is in the
 // global queue of slot level % 3 and was chosen push by every thread's rule), until a level's
 // output does not fit one block, the rule turns to pull, the level limit or a stop. Writes the
@@ -596,6 +708,25 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
     i64 found = nf, found_edges = edges, found_giants = 0;
     long long stop = -1;
     while (true) {
+        if (edges <= LD_WARP_EDGES) {
+            if (threadIdx.x < 32)
+                ld_warp_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
+                                        queues, giants, giant_capacity, slots, records, target, max_frontier,
+                                        max_edges, max_levels, block_edges, rule, level, nf, edges,
+                                        sh.frontier[input], sh.warp, sh.tail, sh.giants);
+            __syncthreads();
+            LD_TRACE_MARK(trace, LD_B_WARP);
+            level = sh.warp.level;
+            nf = found = sh.warp.nf;
+            edges = found_edges = sh.warp.edges;
+            found_giants = sh.warp.giants;
+            stop = sh.warp.stop;
+            rule.push = sh.warp.push;
+            rule.previous = sh.warp.previous;
+            rule.unexplored = sh.warp.unexplored;
+            if (sh.warp.done) break;
+            continue;
+        }
         const int at_level = (int)(level % 3), nxt = (int)((level + 1) % 3);
         if (threadIdx.x == 0) {
             const int ahead = (at_level + 1) % 3;
