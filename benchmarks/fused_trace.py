@@ -23,6 +23,8 @@ MARKS = 24       # LD_TRACE_MARKS in kernels/fused.cu
 NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",
          3: "block: barrier", 4: "block: record + rule", 5: "warp levels (a run)", 8: "grid: head (counts, rule)", 9: "grid: clearing",
          10: "grid: level work (own chain)", 11: "grid: block count", 12: "grid: barrier", 13: "grid: record + checks",
+         19: "warp: edge's source + neighbour load", 20: "warp: degree loads + claim atomic",
+         21: "warp: found + ballots", 22: "warp: scan", 23: "warp: record + entries to lanes",
          16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier", 18: "hand-over: bits + barrier"}
 
 

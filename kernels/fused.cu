@@ -136,6 +136,11 @@ struct ld_tracer {};
 #define LD_B_BARRIER 3
 #define LD_B_RECORD 4
 #define LD_B_WARP 5
+#define LD_W_LOAD 19
+#define LD_W_CLAIM 20
+#define LD_W_FOUND 21
+#define LD_W_SCAN 22
+#define LD_W_NEXT 23
 #define LD_G_HEAD 8
 #define LD_G_CLEAR 9
 #define LD_G_WORK 10
@@ -581,7 +586,7 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
                                                u64* __restrict__ records, int target, i64 max_frontier, i64 max_edges,
                                                i64 max_levels, i64 block_edges, ld_rule rule, i64 level, i64 nf,
                                                i64 edges, ld_block_frontier& frontier, ld_warp_result& result,
-                                               u64* tails, unsigned* giant_tails) {
+                                               u64* tails, unsigned* giant_tails, ld_tracer& trace) {
     const u32 full = 0xffffffffu;
     const int lane = threadIdx.x & 31;
     const u32 below = (1u << lane) - 1u;
@@ -600,6 +605,8 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         const int source = __shfl_sync(full, u, owner);
         const i64 from = __shfl_sync(full, first, owner) + (lane - __shfl_sync(full, offset, owner));
         const int v = ok ? __ldg(indices + from) : 0;
+        LD_TRACE_USE(trace, v);
+        LD_TRACE_MARK(trace, LD_W_LOAD);
         i64 start = 0, degree = 0;
         u32 before = ~0u;
         if (ok) {
@@ -608,6 +615,8 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
             before = atomicOr(words + (v >> 5), 1u << (v & 31));
         }
         degree -= start;
+        LD_TRACE_USE(trace, before + degree);
+        LD_TRACE_MARK(trace, LD_W_CLAIM);
         const bool fresh = ok && !((before >> (v & 31)) & 1u);
         if (fresh) {
             const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, indptr, nullptr,
@@ -620,6 +629,7 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         const u32 big = __ballot_sync(full, fresh && degree > LD_FUSED_GIANT_DEGREE);
         if ((big >> lane) & 1u) giants[nxt * giant_capacity + __popc(big & below)] = v;
         const bool hit = __ballot_sync(full, fresh && v == target) != 0u;
+        LD_TRACE_MARK(trace, LD_W_FOUND);
         i64 inclusive = fresh ? degree : 0;
         for (int d = 1; d < 32; d <<= 1) {
             const i64 lower = __shfl_up_sync(full, inclusive, d);
@@ -628,6 +638,8 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         found = __popc(news);
         found_edges = __shfl_sync(full, inclusive, 31);
         found_giants = __popc(big);
+        LD_TRACE_USE(trace, found_edges);
+        LD_TRACE_MARK(trace, LD_W_SCAN);
         if (lane == 31) {
             u64* record = records + LD_FUSED_RECORD * level;
             record[LD_RECORD_FRONTIER] = (u64)nf;
@@ -644,6 +656,8 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         first = __shfl_sync(full, start, rank_lane);
         const i64 exclusive = __shfl_sync(full, inclusive - (fresh ? degree : 0), rank_lane);
         offset = lane < found ? (int)exclusive : INT_MAX;
+        LD_TRACE_USE(trace, offset);
+        LD_TRACE_MARK(trace, LD_W_NEXT);
         ++level;
         if (found == 0) { stop = LD_STOP_EMPTY; break; }
         if (hit) { stop = LD_STOP_TARGET; break; }
@@ -713,7 +727,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                 ld_warp_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
                                         queues, giants, giant_capacity, slots, records, target, max_frontier,
                                         max_edges, max_levels, block_edges, rule, level, nf, edges,
-                                        sh.frontier[input], sh.warp, sh.tail, sh.giants);
+                                        sh.frontier[input], sh.warp, sh.tail, sh.giants, trace);
             __syncthreads();
             LD_TRACE_MARK(trace, LD_B_WARP);
             level = sh.warp.level;
