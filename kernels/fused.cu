@@ -596,12 +596,15 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
     i64 found = 0, found_edges = 0, found_giants = 0;
     long long stop = -1;
     bool done = true;
+    int nxt = (int)((level + 1) % 3);
+    // a frontier of one entry (a path's every level) skips the searches and the scan: each step
+    // below is a few dependent shuffles on the level's latency chain
     while (true) {
-        const i64 nxt = (level + 1) % 3;
         const bool ok = lane < edges;
         int owner = 0;                 // the last lane whose offset is at most this lane's edge
-        for (int step = 16; step > 0; step >>= 1)
-            if (__shfl_sync(full, offset, owner + step) <= lane) owner += step;
+        if (nf > 1)
+            for (int step = 16; step > 0; step >>= 1)
+                if (__shfl_sync(full, offset, owner + step) <= lane) owner += step;
         const int source = __shfl_sync(full, u, owner);
         const i64 from = __shfl_sync(full, first, owner) + (lane - __shfl_sync(full, offset, owner));
         const int v = ok ? __ldg(indices + from) : 0;
@@ -625,40 +628,46 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
             ld_mark_found(out, v, false);
         }
         const u32 news = __ballot_sync(full, fresh);
-        if (fresh) queues[nxt * n + __popc(news & below)] = v;
+        if (fresh) queues[(i64)nxt * n + __popc(news & below)] = v;
         const u32 big = __ballot_sync(full, fresh && degree > LD_FUSED_GIANT_DEGREE);
-        if ((big >> lane) & 1u) giants[nxt * giant_capacity + __popc(big & below)] = v;
+        if ((big >> lane) & 1u) giants[(i64)nxt * giant_capacity + __popc(big & below)] = v;
         const bool hit = __ballot_sync(full, fresh && v == target) != 0u;
         LD_TRACE_MARK(trace, LD_W_FOUND);
-        i64 inclusive = fresh ? degree : 0;
-        for (int d = 1; d < 32; d <<= 1) {
-            const i64 lower = __shfl_up_sync(full, inclusive, d);
-            if (lane >= d) inclusive += lower;
-        }
+        const u64 ended = ld_now_ns();     // read here, stored below: off the level's chain
         found = __popc(news);
-        found_edges = __shfl_sync(full, inclusive, 31);
+        i64 inclusive = fresh ? degree : 0;
+        int rank_lane = news ? __ffs(news) - 1 : 0;     // lane j takes the new entry of rank j
+        if (found > 1) {
+            for (int d = 1; d < 32; d <<= 1) {
+                const i64 lower = __shfl_up_sync(full, inclusive, d);
+                if (lane >= d) inclusive += lower;
+            }
+            found_edges = __shfl_sync(full, inclusive, 31);
+            rank_lane = 0;                 // the lane below which j of them were found
+            for (int step = 16; step > 0; step >>= 1)
+                if (__popc(news & ((1u << (rank_lane + step)) - 1u)) <= lane) rank_lane += step;
+        } else {
+            found_edges = __shfl_sync(full, inclusive, rank_lane);
+        }
         found_giants = __popc(big);
         LD_TRACE_USE(trace, found_edges);
         LD_TRACE_MARK(trace, LD_W_SCAN);
+        u = __shfl_sync(full, v, rank_lane);
+        first = __shfl_sync(full, start, rank_lane);
+        const i64 exclusive = __shfl_sync(full, inclusive - (fresh ? degree : 0), rank_lane);
+        offset = lane < found ? (int)exclusive : INT_MAX;
         if (lane == 31) {
             u64* record = records + LD_FUSED_RECORD * level;
             record[LD_RECORD_FRONTIER] = (u64)nf;
             record[LD_RECORD_DISCOVERED] = (u64)found;
             record[LD_RECORD_EXAMINED] = (u64)edges;
             record[LD_RECORD_PUSH] = 1ull;
-            record[LD_RECORD_END_NS] = ld_now_ns();
+            record[LD_RECORD_END_NS] = ended;
         }
-        // lane j takes the new entry of rank j: the lane below which j of them were found
-        int rank_lane = 0;
-        for (int step = 16; step > 0; step >>= 1)
-            if (__popc(news & ((1u << (rank_lane + step)) - 1u)) <= lane) rank_lane += step;
-        u = __shfl_sync(full, v, rank_lane);
-        first = __shfl_sync(full, start, rank_lane);
-        const i64 exclusive = __shfl_sync(full, inclusive - (fresh ? degree : 0), rank_lane);
-        offset = lane < found ? (int)exclusive : INT_MAX;
         LD_TRACE_USE(trace, offset);
         LD_TRACE_MARK(trace, LD_W_NEXT);
         ++level;
+        nxt = nxt == 2 ? 0 : nxt + 1;
         if (found == 0) { stop = LD_STOP_EMPTY; break; }
         if (hit) { stop = LD_STOP_TARGET; break; }
         if (found > max_frontier) { stop = LD_STOP_TOO_BIG; break; }
