@@ -147,6 +147,20 @@ def claim(words, out, v, value, add):
     return True
 
 
+def listed_output(words, dense, ids, push_edges, examined, with_degrees):
+    """A kernel's output whose list the kernel made itself (increasing ``ids`` and the sum of
+    their out-degrees, ``push_edges``, counted when ``with_degrees``): the bitmap part that
+    also lists its entries, and its counters, as :func:`output_part` gives them."""
+    count = ids.shape[0]
+    part = LocalPart("bitmap", dense.shape[0], count, dense, words=words, ids=ids, ids_sorted=True)
+    counters = new_counters()
+    counters[FOUND] = count
+    counters[EXAMINED] = examined
+    if with_degrees:
+        counters[PUSH_EDGES] = push_edges
+    return part, counters
+
+
 def output_part(words, dense, examined, out_degree):
     """A kernel's output from its bitmap ``words`` and dense values: a bitmap part that also
     lists its entries (increasing), and its counters."""

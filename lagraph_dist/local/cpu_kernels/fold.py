@@ -1,10 +1,11 @@
 """Twins of kernels/fold.cu: the fold's count, pack per owner and merge at the owner, in the wire
 format of lagraph_dist.local.wire.
 
-The pieces' layout (where each owner's ids, values or bitmap words go) is worked out on the
-host, a few numbers an owner; the entries are counted, scattered and merged by compiled loops.
-The pack keeps the output queue's order within each piece; the merge claims the pieces'
-entries in the order received, so ``any`` keeps the first piece's value.
+The pack and the merge are one compiled call each: the pieces' layout (where each owner's ids,
+values or bitmap words go, a few numbers an owner, by the rules of lagraph_dist.local.wire),
+then the entries; neither touches what no entry fills, so a small fold costs its entries, not
+its block. The pack keeps the output queue's order within each piece; the merge claims the
+pieces' entries in the order received, so ``any`` keeps the first piece's value.
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import numba
 import numpy as np
 
 from lagraph_dist.local import wire
-from lagraph_dist.local.cpu_kernels.bitmap import _set_bits, new_counters, popcount64
-from lagraph_dist.local.cpu_kernels.common import allowed, claim, mask_args, output_part, semiring_codes
+from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list, _set_bits, new_counters, popcount64
+from lagraph_dist.local.cpu_kernels.common import (allowed, claim, listed_output, mask_args, optional_int64,
+                                                   semiring_codes)
 from lagraph_dist.local.layout import FOUND, OVERFLOW
 from lagraph_dist.local.parts import LocalPart
 
@@ -27,24 +29,70 @@ def _owner_counts(ids, count, block_len, nowners):
     return counts
 
 
+@numba.njit(cache=True, inline="always")
+def _even(words):
+    """wire.even."""
+    return words + (words & 1)
+
+
 @numba.njit(cache=True)
-def _scatter(ids, count, block_len, values, cap, listed, id_at, value_at, send, send_values, with_values):
-    """Each of the first ``count`` ids, in order, into its owner's list piece (block-local id
-    at ``id_at[owner]`` on, its value at ``value_at[owner]`` on in ``send_values``); owners
-    not ``listed`` (bitmap pieces) are skipped, and a fixed piece keeps its first ``cap``."""
-    placed = np.zeros(listed.shape[0], dtype=np.int64)
-    for j in range(count):
+def _pack(ids, found, values, words, vw, block_len, nowners, cap, threshold, counts):
+    """fold_pack in one call: the layout (lagraph_dist.local.wire's, a few numbers an owner),
+    then each of the first ``found`` ids, in order, into its owner's piece. Only what no entry
+    fills is zeroed (headers, pads, a fixed piece's unused room, the tail of a value region),
+    so the buffer costs its entries, and its bytes are those of a zeroed buffer. Counted pieces
+    take their sizes from ``counts`` (fold_count's, already made); fixed ones count here."""
+    mine = _owner_counts(ids, found, block_len, nowners) if cap > 0 else counts
+    block_words = block_len // 32
+    itemsize = values.itemsize
+    listed = np.ones(nowners, dtype=np.bool_)
+    starts, id_at, value_at = (np.empty(nowners, dtype=np.int64), np.empty(nowners, dtype=np.int64),
+                               np.empty(nowners, dtype=np.int64))
+    at = 0
+    for k in range(nowners):
+        starts[k] = at
+        if cap > 0:
+            size, ids_from, room = 2 + _even(cap) + cap * vw, at + 2, cap
+        elif vw == 0 and counts[k] > threshold:
+            size, ids_from, room = block_words, at, 0
+            listed[k] = False
+        else:
+            size, ids_from, room = _even(mine[k]) + mine[k] * vw, at, mine[k]
+        id_at[k] = ids_from
+        value_at[k] = (ids_from + _even(room)) * 4 // itemsize
+        at += size
+    send = np.empty(at, dtype=np.uint32)
+    for k in range(nowners):
+        stop = starts[k + 1] if k + 1 < nowners else at
+        if not listed[k]:
+            send[starts[k]:stop] = words[k * block_words:(k + 1) * block_words]
+            continue
+        if cap > 0:
+            send[starts[k]] = mine[k]
+            send[starts[k] + 1] = 0
+        kept = min(mine[k], cap) if cap > 0 else mine[k]
+        values_from = id_at[k] + _even(cap if cap > 0 else mine[k])
+        send[id_at[k] + kept:values_from] = 0                       # the ids' pad and unused room
+        if vw:                                                      # the values' unused tail
+            send[values_from + (kept * itemsize) // 4:stop] = 0
+    typed = send.view(values.dtype)
+    placed = np.zeros(nowners, dtype=np.int64)
+    for j in range(found):
         v = np.int64(ids[j])
         k = v // block_len
         if not listed[k]:
             continue
-        at = placed[k]
+        slot = placed[k]
         placed[k] += 1
-        if cap > 0 and at >= cap:            # a wrong bound: the merge reports it
+        if cap > 0 and slot >= cap:            # a wrong bound: the merge reports it
             continue
-        send[id_at[k] + at] = np.uint32(v - k * block_len)
-        if with_values:
-            send_values[value_at[k] + at] = values[v]
+        send[id_at[k] + slot] = np.uint32(v - k * block_len)
+        if vw:
+            typed[value_at[k] + slot] = values[v]
+    return send
+
+
+_NO_COUNTS = np.zeros(1, dtype=np.int64)
 
 
 def fold_count(part, counters, block_len, nowners):
@@ -61,53 +109,60 @@ def _values_of(buffer, dtype, vw):
 def fold_pack(part, counters, vw, block_len, nowners, cap, threshold, counts=None):
     """The send buffer (uint32) of the ``nowners`` pieces of ``part`` (see :mod:`lagraph_dist.local.wire`):
     fixed pieces of capacity ``cap`` when cap > 0, else counted pieces laid out by ``counts``."""
-    found = int(counters[FOUND])
-    mine = _owner_counts(part.ids, found, block_len, nowners)
-    dtype = part.values.dtype
-    listed = np.ones(nowners, dtype=np.bool_)
-    id_at, value_at = np.zeros(nowners, np.int64), np.zeros(nowners, np.int64)
-    sizes, at = [], 0
-    for k in range(nowners):                 # the layout: a few numbers an owner
-        if cap > 0:
-            size, ids_from, room = wire.fixed_piece_words(cap, vw), at + 2, cap
-        elif vw == 0 and int(counts.host[k]) > threshold:
-            size, ids_from, room, listed[k] = block_len // 32, at, 0, False
-        else:
-            size, ids_from, room = wire.even(int(mine[k])) + int(mine[k]) * vw, at, int(mine[k])
-        id_at[k] = ids_from
-        value_at[k] = (ids_from + wire.even(room)) * 4 // dtype.itemsize
-        sizes.append(size)
-        at += size
-    send = np.zeros(at, dtype=np.uint32)
-    starts = np.cumsum([0] + sizes[:-1])
-    for k in range(nowners):
-        if cap > 0:
-            send[starts[k]] = mine[k]
-        elif not listed[k]:
-            send[starts[k]:starts[k] + sizes[k]] = part.words[k * (block_len // 32):(k + 1) * (block_len // 32)]
-    _scatter(part.ids, found, block_len, part.values, cap, listed, id_at, value_at, send,
-             _values_of(send, dtype, vw), bool(vw))
-    return send
+    return _pack(part.ids, int(counters[FOUND]), part.values, part.words, vw, block_len, nowners, cap,
+                 min(threshold, _MOST), _NO_COUNTS if counts is None else counts.host.astype(np.int64, copy=False))
+
+
+_MOST = np.iinfo(np.int64).max
 
 
 @numba.njit(cache=True)
-def _merge(recv, values, with_values, listed, id_at, counts, value_at, block_words, mask, mode, add, words, out):
-    """The received pieces' entries, piece by piece in order, claimed into ``words``/``out``
-    where the mask allows (a bitmap piece's entries in increasing order, valued 1)."""
-    for k in range(listed.shape[0]):
+def _merge(recv, values, vw, nowners, block_len, cap, threshold, counts, mask, mode, add, words, out, degrees,
+           has_degrees):
+    """fold_merge in one call: the received pieces' layout (wire's), then their entries, piece
+    by piece in order, claimed into ``words``/``out`` where the mask allows (a bitmap piece's
+    entries in increasing order, valued 1), the claims listed; returns (increasing ids, their
+    out-degrees' sum, whether a fixed piece held more than ``cap``)."""
+    block_words = block_len // 32
+    itemsize = values.itemsize
+    listed = np.ones(nowners, dtype=np.bool_)
+    id_at, sizes, value_at = (np.empty(nowners, dtype=np.int64), np.empty(nowners, dtype=np.int64),
+                              np.empty(nowners, dtype=np.int64))
+    overflow, at, entries = False, 0, 0
+    for k in range(nowners):
+        if cap > 0:
+            count = np.int64(recv[at])
+            overflow |= count > cap
+            id_at[k], sizes[k], room = at + 2, min(count, cap), cap
+            at += 2 + _even(cap) + cap * vw
+        else:
+            count = counts[k]
+            listed[k] = not (vw == 0 and count > threshold)
+            id_at[k], sizes[k], room = at, count, count
+            at += _even(count) + count * vw if listed[k] else block_words
+        value_at[k] = (id_at[k] + _even(room)) * 4 // itemsize
+        entries += sizes[k]
+    claimed = np.empty(min(entries, block_len), dtype=np.int32)
+    found = 0
+    for k in range(nowners):
         if not listed[k]:
             for w in range(block_words):
                 x = recv[id_at[k] + w]
                 while x:
                     v = w * 32 + popcount64((x & (~x + np.uint32(1))) - np.uint32(1))
-                    if allowed(mask, mode, v):
-                        claim(words, out, v, np.int64(1), add)
+                    if allowed(mask, mode, v) and claim(words, out, v, np.int64(1), add):
+                        claimed[found] = v
+                        found += 1
                     x &= x - np.uint32(1)
             continue
-        for j in range(counts[k]):
+        for j in range(sizes[k]):
             v = np.int64(recv[id_at[k] + j])
-            if allowed(mask, mode, v):
-                claim(words, out, v, np.int64(values[value_at[k] + j]) if with_values else np.int64(1), add)
+            if allowed(mask, mode, v) and claim(words, out, v, np.int64(values[value_at[k] + j]) if vw else np.int64(1),
+                                                add):
+                claimed[found] = v
+                found += 1
+    ids, edges = _claimed_list(words, claimed, found, degrees, has_degrees)
+    return ids, edges, overflow
 
 
 def fold_merge(recv, nowners, block_len, vw, cap, threshold, counts, semiring, mask_words, complement,
@@ -115,28 +170,15 @@ def fold_merge(recv, nowners, block_len, vw, cap, threshold, counts, semiring, m
     """The owner's block from the received pieces: entries the (exact) mask allows, combined
     by the semiring's monoid; returns (part, counters) like a product kernel."""
     dtype = np.dtype(semiring.out_dtype)
-    listed = np.ones(nowners, dtype=np.bool_)
-    id_at, value_at, sizes = (np.zeros(nowners, np.int64) for _ in range(3))
-    overflow, at = False, 0
-    for k in range(nowners):                 # the layout: a few numbers an owner
-        if cap > 0:
-            count = int(recv[at])
-            overflow |= count > cap
-            id_at[k], sizes[k], room = at + 2, min(count, cap), cap
-            at += wire.fixed_piece_words(cap, vw)
-        else:
-            count = int(counts.host[k])
-            listed[k] = not wire.counted_is_bitmap(count, block_len, vw, threshold)
-            id_at[k], sizes[k], room = at, count, count
-            at += wire.counted_piece_words(count, block_len, vw, threshold)
-        value_at[k] = (id_at[k] + wire.even(room)) * 4 // dtype.itemsize
     add, _ = semiring_codes(semiring)
     mask, mode = mask_args(mask_words, complement)
+    degrees, has_degrees = optional_int64(out_degree)
     words = np.zeros(-(-block_len // 32), dtype=np.uint32)
     out = np.empty(block_len, dtype=dtype)      # a slot is written when its bit is set, read after
-    _merge(recv, _values_of(recv, dtype, vw), bool(vw), listed, id_at, sizes, value_at, block_len // 32, mask, mode,
-           add, words, out)
-    part, counters = output_part(words, out, 0, out_degree)
+    ids, edges, overflow = _merge(recv, _values_of(recv, dtype, vw), vw, nowners, block_len, cap, min(threshold, _MOST),
+                                  _NO_COUNTS if counts is None else counts.host.astype(np.int64, copy=False), mask,
+                                  mode, add, words, out, degrees, has_degrees)
+    part, counters = listed_output(words, out, ids, edges, 0, out_degree is not None)
     counters[OVERFLOW] = int(overflow)
     return part, counters
 

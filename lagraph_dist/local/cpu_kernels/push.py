@@ -13,8 +13,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from lagraph_dist.local.cpu_kernels.common import (allowed, chunks_for, claim, left_values, map_args, mask_args,
-                                                   multiply, output_part, semiring_codes)
+from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list
+from lagraph_dist.local.cpu_kernels.common import (PARALLEL_WORK, allowed, chunks_for, claim, left_values,
+                                                   listed_output, map_args, mask_args, multiply, optional_int64,
+                                                   output_part, semiring_codes)
 
 
 @numba.njit(cache=True)
@@ -76,16 +78,44 @@ def _push_chunks(indptr, indices, frontier, scan, total, left, mult, add, block_
             claim(words, out, v, np.int64(chunk_out[c - 1, v]), add)
 
 
-def _push(csr, frontier, left, semiring, mask_words, complement, in_map, nchunks=None):
-    """(bits, dense values, edges examined) of the push over a list frontier (int32 ids)."""
+@numba.njit(cache=True)
+def _push_listed(indptr, indices, frontier, left, mult, add, block_len, stride, offset, mask, mode, words, out,
+                 degrees, has_degrees, most_edges):
+    """The whole push of a frontier of fewer than ``most_edges`` edges on one core, in one
+    call: the degree scan, the edges claimed into ``words``/``out`` with the claims listed, and
+    the output's increasing ids with their out-degrees' sum (``_claimed_list``: a small output
+    costs its entries, not its space). Returns (scan, total edges, ids, out-degrees, whether it
+    pushed): with ``most_edges`` edges or more it stops after the scan, for the chunked push."""
+    scan, total = _degree_scan(indptr, frontier)
+    if total >= most_edges:
+        return scan, total, np.empty(0, dtype=np.int32), 0, False
+    claimed = np.empty(min(total, out.shape[0]), dtype=np.int32)
+    count = _push_edges(indptr, indices, frontier, scan, 0, total, left, mult, add, block_len, stride, offset,
+                        mask, mode, words, out, claimed, True)
+    ids, edges = _claimed_list(words, claimed, count, degrees, has_degrees)
+    return scan, total, ids, edges, True
+
+
+def _push(csr, frontier, left, semiring, mask_words, complement, in_map, nchunks=None, out_degree=None):
+    """(bits, dense values, edges examined, increasing ids or None, their out-degrees) of the
+    push over a list frontier (int32 ids). On one core the kernel lists its output (ids);
+    chunked, the caller reads the list off the bits."""
     add, mult = semiring_codes(semiring)
     mask, mode = mask_args(mask_words, complement)
-    scan, total = _degree_scan(csr.indptr, frontier)
+    degrees, has_degrees = optional_int64(out_degree)
     words = np.zeros(-(-csr.nminor // 32), dtype=np.uint32)
     out = np.empty(csr.nminor, dtype=semiring.out_dtype)     # claim() writes a slot before any read
+    codes = (left, mult, add, *map_args(in_map), mask, mode)
+    if nchunks is None:              # one core below PARALLEL_WORK edges, or with one thread
+        most = PARALLEL_WORK if numba.get_num_threads() > 1 else _NO_LIMIT
+    else:
+        most = _NO_LIMIT if nchunks == 1 else 0
+    scan, total, ids, edges, pushed = _push_listed(csr.indptr, csr.indices, frontier, *codes, words, out, degrees,
+                                                   has_degrees, most)
+    if pushed:
+        return words, out, total, ids, edges
     nchunks = chunks_for(total) if nchunks is None else nchunks
     args = (csr.indptr, csr.indices, frontier, scan)
-    codes = (left, mult, add, *map_args(in_map), mask, mode)
     if nchunks == 1:
         _push_edges(*args, 0, total, *codes, words, out, np.zeros((1, 1), np.int64)[0], False)
     else:
@@ -94,7 +124,10 @@ def _push(csr, frontier, left, semiring, mask_words, complement, in_map, nchunks
                      np.zeros((nchunks - 1, words.shape[0]), dtype=np.uint32),
                      np.empty((nchunks - 1, csr.nminor), dtype=out.dtype),
                      np.empty((nchunks, room), dtype=np.int64))
-    return words, out, total
+    return words, out, total, None, 0
+
+
+_NO_LIMIT = np.iinfo(np.int64).max
 
 
 def push_spmspv(csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map,
@@ -106,9 +139,11 @@ def push_spmspv(csr, frontier_ids, frontier_values, semiring, mask_words, comple
     sizes the GPU launch. Every frontier edge counts as examined.
     """
     frontier = frontier_ids.astype(np.int32, copy=False)
-    words, out, examined = _push(csr, frontier, left_values(frontier_values, semiring), semiring, mask_words,
-                                 complement, in_map)
-    return output_part(words, out, examined, out_degree)
+    words, out, examined, ids, edges = _push(csr, frontier, left_values(frontier_values, semiring), semiring,
+                                             mask_words, complement, in_map, out_degree=out_degree)
+    if ids is None:
+        return output_part(words, out, examined, out_degree)
+    return listed_output(words, out, ids, edges, examined, out_degree is not None)
 
 
 def warm_up(csr, in_map, semirings):
@@ -117,4 +152,5 @@ def warm_up(csr, in_map, semirings):
     for semiring in semirings:
         left = left_values(np.ones(csr.nmajor, bool), semiring)
         for nchunks in (1, 2):
-            _push(csr, frontier, left, semiring, np.zeros(1, np.uint32), True, in_map, nchunks)
+            for out_degree in (None, np.ones(csr.nminor, np.int64)):
+                _push(csr, frontier, left, semiring, np.zeros(1, np.uint32), True, in_map, nchunks, out_degree)
