@@ -151,47 +151,14 @@ struct ld_tracer {};
 #define LD_H_BARRIER 17
 #define LD_H_BITS 18
 
-// A block's share of a grid push level's output queue, staged in shared memory: warps take
-// places in it with one shared atomic each, and the block moves it to the queue with one global
-// atomic after the level (ld_stage_flush) instead of one a warp. A mid-size level (a mesh's
-// thousand frontier vertices, a warp each) otherwise queues a thousand atomics on the one
-// counter, its L2 slice answering them one after another on the level's chain. Lanes past its
-// room append to the queue directly.
-#define LD_GRID_STAGE 1024
-struct ld_grid_stage {
-    int ids[LD_GRID_STAGE];
-    unsigned count;                // places taken, those past the room included
-    u64 base;                      // where the block's share goes in the queue
-};
-
-// Everything a level writes for the vertices it finds (stage: a grid push level's, else null).
+// Everything a level writes for the vertices it finds.
 template <typename V>
 struct ld_level_out {
     u32* words; V* parents; long long* depths; u32* depth_words; long long depth;
     const i64* out_indptr;
     u32* next_bits; int* next_queue; u64* next_count; int* next_giants; u64* next_giant_count;
     int target; u64* target_hit;
-    ld_grid_stage* stage;
 };
-
-// Every lane of the warp calls it.
-__device__ __forceinline__ void ld_stage_append(bool want, int id, ld_grid_stage* stage, int* __restrict__ queue,
-                                                u64* tail) {
-    const unsigned at = ld_warp_reserve(want, &stage->count);
-    const bool staged = at < LD_GRID_STAGE;
-    if (want && staged) stage->ids[at] = id;
-    ld_warp_append(want && !staged, id, queue, tail);
-}
-
-// Every thread of the block calls it, after the level's work and before the barrier closing it.
-__device__ __forceinline__ void ld_stage_flush(ld_grid_stage* stage, int* __restrict__ queue, u64* tail) {
-    __syncthreads();
-    const unsigned count = min(stage->count, (unsigned)LD_GRID_STAGE);
-    if (threadIdx.x == 0 && count) stage->base = atomicAdd(tail, (u64)count);
-    __syncthreads();
-    for (unsigned k = threadIdx.x; k < count; k += blockDim.x) queue[stage->base + k] = stage->ids[k];
-    if (threadIdx.x == 0) stage->count = 0;      // every thread read the count before the barrier
-}
 
 __device__ __forceinline__ u32 ld_load_word(const u32* p) { return __ldcg(p); }
 
@@ -260,10 +227,7 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
         next_edges += (u64)degree;
         giant = degree > LD_FUSED_GIANT_DEGREE;
     }
-    if (out.stage)
-        ld_stage_append(fresh, v, out.stage, out.next_queue, out.next_count);
-    else
-        ld_warp_append(fresh, v, out.next_queue, out.next_count);
+    ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
 }
 
@@ -899,8 +863,6 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
     if (thread == 0)
         for (int k = 0; k < LD_FUSED_NSLOTS; ++k) slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst : 0ull;
     for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = 0u;
-    __shared__ ld_grid_stage stage;
-    if (threadIdx.x == 0) stage.count = 0;
     for (i64 k = thread; k < nfirst; k += nthreads) queues[k] = first[k];
     grid.sync();
     {
@@ -1006,12 +968,11 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
-                                  slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET, push ? &stage : nullptr};
+                                  slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
         u64 next_edges = 0, found = 0, examined = 0;
         if (push) {
             ld_push_level<MULT, V>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
                                    slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
-            ld_stage_flush(&stage, queue(nxt), slot(LD_SLOT_COUNT, nxt));
             queue_valid |= 1 << nxt;
         } else {
             ld_pull_level<MULT, V>(in_indptr, in_indices, n, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,
