@@ -29,8 +29,9 @@
 // alone, the warp scans longer ones 32 at a time, and rows of more than LD_FUSED_GIANT_DEGREE
 // in-edges wait for a second phase that slices them the same way.
 // Small push levels run inside block 0 alone (ld_block_levels, below): block barriers only, the
-// frontier in shared memory, while the other blocks wait; the grid takes the search back when a
-// level's output grows past one block's share or the rule turns to pull.
+// frontier in shared memory, while the other blocks wait; levels of at most LD_WARP_EDGES edges
+// run in its warp 0 alone (ld_warp_levels), warp-synchronous. The grid takes the search back
+// when a level's output grows past one block's share or the rule turns to pull.
 // Data written inside the kernel is read with __ldcg or volatile (never the read-only cache),
 // but for the visited bits' probe of ld_push_claim (a set bit is final).
 //
