@@ -216,13 +216,35 @@ __device__ __forceinline__ i64 ld_record_found(const ld_level_out<V>& out, int v
     return __ldg(out.out_indptr + v + 1) - __ldg(out.out_indptr + v);
 }
 
-// Push: claim v for parent value `value`; every lane of the warp calls it.
+// A grid push level of at most this many frontier edges claims eagerly (ld_push_visit), in the
+// one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
+#define LD_EAGER_EDGES 65536
+
+// Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
+// during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
+// coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
+// An `eager` (small) level claims with the atomic alone and reads the degree beside it: the
+// probes and the read after the claim would be three more round trips on the level's chain.
 template <typename V>
 __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
-                                              u64& next_edges) {
+                                              u64& next_edges, bool eager) {
     bool fresh = false, giant = false;
-    // bits only turn on during a search: ld_push_claim's read-only probe skips most repeats
-    if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
+    if (eager) {
+        i64 start = 0, end = 0;
+        u32 before = ~0u;
+        if (valid) {
+            start = __ldg(out.out_indptr + v);
+            end = __ldg(out.out_indptr + v + 1);
+            before = atomicOr(out.words + (v >> 5), 1u << (v & 31));
+        }
+        fresh = valid && !((before >> (v & 31)) & 1u);
+        if (fresh) {
+            out.parents[v] = value;
+            ld_mark_found(out, v, false);
+            next_edges += (u64)(end - start);
+            giant = end - start > LD_FUSED_GIANT_DEGREE;
+        }
+    } else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
         fresh = true;
         const i64 degree = ld_record_found(out, v, false);
         next_edges += (u64)degree;
@@ -233,17 +255,17 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
 }
 
 // A warp visits out-edges [start, end) of `source`, 32 a step (a larger vertex, a giant's slice).
-template <int MULT, typename V>
+template <int MULT, typename V, bool EAGER>
 __device__ __forceinline__ void ld_push_warp_run(const int* __restrict__ indices, int source, i64 start, i64 end,
                                                  const ld_level_out<V>& out, u64& next_edges, int lane) {
     for (i64 base = start; base < end; base += 32) {
         const bool valid = base + lane < end;
         const int v = valid ? __ldg(indices + base + lane) : 0;
-        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
     }
 }
 
-template <int MULT, typename V>
+template <int MULT, typename V, bool EAGER>
 __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                               const int* __restrict__ frontier, i64 nf, const int* __restrict__ giants, i64 ngiants,
                               u64* work, const ld_level_out<V>& out, u64& next_edges,
@@ -287,7 +309,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             const int before = __shfl_sync(full, exclusive, owner);
             const bool valid = e < total;
             const int v = valid ? __ldg(indices + source_start + (e - before)) : 0;
-            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges);
+            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
         }
         // larger entries, a warp each (giants are the grid's, below)
         u32 larger = __ballot_sync(full, !small && degree <= LD_FUSED_GIANT_DEGREE);
@@ -296,7 +318,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             larger &= larger - 1;
             const int source = __shfl_sync(full, u, owner);
             const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
-            ld_push_warp_run<MULT, V>(indices, source, s, end, out, next_edges, lane);
+            ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
         }
     }
     // giants: LD_GIANT_PARTS slices each, a warp a slice, all at once
@@ -304,7 +326,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
         const int source = __ldcg(giants + k / LD_GIANT_PARTS);
         i64 s, end;
         ld_giant_slice(indptr, source, (int)(k % LD_GIANT_PARTS), s, end);
-        ld_push_warp_run<MULT, V>(indices, source, s, end, out, next_edges, lane);
+        ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
     }
 }
 
@@ -972,8 +994,15 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
         u64 next_edges = 0, found = 0, examined = 0;
         if (push) {
-            ld_push_level<MULT, V>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
-                                   slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
+            // eager claims only in the 128-register build (the 64-register one would spill them)
+            bool eager = false;
+            if constexpr (BLOCKS == 1) eager = fe <= LD_EAGER_EDGES;
+            if (eager)
+                ld_push_level<MULT, V, true>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
+                                             slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
+            else
+                ld_push_level<MULT, V, false>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
+                                              slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
             queue_valid |= 1 << nxt;
         } else {
             ld_pull_level<MULT, V>(in_indptr, in_indices, n, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,
