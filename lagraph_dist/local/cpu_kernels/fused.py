@@ -8,8 +8,9 @@ word-aligned chunks of rows where there are enough of them (each chunk writes on
 and slots, so the result is the same whatever the threads). Which direction a level takes is
 fused.cu's ``ld_rule``, the arithmetic of :class:`lagraph_dist.core.direction.DirectionRule`, on
 the rule's state; a rule whose ``choose`` is not DirectionRule's own is asked level by level
-from Python instead. Each level's record (frontier, discovered, edges examined, direction, clock
-ticks) is written to arrays by the compiled loop.
+from Python instead. Each level's record (frontier, discovered, edges examined, direction, and its
+seconds: the clock's ticks from the level before, read as the level ends) is written to arrays
+by the compiled loop.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import numpy as np
 from numba import prange
 from numba.core import cgutils, types
 from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.parts import LocalCSR
@@ -31,10 +33,8 @@ from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPT
 #: read as each level ends, in the seconds of the host's perf_counter (measured against it once)
 FUSED_LEVEL_CLOCK = "host perf_counter"
 #: push levels of frontiers of fewer out-edges than this run in a loop of their own (a path's,
-#: a mesh's levels: the loop around such a level costs as much as its work), up to THIN_RUN at
-#: a time
+#: a mesh's levels: the loop around such a level costs as much as its work)
 THIN_EDGES = 1024
-THIN_RUN = 64
 #: a pull level over fewer rows than this runs on one core (a parallel region costs ~20 us); a
 #: push level of fewer frontier edges than PARALLEL_EDGES writes what it finds as it claims it,
 #: a wider one claims first (its frontier in increasing order) and then writes the values of
@@ -46,6 +46,7 @@ PARALLEL_FOUND = 1 << 14
 CHUNKS_PER_THREAD = 16
 
 _MACHINE = platform.machine().lower()
+_NOT_NEGATIVE = np.int64(0x7FFFFFFFFFFFFFFF)
 _STOCK_CHOOSE = DirectionRule.choose
 
 
@@ -82,6 +83,20 @@ def _trailing_zeros(typingctx, word):
     return types.int64(word), codegen
 
 
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """Asks the cache for the line of ``array[index]`` (LLVM's prefetch: no fault, whatever the
+    index), to be read soon."""
+    def codegen(context, builder, signature, args):
+        data = make_array(signature.args[0])(context, builder, args[0]).data
+        i8p, i32 = llvm_ir.IntType(8).as_pointer(), llvm_ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(builder.gep(data, [args[1]]), i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.none(array, index), codegen
+
+
 _SECONDS_PER_TICK = [None]
 
 
@@ -100,27 +115,41 @@ def seconds_per_tick():
 
 # -- the direction rule (fused.cu's ld_rule) --------------------------------------------------
 @numba.njit(cache=True, inline="always")
-def _choose(mode, alpha, beta, n, state, nf, edges):
-    """DirectionRule.choose's arithmetic on ``state`` = [push, previous, unexplored]: True for a
-    push level. Pull when a growing frontier's out-edges exceed unexplored / alpha, push again
-    when a shrinking frontier holds fewer than n / beta vertices."""
+def _rule(mode, alpha, beta, n, push, previous, unexplored, nf, edges):
+    """DirectionRule.choose's arithmetic on its state (push, previous, unexplored): returns
+    (True for a push level, the state after it). Pull when a growing frontier's out-edges
+    exceed unexplored / alpha, push again when a shrinking frontier holds fewer than n / beta
+    vertices."""
     if mode != RULE_AUTO:
-        return mode == RULE_PUSH
-    if state[1] == 0:                 # the source alone
-        state[1] = nf
-        return state[0] != 0
-    growing = nf > state[1]
-    if state[0] != 0 and growing:
-        state[2] -= edges
-        if np.float64(edges) > np.float64(state[2]) / alpha:
-            state[0] = 0
-    elif state[0] == 0 and not growing and np.float64(nf) < n / beta:
-        state[0] = 1
-    state[1] = nf
-    return state[0] != 0
+        return mode == RULE_PUSH, push, previous, unexplored
+    if previous == 0:                 # the source alone
+        return push != 0, push, nf, unexplored
+    growing = nf > previous
+    if push != 0 and growing:
+        unexplored -= edges
+        if np.float64(edges) > np.float64(unexplored) / alpha:
+            push = 0
+    elif push == 0 and not growing and np.float64(nf) < n / beta:
+        push = 1
+    return push != 0, push, nf, unexplored
+
+
+@numba.njit(cache=True, inline="always")
+def _choose(mode, alpha, beta, n, state, nf, edges):
+    """:func:`_rule` on ``state`` = [push, previous, unexplored] (updated): True for a push level."""
+    level_push, state[0], state[1], state[2] = _rule(mode, alpha, beta, n, state[0], state[1], state[2], nf, edges)
+    return level_push
 
 
 # -- the levels -------------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def _index(i):
+    """``i`` (a vertex or an edge slot, never negative) as LLVM can see it is not: numba wraps
+    negative indices, and that wrap sits on the load chain from a vertex to its edges to its
+    neighbours' bits, which is a deep graph's whole level."""
+    return i & _NOT_NEGATIVE
+
+
 @numba.njit(cache=True, inline="always")
 def _found(v, parent, parents, positional, depths, depth):
     """What a level writes for a vertex it finds (its bits are the caller's): its parent when
@@ -142,9 +171,11 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
     found, edges = 0, 0
     keep_bits = depth_words.shape[0] > 0
     for k in range(nf):
-        u = cur[k]
-        for e in range(oip[u], oip[u + 1]):
-            v = oix[e]
+        u = _index(cur[k])
+        e, stop = _index(oip[u]), oip[u + 1]
+        while e < stop:                  # (a range loop here is ~1.5x slower on a path)
+            v = _index(oix[e])
+            e += 1
             w = v >> 5
             bit = np.uint32(1) << np.uint32(v & 31)
             if words[w] & bit:
@@ -153,9 +184,11 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
             if keep_bits:
                 depth_words[w] |= bit
             _found(v, u, parents, positional, depths, depth)
-            nxt[found] = v
+            nxt[_index(found)] = v
             found += 1
-            edges += oip[v + 1] - oip[v]
+            first = oip[v]
+            _prefetch(oix, first)        # the next level reads it (a big mesh waits on memory: 1/10 faster)
+            edges += oip[v + 1] - first
     return found, edges
 
 
@@ -310,38 +343,48 @@ def _holds_target(words, target, target_before):
 
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, nf, edges, words, parents, positional, depth_words, depths, depth, room, mode,
-                 alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, ticks, last_tick):
+                 alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
+                 last_tick, tick_seconds):
     """Up to ``room`` push levels of frontiers of fewer than THIN_EDGES out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
-    timed from ``last_tick`` or the level before. Returns (levels run, the frontier's size and
-    out-edges, its queue: 0 ``qc``, 1 ``qn``, the direction the rule chose for a level not run
-    here (-1: none), the stop reason or -1, the last tick read)."""
-    ran, swapped = 0, 0
-    while ran < room:
-        if nf == 0:
-            return ran, nf, edges, swapped, -1, STOP_EMPTY, last_tick
+    timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
+    (levels run, the vertices they found, the frontier's size and out-edges, its queue: 0
+    ``qc``, 1 ``qn``, the direction the rule chose for a level not run here (-1: none), the stop
+    reason or -1, the last tick read)."""
+    ran, discovered, chosen, reason = 0, 0, -1, -1
+    push, previous, unexplored = state[0], state[1], state[2]     # the rule's, in registers meanwhile
+    flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
+    watch = target >= 0 and not target_before
+    target_word, target_bit = target >> 5, np.uint32(1) << np.uint32(target & 31)
+    if nf == 0:
+        reason, room = STOP_EMPTY, 0
+    while ran < room:                           # each level: nf > 0, and the checks below passed
         if edges >= THIN_EDGES:
             break
-        if not _choose(mode, alpha, beta, rule_n, state, nf, edges):
-            return ran, nf, edges, swapped, 0, -1, last_tick
+        level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf,
+                                                       edges)
+        if not level_push:
+            chosen = 0
+            break
         if edges > max_edges:
-            return ran, nf, edges, swapped, 1, STOP_TOO_BIG, last_tick
+            chosen, reason = 1, STOP_TOO_BIG
+            break
         found, next_edges = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths,
                                         depth + ran)
-        records[ran, 0], records[ran, 1], records[ran, 2], records[ran, 3] = nf, found, edges, 1
+        at = _index(4 * ran)
+        flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
         now = _read_clock()
-        ticks[ran] = now - last_tick
+        seconds[_index(ran)] = (now - last_tick) * tick_seconds
         last_tick = now
-        ran += 1
-        qc, qn, swapped = qn, qc, 1 - swapped
+        ran, discovered = ran + 1, discovered + found
+        qc, qn = qn, qc
         nf, edges = found, next_edges
-        if nf == 0:
-            return ran, nf, edges, swapped, -1, STOP_EMPTY, last_tick
-        if _holds_target(words, target, target_before):
-            return ran, nf, edges, swapped, -1, STOP_TARGET, last_tick
-        if nf > max_frontier:
-            return ran, nf, edges, swapped, -1, STOP_TOO_BIG, last_tick
-    return ran, nf, edges, swapped, -1, -1, last_tick
+        reached = watch and words[target_word] & target_bit != 0
+        if nf == 0 or reached or nf > max_frontier:
+            reason = STOP_EMPTY if nf == 0 else STOP_TARGET if reached else STOP_TOO_BIG
+            break
+    state[0], state[1], state[2] = push, previous, unexplored
+    return ran, discovered, nf, edges, ran & 1, chosen, reason, last_tick
 
 
 @numba.njit(cache=True)
@@ -370,14 +413,16 @@ def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits
 
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier, qa,
-            qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target, threads):
+            qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target, threads,
+            tick_seconds):
     """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
     ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
     ``max_levels`` levels ran. ``qa``, ``qb``, ``sources`` (int32, a slot a vertex) and ``bits``
     (2, words) uint32 are the frontier's buffers; ``no_inputs`` has the bits of the rows without
     in-edges, which no pull level reads; ``state`` is the rule's (updated). Returns (records
-    (levels, 4): frontier, discovered, examined, push; each level's ticks; the queue holding
-    the last frontier (0: ``qa``, 1: ``qb``), its size, its out-edges, why it stopped)."""
+    (levels, 4): frontier, discovered, examined, push; each level's seconds (its clock ticks
+    times ``tick_seconds``); the vertices they found; the queue holding the last frontier (0:
+    ``qa``, 1: ``qb``), its size, its out-edges, why it stopped)."""
     nf = frontier.shape[0]
     edges = 0
     for k in range(nf):
@@ -385,10 +430,12 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         qa[k] = u
         edges += oip[u + 1] - oip[u]
     qc, qn, in_b = qa, qb, 0
-    capacity = 2 * THIN_RUN
+    # every level but an emptying last one sets a bit of words: room for them all at once (pages
+    # untouched cost nothing; growing by copies was a sixth of a path's search)
+    capacity = max(0, min(max_levels, words.shape[0] * 32 + 1))
     records = np.empty((capacity, 4), np.int64)
-    ticks = np.zeros(capacity, np.float64)
-    level = 0
+    seconds = np.empty(capacity, np.float64)
+    level, discovered = 0, 0
     bits_of = -1                              # the bitmap (0 or 1) holding the frontier, -1: none
     target_before = target >= 0 and (words[target >> 5] >> np.uint32(target & 31)) & np.uint32(1) != 0
     reason = STOP_LEVELS
@@ -398,20 +445,12 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         if nf == 0:
             reason = STOP_EMPTY
             break
-        if capacity - level < THIN_RUN:
-            capacity *= 2
-            grown = np.empty((capacity, 4), np.int64)
-            grown[:level] = records[:level]
-            records = grown
-            more = np.zeros(capacity, np.float64)
-            more[:level] = ticks[:level]
-            ticks = more
         if chosen < 0 and edges < THIN_EDGES:
-            ran, nf, edges, swapped, chosen, stop, last_tick = _thin_levels(
+            ran, found, nf, edges, swapped, chosen, stop, last_tick = _thin_levels(
                 oip, oix, qc, qn, nf, edges, words, parents, positional, depth_words, depths, first_depth + level,
-                min(max_levels - level, THIN_RUN), mode, alpha, beta, rule_n, state, max_frontier, max_edges,
-                target, target_before, records[level:], ticks[level:], last_tick)
-            level += ran
+                max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
+                target, target_before, records[level:], seconds[level:], last_tick, tick_seconds)
+            level, discovered = level + ran, discovered + found
             if ran:
                 bits_of = -1
             if swapped:
@@ -431,8 +470,8 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         records[level, 0], records[level, 1], records[level, 2] = nf, found, examined
         records[level, 3] = 1 if push else 0
         now = _read_clock()
-        ticks[level] = now - last_tick
-        level, last_tick = level + 1, now
+        seconds[level] = (now - last_tick) * tick_seconds
+        level, last_tick, discovered = level + 1, now, discovered + found
         qc, qn, in_b = qn, qc, 1 - in_b
         nf, edges = found, next_edges
         if nf == 0:
@@ -444,7 +483,9 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         if nf > max_frontier:
             reason = STOP_TOO_BIG
             break
-    return records[:level], ticks[:level], in_b, nf, edges, reason
+    if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
+        return records[:level].copy(), seconds[:level].copy(), discovered, in_b, nf, edges, reason
+    return records[:level], seconds[:level], discovered, in_b, nf, edges, reason
 
 
 # -- the host side ----------------------------------------------------------------------------
@@ -453,10 +494,10 @@ class FusedRecords:
     the compiled loop's arrays as they are asked for (a run of 100,000 levels makes no tuple
     until one is read)."""
 
-    __slots__ = ("counts", "seconds")
+    __slots__ = ("counts", "seconds", "found")
 
-    def __init__(self, counts, seconds):
-        self.counts, self.seconds = counts, seconds
+    def __init__(self, counts, seconds, found=None):
+        self.counts, self.seconds, self.found = counts, seconds, found     # found: their discovered, summed
 
     def __len__(self):
         return int(self.counts.shape[0])
@@ -474,7 +515,7 @@ class FusedRecords:
     @property
     def discovered(self) -> int:
         """The vertices the run's levels found, all together."""
-        return int(self.counts[:, 1].sum())
+        return int(self.counts[:, 1].sum()) if self.found is None else int(self.found)
 
     @classmethod
     def joined(cls, runs):
@@ -517,18 +558,17 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     # the depths' bits are the visited bits when they start equal (ld.bfs's): copied at the end
     # instead of set vertex by vertex
     same_bits = depths is not None and np.array_equal(depth_words, words)
-    records, ticks, cur, count, edges, reason = _search(
+    tick = seconds_per_tick()
+    records, seconds, discovered, cur, count, edges, reason = _search(
         out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, _no_inputs(in_csr, words.shape[0], space),
         words, parents, bool(positional), _NO_WORDS if depths is None or same_bits else depth_words,
         _NO_DEPTHS if depths is None else depths, np.int64(first_depth), frontier, *space["queues"],
         space["sources"], space["bits"], np.int64(mode), np.float64(rule.alpha),
         np.float64(rule.beta), np.float64(rule.n), state, np.int64(max_frontier), np.int64(max_edges),
-        np.int64(max_levels), np.int64(target), np.int64(numba.get_num_threads()))
+        np.int64(max_levels), np.int64(target), np.int64(numba.get_num_threads()), np.float64(tick or 1.0))
     if same_bits:
         np.copyto(depth_words, words)
-    tick = seconds_per_tick()
-    return FusedRecords(records, ticks * tick if tick else ticks), space["queues"][cur][:count].copy(), int(edges), \
-        int(reason)
+    return FusedRecords(records, seconds, discovered), space["queues"][cur][:count].copy(), int(edges), int(reason)
 
 
 def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
