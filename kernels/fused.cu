@@ -171,6 +171,26 @@ __device__ __forceinline__ u64 ld_now_ns() {
     return t;
 }
 
+// A level's record (the grid's, a block's and a warp's levels write it the same way).
+__device__ __forceinline__ void ld_write_record(u64* records, i64 level, i64 frontier, i64 discovered, i64 examined,
+                                                bool push, u64 end_ns) {
+    u64* record = records + LD_FUSED_RECORD * level;
+    record[LD_RECORD_FRONTIER] = (u64)frontier;
+    record[LD_RECORD_DISCOVERED] = (u64)discovered;
+    record[LD_RECORD_EXAMINED] = (u64)examined;
+    record[LD_RECORD_PUSH] = push ? 1ull : 0ull;
+    record[LD_RECORD_END_NS] = end_ns;
+}
+
+// Why the search stops after a level that found `found` vertices (the target among them when
+// `hit`), or -1 to go on: the one stop rule of grid, block and warp levels.
+__device__ __forceinline__ long long ld_stop_after(i64 found, bool hit, i64 max_frontier) {
+    if (found == 0) return LD_STOP_EMPTY;
+    if (hit) return LD_STOP_TARGET;
+    if (found > max_frontier) return LD_STOP_TOO_BIG;
+    return -1;
+}
+
 // Work items of a level: warp w takes item w first, then the next free one past the first
 // round (one atomic a fetch, and none from warps that have no first item). When the first round
 // covers every item (`items` at most nwarps), no warp fetches: a thousand warps' atomics on one
@@ -461,6 +481,18 @@ __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 
 #define LD_BLOCK_OWNED 2048
 #define LD_BLOCK_OWN_DEGREE 16
 
+// Whether the next level (found vertices with found_edges out-edges and found_giants giants)
+// stays in block 0: the rule chooses it, and on a no the rule's state goes back to before the
+// choice, which the grid then makes again, the same way.
+__device__ __forceinline__ bool ld_block_keeps(ld_rule& rule, i64 found, i64 found_edges, i64 found_giants,
+                                               i64 block_edges, i64 max_edges) {
+    const ld_rule before = rule;
+    if (ld_block_fits(rule.choose(found, found_edges), found, found_edges, found_giants, block_edges, max_edges))
+        return true;
+    rule = before;
+    return false;
+}
+
 struct ld_block_frontier {         // a block level's frontier, in the order its ids were found
     int vertex[LD_FUSED_BLOCK_FRONTIER];
     int offset[LD_FUSED_BLOCK_FRONTIER];      // out-edges of the entries before it
@@ -697,25 +729,15 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         first = __shfl_sync(full, start, rank_lane);
         const i64 exclusive = __shfl_sync(full, inclusive - (fresh ? degree : 0), rank_lane);
         offset = lane < found ? (int)exclusive : INT_MAX;
-        if (lane == 31) {
-            u64* record = records + LD_FUSED_RECORD * level;
-            record[LD_RECORD_FRONTIER] = (u64)nf;
-            record[LD_RECORD_DISCOVERED] = (u64)found;
-            record[LD_RECORD_EXAMINED] = (u64)edges;
-            record[LD_RECORD_PUSH] = 1ull;
-            record[LD_RECORD_END_NS] = ended;
-        }
+        if (lane == 31) ld_write_record(records, level, nf, found, edges, true, ended);
         LD_TRACE_USE(trace, offset);
         LD_TRACE_MARK(trace, LD_W_NEXT);
         ++level;
         nxt = nxt == 2 ? 0 : nxt + 1;
-        if (found == 0) { stop = LD_STOP_EMPTY; break; }
-        if (hit) { stop = LD_STOP_TARGET; break; }
-        if (found > max_frontier) { stop = LD_STOP_TOO_BIG; break; }
+        stop = ld_stop_after(found, hit, max_frontier);
+        if (stop >= 0) break;
         if (level >= max_levels) break;
-        const ld_rule kept = rule;
-        const bool push = rule.choose(found, found_edges);
-        if (!ld_block_fits(push, found, found_edges, found_giants, block_edges, max_edges)) { rule = kept; break; }
+        if (!ld_block_keeps(rule, found, found_edges, found_giants, block_edges, max_edges)) break;
         nf = found;
         edges = found_edges;
         if (edges > LD_WARP_EDGES) { done = false; break; }
@@ -814,22 +836,12 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         owned = sh.unowned[at_level] == 0u;
         // the last thread writes the record: in a small level its warp had no edge, while warp
         // 0, which always has, goes on to the next level
-        if (threadIdx.x == blockDim.x - 1) {
-            u64* record = records + LD_FUSED_RECORD * level;
-            record[LD_RECORD_FRONTIER] = (u64)nf;
-            record[LD_RECORD_DISCOVERED] = (u64)found;
-            record[LD_RECORD_EXAMINED] = (u64)edges;
-            record[LD_RECORD_PUSH] = 1ull;
-            record[LD_RECORD_END_NS] = ld_now_ns();
-        }
+        if (threadIdx.x == blockDim.x - 1) ld_write_record(records, level, nf, found, edges, true, ld_now_ns());
         ++level;
-        if (found == 0) { stop = LD_STOP_EMPTY; break; }
-        if (sh.target_hit) { stop = LD_STOP_TARGET; break; }
-        if (found > max_frontier) { stop = LD_STOP_TOO_BIG; break; }
+        stop = ld_stop_after(found, sh.target_hit, max_frontier);
+        if (stop >= 0) break;
         if (level >= max_levels) break;
-        const ld_rule before = rule;
-        const bool push = rule.choose(found, found_edges);
-        if (!ld_block_fits(push, found, found_edges, found_giants, block_edges, max_edges)) { rule = before; break; }
+        if (!ld_block_keeps(rule, found, found_edges, found_giants, block_edges, max_edges)) break;
         input ^= 1;
         nf = found;
         edges = found_edges;
@@ -1031,20 +1043,14 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
         ld_read_slots<4>(slots, {LD_SLOT_COUNT * 3 + nxt, LD_SLOT_EDGES * 3 + nxt, LD_SLOT_GIANTS * 3 + nxt, LD_SLOT_TARGET},
                          after);
         const i64 discovered = (i64)after[0];
-        if (thread == 0) {
-            u64* record = records + LD_FUSED_RECORD * level;
-            record[LD_RECORD_FRONTIER] = (u64)nf;
-            record[LD_RECORD_DISCOVERED] = (u64)discovered;
-            record[LD_RECORD_EXAMINED] = push ? (u64)fe : *(volatile u64*)slot(LD_SLOT_EXAMINED, cur);
-            record[LD_RECORD_PUSH] = push ? 1ull : 0ull;
-            record[LD_RECORD_END_NS] = ld_now_ns();
-        }
+        if (thread == 0)
+            ld_write_record(records, level, nf, discovered,
+                            push ? fe : (i64)*(volatile u64*)slot(LD_SLOT_EXAMINED, cur), push, ld_now_ns());
         previous_count = nf;
         ++level;
         nf = discovered, fe = (i64)after[1], ngiants = (i64)after[2];
-        if (discovered == 0) { reason = LD_STOP_EMPTY; break; }
-        if (after[3]) { reason = LD_STOP_TARGET; break; }
-        if (discovered > max_frontier) { reason = LD_STOP_TOO_BIG; break; }
+        const long long stop = ld_stop_after(discovered, after[3] != 0, max_frontier);
+        if (stop >= 0) { reason = (int)stop; break; }
         LD_TRACE_USE(trace, discovered);
         LD_TRACE_MARK(trace, LD_G_RECORD);
     }
