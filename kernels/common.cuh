@@ -26,6 +26,8 @@
 #error "LD_FUSED_THREADS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_GIANT_DEGREE)
 #error "LD_FUSED_GIANT_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_FUSED_PUSH_GIANT_DEGREE)
+#error "LD_FUSED_PUSH_GIANT_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_BLOCK_FRONTIER)
 #error "LD_FUSED_BLOCK_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MAX_OWNERS)
@@ -261,7 +263,8 @@ __device__ __forceinline__ bool ld_claim(u32* __restrict__ words, V* __restrict_
     }
 }
 
-// A giant's adjacency (more than LD_FUSED_GIANT_DEGREE edges) is read in LD_GIANT_PARTS slices,
+// A giant's adjacency (more than LD_FUSED_PUSH_GIANT_DEGREE out-edges, a giant row's more than
+// LD_FUSED_GIANT_DEGREE in-edges) is read in LD_GIANT_PARTS slices,
 // a warp each, by fused.cu's push (giant vertices) and pull (giant rows): slice `part` of
 // row v is [start, end).
 #define LD_GIANT_PARTS 64

@@ -18,7 +18,7 @@
 // and clears (L+2)%3, level L-1's input), so that one barrier a level suffices:
 //   queue  Q[s]: ids (push levels write it; a push after a pull compacts the bitmap first),
 //   bitmap F[s]: bits (every level writes it; a pull reads it),
-//   giants G[s]: its vertices of more than LD_FUSED_GIANT_DEGREE out-edges (sliced over the
+//   giants G[s]: its vertices of more than LD_FUSED_PUSH_GIANT_DEGREE out-edges (sliced over the
 //   warps),
 //   and counters (count, out-edges, giants, work, giant rows, examined, fill) per slot.
 // Work inside a level: push warps fetch up to 32 frontier entries at a time; the edges of those of
@@ -262,13 +262,13 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
             out.parents[v] = value;
             ld_mark_found(out, v, false);
             next_edges += (u64)(end - start);
-            giant = end - start > LD_FUSED_GIANT_DEGREE;
+            giant = end - start > LD_FUSED_PUSH_GIANT_DEGREE;
         }
     } else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
         fresh = true;
         const i64 degree = ld_record_found(out, v, false);
         next_edges += (u64)degree;
-        giant = degree > LD_FUSED_GIANT_DEGREE;
+        giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
     }
     ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
@@ -332,7 +332,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
         }
         // larger entries, a warp each (giants are the grid's, below)
-        u32 larger = __ballot_sync(full, !small && degree <= LD_FUSED_GIANT_DEGREE);
+        u32 larger = __ballot_sync(full, !small && degree <= LD_FUSED_PUSH_GIANT_DEGREE);
         while (larger) {
             const int owner = __ffs(larger) - 1;
             larger &= larger - 1;
@@ -394,7 +394,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
                 out.parents[r] = value;
                 const i64 degree = ld_record_found(out, (int)r, true);
                 next_edges += (u64)degree;
-                giant_found = degree > LD_FUSED_GIANT_DEGREE;
+                giant_found = degree > LD_FUSED_PUSH_GIANT_DEGREE;
                 ++found;
             }
             if (bits && lane == 0) {                         // the warp owns these words
@@ -432,7 +432,7 @@ __device__ void ld_pull_giant_rows(const i64* __restrict__ indptr, const int* __
                 const i64 degree = ld_record_found(out, r, false);
                 next_edges += (u64)degree;
                 ++found;
-                if (degree > LD_FUSED_GIANT_DEGREE) out.next_giants[atomicAdd(out.next_giant_count, 1ull)] = r;
+                if (degree > LD_FUSED_PUSH_GIANT_DEGREE) out.next_giants[atomicAdd(out.next_giant_count, 1ull)] = r;
             }
             break;
         }
@@ -629,7 +629,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
                 ld_mark_found(out, v[k], false);
                 if (v[k] == out.target) sh.target_hit = 1;
             }
-            const bool giant = fresh[k] && degree[k] > LD_FUSED_GIANT_DEGREE;
+            const bool giant = fresh[k] && degree[k] > LD_FUSED_PUSH_GIANT_DEGREE;
             const unsigned g = ld_warp_reserve(giant, &sh.giants[at_level]);
             if (giant) out.next_giants[g] = v[k];
         }
@@ -702,7 +702,7 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         }
         const u32 news = __ballot_sync(full, fresh);
         if (fresh) queues[(i64)nxt * n + __popc(news & below)] = v;
-        const u32 big = __ballot_sync(full, fresh && degree > LD_FUSED_GIANT_DEGREE);
+        const u32 big = __ballot_sync(full, fresh && degree > LD_FUSED_PUSH_GIANT_DEGREE);
         if ((big >> lane) & 1u) giants[(i64)nxt * giant_capacity + __popc(big & below)] = v;
         const bool hit = __ballot_sync(full, fresh && v == target) != 0u;
         LD_TRACE_MARK(trace, LD_W_FOUND);
@@ -911,7 +911,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
                 atomicOr(bitmaps + (u >> 5), 1u << (u & 31));
                 const i64 degree = __ldg(out_indptr + u + 1) - __ldg(out_indptr + u);
                 first_edges += (u64)degree;
-                giant = degree > LD_FUSED_GIANT_DEGREE;
+                giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
             }
             ld_warp_append(giant, u, giants, slot(LD_SLOT_GIANTS, 0));
         }

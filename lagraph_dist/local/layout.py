@@ -25,7 +25,10 @@ LONG_ROW_THRESHOLD = 8       # pull rows longer than this are scanned a warp at 
                              # 32-wide reads coalesce (pull.cu's second kernel, fused.cu's warp
                              # rows); a lane scans a shorter row alone
 FUSED_THREADS = 512          # fused.cu: the cooperative kernel's block
-FUSED_GIANT_DEGREE = 4096    # fused.cu: vertices (rows) of more edges are sliced over the grid
+FUSED_GIANT_DEGREE = 4096    # fused.cu: pull rows of more in-edges are sliced over the grid
+FUSED_PUSH_GIANT_DEGREE = 1024  # fused.cu: push vertices of more out-edges are sliced over the grid
+                             # (a warp walking 4,096 edges 32 at a time was the tail of Kronecker
+                             # push levels; pull keeps 4,096, whose giant rows cost a second phase)
 #: fused.cu's builds: the blocks a multiprocessor each is built for (__launch_bounds__); one
 #: gives a thread twice the registers of two (not a -D define: the template argument)
 FUSED_BUILDS = (1, 2)
@@ -82,7 +85,7 @@ FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %glo
 #: the names handed to the kernels, each as -DLD_<name>=<value>
 SHARED = (
     "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
-    "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "MAX_OWNERS",
+    "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "MAX_OWNERS",
     "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "ADD_ANY", "ADD_MIN", "ADD_LOR",
     "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",
     "FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "NCOUNTERS",

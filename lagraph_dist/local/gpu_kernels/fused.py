@@ -6,8 +6,8 @@ import numpy as np
 
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS, FUSED_RECORD,
-                                       FUSED_THREADS)
+from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
+                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
@@ -38,7 +38,7 @@ class FusedKernels(KernelsBase):
         keeps them): three frontier queues and bitmaps, giant lists, counters and the report."""
         cp = self.cp
         nwords = -(-n // 32)
-        giants = min(n, nnz // FUSED_GIANT_DEGREE + 1)
+        giants = min(n, nnz // min(FUSED_GIANT_DEGREE, FUSED_PUSH_GIANT_DEGREE) + 1)
         return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": cp.empty(3 * max(nwords, 1), dtype=cp.uint32),
                 "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
                 "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n}
