@@ -465,8 +465,8 @@ __device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __rest
 // bits when it takes the search back.
 #define LD_SLOT_HANDOVER 22        // level, rule push, rule previous, rule unexplored, stop (-1: none)
 #define LD_SLOT_EPOCH 27           // hand-overs so far: the waiting blocks watch it change
-#define LD_SLOT_HANDED 28          // the last level's output: count, out-edges, giants
 #define LD_BLOCK_WAIT_NS 500       // their pause between two reads of it
+#define LD_SLOT_HANDED 28          // the last level's output: count, out-edges, giants
 static_assert(LD_SLOT_HANDED + 2 < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
 
 __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 ngiants, i64 block_edges,
