@@ -187,6 +187,8 @@ def _update_mask_caches(target, u):
     """After ``assign(target, u)``: the caches of ``target`` learn its block exactly and, when
     ``u`` came from a product masked by ~target, every candidate that product found."""
     caches = target.facts.mask_caches
+    if not caches:
+        return
     for space, cache in list(caches.items()):
         if cache.part is not target.part:
             del caches[space]
@@ -209,74 +211,107 @@ def _member_counts(u, channel, grid):
     return counts.tolist()
 
 
-def _fold_bound(u, degrees, block_len):
+def _fold_bound(push_edges, block_len):
     """An upper bound on any fold piece's entries that every rank knows: a push finds at most
-    the frontier's out-edges. (The unmasked vertices bound nothing here: a rank's candidates
-    are masked by a lower bound of the mask, and their owner drops the extra ones.)"""
-    edges = u.facts.push_edges(degrees) if u.encoding == "list" else None
-    return block_len if edges is None else min(block_len, edges)
+    the frontier's out-edges (``push_edges``: counted by the product that made the frontier,
+    None when not counted or for a pull). (The unmasked vertices bound nothing here: a rank's
+    candidates are masked by a lower bound of the mask, and their owner drops the extra ones.)"""
+    return block_len if push_edges is None else min(block_len, push_edges)
 
 
-def _input_for(kernel, part, backend):
-    return part.to_list(backend) if kernel == "push" else part.to_bitmap(backend)
+_BOOL = np.dtype(bool)
 
 
 def _product(u, M, semiring, mask, complement, structure, along_rows):
+    """The product's stages. A search runs this every level, so the stage seconds are taken as
+    :class:`_Timer` takes them (a clock read each side of a stage, the device waited for at its
+    end when SYNC_STAGE_TIMERS is set) but written out, and the stats' dicts made directly."""
     semiring = lookup_semiring(semiring)
     _check_operands(u, M, mask)
-    backend, layout, grid = M.backend, M.layout, M.grid
+    backend, grid = M.backend, M.grid
     kernels = backend.kernels
     orient = _orientation(M, along_rows)
-    stats = ProductStats()
-    timer = _Timer(backend, stats.seconds)
+    perf_counter = time.perf_counter
+    sync = backend.sync if SYNC_STAGE_TIMERS else None
     reads = semiring.reads_left_values
-    block_len = layout.block_len
-    single_out = orient.out_channel.size == 1
+    block_len = M.layout.block_len
+    out_channel = orient.out_channel
+    single_out = out_channel.size == 1
     degrees_vector = (M if along_rows else M.T).out_degree()
     degrees = degrees_vector.part.values        # dense over this rank's block
-    stats.kernel = "push" if u.encoding == "list" else "pull"
+    u_part, u_facts = u.part, u.facts
+    push = u_part.encoding == "list"
+    traffic_bytes = {"expand": 0, "mask": 0, "fold": 0}
+    encodings = {"expand": "none", "mask": "none", "fold": "none"}
+    seconds = {"expand": 0.0, "mask": 0.0, "local": 0.0, "fold": 0.0, "merge": 0.0}
+    stats = ProductStats("push" if push else "pull", 0, traffic_bytes, encodings, seconds)
+    # the frontier's out-edges, when the product that made u counted them (push only reads them)
+    frontier_edges = u_facts.push_edges(degrees_vector) if push else None
 
-    with timer.stage("expand"):
-        source = u.part.astype(np.dtype(bool)) if reads else u.part
-        counts = None if orient.in_channel.size == 1 else _member_counts(u, orient.in_channel, grid)
-        gathered, traffic = collectives.expand(source, orient.in_channel, backend, member_counts=counts,
-                                               with_values=reads, block_len=block_len)
-        stats.bytes["expand"], stats.encoding["expand"] = traffic.bytes, traffic.encoding
-        frontier = _input_for(stats.kernel, gathered, backend)
-    with timer.stage("mask"):
-        own_mask = local_mask = None
-        if mask is not None:
-            own_mask = _own_mask_words(mask, structure, backend)
-            local_mask = own_mask if single_out else _output_space_mask(
-                mask, complement, structure, orient, own_mask, block_len, stats)
-    with timer.stage("local"):
-        final_degrees = degrees if single_out else None
-        if stats.kernel == "push":
-            out, counters = kernels.push_spmspv(
-                orient.push_csr, frontier.ids, frontier.values if reads else None, semiring, local_mask,
-                complement, orient.in_map, out_degree=final_degrees,
-                frontier_edges=u.facts.push_edges(degrees_vector))
-        else:
-            out, counters = kernels.pull_spmv(
-                orient.pull_csr_of(), frontier.words, frontier.values if reads else None, semiring,
-                local_mask, complement, orient.in_map, out_degree=final_degrees)
+    started = perf_counter()                                                    # expand
+    source = u_part.astype(_BOOL) if reads else u_part
+    in_channel = orient.in_channel
+    counts = None if in_channel.size == 1 else _member_counts(u, in_channel, grid)
+    gathered, traffic = collectives.expand(source, in_channel, backend, member_counts=counts,
+                                           with_values=reads, block_len=block_len)
+    traffic_bytes["expand"], encodings["expand"] = traffic.bytes, traffic.encoding
+    frontier = gathered.to_list(backend) if push else gathered.to_bitmap(backend)
+    if sync is not None:
+        sync()
+    seconds["expand"] += perf_counter() - started
+
+    started = perf_counter()                                                    # mask
+    own_mask = local_mask = None
+    if mask is not None:
+        own_mask = _own_mask_words(mask, structure, backend)
+        local_mask = own_mask if single_out else _output_space_mask(
+            mask, complement, structure, orient, own_mask, block_len, stats)
+    if sync is not None:
+        sync()
+    seconds["mask"] += perf_counter() - started
+
+    started = perf_counter()                                                    # local
+    final_degrees = degrees if single_out else None
+    if push:
+        out, counters = kernels.push_spmspv(
+            orient.push_csr, frontier.ids, frontier.values if reads else None, semiring, local_mask,
+            complement, orient.in_map, out_degree=final_degrees,
+            frontier_edges=frontier_edges)
+    else:
+        out, counters = kernels.pull_spmv(
+            orient.pull_csr_of(), frontier.words, frontier.values if reads else None, semiring,
+            local_mask, complement, orient.in_map, out_degree=final_degrees)
+    if sync is not None:
+        sync()
+    seconds["local"] += perf_counter() - started
+
+    found_against_mask = mask is not None and complement and structure
     candidates = None
     if not single_out:
-        with timer.stage("fold"):
-            if mask is not None and complement and structure:
-                candidates = (mask, orient.out_space, out.words)
-            out, counters, traffic = collectives.fold(
-                out, counters, orient.out_channel, backend, semiring=semiring, block_len=block_len,
-                bound=_fold_bound(u, degrees_vector, block_len), own_mask=own_mask,
-                complement=complement, out_degree=degrees)
-            stats.bytes["fold"], stats.encoding["fold"] = traffic.bytes, traffic.encoding
-    with timer.stage("merge"):
-        global_counts, stats.edges_examined = collectives.level_counts(counters, grid, backend)
-        out.set_found(global_counts.rank_nvals[grid.rank])
-    w = Vector._from_part(u.n, grid, backend, out, op_stats=stats)
-    w.facts.record_counts(global_counts, degrees_vector)
-    if mask is not None and complement and structure:
-        w.facts.record_disjoint(mask, candidates)
+        started = perf_counter()                                                # fold
+        if found_against_mask:
+            candidates = (mask, orient.out_space, out.words)
+        out, counters, traffic = collectives.fold(
+            out, counters, out_channel, backend, semiring=semiring, block_len=block_len,
+            bound=_fold_bound(frontier_edges, block_len),
+            own_mask=own_mask, complement=complement, out_degree=degrees)
+        traffic_bytes["fold"], encodings["fold"] = traffic.bytes, traffic.encoding
+        if sync is not None:
+            sync()
+        seconds["fold"] += perf_counter() - started
+
+    started = perf_counter()                                                    # merge
+    global_counts, stats.edges_examined = collectives.level_counts(counters, grid, backend)
+    out.set_found(global_counts.rank_nvals[grid.rank])
+    if sync is not None:
+        sync()
+    seconds["merge"] += perf_counter() - started
+
+    w = Vector._from_part(u.n, grid, backend, out, op_stats=stats, layout=u.layout)
+    facts = w.facts
+    facts.record_counts(global_counts, degrees_vector)
+    if found_against_mask:
+        facts.record_disjoint(mask, candidates)
     return w
 
 
@@ -345,18 +380,18 @@ def assign(w, u, *, value=None):
     every entry k of u. A bitmap ``w`` takes this in one launch proportional to u's entries; a
     list ``w`` is merged."""
     _check_pair(w, u)
-    backend, xp = w.backend, w.backend.xp
-    source = u.part.to_list(backend)
+    backend, u_part = w.backend, u.part
+    source = u_part.to_list(backend)
     target = w.part
     if target.encoding == "bitmap":
-        kernels = backend.kernels
+        assign_from_list = backend.kernels.assign_from_list
         if value is not None:
-            kernels.assign_from_list(source.ids, target.words, target.values,
-                                     scalar=np.asarray(value, dtype=target.dtype)[()])
-        elif u.part.encoding == "bitmap":         # dense values: read in place, no gather
-            kernels.assign_from_list(source.ids, target.words, target.values, src_dense=u.part.values)
+            assign_from_list(source.ids, target.words, target.values,
+                             scalar=np.asarray(value, dtype=target.dtype)[()])
+        elif u_part.encoding == "bitmap":         # dense values: read in place, no gather
+            assign_from_list(source.ids, target.words, target.values, src_dense=u_part.values)
         else:
-            kernels.assign_from_list(source.ids, target.words, target.values, src_compact=source.values)
+            assign_from_list(source.ids, target.words, target.values, src_compact=source.values)
         if u.facts.disjoint_from is w:            # a product masked by ~w: every entry is new
             target.grew_in_place(source.nvals)
             w.facts.grew(u.nvals)
@@ -365,6 +400,7 @@ def assign(w, u, *, value=None):
             w.facts.changed()
         _update_mask_caches(w, u)
         return w
+    xp = backend.xp
     values = (source.values if value is None
               else xp.full(source.nvals, value, dtype=w.dtype)).astype(w.dtype, copy=False)
     ids = xp.concatenate([source.ids, target.ids])
@@ -624,27 +660,34 @@ class _VectorLevels(LevelEngine):
 
     def single(self):
         """One level as separate products (the loop of :func:`repeat_masked_vxm`)."""
-        backend, q = self.A.backend, self.q
+        A, q, degrees, limits = self.A, self.q, self.degrees, self.limits
+        backend = A.backend
         reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
-        known = q.facts.push_edges(self.degrees)        # the product that made q counted them
-        edges = (functools.cache(lambda: frontier_out_edges(q, self.degrees)) if known is None  # one reduce at most
-                 else lambda: known)
-        push = self.chosen if self.chosen is not None else self.rule.choose(q.nvals, edges)
+        edges = q.facts.push_edges(degrees)        # the product that made q counted them
+        counted = edges is not None
+        if not counted:                             # one reduce at most, only when asked for
+            edges = functools.cache(lambda: frontier_out_edges(q, degrees))
+        push = self.chosen
+        if push is None:
+            push = self.rule.choose(q.nvals, edges)
         self.chosen = None
-        if push and self.limits.max_edges is not None and edges() > self.limits.max_edges:
+        if push and limits.max_edges is not None and (edges if counted else edges()) > limits.max_edges:
             self.stopped = True
             return
+        visited = self.visited
         if push:
-            found = vxm(q.to_list(), self.A, self.semiring, mask=self.visited, complement=True)
+            found = vxm(q.to_list(), A, self.semiring, mask=visited, complement=True)
         else:
-            found = mxv(self.A.T, q.to_bitmap(), self.semiring, mask=self.visited, complement=True)
-        if found.nvals:
-            assign(self.visited, found)
+            found = mxv(A.T, q.to_bitmap(), self.semiring, mask=visited, complement=True)
+        found_nvals = found.nvals
+        if found_nvals:
+            assign(visited, found)
             if self.depths is not None:
                 assign(self.depths, found, value=self.next_depth())
+        stats = found.op_stats
         self.records.append(LevelRecord(
-            q.nvals, found.nvals, found.op_stats.edges_examined, push, time.perf_counter() - started,
-            stats=found.op_stats, host_reads=backend.device_reads - reads,
+            q.nvals, found_nvals, stats.edges_examined, push, time.perf_counter() - started,
+            stats=stats, host_reads=backend.device_reads - reads,
             launches=backend.kernel_launches - launches))
         self._after(found)
 

@@ -97,24 +97,25 @@ class Vector:
                                                        dtype, backend))
 
     @classmethod
-    def _from_part(cls, n, grid, backend, part: LocalPart, op_stats=None) -> "Vector":
-        """The vector whose local part on this rank is ``part`` (internal constructor)."""
+    def _from_part(cls, n, grid, backend, part: LocalPart, op_stats=None, layout=None) -> "Vector":
+        """The vector whose local part on this rank is ``part`` (internal constructor;
+        ``layout``: the Layout of ``n`` on ``grid`` when the caller holds it, else made)."""
         vector = cls.__new__(cls)
-        vector._set(n, grid, backend, part, op_stats)
+        vector._set(n, grid, backend, part, op_stats, layout)
         return vector
 
-    def _set(self, n, grid, backend, part, op_stats=None):
+    def _set(self, n, grid, backend, part, op_stats=None, layout=None):
         self.n = n
         self.grid = grid
         self.backend = backend
-        self.layout = Layout(n, grid.rows, grid.cols)
+        self.layout = Layout(n, grid.rows, grid.cols) if layout is None else layout
         self.part = part
         self.op_stats = op_stats     # set by the product that made this vector
         self.facts = Facts()         # what is known of its entries over the grid
 
     def _replace_part(self, part):
         """A new part: everything derived from the old one is dropped."""
-        self._set(self.n, self.grid, self.backend, part, self.op_stats)
+        self._set(self.n, self.grid, self.backend, part, self.op_stats, self.layout)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -174,7 +175,7 @@ class Vector:
         return cls.from_indices([], n, dtype=dtype, grid=grid, backend=backend)
 
     def _like(self, part, op_stats=None):
-        return Vector._from_part(self.n, self.grid, self.backend, part, op_stats)
+        return Vector._from_part(self.n, self.grid, self.backend, part, op_stats, self.layout)
 
     def _same_entries(self, part):
         """A vector of the same entries in another encoding: what is known of them carries over."""
