@@ -104,25 +104,36 @@ _FUSE_LEVELS = True
 
 
 class _Timer:
-    """``with timer.stage(name):`` adds the block's seconds to ``seconds[name]`` (a plain
-    context manager, not a generator: a level enters five stages)."""
+    """The one way a product's stages are timed: ``with timer.stage(name):`` adds the block's
+    seconds to ``seconds[name]``; where stages follow one another, ``start()`` and then
+    ``lap(name)`` at each stage's end do the same without a context a stage (a search's every
+    level runs five). The device is waited for at a stage's end when SYNC_STAGE_TIMERS is set."""
 
     __slots__ = ("backend", "seconds", "_name", "_started")
 
     def __init__(self, backend, seconds):
         self.backend, self.seconds = backend, seconds
 
+    def start(self):
+        self._started = time.perf_counter()
+
+    def lap(self, name):
+        """The stage begun at the last start or lap ends: its seconds go to ``seconds[name]``."""
+        if SYNC_STAGE_TIMERS:
+            self.backend.sync()
+        now = time.perf_counter()
+        self.seconds[name] += now - self._started
+        self._started = now
+
     def stage(self, name):
         self._name = name
         return self
 
     def __enter__(self):
-        self._started = time.perf_counter()
+        self.start()
 
     def __exit__(self, *exc):
-        if SYNC_STAGE_TIMERS:
-            self.backend.sync()
-        self.seconds[self._name] += time.perf_counter() - self._started
+        self.lap(self._name)
         return False
 
 
@@ -223,16 +234,13 @@ _BOOL = np.dtype(bool)
 
 
 def _product(u, M, semiring, mask, complement, structure, along_rows):
-    """The product's stages. A search runs this every level, so the stage seconds are taken as
-    :class:`_Timer` takes them (a clock read each side of a stage, the device waited for at its
-    end when SYNC_STAGE_TIMERS is set) but written out, and the stats' dicts made directly."""
+    """The product's stages, timed by :class:`_Timer`'s laps. A search runs this every level,
+    so the stats' dicts are made directly."""
     semiring = lookup_semiring(semiring)
     _check_operands(u, M, mask)
     backend, grid = M.backend, M.grid
     kernels = backend.kernels
     orient = _orientation(M, along_rows)
-    perf_counter = time.perf_counter
-    sync = backend.sync if SYNC_STAGE_TIMERS else None
     reads = semiring.reads_left_values
     block_len = M.layout.block_len
     out_channel = orient.out_channel
@@ -245,10 +253,11 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
     encodings = {"expand": "none", "mask": "none", "fold": "none"}
     seconds = {"expand": 0.0, "mask": 0.0, "local": 0.0, "fold": 0.0, "merge": 0.0}
     stats = ProductStats("push" if push else "pull", 0, traffic_bytes, encodings, seconds)
+    timer = _Timer(backend, seconds)
     # the frontier's out-edges, when the product that made u counted them (push only reads them)
     frontier_edges = u_facts.push_edges(degrees_vector) if push else None
 
-    started = perf_counter()                                                    # expand
+    timer.start()
     source = u_part.astype(_BOOL) if reads else u_part
     in_channel = orient.in_channel
     counts = None if in_channel.size == 1 else _member_counts(u, in_channel, grid)
@@ -256,21 +265,15 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
                                            with_values=reads, block_len=block_len)
     traffic_bytes["expand"], encodings["expand"] = traffic.bytes, traffic.encoding
     frontier = gathered.to_list(backend) if push else gathered.to_bitmap(backend)
-    if sync is not None:
-        sync()
-    seconds["expand"] += perf_counter() - started
+    timer.lap("expand")
 
-    started = perf_counter()                                                    # mask
     own_mask = local_mask = None
     if mask is not None:
         own_mask = _own_mask_words(mask, structure, backend)
         local_mask = own_mask if single_out else _output_space_mask(
             mask, complement, structure, orient, own_mask, block_len, stats)
-    if sync is not None:
-        sync()
-    seconds["mask"] += perf_counter() - started
+    timer.lap("mask")
 
-    started = perf_counter()                                                    # local
     final_degrees = degrees if single_out else None
     if push:
         out, counters = kernels.push_spmspv(
@@ -281,14 +284,11 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
         out, counters = kernels.pull_spmv(
             orient.pull_csr_of(), frontier.words, frontier.values if reads else None, semiring,
             local_mask, complement, orient.in_map, out_degree=final_degrees)
-    if sync is not None:
-        sync()
-    seconds["local"] += perf_counter() - started
+    timer.lap("local")
 
     found_against_mask = mask is not None and complement and structure
     candidates = None
     if not single_out:
-        started = perf_counter()                                                # fold
         if found_against_mask:
             candidates = (mask, orient.out_space, out.words)
         out, counters, traffic = collectives.fold(
@@ -296,16 +296,11 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
             bound=_fold_bound(frontier_edges, block_len),
             own_mask=own_mask, complement=complement, out_degree=degrees)
         traffic_bytes["fold"], encodings["fold"] = traffic.bytes, traffic.encoding
-        if sync is not None:
-            sync()
-        seconds["fold"] += perf_counter() - started
+        timer.lap("fold")
 
-    started = perf_counter()                                                    # merge
     global_counts, stats.edges_examined = collectives.level_counts(counters, grid, backend)
     out.set_found(global_counts.rank_nvals[grid.rank])
-    if sync is not None:
-        sync()
-    seconds["merge"] += perf_counter() - started
+    timer.lap("merge")
 
     w = Vector._from_part(u.n, grid, backend, out, op_stats=stats, layout=u.layout)
     facts = w.facts
