@@ -236,6 +236,21 @@ __device__ __forceinline__ i64 ld_record_found(const ld_level_out<V>& out, int v
     return __ldg(out.out_indptr + v + 1) - __ldg(out.out_indptr + v);
 }
 
+// A claim of v with the atomic alone and v's out-edges [start, end) read beside it, all issued
+// before any is used (small levels: their time is this chain, not the traffic): the block's, the
+// warp's and an eager grid level's claim.
+struct ld_eager_claim {
+    i64 start = 0, end = 0;
+    u32 before = ~0u;
+    __device__ __forceinline__ void issue(const i64* __restrict__ indptr, u32* words, int v) {
+        start = __ldg(indptr + v);
+        end = __ldg(indptr + v + 1);
+        before = atomicOr(words + (v >> 5), 1u << (v & 31));
+    }
+    __device__ __forceinline__ bool fresh(bool ok, int v) const { return ok && !((before >> (v & 31)) & 1u); }
+    __device__ __forceinline__ i64 degree() const { return end - start; }
+};
+
 // A grid push level of at most this many frontier edges claims eagerly (ld_push_visit), in the
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
@@ -250,19 +265,14 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
                                               u64& next_edges, bool eager) {
     bool fresh = false, giant = false;
     if (eager) {
-        i64 start = 0, end = 0;
-        u32 before = ~0u;
-        if (valid) {
-            start = __ldg(out.out_indptr + v);
-            end = __ldg(out.out_indptr + v + 1);
-            before = atomicOr(out.words + (v >> 5), 1u << (v & 31));
-        }
-        fresh = valid && !((before >> (v & 31)) & 1u);
+        ld_eager_claim claim;
+        if (valid) claim.issue(out.out_indptr, out.words, v);
+        fresh = claim.fresh(valid, v);
         if (fresh) {
             out.parents[v] = value;
             ld_mark_found(out, v, false);
-            next_edges += (u64)(end - start);
-            giant = end - start > LD_FUSED_PUSH_GIANT_DEGREE;
+            next_edges += (u64)claim.degree();
+            giant = claim.degree() > LD_FUSED_PUSH_GIANT_DEGREE;
         }
     } else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
         fresh = true;
@@ -604,26 +614,20 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
         }
         LD_TRACE_USE(trace, v[0]);
         LD_TRACE_MARK(trace, LD_B_SEARCH);
-        i64 start[K], degree[K];
-        u32 before[K];
+        ld_eager_claim claim[K];
 #pragma unroll
-        for (int k = 0; k < K; ++k) {
-            start[k] = degree[k] = 0;
-            before[k] = ~0u;
-            if (ok[k]) {
-                start[k] = __ldg(out.out_indptr + v[k]);
-                degree[k] = __ldg(out.out_indptr + v[k] + 1);
-                before[k] = atomicOr(out.words + (v[k] >> 5), 1u << (v[k] & 31));
-            }
-        }
-        LD_TRACE_USE(trace, before[0]);
-        LD_TRACE_USE(trace, degree[0] - start[0]);
+        for (int k = 0; k < K; ++k)
+            if (ok[k]) claim[k].issue(out.out_indptr, out.words, v[k]);
+        LD_TRACE_USE(trace, claim[0].before);
+        LD_TRACE_USE(trace, claim[0].degree());
         LD_TRACE_MARK(trace, LD_B_CLAIM);
+        i64 start[K], degree[K];
         bool fresh[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) {
-            degree[k] -= start[k];
-            fresh[k] = ok[k] && !((before[k] >> (v[k] & 31)) & 1u);
+            start[k] = claim[k].start;
+            degree[k] = claim[k].degree();
+            fresh[k] = claim[k].fresh(ok[k], v[k]);
             if (fresh[k]) {
                 out.parents[v[k]] = ld_multiply<MULT, V>(source[k], V(), 1, 1, 0);
                 ld_mark_found(out, v[k], false);
@@ -683,17 +687,12 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         const int v = ok ? __ldg(indices + from) : 0;
         LD_TRACE_USE(trace, v);
         LD_TRACE_MARK(trace, LD_W_LOAD);
-        i64 start = 0, degree = 0;
-        u32 before = ~0u;
-        if (ok) {
-            start = __ldg(indptr + v);
-            degree = __ldg(indptr + v + 1);
-            before = atomicOr(words + (v >> 5), 1u << (v & 31));
-        }
-        degree -= start;
-        LD_TRACE_USE(trace, before + degree);
+        ld_eager_claim claim;
+        if (ok) claim.issue(indptr, words, v);
+        const i64 start = claim.start, degree = claim.degree();
+        LD_TRACE_USE(trace, claim.before + degree);
         LD_TRACE_MARK(trace, LD_W_CLAIM);
-        const bool fresh = ok && !((before >> (v & 31)) & 1u);
+        const bool fresh = claim.fresh(ok, v);
         if (fresh) {
             const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, indptr, nullptr,
                                       nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET};
