@@ -166,10 +166,4 @@ def output_part(words, dense, examined, out_degree):
     lists its entries (increasing), and its counters."""
     degrees, has_degrees = optional_int64(out_degree)
     ids, push_edges = _list_and_degrees(words, degrees, has_degrees)
-    part = LocalPart("bitmap", dense.shape[0], None, dense, words=words, ids=ids, ids_sorted=True)
-    counters = new_counters()
-    counters[FOUND] = ids.shape[0]
-    counters[EXAMINED] = examined
-    if out_degree is not None:
-        counters[PUSH_EDGES] = push_edges
-    return part, counters
+    return listed_output(words, dense, ids, push_edges, examined, out_degree is not None)
