@@ -39,6 +39,7 @@ def main():
     print(f"{args.graph}: call median {1e6 * np.median(walls):.1f} us, levels' own median {1e6 * np.median(own):.1f} us, "
           f"host beyond the levels {1e6 * (np.median(walls) - np.median(own)):.1f} us, {len(result.stats)} levels")
     timeline(A, roots, args.calls)
+    stages(A, roots, args.calls)
     profile = cProfile.Profile()
     profile.enable()
     for k in range(args.calls):
@@ -106,6 +107,60 @@ def timeline(A, roots, calls):
     for name, values in parts.items():
         if values:
             print(f"    {name:28s} median {1e6 * np.median(values):9.1f} us")
+
+
+def stages(A, roots, calls):
+    """Median us from the call's start to the entry and the exit of each named stage of a
+    call (wrapped for the measurement only: a host clock read each side), so that the set-up
+    before the launch can be read stage by stage without a profiler's overhead."""
+    import importlib
+    import inspect
+
+    from lagraph_dist.algebra import ops
+    from lagraph_dist.algebra.vector import Vector
+    bfs_module = importlib.import_module("lagraph_dist.algorithms.bfs")     # the package exports the function
+    from lagraph_dist.local.gpu_kernels.fused import FusedKernels
+    targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "single"),
+               (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_fused_levels"),
+               (FusedKernels, "bfs_fused"), (FusedKernels, "_fused_launch"), (FusedKernels, "read"),
+               (ops, "_FusedRun"), (ops.LocalPart, "gathered_list"), (ops.Vector, "_from_part")]
+    marks, saved = [], []
+
+    def wrap(owner, name):
+        static = inspect.getattr_static(owner, name)
+        function = static.__func__ if isinstance(static, classmethod) else static
+
+        def timed(*args, **kwargs):
+            marks.append((name, "in", time.perf_counter()))
+            try:
+                return function(*args, **kwargs)
+            finally:
+                marks.append((name, "out", time.perf_counter()))
+        saved.append((owner, name, static))
+        setattr(owner, name, classmethod(timed) if isinstance(static, classmethod) else timed)
+
+    for owner, name in targets:
+        wrap(owner, name)
+    offsets = {}
+    try:
+        for k in range(calls):
+            marks.clear()
+            A.backend.sync()
+            started = time.perf_counter()
+            ld.bfs(A, roots[k % len(roots)])
+            ended = time.perf_counter()
+            seen = {}
+            for name, side, at in marks:
+                key = (name, side, seen.get((name, side), 0))
+                seen[(name, side)] = key[2] + 1
+                offsets.setdefault(key, []).append(at - started)
+            offsets.setdefault(("call", "out", 0), []).append(ended - started)
+    finally:
+        for owner, name, static in saved:
+            setattr(owner, name, static)
+    print("    stage timeline (us from the call's start, median; #n: the n-th call of a stage):")
+    for (name, side, nth), values in sorted(offsets.items(), key=lambda item: np.median(item[1])):
+        print(f"      {np.median(values) * 1e6:8.1f}  {side:3s} {name}#{nth}")
 
 
 if __name__ == "__main__":
