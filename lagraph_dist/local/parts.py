@@ -15,7 +15,7 @@ On the CPU a block is built from its edges by :func:`csr_from_edges`: compiled c
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numba
 import numpy as np
@@ -31,6 +31,9 @@ class LocalCSR:
     indptr: object    # int64, nmajor + 1
     indices: object   # int32 local ids of the other space, sorted within each row
     nminor: int
+    #: what a backend's kernels derive from the block once and keep with it (the CPU pull's
+    #: bitmap of rows without entries); a block is never changed in place
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def nmajor(self) -> int:

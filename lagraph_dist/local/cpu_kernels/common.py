@@ -106,6 +106,22 @@ def allowed(mask, mode, r):
 
 
 @numba.njit(cache=True, inline="always")
+def candidate_word(mask, mode, w, nbits):
+    """Word ``w`` of the outputs the mask lets through (all of them without a mask), the bits
+    past ``nbits`` clear."""
+    if mode == MASK_NONE:
+        word = np.uint32(0xFFFFFFFF)
+    elif mode == MASK_KEEP_SET:
+        word = np.uint32(mask[w])
+    else:
+        word = np.uint32(~mask[w])
+    left = nbits - 32 * w
+    if left < 32:
+        word = np.uint32(word & ((np.uint32(1) << np.uint32(left)) - np.uint32(1)))
+    return word
+
+
+@numba.njit(cache=True, inline="always")
 def to_global(local, block_len, stride, offset):
     """IdMap.to_global of one local id."""
     return (local // block_len) * stride + offset + local % block_len
