@@ -58,19 +58,33 @@ __global__ void ld_assign_from_list(const int* __restrict__ ids, i64 count, cons
     }
 }
 
-// A part of one entry (a search's source): bit `id` of the zeroed `words` and values[id] set,
-// and, unless null, the same entry as a one-long list. One thread; no host-to-device copy.
-template <typename V>
-__global__ void ld_single_entry(int id, V value, u32* __restrict__ words, V* __restrict__ values,
-                                int* __restrict__ list_ids, V* __restrict__ list_values) {
-    words[id >> 5] = 1u << (id & 31);
-    values[id] = value;
-    if (list_ids) { list_ids[0] = id; list_values[0] = value; }
+// Parts of one entry each, made at once (a search's start: its visited set and depths):
+// `count` (1 or 2) bitmaps of `nwords` words laid end to end in `words`, each zeroed but for bit
+// `id` (none when id < 0, on a rank that does not own it); the entry's value, `bits` stored as
+// `size` bytes, written into each part's values; and unless `list_ids` is null the first part's
+// entry as a one-long list. One launch for what was a memset and a one-thread launch a part.
+__device__ __forceinline__ void ld_store_value(void* values, i64 at, u64 bits, int size) {
+    switch (size) {
+        case 1: static_cast<unsigned char*>(values)[at] = (unsigned char)bits; break;
+        case 2: static_cast<unsigned short*>(values)[at] = (unsigned short)bits; break;
+        case 4: static_cast<u32*>(values)[at] = (u32)bits; break;
+        default: static_cast<u64*>(values)[at] = bits;
+    }
+}
+
+extern "C" __global__ void ld_single_entries(int id, i64 nwords, int count, u32* __restrict__ words,
+                                             void* values0, u64 bits0, int size0, void* values1, u64 bits1,
+                                             int size1, int* __restrict__ list_ids, void* list_values) {
+    const i64 word_of_id = id >= 0 ? id >> 5 : -1;
+    for (i64 w = (i64)blockIdx.x * blockDim.x + threadIdx.x; w < count * nwords; w += (i64)gridDim.x * blockDim.x)
+        words[w] = (w < nwords ? w : w - nwords) == word_of_id ? 1u << (id & 31) : 0u;
+    if (id < 0 || blockIdx.x != 0 || threadIdx.x != 0) return;
+    ld_store_value(values0, id, bits0, size0);
+    if (count > 1) ld_store_value(values1, id, bits1, size1);
+    if (list_ids) { list_ids[0] = id; ld_store_value(list_values, 0, bits0, size0); }
 }
 
 #ifdef LD_NVCC_CHECK
-template __global__ void ld_single_entry<bool>(int, bool, u32*, bool*, int*, bool*);
-template __global__ void ld_single_entry<long long>(int, long long, u32*, long long*, int*, long long*);
 template __global__ void ld_assign_from_list<bool>(const int*, i64, const bool*, const bool*, bool, int, u32*, bool*);
 template __global__ void ld_assign_from_list<long long>(const int*, i64, const long long*, const long long*,
                                                         long long, int, u32*, long long*);

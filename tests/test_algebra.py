@@ -404,3 +404,33 @@ def test_single_entry_vector(backend, dtype, value):
     assert int(listed.to_numpy()[37]) == int(value)
     alone = ld.Vector.single(0, 5, n, dtype=np.int64, backend=backend)
     assert alone.part.encoding == "bitmap" and alone.to_coo()[0].tolist() == [0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("first", [(np.int64, 70), (bool, True), (np.int32, -3)])
+@pytest.mark.parametrize("n", [64, 100, 1000])
+def test_single_entries_vectors(backend, first, n):
+    """Vector.singles makes a search's start at once: each vector holds only the one entry
+    with its own value and dtype (bitmaps zeroed elsewhere, on every word), the list is the
+    first one's entry in arrays of its own, and an entry past the middle word lands in the
+    second bitmap's own words, not the first's."""
+    dtype, value = first
+    index = n - 1
+    (visited, depths), listed = ld.Vector.singles(index, [(value, dtype), (0, np.int64)], n, backend=backend,
+                                                  with_list=True)
+    assert visited.part.values.dtype == np.dtype(dtype) and depths.part.values.dtype == np.int64
+    for vector, expected in ((visited, value), (depths, 0), (listed, value)):
+        ids, values = vector.to_coo()
+        assert ids.tolist() == [index] and values.tolist() == [expected]
+    words = [np.asarray(_on_host(v.part.words)) for v in (visited, depths)]
+    for w in words:
+        assert int(np.count_nonzero(w)) == 1
+    (alone,) = ld.Vector.singles(0, [(9, np.int64)], n, backend=backend)
+    assert alone.to_coo()[0].tolist() == [0] and alone.to_coo()[1].tolist() == [9]
+    with pytest.raises(ValueError, match="one or two"):
+        ld.Vector.singles(0, [(1, bool)] * 3, n, backend=backend)
+
+
+def _on_host(array):
+    """A part's array on the host (a CuPy array is copied back)."""
+    return array.get() if hasattr(array, "get") else array

@@ -124,18 +124,27 @@ class Vector:
         passes) holding ``value``, made by its owner in one launch (no routing, no copy from
         the host); with ``with_list``, (it, the same entry as a list vector of its own arrays),
         e.g. a search's visited set and first frontier."""
+        made = cls.singles(index, [(value, dtype)], n, grid=grid, backend=backend, with_list=with_list)
+        return (made[0][0], made[1]) if with_list else made[0]
+
+    @classmethod
+    def singles(cls, index: int, entries, n: int, *, grid=None, backend="auto", with_list=False):
+        """Collective. Bitmap vectors of the one entry ``index``, one for each (value, dtype) of
+        ``entries`` (one or two: a search's visited set and depths), all made in one launch;
+        with ``with_list``, (them, the first one's entry as a list vector of its own arrays)."""
         grid = grid or default_grid()
         backend = get_backend(backend)
         layout = Layout(n, grid.rows, grid.cols)
         start, stop = layout.block_range(grid.row, grid.col)
         local = index - start if start <= index < stop else -1
-        words, values, *listed = backend.kernels.single_entry(local, value, layout.block_len, dtype,
-                                                              as_list=with_list)
-        bitmap = cls._from_part(n, grid, backend, LocalPart("bitmap", layout.block_len, int(local >= 0), values,
-                                                            words=words))
+        made = backend.kernels.single_entries(local, entries, layout.block_len, as_list=with_list)
+        parts, listed = made if with_list else (made, None)
+        present = int(local >= 0)
+        bitmaps = [cls._from_part(n, grid, backend, LocalPart("bitmap", layout.block_len, present, values, words=words),
+                                  layout=layout) for words, values in parts]
         if not with_list:
-            return bitmap
-        return bitmap, cls._from_part(n, grid, backend, LocalPart.from_list(*listed, layout.block_len))
+            return bitmaps
+        return bitmaps, cls._from_part(n, grid, backend, LocalPart.from_list(*listed, layout.block_len), layout=layout)
 
     @classmethod
     def from_indices(cls, indices, n: int, *, values=None, grid=None, backend="auto",

@@ -23,7 +23,7 @@ import numpy as np
 
 from lagraph_dist.local.cpu_kernels import bitmap, fold, fused, multi, pull, push
 from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, list_from_bitmap,
-                                                   new_counters, popcount, single_entry)
+                                                   new_counters, popcount, single_entries)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
 from lagraph_dist.local.cpu_kernels.common import set_kernel_threads
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, fused_workspace
@@ -38,7 +38,7 @@ from lagraph_dist.local.layout import (EXAMINED, FOUND, LONG_ROWS, M_BITS, M_COM
                                         M_NCOUNTERS, M_PUSH_EDGES, NCOUNTERS, OVERFLOW, PUSH_EDGES, STOP_EMPTY,
                                         STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
 
-__all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters", "single_entry",
+__all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters", "single_entries",
            "push_spmspv", "pull_spmv", "assign_from_list", "fold_count", "fold_pack", "fold_merge",
            "bfs_fused", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",

@@ -146,13 +146,20 @@ def warm_up():
                 _assign(ids, np.zeros(1, np.uint32), values, src, mode)
 
 
-def single_entry(index, value, length, dtype, *, as_list=False):
-    """Twin of ld_single_entry: a bitmap part's (words, dense values) holding only entry
-    ``index`` (none when it is negative), and with ``as_list`` also (ids, values) of it."""
-    words, values = np.zeros(length // 32, dtype=np.uint32), np.zeros(length, dtype=dtype)
+def single_entries(index, entries, length, *, as_list=False):
+    """Twin of ld_single_entries: bitmap parts (words, dense values), one for each (value,
+    dtype) of ``entries``, each holding only entry ``index`` (none when it is negative), and
+    with ``as_list`` the first entry also as (ids, values) of one."""
+    if not 1 <= len(entries) <= 2:
+        raise ValueError(f"single_entries makes one or two parts, not {len(entries)}")
     present = int(index >= 0)
-    ids, listed = np.full(present, index, dtype=np.int32), np.full(present, value, dtype=dtype)
-    if present:
-        words[index >> 5] = np.uint32(1) << np.uint32(index & 31)
-        values[index] = value
-    return (words, values, ids, listed) if as_list else (words, values)
+    parts = []
+    for value, dtype in entries:
+        words, values = np.zeros(length // 32, dtype=np.uint32), np.zeros(length, dtype=dtype)
+        if present:
+            words[index >> 5] = np.uint32(1) << np.uint32(index & 31)
+            values[index] = value
+        parts.append((words, values))
+    value, dtype = entries[0]
+    listed = (np.full(present, index, dtype=np.int32), np.full(present, value, dtype=dtype))
+    return (parts, listed) if as_list else parts

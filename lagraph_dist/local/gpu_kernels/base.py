@@ -42,7 +42,7 @@ def _modules(device_id):
         options = ("-std=c++17", f"-I{path}") + cuda_defines()
         sources = kernel_sources()
         names = {
-            "bitmap": [_template(k, v) for k in ("ld_assign_from_list", "ld_single_entry") for v in _VALUE_TYPES],
+            "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
             "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
             "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
             "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
@@ -89,6 +89,7 @@ class KernelsBase:
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
+        self._fused_shapes = {}  # (device, multiply, value type, blocks wanted): (kernel, grid) of fused.cu
         self.reads = 0          # device-to-host reads made through read()
         self.launches = 0       # launches of our kernels (functions got through _function)
         # blocks a multiprocessor of the fused search (None: the policy of _fused_launch; fewer

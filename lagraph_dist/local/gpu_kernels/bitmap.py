@@ -8,6 +8,12 @@ from lagraph_dist.local.gpu_kernels.base import _CTYPE, KernelsBase
 from lagraph_dist.local.layout import NCOUNTERS, THREADS
 
 
+def value_bits(value, dtype):
+    """``value`` as ``dtype`` stores it, read as an unsigned integer (how a kernel that writes
+    values of any width receives one)."""
+    return int.from_bytes(np.asarray(value, dtype=dtype).tobytes(), "little")
+
+
 class BitmapKernels(KernelsBase):
     """The kernels of bitmap.cu."""
 
@@ -72,16 +78,29 @@ class BitmapKernels(KernelsBase):
             (ids.astype(self.cp.int32, copy=False), np.int64(count), src, src, dtype.type(scalar or 0),
              np.int32(mode), words, values))
 
-    def single_entry(self, index, value, length, dtype, *, as_list=False):
-        """A bitmap part's (words, dense values) holding only entry ``index`` (none when it is
-        negative), and with ``as_list`` the same entry as (ids, values) of one; values elsewhere
-        are left unset (nothing reads a slot without its bit, as in the products' outputs). One
-        launch, no copy from the host."""
-        cp, dtype = self.cp, np.dtype(dtype)
-        words, values = cp.zeros(length // 32, dtype=cp.uint32), cp.empty(length, dtype=dtype)
-        listed = (cp.empty(int(index >= 0), dtype=cp.int32), cp.empty(int(index >= 0), dtype=dtype)) if as_list else ()
-        if index >= 0:
-            self._function("bitmap", "ld_single_entry", _CTYPE[dtype])(
-                (1,), (1,), (np.int32(index), dtype.type(value), words, values,
-                             *(listed if as_list else (np.intp(0), np.intp(0)))))
-        return (words, values, *listed) if as_list else (words, values)
+    def single_entries(self, index, entries, length, *, as_list=False):
+        """Bitmap parts (words, dense values), one for each (value, dtype) of ``entries`` (one
+        or two), each holding only entry ``index`` (none when it is negative) with its value,
+        and with ``as_list`` the first entry also as (ids, values) of one: [(words, values),
+        ...] (+ (ids, values)). Values elsewhere are left unset (nothing reads a slot without
+        its bit, as in the products' outputs). One launch for all of them, no host copy."""
+        cp, count = self.cp, len(entries)
+        if not 1 <= count <= 2:
+            raise ValueError(f"single_entries makes one or two parts, not {count}")
+        nwords = length // 32
+        words = cp.empty(count * nwords, dtype=cp.uint32)
+        parts = [(words[k * nwords:(k + 1) * nwords], cp.empty(length, dtype=np.dtype(dtype)))
+                 for k, (_, dtype) in enumerate(entries)]
+        present = int(index >= 0)
+        first_dtype = np.dtype(entries[0][1])
+        listed = (cp.empty(present, dtype=cp.int32), cp.empty(present, dtype=first_dtype)) if as_list else None
+        stored = [(values, np.uint64(value_bits(value, values.dtype)), np.int32(values.dtype.itemsize))
+                  for (value, _), (_, values) in zip(entries, parts)]
+        if count == 1:
+            stored.append((np.intp(0), np.uint64(0), np.int32(0)))
+        if words.shape[0] or present:
+            self._function("bitmap", "ld_single_entries")(
+                (self._blocks(count * nwords),), (THREADS,),
+                (np.int32(index), np.int64(nwords), np.int32(count), words, *stored[0], *stored[1],
+                 *(listed if as_list and present else (np.intp(0), np.intp(0)))))
+        return (parts, listed) if as_list else parts

@@ -62,15 +62,19 @@ class FusedKernels(KernelsBase):
         graphs gaining from the second. One a multiprocessor runs the build whose threads have
         twice the registers (fused.cu, BLOCKS)."""
         wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
-        build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
-        function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
-        props = self._props
-        regs = -(-max(function.num_regs, 1) // 8) * 8
-        by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
-        by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
-        by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
-        fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-        return function, self._sms * min(fit, wanted)
+        key = (self.cp.cuda.Device().id, mult, ctype, wanted)
+        shape = self._fused_shapes.get(key)     # the attributes below are driver queries: once
+        if shape is None:
+            build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
+            function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
+            props = self._props
+            regs = -(-max(function.num_regs, 1) // 8) * 8
+            by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
+            by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
+            by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
+            fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
+            shape = self._fused_shapes[key] = (function, self._sms * min(fit, wanted))
+        return shape
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
                   rule, max_frontier, max_edges, max_levels, target, workspace=None):
@@ -84,9 +88,12 @@ class FusedKernels(KernelsBase):
         if space["n"] != n:      # the kernel indexes its slots by n: a smaller workspace is overrun
             raise ValueError(f"fused workspace made for {space['n']} vertices, used for {n}")
         report = space["reports"].get(max_levels)
-        if report is None:
-            report = space["reports"][max_levels] = cp.empty(FUSED_NSTATUS + FUSED_RECORD * max_levels, dtype=cp.int64)
-        status, records = report[:FUSED_NSTATUS], report[FUSED_NSTATUS:].view(cp.uint64)
+        if report is None:      # (the report, its first records and its records as the kernel writes them)
+            whole = cp.empty(FUSED_NSTATUS + FUSED_RECORD * max_levels, dtype=cp.int64)
+            report = space["reports"][max_levels] = (
+                whole, whole[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)],
+                whole[FUSED_NSTATUS:].view(cp.uint64))
+        report, head, records = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
         frontier = frontier_ids.astype(cp.int32, copy=False)
@@ -98,8 +105,8 @@ class FusedKernels(KernelsBase):
                   space["slots"],
                   np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
                   np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
-                  np.int64(max_levels), np.int64(self.fused_block_edges), np.int32(target), records, status))   # cooperative: the module's flag
-        head = self.read(report[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)])   # the one read
+                  np.int64(max_levels), np.int64(self.fused_block_edges), np.int32(target), records, report))   # cooperative: the module's flag
+        head = self.read(head)   # the one read: the status and the first records
         levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
         flat = head[FUSED_NSTATUS:].view(np.uint64)
