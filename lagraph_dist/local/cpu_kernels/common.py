@@ -105,6 +105,15 @@ def allowed(mask, mode, r):
     return (hit != 0) == (mode == MASK_KEEP_SET)
 
 
+@numba.njit(cache=True)
+def closed_bits(mask, mode, nwords):
+    """The outputs closed to an ``any`` claim before any is made: those the mask refuses (the
+    push's and the fold merge's claims then close the outputs they claim)."""
+    if mode == MASK_NONE:
+        return np.zeros(nwords, dtype=np.uint32)
+    return mask.copy() if mode == MASK_KEEP_CLEAR else np.invert(mask)
+
+
 @numba.njit(cache=True, inline="always")
 def candidate_word(mask, mode, w, nbits):
     """Word ``w`` of the outputs the mask lets through (all of them without a mask), the bits

@@ -5,7 +5,8 @@ The pack and the merge are one compiled call each: the pieces' layout (where eac
 values or bitmap words go, a few numbers an owner, by the rules of lagraph_dist.local.wire),
 then the entries; neither touches what no entry fills, so a small fold costs its entries, not
 its block. The pack keeps the output queue's order within each piece; the merge claims the
-pieces' entries in the order received, so ``any`` keeps the first piece's value.
+pieces' entries in the order received, so ``any`` keeps the first piece's value (through one
+bitmap of closed outputs, as the push's ``any`` claims).
 """
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ import numba
 import numpy as np
 
 from lagraph_dist.local import wire
-from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list, _set_bits, new_counters, popcount64
-from lagraph_dist.local.cpu_kernels.common import (allowed, claim, listed_output, mask_args, optional_int64,
-                                                   semiring_codes)
-from lagraph_dist.local.layout import FOUND, OVERFLOW
+from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list, _set_bits, new_counters
+from lagraph_dist.local.cpu_kernels.common import (allowed, claim, closed_bits, listed_output, mask_args,
+                                                   optional_int64, semiring_codes)
+from lagraph_dist.local.cpu_kernels.fused import _trailing_zeros
+from lagraph_dist.local.layout import ADD_ANY, FOUND, OVERFLOW
 from lagraph_dist.local.parts import LocalPart
 
 
@@ -116,6 +118,50 @@ def fold_pack(part, counters, vw, block_len, nowners, cap, threshold, counts=Non
 _MOST = np.iinfo(np.int64).max
 
 
+@numba.njit(cache=True, inline="always")
+def _offer(v, value, add, closed, mask, mode, words, out):
+    """Offer ``value`` to output ``v``: True when claimed here first. ``any`` claims through
+    ``closed`` (the refused outputs, then the claimed ones) and sets the bit in ``words``; the
+    other monoids test the mask and claim or combine into ``words``/``out``."""
+    if add == ADD_ANY:
+        w, bit = v >> 5, np.uint32(1) << np.uint32(v & 31)
+        if closed[w] & bit:
+            return False
+        closed[w] |= bit
+        words[w] |= bit
+        out[v] = value
+        return True
+    return allowed(mask, mode, v) and claim(words, out, v, value, add)
+
+
+@numba.njit(cache=True)
+def _take_list(ids, values, vw, count, add, closed, mask, mode, words, out, claimed, found):
+    """A list piece's ``count`` entries (ids from ``ids[0]``, values from ``values[0]``) offered
+    in order, the claims listed in ``claimed`` from ``found``; returns its new end. (A loop of
+    its own over the piece's slices: written inside the merge's loop, 200,000 claims took 3.9
+    ms rather than 1.0.)"""
+    for j in range(count):
+        v = np.int64(ids[j])
+        if _offer(v, np.int64(values[j]) if vw else np.int64(1), add, closed, mask, mode, words, out):
+            claimed[found] = v
+            found += 1
+    return found
+
+
+@numba.njit(cache=True)
+def _take_bits(piece, add, closed, mask, mode, words, out, claimed, found):
+    """A bitmap piece's entries offered in increasing order, valued 1 (see :func:`_take_list`)."""
+    for w in range(piece.shape[0]):
+        x = piece[w]
+        while x:
+            v = w * 32 + _trailing_zeros(x)
+            x = np.uint32(x & (x - np.uint32(1)))
+            if _offer(v, np.int64(1), add, closed, mask, mode, words, out):
+                claimed[found] = v
+                found += 1
+    return found
+
+
 @numba.njit(cache=True)
 def _merge(recv, values, vw, nowners, block_len, cap, threshold, counts, mask, mode, add, words, out, degrees,
            has_degrees):
@@ -142,25 +188,16 @@ def _merge(recv, values, vw, nowners, block_len, cap, threshold, counts, mask, m
             at += _even(count) + count * vw if listed[k] else block_words
         value_at[k] = (id_at[k] + _even(room)) * 4 // itemsize
         entries += sizes[k]
+    closed = closed_bits(mask, mode, words.shape[0]) if add == ADD_ANY else words
     claimed = np.empty(min(entries, block_len), dtype=np.int32)
     found = 0
     for k in range(nowners):
-        if not listed[k]:
-            for w in range(block_words):
-                x = recv[id_at[k] + w]
-                while x:
-                    v = w * 32 + popcount64((x & (~x + np.uint32(1))) - np.uint32(1))
-                    if allowed(mask, mode, v) and claim(words, out, v, np.int64(1), add):
-                        claimed[found] = v
-                        found += 1
-                    x &= x - np.uint32(1)
-            continue
-        for j in range(sizes[k]):
-            v = np.int64(recv[id_at[k] + j])
-            if allowed(mask, mode, v) and claim(words, out, v, np.int64(values[value_at[k] + j]) if vw else np.int64(1),
-                                                add):
-                claimed[found] = v
-                found += 1
+        if listed[k]:
+            found = _take_list(recv[id_at[k]:], values[value_at[k]:] if vw else values, vw, sizes[k], add, closed,
+                               mask, mode, words, out, claimed, found)
+        else:
+            found = _take_bits(recv[id_at[k]:id_at[k] + block_words], add, closed, mask, mode, words, out, claimed,
+                               found)
     ids, edges = _claimed_list(words, claimed, found, degrees, has_degrees)
     return ids, edges, overflow
 

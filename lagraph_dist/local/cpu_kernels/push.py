@@ -19,11 +19,11 @@ import numba
 import numpy as np
 
 from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list
-from lagraph_dist.local.cpu_kernels.common import (PARALLEL_WORK, allowed, chunks_for, claim, left_values,
-                                                   listed_output, map_args, mask_args, multiply, optional_int64,
-                                                   semiring_codes)
+from lagraph_dist.local.cpu_kernels.common import (PARALLEL_WORK, allowed, chunks_for, claim, closed_bits,
+                                                   left_values, listed_output, map_args, mask_args, multiply,
+                                                   optional_int64, semiring_codes)
 from lagraph_dist.local.cpu_kernels.fused import _index
-from lagraph_dist.local.layout import ADD_ANY, MASK_KEEP_CLEAR, MASK_NONE
+from lagraph_dist.local.layout import ADD_ANY
 
 
 @numba.njit(cache=True)
@@ -38,14 +38,6 @@ def _degree_scan(indptr, frontier):
 
 
 # -- any: first claims ----------------------------------------------------------------------------
-@numba.njit(cache=True)
-def _closed_bits(mask, mode, nwords):
-    """The outputs closed to an ``any`` claim before any is made: those the mask refuses."""
-    if mode == MASK_NONE:
-        return np.zeros(nwords, dtype=np.uint32)
-    return mask.copy() if mode == MASK_KEEP_CLEAR else np.invert(mask)
-
-
 @numba.njit(cache=True)
 def _first_claims(indptr, indices, frontier, scan, e0, e1, closed, claimed, slots):
     """Edges ``e0 .. e1`` of the frontier's edge order: each output whose bit in ``closed`` is
@@ -179,7 +171,7 @@ def _push_one_core(indptr, indices, frontier, left, mult, add, block_len, stride
     claimed = np.empty(min(total, out.shape[0]), dtype=np.int32)
     if add == ADD_ANY:
         slots = np.empty_like(claimed)
-        count = _first_claims(indptr, indices, frontier, scan, 0, total, _closed_bits(mask, mode, words.shape[0]),
+        count = _first_claims(indptr, indices, frontier, scan, 0, total, closed_bits(mask, mode, words.shape[0]),
                               claimed, slots)
         _write_claims(claimed, slots, count, frontier, left, mult, block_len, stride, offset, words, out)
     else:
@@ -199,7 +191,7 @@ def _push_in_chunks(csr, frontier, scan, total, nchunks, codes, words, out):
                              np.zeros((nchunks - 1, words.shape[0]), dtype=np.uint32),
                              np.empty((nchunks - 1, csr.nminor), dtype=out.dtype), found)
         return found[0], count
-    closed = _closed_bits(mask, mode, words.shape[0])
+    closed = closed_bits(mask, mode, words.shape[0])
     claimed, slots = np.empty(nchunks * room, dtype=np.int32), np.empty(nchunks * room, dtype=np.int32)
     count = _first_claims_chunks(csr.indptr, csr.indices, frontier, scan, total, closed,
                                  np.broadcast_to(closed, (nchunks - 1, closed.shape[0])).copy(), claimed, slots, room)
