@@ -24,7 +24,7 @@
 // Work inside a level: push warps fetch up to 32 frontier entries at a time; the edges of those of
 // at most LD_SMALL_DEGREE are flattened over the warp's lanes (a warp scan and a shuffle
 // search find each edge's source), larger ones are read a warp at a time, giants by the whole
-// grid (LD_GIANT_PARTS slices each, a warp a slice, all giants at once). Pull warps fetch
+// grid (ld_giant_parts slices each, a warp a slice, all giants at once). Pull warps fetch
 // LD_ROW_GROUP words of rows; a lane scans a row of at most LD_LONG_ROW_THRESHOLD in-edges
 // alone, the warp scans longer ones 32 at a time, and rows of more than LD_FUSED_GIANT_DEGREE
 // in-edges wait for a second phase that slices them the same way.
@@ -351,11 +351,12 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
         }
     }
-    // giants: LD_GIANT_PARTS slices each, a warp a slice, all at once
-    for (i64 k = warp; k < ngiants * LD_GIANT_PARTS; k += nwarps) {
-        const int source = __ldcg(giants + k / LD_GIANT_PARTS);
+    // giants: ld_giant_parts slices each, a warp a slice, all at once
+    const i64 parts = ld_giant_parts(ngiants, nwarps);
+    for (i64 k = warp; k < ngiants * parts; k += nwarps) {
+        const int source = __ldcg(giants + k / parts);
         i64 s, end;
-        ld_giant_slice(indptr, source, (int)(k % LD_GIANT_PARTS), s, end);
+        ld_giant_slice(indptr, source, k % parts, parts, s, end);
         ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
     }
 }
@@ -424,10 +425,11 @@ __device__ void ld_pull_giant_rows(const i64* __restrict__ indptr, const int* __
                                    i64 count, const ld_level_out<V>& out, u64& found, u64& next_edges,
                                    u64& examined, int lane, i64 warp, i64 nwarps) {
     const u32 full = 0xffffffffu;
-    for (i64 k = warp; k < count * LD_GIANT_PARTS; k += nwarps) {     // a warp a slice of a row
-        const int r = __ldcg(giant_rows + k / LD_GIANT_PARTS);
+    const i64 parts = ld_giant_parts(count, nwarps);
+    for (i64 k = warp; k < count * parts; k += nwarps) {     // a warp a slice of a row
+        const int r = __ldcg(giant_rows + k / parts);
         i64 s, t;
-        ld_giant_slice(indptr, r, (int)(k % LD_GIANT_PARTS), s, t);
+        ld_giant_slice(indptr, r, k % parts, parts, s, t);
         const u32 bit = 1u << (r & 31);
         for (i64 base = s; base < t; base += 32) {
             u32 seen = 0;
