@@ -1,7 +1,8 @@
 """The CPU product kernels cut into chunks give the one-core result (entries, values, counters),
 for every semiring and mask, on frontiers wide enough to cut: the push's chunked claims (its one
 core path takes every frontier below PARALLEL_WORK edges, so the brute-force tests in
-test_kernels_cpu.py reach its chunks only here) and the pull's word chunks."""
+test_kernels_cpu.py reach its chunks only here) and the pull's word chunks; a long output array
+is reused by the next product only when nothing holds it."""
 import numpy as np
 import pytest
 
@@ -75,3 +76,19 @@ def test_pull_chunks_are_the_one_core_pull(semiring, mask_kind):
         np.testing.assert_array_equal(other[2], ids)
         assert other[3] == examined and other[4] == edges
         assert out[ids].tolist() == other[1][ids].tolist()
+
+
+def test_a_long_output_array_is_reused_only_when_nobody_holds_it():
+    from lagraph_dist.local.cpu_kernels.common import REUSED_SLOTS, reused_empty
+    kept = {}
+    first = reused_empty(kept, "out", REUSED_SLOTS, np.int64)
+    held = first[:10]                                   # a view holds it too
+    second = reused_empty(kept, "out", REUSED_SLOTS, np.int64)
+    assert second is not first and held.base is first
+    assert reused_empty(kept, "out", REUSED_SLOTS, np.int64) is not second      # held here
+    address = kept["out"].ctypes.data
+    del first, held, second
+    assert reused_empty(kept, "out", REUSED_SLOTS, np.int64).ctypes.data == address
+    assert reused_empty(kept, "out", REUSED_SLOTS, np.bool_).dtype == np.bool_
+    short = {}
+    assert reused_empty(short, "out", 10, np.int64).shape == (10,) and not short

@@ -9,6 +9,7 @@ dtype (bool or int64), the cast on store being numpy's (nonzero is True).
 from __future__ import annotations
 
 import os
+import sys
 
 import numba
 import numpy as np
@@ -28,6 +29,26 @@ PARALLEL_WORK = 1 << 15
 
 _NO_WORDS = np.zeros(1, dtype=np.uint32)
 _NO_INT64 = np.zeros(1, dtype=np.int64)
+
+
+#: output arrays of at least this many slots are kept for the next product (see :func:`reused_empty`)
+REUSED_SLOTS = 1 << 20
+
+
+def reused_empty(kept, key, length, dtype):
+    """An uninitialised output array of ``length`` ``dtype`` (a kernel writes every slot it
+    reads): the one made last time under ``key`` in ``kept`` (a block's ``derived``) when
+    nothing else holds it any more, else a new one, kept when it is long. A multi-rank product's
+    output lives until its fold, so each level's would be freshly mapped pages: 3.5 ms of page
+    faults a level for 2^22 int64 (glibc maps allocations past 32 MB afresh every time)."""
+    if length < REUSED_SLOTS:
+        return np.empty(length, dtype=dtype)
+    held = kept.get(key)
+    # references: kept's, held's and getrefcount's own: nobody else reads or writes it
+    if held is not None and held.shape[0] == length and held.dtype == dtype and sys.getrefcount(held) == 3:
+        return held
+    held = kept[key] = np.empty(length, dtype=dtype)
+    return held
 
 
 def semiring_codes(semiring):

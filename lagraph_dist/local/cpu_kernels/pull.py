@@ -14,7 +14,8 @@ import numba
 import numpy as np
 
 from lagraph_dist.local.cpu_kernels.common import (candidate_word, chunks_for, combine, left_values, listed_output,
-                                                   map_args, mask_args, multiply, optional_int64, semiring_codes)
+                                                   map_args, mask_args, multiply, optional_int64, reused_empty,
+                                                   semiring_codes)
 from lagraph_dist.local.cpu_kernels.fused import _index, _rows_without_inputs, _trailing_zeros
 
 
@@ -99,8 +100,8 @@ def _pull(csr, frontier_words, left, semiring, mask_words, complement, in_map, o
     # reads a slot without it), as in push and the fold's merge: neither is zeroed first (the
     # values were 8 MB a pull level on each rank of a 4x4 grid at scale 22)
     words = np.empty(-(-csr.nmajor // 32), dtype=np.uint32)
-    out = np.empty(csr.nmajor, dtype=semiring.out_dtype)
-    ids = np.empty(max(32 * words.shape[0], 1), dtype=np.int32)
+    out = reused_empty(csr.derived, "pull values", csr.nmajor, semiring.out_dtype)
+    ids = reused_empty(csr.derived, "pull rows", max(32 * words.shape[0], 1), np.int32)
     nchunks = chunks_for(max(csr.nnz, csr.nmajor)) if nchunks is None else nchunks
     args = (csr.indptr, csr.indices, frontier_words, left, mult, add, semiring.first_hit_is_final,
             *map_args(in_map), mask, mode, empty_rows(csr))

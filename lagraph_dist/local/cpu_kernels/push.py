@@ -21,7 +21,7 @@ import numpy as np
 from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list
 from lagraph_dist.local.cpu_kernels.common import (PARALLEL_WORK, allowed, chunks_for, claim, closed_bits,
                                                    left_values, listed_output, map_args, mask_args, multiply,
-                                                   optional_int64, semiring_codes)
+                                                   optional_int64, reused_empty, semiring_codes)
 from lagraph_dist.local.cpu_kernels.fused import _index
 from lagraph_dist.local.layout import ADD_ANY
 
@@ -206,7 +206,7 @@ def _push(csr, frontier, left, semiring, mask_words, complement, in_map, nchunks
     mask, mode = mask_args(mask_words, complement)
     degrees, has_degrees = optional_int64(out_degree)
     words = np.zeros(-(-csr.nminor // 32), dtype=np.uint32)
-    out = np.empty(csr.nminor, dtype=semiring.out_dtype)     # a claim writes a slot before any read
+    out = reused_empty(csr.derived, "push values", csr.nminor, semiring.out_dtype)   # a claim writes a slot first
     codes = (left, mult, add, *map_args(in_map), mask, mode)
     if nchunks is None:              # one core below PARALLEL_WORK edges, or with one thread
         most = PARALLEL_WORK if numba.get_num_threads() > 1 else _NO_LIMIT
