@@ -269,7 +269,8 @@ __device__ __forceinline__ bool ld_claim(u32* __restrict__ words, V* __restrict_
 // enough that every warp of the grid has one (a few hubs of tens of thousands of edges in 64
 // slices kept 64 warps walking a thousand edges each while the rest of the grid waited at the
 // barrier: 79 us for Kronecker 22's second level of 33,000 edges), never fewer than
-// LD_GIANT_PARTS. Slice `part` of `parts` of row v is [start, end).
+// LD_GIANT_PARTS; a giant too short for them all is cut in slices of at least a warp's 32
+// edges, the rest of its slices empty. Slice `part` of `parts` of row v is [start, end).
 #define LD_GIANT_PARTS 64
 __device__ __forceinline__ i64 ld_giant_parts(i64 giants, i64 nwarps) {
     return giants > 0 && nwarps / giants > LD_GIANT_PARTS ? nwarps / giants : LD_GIANT_PARTS;
@@ -278,8 +279,9 @@ __device__ __forceinline__ i64 ld_giant_parts(i64 giants, i64 nwarps) {
 __device__ __forceinline__ void ld_giant_slice(const i64* __restrict__ indptr, int v, i64 part, i64 parts,
                                                i64& start, i64& end) {
     const i64 s = __ldg(indptr + v), length = __ldg(indptr + v + 1) - s;
-    start = s + length * part / parts;
-    end = s + length * (part + 1) / parts;
+    const i64 own = min(parts, (length + 31) / 32);
+    start = s + (part < own ? length * part / own : length);
+    end = s + (part < own ? length * (part + 1) / own : length);
 }
 
 // Sum a per-thread count over the block and add it to *counter with one atomic.
