@@ -165,14 +165,19 @@ def _found(v, parent, parents, positional, depths, depth):
 
 
 @numba.njit(cache=True, inline="always")
-def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
+def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth, one, u, e, stop):
     """Claims the unvisited out-neighbours of ``cur[:nf]`` at their first frontier edge into
-    ``nxt``; returns (found, their out-edges)."""
+    ``nxt``; returns (found, their out-edges, and with ``one`` the first of them and its
+    out-edges' range). ``one`` (a constant where it is called): the frontier is the one vertex
+    ``u`` whose out-edges are ``oix[e:stop]``, given (a path's level reads neither queue nor
+    offsets for them: :func:`_single_levels`)."""
     found, edges = 0, 0
+    head, head_first, head_stop = 0, 0, 0
     keep_bits = depth_words.shape[0] > 0
     for k in range(nf):
-        u = _index(cur[k])
-        e, stop = _index(oip[u]), oip[u + 1]
+        if not one:
+            u = _index(cur[k])
+            e, stop = _index(oip[u]), oip[u + 1]
         while e < stop:                  # (a range loop here is ~1.5x slower on a path)
             v = _index(oix[e])
             e += 1
@@ -185,11 +190,20 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
                 depth_words[w] |= bit
             _found(v, u, parents, positional, depths, depth)
             nxt[_index(found)] = v
-            found += 1
-            first = oip[v]
+            first, last = _index(oip[v]), oip[v + 1]
             _prefetch(oix, first)        # the next level reads it (a big mesh waits on memory: 1/10 faster)
-            edges += oip[v + 1] - first
-    return found, edges
+            edges += last - first
+            if one and found == 0:
+                head, head_first, head_stop = v, first, last
+            found += 1
+    return found, edges, head, head_first, head_stop
+
+
+@numba.njit(cache=True, inline="always")
+def _first_row(oip, cur):
+    """The first frontier vertex and its out-edges' range."""
+    u = _index(cur[0])
+    return u, _index(oip[u]), oip[u + 1]
 
 
 @numba.njit(cache=True)
@@ -341,6 +355,37 @@ def _holds_target(words, target, target_before):
     return target >= 0 and not target_before and (words[target >> 5] >> np.uint32(target & 31)) & np.uint32(1) != 0
 
 
+@numba.njit(cache=True, inline="always")
+def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, positional, depth_words, depths, depth,
+                   room, edge_limit, mode, alpha, beta, rule_n, push, previous, unexplored, flat, seconds, last_tick,
+                   tick_seconds):
+    """Up to ``room`` levels of a frontier of one vertex, ``u`` (its ``edges`` out-edges
+    ``oix[first:stop]``), in a loop of their own while the rule pushes, each finds one vertex
+    and it has fewer than ``edge_limit`` out-edges (a path's levels: what the loop around them
+    keeps in registers is their cost). What each finds goes to ``queue``. Returns (levels run,
+    the vertices the last found, their out-edges, the first of them and its range, whether the
+    rule chose pull for a level not run here, the rule's state, the last tick)."""
+    ran, found, pull = 0, 1, False
+    while ran < room:
+        level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, 1,
+                                                       edges)
+        if not level_push:
+            pull = True
+            break
+        found, next_edges, u, first, stop = _push_level(oip, oix, queue, 1, queue, words, parents, positional,
+                                                        depth_words, depths, depth + ran, True, u, first, stop)
+        at = _index(4 * ran)
+        flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
+        now = _read_clock()
+        seconds[_index(ran)] = (now - last_tick) * tick_seconds
+        last_tick = now
+        ran += 1
+        edges = next_edges
+        if found != 1 or edges >= edge_limit:
+            break
+    return ran, found, edges, u, first, stop, pull, push, previous, unexplored, last_tick
+
+
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, nf, edges, words, parents, positional, depth_words, depths, depth, room, mode,
                  alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
@@ -356,9 +401,29 @@ def _thin_levels(oip, oix, qc, qn, nf, edges, words, parents, positional, depth_
     flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
     watch = target >= 0 and not target_before
     target_word, target_bit = target >> 5, np.uint32(1) << np.uint32(target & 31)
+    swapped = 0
+    single = not watch and max_frontier >= 1    # (:func:`_single_levels` checks neither)
+    edge_limit = THIN_EDGES if max_edges >= THIN_EDGES else max_edges + 1
     if nf == 0:
         reason, room = STOP_EMPTY, 0
     while ran < room:                           # each level: nf > 0, and the checks below passed
+        if nf == 1 and single and edges < edge_limit:
+            u, first, stop = _first_row(oip, qc)
+            at = _index(4 * ran)
+            runs, nf, edges, u, first, stop, pull, push, previous, unexplored, last_tick = _single_levels(
+                oip, oix, qn, u, first, stop, edges, words, parents, positional, depth_words, depths, depth + ran,
+                room - ran, edge_limit, mode, alpha, beta, rule_n, push, previous, unexplored, flat[at:],
+                seconds[ran:], last_tick, tick_seconds)
+            if runs:
+                ran, discovered = ran + runs, discovered + runs - 1 + nf
+                qc, qn, swapped = qn, qc, 1 - swapped
+            if pull:
+                chosen = 0
+                break
+            if nf == 0 or nf > max_frontier:
+                reason = STOP_EMPTY if nf == 0 else STOP_TOO_BIG
+                break
+            continue
         if edges >= THIN_EDGES:
             break
         level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf,
@@ -369,22 +434,22 @@ def _thin_levels(oip, oix, qc, qn, nf, edges, words, parents, positional, depth_
         if edges > max_edges:
             chosen, reason = 1, STOP_TOO_BIG
             break
-        found, next_edges = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths,
-                                        depth + ran)
+        found, next_edges, _, _, _ = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
+                                                 depths, depth + ran, False, 0, 0, 0)
         at = _index(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
         now = _read_clock()
         seconds[_index(ran)] = (now - last_tick) * tick_seconds
         last_tick = now
         ran, discovered = ran + 1, discovered + found
-        qc, qn = qn, qc
+        qc, qn, swapped = qn, qc, 1 - swapped
         nf, edges = found, next_edges
         reached = watch and words[target_word] & target_bit != 0
         if nf == 0 or reached or nf > max_frontier:
             reason = STOP_EMPTY if nf == 0 else STOP_TARGET if reached else STOP_TOO_BIG
             break
     state[0], state[1], state[2] = push, previous, unexplored
-    return ran, discovered, nf, edges, ran & 1, chosen, reason, last_tick
+    return ran, discovered, nf, edges, swapped, chosen, reason, last_tick
 
 
 @numba.njit(cache=True)
@@ -394,7 +459,8 @@ def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits
     examined, their out-edges, the bitmap holding the new frontier: 0, 1 or -1 none). A push
     of PARALLEL_EDGES edges or more takes its frontier from a bitmap, in increasing order."""
     if push and edges < PARALLEL_EDGES:
-        found, next_edges = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths, depth)
+        found, next_edges, _, _, _ = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
+                                                 depths, depth, False, 0, 0, 0)
         return found, edges, next_edges, -1
     if bits_of < 0:                          # the frontier came from a thin push: its bitmap
         bits_of = 0
