@@ -41,14 +41,15 @@ H100_BENCH = ("h100-bench-scale26-1f87866.json", "h100-bench-scale26-bd7b810.jso
 # the scale-22 bench with peers at e663aa5 (cold and warm CuPy cache) and now: per-root times
 H100_ROOTS = ("h100-bench-scale22-peers-e663aa5-cold.json", "h100-bench-scale22-peers-e663aa5-warm.json",
               "h100-bench-scale22-peers.json")
-H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-bd7b810.json", "h100-high-diameter-path-bd7b810.json",
+H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-3b056ac.json", "h100-high-diameter-path-3b056ac.json",
+                      "h100-high-diameter-road-3b056ac.json", "h100-high-diameter-meshes-bd7b810.json", "h100-high-diameter-path-bd7b810.json",
                       "h100-high-diameter-road-bd7b810.json", "h100-high-diameter-meshes-7e95b76.json", "h100-high-diameter-path-7e95b76.json",
                       "h100-high-diameter-road-204728b.json", "h100-high-diameter-meshes.json",
                       "h100-high-diameter-path.json",
                       "h100-high-diameter-meshes-a016c41.json", "h100-high-diameter-path-a016c41.json")
 # the fused search's one-block threshold swept, and one grid barrier timed (benchmarks/fused_blocks.py,
 # benchmarks/grid_barrier.py)
-H100_FUSED_BLOCKS = ("h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
+H100_FUSED_BLOCKS = ("h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json")
 H100_BARRIER = "h100-grid-barrier.json"
 H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-scale26.json")
