@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 from helpers import mpi_command, needs_mpi
 from lagraph_dist.comm import collectives
 from lagraph_dist.tools import model
-from lagraph_dist.local.backend import get_backend
+from lagraph_dist.local.backend import Backend, get_backend
 from lagraph_dist.local.cpu_kernels import FOUND, bitmap_from_list, new_counters
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.local.parts import LocalPart
@@ -31,6 +31,9 @@ from lagraph_dist.semirings import lookup_semiring
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CPU = get_backend("cpu")
+# the CPU kernels under the names whose wires differ: "gpu" sends parents at 64 bits, as
+# kernels/fold.cu does (the CPU kernels are its twins: the same layout for the same widths)
+WIRES = {"cpu": CPU, "gpu": Backend("gpu", np, CPU.kernels)}
 
 
 def level(grid, n, **sizes):
@@ -64,6 +67,9 @@ def test_fixed_fold_by_hand():
     assert (got["fold"], got["fold_upper"], got["fold_layout"]) == (144, 144, "fixed")
     # levels only (any_pair): no values, 2 + 6 = 8 words = 32 bytes a piece
     assert level((1, 2), 2048, frontier=3, frontier_edges=5, discovered=4)["fold"] == 64
+    # the CPU backend sends the parents (ids below 2^32) as one word: 2 + 6 + 5 = 13 words = 52
+    got = level((1, 2), 2048, frontier=3, frontier_edges=5, discovered=4, semiring="any_secondi", backend="cpu")
+    assert got["fold"] == 104
     # 33 out-edges could fill a piece past the bitmap threshold: counted pieces instead
     assert level((1, 2), 2048, frontier=3, frontier_edges=33, discovered=4)["fold_layout"] == "counted"
 
@@ -127,6 +133,7 @@ def test_collective_calls_of_a_level():
     ({"frontier_per_rank": [1, 1, 1]}, DimensionMismatch),
     ({"frontier_per_rank": [1, 1, 1, 1]}, InvalidValue),      # sums to 4, frontier is 2
     ({"semiring": "plus_times"}, DomainMismatch),
+    ({"backend": "tpu"}, InvalidValue),
 ])
 def test_bad_input_is_refused(change, error):
     with pytest.raises(error):
@@ -216,44 +223,48 @@ def product_output(rng, piece_counts, block_len, semiring):
     return part, counters
 
 
-def fold_sent(shape, block_len, semiring, bound, pieces_of_rank):
+def fold_sent(shape, block_len, semiring, bound, pieces_of_rank, backend):
     """Bytes collectives.fold hands the transport over the whole grid, each rank's output
-    pieces counted by ``pieces_of_rank(rank)``."""
+    pieces counted by ``pieces_of_rank(rank)``, told the graph's vertex count as ops._product
+    tells it; its kernels are the CPU's, sending the wire of ``backend`` ("gpu": every value at
+    its own width, as on a backend that does not narrow ids)."""
     rows, cols = shape
     rng = np.random.default_rng(7)
     sent = 0
     for rank in range(rows * cols):
         out, counters = product_output(rng, pieces_of_rank(rank), block_len, semiring)
         channel = RecordingChannel(cols, rank % cols)
-        collectives.fold(out, counters, channel, CPU, semiring=semiring, block_len=block_len, bound=bound,
-                         own_mask=np.zeros(block_len // 32, np.uint32), complement=True,
-                         out_degree=np.zeros(block_len, np.int64))
+        collectives.fold(out, counters, channel, WIRES[backend], semiring=semiring, block_len=block_len,
+                         bound=bound, own_mask=np.zeros(block_len // 32, np.uint32), complement=True,
+                         out_degree=np.zeros(block_len, np.int64), vertices=rows * cols * block_len)
         sent += channel.sent
     return sent
 
 
 @settings(max_examples=40, deadline=None)
 @given(shape=st.sampled_from([g for g in GRIDS if g[1] > 1]), block_words=st.integers(1, 4),
-       semiring=st.sampled_from(["any_pair", "any_secondi"]), data=st.data())
-def test_counted_fold_bytes_are_the_collectives_buffers(shape, block_words, semiring, data):
+       semiring=st.sampled_from(["any_pair", "any_secondi"]), backend=st.sampled_from(sorted(WIRES)),
+       data=st.data())
+def test_counted_fold_bytes_are_the_collectives_buffers(shape, block_words, semiring, backend, data):
     # every piece of every rank holds the same count: the spread the model assumes
     rows, cols = shape
     block_len = 32 * block_words
     per_piece = data.draw(st.integers(0, block_len))
     semiring = lookup_semiring(semiring)
-    sent = fold_sent(shape, block_len, semiring, block_len, lambda rank: [per_piece] * cols)
+    sent = fold_sent(shape, block_len, semiring, block_len, lambda rank: [per_piece] * cols, backend)
     predicted = model.level_bytes(shape, rows * cols * block_len, frontier=rows * cols,
                                   frontier_per_rank=[1] * (rows * cols), frontier_edges=None,
                                   discovered=per_piece * rows * cols * cols, direction="pull",
-                                  semiring=semiring, symmetric=False)
+                                  semiring=semiring, symmetric=False, backend=backend)
     assert predicted["fold_layout"] == "counted"
     assert predicted["fold"] == sent
 
 
 @settings(max_examples=40, deadline=None)
 @given(shape=st.sampled_from([g for g in GRIDS if g[1] > 1]), block_words=st.integers(1, 4),
-       semiring=st.sampled_from(["any_pair", "any_secondi"]), data=st.data())
-def test_fixed_fold_bytes_are_the_collectives_buffers(shape, block_words, semiring, data):
+       semiring=st.sampled_from(["any_pair", "any_secondi"]), backend=st.sampled_from(sorted(WIRES)),
+       data=st.data())
+def test_fixed_fold_bytes_are_the_collectives_buffers(shape, block_words, semiring, backend, data):
     # fixed pieces cost the same however the entries spread, up to the bound
     rows, cols = shape
     block_len = 32 * block_words
@@ -261,10 +272,10 @@ def test_fixed_fold_bytes_are_the_collectives_buffers(shape, block_words, semiri
     counts = data.draw(st.lists(st.integers(0, bound), min_size=rows * cols * cols,
                                 max_size=rows * cols * cols))
     semiring = lookup_semiring(semiring)
-    sent = fold_sent(shape, block_len, semiring, bound, lambda rank: counts[rank * cols:(rank + 1) * cols])
+    sent = fold_sent(shape, block_len, semiring, bound, lambda rank: counts[rank * cols:(rank + 1) * cols], backend)
     predicted = model.level_bytes(shape, rows * cols * block_len, frontier=1, frontier_edges=bound,
                                   discovered=sum(counts), direction="push", semiring=semiring,
-                                  symmetric=False)
+                                  symmetric=False, backend=backend)
     assert predicted["fold_layout"] == "fixed"
     assert predicted["fold"] == predicted["fold_upper"] == sent
 
@@ -295,7 +306,9 @@ def predicted(run, grid, *, per_rank):
     sizes = [model.LevelSizes(lv["frontier"], lv["frontier_edges"], lv["discovered"], lv["direction"],
                               tuple(lv["frontier_per_rank"]) if per_rank else None)
              for lv in run["levels"]]
-    return model.search_bytes(grid, run["n"], sizes, semiring=run["semiring"], symmetric=run["symmetric"])
+    # check_model.py searches on the CPU backend
+    return model.search_bytes(grid, run["n"], sizes, semiring=run["semiring"], symmetric=run["symmetric"],
+                              backend="cpu")
 
 
 def label(run, k=None):

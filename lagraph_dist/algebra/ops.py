@@ -294,7 +294,7 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
         out, counters, traffic = collectives.fold(
             out, counters, out_channel, backend, semiring=semiring, block_len=block_len,
             bound=_fold_bound(frontier_edges, block_len),
-            own_mask=own_mask, complement=complement, out_degree=degrees)
+            own_mask=own_mask, complement=complement, out_degree=degrees, vertices=u.n)
         traffic_bytes["fold"], encodings["fold"] = traffic.bytes, traffic.encoding
         timer.lap("fold")
 

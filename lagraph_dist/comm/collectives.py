@@ -178,16 +178,18 @@ def gather_words(words, channel, block_len):
 
 # -- fold -------------------------------------------------------------------------------------
 def fold(out, out_counters, channel, backend, *, semiring, block_len, bound, own_mask, complement,
-         out_degree):
+         out_degree, vertices=None):
     """Send each owner its piece of ``out`` (this rank's output over the channel's space) and
     merge what arrives into this rank's block. ``bound`` bounds any piece's entries (or is
-    None); ``own_mask`` is the exact mask over this rank's block. Returns (part, counters
-    with this rank's examined edges, Traffic)."""
+    None); ``own_mask`` is the exact mask over this rank's block; ``vertices``: the graph's
+    vertex count, when known, so that the backend may send vertex ids narrow
+    (:func:`lagraph_dist.local.wire.value_words`). Returns (part, counters with this rank's
+    examined edges, Traffic)."""
     kernels, xp = backend.kernels, backend.xp
     size, me = channel.size, channel.rank
     if size > MAX_OWNERS:
         raise ValueError(f"the fold supports up to {MAX_OWNERS} members a grid row, got {size}")
-    vw = wire.value_words(semiring)
+    vw = wire.value_words(semiring, backend=backend.name, vertices=vertices)
     threshold = wire.bitmap_threshold(block_len)
     cap = wire.fixed_capacity(bound, block_len)
     if cap is not None:

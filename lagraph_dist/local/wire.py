@@ -19,7 +19,11 @@ Fold pieces come in two layouts:
   a piece is ``[count ids, padded to even][count values]``, or the block's bitmap words for a
   pattern-only piece over the threshold.
 
-Values occupy ``value_words`` words each (0 for pair semirings), stored as their own type.
+Values occupy ``value_words`` words each (0 for pair semirings), stored as their own type, except
+positional values (global vertex ids, the parents of ``*_secondi``) on a backend that narrows them
+(:data:`NARROW_ID_BACKENDS`): when every id of the graph fits in 32 bits they travel as their low
+32-bit word, one word instead of two (:func:`value_words` with ``backend`` and ``vertices``,
+:func:`wire_dtype`). ``kernels/fold.cu`` sends every value at its own width.
 """
 from __future__ import annotations
 
@@ -30,12 +34,14 @@ import numpy as np
 
 from lagraph_dist.local.layout import WORD_BITS
 
-__all__ = ["bitmap_threshold", "prefers_bitmap", "words_prefer_dense", "forced_wire_encoding", "value_words", "even",
-           "fixed_piece_words", "counted_is_bitmap", "counted_piece_words", "counted_words", "fixed_capacity",
-           "PieceCounts"]
+__all__ = ["bitmap_threshold", "prefers_bitmap", "words_prefer_dense", "forced_wire_encoding", "value_words",
+           "wire_dtype", "even", "fixed_piece_words", "counted_is_bitmap", "counted_piece_words", "counted_words",
+           "fixed_capacity", "PieceCounts"]
 
 ID_BITS = 32                     # a list entry: one uint32 id
 FRONTIER_WORD_BITS = 64          # a vertex of the multi-source frontier: one uint64 word
+NARROW_ID_BACKENDS = frozenset({"cpu"})   # their folds send vertex ids that fit as one 32-bit word
+NARROW_ID_VERTICES = 1 << 32              # ids 0 .. 2^32 - 1 fit in a uint32 word
 
 _forced_encoding = None
 
@@ -82,11 +88,27 @@ def forced_wire_encoding(encoding):
         _forced_encoding = previous
 
 
-def value_words(semiring) -> int:
-    """32-bit words a product's output value takes on the wire (0: implicitly true)."""
+def value_words(semiring, *, backend=None, vertices=None) -> int:
+    """32-bit words a product's output value takes on the wire (0: implicitly true).
+
+    Positional values are global vertex ids: on a backend of :data:`NARROW_ID_BACKENDS` whose
+    graph has ``vertices`` ids that fit in 32 bits they take one word (a third less fold for a
+    parents search: an id and a parent in two words, not three). Without ``backend`` and
+    ``vertices`` every value keeps its own width, as on the GPU."""
     if semiring.multiply.name == "pair":
         return 0
+    if (semiring.multiply.positional and backend in NARROW_ID_BACKENDS and vertices is not None
+            and vertices <= NARROW_ID_VERTICES):
+        return 1
     return max(1, np.dtype(semiring.out_dtype).itemsize // 4)
+
+
+def wire_dtype(dtype, vw) -> np.dtype:
+    """The type values of ``dtype`` travel as in ``vw`` words each: their own type, or their
+    low 32-bit words when :func:`value_words` narrowed them (ids below 2^32, so the low word is
+    the id: an unsigned word, widened back to ``dtype`` by the receiver)."""
+    dtype = np.dtype(dtype)
+    return np.dtype(np.uint32) if vw and dtype.itemsize > 4 * vw else dtype
 
 
 def even(words) -> int:

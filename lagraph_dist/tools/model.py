@@ -3,11 +3,13 @@
 
 It predicts what this code sends, not what an ideal code would: every size comes from the
 wire rules of :mod:`lagraph_dist.local.wire` and the block length of
-:class:`lagraph_dist.comm.grid.Layout`, called as :mod:`lagraph_dist.comm.collectives` calls them. A
-product runs along two grid directions (:func:`_channels`): push ``vxm(q, A)`` and a pull
-through a transposed view expand along grid columns (R members) and fold along grid rows (C
-members); on a symmetric matrix ``A.T`` is A itself, and a pull ``mxv(A, q)`` expands along
-rows and folds along columns. Per product on an R x C grid of P = R*C ranks:
+:class:`lagraph_dist.comm.grid.Layout`, called as :mod:`lagraph_dist.comm.collectives` calls them,
+for the backend named (``backend``, "gpu" by default: the CPU backend sends parents as 32-bit
+words when the graph's ids fit, the GPU's at their own 64 bits). A product runs along two
+grid directions (:func:`_channels`): push ``vxm(q, A)`` and a pull through a transposed view
+expand along grid columns (R members) and fold along grid rows (C members); on a symmetric
+matrix ``A.T`` is A itself, and a pull ``mxv(A, q)`` expands along rows and folds along
+columns. Per product on an R x C grid of P = R*C ranks:
 
 * **expand**: one encoding for each channel's whole message, by the rule on the channel's
   frontier entries against its space (its members' blocks). A list sends each member's ids
@@ -219,7 +221,8 @@ def _merged(encodings):
 
 # -- public -----------------------------------------------------------------------------------
 def level_bytes(grid_shape, n, *, frontier, frontier_edges, discovered, direction, semiring,
-                symmetric, first_product=False, gathers_mask=None, frontier_per_rank=None) -> dict:
+                symmetric, first_product=False, gathers_mask=None, frontier_per_rank=None,
+                backend="gpu") -> dict:
     """Predicted bytes of one BFS level on a ``grid_shape`` = (R, C) grid, summed over ranks.
 
     ``frontier``: the level's input entries; ``frontier_edges``: their out-edges, or None
@@ -231,7 +234,8 @@ def level_bytes(grid_shape, n, *, frontier, frontier_edges, discovered, directio
     source's member counts are gathered); ``gathers_mask``: this product gathers the mask
     (the search's first product over its output space; default ``first_product``);
     ``frontier_per_rank``: the frontier's entries on each grid rank (rank i*C + j), when
-    known; else they are taken as spread evenly over the expand's channels.
+    known; else they are taken as spread evenly over the expand's channels; ``backend``:
+    "gpu" or "cpu", whose wires differ in the width of the parents (the fold's values).
 
     Returns ``{"expand", "fold", "mask", "fold_upper"}`` bytes (see the module docstring),
     ``"encoding"`` of each stage (as the benchmark records it), ``"fold_layout"`` ("fixed",
@@ -244,6 +248,8 @@ def level_bytes(grid_shape, n, *, frontier, frontier_edges, discovered, directio
     discovered = _checked_count("discovered", discovered)
     if direction not in ("push", "pull"):
         raise InvalidValue(f"direction must be 'push' or 'pull', got {direction!r}")
+    if backend not in ("cpu", "gpu"):
+        raise InvalidValue(f"backend must be 'cpu' or 'gpu', got {backend!r}")
     if discovered and not frontier:
         raise InvalidValue(f"an empty frontier cannot discover {discovered} vertices")
     if frontier_per_rank is not None:
@@ -265,7 +271,7 @@ def level_bytes(grid_shape, n, *, frontier, frontier_edges, discovered, directio
     bound = block_len if push_edges is None else min(block_len, push_edges)
     active = _active_channels(totals, frontier_per_rank)
     fold, fold_upper, fold_encoding, fold_layout = _fold(
-        ranks, fold_members, block_len, wire.value_words(semiring), bound=bound,
+        ranks, fold_members, block_len, wire.value_words(semiring, backend=backend, vertices=n), bound=bound,
         discovered=discovered, push_edges=push_edges, producers=active * expand_members,
         producers_a_channel=active)
     mask, mask_encoding = _mask(ranks, fold_members, block_len, gathers_mask)
@@ -276,13 +282,14 @@ def level_bytes(grid_shape, n, *, frontier, frontier_edges, discovered, directio
                                         fold_layout, first_product, gathers_mask)}
 
 
-def search_bytes(grid_shape, n, levels, *, semiring, symmetric) -> dict:
+def search_bytes(grid_shape, n, levels, *, semiring, symmetric, backend="gpu") -> dict:
     """Predicted bytes of a whole BFS: ``levels`` are :class:`LevelSizes` (or tuples of their
     fields), first level first.
 
     The first level's out-edges are taken as unknown whatever is given: the search starts
     from a vector no product made. The mask is gathered by the first product over each
-    output space (a symmetric matrix's push and pull levels have one each). Returns
+    output space (a symmetric matrix's push and pull levels have one each). ``backend`` as
+    for :func:`level_bytes`. Returns
     ``{"levels": [level_bytes of each], "total": {"expand", "fold", "mask", "all",
     "fold_upper", "all_upper"}, "collectives"}``.
     """
@@ -296,7 +303,7 @@ def search_bytes(grid_shape, n, levels, *, semiring, symmetric) -> dict:
             frontier_edges=None if k == 0 else sizes.frontier_edges, discovered=sizes.discovered,
             direction=sizes.direction, semiring=semiring, symmetric=symmetric,
             first_product=k == 0, gathers_mask=space not in gathered,
-            frontier_per_rank=sizes.frontier_per_rank))
+            frontier_per_rank=sizes.frontier_per_rank, backend=backend))
         gathered.add(space)
     total = {stage: sum(p[stage] for p in predicted) for stage in STAGES}
     total["all"] = sum(total.values())

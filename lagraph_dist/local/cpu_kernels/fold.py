@@ -10,6 +10,8 @@ bitmap of closed outputs, as the push's ``any`` claims).
 """
 from __future__ import annotations
 
+import sys
+
 import numba
 import numpy as np
 
@@ -31,20 +33,61 @@ def _owner_counts(ids, count, block_len, nowners):
     return counts
 
 
+@numba.njit(cache=True)
+def _owner_starts(ids, count, block_len, nowners):
+    """Where each owner's entries start among the first ``count`` ids, which are increasing
+    (and past the last: ``nowners + 1`` numbers): a binary search an owner, not a division an
+    entry."""
+    starts = np.empty(nowners + 1, dtype=np.int64)
+    starts[0], starts[nowners] = 0, count
+    for k in range(1, nowners):
+        lo, hi, first = starts[k - 1], count, np.int64(k) * block_len
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if ids[mid] < first:
+                lo = mid + 1
+            else:
+                hi = mid
+        starts[k] = lo
+    return starts
+
+
+@numba.njit(cache=True)
+def _counts_of(ids, count, block_len, nowners, ids_sorted):
+    """:func:`_owner_counts`, by :func:`_owner_starts` when the ids are increasing."""
+    if ids_sorted:
+        return np.diff(_owner_starts(ids, count, block_len, nowners))
+    return _owner_counts(ids, count, block_len, nowners)
+
+
 @numba.njit(cache=True, inline="always")
 def _even(words):
     """wire.even."""
     return words + (words & 1)
 
 
+@numba.njit(cache=True, inline="always")
+def _place(send, typed, ids, values, j, slot, k, block_len, id_at, value_at, vw):
+    """Entry ``j`` (owner ``k``) into slot ``slot`` of its owner's piece: its local id and,
+    when values travel, its value in the wire's type."""
+    v = np.int64(ids[j])
+    send[id_at[k] + slot] = np.uint32(v - k * block_len)
+    if vw:
+        typed[value_at[k] + slot] = values[v]
+
+
 @numba.njit(cache=True)
-def _pack(ids, found, values, words, vw, block_len, nowners, cap, threshold, counts):
+def _pack(ids, found, ids_sorted, values, words, vw, block_len, nowners, cap, threshold, counts):
     """fold_pack in one call: the layout (lagraph_dist.local.wire's, a few numbers an owner),
-    then each of the first ``found`` ids, in order, into its owner's piece. Only what no entry
-    fills is zeroed (headers, pads, a fixed piece's unused room, the tail of a value region),
-    so the buffer costs its entries, and its bytes are those of a zeroed buffer. Counted pieces
-    take their sizes from ``counts`` (fold_count's, already made); fixed ones count here."""
-    mine = _owner_counts(ids, found, block_len, nowners) if cap > 0 else counts
+    then each of the first ``found`` ids, in order, into its owner's piece, with its value
+    from ``values`` (already the wire's type: an int64 array's low words when narrowed). Only
+    what no entry fills is zeroed (headers, pads, a fixed piece's unused room, the tail of a
+    value region), so the buffer costs its entries, and its bytes are those of a zeroed
+    buffer. Counted pieces take their sizes from ``counts`` (fold_count's, already made);
+    fixed ones count here. Increasing ids (``ids_sorted``, a CPU product's output) go owner
+    by owner, each owner's run found by a binary search; others find their owner by a
+    division each."""
+    mine = _counts_of(ids, found, block_len, nowners, ids_sorted) if cap > 0 else counts
     block_words = block_len // 32
     itemsize = values.itemsize
     listed = np.ones(nowners, dtype=np.bool_)
@@ -78,19 +121,25 @@ def _pack(ids, found, values, words, vw, block_len, nowners, cap, threshold, cou
         if vw:                                                      # the values' unused tail
             send[values_from + (kept * itemsize) // 4:stop] = 0
     typed = send.view(values.dtype)
+    if ids_sorted:
+        runs = _owner_starts(ids, found, block_len, nowners)
+        for k in range(nowners):
+            if listed[k]:
+                first = runs[k]
+                kept = runs[k + 1] - first if cap == 0 else min(runs[k + 1] - first, cap)  # past cap: a wrong bound
+                for slot in range(kept):
+                    _place(send, typed, ids, values, first + slot, slot, k, block_len, id_at, value_at, vw)
+        return send
     placed = np.zeros(nowners, dtype=np.int64)
     for j in range(found):
-        v = np.int64(ids[j])
-        k = v // block_len
+        k = np.int64(ids[j]) // block_len
         if not listed[k]:
             continue
         slot = placed[k]
         placed[k] += 1
         if cap > 0 and slot >= cap:            # a wrong bound: the merge reports it
             continue
-        send[id_at[k] + slot] = np.uint32(v - k * block_len)
-        if vw:
-            typed[value_at[k] + slot] = values[v]
+        _place(send, typed, ids, values, j, slot, k, block_len, id_at, value_at, vw)
     return send
 
 
@@ -99,20 +148,32 @@ _NO_COUNTS = np.zeros(1, dtype=np.int64)
 
 def fold_count(part, counters, block_len, nowners):
     """Entries of the output queue owned by each of the ``nowners`` members (int64)."""
-    return _owner_counts(part.ids, int(counters[FOUND]), block_len, nowners)
+    return _counts_of(part.ids, int(counters[FOUND]), block_len, nowners, part.ids_sorted)
+
+
+def _wire_values(values, vw):
+    """The values as they travel (:func:`lagraph_dist.local.wire.wire_dtype`): narrowed ids are
+    read in place, each int64's low word, by a strided view."""
+    dtype = wire.wire_dtype(values.dtype, vw)
+    if dtype == values.dtype:
+        return values
+    stride = values.itemsize // dtype.itemsize
+    return values.view(dtype)[0 if sys.byteorder == "little" else stride - 1::stride]
 
 
 def _values_of(buffer, dtype, vw):
-    """The buffer seen as values (a value region at word W starts at value W * 4 // itemsize),
-    or a dummy when no values travel."""
-    return buffer.view(dtype) if vw else np.zeros(1, dtype)
+    """The buffer seen as values in the wire's type (a value region at word W starts at value
+    W * 4 // itemsize), or a dummy when no values travel."""
+    return buffer.view(wire.wire_dtype(dtype, vw)) if vw else np.zeros(1, dtype)
 
 
 def fold_pack(part, counters, vw, block_len, nowners, cap, threshold, counts=None):
     """The send buffer (uint32) of the ``nowners`` pieces of ``part`` (see :mod:`lagraph_dist.local.wire`):
-    fixed pieces of capacity ``cap`` when cap > 0, else counted pieces laid out by ``counts``."""
-    return _pack(part.ids, int(counters[FOUND]), part.values, part.words, vw, block_len, nowners, cap,
-                 min(threshold, _MOST), _NO_COUNTS if counts is None else counts.host.astype(np.int64, copy=False))
+    fixed pieces of capacity ``cap`` when cap > 0, else counted pieces laid out by ``counts``;
+    values in ``vw`` words each (narrowed when fewer than their type's)."""
+    return _pack(part.ids, int(counters[FOUND]), bool(part.ids_sorted), _wire_values(part.values, vw), part.words,
+                 vw, block_len, nowners, cap, min(threshold, _MOST),
+                 _NO_COUNTS if counts is None else counts.host.astype(np.int64, copy=False))
 
 
 _MOST = np.iinfo(np.int64).max
@@ -221,10 +282,12 @@ def fold_merge(recv, nowners, block_len, vw, cap, threshold, counts, semiring, m
 
 
 def warm_up(semirings):
-    """Compile (or load) the loops for each semiring's value type, fixed and counted pieces."""
+    """Compile (or load) the loops for each semiring's value type and wire widths (its own, and
+    narrowed ids), fixed and counted pieces."""
     block_len, nowners = 64, 2
-    for semiring in semirings:
-        vw = wire.value_words(semiring)
+    widths = {(semiring, wire.value_words(semiring, backend=backend, vertices=block_len * nowners))
+              for semiring in semirings for backend in (None, "cpu")}
+    for semiring, vw in widths:
         ids = np.arange(0, block_len * nowners, 3, dtype=np.int32)
         words = np.zeros(block_len * nowners // 32, np.uint32)
         _set_bits(ids, words)
