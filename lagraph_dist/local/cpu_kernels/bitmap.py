@@ -4,8 +4,11 @@ the list and the words only (not a byte a slot); counts and membership tests are
 single passes."""
 from __future__ import annotations
 
+import llvmlite.ir as llvm_ir
 import numba
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from lagraph_dist.local.layout import NCOUNTERS
 
@@ -163,3 +166,27 @@ def single_entries(index, entries, length, *, as_list=False):
     value, dtype = entries[0]
     listed = (np.full(present, index, dtype=np.int32), np.full(present, value, dtype=dtype))
     return (parts, listed) if as_list else parts
+
+
+@intrinsic
+def trailing_zeros(typingctx, word):
+    """The index of the lowest set bit of the low 32 bits of a word (nonzero there; numba widens
+    uint32 arithmetic to 64 bits, so the word may come as a uint64): LLVM's cttz, one
+    instruction."""
+    def codegen(context, builder, signature, args):
+        i32 = llvm_ir.IntType(32)
+        low = context.cast(builder, args[0], signature.args[0], types.uint32)
+        fn = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(i32, [i32, llvm_ir.IntType(1)]),
+                                            "llvm.cttz.i32")
+        return builder.zext(builder.call(fn, [low, llvm_ir.Constant(llvm_ir.IntType(1), 1)]), llvm_ir.IntType(64))
+    return types.int64(word), codegen
+
+
+@numba.njit(cache=True)
+def rows_without_inputs(indptr, nwords):
+    """The bitmap of the rows of ``indptr`` that hold no entry (a pull never looks at them)."""
+    bits = np.zeros(nwords, np.uint32)
+    for r in range(indptr.shape[0] - 1):
+        if indptr[r] == indptr[r + 1]:
+            bits[r >> 5] |= np.uint32(1) << np.uint32(r & 31)
+    return bits

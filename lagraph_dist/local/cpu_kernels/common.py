@@ -27,6 +27,7 @@ _ADD_KINDS = {"any": ADD_ANY, "min": ADD_MIN, "lor": ADD_LOR, "plus": ADD_PLUS}
 #: below this much work (edges, rows) a product runs on one core: a parallel region costs more
 PARALLEL_WORK = 1 << 15
 
+_NOT_NEGATIVE = np.int64(0x7FFFFFFFFFFFFFFF)
 _NO_WORDS = np.zeros(1, dtype=np.uint32)
 _NO_INT64 = np.zeros(1, dtype=np.int64)
 
@@ -213,3 +214,11 @@ def output_part(words, dense, examined, out_degree):
     degrees, has_degrees = optional_int64(out_degree)
     ids, push_edges = _list_and_degrees(words, degrees, has_degrees)
     return listed_output(words, dense, ids, push_edges, examined, out_degree is not None)
+
+
+@numba.njit(cache=True, inline="always")
+def nonnegative(i):
+    """``i`` (a vertex or an edge slot, never negative) as LLVM can see it is not: numba wraps
+    negative indices, and that wrap sits on the load chain from a vertex to its edges to its
+    neighbours' bits, which is a deep graph's whole level."""
+    return i & _NOT_NEGATIVE

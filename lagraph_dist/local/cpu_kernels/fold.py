@@ -19,7 +19,7 @@ from lagraph_dist.local import wire
 from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list, _set_bits, new_counters
 from lagraph_dist.local.cpu_kernels.common import (allowed, claim, closed_bits, listed_output, mask_args,
                                                    optional_int64, semiring_codes)
-from lagraph_dist.local.cpu_kernels.fused import _trailing_zeros
+from lagraph_dist.local.cpu_kernels.bitmap import trailing_zeros
 from lagraph_dist.local.layout import ADD_ANY, FOUND, OVERFLOW
 from lagraph_dist.local.parts import LocalPart
 
@@ -215,7 +215,7 @@ def _take_bits(piece, add, closed, mask, mode, words, out, claimed, found):
     for w in range(piece.shape[0]):
         x = piece[w]
         while x:
-            v = w * 32 + _trailing_zeros(x)
+            v = w * 32 + trailing_zeros(x)
             x = np.uint32(x & (x - np.uint32(1)))
             if _offer(v, np.int64(1), add, closed, mask, mode, words, out):
                 claimed[found] = v

@@ -26,6 +26,8 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
 from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.local.cpu_kernels.bitmap import rows_without_inputs, trailing_zeros
+from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
 
@@ -46,7 +48,6 @@ PARALLEL_FOUND = 1 << 14
 CHUNKS_PER_THREAD = 16
 
 _MACHINE = platform.machine().lower()
-_NOT_NEGATIVE = np.int64(0x7FFFFFFFFFFFFFFF)
 _STOCK_CHOOSE = DirectionRule.choose
 
 
@@ -67,20 +68,6 @@ def _read_clock(typingctx):
 @numba.njit(cache=True)
 def _clock():
     return _read_clock()
-
-
-@intrinsic
-def _trailing_zeros(typingctx, word):
-    """The index of the lowest set bit of the low 32 bits of a word (nonzero there; numba widens
-    uint32 arithmetic to 64 bits, so the word may come as a uint64): LLVM's cttz, one
-    instruction."""
-    def codegen(context, builder, signature, args):
-        i32 = llvm_ir.IntType(32)
-        low = context.cast(builder, args[0], signature.args[0], types.uint32)
-        fn = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(i32, [i32, llvm_ir.IntType(1)]),
-                                            "llvm.cttz.i32")
-        return builder.zext(builder.call(fn, [low, llvm_ir.Constant(llvm_ir.IntType(1), 1)]), llvm_ir.IntType(64))
-    return types.int64(word), codegen
 
 
 @intrinsic
@@ -143,14 +130,6 @@ def _choose(mode, alpha, beta, n, state, nf, edges):
 
 # -- the levels -------------------------------------------------------------------------------
 @numba.njit(cache=True, inline="always")
-def _index(i):
-    """``i`` (a vertex or an edge slot, never negative) as LLVM can see it is not: numba wraps
-    negative indices, and that wrap sits on the load chain from a vertex to its edges to its
-    neighbours' bits, which is a deep graph's whole level."""
-    return i & _NOT_NEGATIVE
-
-
-@numba.njit(cache=True, inline="always")
 def _found(v, parent, parents, positional, depths, depth):
     """What a level writes for a vertex it finds (its bits are the caller's): its parent when
     parents are asked for (positional), else a pair product's True; its depth when depths are.
@@ -176,10 +155,10 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
     keep_bits = depth_words.shape[0] > 0
     for k in range(nf):
         if not one:
-            u = _index(cur[k])
-            e, stop = _index(oip[u]), oip[u + 1]
+            u = nonnegative(cur[k])
+            e, stop = nonnegative(oip[u]), oip[u + 1]
         while e < stop:                  # (a range loop here is ~1.5x slower on a path)
-            v = _index(oix[e])
+            v = nonnegative(oix[e])
             e += 1
             w = v >> 5
             bit = np.uint32(1) << np.uint32(v & 31)
@@ -189,8 +168,8 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
             if keep_bits:
                 depth_words[w] |= bit
             _found(v, u, parents, positional, depths, depth)
-            nxt[_index(found)] = v
-            first, last = _index(oip[v]), oip[v + 1]
+            nxt[nonnegative(found)] = v
+            first, last = nonnegative(oip[v]), oip[v + 1]
             _prefetch(oix, first)        # the next level reads it (a big mesh waits on memory: 1/10 faster)
             edges += last - first
             if one and found == 0:
@@ -202,8 +181,8 @@ def _push_level(oip, oix, cur, nf, nxt, words, parents, positional, depth_words,
 @numba.njit(cache=True, inline="always")
 def _first_row(oip, cur):
     """The first frontier vertex and its out-edges' range."""
-    u = _index(cur[0])
-    return u, _index(oip[u]), oip[u + 1]
+    u = nonnegative(cur[0])
+    return u, nonnegative(oip[u]), oip[u + 1]
 
 
 @numba.njit(cache=True)
@@ -218,7 +197,7 @@ def _claim(oip, oix, cur_bits, nxt, sources, next_bits, words, depth_words):
     for wi in range(cur_bits.shape[0]):
         todo = cur_bits[wi]
         while todo:
-            u = wi * 32 + _trailing_zeros(todo)
+            u = wi * 32 + trailing_zeros(todo)
             todo = np.uint32(todo & (todo - np.uint32(1)))
             for e in range(oip[u], oip[u + 1]):
                 v = oix[e]
@@ -284,7 +263,7 @@ def _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inp
         todo = np.uint32(~(visited | no_inputs[wi]))         # the rows to read
         if todo:
             while todo:
-                b = _trailing_zeros(todo)
+                b = trailing_zeros(todo)
                 todo = np.uint32(todo & (todo - np.uint32(1)))
                 r = wi * 32 + b
                 start, stop = iip[r], iip[r + 1]
@@ -374,10 +353,10 @@ def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, posit
             break
         found, next_edges, u, first, stop = _push_level(oip, oix, queue, 1, queue, words, parents, positional,
                                                         depth_words, depths, depth + ran, True, u, first, stop)
-        at = _index(4 * ran)
+        at = nonnegative(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
         now = _read_clock()
-        seconds[_index(ran)] = (now - last_tick) * tick_seconds
+        seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
         last_tick = now
         ran += 1
         edges = next_edges
@@ -409,7 +388,7 @@ def _thin_levels(oip, oix, qc, qn, nf, edges, words, parents, positional, depth_
     while ran < room:                           # each level: nf > 0, and the checks below passed
         if nf == 1 and single and edges < edge_limit:
             u, first, stop = _first_row(oip, qc)
-            at = _index(4 * ran)
+            at = nonnegative(4 * ran)
             runs, nf, edges, u, first, stop, pull, push, previous, unexplored, last_tick = _single_levels(
                 oip, oix, qn, u, first, stop, edges, words, parents, positional, depth_words, depths, depth + ran,
                 room - ran, edge_limit, mode, alpha, beta, rule_n, push, previous, unexplored, flat[at:],
@@ -436,10 +415,10 @@ def _thin_levels(oip, oix, qc, qn, nf, edges, words, parents, positional, depth_
             break
         found, next_edges, _, _, _ = _push_level(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
                                                  depths, depth + ran, False, 0, 0, 0)
-        at = _index(4 * ran)
+        at = nonnegative(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
         now = _read_clock()
-        seconds[_index(ran)] = (now - last_tick) * tick_seconds
+        seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
         last_tick = now
         ran, discovered = ran + 1, discovered + found
         qc, qn, swapped = qn, qc, 1 - swapped
@@ -598,20 +577,11 @@ def fused_workspace(n, nnz):
             "bits": np.empty((2, nwords), np.uint32), "no_inputs": None}
 
 
-@numba.njit(cache=True)
-def _rows_without_inputs(indptr, nwords):
-    bits = np.zeros(nwords, np.uint32)
-    for r in range(indptr.shape[0] - 1):
-        if indptr[r] == indptr[r + 1]:
-            bits[r >> 5] |= np.uint32(1) << np.uint32(r & 31)
-    return bits
-
-
 def _no_inputs(in_csr, nwords, space):
     """The bits of ``in_csr``'s empty rows, made once per matrix (kept with the CSR it is of)."""
     kept = space["no_inputs"]
     if kept is None or kept[0] is not in_csr.indptr:
-        kept = space["no_inputs"] = (in_csr.indptr, _rows_without_inputs(in_csr.indptr, nwords))
+        kept = space["no_inputs"] = (in_csr.indptr, rows_without_inputs(in_csr.indptr, nwords))
     return kept[1]
 
 

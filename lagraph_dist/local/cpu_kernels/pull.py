@@ -16,14 +16,15 @@ import numpy as np
 from lagraph_dist.local.cpu_kernels.common import (candidate_word, chunks_for, combine, left_values, listed_output,
                                                    map_args, mask_args, multiply, optional_int64, reused_empty,
                                                    semiring_codes)
-from lagraph_dist.local.cpu_kernels.fused import _index, _rows_without_inputs, _trailing_zeros
+from lagraph_dist.local.cpu_kernels.bitmap import rows_without_inputs, trailing_zeros
+from lagraph_dist.local.cpu_kernels.common import nonnegative
 
 
 def empty_rows(csr):
     """The bits of ``csr``'s rows without inputs (no pull reads them), made once a block."""
     known = csr.derived.get("empty_rows")
     if known is None:
-        known = csr.derived["empty_rows"] = _rows_without_inputs(csr.indptr, -(-csr.nmajor // 32))
+        known = csr.derived["empty_rows"] = rows_without_inputs(csr.indptr, -(-csr.nmajor // 32))
     return known
 
 
@@ -42,14 +43,14 @@ def _pull_rows(indptr, indices, frontier_words, left, mult, add, first_hit, bloc
         todo = candidate_word(mask, mode, w, nrows) & ~empty[w]
         bits = np.uint32(0)
         while todo:
-            b = _trailing_zeros(todo)
+            b = trailing_zeros(todo)
             todo = np.uint32(todo & (todo - np.uint32(1)))
             r = w * 32 + b
-            start, stop = _index(indptr[r]), indptr[r + 1]
+            start, stop = nonnegative(indptr[r]), indptr[r + 1]
             hit, value = False, np.int64(0)
             e = start
             while e < stop:
-                c = _index(np.int64(indices[e]))
+                c = nonnegative(np.int64(indices[e]))
                 e += 1
                 if (frontier_words[c >> 5] >> np.uint32(c & 31)) & np.uint32(1):
                     product = multiply(mult, left, c, c, block_len, stride, offset)
@@ -61,7 +62,7 @@ def _pull_rows(indptr, indices, frontier_words, left, mult, add, first_hit, bloc
             if hit:
                 bits |= np.uint32(1) << np.uint32(b)
                 out[r] = value
-                ids[_index(at + found)] = r
+                ids[nonnegative(at + found)] = r
                 found += 1
                 if has_degrees:
                     edges += degrees[r]

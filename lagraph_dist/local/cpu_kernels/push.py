@@ -22,7 +22,7 @@ from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list
 from lagraph_dist.local.cpu_kernels.common import (PARALLEL_WORK, allowed, chunks_for, claim, closed_bits,
                                                    left_values, listed_output, map_args, mask_args, multiply,
                                                    optional_int64, reused_empty, semiring_codes)
-from lagraph_dist.local.cpu_kernels.fused import _index
+from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.layout import ADD_ANY
 
 
@@ -49,19 +49,19 @@ def _first_claims(indptr, indices, frontier, scan, e0, e1, closed, claimed, slot
     k = np.searchsorted(scan, e0, side="right") - 1      # the entry holding edge e0
     e = e0
     while e < e1:
-        u = _index(np.int64(frontier[k]))
+        u = nonnegative(np.int64(frontier[k]))
         first = indptr[u] - scan[k]                         # edge e of entry k is indices[first + e]
         stop = min(e1, scan[k] + indptr[u + 1] - indptr[u])
-        p, end = _index(first + e), first + stop
+        p, end = nonnegative(first + e), first + stop
         while p < end:                                      # (a range loop is slower, as in fused)
-            v = _index(np.int64(indices[p]))
+            v = nonnegative(np.int64(indices[p]))
             p += 1
             w, bit = v >> 5, np.uint32(1) << np.uint32(v & 31)
             if closed[w] & bit:
                 continue
             closed[w] |= bit
-            claimed[_index(count)] = v
-            slots[_index(count)] = k
+            claimed[nonnegative(count)] = v
+            slots[nonnegative(count)] = k
             count += 1
         e = max(e, stop)
         k += 1
