@@ -51,6 +51,17 @@ def main():
     stats.sort_stats("cumulative").print_stats(args.lines)
 
 
+def _timed_calls(A, roots, calls, before):
+    """``calls`` searches from ``roots`` in turn, each from an idle device after ``before()``:
+    yields each one's host clock at its start and its return."""
+    for k in range(calls):
+        before()
+        A.backend.sync()
+        started = time.perf_counter()
+        ld.bfs(A, roots[k % len(roots)])
+        yield started, time.perf_counter()
+
+
 def timeline(A, roots, calls):
     """Median us of each part of a call, from marks taken inside it: the fused kernel's launch
     is wrapped (host clock before and after, a CUDA event each side), and so is the one read
@@ -88,12 +99,7 @@ def timeline(A, roots, calls):
     parts = {"before the launch": [], "the launch call": [], "waiting for the report": [],
              "after the report": [], "kernel (CUDA events)": [], "call": []}
     try:
-        for k in range(calls):
-            marks.clear()
-            A.backend.sync()
-            started = time.perf_counter()
-            ld.bfs(A, roots[k % len(roots)])
-            ended = time.perf_counter()
+        for started, ended in _timed_calls(A, roots, calls, marks.clear):
             if "launch" not in marks or "read" not in marks:
                 continue
             parts["before the launch"].append(marks["launch"] - started)
@@ -120,7 +126,7 @@ def stages(A, roots, calls):
     from lagraph_dist.algebra.vector import Vector
     bfs_module = importlib.import_module("lagraph_dist.algorithms.bfs")     # the package exports the function
     from lagraph_dist.local.gpu_kernels.fused import FusedKernels
-    targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "single"),
+    targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "singles"),
                (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_fused_levels"),
                (FusedKernels, "bfs_fused"), (FusedKernels, "_fused_launch"), (FusedKernels, "read"),
                (ops, "_FusedRun"), (ops.LocalPart, "gathered_list"), (ops.Vector, "_from_part")]
@@ -143,12 +149,7 @@ def stages(A, roots, calls):
         wrap(owner, name)
     offsets = {}
     try:
-        for k in range(calls):
-            marks.clear()
-            A.backend.sync()
-            started = time.perf_counter()
-            ld.bfs(A, roots[k % len(roots)])
-            ended = time.perf_counter()
+        for started, ended in _timed_calls(A, roots, calls, marks.clear):
             seen = {}
             for name, side, at in marks:
                 key = (name, side, seen.get((name, side), 0))

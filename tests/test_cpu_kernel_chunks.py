@@ -48,13 +48,7 @@ def test_push_chunks_are_the_one_core_push(semiring, mask_kind, seed):
     in_map = IdMap(64, 96, 5)
     results = [push._push(csr, frontier, left, semiring, mask, complement, in_map, nchunks, degrees)
                for nchunks in (1, 2, 3, 7)]
-    words, out, examined, ids, edges = results[0]
-    assert np.all(np.diff(ids) > 0) and ids.shape[0] > 0
-    for other in results[1:]:
-        np.testing.assert_array_equal(other[0], words)
-        np.testing.assert_array_equal(other[3], ids)
-        assert other[2] == examined and other[4] == edges
-        assert out[ids].tolist() == other[1][ids].tolist()
+    assert_chunkings_agree([(words, out, ids, examined, edges) for words, out, examined, ids, edges in results])
 
 
 @pytest.mark.parametrize("semiring", list(semirings), ids=lambda s: s.name)
@@ -69,13 +63,7 @@ def test_pull_chunks_are_the_one_core_pull(semiring, mask_kind):
     in_map = IdMap(64, 64, 0)
     results = [pull._pull(csr, frontier, left, semiring, mask, complement, in_map, degrees, nchunks)
                for nchunks in (1, 2, 5, 40)]
-    words, out, ids, examined, edges = results[0]
-    assert np.all(np.diff(ids) > 0) and ids.shape[0] > 0
-    for other in results[1:]:
-        np.testing.assert_array_equal(other[0], words)
-        np.testing.assert_array_equal(other[2], ids)
-        assert other[3] == examined and other[4] == edges
-        assert out[ids].tolist() == other[1][ids].tolist()
+    assert_chunkings_agree(results)
 
 
 def test_a_long_output_array_is_reused_only_when_nobody_holds_it():
@@ -92,3 +80,15 @@ def test_a_long_output_array_is_reused_only_when_nobody_holds_it():
     assert reused_empty(kept, "out", REUSED_SLOTS, np.bool_).dtype == np.bool_
     short = {}
     assert reused_empty(short, "out", 10, np.int64).shape == (10,) and not short
+
+
+def assert_chunkings_agree(results):
+    """Every chunking's (words, values, ids, examined, edges) is the one-chunk run's: the same
+    bits, the same increasing nonempty list, counts and values at the found entries."""
+    words, out, ids, examined, edges = results[0]
+    assert np.all(np.diff(ids) > 0) and ids.shape[0] > 0
+    for other in results[1:]:
+        np.testing.assert_array_equal(other[0], words)
+        np.testing.assert_array_equal(other[2], ids)
+        assert other[3] == examined and other[4] == edges
+        assert out[ids].tolist() == other[1][ids].tolist()
