@@ -184,6 +184,15 @@ def trailing_zeros(typingctx, word):
     return types.int64(word), codegen
 
 
+def empty_rows(csr):
+    """The bits of ``csr``'s rows without entries (no pull reads them), made once a block and
+    kept with it (at least one word, so that a loop may read word 0 of an empty block)."""
+    known = csr.derived.get("empty_rows")
+    if known is None:
+        known = csr.derived["empty_rows"] = rows_without_inputs(csr.indptr, max(-(-csr.nmajor // 32), 1))
+    return known
+
+
 @numba.njit(cache=True)
 def rows_without_inputs(indptr, nwords):
     """The bitmap of the rows of ``indptr`` that hold no entry (a pull never looks at them)."""

@@ -16,10 +16,9 @@ import numba
 import numpy as np
 
 from lagraph_dist.local import wire
-from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list, _set_bits, new_counters
+from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list, _set_bits, new_counters, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import (allowed, claim, closed_bits, listed_output, mask_args,
                                                    optional_int64, semiring_codes)
-from lagraph_dist.local.cpu_kernels.bitmap import trailing_zeros
 from lagraph_dist.local.layout import ADD_ANY, FOUND, OVERFLOW
 from lagraph_dist.local.parts import LocalPart
 
@@ -67,6 +66,19 @@ def _even(words):
 
 
 @numba.njit(cache=True, inline="always")
+def _piece(at, count, cap, vw, threshold, block_words, itemsize):
+    """The piece at word ``at`` of an owner's ``count`` entries, by lagraph_dist.local.wire's
+    rules (fixed_piece_words, counted_is_bitmap, counted_piece_words, compiled here for the pack
+    and the merge): (its words, where its ids start, whether it is a list, where its values
+    start, counted in values of ``itemsize`` bytes)."""
+    if cap > 0:
+        return 2 + _even(cap) + cap * vw, at + 2, True, (at + 2 + _even(cap)) * 4 // itemsize
+    if vw == 0 and count > threshold:
+        return block_words, at, False, 0
+    return _even(count) + count * vw, at, True, (at + _even(count)) * 4 // itemsize
+
+
+@numba.njit(cache=True, inline="always")
 def _place(send, typed, ids, values, j, slot, k, block_len, id_at, value_at, vw):
     """Entry ``j`` (owner ``k``) into slot ``slot`` of its owner's piece: its local id and,
     when values travel, its value in the wire's type."""
@@ -96,15 +108,7 @@ def _pack(ids, found, ids_sorted, values, words, vw, block_len, nowners, cap, th
     at = 0
     for k in range(nowners):
         starts[k] = at
-        if cap > 0:
-            size, ids_from, room = 2 + _even(cap) + cap * vw, at + 2, cap
-        elif vw == 0 and counts[k] > threshold:
-            size, ids_from, room = block_words, at, 0
-            listed[k] = False
-        else:
-            size, ids_from, room = _even(mine[k]) + mine[k] * vw, at, mine[k]
-        id_at[k] = ids_from
-        value_at[k] = (ids_from + _even(room)) * 4 // itemsize
+        size, id_at[k], listed[k], value_at[k] = _piece(at, mine[k], cap, vw, threshold, block_words, itemsize)
         at += size
     send = np.empty(at, dtype=np.uint32)
     for k in range(nowners):
@@ -237,17 +241,11 @@ def _merge(recv, values, vw, nowners, block_len, cap, threshold, counts, mask, m
                               np.empty(nowners, dtype=np.int64))
     overflow, at, entries = False, 0, 0
     for k in range(nowners):
-        if cap > 0:
-            count = np.int64(recv[at])
-            overflow |= count > cap
-            id_at[k], sizes[k], room = at + 2, min(count, cap), cap
-            at += 2 + _even(cap) + cap * vw
-        else:
-            count = counts[k]
-            listed[k] = not (vw == 0 and count > threshold)
-            id_at[k], sizes[k], room = at, count, count
-            at += _even(count) + count * vw if listed[k] else block_words
-        value_at[k] = (id_at[k] + _even(room)) * 4 // itemsize
+        count = np.int64(recv[at]) if cap > 0 else counts[k]      # a fixed piece carries its count
+        overflow |= cap > 0 and count > cap
+        sizes[k] = min(count, cap) if cap > 0 else count
+        size, id_at[k], listed[k], value_at[k] = _piece(at, count, cap, vw, threshold, block_words, itemsize)
+        at += size
         entries += sizes[k]
     closed = closed_bits(mask, mode, words.shape[0]) if add == ADD_ANY else words
     claimed = np.empty(min(entries, block_len), dtype=np.int32)

@@ -26,7 +26,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
 from lagraph_dist.core.direction import DirectionRule
-from lagraph_dist.local.cpu_kernels.bitmap import rows_without_inputs, trailing_zeros
+from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
@@ -570,19 +570,11 @@ class FusedRecords:
 
 def fused_workspace(n, nnz):
     """The run's buffers over an n-vertex block (kept by the caller, one per matrix): two
-    frontier queues, the push's parents queue, two frontier bitmaps, and (made on first use)
-    the bitmap of the rows without in-edges."""
+    frontier queues, the push's parents queue and two frontier bitmaps (the bitmap of the rows
+    without in-edges is kept with the in-edges' block: :func:`empty_rows`)."""
     slots, nwords = max(n, 1), max(-(-n // 32), 1)
     return {"queues": (np.empty(slots, np.int32), np.empty(slots, np.int32)), "sources": np.empty(slots, np.int32),
-            "bits": np.empty((2, nwords), np.uint32), "no_inputs": None}
-
-
-def _no_inputs(in_csr, nwords, space):
-    """The bits of ``in_csr``'s empty rows, made once per matrix (kept with the CSR it is of)."""
-    kept = space["no_inputs"]
-    if kept is None or kept[0] is not in_csr.indptr:
-        kept = space["no_inputs"] = (in_csr.indptr, rows_without_inputs(in_csr.indptr, nwords))
-    return kept[1]
+            "bits": np.empty((2, nwords), np.uint32)}
 
 
 _NO_DEPTHS = np.zeros(0, np.int64)
@@ -596,7 +588,7 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     same_bits = depths is not None and np.array_equal(depth_words, words)
     tick = seconds_per_tick()
     records, seconds, discovered, cur, count, edges, reason = _search(
-        out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, _no_inputs(in_csr, words.shape[0], space),
+        out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr),
         words, parents, bool(positional), _NO_WORDS if depths is None or same_bits else depth_words,
         _NO_DEPTHS if depths is None else depths, np.int64(first_depth), frontier, *space["queues"],
         space["sources"], space["bits"], np.int64(mode), np.float64(rule.alpha),

@@ -13,19 +13,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import (candidate_word, chunks_for, combine, left_values, listed_output,
-                                                   map_args, mask_args, multiply, optional_int64, reused_empty,
-                                                   semiring_codes)
-from lagraph_dist.local.cpu_kernels.bitmap import rows_without_inputs, trailing_zeros
-from lagraph_dist.local.cpu_kernels.common import nonnegative
-
-
-def empty_rows(csr):
-    """The bits of ``csr``'s rows without inputs (no pull reads them), made once a block."""
-    known = csr.derived.get("empty_rows")
-    if known is None:
-        known = csr.derived["empty_rows"] = rows_without_inputs(csr.indptr, -(-csr.nmajor // 32))
-    return known
+                                                   map_args, mask_args, multiply, nonnegative, optional_int64,
+                                                   reused_empty, semiring_codes)
 
 
 @numba.njit(cache=True)

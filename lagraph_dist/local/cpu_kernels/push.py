@@ -21,8 +21,7 @@ import numpy as np
 from lagraph_dist.local.cpu_kernels.bitmap import _claimed_list
 from lagraph_dist.local.cpu_kernels.common import (PARALLEL_WORK, allowed, chunks_for, claim, closed_bits,
                                                    left_values, listed_output, map_args, mask_args, multiply,
-                                                   optional_int64, reused_empty, semiring_codes)
-from lagraph_dist.local.cpu_kernels.common import nonnegative
+                                                   nonnegative, optional_int64, reused_empty, semiring_codes)
 from lagraph_dist.local.layout import ADD_ANY
 
 
