@@ -69,7 +69,7 @@ def main(specs, json_path=None):
                   f"({fused} fused), {1e3 * np.median(times) / max(len(result.stats), 1):.1f} us/level, "
                   f"levels' own ms (last search) {level_ms:.3f}", flush=True)
             for s in result.stats[:40]:
-                if not s["fused"] or s["level"] < 4:
+                if not s["fused"] or s["level"] < 4 or len(result.stats) <= 12:     # a deep search: its first
                     print(f"    {s['level']} {s['direction']} fused={s['fused']} frontier={s['frontier']} "
                           f"found={s['discovered']} edges={s['edges_examined']} ms={1e3 * s['seconds']:.3f} "
                           f"reads={s['host_reads']}", flush=True)

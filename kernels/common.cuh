@@ -142,6 +142,15 @@ __device__ __forceinline__ i64 ld_to_global(i64 l, i64 block_len, i64 stride, i6
     return (l / block_len) * stride + offset + l % block_len;
 }
 
+// The device's nanosecond clock (%globaltimer), the same on every SM: a fused level's time is
+// the difference of the readings taken by one thread right after the barriers that close the
+// level before and it; push.cu's single levels are bracketed by the same clock.
+__device__ __forceinline__ u64 ld_now_ns() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 __device__ __forceinline__ bool ld_bit(const u32* __restrict__ words, i64 i) {
     return (__ldg(words + (i >> 5)) >> (i & 31)) & 1u;
 }

@@ -163,14 +163,6 @@ struct ld_level_out {
 
 __device__ __forceinline__ u32 ld_load_word(const u32* p) { return __ldcg(p); }
 
-// The device's nanosecond clock, the same on every SM: a level's time is the difference of the
-// readings taken by one thread right after the barriers that close the level before and it.
-__device__ __forceinline__ u64 ld_now_ns() {
-    u64 t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 // A level's record (the grid's, a block's and a warp's levels write it the same way).
 __device__ __forceinline__ void ld_write_record(u64* records, i64 level, i64 frontier, i64 discovered, i64 examined,
                                                 bool push, u64 end_ns) {

@@ -13,6 +13,12 @@
 // the output queue with one atomic a block flush, and their out-degrees summed for the
 // direction rule. LD_PUSH_THREADS, LD_EDGES_PER_THREAD and LD_SMALL_SCAN (frontiers up to this
 // size are scanned by one block) come from lagraph_dist/local/layout.py.
+//
+// In place (a BFS level too big for fused.cu's kernel, which hands it here between two of its
+// runs): the output bitmap and values are the search's visited bits and parents, so one probe of
+// a neighbour's bit is both the mask's test and the claim's (no mask, no product output, no
+// assign after it); the claimant also writes the vertex's depth, and out-degrees come from the
+// matrix's own indptr. ld_push_level_stamp brackets such a level with the device clock.
 #include "common.cuh"
 #include "push_steps.cuh"
 
@@ -76,7 +82,8 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                const u32* __restrict__ mask, int mask_mode,
                u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
                u64* __restrict__ counters, const i64* __restrict__ out_degree,
-               i64 block_len, i64 stride, i64 offset) {
+               i64 block_len, i64 stride, i64 offset,
+               int in_place, long long* __restrict__ depths, u32* __restrict__ depth_words, long long depth) {
     __shared__ i64 s_scan[LD_TILE_EDGES + 1];   // scan[k0 .. k0 + TILE], past nf: "infinity"
     __shared__ i64 s_start[LD_TILE_EDGES];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
     __shared__ int s_vertex[LD_TILE_EDGES];
@@ -117,30 +124,51 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
             }
         }
         __syncthreads();
+        // a thread's edges in phases, every load of a phase issued before any is used: their
+        // sources, then their out-neighbours, then the neighbours' bits (mask, output), then the
+        // claims. One edge after another, a tile was four chains of dependent loads in a row.
+        constexpr int J = LD_EDGES_PER_THREAD;
+        int k[J], u[J], v[J];
+        i64 at[J];
+        bool open[J];
 #pragma unroll
-        for (int j = 0; j < LD_EDGES_PER_THREAD; ++j) {
+        for (int j = 0; j < J; ++j) {
             const i64 edge = first + (i64)j * LD_PUSH_THREADS + threadIdx.x;
-            bool fresh = false;
-            int v = 0;
-            if (edge < last) {
-                int k, u;
-                i64 at;
+            open[j] = edge < last;
+            k[j] = k0; u[j] = 0; at[j] = 0;
+            if (open[j]) {
                 if (staged) {
                     const int i = ld_owner_of_edge(s_scan, 0, span, edge);
-                    k = k0 + i; u = s_vertex[i]; at = s_start[i] + edge;
+                    k[j] = k0 + i; u[j] = s_vertex[i]; at[j] = s_start[i] + edge;
                 } else {
-                    k = ld_owner_of_edge(scan, k0, k0 + span, edge);
-                    u = frontier[k]; at = indptr[u] + (edge - scan[k]);
-                }
-                v = __ldg(indices + at);
-                if (ld_allowed(mask, mask_mode, v)) {
-                    const V left = MULT == LD_MULT_LAND ? frontier_values[k] : V();
-                    fresh = ld_push_claim<ADD, V>(out_words, out_values, v,
-                                                  ld_multiply<MULT, V>(u, left, block_len, stride, offset));
+                    k[j] = ld_owner_of_edge(scan, k0, k0 + span, edge);
+                    u[j] = frontier[k[j]]; at[j] = indptr[u[j]] + (edge - scan[k[j]]);
                 }
             }
-            ld_stage_add(found, fresh, v);
-            if (fresh && out_degree) pushed_edges += (u64)out_degree[v];
+        }
+#pragma unroll
+        for (int j = 0; j < J; ++j) v[j] = open[j] ? __ldg(indices + at[j]) : 0;
+#pragma unroll
+        for (int j = 0; j < J; ++j) open[j] = open[j] && ld_allowed(mask, mask_mode, v[j]);
+#pragma unroll
+        for (int j = 0; j < J; ++j) open[j] = open[j] && ld_push_probe<ADD>(out_words, v[j]);
+#pragma unroll
+        for (int j = 0; j < J; ++j) {
+            bool fresh = false;
+            if (open[j]) {
+                const V left = MULT == LD_MULT_LAND ? frontier_values[k[j]] : V();
+                fresh = ld_claim<ADD, V>(out_words, out_values, v[j],
+                                         ld_multiply<MULT, V>(u[j], left, block_len, stride, offset));
+            }
+            ld_stage_add(found, fresh, v[j]);
+            if (fresh && out_degree) pushed_edges += (u64)out_degree[v[j]];
+            if (fresh && in_place) {       // the matrix is the output's space: its own out-degrees
+                pushed_edges += (u64)(indptr[v[j] + 1] - indptr[v[j]]);
+                if (depths) {
+                    depths[v[j]] = depth;
+                    atomicOr(depth_words + (v[j] >> 5), 1u << (v[j] & 31));
+                }
+            }
         }
         if (threadIdx.x == 0)
             s_k0 = s_next >= 0 ? s_next : (last < total ? ld_owner_of_edge(scan, k1, nf, last) : k1);
@@ -151,10 +179,32 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
     if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(counters + LD_EXAMINED, (u64)total);
 }
 
+// A single push level's clock and record (fused.py's big push levels), in order on the stream:
+// before the level (closing 0) it zeroes the level's counters and reads the clock into
+// clock[0]; after it (closing 1) it writes the level's record in fused.cu's layout, ended by the
+// clock, and in clock[1] whether the level claimed `target` (-1: none).
+extern "C" __global__ void ld_push_level_stamp(u64* __restrict__ counters, u64* __restrict__ clock,
+                                               u64* __restrict__ record, i64 frontier,
+                                               const u32* __restrict__ words, i64 target, int closing) {
+    if (threadIdx.x != 0 || blockIdx.x != 0) return;
+    if (!closing) {
+        for (int k = 0; k < LD_NCOUNTERS; ++k) counters[k] = 0ull;
+        clock[0] = ld_now_ns();
+        return;
+    }
+    record[LD_RECORD_FRONTIER] = (u64)frontier;
+    record[LD_RECORD_DISCOVERED] = counters[LD_FOUND];
+    record[LD_RECORD_EXAMINED] = counters[LD_EXAMINED];
+    record[LD_RECORD_PUSH] = 1ull;
+    record[LD_RECORD_END_NS] = ld_now_ns();
+    // the target was unvisited before the level (the search stops where it is found)
+    clock[1] = target >= 0 && ((words[target >> 5] >> (target & 31)) & 1u) ? 1ull : 0ull;
+}
+
 #ifdef LD_NVCC_CHECK   // explicit instances, so that a plain nvcc compile checks every body
 #define LD_PUSH_INSTANCE(M, A, V) template __global__ void ld_push_spmspv<M, A, V>( \
     const i64*, const int*, const int*, const V*, const i64*, int, const u32*, int, u32*, V*, int*, u64*, \
-    const i64*, i64, i64, i64);
+    const i64*, i64, i64, i64, int, long long*, u32*, long long);
 LD_PUSH_INSTANCE(LD_MULT_PAIR, LD_ADD_ANY, bool)
 LD_PUSH_INSTANCE(LD_MULT_LAND, LD_ADD_LOR, bool)
 LD_PUSH_INSTANCE(LD_MULT_SECONDI, LD_ADD_ANY, long long)

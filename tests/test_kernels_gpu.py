@@ -394,6 +394,14 @@ def block_edges(request, gpu):
     gpu.kernels.fused_block_edges = FUSED_BLOCK_EDGES
 
 
+@pytest.fixture
+def tiny_push_cap(monkeypatch):
+    """Push levels of more than 32 out-edges leave the cooperative kernel for push.cu's tile
+    push in place (Kronecker 26's big levels, on graphs small enough to test)."""
+    from lagraph_dist.local.gpu_kernels import fused
+    monkeypatch.setattr(fused, "FUSED_MAX_PUSH_EDGES", 32)
+
+
 @pytest.mark.parametrize("positional", [True, False])
 @pytest.mark.parametrize("graph", ["mesh", "random", "giants", "directed", "path", "tree", "switching", "isolated"])
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
@@ -401,6 +409,19 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode, block_edges):
     """The fused kernel against its twin level by level, with push levels run inside one block
     never, by default and whenever they fit (the search hands over between block and grid
     levels several times on the switching graph, and on the random and giant ones)."""
+    _fused_against_twin(gpu, positional, graph, mode)
+
+
+@pytest.mark.parametrize("positional", [True, False])
+@pytest.mark.parametrize("graph", ["mesh", "random", "giants", "directed", "tree", "switching"])
+@pytest.mark.parametrize("mode", ["push", "auto"])
+def test_fused_search_hands_big_push_levels_to_the_tile_push(gpu, positional, graph, mode, tiny_push_cap):
+    """Push levels past the kernel's cap run as push.cu's product written in place between two
+    cooperative runs: the same levels, records, visited bits, depths and rule as the twin."""
+    _fused_against_twin(gpu, positional, graph, mode)
+
+
+def _fused_against_twin(gpu, positional, graph, mode):
     from lagraph_dist.core.direction import DirectionRule
     cp = gpu.xp
     out_csr, in_csr, length = _fused_graph(graph)
@@ -449,6 +470,18 @@ def test_fused_search_stops_like_twin(gpu, stop, mode, block_edges):
     """A run cut short hands back the same frontier (ids, out-edges) and reason as the twin,
     after a pull level (the kernel then lists the frontier from its bitmap) and after push
     levels inside one block or over the grid."""
+    _fused_stop_against_twin(gpu, stop, mode)
+
+
+@pytest.mark.parametrize("stop", ["levels", "target", "too_big", "edges"])
+def test_fused_search_stops_like_twin_after_tile_pushes(gpu, stop, tiny_push_cap):
+    """The stops after or inside push levels run by the tile push: the level limit counted
+    across runs and tile levels, a target claimed by a tile level, a frontier past max_frontier,
+    and a push past max_edges (the caller's limit, not the kernel's cap) not run."""
+    _fused_stop_against_twin(gpu, stop, "push")
+
+
+def _fused_stop_against_twin(gpu, stop, mode):
     from lagraph_dist.core.direction import DirectionRule
     cp = gpu.xp
     out_csr, in_csr, length = _fused_graph("random")
@@ -467,6 +500,8 @@ def test_fused_search_stops_like_twin(gpu, stop, mode, block_edges):
             distance[list(nxt)] = distance[frontier[0]] + 1
             frontier = sorted(nxt)
         args["target"] = int(np.flatnonzero(distance == 2)[0])
+    elif stop == "edges":
+        args["max_edges"] = 2000
     else:
         args["max_frontier"] = 50
     gw, gp = cp.asarray(words), cp.asarray(parents)
@@ -521,3 +556,26 @@ def test_fused_search_many_small_graphs(gpu):
             assert (parents >= 0).sum() == (levels >= 0).sum(), where
             assert (levels[parents[reached]] == levels[reached] - 1).all(), where
             assert dense[parents[reached], reached].all(), where
+
+
+@pytest.mark.parametrize("direction", ["push", "auto"])
+def test_bfs_with_tile_push_levels(gpu, direction, tiny_push_cap):
+    """Whole searches through the public call whose big push levels run as the in-place tile
+    push: levels against scipy's BFS, parents one level up along a real edge, levels-only and
+    parents-only searches agreeing, and the records counting every vertex once."""
+    from scipy.sparse.csgraph import shortest_path
+    A = ld.kronecker(12, seed=3, backend="gpu")
+    S = A.to_scipy()
+    source = int(np.argmax(np.diff(S.indptr)))
+    hops = shortest_path(S, unweighted=True, indices=source)
+    expected = np.where(np.isinf(hops), -1, hops).astype(np.int64)
+    res = ld.bfs(A, source, direction=direction)
+    levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
+    np.testing.assert_array_equal(levels, expected)
+    reached = np.flatnonzero(levels > 0)
+    assert (levels[parents[reached]] == levels[reached] - 1).all()
+    assert (np.asarray(S[parents[reached], reached]) != 0).all()
+    assert sum(s["discovered"] for s in res.stats) == (levels >= 0).sum() - 1
+    np.testing.assert_array_equal(ld.bfs(A, source, parents=False, direction=direction).levels.to_numpy(), expected)
+    only = ld.bfs(A, source, levels=False, direction=direction).parents.to_numpy()
+    np.testing.assert_array_equal(only >= 0, expected >= 0)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lagraph_dist.comm import collectives
-from lagraph_dist.local.layout import STOP_LEVELS, STOP_TOO_BIG
+from lagraph_dist.local.layout import STOP_LEVELS
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch
 from lagraph_dist.comm.grid import WORD_BITS
@@ -479,19 +479,15 @@ class LevelRecord:
 #: a fused run returns after this many levels to report them (its report buffer's size), and
 #: the next run goes on from there
 FUSED_MAX_LEVELS = 4096
-#: push levels of more out-edges than this leave the fused run for a single product, whose
-#: tile-balanced push kernel reads a huge frontier's edges faster than the fused kernel's warps
-FUSED_MAX_PUSH_EDGES = 1 << 24
 _NO_CAP = (1 << 63) - 1
 
 
-def _fused_caps(kernels):
-    """(levels, push edges) one fused run of ``kernels`` takes at most: what its ``bfs_fused``
-    says (``max_levels``, ``max_push_edges``; None: no cap, the CPU's compiled run, whose records
-    grow), else FUSED_MAX_LEVELS and FUSED_MAX_PUSH_EDGES (the CUDA kernel's)."""
-    run = kernels.bfs_fused
-    levels, edges = getattr(run, "max_levels", FUSED_MAX_LEVELS), getattr(run, "max_push_edges", FUSED_MAX_PUSH_EDGES)
-    return _NO_CAP if levels is None else levels, _NO_CAP if edges is None else edges
+def _fused_level_cap(kernels):
+    """The levels one fused run of ``kernels`` takes at most: what its ``bfs_fused`` says
+    (``max_levels``; None: no cap, the CPU's compiled run, whose records grow), else
+    FUSED_MAX_LEVELS (the CUDA kernel's report)."""
+    levels = getattr(kernels.bfs_fused, "max_levels", FUSED_MAX_LEVELS)
+    return _NO_CAP if levels is None else levels
 
 
 @dataclass
@@ -582,8 +578,7 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     On a 1 x 1 grid, with ``visited`` (and ``depths``) as bitmaps, the backend runs the levels
     without returning to Python (the GPU backend: one persistent cooperative kernel with a
     grid barrier between levels, and visited updated in place instead of a separate assign,
-    ``kernels/fused.cu``), in runs of at most FUSED_MAX_LEVELS levels; a push level of more
-    than FUSED_MAX_PUSH_EDGES out-edges runs as a single product between two runs. Elsewhere
+    ``kernels/fused.cu``), in runs of at most FUSED_MAX_LEVELS levels. Elsewhere
     every level is the loop above. This is the only level loop of the package's searches.
     """
     semiring = lookup_semiring(semiring)
@@ -629,18 +624,15 @@ class LevelEngine(abc.ABC):
 
 class _VectorLevels(LevelEngine):
     """The levels of :func:`repeat_masked_vxm`: fused runs where the backend has them, single
-    products elsewhere; ``chosen`` is a direction the rule has already given the next level (a
-    fused run stops before a push too big for it after the rule chose it; the single product
-    then takes it)."""
+    products elsewhere."""
 
     def __init__(self, q, A, semiring, visited, depths, depth, limits, rule, fusable):
         super().__init__(q, A, depth, limits, rule)
         self.semiring, self.visited, self.depths, self.fusable = semiring, visited, depths, fusable
-        self.chosen = None
         self.degrees = A.out_degree()
 
     def step(self):
-        if self.fusable and self.chosen is None:
+        if self.fusable:
             self.fused_run()
         else:
             self.single()
@@ -662,10 +654,7 @@ class _VectorLevels(LevelEngine):
         counted = edges is not None
         if not counted:                             # one reduce at most, only when asked for
             edges = functools.cache(lambda: frontier_out_edges(q, degrees))
-        push = self.chosen
-        if push is None:
-            push = self.rule.choose(q.nvals, edges)
-        self.chosen = None
+        push = self.rule.choose(q.nvals, edges)
         if push and limits.max_edges is not None and (edges if counted else edges()) > limits.max_edges:
             self.stopped = True
             return
@@ -687,26 +676,19 @@ class _VectorLevels(LevelEngine):
         self._after(found)
 
     def fused_run(self):
-        """Levels inside the backend's composite, until it stops; a push too big for it is
-        left to :meth:`single`, with the rule's choice kept."""
+        """Levels inside the backend's composite, until it stops (empty, at the target, past
+        max_nvals, before a push past max_edges) or its run of levels ends."""
         limits = self.limits
-        most_levels, most_edges = _fused_caps(self.A.backend.kernels)
-        edge_cap = most_edges if limits.max_edges is None else min(limits.max_edges, most_edges)
-        run_limits = RepeatLimits(max_levels=min(most_levels, limits.max_levels - len(self.records)),
-                                  max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
-                                  max_edges=edge_cap, target=limits.target)
+        run_limits = RepeatLimits(
+            max_levels=min(_fused_level_cap(self.A.backend.kernels), limits.max_levels - len(self.records)),
+            max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
+            max_edges=_NO_CAP if limits.max_edges is None else limits.max_edges, target=limits.target)
         q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
                                        self.next_depth(), run_limits, self.rule)
         self.records.add_fused(run)
         self.q = q
-        if reason == STOP_TOO_BIG and (limits.max_nvals is None or q.nvals <= limits.max_nvals):
-            # stopped before a push of more than edge_cap out-edges, which the rule chose
-            if limits.max_edges is not None and frontier_out_edges(q, self.degrees) > limits.max_edges:
-                self.stopped = True
-            else:
-                self.chosen = True
-        elif reason != STOP_LEVELS:
-            self.stopped = True          # empty, at the target, or past max_nvals
+        if reason != STOP_LEVELS:
+            self.stopped = True
 
 
 def holds(q, vertex):

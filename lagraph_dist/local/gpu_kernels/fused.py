@@ -6,12 +6,18 @@ import numpy as np
 
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
-                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS)
+from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
+from lagraph_dist.local.layout import (FOUND, FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
+                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, PUSH_EDGES,
+                                       STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
 FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
+#: push levels of more out-edges than this leave the cooperative kernel for push.cu's
+#: tile-balanced push, in place between two runs: it reads a huge frontier's edges faster than
+#: the kernel's warps (push-only Kronecker 26: 55.8 ms a search against 72.9 with no cap)
+FUSED_MAX_PUSH_EDGES = 1 << 24
 
 
 def _level_records(rows, started_ns):
@@ -78,10 +84,13 @@ class FusedKernels(KernelsBase):
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
                   rule, max_frontier, max_edges, max_levels, target, workspace=None):
-        """Runs the fused search once and reads its status and first per-level records back in
-        one copy (a second copy only past FUSED_RECORDS_READ levels). Updates ``rule``'s state.
-        Returns the twin's tuple (records, frontier ids (a copy), frontier out-edges, stop
-        reason); each level's seconds come from the kernel's %globaltimer readings."""
+        """The search's levels from ``frontier_ids``: runs of the cooperative kernel, and between
+        two runs each push level of more than FUSED_MAX_PUSH_EDGES out-edges (the rule chose it
+        in the run before) as push.cu's tile-balanced push written in place. Each run reads its
+        status and first per-level records back in one copy (a second copy only past
+        FUSED_RECORDS_READ levels), each such push level its counters and record in one copy.
+        Updates ``rule``'s state. Returns the twin's tuple (records, frontier ids (a copy),
+        frontier out-edges, stop reason); each level's seconds come from %globaltimer readings."""
         cp = self.cp
         n = out_csr.nmajor
         space = workspace or self.fused_workspace(n, int(out_csr.indices.shape[0]))
@@ -93,10 +102,41 @@ class FusedKernels(KernelsBase):
             report = space["reports"][max_levels] = (
                 whole, whole[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)],
                 whole[FUSED_NSTATUS:].view(cp.uint64))
+        frontier = frontier_ids.astype(cp.int32, copy=False)
+        kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
+        runs, depth, levels_left = [], first_depth, max_levels
+        while True:
+            records, slot, count, edges, reason = self._fused_run(
+                out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, positional, rule,
+                max_frontier, kernel_edges, levels_left, target, space, report)
+            runs.append(records)
+            depth, levels_left = depth + len(records), levels_left - len(records)
+            handed = reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges
+            if not handed:       # (a run that used up its levels stops with STOP_LEVELS)
+                break
+            # the rule chose push for this level, too big for the kernel's warps: push.cu's tiles
+            records, slot, count, edges, reason = self._push_level(
+                out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional, max_frontier,
+                target, space)
+            runs.append(records)
+            depth, levels_left = depth + 1, levels_left - 1
+            if reason is not None or levels_left == 0:
+                reason = STOP_LEVELS if reason is None else reason
+                break
+            frontier = space["queues"][slot * n:slot * n + count]
+        # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
+        ids = space["queues"][slot * n:slot * n + count].copy() if count else cp.empty(0, dtype=cp.int32)
+        return FusedRecords.joined(runs) if len(runs) > 1 else runs[0], ids, edges, reason
+
+    def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
+                   rule, max_frontier, max_edges, max_levels, target, space, report):
+        """One cooperative launch of at most ``max_levels`` levels (``report``: the status and
+        record buffers, made for at least as many): (records, slot of the last frontier, its count
+        and out-edges, stop reason)."""
+        n = out_csr.nmajor
         report, head, records = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
-        frontier = frontier_ids.astype(cp.int32, copy=False)
         function((blocks,), (FUSED_THREADS,),
                  (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, np.int64(n), words, parents,
                   self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
@@ -112,7 +152,24 @@ class FusedKernels(KernelsBase):
         flat = head[FUSED_NSTATUS:].view(np.uint64)
         if levels > FUSED_RECORDS_READ:
             flat = self.read(records[:FUSED_RECORD * levels])
-        records = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
-        # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
-        ids = space["queues"][slot * n:slot * n + count].copy() if count else cp.empty(0, dtype=cp.int32)
-        return records, ids, edges, reason
+        return _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started), slot, count, edges, reason
+
+    def _push_level(self, out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional,
+                    max_frontier, target, space):
+        """The push level the kernel handed back (its frontier: slot ``slot``'s queue), written in
+        place into the next slot's queue: (its record, that slot, the count and out-edges found,
+        a stop reason or None), from one read of its counters and record."""
+        n = out_csr.nmajor
+        after = (slot + 1) % 3
+        stamps = space.get("push_stamps")
+        if stamps is None:
+            stamps = space["push_stamps"] = self.cp.empty(PUSH_STAMPS, dtype=self.cp.uint64)
+        queues = space["queues"]
+        self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
+                                 depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps)
+        seen = self.read(stamps)
+        found, found_edges = int(seen[FOUND]), int(seen[PUSH_EDGES])
+        started, hit = int(seen[NCOUNTERS]), bool(seen[NCOUNTERS + 1])
+        records = _level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), started)
+        stop = STOP_EMPTY if found == 0 else STOP_TARGET if hit else STOP_TOO_BIG if found > max_frontier else None
+        return records, after, found, found_edges, stop

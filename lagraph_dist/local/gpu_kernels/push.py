@@ -4,7 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.layout import PUSH_THREADS, TILE_EDGES
+from lagraph_dist.local.layout import (ADD_ANY, FUSED_RECORD, MULT_PAIR, MULT_SECONDI, NCOUNTERS, PUSH_THREADS,
+                                       TILE_EDGES)
+
+PUSH_STAMPS = NCOUNTERS + 2 + FUSED_RECORD     # push_level_in_place's stamps: counters, clock, hit, record
+
+_NOT_IN_PLACE = (np.int32(0), np.intp(0), np.intp(0), np.int64(0))    # in place, depths, depth bits, depth
 
 
 class PushKernels(KernelsBase):
@@ -29,5 +34,28 @@ class PushKernels(KernelsBase):
         self._function("push", "ld_push_spmspv", *self._codes(semiring))(
             (blocks,), (PUSH_THREADS,),
             (csr.indptr, csr.indices, frontier, left, scan, np.int32(nf), mask, mode, part.words, part.values,
-             part.ids, counters, self._or_null(out_degree)) + self._idmap(in_map))
+             part.ids, counters, self._or_null(out_degree)) + self._idmap(in_map) + _NOT_IN_PLACE)
         return part, counters
+
+    def push_level_in_place(self, csr, frontier, positional, words, parents, depth_words, depths, depth, queue,
+                            frontier_edges, target, stamps):
+        """One BFS level as the push product written into the search's own state (push.cu, in
+        place): a neighbour whose ``words`` bit it claims gets its parent in ``parents`` (its
+        id when ``positional``, else true), its depth (when ``depths`` is given) and a place on
+        ``queue``. ``stamps`` (uint64, PUSH_STAMPS words, on the device) gets the level's
+        counters, its start on the device clock, whether it claimed ``target`` (-1: none) and its
+        record in fused.cu's layout; nothing is read back here."""
+        nf = int(frontier.shape[0])
+        counters, clock, record = stamps[:NCOUNTERS], stamps[NCOUNTERS:NCOUNTERS + 2], stamps[NCOUNTERS + 2:]
+        stamp = self._function("push", "ld_push_level_stamp")
+        stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(0)))
+        scan = self._frontier_scan(csr, frontier)
+        blocks = max(1, min(-(-int(frontier_edges) // TILE_EDGES), self._sms * 8))
+        n = np.int64(csr.nminor)      # one block: local ids are the global ids
+        codes = (MULT_SECONDI, ADD_ANY, "long long") if positional else (MULT_PAIR, ADD_ANY, "bool")
+        self._function("push", "ld_push_spmspv", *codes)(
+            (blocks,), (PUSH_THREADS,),
+            (csr.indptr, csr.indices, frontier, parents[:1], scan, np.int32(nf), self._dummy_words, np.int32(0),
+             words, parents, queue, counters, np.intp(0), n, n, np.int64(0), np.int32(1),
+             self._or_null(depths), self._or_null(depth_words), np.int64(depth)))
+        stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(1)))
