@@ -1,0 +1,80 @@
+"""The compiled CPU search's queue levels (cpu_kernels.fused._claim_queue): a level lists the
+neighbours whose bit is clear before it claims them, so it may list more entries than the graph
+has vertices; each found vertex's parent is its first frontier in-neighbour in the frontier's
+order, which on a push-only search of small levels is what a FIFO queue BFS gives."""
+import collections
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import lagraph_dist as ld
+from helpers import DIRECTIONS, check_bfs
+
+
+def symmetric(src, dst, n):
+    src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
+    S = sp.csr_matrix((np.ones(2 * src.shape[0], np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
+                      shape=(n, n))
+    S.sum_duplicates()
+    return S, ld.Matrix.from_scipy(S, backend="cpu")
+
+
+def bipartite(a, b):
+    """Complete bipartite K(a, b): from a vertex of the a side, the second level's frontier (the
+    b side) lists b * (a - 1) neighbours, many more than a + b vertices."""
+    src, dst = np.meshgrid(np.arange(a), np.arange(a, a + b), indexing="ij")
+    return symmetric(src.ravel(), dst.ravel(), a + b)
+
+
+def dense_random(n, density, seed):
+    rng = np.random.default_rng(seed)
+    src, dst = np.nonzero(np.triu(rng.random((n, n)) < density, 1))
+    return symmetric(src, dst, n)
+
+
+def mesh(rows, cols):
+    ids = np.arange(rows * cols).reshape(rows, cols)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    return symmetric(src, dst, rows * cols)
+
+
+CASES = {
+    "bipartite 40x40": (lambda: bipartite(40, 40), 0),
+    "bipartite 3x900": (lambda: bipartite(3, 900), 1),
+    "dense random 300": (lambda: dense_random(300, 0.3, 0), 7),
+    "mesh 60x45": (lambda: mesh(60, 45), 0),
+}
+
+
+def fifo_parents(S, source):
+    """A queue BFS's parents: vertices taken in the order they were found, neighbours in
+    adjacency order, each claimed by the first that reaches it."""
+    parents = np.full(S.shape[0], -1, np.int64)
+    parents[source] = source
+    queue = collections.deque([source])
+    while queue:
+        u = queue.popleft()
+        for v in S.indices[S.indptr[u]:S.indptr[u + 1]]:
+            if parents[v] < 0:
+                parents[v] = u
+                queue.append(v)
+    return parents
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_queue_levels_are_the_search(case, direction):
+    make, source = CASES[case]
+    S, A = make()
+    for levels, parents in ((True, True), (True, False), (False, True)):
+        check_bfs(S, A, source, direction, levels=levels, parents=parents)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_push_parent_is_the_first_frontier_in_neighbour(case):
+    make, source = CASES[case]
+    S, A = make()
+    res = ld.bfs(A, source, direction="push")
+    np.testing.assert_array_equal(res.parents.to_numpy(), fifo_parents(S, source))
