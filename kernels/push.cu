@@ -1,18 +1,22 @@
 // Top-down (push) masked SpMSpV: w = u' M over a list frontier, load-balanced over frontier
-// edges (Bisson et al. 2015, 3.4; the CTA gathering of Merrill et al.'s load-balanced expand).
+// edges (Bisson et al. 2015, 3.4; the gathering of Merrill et al.'s load-balanced expand, here a
+// warp's instead of a block's).
 //
 // `scan` is the exclusive scan of the frontier entries' degrees (length nf + 1; scan[nf] is the
-// total, read here so the host need not). A block walks a contiguous run of tiles of
-// blockDim * EDGES_PER_THREAD consecutive frontier edges. For each tile it loads the scan from
-// the tile's first frontier entry on into shared memory (one coalesced read), finds the tile's
-// last entry there in parallel, stages the range's vertex and row start, and its threads then
-// read the tile's edges with consecutive threads on consecutive edges (coalesced), each
-// finding its frontier entry by a short search in shared memory. A destination is claimed in the
-// output bitmap with push_steps.cuh's ld_push_claim (the read-only-cache probe and the atomicOr
-// claim, shared with fused.cu's push); new entries are staged in shared memory and appended to
-// the output queue with one atomic a block flush, and their out-degrees summed for the
-// direction rule. LD_PUSH_THREADS, LD_EDGES_PER_THREAD and LD_SMALL_SCAN (frontiers up to this
-// size are scanned by one block) come from lagraph_dist/local/layout.py.
+// total, read here so the host need not). Each warp walks a contiguous run of tiles of 32 *
+// EDGES_PER_THREAD consecutive frontier edges, with warp-synchronous steps only (a block-wide
+// tile spent a third of its stalls at block barriers, ncu on Kronecker 22). For each tile it
+// loads the scan from the tile's first frontier entry on into its share of shared memory (one
+// coalesced read), finds the tile's last entry there, stages the range's vertex and row start,
+// and its lanes then read the tile's edges with consecutive lanes on consecutive edges
+// (coalesced), each finding its frontier entry by a short search in shared memory. A lane's
+// edges go in phases, each phase's loads issued together (sources, out-neighbours, mask and
+// output bits, claims). A destination is claimed in the output bitmap with push_steps.cuh's
+// ld_push_probe and ld_claim (the read-only-cache probe and the atomicOr claim, shared with
+// fused.cu's push); new entries are staged in the warp's shared memory and appended to the
+// output queue with one atomic a flush, and their out-degrees summed for the direction rule.
+// LD_PUSH_THREADS, LD_EDGES_PER_THREAD and LD_SMALL_SCAN (frontiers up to this size are scanned
+// by one block) come from lagraph_dist/local/layout.py.
 //
 // In place (a BFS level too big for fused.cu's kernel, which hands it here between two of its
 // runs): the output bitmap and values are the search's visited bits and parents, so one probe of
@@ -22,7 +26,6 @@
 #include "common.cuh"
 #include "push_steps.cuh"
 
-#define LD_TILE_EDGES (LD_PUSH_THREADS * LD_EDGES_PER_THREAD)
 static_assert(LD_SMALL_SCAN <= 32 * 32, "ld_frontier_scan_small sums at most 32 warps");
 
 // degrees[k] = out-degree of frontier entry k, the input of a device-wide scan.
@@ -74,6 +77,46 @@ __device__ __forceinline__ int ld_owner_of_edge(const i64* __restrict__ scan, in
     return lo;
 }
 
+// A warp's tile: LD_WARP_TILE consecutive frontier edges, staged and read by that warp alone.
+#define LD_WARP_TILE (32 * LD_EDGES_PER_THREAD)
+#define LD_WARP_STAGE 256          // found ids a warp holds before one global atomic moves them
+
+// A warp's found ids, kept in its share of shared memory and moved to the output queue with one
+// global atomic a flush (a single counter bumped by every warp of a big level would serialise).
+struct ld_warp_stage {
+    int* items;
+    int count;                      // the same in every lane
+    __device__ __forceinline__ void add(bool fresh, int v, int lane, int* __restrict__ queue, u64* tail) {
+        const u32 news = __ballot_sync(0xffffffffu, fresh);
+        if (fresh) items[count + __popc(news & ((1u << lane) - 1u))] = v;
+        count += __popc(news);
+        if (count > LD_WARP_STAGE - 32) flush(lane, queue, tail);
+    }
+    __device__ __forceinline__ void flush(int lane, int* __restrict__ queue, u64* tail) {
+        __syncwarp();
+        if (count == 0) return;
+        u64 base = 0;
+        if (lane == 0) base = atomicAdd(tail, (u64)count);
+        base = __shfl_sync(0xffffffffu, base, 0);
+        for (int i = lane; i < count; i += 32) queue[base + i] = items[i];
+        __syncwarp();
+        count = 0;
+    }
+};
+
+// The owner of `edge` (the last entry k with scan[k] <= edge) from entry k0 on: in the warp's
+// window of scan[k0 .. k0 + LD_WARP_TILE] when it holds it, else by a search of the global scan.
+__device__ __forceinline__ int ld_window_owner(const i64* __restrict__ window, const i64* __restrict__ scan, int k0,
+                                               int nf, i64 edge) {
+    if (window[LD_WARP_TILE] > edge) return k0 + ld_owner_of_edge(window, 0, LD_WARP_TILE + 1, edge);
+    return ld_owner_of_edge(scan, k0, nf, edge);
+}
+
+// Each warp walks a contiguous run of warp tiles with warp-synchronous steps only (no block
+// barrier: ncu put a third of the stalls of a block-wide tile at its barriers). A tile: the
+// window of the scan from its first entry on, the entries it spans (vertex, start), then its
+// edges in phases, each phase's loads issued together: sources, out-neighbours, the mask's and
+// the output's bits, claims.
 template <int MULT, int ADD, typename V>
 __global__ void __launch_bounds__(LD_PUSH_THREADS)
 ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
@@ -84,64 +127,52 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                u64* __restrict__ counters, const i64* __restrict__ out_degree,
                i64 block_len, i64 stride, i64 offset,
                int in_place, long long* __restrict__ depths, u32* __restrict__ depth_words, long long depth) {
-    __shared__ i64 s_scan[LD_TILE_EDGES + 1];   // scan[k0 .. k0 + TILE], past nf: "infinity"
-    __shared__ i64 s_start[LD_TILE_EDGES];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
-    __shared__ int s_vertex[LD_TILE_EDGES];
-    __shared__ int s_k0, s_k1, s_next;
-    __shared__ ld_stage found;
-    ld_stage_init(found);
+    constexpr int WARPS = LD_PUSH_THREADS / 32, J = LD_EDGES_PER_THREAD;
+    __shared__ i64 s_scan[WARPS][LD_WARP_TILE + 1];   // scan[k0 ..], past nf: "infinity"
+    __shared__ i64 s_start[WARPS][LD_WARP_TILE];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
+    __shared__ int s_vertex[WARPS][LD_WARP_TILE];
+    __shared__ int s_found[WARPS][LD_WARP_STAGE];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    i64* window = s_scan[w];
+    ld_warp_stage found{s_found[w], 0};
     const i64 total = scan[nf];
-    const i64 ntiles = (total + LD_TILE_EDGES - 1) / LD_TILE_EDGES;
-    // a block walks a contiguous run of tiles, so each tile's first frontier entry is where the
-    // previous tile ended: one search a block, not one a tile
-    const i64 per_block = (ntiles + gridDim.x - 1) / gridDim.x;
-    const i64 tile_begin = blockIdx.x * per_block, tile_end = min(tile_begin + per_block, ntiles);
-    if (threadIdx.x == 0 && tile_begin < tile_end) s_k0 = ld_owner_of_edge(scan, 0, nf, tile_begin * LD_TILE_EDGES);
-    __syncthreads();
+    const i64 ntiles = (total + LD_WARP_TILE - 1) / LD_WARP_TILE;
+    const i64 nwarps = (i64)gridDim.x * WARPS, warp = (i64)blockIdx.x * WARPS + w;
+    // a warp walks a contiguous run of tiles, so each tile's first entry is where the previous
+    // tile ended: one global search a warp, not one a tile
+    const i64 per_warp = (ntiles + nwarps - 1) / nwarps;
+    const i64 tile_begin = warp * per_warp, tile_end = min(tile_begin + per_warp, ntiles);
+    int k0 = tile_begin < tile_end ? ld_owner_of_edge(scan, 0, nf, tile_begin * LD_WARP_TILE) : 0;
     u64 pushed_edges = 0;
     for (i64 tile = tile_begin; tile < tile_end; ++tile) {
-        const i64 first = tile * LD_TILE_EDGES;
-        const i64 last = min(first + (i64)LD_TILE_EDGES, total);
-        const int k0 = s_k0;
-        for (int i = threadIdx.x; i <= LD_TILE_EDGES; i += blockDim.x)
-            s_scan[i] = k0 + i <= nf ? scan[k0 + i] : LD_I64_MAX;
-        if (threadIdx.x == 0) { s_k1 = -1; s_next = -1; }
-        __syncthreads();
-        // the owners of the tile's last edge and of the next tile's first edge, found in parallel
-        for (int i = threadIdx.x; i < LD_TILE_EDGES; i += blockDim.x) {
-            if (s_scan[i] <= last - 1 && last - 1 < s_scan[i + 1]) s_k1 = k0 + i;
-            if (s_scan[i] <= last && last < s_scan[i + 1]) s_next = k0 + i;
-        }
-        __syncthreads();
-        const bool staged = s_k1 >= 0;            // else many empty entries: search globally
-        const int k1 = staged ? s_k1 : ld_owner_of_edge(scan, k0, nf, last - 1);
+        const i64 first = tile * LD_WARP_TILE, last = min(first + (i64)LD_WARP_TILE, total);
+        for (int i = lane; i <= LD_WARP_TILE; i += 32) window[i] = k0 + i <= nf ? scan[k0 + i] : LD_I64_MAX;
+        __syncwarp();
+        const int k1 = ld_window_owner(window, scan, k0, nf, last - 1);
         const int span = k1 - k0 + 1;
+        const bool staged = span <= LD_WARP_TILE;     // else many empty entries: read them globally
         if (staged) {
-            for (int i = threadIdx.x; i < span; i += blockDim.x) {
+            for (int i = lane; i < span; i += 32) {
                 const int u = frontier[k0 + i];
-                s_vertex[i] = u;
-                s_start[i] = indptr[u] - s_scan[i];
+                s_vertex[w][i] = u;
+                s_start[w][i] = indptr[u] - window[i];
             }
         }
-        __syncthreads();
-        // a thread's edges in phases, every load of a phase issued before any is used: their
-        // sources, then their out-neighbours, then the neighbours' bits (mask, output), then the
-        // claims. One edge after another, a tile was four chains of dependent loads in a row.
-        constexpr int J = LD_EDGES_PER_THREAD;
+        __syncwarp();
         int k[J], u[J], v[J];
         i64 at[J];
         bool open[J];
 #pragma unroll
         for (int j = 0; j < J; ++j) {
-            const i64 edge = first + (i64)j * LD_PUSH_THREADS + threadIdx.x;
+            const i64 edge = first + j * 32 + lane;
             open[j] = edge < last;
             k[j] = k0; u[j] = 0; at[j] = 0;
             if (open[j]) {
                 if (staged) {
-                    const int i = ld_owner_of_edge(s_scan, 0, span, edge);
-                    k[j] = k0 + i; u[j] = s_vertex[i]; at[j] = s_start[i] + edge;
+                    const int i = ld_owner_of_edge(window, 0, span, edge);
+                    k[j] = k0 + i; u[j] = s_vertex[w][i]; at[j] = s_start[w][i] + edge;
                 } else {
-                    k[j] = ld_owner_of_edge(scan, k0, k0 + span, edge);
+                    k[j] = ld_owner_of_edge(scan, k0, k1 + 1, edge);
                     u[j] = frontier[k[j]]; at[j] = indptr[u[j]] + (edge - scan[k[j]]);
                 }
             }
@@ -160,7 +191,7 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                 fresh = ld_claim<ADD, V>(out_words, out_values, v[j],
                                          ld_multiply<MULT, V>(u[j], left, block_len, stride, offset));
             }
-            ld_stage_add(found, fresh, v[j]);
+            found.add(fresh, v[j], lane, queue, counters + LD_FOUND);
             if (fresh && out_degree) pushed_edges += (u64)out_degree[v[j]];
             if (fresh && in_place) {       // the matrix is the output's space: its own out-degrees
                 pushed_edges += (u64)(indptr[v[j] + 1] - indptr[v[j]]);
@@ -170,11 +201,11 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                 }
             }
         }
-        if (threadIdx.x == 0)
-            s_k0 = s_next >= 0 ? s_next : (last < total ? ld_owner_of_edge(scan, k1, nf, last) : k1);
-        ld_stage_flush(found, queue, counters + LD_FOUND, LD_TILE_EDGES, false);   // also a barrier
+        // the next tile's first entry: the owner of edge `last`
+        if (tile + 1 < tile_end) k0 = ld_window_owner(window, scan, k0, nf, last);
+        __syncwarp();                      // the window is read before the next tile writes it
     }
-    ld_stage_flush(found, queue, counters + LD_FOUND, 0, true);
+    found.flush(lane, queue, counters + LD_FOUND);
     ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
     if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(counters + LD_EXAMINED, (u64)total);
 }

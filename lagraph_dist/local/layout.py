@@ -19,7 +19,7 @@ WORD_BITS = 32               # bits of a packed bitmap word (uint32; the kernels
 THREADS = 256                # block of the plain launches (bitmap, pull, fold, multi; host only)
 PUSH_THREADS = 256           # push.cu: ld_push_spmspv's block (its __launch_bounds__ and tile)
 EDGES_PER_THREAD = 4         # push.cu: a thread's edges a tile (Bisson et al. 2015 measured 4 best)
-TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD       # push.cu LD_TILE_EDGES (derived the same way)
+TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD       # push.cu: the edges a block's warps take in one tile each
 SMALL_SCAN = 1024            # push.cu: frontiers up to this size are scanned by one block
 LONG_ROW_THRESHOLD = 8       # pull rows longer than this are scanned a warp at a time, whose
                              # 32-wide reads coalesce (pull.cu's second kernel, fused.cu's warp

@@ -33,6 +33,18 @@ def _level_records(rows, started_ns):
     return FusedRecords(rows[:, :4].astype(np.int64), seconds)
 
 
+def _hands_next(rule, count, edges, kernel_edges, max_edges):
+    """Whether the level after a tile-push level is one too: the rule, asked here as the next
+    run's first level would ask it, says push and its out-edges are past the kernel's cap (no
+    launch, start and read of a run that would stop at once). On a no the rule's state goes
+    back to before the choice, which the next run then makes."""
+    state = rule.push, rule.previous, rule.unexplored
+    if rule.choose(count, edges) and kernel_edges < edges <= max_edges:
+        return True
+    rule.push, rule.previous, rule.unexplored = state
+    return False
+
+
 class FusedKernels(KernelsBase):
     """The kernel of fused.cu and its workspace."""
 
@@ -105,16 +117,18 @@ class FusedKernels(KernelsBase):
         frontier = frontier_ids.astype(cp.int32, copy=False)
         kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
         runs, depth, levels_left = [], first_depth, max_levels
+        handed = False           # the next level is a push the rule chose, too big for the kernel
         while True:
-            records, slot, count, edges, reason = self._fused_run(
-                out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, positional, rule,
-                max_frontier, kernel_edges, levels_left, target, space, report)
-            runs.append(records)
-            depth, levels_left = depth + len(records), levels_left - len(records)
-            handed = reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges
-            if not handed:       # (a run that used up its levels stops with STOP_LEVELS)
-                break
-            # the rule chose push for this level, too big for the kernel's warps: push.cu's tiles
+            if not handed:
+                records, slot, count, edges, reason = self._fused_run(
+                    out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, positional, rule,
+                    max_frontier, kernel_edges, levels_left, target, space, report)
+                runs.append(records)
+                depth, levels_left = depth + len(records), levels_left - len(records)
+                # (a run that used up its levels stops with STOP_LEVELS)
+                if not (reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges):
+                    break
+            # push.cu's tiles read a huge frontier's edges faster than the kernel's warps
             records, slot, count, edges, reason = self._push_level(
                 out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional, max_frontier,
                 target, space)
@@ -123,6 +137,7 @@ class FusedKernels(KernelsBase):
             if reason is not None or levels_left == 0:
                 reason = STOP_LEVELS if reason is None else reason
                 break
+            handed = _hands_next(rule, count, edges, kernel_edges, max_edges)
             frontier = space["queues"][slot * n:slot * n + count]
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
         ids = space["queues"][slot * n:slot * n + count].copy() if count else cp.empty(0, dtype=cp.int32)
