@@ -354,10 +354,12 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
 }
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
-// queued in `giant_rows` for phase two.
+// queued in `giant_rows` for phase two. Rows without in-edges (`empty_rows`, made once per
+// matrix) are closed like visited ones: a Kronecker graph's isolated vertices, a third or more
+// of them, would otherwise be read (their indptr) and skipped again on every pull level.
 template <int MULT, typename V>
 __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
-                              const u32* __restrict__ frontier_bits, u64* work,
+                              const u32* __restrict__ empty_rows, const u32* __restrict__ frontier_bits, u64* work,
                               int* __restrict__ giant_rows, u64* giant_row_count,
                               const ld_level_out<V>& out, u64& found, u64& next_edges, u64& examined, int lane,
                               i64 warp, i64 nwarps) {
@@ -368,10 +370,10 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
-            const u32 visited = ld_load_word(out.words + w);
-            if (visited == full) continue;
+            const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
+            if (closed == full) continue;
             const i64 r = w * 32 + lane;
-            bool open = r < n && !((visited >> lane) & 1u);
+            bool open = r < n && !((closed >> lane) & 1u);
             i64 start = 0, end = 0;
             if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
             const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
@@ -867,6 +869,7 @@ template <int MULT, typename V, int BLOCKS>
 __global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS)
 ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
              const i64* __restrict__ in_indptr, const int* __restrict__ in_indices,     // pull: A by destination
+             const u32* __restrict__ empty_rows,                                        // rows without in-edges
              i64 n, u32* __restrict__ words, V* __restrict__ parents,
              long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
              const int* __restrict__ first, i64 nfirst,
@@ -1010,7 +1013,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
                                               slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
             queue_valid |= 1 << nxt;
         } else {
-            ld_pull_level<MULT, V>(in_indptr, in_indices, n, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,
+            ld_pull_level<MULT, V>(in_indptr, in_indices, n, empty_rows, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,
                                    slot(LD_SLOT_GIANT_ROWS, cur), out, found, next_edges, examined, lane, warp,
                                    nwarps);
             if (giant_rows_possible) {       // a second barrier only where a row can be giant
@@ -1068,7 +1071,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
 
 #ifdef LD_NVCC_CHECK
 #define LD_FUSED_INSTANCE(M, V, B) \
-    template __global__ void ld_bfs_fused<M, V, B>(const i64*, const int*, const i64*, const int*, i64, u32*, V*, \
+    template __global__ void ld_bfs_fused<M, V, B>(const i64*, const int*, const i64*, const int*, const u32*, i64, u32*, V*, \
         long long*, u32*, long long, const int*, i64, int*, u32*, int*, int*, i64, int, u64*, int, double, double, \
         long long, long long, long long, i64, i64, i64, i64, int, u64*, long long*);
 LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 1)

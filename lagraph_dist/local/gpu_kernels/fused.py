@@ -71,6 +71,21 @@ class FusedKernels(KernelsBase):
             known[key] = longest > FUSED_GIANT_DEGREE
         return known[key]
 
+    def _empty_rows(self, space, in_csr):
+        """The bitmap of ``in_csr``'s rows without entries (bits past its rows set), made once
+        per matrix: pull levels close them like visited rows (kernels/fused.cu)."""
+        known = space.setdefault("empty_rows", {})
+        key = id(in_csr.indptr)
+        bits = known.get(key)
+        if bits is None:
+            cp = self.cp
+            nwords = max(-(-in_csr.nmajor // 32), 1)
+            empty = cp.ones(nwords * 32, dtype=cp.bool_)
+            empty[:in_csr.nmajor] = in_csr.indptr[1:] == in_csr.indptr[:-1]
+            weights = cp.left_shift(cp.uint32(1), cp.arange(32, dtype=cp.uint32))   # row 32 w + b: bit b of word w
+            bits = known[key] = (empty.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
+        return bits
+
     def _fused_launch(self, mult, ctype, n, nnz):
         """(kernel, blocks) of a cooperative launch. Blocks a multiprocessor: the
         ``fused_blocks_per_sm`` setting, else one on graphs of low average degree, whose thin
@@ -153,7 +168,8 @@ class FusedKernels(KernelsBase):
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
         function((blocks,), (FUSED_THREADS,),
-                 (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, np.int64(n), words, parents,
+                 (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, self._empty_rows(space, in_csr),
+                  np.int64(n), words, parents,
                   self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
                   np.int64(frontier.shape[0]), space["queues"], space["bitmaps"], space["giants"],
                   space["giant_rows"], np.int64(space["giant_capacity"]), np.int32(self._giant_rows(space, in_csr)),
