@@ -15,9 +15,10 @@ FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kerne
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
 FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
 #: push levels of more out-edges than this leave the cooperative kernel for push.cu's
-#: tile-balanced push, in place between two runs: it reads a huge frontier's edges faster than
-#: the kernel's warps (push-only Kronecker 26: 55.8 ms a search against 72.9 with no cap)
-FUSED_MAX_PUSH_EDGES = 1 << 24
+#: tile-balanced push, in place between two runs: it reads a big frontier's edges faster than
+#: the kernel's warps (H100: Kronecker 26's third level, 1.33 M edges, 0.57 ms inside the
+#: kernel, 0.27 ms handed; 2^18 also handed Kronecker 20's third level, 0.97 M edges, for no gain)
+FUSED_MAX_PUSH_EDGES = 1 << 20
 
 
 def _level_records(rows, started_ns):
