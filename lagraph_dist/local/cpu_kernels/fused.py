@@ -23,7 +23,6 @@ import numpy as np
 from numba import prange
 from numba.core import cgutils, types
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
 
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
@@ -71,17 +70,13 @@ def _clock():
 
 
 @intrinsic
-def _prefetch(typingctx, array, index):
-    """Asks the cache for the line of ``array[index]`` (LLVM's prefetch: no fault, whatever the
-    index), to be read soon."""
+def _not_inlined(typingctx):
+    """Marks the compiled function that calls it ``noinline``: LLVM keeps it a function of its
+    own, whose loop has the registers to itself, instead of inlining it into its caller."""
     def codegen(context, builder, signature, args):
-        data = make_array(signature.args[0])(context, builder, args[0]).data
-        i8p, i32 = llvm_ir.IntType(8).as_pointer(), llvm_ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(builder.gep(data, [args[1]]), i8p), i32(0), i32(3), i32(1)])
+        builder.function.attributes.add("noinline")
         return context.get_dummy_value()
-    return types.none(array, index), codegen
+    return types.none(), codegen
 
 
 _SECONDS_PER_TICK = [None]
@@ -144,34 +139,38 @@ def _found(v, parent, parents, positional, depths, depth):
 
 
 @numba.njit(cache=True, inline="always")
-def _push_single(oip, oix, u, e, stop, nxt, words, parents, positional, depth_words, depths, depth):
+def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, positional, depth_words, depths, depth):
     """The push level of the one vertex ``u``, whose out-edges are ``oix[e:stop]`` (given: a
     path's level reads neither queue nor offsets for them, :func:`_single_levels`): claims its
     unvisited out-neighbours into ``nxt``, writing each one's values as it finds it (on a path
-    the visited test's branch is always taken the same way); returns (found, their out-edges,
-    the first of them and its out-edges' range)."""
+    the visited test's branch is always taken the same way). The visited word ``held`` is
+    ``held_bits``, kept in a register and written back to ``words`` only when another word is
+    read (a path's levels test and set bits of the same word one after another: through memory,
+    each level waited on the store of the one before). Returns (found, their out-edges, the last
+    of them and its out-edges' range: the next level's frontier when it is the only one, and
+    the held word)."""
     found, edges = 0, 0
-    head, head_first, head_stop = 0, 0, 0
+    last, last_first, last_stop = 0, 0, 0
     keep_bits = depth_words.shape[0] > 0
     while e < stop:                      # (a range loop here is ~1.5x slower on a path)
         v = nonnegative(oix[e])
         e += 1
         w = v >> 5
         bit = np.uint32(1) << np.uint32(v & 31)
-        if words[w] & bit:
+        if w != held:
+            words[nonnegative(held)] = held_bits
+            held, held_bits = w, words[w]
+        if held_bits & bit:
             continue
-        words[w] |= bit
+        held_bits |= bit
         if keep_bits:
             depth_words[w] |= bit
         _found(v, u, parents, positional, depths, depth)
         nxt[nonnegative(found)] = v
-        first, last = nonnegative(oip[v]), oip[v + 1]
-        _prefetch(oix, first)            # the next level reads it
-        edges += last - first
-        if found == 0:
-            head, head_first, head_stop = v, first, last
+        last, last_first, last_stop = v, nonnegative(oip[v]), oip[v + 1]
+        edges += last_stop - last_first
         found += 1
-    return found, edges, head, head_first, head_stop
+    return found, edges, last, last_first, last_stop, held, held_bits
 
 
 @numba.njit(cache=True, inline="always")
@@ -374,25 +373,24 @@ def _holds_target(words, target, target_before):
     return target >= 0 and not target_before and (words[target >> 5] >> np.uint32(target & 31)) & np.uint32(1) != 0
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, positional, depth_words, depths, depth,
-                   room, edge_limit, mode, alpha, beta, rule_n, push, previous, unexplored, flat, seconds, last_tick,
-                   tick_seconds):
-    """Up to ``room`` levels of a frontier of one vertex, ``u`` (its ``edges`` out-edges
-    ``oix[first:stop]``), in a loop of their own while the rule pushes, each finds one vertex
-    and it has fewer than ``edge_limit`` out-edges (a path's levels: what the loop around them
-    keeps in registers is their cost). What each finds goes to ``queue``. Returns (levels run,
-    the vertices the last found, their out-edges, the first of them and its range, whether the
-    rule chose pull for a level not run here, the rule's state, the last tick)."""
-    ran, found, pull = 0, 1, False
+                   room, edge_limit, flat, seconds, last_tick, tick_seconds):
+    """Up to ``room`` push levels of a frontier of one vertex, ``u`` (its ``edges`` out-edges
+    ``oix[first:stop]``), in a loop of their own while each finds one vertex and it has fewer
+    than ``edge_limit`` out-edges (a path's levels: what the loop keeps in registers is their
+    cost, so it keeps little). The caller asked the rule for the first: a one-vertex frontier
+    after one neither grows nor shrinks, so the rule gives push for the others and leaves its
+    state as it is. What each finds goes to ``queue``. Returns (levels run, the vertices the
+    last found, their out-edges, the last tick)."""
+    _not_inlined()
+    ran, found = 0, 1
+    held = nonnegative(u) >> 5
+    held_bits = words[held]
     while ran < room:
-        level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, 1,
-                                                       edges)
-        if not level_push:
-            pull = True
-            break
-        found, next_edges, u, first, stop = _push_single(oip, oix, u, first, stop, queue, words, parents,
-                                                         positional, depth_words, depths, depth + ran)
+        found, next_edges, u, first, stop, held, held_bits = _push_single(
+            oip, oix, u, first, stop, queue, words, held, held_bits, parents, positional, depth_words, depths,
+            depth + ran)
         at = nonnegative(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
         now = _read_clock()
@@ -402,7 +400,8 @@ def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, posit
         edges = next_edges
         if found != 1 or edges >= edge_limit:
             break
-    return ran, found, edges, u, first, stop, pull, push, previous, unexplored, last_tick
+    words[nonnegative(held)] = held_bits
+    return ran, found, edges, last_tick
 
 
 @numba.njit(cache=True)
@@ -427,18 +426,18 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
         reason, room = STOP_EMPTY, 0
     while ran < room:                           # each level: nf > 0, and the checks below passed
         if nf == 1 and single and edges < edge_limit:
-            u, first, stop = _first_row(oip, qc)
-            at = nonnegative(4 * ran)
-            runs, nf, edges, u, first, stop, pull, push, previous, unexplored, last_tick = _single_levels(
-                oip, oix, qn, u, first, stop, edges, words, parents, positional, depth_words, depths, depth + ran,
-                room - ran, edge_limit, mode, alpha, beta, rule_n, push, previous, unexplored, flat[at:],
-                seconds[ran:], last_tick, tick_seconds)
-            if runs:
-                ran, discovered = ran + runs, discovered + runs - 1 + nf
-                qc, qn, swapped = qn, qc, 1 - swapped
-            if pull:
+            level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, 1,
+                                                           edges)
+            if not level_push:
                 chosen = 0
                 break
+            u, first, stop = _first_row(oip, qc)
+            at = nonnegative(4 * ran)
+            runs, nf, edges, last_tick = _single_levels(
+                oip, oix, qn, u, first, stop, edges, words, parents, positional, depth_words, depths, depth + ran,
+                room - ran, edge_limit, flat[at:], seconds[ran:], last_tick, tick_seconds)
+            ran, discovered = ran + runs, discovered + runs - 1 + nf
+            qc, qn, swapped = qn, qc, 1 - swapped
             if nf == 0 or nf > max_frontier:
                 reason = STOP_EMPTY if nf == 0 else STOP_TOO_BIG
                 break
@@ -496,6 +495,16 @@ def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits
     return found, examined, next_edges, 1 - bits_of
 
 
+@numba.njit(cache=True, inline="always")
+def _same_words(a, b):
+    if a.shape[0] != b.shape[0]:
+        return False
+    for k in range(a.shape[0]):
+        if a[k] != b[k]:
+            return False
+    return True
+
+
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier, qa,
             qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target, threads,
@@ -507,7 +516,11 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     in-edges, which no pull level reads; ``state`` is the rule's (updated). Returns (records
     (levels, 4): frontier, discovered, examined, push; each level's seconds (its clock ticks
     times ``tick_seconds``); the vertices they found; the queue holding the last frontier (0:
-    ``qa``, 1: ``qb``), its size, its out-edges, why it stopped)."""
+    ``qa``, 1: ``qb``), its size, its out-edges, why it stopped). ``depth_words`` (the depths'
+    bits, none when empty) that start equal to ``words`` (ld.bfs's) are copied from them at the
+    end instead of set vertex by vertex."""
+    copy_bits = depth_words.shape[0] > 0 and _same_words(depth_words, words)
+    level_bits = depth_words[:0] if copy_bits else depth_words
     nf = frontier.shape[0]
     edges = 0
     for k in range(nf):
@@ -532,7 +545,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
             break
         if chosen < 0 and edges < THIN_EDGES:
             ran, found, nf, edges, swapped, chosen, stop, last_tick = _thin_levels(
-                oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths,
+                oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
                 target, target_before, records[level:], seconds[level:], last_tick, tick_seconds)
             level, discovered = level + ran, discovered + found
@@ -551,7 +564,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
             break
         found, examined, next_edges, bits_of = _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits,
                                                            bits_of, words, no_inputs, parents, positional,
-                                                           depth_words, depths, first_depth + level, threads)
+                                                           level_bits, depths, first_depth + level, threads)
         records[level, 0], records[level, 1], records[level, 2] = nf, found, examined
         records[level, 3] = 1 if push else 0
         now = _read_clock()
@@ -568,6 +581,8 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         if nf > max_frontier:
             reason = STOP_TOO_BIG
             break
+    if copy_bits:
+        depth_words[:] = words
     if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
         return records[:level].copy(), seconds[:level].copy(), discovered, in_b, nf, edges, reason
     return records[:level], seconds[:level], discovered, in_b, nf, edges, reason
@@ -625,19 +640,14 @@ _NO_WORDS = np.zeros(0, np.uint32)
 
 def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional, mode, rule,
          state, max_frontier, max_edges, max_levels, target, space):
-    # the depths' bits are the visited bits when they start equal (ld.bfs's): copied at the end
-    # instead of set vertex by vertex
-    same_bits = depths is not None and np.array_equal(depth_words, words)
-    tick = seconds_per_tick()
+    # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
     records, seconds, discovered, cur, count, edges, reason = _search(
         out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr),
-        words, parents, bool(positional), _NO_WORDS if depths is None or same_bits else depth_words,
-        _NO_DEPTHS if depths is None else depths, np.int64(first_depth), frontier, *space["queues"],
-        space["sources"], space["bits"], np.int64(mode), np.float64(rule.alpha),
-        np.float64(rule.beta), np.float64(rule.n), state, np.int64(max_frontier), np.int64(max_edges),
-        np.int64(max_levels), np.int64(target), np.int64(numba.get_num_threads()), np.float64(tick or 1.0))
-    if same_bits:
-        np.copyto(depth_words, words)
+        words, parents, bool(positional), _NO_WORDS if depths is None else depth_words,
+        _NO_DEPTHS if depths is None else depths, int(first_depth), frontier, *space["queues"],
+        space["sources"], space["bits"], int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
+        int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
+        float(seconds_per_tick() or 1.0))
     return FusedRecords(records, seconds, discovered), space["queues"][cur][:count].copy(), int(edges), int(reason)
 
 
