@@ -153,7 +153,7 @@ def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, pos
     last, last_first, last_stop = 0, 0, 0
     keep_bits = depth_words.shape[0] > 0
     while e < stop:                      # (a range loop here is ~1.5x slower on a path)
-        v = nonnegative(oix[e])
+        v = nonnegative(oix[nonnegative(e)])
         e += 1
         w = v >> 5
         bit = np.uint32(1) << np.uint32(v & 31)
