@@ -1,7 +1,9 @@
-"""The compiled CPU search's queue levels (cpu_kernels.fused._claim_queue): a level lists the
-neighbours whose bit is clear before it claims them, so it may list more entries than the graph
-has vertices; each found vertex's parent is its first frontier in-neighbour in the frontier's
-order, which on a push-only search of small levels is what a FIFO queue BFS gives."""
+"""The compiled CPU search's queue levels (cpu_kernels.fused): a thin level claims with a branch
+as it reads (_push_branching), a wider one lists the neighbours whose bit is clear before it
+claims them (_push_listing), unless it has more edges than the queues have slots (K(40, 40)'s
+second level: 1,600 edges, 80 vertices); either way each found vertex's parent is its first
+frontier in-neighbour in the frontier's order, which on a push-only search of small levels is
+what a FIFO queue BFS gives."""
 import collections
 
 import numpy as np
@@ -22,7 +24,7 @@ def symmetric(src, dst, n):
 
 def bipartite(a, b):
     """Complete bipartite K(a, b): from a vertex of the a side, the second level's frontier (the
-    b side) lists b * (a - 1) neighbours, many more than a + b vertices."""
+    b side) has a * b edges, many more than a + b vertices."""
     src, dst = np.meshgrid(np.arange(a), np.arange(a, a + b), indexing="ij")
     return symmetric(src.ravel(), dst.ravel(), a + b)
 
@@ -44,6 +46,7 @@ CASES = {
     "bipartite 40x40": (lambda: bipartite(40, 40), 0),
     "bipartite 3x900": (lambda: bipartite(3, 900), 1),
     "dense random 300": (lambda: dense_random(300, 0.3, 0), 7),
+    "dense random 3000": (lambda: dense_random(3000, 0.004, 1), 5),
     "mesh 60x45": (lambda: mesh(60, 45), 0),
 }
 
@@ -78,3 +81,33 @@ def test_a_push_parent_is_the_first_frontier_in_neighbour(case):
     S, A = make()
     res = ld.bfs(A, source, direction="push")
     np.testing.assert_array_equal(res.parents.to_numpy(), fifo_parents(S, source))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_both_ways_of_a_queue_level_claim_the_same(seed):
+    """_push_listing and _push_branching, from the same frontier and visited bits, find the same
+    vertices in the same order with the same parents, depths and bits (a level too wide for the
+    queues to list branches instead)."""
+    from lagraph_dist.local.cpu_kernels import fused
+    rng = np.random.default_rng(seed)
+    n = 2048
+    S, A = dense_random(n, 0.01, seed)
+    csr = A.block.by_col
+    visited = rng.random(n) < 0.4
+    frontier = rng.permutation(np.flatnonzero(visited))[:150].astype(np.int32)
+    slots = int((csr.indptr[frontier + 1] - csr.indptr[frontier]).sum())     # listing needs one an edge
+    got = []
+    for way in (fused._push_listing, fused._push_branching):
+        words = np.packbits(visited, bitorder="little").view(np.uint32).copy()
+        depth_words = words.copy()
+        parents, depths = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+        nxt, sources = np.empty(slots, np.int32), np.empty(slots, np.int32)
+        if way is fused._push_listing:
+            found, edges = way(csr.indptr, csr.indices, frontier, frontier.shape[0], nxt, sources, words, parents,
+                               True, depth_words, depths, 7)
+        else:
+            found, edges = way(csr.indptr, csr.indices, frontier, frontier.shape[0], nxt, words, parents, True,
+                               depth_words, depths, 7)
+        got.append((nxt[:found].tolist(), edges, parents.tolist(), depths.tolist(), words.tolist(),
+                    depth_words.tolist()))
+    assert got[0] == got[1] and len(got[0][0]) > 100 and slots > n

@@ -189,12 +189,13 @@ def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, pos
 
 
 @numba.njit(cache=True, inline="always")
-def _push_thin(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
-    """A push level of fewer than THIN_EDGES frontier edges: claims the unvisited out-neighbours
-    of ``cur[:nf]`` at their first frontier edge into ``nxt``, writing each one's values as it
-    finds it; returns (found, their out-edges). Its few bits are near in the cache, so a branch
-    on one is soon resolved (:func:`_claim_queue`'s two passes made a 300 x 300 mesh, whose
-    levels are all this thin, 1/10 slower)."""
+def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
+    """A push level of fewer than THIN_EDGES frontier edges (or more than the queues can list):
+    claims the unvisited out-neighbours of ``cur[:nf]`` at their first frontier edge into
+    ``nxt``, with a branch on each bit, writing each one's values as it finds it; returns
+    (found, their out-edges). A thin level's few bits are near in the cache, so the branch is
+    soon resolved (:func:`_push_listing`'s two passes made a 300 x 300 mesh, whose levels are
+    all this thin, 1/10 slower)."""
     found, edges = 0, 0
     keep_bits = depth_words.shape[0] > 0
     for k in range(nf):
@@ -256,12 +257,13 @@ def _claim_queue(oip, oix, cur, nf, nxt, sources, words, depth_words):
 
 
 @numba.njit(cache=True, inline="always")
-def _push_level(oip, oix, cur, nf, nxt, sources, words, parents, positional, depth_words, depths, depth):
-    """A push level of THIN_EDGES to PARALLEL_EDGES frontier edges: claims the unvisited
-    out-neighbours of ``cur[:nf]`` at their first frontier edge into ``nxt``
-    (:func:`_claim_queue`), then writes their values in the order found, asking the cache for
-    each one's out-edges, which the next level reads (a road graph's found vertices lie
-    anywhere: its search 1/3 faster; a mesh's 1/20 slower); returns (found, their out-edges)."""
+def _push_listing(oip, oix, cur, nf, nxt, sources, words, parents, positional, depth_words, depths, depth):
+    """A push level of THIN_EDGES to PARALLEL_EDGES frontier edges, at most as many as the
+    queues have slots: claims the unvisited out-neighbours of ``cur[:nf]`` at their first
+    frontier edge into ``nxt`` (:func:`_claim_queue`), then writes their values in the order
+    found, asking the cache for each one's out-edges, which the next level reads (a road
+    graph's found vertices lie anywhere: its search 1/3 faster; a mesh's 1/20 slower); returns
+    (found, their out-edges)."""
     found = _claim_queue(oip, oix, cur, nf, nxt, sources, words, depth_words)
     edges = 0
     for k in range(found):
@@ -508,8 +510,8 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
         if edges > max_edges:
             chosen, reason = 1, STOP_TOO_BIG
             break
-        found, next_edges = _push_thin(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths,
-                                       depth + ran)
+        found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths,
+                                            depth + ran)
         at = nonnegative(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
         now = _read_clock()
@@ -533,8 +535,12 @@ def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits
     examined, their out-edges, the bitmap holding the new frontier: 0, 1 or -1 none). A push
     of PARALLEL_EDGES edges or more takes its frontier from a bitmap, in increasing order."""
     if push and edges < PARALLEL_EDGES:
-        found, next_edges = _push_level(oip, oix, qc, nf, qn, sources, words, parents, positional, depth_words,
-                                        depths, depth)
+        if edges <= qn.shape[0]:             # room to list a neighbour an edge
+            found, next_edges = _push_listing(oip, oix, qc, nf, qn, sources, words, parents, positional,
+                                              depth_words, depths, depth)
+        else:
+            found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
+                                                depths, depth)
         return found, edges, next_edges, -1
     if bits_of < 0:                          # the frontier came from a thin push: its bitmap
         bits_of = 0
@@ -682,10 +688,8 @@ class FusedRecords:
 def fused_workspace(n, nnz):
     """The run's buffers over an n-vertex block (kept by the caller, one per matrix): two
     frontier queues, the push's parents queue and two frontier bitmaps (the bitmap of the rows
-    without in-edges is kept with the in-edges' block: :func:`empty_rows`). A queue level
-    lists up to its frontier's edges in the next queue and the parents queue before claiming
-    them (:func:`_claim_queue`): fewer than PARALLEL_EDGES."""
-    slots, nwords = max(n, min(nnz, PARALLEL_EDGES), 1), max(-(-n // 32), 1)
+    without in-edges is kept with the in-edges' block: :func:`empty_rows`)."""
+    slots, nwords = max(n, 1), max(-(-n // 32), 1)
     return {"queues": (np.empty(slots, np.int32), np.empty(slots, np.int32)), "sources": np.empty(slots, np.int32),
             "bits": np.empty((2, nwords), np.uint32)}
 
