@@ -793,7 +793,6 @@ def _start_threads(slots):
         slots[k] = k
 
 
-#: a run goes on to the end (its records grow as it goes), whatever the levels and the push
-#: frontiers' edges (ops reads these; the CUDA kernel's runs are capped)
+#: a run goes on to the end, whatever its levels (its records grow as it goes; ops reads this:
+#: the CUDA kernel's runs end at its report's size)
 bfs_fused.max_levels = None
-bfs_fused.max_push_edges = None
