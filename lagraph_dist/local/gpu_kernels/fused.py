@@ -62,30 +62,35 @@ class FusedKernels(KernelsBase):
                 "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
                 "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n}
 
+    @staticmethod
+    def _per_matrix(space, what, in_csr, make):
+        """``make(in_csr)``, made once per matrix (the in-edge block the workspace serves) and
+        kept in the workspace under ``what``."""
+        known = space.setdefault(what, {})
+        key = id(in_csr.indptr)
+        if key not in known:
+            known[key] = make(in_csr)
+        return known[key]
+
     def _giant_rows(self, space, in_csr):
         """Whether some row of ``in_csr`` has more than FUSED_GIANT_DEGREE entries (a pull level
         then takes a second grid barrier for them); one reduction and read per matrix."""
-        known = space.setdefault("giant_rows_possible", {})
-        key = id(in_csr.indptr)
-        if key not in known:
-            longest = int(self.read(self.cp.diff(in_csr.indptr).max())) if in_csr.indptr.shape[0] > 1 else 0
-            known[key] = longest > FUSED_GIANT_DEGREE
-        return known[key]
+        def any_giant(csr):
+            longest = int(self.read(self.cp.diff(csr.indptr).max())) if csr.indptr.shape[0] > 1 else 0
+            return longest > FUSED_GIANT_DEGREE
+        return self._per_matrix(space, "giant_rows_possible", in_csr, any_giant)
 
     def _empty_rows(self, space, in_csr):
         """The bitmap of ``in_csr``'s rows without entries (bits past its rows set), made once
         per matrix: pull levels close them like visited rows (kernels/fused.cu)."""
-        known = space.setdefault("empty_rows", {})
-        key = id(in_csr.indptr)
-        bits = known.get(key)
-        if bits is None:
+        def empty_bits(csr):
             cp = self.cp
-            nwords = max(-(-in_csr.nmajor // 32), 1)
+            nwords = max(-(-csr.nmajor // 32), 1)
             empty = cp.ones(nwords * 32, dtype=cp.bool_)
-            empty[:in_csr.nmajor] = in_csr.indptr[1:] == in_csr.indptr[:-1]
+            empty[:csr.nmajor] = csr.indptr[1:] == csr.indptr[:-1]
             weights = cp.left_shift(cp.uint32(1), cp.arange(32, dtype=cp.uint32))   # row 32 w + b: bit b of word w
-            bits = known[key] = (empty.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
-        return bits
+            return (empty.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
+        return self._per_matrix(space, "empty_rows", in_csr, empty_bits)
 
     def _fused_launch(self, mult, ctype, n, nnz):
         """(kernel, blocks) of a cooperative launch. Blocks a multiprocessor: the

@@ -15,6 +15,15 @@ _NOT_IN_PLACE = (np.int32(0), np.intp(0), np.intp(0), np.int64(0))    # in place
 class PushKernels(KernelsBase):
     """The kernels of push.cu (its frontier scan is shared: KernelsBase._frontier_scan)."""
 
+    def _push_blocks(self, frontier_edges):
+        """Blocks of a push launch: each warp walks a contiguous run of tiles, so as many blocks
+        as stay resident, fewer for a small frontier (its out-edges, when the caller knows them,
+        are an upper bound; None: unknown)."""
+        resident = self._sms * 8
+        if frontier_edges is None:
+            return resident
+        return max(1, min(-(-int(frontier_edges) // TILE_EDGES), resident))
+
     def push_spmspv(self, csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map,
                     *, out_degree=None, frontier_edges=None):
         cp = self.cp
@@ -25,10 +34,7 @@ class PushKernels(KernelsBase):
             return part, counters
         frontier = frontier_ids.astype(cp.int32, copy=False)
         scan = self._frontier_scan(csr, frontier)
-        # a block walks a contiguous run of tiles: as many blocks as stay resident, fewer for a
-        # small frontier (the total, when the caller knows it, is an upper bound)
-        resident = self._sms * 8
-        blocks = resident if frontier_edges is None else max(1, min(-(-int(frontier_edges) // TILE_EDGES), resident))
+        blocks = self._push_blocks(frontier_edges)
         mask, mode = self._mask(mask_words, complement)
         left = frontier_values if frontier_values is not None else part.values[:1]
         self._function("push", "ld_push_spmspv", *self._codes(semiring))(
@@ -50,7 +56,7 @@ class PushKernels(KernelsBase):
         stamp = self._function("push", "ld_push_level_stamp")
         stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(0)))
         scan = self._frontier_scan(csr, frontier)
-        blocks = max(1, min(-(-int(frontier_edges) // TILE_EDGES), self._sms * 8))
+        blocks = self._push_blocks(frontier_edges)
         n = np.int64(csr.nminor)      # one block: local ids are the global ids
         codes = (MULT_SECONDI, ADD_ANY, "long long") if positional else (MULT_PAIR, ADD_ANY, "bool")
         self._function("push", "ld_push_spmspv", *codes)(
