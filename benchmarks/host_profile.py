@@ -126,10 +126,16 @@ def stages(A, roots, calls):
     from lagraph_dist.algebra.vector import Vector
     bfs_module = importlib.import_module("lagraph_dist.algorithms.bfs")     # the package exports the function
     from lagraph_dist.local.gpu_kernels.fused import FusedKernels
+    import cupy
+    from lagraph_dist.local.gpu_kernels import base, fused
+    from lagraph_dist.local.gpu_kernels.bitmap import BitmapKernels
     targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "singles"),
-               (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_fused_levels"),
-               (FusedKernels, "bfs_fused"), (FusedKernels, "_fused_launch"), (FusedKernels, "read"),
-               (ops, "_FusedRun"), (ops.LocalPart, "gathered_list"), (ops.Vector, "_from_part")]
+               (BitmapKernels, "single_entries"), (cupy, "empty"), (base._Counted, "__call__"),
+               (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_VectorLevels"),
+               (ops, "_fused_levels"), (FusedKernels, "bfs_fused"), (FusedKernels, "_fused_launch"),
+               (FusedKernels, "_fused_run"), (base.KernelsBase, "read"), (fused, "_level_records"),
+               (ops, "_FusedRun"), (ops.LocalPart, "gathered_list"), (ops.Vector, "_from_part"),
+               (bfs_module, "BFSResult")]
     marks, saved = [], []
 
     def wrap(owner, name):

@@ -21,17 +21,38 @@ FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes o
 FUSED_MAX_PUSH_EDGES = 1 << 20
 
 
-def _level_records(rows, started_ns):
+class _KernelRecords(FusedRecords):
     """The twin's per-level records (FusedRecords: frontier, discovered, examined, push, and
-    seconds) from the kernel's rows (the four counts and %globaltimer at the level's end): a
-    level's seconds are its end less the previous end. Arrays, no Python object a level."""
-    ends = rows[:, 4].astype(np.int64)
-    seconds = np.empty(ends.shape[0])
-    if ends.shape[0]:            # (np.diff with prepend goes through broadcast_to and concatenate)
-        seconds[0] = ends[0] - started_ns
-        np.subtract(ends[1:], ends[:-1], out=seconds[1:])
-    seconds *= 1e-9
-    return FusedRecords(rows[:, :4].astype(np.int64), seconds)
+    seconds) of a run, from the kernel's rows (the four counts and %globaltimer at the level's
+    end), made when first read: a level's seconds are its end less the previous end. Only the
+    run's discovered total is counted at once (the visited set's count needs it); the rest
+    waits, as a search's stats wait until they are read."""
+
+    __slots__ = ("_rows", "_started", "_made")
+
+    def __init__(self, rows, started_ns):
+        self._rows, self._started, self._made = rows, started_ns, None
+        self.found = int(rows[:, 1].sum())
+
+    def _make(self):
+        if self._made is None:
+            ends = self._rows[:, 4].astype(np.int64)
+            seconds = np.empty(ends.shape[0])
+            if ends.shape[0]:        # (np.diff with prepend goes through broadcast_to and concatenate)
+                seconds[0] = ends[0] - self._started
+                np.subtract(ends[1:], ends[:-1], out=seconds[1:])
+            seconds *= 1e-9
+            self._made = (self._rows[:, :4].astype(np.int64), seconds)
+        return self._made
+
+    counts = property(lambda self: self._make()[0])
+    seconds = property(lambda self: self._make()[1])
+
+    def __len__(self):
+        return int(self._rows.shape[0])
+
+
+_level_records = _KernelRecords
 
 
 def _hands_next(rule, count, edges, kernel_edges, max_edges):
@@ -91,6 +112,19 @@ class FusedKernels(KernelsBase):
             weights = cp.left_shift(cp.uint32(1), cp.arange(32, dtype=cp.uint32))   # row 32 w + b: bit b of word w
             return (empty.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
         return self._per_matrix(space, "empty_rows", in_csr, empty_bits)
+
+    def _fixed_arguments(self, space, out_csr, in_csr):
+        """The kernel's arguments that stay from call to call (the graph's: its blocks, the
+        empty rows, n; the workspace's: queues, bitmaps, giant lists, slots), made once per
+        matrix: a call builds only its own (a whole call on a small graph is a few hundred
+        microseconds of which the host's part is what is left to cut)."""
+        def make(csr):
+            graph = (out_csr.indptr, out_csr.indices, csr.indptr, csr.indices, self._empty_rows(space, csr),
+                     np.int64(out_csr.nmajor))
+            work = (space["queues"], space["bitmaps"], space["giants"], space["giant_rows"],
+                    np.int64(space["giant_capacity"]), np.int32(self._giant_rows(space, csr)), space["slots"])
+            return graph, work
+        return self._per_matrix(space, "fixed_arguments", in_csr, make)
 
     def _fused_launch(self, mult, ctype, n, nnz):
         """(kernel, blocks) of a cooperative launch. Blocks a multiprocessor: the
@@ -161,7 +195,12 @@ class FusedKernels(KernelsBase):
             handed = _hands_next(rule, count, edges, kernel_edges, max_edges)
             frontier = space["queues"][slot * n:slot * n + count]
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
-        ids = space["queues"][slot * n:slot * n + count].copy() if count else cp.empty(0, dtype=cp.int32)
+        if count:
+            ids = space["queues"][slot * n:slot * n + count].copy()
+        else:                    # (the usual end: one empty list a workspace, as nothing writes to it)
+            ids = space.get("no_ids")
+            if ids is None:
+                ids = space["no_ids"] = cp.empty(0, dtype=cp.int32)
         return FusedRecords.joined(runs) if len(runs) > 1 else runs[0], ids, edges, reason
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
@@ -173,13 +212,10 @@ class FusedKernels(KernelsBase):
         report, head, records = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
+        graph, work = self._fixed_arguments(space, out_csr, in_csr)
         function((blocks,), (FUSED_THREADS,),
-                 (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, self._empty_rows(space, in_csr),
-                  np.int64(n), words, parents,
-                  self._or_null(depths), self._or_null(depth_words), np.int64(first_depth), frontier,
-                  np.int64(frontier.shape[0]), space["queues"], space["bitmaps"], space["giants"],
-                  space["giant_rows"], np.int64(space["giant_capacity"]), np.int32(self._giant_rows(space, in_csr)),
-                  space["slots"],
+                 (*graph, words, parents, self._or_null(depths), self._or_null(depth_words), np.int64(first_depth),
+                  frontier, np.int64(frontier.shape[0]), *work,
                   np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
                   np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
                   np.int64(max_levels), np.int64(self.fused_block_edges), np.int32(target), records, report))   # cooperative: the module's flag
