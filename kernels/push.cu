@@ -26,46 +26,85 @@
 #include "common.cuh"
 #include "push_steps.cuh"
 
-static_assert(LD_SMALL_SCAN <= 32 * 32, "ld_frontier_scan_small sums at most 32 warps");
+static_assert(LD_SMALL_SCAN <= 32 * 32, "a frontier scan block sums at most 32 warps");
 
-// degrees[k] = out-degree of frontier entry k, the input of a device-wide scan.
-extern "C" __global__ void ld_frontier_degrees(const i64* __restrict__ indptr, const int* __restrict__ frontier,
-                                               i64 nf, i64* __restrict__ degrees) {
-    for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < nf; k += (i64)gridDim.x * blockDim.x) {
-        const int u = frontier[k];
-        degrees[k] = indptr[u + 1] - indptr[u];
-    }
-}
-
-// One block of LD_SMALL_SCAN threads: the exclusive scan of the degrees of nf <= LD_SMALL_SCAN
-// frontier entries, written to scan[0..nf] (one launch instead of degrees + a device scan).
-extern "C" __global__ void ld_frontier_scan_small(const i64* __restrict__ indptr, const int* __restrict__ frontier,
-                                                  int nf, i64* __restrict__ scan) {
-    __shared__ i64 warp_totals[32];
-    const int k = threadIdx.x, lane = k & 31, warp = k >> 5;
-    i64 degree = 0;
-    if (k < nf) { const int u = frontier[k]; degree = indptr[u + 1] - indptr[u]; }
-    i64 inclusive = degree;
+// The exclusive scan of `value` over a block of up to 32 warps (every thread calls it, with
+// `warp_totals` of 32 slots in shared memory); `total` gets the block's sum. Two block barriers.
+__device__ __forceinline__ i64 ld_block_exclusive_scan(i64 value, i64* warp_totals, i64& total) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    i64 inclusive = value;
     for (int d = 1; d < 32; d <<= 1) {
         const i64 below = __shfl_up_sync(0xffffffffu, inclusive, d);
         if (lane >= d) inclusive += below;
     }
     if (lane == 31) warp_totals[warp] = inclusive;
     __syncthreads();
-    if (warp == 0) {
-        const int nwarps = blockDim.x >> 5;
-        i64 total = lane < nwarps ? warp_totals[lane] : 0;
-        for (int d = 1; d < 32; d <<= 1) {
-            const i64 below = __shfl_up_sync(0xffffffffu, total, d);
-            if (lane >= d) total += below;
-        }
-        warp_totals[lane] = total;            // inclusive over warps
+    i64 before = 0;
+    total = 0;
+    for (int w = 0; w < nwarps; ++w) {       // (at most 32 shared reads, the same for every lane)
+        const i64 t = warp_totals[w];
+        if (w < warp) before += t;
+        total += t;
     }
-    __syncthreads();
-    const i64 before = (warp ? warp_totals[warp - 1] : 0) + inclusive - degree;
+    __syncthreads();                          // warp_totals is free for the next call
+    return before + inclusive - value;
+}
+
+__device__ __forceinline__ i64 ld_entry_degree(const i64* __restrict__ indptr, const int* __restrict__ frontier,
+                                               i64 k, i64 nf) {
+    if (k >= nf) return 0;
+    const int u = frontier[k];
+    return indptr[u + 1] - indptr[u];
+}
+
+// One block of LD_SMALL_SCAN threads: the exclusive scan of the degrees of nf <= LD_SMALL_SCAN
+// frontier entries, written to scan[0..nf] (one launch).
+extern "C" __global__ void ld_frontier_scan_small(const i64* __restrict__ indptr, const int* __restrict__ frontier,
+                                                  int nf, i64* __restrict__ scan) {
+    __shared__ i64 warp_totals[32];
+    const int k = threadIdx.x;
+    i64 total;
+    const i64 before = ld_block_exclusive_scan(ld_entry_degree(indptr, frontier, k, nf), warp_totals, total);
     if (k < nf) scan[k] = before;
-    if (k == nf - 1) scan[nf] = before + degree;
-    if (nf == 0 && k == 0) scan[0] = 0;
+    if (k == 0) scan[nf] = total;
+}
+
+// A larger frontier's scan in two launches of our own (a library's device-wide scan costs a few
+// hundred microseconds of host time, on the chain of a level the fused search hands over).
+// First: block b scans the degrees of its chunk of entries [b * chunk, (b + 1) * chunk), one
+// blockDim piece after another, and writes the chunk's total to totals[b].
+extern "C" __global__ void ld_frontier_scan_chunks(const i64* __restrict__ indptr, const int* __restrict__ frontier,
+                                                   i64 nf, i64 chunk, i64* __restrict__ scan,
+                                                   i64* __restrict__ totals) {
+    __shared__ i64 warp_totals[32];
+    const i64 first = (i64)blockIdx.x * chunk, last = min(first + chunk, nf);
+    i64 carried = 0;
+    for (i64 base = first; base < last; base += blockDim.x) {
+        const i64 k = base + threadIdx.x;
+        i64 piece;
+        const i64 before = ld_block_exclusive_scan(ld_entry_degree(indptr, frontier, k, last), warp_totals, piece);
+        if (k < last) scan[k] = carried + before;
+        carried += piece;
+    }
+    if (threadIdx.x == 0) totals[blockIdx.x] = carried;
+}
+
+// Second: block b adds the totals of the chunks before it (at most blockDim of them) to its
+// chunk; the last block writes scan[nf], the sum of all.
+extern "C" __global__ void ld_frontier_scan_add(i64 nf, i64 chunk, i64* __restrict__ scan,
+                                                const i64* __restrict__ totals) {
+    __shared__ i64 warp_totals[32];
+    const int b = blockIdx.x;
+    i64 all;
+    const i64 before_mine = threadIdx.x < gridDim.x ? totals[threadIdx.x] : 0;
+    const i64 offset_of_thread = ld_block_exclusive_scan(before_mine, warp_totals, all);
+    __shared__ i64 offset;
+    if (threadIdx.x == b) offset = offset_of_thread;      // the totals of chunks 0 .. b-1
+    __syncthreads();
+    const i64 first = (i64)b * chunk, last = min(first + chunk, nf);
+    if (offset)
+        for (i64 k = first + threadIdx.x; k < last; k += blockDim.x) scan[k] += offset;
+    if (b == gridDim.x - 1 && threadIdx.x == 0) scan[nf] = all;
 }
 
 // The last k in [lo, hi) with scan[k] <= edge (scan increasing, scan[lo] <= edge).

@@ -79,6 +79,24 @@ def run_twins(kernel, gpu, csr, frontier, values, semiring, mask, complement, in
     return twin, cuda
 
 
+@pytest.mark.parametrize("nf", [0, 1, 1023, 1024, 1025, 3000, 1024 * 1024 + 5, 3 * 1024 * 1024 + 1])
+def test_frontier_scan_matches_cumsum(gpu, nf):
+    """The push's frontier scan (one block, or two launches over chunks) against numpy's
+    cumsum of the entries' out-degrees, zero-degree entries and repeats included."""
+    cp = gpu.xp
+    rng = np.random.default_rng(nf)
+    degrees = rng.integers(0, 40, 5000)
+    degrees[rng.random(5000) < 0.3] = 0
+    indptr = np.zeros(5001, dtype=np.int64)
+    np.cumsum(degrees, out=indptr[1:])
+    csr = LocalCSR(cp.asarray(indptr), cp.zeros(int(indptr[-1]), dtype=cp.int32), 5000)
+    frontier = rng.integers(0, 5000, nf).astype(np.int32)
+    expected = np.zeros(nf + 1, dtype=np.int64)
+    np.cumsum(degrees[frontier], out=expected[1:])
+    scan = gpu.kernels._frontier_scan(csr, cp.asarray(frontier))
+    np.testing.assert_array_equal(cp.asnumpy(scan), expected)
+
+
 @pytest.mark.parametrize("name", SEMIRINGS)
 @pytest.mark.parametrize("mask_kind", MASKS)
 @pytest.mark.parametrize("seed", [0, 1, 2])

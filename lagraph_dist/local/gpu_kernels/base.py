@@ -189,15 +189,20 @@ class KernelsBase:
         return array if array is not None else np.intp(0)
 
     def _frontier_scan(self, csr, frontier):
+        """The exclusive scan of the out-degrees of ``frontier``'s entries (length nf + 1, the
+        total last): one block's launch up to SMALL_SCAN entries, else two launches over at most
+        SMALL_SCAN contiguous chunks (push.cu)."""
         cp = self.cp
         nf = int(frontier.shape[0])
+        scan = cp.empty(nf + 1, dtype=cp.int64)
         if nf <= SMALL_SCAN:
-            scan = cp.empty(nf + 1, dtype=cp.int64)
             self._function("push", "ld_frontier_scan_small")((1,), (SMALL_SCAN,),
                                                              (csr.indptr, frontier, np.int32(nf), scan))
             return scan
-        scan = cp.zeros(nf + 1, dtype=cp.int64)
-        self._function("push", "ld_frontier_degrees")((self._blocks(nf),), (THREADS,),
-                                                      (csr.indptr, frontier, np.int64(nf), scan[1:]))
-        cp.cumsum(scan[1:], out=scan[1:])
+        chunks = min(SMALL_SCAN, -(-nf // SMALL_SCAN))
+        chunk = np.int64(-(-nf // chunks))
+        totals = cp.empty(chunks, dtype=cp.int64)
+        self._function("push", "ld_frontier_scan_chunks")((chunks,), (SMALL_SCAN,),
+                                                          (csr.indptr, frontier, np.int64(nf), chunk, scan, totals))
+        self._function("push", "ld_frontier_scan_add")((chunks,), (SMALL_SCAN,), (np.int64(nf), chunk, scan, totals))
         return scan

@@ -6,7 +6,6 @@ import numpy as np
 
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FOUND, FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
                                        FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, PUSH_EDGES,
                                        STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
@@ -21,35 +20,61 @@ FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes o
 FUSED_MAX_PUSH_EDGES = 1 << 20
 
 
-class _KernelRecords(FusedRecords):
-    """The twin's per-level records (FusedRecords: frontier, discovered, examined, push, and
-    seconds) of a run, from the kernel's rows (the four counts and %globaltimer at the level's
-    end), made when first read: a level's seconds are its end less the previous end. Only the
-    run's discovered total is counted at once (the visited set's count needs it); the rest
-    waits, as a search's stats wait until they are read."""
+class _LazyRecords(FusedRecords):
+    """FusedRecords made when first read (a search's records are read, if at all, after it
+    returns): a subclass's ``_made_now`` makes (counts, seconds); ``found``, the levels'
+    discovered total, is set at once (the visited set's count needs it)."""
 
-    __slots__ = ("_rows", "_started", "_made")
-
-    def __init__(self, rows, started_ns):
-        self._rows, self._started, self._made = rows, started_ns, None
-        self.found = int(rows[:, 1].sum())
+    __slots__ = ("_made",)
 
     def _make(self):
         if self._made is None:
-            ends = self._rows[:, 4].astype(np.int64)
-            seconds = np.empty(ends.shape[0])
-            if ends.shape[0]:        # (np.diff with prepend goes through broadcast_to and concatenate)
-                seconds[0] = ends[0] - self._started
-                np.subtract(ends[1:], ends[:-1], out=seconds[1:])
-            seconds *= 1e-9
-            self._made = (self._rows[:, :4].astype(np.int64), seconds)
+            self._made = self._made_now()
         return self._made
 
     counts = property(lambda self: self._make()[0])
     seconds = property(lambda self: self._make()[1])
 
+
+class _KernelRecords(_LazyRecords):
+    """The twin's per-level records (frontier, discovered, examined, push, and seconds) of a
+    run, from the kernel's rows (the four counts and %globaltimer at the level's end): a
+    level's seconds are its end less the previous end."""
+
+    __slots__ = ("_rows", "_started")
+
+    def __init__(self, rows, started_ns):
+        self._rows, self._started, self._made = rows, started_ns, None
+        self.found = int(rows[:, 1].sum())
+
+    def _made_now(self):
+        ends = self._rows[:, 4].astype(np.int64)
+        seconds = np.empty(ends.shape[0])
+        if ends.shape[0]:            # (np.diff with prepend goes through broadcast_to and concatenate)
+            seconds[0] = ends[0] - self._started
+            np.subtract(ends[1:], ends[:-1], out=seconds[1:])
+        seconds *= 1e-9
+        return self._rows[:, :4].astype(np.int64), seconds
+
     def __len__(self):
         return int(self._rows.shape[0])
+
+
+class _JoinedRecords(_LazyRecords):
+    """The records of several runs (and tile levels) of one search, joined when first read."""
+
+    __slots__ = ("_runs",)
+
+    def __init__(self, runs):
+        self._runs, self._made = runs, None
+        self.found = sum(run.found for run in runs)
+
+    def _made_now(self):
+        joined = FusedRecords.joined(self._runs)
+        return joined.counts, joined.seconds
+
+    def __len__(self):
+        return sum(len(run) for run in self._runs)
 
 
 _level_records = _KernelRecords
@@ -201,7 +226,7 @@ class FusedKernels(KernelsBase):
             ids = space.get("no_ids")
             if ids is None:
                 ids = space["no_ids"] = cp.empty(0, dtype=cp.int32)
-        return FusedRecords.joined(runs) if len(runs) > 1 else runs[0], ids, edges, reason
+        return _JoinedRecords(runs) if len(runs) > 1 else runs[0], ids, edges, reason
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
                    rule, max_frontier, max_edges, max_levels, target, space, report):
@@ -236,11 +261,11 @@ class FusedKernels(KernelsBase):
         after = (slot + 1) % 3
         stamps = space.get("push_stamps")
         if stamps is None:
-            stamps = space["push_stamps"] = self.cp.empty(PUSH_STAMPS, dtype=self.cp.uint64)
+            stamps = space["push_stamps"] = self.push_stamps()
         queues = space["queues"]
         self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
                                  depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps)
-        seen = self.read(stamps)
+        seen = self.read(stamps[0])
         found, found_edges = int(seen[FOUND]), int(seen[PUSH_EDGES])
         started, hit = int(seen[NCOUNTERS]), bool(seen[NCOUNTERS + 1])
         records = _level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), started)

@@ -43,16 +43,23 @@ class PushKernels(KernelsBase):
              part.ids, counters, self._or_null(out_degree)) + self._idmap(in_map) + _NOT_IN_PLACE)
         return part, counters
 
+    def push_stamps(self):
+        """The device words a push level in place writes its counters, clock and record to
+        (uint64, PUSH_STAMPS of them) and their three views, made once by the caller (a view
+        costs as much as a launch's set-up on the chain of a level handed over)."""
+        whole = self.cp.empty(PUSH_STAMPS, dtype=self.cp.uint64)
+        return whole, whole[:NCOUNTERS], whole[NCOUNTERS:NCOUNTERS + 2], whole[NCOUNTERS + 2:]
+
     def push_level_in_place(self, csr, frontier, positional, words, parents, depth_words, depths, depth, queue,
                             frontier_edges, target, stamps):
         """One BFS level as the push product written into the search's own state (push.cu, in
         place): a neighbour whose ``words`` bit it claims gets its parent in ``parents`` (its
         id when ``positional``, else true), its depth (when ``depths`` is given) and a place on
-        ``queue``. ``stamps`` (uint64, PUSH_STAMPS words, on the device) gets the level's
-        counters, its start on the device clock, whether it claimed ``target`` (-1: none) and its
-        record in fused.cu's layout; nothing is read back here."""
+        ``queue``. ``stamps`` (:meth:`push_stamps`) gets the level's counters, its start on the
+        device clock, whether it claimed ``target`` (-1: none) and its record in fused.cu's
+        layout; nothing is read back here."""
         nf = int(frontier.shape[0])
-        counters, clock, record = stamps[:NCOUNTERS], stamps[NCOUNTERS:NCOUNTERS + 2], stamps[NCOUNTERS + 2:]
+        _, counters, clock, record = stamps
         stamp = self._function("push", "ld_push_level_stamp")
         stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(0)))
         scan = self._frontier_scan(csr, frontier)
@@ -61,7 +68,7 @@ class PushKernels(KernelsBase):
         codes = (MULT_SECONDI, ADD_ANY, "long long") if positional else (MULT_PAIR, ADD_ANY, "bool")
         self._function("push", "ld_push_spmspv", *codes)(
             (blocks,), (PUSH_THREADS,),
-            (csr.indptr, csr.indices, frontier, parents[:1], scan, np.int32(nf), self._dummy_words, np.int32(0),
+            (csr.indptr, csr.indices, frontier, parents, scan, np.int32(nf), self._dummy_words, np.int32(0),
              words, parents, queue, counters, np.intp(0), n, n, np.int64(0), np.int32(1),
              self._or_null(depths), self._or_null(depth_words), np.int64(depth)))
         stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(1)))
