@@ -60,6 +60,8 @@
 #error "LD_LONG_ROWS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_OVERFLOW)
 #error "LD_OVERFLOW is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_PUSH_GIANTS)
+#error "LD_PUSH_GIANTS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_NCOUNTERS)
 #error "LD_NCOUNTERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_M_FOUND)
@@ -186,7 +188,8 @@ __device__ __forceinline__ V ld_combine(V a, V b) {
 // LD_FOUND (entries found = length of the output queue), LD_EXAMINED (edges read),
 // LD_PUSH_EDGES (out_degree summed over the entries found: the direction rule's input),
 // LD_LONG_ROWS (pull: rows queued for the warp-per-row kernel), LD_OVERFLOW (fold: a piece held
-// more entries than its capacity), LD_NCOUNTERS of them (even: later words stay 8-byte aligned).
+// more entries than its capacity), LD_PUSH_GIANTS (push in place: giants listed for fused.cu's
+// next run), LD_NCOUNTERS of them (even: later words stay 8-byte aligned).
 
 // Positions for the lanes that want one, from one atomic on `tail` a warp (global or shared);
 // every lane calls it, and the lanes that want none get a meaningless value.

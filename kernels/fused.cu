@@ -872,7 +872,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
              const u32* __restrict__ empty_rows,                                        // rows without in-edges
              i64 n, u32* __restrict__ words, V* __restrict__ parents,
              long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
-             const int* __restrict__ first, i64 nfirst,
+             const int* __restrict__ first, i64 nfirst, i64 first_edges, i64 first_giants,
              int* __restrict__ queues, u32* __restrict__ bitmaps, int* __restrict__ giants,
              int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible, u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
@@ -890,13 +890,22 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
     auto bitmap = [&](int s) { return bitmaps + (i64)s * nwords; };
     auto giant_list = [&](int s) { return giants + (i64)s * giant_capacity; };
 
-    // start: counters zero, bitmaps clear, the first frontier in slot 0 (queue, bits, giants)
+    // start: counters zero, bitmaps clear, the first frontier in slot 0 (queue, bits, giants).
+    // A first frontier a tile push made (first_edges >= 0, push.cu in place) comes with its
+    // giants in slot 0's list, its out-edges counted and slot 0's bitmap holding the visited
+    // words from before that push: its bits are the words that changed (visited bits only turn
+    // on), so that a run after a big push level neither walks millions of entries nor claims
+    // their bits with atomics before its first level.
+    const bool made = first_edges >= 0;
     if (thread == 0)
-        for (int k = 0; k < LD_FUSED_NSLOTS; ++k) slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst : 0ull;
-    for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = 0u;
+        for (int k = 0; k < LD_FUSED_NSLOTS; ++k)
+            slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst
+                     : made && k == LD_SLOT_EDGES * 3 ? (u64)first_edges
+                     : made && k == LD_SLOT_GIANTS * 3 ? (u64)first_giants : 0ull;
+    for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = made && k < nwords ? bitmaps[k] ^ words[k] : 0u;
     for (i64 k = thread; k < nfirst; k += nthreads) queues[k] = first[k];
     grid.sync();
-    {
+    if (!made) {
         u64 first_edges = 0;
         for (i64 base = warp * 32; base < nfirst; base += nwarps * 32) {
             const i64 i = base + lane;
@@ -1072,7 +1081,7 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
 #ifdef LD_NVCC_CHECK
 #define LD_FUSED_INSTANCE(M, V, B) \
     template __global__ void ld_bfs_fused<M, V, B>(const i64*, const int*, const i64*, const int*, const u32*, i64, u32*, V*, \
-        long long*, u32*, long long, const int*, i64, int*, u32*, int*, int*, i64, int, u64*, int, double, double, \
+        long long*, u32*, long long, const int*, i64, i64, i64, int*, u32*, int*, int*, i64, int, u64*, int, double, double, \
         long long, long long, long long, i64, i64, i64, i64, int, u64*, long long*);
 LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 1)
 LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long, 1)

@@ -165,7 +165,8 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
                u64* __restrict__ counters, const i64* __restrict__ out_degree,
                i64 block_len, i64 stride, i64 offset,
-               int in_place, long long* __restrict__ depths, u32* __restrict__ depth_words, long long depth) {
+               int in_place, long long* __restrict__ depths, u32* __restrict__ depth_words, long long depth,
+               int* __restrict__ next_giants) {
     constexpr int WARPS = LD_PUSH_THREADS / 32, J = LD_EDGES_PER_THREAD;
     __shared__ i64 s_scan[WARPS][LD_WARP_TILE + 1];   // scan[k0 ..], past nf: "infinity"
     __shared__ i64 s_start[WARPS][LD_WARP_TILE];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
@@ -233,11 +234,16 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
             found.add(fresh, v[j], lane, queue, counters + LD_FOUND);
             if (fresh && out_degree) pushed_edges += (u64)out_degree[v[j]];
             if (fresh && in_place) {       // the matrix is the output's space: its own out-degrees
-                pushed_edges += (u64)(indptr[v[j] + 1] - indptr[v[j]]);
+                const i64 degree = indptr[v[j] + 1] - indptr[v[j]];
+                pushed_edges += (u64)degree;
                 if (depths) {
                     depths[v[j]] = depth;
                     atomicOr(depth_words + (v[j] >> 5), 1u << (v[j] & 31));
                 }
+                // the next fused run's first giants, listed as its set-up would (fused.cu), so
+                // that the run does not walk this level's output again
+                if (next_giants && degree > LD_FUSED_PUSH_GIANT_DEGREE)
+                    next_giants[atomicAdd(counters + LD_PUSH_GIANTS, 1ull)] = v[j];
             }
         }
         // the next tile's first entry: the owner of edge `last`
@@ -274,7 +280,7 @@ extern "C" __global__ void ld_push_level_stamp(u64* __restrict__ counters, u64* 
 #ifdef LD_NVCC_CHECK   // explicit instances, so that a plain nvcc compile checks every body
 #define LD_PUSH_INSTANCE(M, A, V) template __global__ void ld_push_spmspv<M, A, V>( \
     const i64*, const int*, const int*, const V*, const i64*, int, const u32*, int, u32*, V*, int*, u64*, \
-    const i64*, i64, i64, i64, int, long long*, u32*, long long);
+    const i64*, i64, i64, i64, int, long long*, u32*, long long, int*);
 LD_PUSH_INSTANCE(LD_MULT_PAIR, LD_ADD_ANY, bool)
 LD_PUSH_INSTANCE(LD_MULT_LAND, LD_ADD_LOR, bool)
 LD_PUSH_INSTANCE(LD_MULT_SECONDI, LD_ADD_ANY, long long)

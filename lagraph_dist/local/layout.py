@@ -54,6 +54,8 @@ EXAMINED = 1                 # edges (matrix entries) read
 PUSH_EDGES = 2               # sum of out_degree over the entries found (the direction rule's input)
 LONG_ROWS = 3                # pull: rows queued for the warp-per-row kernel
 OVERFLOW = 4                 # fold: a piece held more entries than its capacity (a wrong bound)
+PUSH_GIANTS = 5              # push in place: its output's vertices of more than FUSED_PUSH_GIANT_DEGREE
+                             # out-edges, listed for fused.cu's next run
 NCOUNTERS = 6                # even, so that words after the counters stay 8-byte aligned
 
 # -- the counters of the multi-source kernels (multi.cu) --------------------------------------------
@@ -92,7 +94,7 @@ SHARED = (
     "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "MAX_OWNERS",
     "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "ADD_ANY", "ADD_MIN", "ADD_LOR",
     "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",
-    "FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "NCOUNTERS",
+    "FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "PUSH_GIANTS", "NCOUNTERS",
     "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
     "RULE_PUSH", "RULE_PULL", "RULE_AUTO", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET",
     "FUSED_NSLOTS",

@@ -7,7 +7,7 @@ import numpy as np
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
 from lagraph_dist.local.layout import (FOUND, FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
-                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, PUSH_EDGES,
+                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, PUSH_EDGES, PUSH_GIANTS,
                                        STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
@@ -18,6 +18,7 @@ FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes o
 #: the kernel's warps (H100: Kronecker 26's third level, 1.33 M edges, 0.57 ms inside the
 #: kernel, 0.27 ms handed; 2^18 also handed Kronecker 20's third level, 0.97 M edges, for no gain)
 FUSED_MAX_PUSH_EDGES = 1 << 20
+_FIRST_NOT_MADE = (-1, 0)    # a run's first frontier is set up by the run (fused.cu's first_edges < 0)
 
 
 class _LazyRecords(FusedRecords):
@@ -198,10 +199,11 @@ class FusedKernels(KernelsBase):
         kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
         runs, depth, levels_left = [], first_depth, max_levels
         handed = False           # the next level is a push the rule chose, too big for the kernel
+        made = _FIRST_NOT_MADE   # (out-edges, giants) of a first frontier a tile push made
         while True:
             if not handed:
                 records, slot, count, edges, reason = self._fused_run(
-                    out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, positional, rule,
+                    out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, made, positional, rule,
                     max_frontier, kernel_edges, levels_left, target, space, report)
                 runs.append(records)
                 depth, levels_left = depth + len(records), levels_left - len(records)
@@ -209,9 +211,10 @@ class FusedKernels(KernelsBase):
                 if not (reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges):
                     break
             # push.cu's tiles read a huge frontier's edges faster than the kernel's warps
-            records, slot, count, edges, reason = self._push_level(
+            records, slot, count, edges, reason, giants = self._push_level(
                 out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional, max_frontier,
                 target, space)
+            made = (edges, giants)
             runs.append(records)
             depth, levels_left = depth + 1, levels_left - 1
             if reason is not None or levels_left == 0:
@@ -228,11 +231,12 @@ class FusedKernels(KernelsBase):
                 ids = space["no_ids"] = cp.empty(0, dtype=cp.int32)
         return _JoinedRecords(runs) if len(runs) > 1 else runs[0], ids, edges, reason
 
-    def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
-                   rule, max_frontier, max_edges, max_levels, target, space, report):
+    def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, made,
+                   positional, rule, max_frontier, max_edges, max_levels, target, space, report):
         """One cooperative launch of at most ``max_levels`` levels (``report``: the status and
-        record buffers, made for at least as many): (records, slot of the last frontier, its count
-        and out-edges, stop reason)."""
+        record buffers, made for at least as many; ``made``: the first frontier's out-edges and
+        giants when a tile push listed them in slot 0, else _FIRST_NOT_MADE): (records, slot of
+        the last frontier, its count and out-edges, stop reason)."""
         n = out_csr.nmajor
         report, head, records = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
@@ -240,7 +244,7 @@ class FusedKernels(KernelsBase):
         graph, work = self._fixed_arguments(space, out_csr, in_csr)
         function((blocks,), (FUSED_THREADS,),
                  (*graph, words, parents, self._or_null(depths), self._or_null(depth_words), np.int64(first_depth),
-                  frontier, np.int64(frontier.shape[0]), *work,
+                  frontier, np.int64(frontier.shape[0]), np.int64(made[0]), np.int64(made[1]), *work,
                   np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
                   np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
                   np.int64(max_levels), np.int64(self.fused_block_edges), np.int32(target), records, report))   # cooperative: the module's flag
@@ -256,18 +260,22 @@ class FusedKernels(KernelsBase):
                     max_frontier, target, space):
         """The push level the kernel handed back (its frontier: slot ``slot``'s queue), written in
         place into the next slot's queue: (its record, that slot, the count and out-edges found,
-        a stop reason or None), from one read of its counters and record."""
+        a stop reason or None, the giants found), from one read of its counters and record. The
+        push also lists what the next run's set-up would (the found vertices' bits in slot 0's
+        bitmap, their giants in slot 0's list)."""
         n = out_csr.nmajor
         after = (slot + 1) % 3
         stamps = space.get("push_stamps")
         if stamps is None:
             stamps = space["push_stamps"] = self.push_stamps()
+            space["first_frontier"] = (space["bitmaps"][:-(-n // 32)], space["giants"][:space["giant_capacity"]])
         queues = space["queues"]
         self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
-                                 depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps)
+                                 depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps,
+                                 next_frontier=space["first_frontier"])
         seen = self.read(stamps[0])
-        found, found_edges = int(seen[FOUND]), int(seen[PUSH_EDGES])
+        found, found_edges, giants = int(seen[FOUND]), int(seen[PUSH_EDGES]), int(seen[PUSH_GIANTS])
         started, hit = int(seen[NCOUNTERS]), bool(seen[NCOUNTERS + 1])
         records = _level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), started)
         stop = STOP_EMPTY if found == 0 else STOP_TARGET if hit else STOP_TOO_BIG if found > max_frontier else None
-        return records, after, found, found_edges, stop
+        return records, after, found, found_edges, stop, giants

@@ -9,7 +9,8 @@ from lagraph_dist.local.layout import (ADD_ANY, FUSED_RECORD, MULT_PAIR, MULT_SE
 
 PUSH_STAMPS = NCOUNTERS + 2 + FUSED_RECORD     # push_level_in_place's stamps: counters, clock, hit, record
 
-_NOT_IN_PLACE = (np.int32(0), np.intp(0), np.intp(0), np.int64(0))    # in place, depths, depth bits, depth
+# in place, depths, depth bits, depth, the next run's giants
+_NOT_IN_PLACE = (np.int32(0), np.intp(0), np.intp(0), np.int64(0), np.intp(0))
 
 
 class PushKernels(KernelsBase):
@@ -51,15 +52,22 @@ class PushKernels(KernelsBase):
         return whole, whole[:NCOUNTERS], whole[NCOUNTERS:NCOUNTERS + 2], whole[NCOUNTERS + 2:]
 
     def push_level_in_place(self, csr, frontier, positional, words, parents, depth_words, depths, depth, queue,
-                            frontier_edges, target, stamps):
+                            frontier_edges, target, stamps, next_frontier=None):
         """One BFS level as the push product written into the search's own state (push.cu, in
         place): a neighbour whose ``words`` bit it claims gets its parent in ``parents`` (its
         id when ``positional``, else true), its depth (when ``depths`` is given) and a place on
         ``queue``. ``stamps`` (:meth:`push_stamps`) gets the level's counters, its start on the
         device clock, whether it claimed ``target`` (-1: none) and its record in fused.cu's
-        layout; nothing is read back here."""
+        layout; nothing is read back here. ``next_frontier`` (bits, giants), when given: ``bits``
+        gets a copy of ``words`` from before the level and the found vertices of more than
+        FUSED_PUSH_GIANT_DEGREE out-edges are listed in ``giants`` (their count: the counters'
+        PUSH_GIANTS), from which fused.cu's next run makes its first frontier."""
         nf = int(frontier.shape[0])
         _, counters, clock, record = stamps
+        giants = np.intp(0)
+        if next_frontier is not None:
+            bits, giants = next_frontier
+            bits.data.copy_from_device_async(words.data, bits.nbytes)
         stamp = self._function("push", "ld_push_level_stamp")
         stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(0)))
         scan = self._frontier_scan(csr, frontier)
@@ -70,5 +78,5 @@ class PushKernels(KernelsBase):
             (blocks,), (PUSH_THREADS,),
             (csr.indptr, csr.indices, frontier, parents, scan, np.int32(nf), self._dummy_words, np.int32(0),
              words, parents, queue, counters, np.intp(0), n, n, np.int64(0), np.int32(1),
-             self._or_null(depths), self._or_null(depth_words), np.int64(depth)))
+             self._or_null(depths), self._or_null(depth_words), np.int64(depth), giants))
         stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(1)))
