@@ -153,6 +153,15 @@ __device__ __forceinline__ u64 ld_now_ns() {
     return t;
 }
 
+// A search's depth for vertex v, found at `depth`: its value, and its bit unless the caller
+// owns v's word and sets the word's bits itself (fused.cu's ld_mark_found with word_owned);
+// the fused levels and push.cu's in-place level write depths through it.
+__device__ __forceinline__ void ld_set_depth(long long* __restrict__ depths, u32* __restrict__ depth_words, i64 v,
+                                             long long depth, bool set_bit) {
+    depths[v] = depth;
+    if (set_bit) atomicOr(depth_words + (v >> 5), 1u << (v & 31));
+}
+
 __device__ __forceinline__ bool ld_bit(const u32* __restrict__ words, i64 i) {
     return (__ldg(words + (i >> 5)) >> (i & 31)) & 1u;
 }

@@ -213,10 +213,7 @@ __device__ __forceinline__ void ld_read_slots(const u64* slots, const int (&inde
 template <typename V>
 __device__ __forceinline__ void ld_mark_found(const ld_level_out<V>& out, int v, bool word_owned) {
     const u32 bit = 1u << (v & 31);
-    if (out.depths) {
-        out.depths[v] = out.depth;
-        if (!word_owned) atomicOr(out.depth_words + (v >> 5), bit);
-    }
+    if (out.depths) ld_set_depth(out.depths, out.depth_words, v, out.depth, !word_owned);
     if (out.next_bits && !word_owned) atomicOr(out.next_bits + (v >> 5), bit);
     if (v == out.target) atomicOr(out.target_hit, 1ull);
 }

@@ -236,10 +236,7 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
             if (fresh && in_place) {       // the matrix is the output's space: its own out-degrees
                 const i64 degree = indptr[v[j] + 1] - indptr[v[j]];
                 pushed_edges += (u64)degree;
-                if (depths) {
-                    depths[v[j]] = depth;
-                    atomicOr(depth_words + (v[j] >> 5), 1u << (v[j] & 31));
-                }
+                if (depths) ld_set_depth(depths, depth_words, v[j], depth, true);
                 // the next fused run's first giants, listed as its set-up would (fused.cu), so
                 // that the run does not walk this level's output again
                 if (next_giants && degree > LD_FUSED_PUSH_GIANT_DEGREE)
