@@ -17,9 +17,11 @@ class PushKernels(KernelsBase):
     """The kernels of push.cu (its frontier scan is shared: KernelsBase._frontier_scan)."""
 
     def _push_blocks(self, frontier_edges):
-        """Blocks of a push launch: each warp walks a contiguous run of tiles, so as many blocks
-        as stay resident, fewer for a small frontier (its out-edges, when the caller knows them,
-        are an upper bound; None: unknown)."""
+        """Blocks of a push launch: each warp walks a contiguous run of tiles; eight a
+        multiprocessor, fewer for a small frontier (its out-edges, when the caller knows them,
+        are an upper bound; None: unknown). Five stay resident at once (48 registers, 29 KB of
+        shared memory) and the rest start as blocks finish: launching only the resident five
+        made Kronecker 26's fifth push-only level 17.9 ms against 13.2 (H100, one run)."""
         resident = self._sms * 8
         if frontier_edges is None:
             return resident
