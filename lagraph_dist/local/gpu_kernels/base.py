@@ -8,9 +8,9 @@ from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, ALLOCATION_ALIGN, FUSED_BLOCK_EDGES,
-                                       FUSED_BUILDS, MULT_CODES, MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS,
-                                       SMALL_SCAN, THREADS, cuda_defines)
+from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, FUSED_BUILDS, MULT_CODES,
+                                        MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN, THREADS,
+                                        cuda_defines)
 from lagraph_dist.local.parts import LocalPart
 
 _MULT = MULT_CODES
@@ -105,20 +105,6 @@ class KernelsBase:
         return self.cp.asnumpy(array)
 
     # -- bookkeeping ----------------------------------------------------------------------
-    def _one_allocation(self, sizes):
-        """(offsets, block): one pool allocation holding pieces of ``sizes`` bytes, each at an
-        offset aligned as cudaMalloc aligns (256 bytes). A piece is a view (:meth:`_view`): the
-        block lives while any of them does."""
-        offsets, total = [], 0
-        for size in sizes:
-            offsets.append(total)
-            total += -(-size // ALLOCATION_ALIGN) * ALLOCATION_ALIGN
-        return offsets, self.cp.empty(max(total, 1), dtype=self.cp.uint8)
-
-    def _view(self, block, offset, size, dtype):
-        """``size`` items of ``dtype`` of ``block`` from byte ``offset`` on."""
-        return self.cp.ndarray((size,), dtype, memptr=block.data + offset)
-
     def _function(self, module, name, *template_args):
         """The kernel, wrapped to count its launches (looked up once per device: a lookup and
         its template name cost tens of microseconds of a call that is otherwise one launch)."""

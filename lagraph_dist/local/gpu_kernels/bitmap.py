@@ -88,23 +88,17 @@ class BitmapKernels(KernelsBase):
         or two), each holding only entry ``index`` (none when it is negative) with its value,
         and with ``as_list`` the first entry also as (ids, values) of one: [(words, values),
         ...] (+ (ids, values)). Values elsewhere are left unset (nothing reads a slot without
-        its bit, as in the products' outputs). One allocation cut into views and one launch for
-        all of them, no host copy: this is the set-up of every search, whose whole call on a
-        1x1 grid is a few hundred microseconds (a pool allocation costs as much as three views)."""
-        count = len(entries)
+        its bit, as in the products' outputs). One launch for all of them, no host copy."""
+        cp, count = self.cp, len(entries)
         if not 1 <= count <= 2:
             raise ValueError(f"single_entries makes one or two parts, not {count}")
         nwords = length // 32
-        dtypes = [np.dtype(dtype) for _, dtype in entries]
+        words = cp.empty(count * nwords, dtype=cp.uint32)
+        parts = [(words[k * nwords:(k + 1) * nwords], cp.empty(length, dtype=np.dtype(dtype)))
+                 for k, (_, dtype) in enumerate(entries)]
         present = int(index >= 0)
-        listed_count = present if as_list else 0
-        at, block = self._one_allocation([4 * count * nwords] + [length * d.itemsize for d in dtypes]
-                                         + [4 * listed_count, listed_count * dtypes[0].itemsize])
-        words = self._view(block, at[0], count * nwords, np.uint32)
-        parts = [(self._view(block, at[0] + 4 * k * nwords, nwords, np.uint32),
-                  self._view(block, at[1 + k], length, dtype)) for k, dtype in enumerate(dtypes)]
-        listed = (self._view(block, at[1 + count], listed_count, np.int32),
-                  self._view(block, at[2 + count], listed_count, dtypes[0])) if as_list else None
+        first_dtype = np.dtype(entries[0][1])
+        listed = (cp.empty(present, dtype=cp.int32), cp.empty(present, dtype=first_dtype)) if as_list else None
         stored = [(values, np.uint64(value_bits(value, values.dtype)), np.int32(values.dtype.itemsize))
                   for (value, _), (_, values) in zip(entries, parts)]
         if count == 1:
@@ -113,5 +107,5 @@ class BitmapKernels(KernelsBase):
             self._function("bitmap", "ld_single_entries")(
                 (self._blocks(count * nwords),), (THREADS,),
                 (np.int32(index), np.int64(nwords), np.int32(count), words, *stored[0], *stored[1],
-                 *(listed if listed_count else (np.intp(0), np.intp(0)))))
+                 *(listed if as_list and present else (np.intp(0), np.intp(0)))))
         return (parts, listed) if as_list else parts

@@ -101,13 +101,18 @@ class FusedKernels(KernelsBase):
     # -- the fused search (kernels/fused.cu) ------------------------------------------------
     def fused_workspace(self, n, nnz):
         """Buffers of the fused search over an n-vertex graph, made once per matrix (the caller
-        keeps them): three frontier queues and bitmaps, giant lists, counters and the report."""
+        keeps them): three frontier queues and bitmaps, giant lists, counters and the report;
+        for a tile push level, its stamps and where it leaves the next run's first frontier
+        (slot 0's bitmap and giant list); the empty frontier a finished search returns."""
         cp = self.cp
         nwords = -(-n // 32)
         giants = min(n, nnz // min(FUSED_GIANT_DEGREE, FUSED_PUSH_GIANT_DEGREE) + 1)
-        return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": cp.empty(3 * max(nwords, 1), dtype=cp.uint32),
-                "giants": cp.empty(3 * giants, dtype=cp.int32), "giant_rows": cp.empty(giants, dtype=cp.int32),
-                "giant_capacity": giants, "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n}
+        bitmaps, giant_lists = cp.empty(3 * max(nwords, 1), dtype=cp.uint32), cp.empty(3 * giants, dtype=cp.int32)
+        return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": bitmaps, "giants": giant_lists,
+                "giant_rows": cp.empty(giants, dtype=cp.int32), "giant_capacity": giants,
+                "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n,
+                "push_stamps": self.push_stamps(), "first_frontier": (bitmaps[:nwords], giant_lists[:giants]),
+                "no_ids": cp.empty(0, dtype=cp.int32)}
 
     @staticmethod
     def _per_matrix(space, what, in_csr, make):
@@ -223,12 +228,8 @@ class FusedKernels(KernelsBase):
             handed = _hands_next(rule, count, edges, kernel_edges, max_edges)
             frontier = space["queues"][slot * n:slot * n + count]
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
-        if count:
-            ids = space["queues"][slot * n:slot * n + count].copy()
-        else:                    # (the usual end: one empty list a workspace, as nothing writes to it)
-            ids = space.get("no_ids")
-            if ids is None:
-                ids = space["no_ids"] = cp.empty(0, dtype=cp.int32)
+        # (the usual end, no frontier left: the workspace's one empty list, which nothing writes)
+        ids = space["queues"][slot * n:slot * n + count].copy() if count else space["no_ids"]
         return _JoinedRecords(runs) if len(runs) > 1 else runs[0], ids, edges, reason
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, made,
@@ -265,11 +266,7 @@ class FusedKernels(KernelsBase):
         bitmap, their giants in slot 0's list)."""
         n = out_csr.nmajor
         after = (slot + 1) % 3
-        stamps = space.get("push_stamps")
-        if stamps is None:
-            stamps = space["push_stamps"] = self.push_stamps()
-            space["first_frontier"] = (space["bitmaps"][:-(-n // 32)], space["giants"][:space["giant_capacity"]])
-        queues = space["queues"]
+        stamps, queues = space["push_stamps"], space["queues"]
         self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
                                  depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps,
                                  next_frontier=space["first_frontier"])
