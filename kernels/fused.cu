@@ -863,13 +863,13 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
 // so that the level loops keep their state in registers instead of spilling it to local memory
 // on the latency chain of every small level (lagraph_dist/local/gpu_kernels/fused.py picks).
 template <int MULT, typename V, int BLOCKS>
-__global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS)
-ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
+__device__ __forceinline__ void
+ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
              const i64* __restrict__ in_indptr, const int* __restrict__ in_indices,     // pull: A by destination
              const u32* __restrict__ empty_rows,                                        // rows without in-edges
              i64 n, u32* __restrict__ words, V* __restrict__ parents,
              long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
-             const int* __restrict__ first, i64 nfirst, i64 first_edges, i64 first_giants,
+             const int* __restrict__ first, i64 nfirst, int source, i64 first_edges, i64 first_giants,
              int* __restrict__ queues, u32* __restrict__ bitmaps, int* __restrict__ giants,
              int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible, u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
@@ -888,20 +888,33 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
     auto giant_list = [&](int s) { return giants + (i64)s * giant_capacity; };
 
     // start: counters zero, bitmaps clear, the first frontier in slot 0 (queue, bits, giants).
+    // A search that starts here (first null, nfirst 1) starts at `source`: visited and depths
+    // are cleared and take the source alone (its value: its id or true; its depth first_depth
+    // - 1), as the host's Vector.singles would have made them, with no launch or list of its own.
     // A first frontier a tile push made (first_edges >= 0, push.cu in place) comes with its
     // giants in slot 0's list, its out-edges counted and slot 0's bitmap holding the visited
     // words from before that push: its bits are the words that changed (visited bits only turn
     // on), so that a run after a big push level neither walks millions of entries nor claims
     // their bits with atomics before its first level.
-    const bool made = first_edges >= 0;
+    const bool made = first_edges >= 0, seeded = first == nullptr;
     if (thread == 0)
         for (int k = 0; k < LD_FUSED_NSLOTS; ++k)
             slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst
                      : made && k == LD_SLOT_EDGES * 3 ? (u64)first_edges
                      : made && k == LD_SLOT_GIANTS * 3 ? (u64)first_giants : 0ull;
     for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = made && k < nwords ? bitmaps[k] ^ words[k] : 0u;
-    for (i64 k = thread; k < nfirst; k += nthreads) queues[k] = first[k];
+    if (seeded)
+        for (i64 k = thread; k < nwords; k += nthreads) {
+            words[k] = 0u;
+            if (depth_words) depth_words[k] = 0u;
+        }
+    for (i64 k = thread; k < nfirst; k += nthreads) queues[k] = seeded ? source : first[k];
     grid.sync();
+    if (seeded && thread == 0) {
+        words[source >> 5] = 1u << (source & 31);
+        parents[source] = ld_multiply<MULT, V>(source, V(), 1, 1, 0);
+        if (depths) ld_set_depth(depths, depth_words, source, first_depth - 1, true);
+    }
     if (!made) {
         u64 first_edges = 0;
         for (i64 base = warp * 32; base < nfirst; base += nwarps * 32) {
@@ -1075,11 +1088,38 @@ ld_bfs_fused(const i64* __restrict__ out_indptr, const int* __restrict__ out_ind
     }
 }
 
+// The kernel's arguments as one struct, so that a launch passes one argument (CuPy packs it
+// from one buffer: lagraph_dist/local/gpu_kernels/fused.py's FUSED_ARGUMENTS names these
+// fields in this order, tests/test_cuda_sources.py checks it). Every field is 8 bytes wide,
+// so that the packing has no padding: the graph's and the workspace's fields first (packed
+// once a matrix), then the call's.
+template <typename V>
+struct ld_fused_args {
+    const i64* out_indptr; const int* out_indices; const i64* in_indptr; const int* in_indices;
+    const u32* empty_rows; i64 n;
+    int* queues; u32* bitmaps; int* giants; int* giant_rows; i64 giant_capacity; i64 giant_rows_possible;
+    u64* slots;
+    u32* words; V* parents; long long* depths; u32* depth_words; long long first_depth;
+    const int* first; i64 nfirst; i64 source; i64 first_edges; i64 first_giants;
+    i64 rule_mode; double alpha; double beta; long long rule_push; long long rule_previous;
+    long long rule_unexplored;
+    i64 max_frontier; i64 max_edges; i64 max_levels; i64 block_edges; i64 target;
+    u64* records; long long* status;
+};
+
+// BLOCKS: the blocks a multiprocessor the launch is built for (see ld_bfs_fused_search).
+template <int MULT, typename V, int BLOCKS>
+__global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS) ld_bfs_fused(const ld_fused_args<V> a) {
+    ld_bfs_fused_search<MULT, V, BLOCKS>(
+        a.out_indptr, a.out_indices, a.in_indptr, a.in_indices, a.empty_rows, a.n, a.words, a.parents, a.depths,
+        a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.first_edges, a.first_giants, a.queues,
+        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, a.slots, (int)a.rule_mode,
+        a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, a.max_edges, a.max_levels,
+        a.block_edges, (int)a.target, a.records, a.status);
+}
+
 #ifdef LD_NVCC_CHECK
-#define LD_FUSED_INSTANCE(M, V, B) \
-    template __global__ void ld_bfs_fused<M, V, B>(const i64*, const int*, const i64*, const int*, const u32*, i64, u32*, V*, \
-        long long*, u32*, long long, const int*, i64, i64, i64, int*, u32*, int*, int*, i64, int, u64*, int, double, double, \
-        long long, long long, long long, i64, i64, i64, i64, int, u64*, long long*);
+#define LD_FUSED_INSTANCE(M, V, B) template __global__ void ld_bfs_fused<M, V, B>(const ld_fused_args<V>);
 LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 1)
 LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long, 1)
 LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 2)

@@ -181,3 +181,18 @@ def test_layout_fields_are_distinct_slots():
     assert sorted(fields("STATUS_")) == list(range(kernel_layout.FUSED_NSTATUS))
     assert sorted(fields("RECORD_")) == list(range(kernel_layout.FUSED_RECORD))
     assert kernel_layout.NCOUNTERS % 2 == 0          # words after the counters stay 8-byte aligned
+
+
+def test_fused_argument_struct_matches_its_packing():
+    """The fused kernel's one argument: the driver packs ld_fused_args field by field from its
+    FUSED_FIXED_ARGUMENTS and FUSED_CALL_ARGUMENTS, in fused.cu's order, each field 8 bytes (a
+    pointer packed as "Q", an integer "q", a double "d"), so a field added on one side only,
+    or moved, fails here rather than as a wrong pointer on the device."""
+    from lagraph_dist.local.gpu_kernels import fused as driver
+    body = re.search(r"struct ld_fused_args \{(.*?)\};", kernel_sources()["fused.cu"], re.S).group(1)
+    fields = re.findall(r"([\w ]+?)(\*?)\s*(\w+);", re.sub(r"//[^\n]*", "", body))
+    cuda = [(name, "Q" if star else "d" if ctype.strip() == "double" else "q") for ctype, star, name in fields]
+    for ctype, star, name in fields:
+        assert star or ctype.strip() in ("i64", "long long", "double"), (name, ctype)   # 8 bytes each
+    assert cuda == list(driver.FUSED_FIXED_ARGUMENTS + driver.FUSED_CALL_ARGUMENTS)
+    assert driver._ARGUMENTS.itemsize == 8 * len(cuda) == driver._FIXED_PACKING.size + driver._CALL_PACKING.size

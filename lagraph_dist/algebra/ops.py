@@ -27,7 +27,7 @@ import numpy as np
 from lagraph_dist.comm import collectives
 from lagraph_dist.local.layout import STOP_LEVELS
 from lagraph_dist.core.direction import DirectionRule
-from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch
+from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import WORD_BITS
 from lagraph_dist.local.parts import LocalPart, combine_duplicates
 from lagraph_dist.algebra.vector import Vector
@@ -560,7 +560,8 @@ def frontier_out_edges(q, degrees):
     return known if known is not None else int(reduce(ewise_mult(q, degrees, BinaryOp("second")), "plus"))
 
 
-def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None):
+def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None,
+                      source=None):
     """Collective. The BFS level engine: repeats, from ``d = depth``, until ``limits`` stop it::
 
         q = vxm(q, A, semiring, mask=visited, complement=True)   # q<!visited.S, replace> = q' A
@@ -575,6 +576,12 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     ``mxv(A.T, q)`` over the unvisited vertices (the same result, by any's choice of parent);
     pull levels need ``A.T.prepare_pull()`` first.
 
+    With ``source`` (a vertex id) and ``q`` None, the search starts at that vertex: before the
+    first level ``visited`` becomes it alone (its value: its id under ``any_secondi``, true
+    under ``any_pair``), ``depths`` it alone at ``depth - 1``, and ``q`` it alone; their
+    contents before do not matter (:meth:`Vector.unset` bitmaps). A fused backend does this
+    inside its kernel, with no launch of its own.
+
     On a 1 x 1 grid, with ``visited`` (and ``depths``) as bitmaps, the backend runs the levels
     without returning to Python (the GPU backend: one persistent cooperative kernel with a
     grid barrier between levels, and visited updated in place instead of a separate assign,
@@ -582,15 +589,19 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     every level is the loop above. This is the only level loop of the package's searches.
     """
     semiring = lookup_semiring(semiring)
-    _check_operands(q, A, visited)
+    if (q is None) == (source is None):
+        raise InvalidValue("repeat_masked_vxm starts from a frontier q or from a source vertex, one of the two")
+    _check_operands(visited if q is None else q, A, visited)
     if semiring.add.kind != "any" or semiring.multiply.name not in ("pair", "secondi"):
         raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
     rule = rule or DirectionRule("push", A.n, A.nvals)
     fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
                and (depths is None or depths.encoding == "bitmap"))
-    if limits.target is not None and q.nvals and holds(q, limits.target):
-        return q, LevelRecords()
-    return _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable).run()
+    engine = _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable, source)
+    if limits.target is not None and (source == limits.target if q is None else q.nvals and holds(q, limits.target)):
+        engine.start()
+        return engine.q, LevelRecords()
+    return engine.run()
 
 
 class LevelEngine(abc.ABC):
@@ -626,15 +637,36 @@ class _VectorLevels(LevelEngine):
     """The levels of :func:`repeat_masked_vxm`: fused runs where the backend has them, single
     products elsewhere."""
 
-    def __init__(self, q, A, semiring, visited, depths, depth, limits, rule, fusable):
+    def __init__(self, q, A, semiring, visited, depths, depth, limits, rule, fusable, source=None):
         super().__init__(q, A, depth, limits, rule)
         self.semiring, self.visited, self.depths, self.fusable = semiring, visited, depths, fusable
+        self.source = source         # the search's start, until made (q None meanwhile)
         self.degrees = A.out_degree()
+
+    def more(self):
+        if self.source is not None and self.limits.max_levels <= 0:
+            self.start()             # no level runs: the start alone is the result
+        return self.source is not None or super().more()
+
+    def start(self):
+        """Make the search's start at ``source`` here (a fused run makes it in its kernel):
+        visited, depths and q the source alone, made in one launch on its owner."""
+        source, visited, depths = self.source, self.visited, self.depths
+        starts = [(source if self.semiring.multiply.positional else True, visited.dtype)]
+        if depths is not None:
+            starts.append((self.depth - 1, depths.dtype))
+        made, self.q = Vector.singles(source, starts, self.A.n, grid=self.A.grid, backend=self.A.backend,
+                                      with_list=True)
+        for vector, singles in zip((visited, depths), made):
+            vector._replace_part(singles.part)
+        self.source = None
 
     def step(self):
         if self.fusable:
             self.fused_run()
         else:
+            if self.source is not None:
+                self.start()
             self.single()
 
     def _after(self, q):
@@ -684,7 +716,8 @@ class _VectorLevels(LevelEngine):
             max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
             max_edges=_NO_CAP if limits.max_edges is None else limits.max_edges, target=limits.target)
         q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
-                                       self.next_depth(), run_limits, self.rule)
+                                       self.next_depth(), run_limits, self.rule, self.source)
+        self.source = None
         self.records.add_fused(run)
         self.q = q
         if reason != STOP_LEVELS:
@@ -703,9 +736,10 @@ def holds(q, vertex):
     return bool(q.grid.allreduce(int(mine), op="MAX"))
 
 
-def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
-    """One run of the backend's fused search: (the frontier after it, its levels (a
-    :class:`_FusedRun`), why it stopped: a STOP_* reason of the kernels)."""
+def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=None):
+    """One run of the backend's fused search from ``q``, or from vertex ``source`` (the search's
+    start, which the run makes): (the frontier after it, its levels (a :class:`_FusedRun`), why
+    it stopped: a STOP_* reason of the kernels)."""
     backend = A.backend
     reads, launches = backend.device_reads, backend.kernel_launches
     out_csr = A.block.by_col
@@ -715,20 +749,24 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule):
         space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
     raw, ids, edges, reason = backend.kernels.bfs_fused(
         out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
-        None if depths is None else depths.part.values, depth, q.to_list().part.ids, semiring.multiply.positional,
-        rule, limits.max_nvals, limits.max_edges, limits.max_levels,
-        -1 if limits.target is None else int(limits.target), workspace=space)
+        None if depths is None else depths.part.values, depth, None if q is None else q.to_list().part.ids,
+        semiring.multiply.positional, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
+        -1 if limits.target is None else int(limits.target), workspace=space,
+        source=None if source is None else int(source))
     run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
                     backend.kernel_launches - launches)
     added = getattr(raw, "discovered", None)
     added = sum(row[1] for row in raw) if added is None else added
+    if source is not None:                        # the run made the start: the source alone
+        visited.part.started_in_place(1)
+        visited.facts.started(1)
     visited.part.grew_in_place(added)             # every found vertex was new to it
     if depths is not None:
         depths.part.changed_in_place(backend)
     visited.facts.grew(added)
     count = int(ids.shape[0])
     part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
-    out = Vector._from_part(q.n, A.grid, backend, part)
+    out = Vector._from_part(A.n, A.grid, backend, part)
     degrees = A.out_degree()
     out.facts.record_counts(collectives.GlobalCounts((count,), count, int(edges)), degrees)
     return out, run, reason

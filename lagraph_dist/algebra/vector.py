@@ -74,6 +74,11 @@ class Facts:
         self.nvals = None if self.nvals is None else self.nvals + added
         self.counts = self.degrees = None
 
+    def started(self, nvals):
+        """The entries were replaced in place by ``nvals`` new ones (a search's start)."""
+        self.changed()
+        self.nvals = nvals
+
     def changed(self):
         """The entries changed in place in a way not counted."""
         self.nvals = self.counts = self.degrees = None
@@ -145,6 +150,17 @@ class Vector:
         if not with_list:
             return bitmaps
         return bitmaps, cls._from_part(n, grid, backend, LocalPart.from_list(*listed, layout.block_len), layout=layout)
+
+    @classmethod
+    def _unset(cls, n: int, dtype, *, grid, backend) -> "Vector":
+        """A bitmap vector whose words and values are allocated but not written: the output of a
+        search that starts at a source (``ops.repeat_masked_vxm(source=...)`` writes it whole
+        before anything reads it). Not collective."""
+        layout = Layout(n, grid.rows, grid.cols)
+        length, xp = layout.block_len, backend.xp
+        part = LocalPart("bitmap", length, None, xp.empty(length, dtype), words=xp.empty(length // 32, np.uint32))
+        part.changed_in_place(backend)
+        return cls._from_part(n, grid, backend, part, layout=layout)
 
     @classmethod
     def from_indices(cls, indices, n: int, *, values=None, grid=None, backend="auto",

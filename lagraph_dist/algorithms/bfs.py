@@ -101,15 +101,14 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
         A.T.prepare_pull()           # built (or refused) before the search, on every rank
     semiring = any_secondi if parents else any_pair
     # visited (the parents when asked for) and depths grow in place: bitmaps take each
-    # level's discoveries in time proportional to them; both are made in one launch, and the
-    # first frontier is the source alone
-    starts = [(source if parents else True, np.int64 if parents else bool)] + ([(0, np.int64)] if levels else [])
-    (visited, *depths), frontier = Vector.singles(source, starts, A.n, grid=grid, backend=backend, with_list=True)
-    depths = depths[0] if levels else None
+    # level's discoveries in time proportional to them; the search's start at the source
+    # writes them (on one GPU, inside the fused kernel: no launch or list of its own)
+    visited = Vector._unset(A.n, np.int64 if parents else bool, grid=grid, backend=backend)
+    depths = Vector._unset(A.n, np.int64, grid=grid, backend=backend) if levels else None
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
     limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
-    _, levels_run = repeat_masked_vxm(frontier, A, semiring, visited, depths=depths, depth=1,
-                                      limits=limits, rule=rule)
+    _, levels_run = repeat_masked_vxm(None, A, semiring, visited, depths=depths, depth=1,
+                                      limits=limits, rule=rule, source=source)
 
     def stats():             # collective on several ranks: made here; on one, when first read
         records = [level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,

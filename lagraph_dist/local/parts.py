@@ -115,6 +115,11 @@ class LocalPart:
         entries are recounted (one popcount) only when ``nvals`` is next read."""
         self._nvals, self._count_bits, self._as_list, self.ids = None, backend.kernels.popcount, None, None
 
+    def started_in_place(self, count):
+        """A bitmap part written in place to hold ``count`` entries (a search's start, made by
+        the kernel that runs it): nothing derived from what it held before stays."""
+        self._nvals, self._count_bits, self._as_list, self.ids = count, None, None, None
+
     def grew_in_place(self, added):
         """``added`` new entries were set in place (none was there before): the count stays known
         when it was; the list form is dropped."""

@@ -710,8 +710,21 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     return FusedRecords(records, seconds, discovered), space["queues"][cur][:count].copy(), int(edges), int(reason)
 
 
+def _start_at(source, words, parents, depth_words, depths, first_depth, positional):
+    """A search's start at ``source``, as the CUDA kernel makes it: visited and depths cleared
+    but for the source (its value: its id or True; its depth first_depth - 1); its frontier."""
+    words[:] = 0
+    words[source >> 5] = np.uint32(1 << (source & 31))
+    parents[source] = source if positional else True
+    if depths is not None:
+        depth_words[:] = 0
+        depth_words[source >> 5] = np.uint32(1 << (source & 31))
+        depths[source] = first_depth - 1
+    return np.array([source], np.int32)
+
+
 def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
-              rule, max_frontier, max_edges, max_levels, target, workspace=None):
+              rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None):
     """Levels of the composite ``ops.repeat_masked_vxm`` run without leaving the backend, push or
     pull as ``rule`` (a :class:`lagraph_dist.core.direction.DirectionRule`, updated) chooses: each
     level claims the unvisited out-neighbours of the frontier (push, through ``out_csr``) or the
@@ -731,10 +744,14 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     in-edges read up to each row's first frontier in-neighbour. A push level's parent of a
     vertex is its first frontier in-neighbour in the frontier's order (a push frontier is in
     the order its vertices were claimed, a pull's in increasing order), a pull level's its
-    first in the row's.
+    first in the row's. With ``frontier_ids`` None the search starts at vertex ``source``:
+    visited and depths are first cleared but for it.
     """
     space = workspace if workspace is not None else fused_workspace(out_csr.nmajor, out_csr.nnz)
-    frontier = np.ascontiguousarray(frontier_ids, dtype=np.int32)
+    if frontier_ids is None:
+        frontier = _start_at(source, words, parents, depth_words, depths, first_depth, positional)
+    else:
+        frontier = np.ascontiguousarray(frontier_ids, dtype=np.int32)
     state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
     if type(rule).choose is _STOCK_CHOOSE:
         out = _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,

@@ -2,6 +2,8 @@
 cooperative launch."""
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
@@ -19,6 +21,30 @@ FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes o
 #: kernel, 0.27 ms handed; 2^18 also handed Kronecker 20's third level, 0.97 M edges, for no gain)
 FUSED_MAX_PUSH_EDGES = 1 << 20
 _FIRST_NOT_MADE = (-1, 0)    # a run's first frontier is set up by the run (fused.cu's first_edges < 0)
+
+#: fused.cu's ld_fused_args, the kernel's one argument, field by field in its order, each 8
+#: bytes (a pointer "Q", an integer "q", a double "d"): a launch packs it from one buffer
+#: instead of passing 36 arguments, each a Python object CuPy converts. The graph's and the
+#: workspace's fields come first, packed once a matrix; then the call's.
+FUSED_FIXED_ARGUMENTS = (
+    ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("empty_rows", "Q"),
+    ("n", "q"), ("queues", "Q"), ("bitmaps", "Q"), ("giants", "Q"), ("giant_rows", "Q"), ("giant_capacity", "q"),
+    ("giant_rows_possible", "q"), ("slots", "Q"))
+FUSED_CALL_ARGUMENTS = (
+    ("words", "Q"), ("parents", "Q"), ("depths", "Q"), ("depth_words", "Q"), ("first_depth", "q"), ("first", "Q"),
+    ("nfirst", "q"), ("source", "q"), ("first_edges", "q"), ("first_giants", "q"), ("rule_mode", "q"),
+    ("alpha", "d"), ("beta", "d"), ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"),
+    ("max_frontier", "q"), ("max_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
+    ("records", "Q"), ("status", "Q"))
+_FIELD_TYPES = {"Q": np.uint64, "q": np.int64, "d": np.float64}
+_ARGUMENTS = np.dtype([(name, _FIELD_TYPES[kind]) for name, kind in FUSED_FIXED_ARGUMENTS + FUSED_CALL_ARGUMENTS])
+_FIXED_PACKING, _CALL_PACKING = (struct.Struct("<" + "".join(kind for _, kind in fields))
+                                 for fields in (FUSED_FIXED_ARGUMENTS, FUSED_CALL_ARGUMENTS))
+
+
+def _pointer(array):
+    """A device array's address, 0 for None (an optional argument)."""
+    return 0 if array is None else array.data.ptr
 
 
 class _LazyRecords(FusedRecords):
@@ -145,16 +171,17 @@ class FusedKernels(KernelsBase):
         return self._per_matrix(space, "empty_rows", in_csr, empty_bits)
 
     def _fixed_arguments(self, space, out_csr, in_csr):
-        """The kernel's arguments that stay from call to call (the graph's: its blocks, the
-        empty rows, n; the workspace's: queues, bitmaps, giant lists, slots), made once per
-        matrix: a call builds only its own (a whole call on a small graph is a few hundred
-        microseconds of which the host's part is what is left to cut)."""
+        """The kernel's argument fields that stay from call to call (FUSED_FIXED_ARGUMENTS: the
+        graph's blocks, empty rows and n; the workspace's queues, bitmaps, giant lists and
+        slots), packed once per matrix: a call packs only its own (a whole call on a small graph
+        is a few hundred microseconds of which the host's part is what is left to cut). The
+        arrays stay alive in the workspace and the matrix, which outlive the launches."""
         def make(csr):
-            graph = (out_csr.indptr, out_csr.indices, csr.indptr, csr.indices, self._empty_rows(space, csr),
-                     np.int64(out_csr.nmajor))
-            work = (space["queues"], space["bitmaps"], space["giants"], space["giant_rows"],
-                    np.int64(space["giant_capacity"]), np.int32(self._giant_rows(space, csr)), space["slots"])
-            return graph, work
+            return _FIXED_PACKING.pack(
+                _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(csr.indptr), _pointer(csr.indices),
+                _pointer(self._empty_rows(space, csr)), out_csr.nmajor, _pointer(space["queues"]),
+                _pointer(space["bitmaps"]), _pointer(space["giants"]), _pointer(space["giant_rows"]),
+                space["giant_capacity"], int(self._giant_rows(space, csr)), _pointer(space["slots"]))
         return self._per_matrix(space, "fixed_arguments", in_csr, make)
 
     def _fused_launch(self, mult, ctype, n, nnz):
@@ -181,8 +208,10 @@ class FusedKernels(KernelsBase):
         return shape
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
-                  rule, max_frontier, max_edges, max_levels, target, workspace=None):
-        """The search's levels from ``frontier_ids``: runs of the cooperative kernel, and between
+                  rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None):
+        """The search's levels from ``frontier_ids``, or (``frontier_ids`` None) from vertex
+        ``source``, which the first run's kernel sets up: visited and depths cleared but for it
+        (no launch, allocation or list of the host's). Runs of the cooperative kernel, and between
         two runs each push level of more than FUSED_MAX_PUSH_EDGES out-edges (the rule chose it
         in the run before) as push.cu's tile-balanced push written in place. Each run reads its
         status and first per-level records back in one copy (a second copy only past
@@ -200,7 +229,7 @@ class FusedKernels(KernelsBase):
             report = space["reports"][max_levels] = (
                 whole, whole[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)],
                 whole[FUSED_NSTATUS:].view(cp.uint64))
-        frontier = frontier_ids.astype(cp.int32, copy=False)
+        frontier = source if frontier_ids is None else frontier_ids.astype(cp.int32, copy=False)
         kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
         runs, depth, levels_left = [], first_depth, max_levels
         handed = False           # the next level is a push the rule chose, too big for the kernel
@@ -234,21 +263,23 @@ class FusedKernels(KernelsBase):
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, made,
                    positional, rule, max_frontier, max_edges, max_levels, target, space, report):
-        """One cooperative launch of at most ``max_levels`` levels (``report``: the status and
-        record buffers, made for at least as many; ``made``: the first frontier's out-edges and
-        giants when a tile push listed them in slot 0, else _FIRST_NOT_MADE): (records, slot of
-        the last frontier, its count and out-edges, stop reason)."""
+        """One cooperative launch of at most ``max_levels`` levels (``frontier``: the first
+        frontier's ids, or the search's source as an int, which the kernel sets up; ``report``:
+        the status and record buffers, made for at least as many; ``made``: the first frontier's
+        out-edges and giants when a tile push listed them in slot 0, else _FIRST_NOT_MADE):
+        (records, slot of the last frontier, its count and out-edges, stop reason)."""
         n = out_csr.nmajor
+        first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
+                                                                                    frontier.shape[0], -1)
         report, head, records = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
-        graph, work = self._fixed_arguments(space, out_csr, in_csr)
-        function((blocks,), (FUSED_THREADS,),
-                 (*graph, words, parents, self._or_null(depths), self._or_null(depth_words), np.int64(first_depth),
-                  frontier, np.int64(frontier.shape[0]), np.int64(made[0]), np.int64(made[1]), *work,
-                  np.int32(rule.code), np.float64(rule.alpha), np.float64(rule.beta), np.int64(rule.push),
-                  np.int64(rule.previous), np.int64(rule.unexplored), np.int64(max_frontier), np.int64(max_edges),
-                  np.int64(max_levels), np.int64(self.fused_block_edges), np.int32(target), records, report))   # cooperative: the module's flag
+        call = _CALL_PACKING.pack(
+            words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
+            source, made[0], made[1], rule.code, rule.alpha, rule.beta, rule.push, rule.previous, rule.unexplored,
+            max_frontier, max_edges, max_levels, self.fused_block_edges, target, records.data.ptr, report.data.ptr)
+        arguments = np.frombuffer(self._fixed_arguments(space, out_csr, in_csr) + call, dtype=_ARGUMENTS)[0]
+        function((blocks,), (FUSED_THREADS,), (arguments,))      # cooperative: the module's flag
         head = self.read(head)   # the one read: the status and the first records
         levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
