@@ -175,7 +175,8 @@ __device__ __forceinline__ void ld_write_record(u64* records, i64 level, i64 fro
 }
 
 // Why the search stops after a level that found `found` vertices (the target among them when
-// `hit`), or -1 to go on: the one stop rule of grid, block and warp levels.
+// `hit`), or -1 to go on: the one stop rule of grid, block and warp levels and, read at the
+// start of the run after it, of a tile push level.
 __device__ __forceinline__ long long ld_stop_after(i64 found, bool hit, i64 max_frontier) {
     if (found == 0) return LD_STOP_EMPTY;
     if (hit) return LD_STOP_TARGET;
@@ -869,7 +870,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
              const u32* __restrict__ empty_rows,                                        // rows without in-edges
              i64 n, u32* __restrict__ words, V* __restrict__ parents,
              long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
-             const int* __restrict__ first, i64 nfirst, int source, i64 first_edges, i64 first_giants,
+             const int* __restrict__ first, i64 nfirst, int source, const u64* __restrict__ pushed,
              int* __restrict__ queues, u32* __restrict__ bitmaps, int* __restrict__ giants,
              int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible, u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
@@ -891,17 +892,21 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     // A search that starts here (first null, nfirst 1) starts at `source`: visited and depths
     // are cleared and take the source alone (its value: its id or true; its depth first_depth
     // - 1), as the host's Vector.singles would have made them, with no launch or list of its own.
-    // A first frontier a tile push made (first_edges >= 0, push.cu in place) comes with its
-    // giants in slot 0's list, its out-edges counted and slot 0's bitmap holding the visited
-    // words from before that push: its bits are the words that changed (visited bits only turn
-    // on), so that a run after a big push level neither walks millions of entries nor claims
-    // their bits with atomics before its first level.
-    const bool made = first_edges >= 0, seeded = first == nullptr;
+    // A first frontier a tile push made (push.cu in place, just before this launch: `pushed`,
+    // its stamps, not null; `first` its output queue) comes with its count, out-edges and giants
+    // in the push's counters (read here: the host launches this run without reading them), its
+    // giants in slot 0's list and slot 0's bitmap holding the visited words from before that
+    // push: its bits are the words that changed (visited bits only turn on), so that a run
+    // after a big push level neither walks millions of entries nor claims their bits with
+    // atomics before its first level. The push's own stop (its output empty, too big, or
+    // holding the target) ends the run before any level.
+    const bool made = pushed != nullptr, seeded = first == nullptr;
+    if (made) nfirst = (i64)__ldcg(pushed + LD_FOUND);
     if (thread == 0)
         for (int k = 0; k < LD_FUSED_NSLOTS; ++k)
             slots[k] = k == LD_SLOT_COUNT * 3 ? (u64)nfirst
-                     : made && k == LD_SLOT_EDGES * 3 ? (u64)first_edges
-                     : made && k == LD_SLOT_GIANTS * 3 ? (u64)first_giants : 0ull;
+                     : made && k == LD_SLOT_EDGES * 3 ? __ldcg(pushed + LD_PUSH_EDGES)
+                     : made && k == LD_SLOT_GIANTS * 3 ? __ldcg(pushed + LD_PUSH_GIANTS) : 0ull;
     for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = made && k < nwords ? bitmaps[k] ^ words[k] : 0u;
     if (seeded)
         for (i64 k = thread; k < nwords; k += nthreads) {
@@ -948,8 +953,9 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
     u64 handovers = 0;                   // runs of block levels so far
     i64 level = 0, previous_count = 0;
-    int reason = LD_STOP_LEVELS;
-    while (level < max_levels) {
+    const long long pushed_stop = made ? ld_stop_after(nf, __ldcg(pushed + LD_NCOUNTERS + 1) != 0ull, max_frontier) : -1;
+    int reason = pushed_stop >= 0 ? (int)pushed_stop : LD_STOP_LEVELS;
+    while (pushed_stop < 0 && level < max_levels) {
         const int cur = (int)(level % 3), nxt = (int)((level + 1) % 3), old = (int)((level + 2) % 3);
         if (nf == 0) { reason = LD_STOP_EMPTY; break; }
         const bool push = rule.choose(nf, fe);
@@ -1100,7 +1106,7 @@ struct ld_fused_args {
     int* queues; u32* bitmaps; int* giants; int* giant_rows; i64 giant_capacity; i64 giant_rows_possible;
     u64* slots;
     u32* words; V* parents; long long* depths; u32* depth_words; long long first_depth;
-    const int* first; i64 nfirst; i64 source; i64 first_edges; i64 first_giants;
+    const int* first; i64 nfirst; i64 source; const u64* pushed;
     i64 rule_mode; double alpha; double beta; long long rule_push; long long rule_previous;
     long long rule_unexplored;
     i64 max_frontier; i64 max_edges; i64 max_levels; i64 block_edges; i64 target;
@@ -1112,7 +1118,7 @@ template <int MULT, typename V, int BLOCKS>
 __global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS) ld_bfs_fused(const ld_fused_args<V> a) {
     ld_bfs_fused_search<MULT, V, BLOCKS>(
         a.out_indptr, a.out_indices, a.in_indptr, a.in_indices, a.empty_rows, a.n, a.words, a.parents, a.depths,
-        a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.first_edges, a.first_giants, a.queues,
+        a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues,
         a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, a.slots, (int)a.rule_mode,
         a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, a.max_edges, a.max_levels,
         a.block_edges, (int)a.target, a.records, a.status);

@@ -8,9 +8,9 @@ import numpy as np
 
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.layout import (FOUND, FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
-                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, PUSH_EDGES, PUSH_GIANTS,
-                                       STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG)
+from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
+from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
+                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
@@ -20,7 +20,6 @@ FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes o
 #: the kernel's warps (H100: Kronecker 26's third level, 1.33 M edges, 0.57 ms inside the
 #: kernel, 0.27 ms handed; 2^18 also handed Kronecker 20's third level, 0.97 M edges, for no gain)
 FUSED_MAX_PUSH_EDGES = 1 << 20
-_FIRST_NOT_MADE = (-1, 0)    # a run's first frontier is set up by the run (fused.cu's first_edges < 0)
 
 #: fused.cu's ld_fused_args, the kernel's one argument, field by field in its order, each 8
 #: bytes (a pointer "Q", an integer "q", a double "d"): a launch packs it from one buffer
@@ -32,7 +31,7 @@ FUSED_FIXED_ARGUMENTS = (
     ("giant_rows_possible", "q"), ("slots", "Q"))
 FUSED_CALL_ARGUMENTS = (
     ("words", "Q"), ("parents", "Q"), ("depths", "Q"), ("depth_words", "Q"), ("first_depth", "q"), ("first", "Q"),
-    ("nfirst", "q"), ("source", "q"), ("first_edges", "q"), ("first_giants", "q"), ("rule_mode", "q"),
+    ("nfirst", "q"), ("source", "q"), ("pushed", "Q"), ("rule_mode", "q"),
     ("alpha", "d"), ("beta", "d"), ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"),
     ("max_frontier", "q"), ("max_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
     ("records", "Q"), ("status", "Q"))
@@ -107,18 +106,6 @@ class _JoinedRecords(_LazyRecords):
 _level_records = _KernelRecords
 
 
-def _hands_next(rule, count, edges, kernel_edges, max_edges):
-    """Whether the level after a tile-push level is one too: the rule, asked here as the next
-    run's first level would ask it, says push and its out-edges are past the kernel's cap (no
-    launch, start and read of a run that would stop at once). On a no the rule's state goes
-    back to before the choice, which the next run then makes."""
-    state = rule.push, rule.previous, rule.unexplored
-    if rule.choose(count, edges) and kernel_edges < edges <= max_edges:
-        return True
-    rule.push, rule.previous, rule.unexplored = state
-    return False
-
-
 class FusedKernels(KernelsBase):
     """The kernel of fused.cu and its workspace."""
 
@@ -127,9 +114,9 @@ class FusedKernels(KernelsBase):
     # -- the fused search (kernels/fused.cu) ------------------------------------------------
     def fused_workspace(self, n, nnz):
         """Buffers of the fused search over an n-vertex graph, made once per matrix (the caller
-        keeps them): three frontier queues and bitmaps, giant lists, counters and the report;
-        for a tile push level, its stamps and where it leaves the next run's first frontier
-        (slot 0's bitmap and giant list); the empty frontier a finished search returns."""
+        keeps them): three frontier queues and bitmaps, giant lists, counters and the reports
+        (:meth:`_report`); where a tile push level leaves the next run's first frontier (slot
+        0's bitmap and giant list); the empty frontier a finished search returns."""
         cp = self.cp
         nwords = -(-n // 32)
         giants = min(n, nnz // min(FUSED_GIANT_DEGREE, FUSED_PUSH_GIANT_DEGREE) + 1)
@@ -137,7 +124,7 @@ class FusedKernels(KernelsBase):
         return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": bitmaps, "giants": giant_lists,
                 "giant_rows": cp.empty(giants, dtype=cp.int32), "giant_capacity": giants,
                 "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n,
-                "push_stamps": self.push_stamps(), "first_frontier": (bitmaps[:nwords], giant_lists[:giants]),
+                "first_frontier": (bitmaps[:nwords], giant_lists[:giants]),
                 "no_ids": cp.empty(0, dtype=cp.int32)}
 
     @staticmethod
@@ -223,87 +210,92 @@ class FusedKernels(KernelsBase):
         space = workspace or self.fused_workspace(n, int(out_csr.indices.shape[0]))
         if space["n"] != n:      # the kernel indexes its slots by n: a smaller workspace is overrun
             raise ValueError(f"fused workspace made for {space['n']} vertices, used for {n}")
-        report = space["reports"].get(max_levels)
-        if report is None:      # (the report, its first records and its records as the kernel writes them)
-            whole = cp.empty(FUSED_NSTATUS + FUSED_RECORD * max_levels, dtype=cp.int64)
-            report = space["reports"][max_levels] = (
-                whole, whole[:FUSED_NSTATUS + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)],
-                whole[FUSED_NSTATUS:].view(cp.uint64))
+        report = self._report(space, max_levels)
         frontier = source if frontier_ids is None else frontier_ids.astype(cp.int32, copy=False)
         kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
         runs, depth, levels_left = [], first_depth, max_levels
-        handed = False           # the next level is a push the rule chose, too big for the kernel
-        made = _FIRST_NOT_MADE   # (out-edges, giants) of a first frontier a tile push made
+        pushed = False           # a tile push level made the next run's first frontier
         while True:
-            if not handed:
-                records, slot, count, edges, reason = self._fused_run(
-                    out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, made, positional, rule,
-                    max_frontier, kernel_edges, levels_left, target, space, report)
-                runs.append(records)
-                depth, levels_left = depth + len(records), levels_left - len(records)
-                # (a run that used up its levels stops with STOP_LEVELS)
-                if not (reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges):
-                    break
-            # push.cu's tiles read a huge frontier's edges faster than the kernel's warps
-            records, slot, count, edges, reason, giants = self._push_level(
-                out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional, max_frontier,
-                target, space)
-            made = (edges, giants)
-            runs.append(records)
-            depth, levels_left = depth + 1, levels_left - 1
-            if reason is not None or levels_left == 0:
-                reason = STOP_LEVELS if reason is None else reason
+            records, slot, count, edges, reason = self._fused_run(
+                out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, pushed, positional, rule,
+                max_frontier, kernel_edges, levels_left, target, space, report)
+            runs.extend(records)
+            ran = len(records[-1])
+            depth, levels_left = depth + ran, levels_left - ran
+            # (a run that used up its levels stops with STOP_LEVELS)
+            if not (reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges):
                 break
-            handed = _hands_next(rule, count, edges, kernel_edges, max_edges)
-            frontier = space["queues"][slot * n:slot * n + count]
+            # push.cu's tiles read a huge frontier's edges faster than the kernel's warps; the
+            # next run takes the push's output from the device, with no read between them
+            slot = self._push_level(out_csr, words, parents, depth_words, depths, depth, slot, count, edges,
+                                    positional, target, space, report)
+            frontier, pushed = space["queues"][slot * n:(slot + 1) * n], True
+            depth, levels_left = depth + 1, levels_left - 1
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
         # (the usual end, no frontier left: the workspace's one empty list, which nothing writes)
         ids = space["queues"][slot * n:slot * n + count].copy() if count else space["no_ids"]
         return _JoinedRecords(runs) if len(runs) > 1 else runs[0], ids, edges, reason
 
-    def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, made,
+    def _report(self, space, max_levels):
+        """The report of runs of at most ``max_levels`` levels, made once per size: the run's
+        status, a tile push level's stamps (push.cu writes them; the run after it reads its first
+        frontier's counts there and the host reads them with that run's status), then the
+        level records. (whole, head: what the one read brings back (the status, the stamps and
+        the first records), the records, the stamps' views (push_stamps))."""
+        report = space["reports"].get(max_levels)
+        if report is None:
+            cp = self.cp
+            records_at = FUSED_NSTATUS + PUSH_STAMPS
+            whole = cp.empty(records_at + FUSED_RECORD * max_levels, dtype=cp.int64)
+            report = space["reports"][max_levels] = (
+                whole, whole[:records_at + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)],
+                whole[records_at:].view(cp.uint64), self.push_stamps(whole[FUSED_NSTATUS:records_at].view(cp.uint64)))
+        return report
+
+    def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, pushed,
                    positional, rule, max_frontier, max_edges, max_levels, target, space, report):
         """One cooperative launch of at most ``max_levels`` levels (``frontier``: the first
-        frontier's ids, or the search's source as an int, which the kernel sets up; ``report``:
-        the status and record buffers, made for at least as many; ``made``: the first frontier's
-        out-edges and giants when a tile push listed them in slot 0, else _FIRST_NOT_MADE):
-        (records, slot of the last frontier, its count and out-edges, stop reason)."""
+        frontier's ids, or the search's source as an int, which the kernel sets up, or with
+        ``pushed`` the queue a tile push level just wrote, whose count, out-edges, giants and
+        stop the kernel reads from the push's stamps; ``report``: :meth:`_report`'s buffers):
+        ([the push level's record (with ``pushed``), the run's records], slot of the last
+        frontier, its count and out-edges, stop reason)."""
         n = out_csr.nmajor
         first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
                                                                                     frontier.shape[0], -1)
-        report, head, records = report
+        report, head, records, stamps = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
         call = _CALL_PACKING.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
-            source, made[0], made[1], rule.code, rule.alpha, rule.beta, rule.push, rule.previous, rule.unexplored,
+            source, stamps[0].data.ptr if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push, rule.previous, rule.unexplored,
             max_frontier, max_edges, max_levels, self.fused_block_edges, target, records.data.ptr, report.data.ptr)
         arguments = np.frombuffer(self._fixed_arguments(space, out_csr, in_csr) + call, dtype=_ARGUMENTS)[0]
         function((blocks,), (FUSED_THREADS,), (arguments,))      # cooperative: the module's flag
-        head = self.read(head)   # the one read: the status and the first records
+        head = self.read(head)   # the one read: the status, the stamps and the first records
         levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
-        flat = head[FUSED_NSTATUS:].view(np.uint64)
+        seen = head[FUSED_NSTATUS:FUSED_NSTATUS + PUSH_STAMPS].view(np.uint64)
+        flat = head[FUSED_NSTATUS + PUSH_STAMPS:].view(np.uint64)
         if levels > FUSED_RECORDS_READ:
             flat = self.read(records[:FUSED_RECORD * levels])
-        return _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started), slot, count, edges, reason
+        run = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
+        if not pushed:
+            return [run], slot, count, edges, reason
+        return [_level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), int(seen[NCOUNTERS])), run], slot, \
+            count, edges, reason
 
     def _push_level(self, out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional,
-                    max_frontier, target, space):
-        """The push level the kernel handed back (its frontier: slot ``slot``'s queue), written in
-        place into the next slot's queue: (its record, that slot, the count and out-edges found,
-        a stop reason or None, the giants found), from one read of its counters and record. The
+                    target, space, report):
+        """The push level the kernel handed back (its frontier: slot ``slot``'s queue of ``count``
+        entries and ``edges`` out-edges), written in place into the next slot's queue, which it
+        returns; nothing is read back (the next run reads the push's stamps in ``report``). The
         push also lists what the next run's set-up would (the found vertices' bits in slot 0's
         bitmap, their giants in slot 0's list)."""
         n = out_csr.nmajor
         after = (slot + 1) % 3
-        stamps, queues = space["push_stamps"], space["queues"]
+        queues = space["queues"]
         self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
-                                 depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps,
+                                 depths, depth, queues[after * n:(after + 1) * n], edges, target, report[3],
                                  next_frontier=space["first_frontier"])
-        seen = self.read(stamps[0])
-        found, found_edges, giants = int(seen[FOUND]), int(seen[PUSH_EDGES]), int(seen[PUSH_GIANTS])
-        started, hit = int(seen[NCOUNTERS]), bool(seen[NCOUNTERS + 1])
-        records = _level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), started)
-        stop = STOP_EMPTY if found == 0 else STOP_TARGET if hit else STOP_TOO_BIG if found > max_frontier else None
-        return records, after, found, found_edges, stop, giants
+        return after

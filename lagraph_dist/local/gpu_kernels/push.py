@@ -46,11 +46,12 @@ class PushKernels(KernelsBase):
              part.ids, counters, self._or_null(out_degree)) + self._idmap(in_map) + _NOT_IN_PLACE)
         return part, counters
 
-    def push_stamps(self):
+    @staticmethod
+    def push_stamps(whole):
         """The device words a push level in place writes its counters, clock and record to
-        (uint64, PUSH_STAMPS of them) and their three views, made once by the caller (a view
-        costs as much as a launch's set-up on the chain of a level handed over)."""
-        whole = self.cp.empty(PUSH_STAMPS, dtype=self.cp.uint64)
+        (``whole``: uint64, PUSH_STAMPS of them, the caller's) and their three views, made once by
+        the caller (a view costs as much as a launch's set-up on the chain of a level handed
+        over)."""
         return whole, whole[:NCOUNTERS], whole[NCOUNTERS:NCOUNTERS + 2], whole[NCOUNTERS + 2:]
 
     def push_level_in_place(self, csr, frontier, positional, words, parents, depth_words, depths, depth, queue,
