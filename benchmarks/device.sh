@@ -77,9 +77,11 @@ for stage in "$@"; do
         done; done
         grep -a -E "^(==|PROFILED|total|[0-9]+ launches)" "$OUT/ncu-summary.txt" ;;
     blocks)                 # the fused search's shape (benchmarks/fused_blocks.py): blocks a multiprocessor
-                            # ($BLOCKS, e.g. 1,2,policy) and one-block thresholds ($BLOCK_EDGES, e.g. 0,4096)
+                            # ($BLOCKS, e.g. 1,2,policy), one-block thresholds ($BLOCK_EDGES, e.g. 0,4096) and block
+                            # 0's visited copy ($CACHE_VISITED, e.g. on,off)
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
-            --blocks ${BLOCKS:-policy} ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-blocks.json" \
+            --blocks ${BLOCKS:-policy} ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} ${CACHE_VISITED:+--cache-visited $CACHE_VISITED} \
+            --json "$OUT/fused-blocks.json" \
             2>&1 | tee "$OUT/blocks.log" ;;
     host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20)
         for spec in ${HOST_GRAPHS:-kron:20}; do

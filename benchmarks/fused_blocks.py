@@ -1,9 +1,10 @@
 """The fused search's shape on one GPU: ms per search (median over roots, warm-up excluded)
 and the levels' own device time, for each blocks-per-multiprocessor setting and each
-one-block threshold (frontier edges up to which a push level runs inside one block; 0: never).
+one-block threshold (frontier edges up to which a push level runs inside one block; 0: never)
+and with block 0's shared copy of the visited words on or off (on: where it fits).
 
     python3 benchmarks/fused_blocks.py kron:22 mesh:1000x1000 path:200000 \
-        [--blocks 1,2,policy] [--block-edges 0,1024,4096,16384] [--json out.json]
+        [--blocks 1,2,policy] [--block-edges 0,1024,4096,16384] [--cache-visited on,off] [--json out.json]
 """
 import argparse
 import json
@@ -35,29 +36,33 @@ def main():
     parser.add_argument("graphs", nargs="+")
     parser.add_argument("--blocks", default="policy", help="blocks a multiprocessor, comma separated (policy: ours)")
     parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
+    parser.add_argument("--cache-visited", default="on", help="block 0's shared visited copy: on, off or on,off")
     parser.add_argument("--json")
     args = parser.parse_args()
     kernels = ld.get_backend("gpu").kernels
     default_edges = kernels.fused_block_edges
     sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [default_edges]
     blockings = [None if b == "policy" else int(b) for b in args.blocks.split(",")]
+    caches = [{"on": True, "off": False}[c] for c in args.cache_visited.split(",")]
     record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
               "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "runs": []}
     for spec in args.graphs:
         A, roots = build(spec)
         roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
-        for blocks in blockings:
-            for edges in sweeps:
-                kernels.fused_blocks_per_sm, kernels.fused_block_edges = blocks, edges
-                times, result = timed_searches(A, roots)
-                level_ms = 1e3 * sum(s["seconds"] for s in result.stats)
-                run = {"graph": spec, "blocks_per_sm": blocks or "policy", "block_edges": edges, "ms": times,
-                       "median_ms": float(np.median(times)), "levels": len(result.stats), "level_ms_last": level_ms}
-                record["runs"].append(run)
-                print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={edges}: median {run['median_ms']:.3f} ms, "
-                      f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
-                      f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)
-    kernels.fused_blocks_per_sm, kernels.fused_block_edges = None, default_edges
+        for blocks, edges, cache in ((b, e, c) for b in blockings for e in sweeps for c in caches):
+            kernels.fused_blocks_per_sm, kernels.fused_block_edges = blocks, edges
+            kernels.fused_cache_visited = cache
+            times, result = timed_searches(A, roots)
+            level_ms = 1e3 * sum(s["seconds"] for s in result.stats)
+            run = {"graph": spec, "blocks_per_sm": blocks or "policy", "block_edges": edges,
+                   "cache_visited": cache, "ms": times, "median_ms": float(np.median(times)),
+                   "levels": len(result.stats), "level_ms_last": level_ms}
+            record["runs"].append(run)
+            print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={edges} cache={'on' if cache else 'off'}: "
+                  f"median {run['median_ms']:.3f} ms, "
+                  f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
+                  f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)
+    kernels.fused_blocks_per_sm, kernels.fused_block_edges, kernels.fused_cache_visited = None, default_edges, True
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(record, handle, indent=1)

@@ -29,8 +29,9 @@
 // alone, the warp scans longer ones 32 at a time, and rows of more than LD_FUSED_GIANT_DEGREE
 // in-edges wait for a second phase that slices them the same way.
 // Small push levels run inside block 0 alone (ld_block_levels, below): block barriers only, the
-// frontier in shared memory, while the other blocks wait; levels of at most LD_WARP_EDGES edges
-// run in its warp 0 alone (ld_warp_levels), warp-synchronous. The grid takes the search back
+// frontier in shared memory (and, where the launch gives it n / 8 bytes, a copy of the visited
+// words to claim in), while the other blocks wait; levels of at most LD_WARP_EDGES edges run in
+// its warp 0 alone (ld_warp_levels), warp-synchronous. The grid takes the search back
 // when a level's output grows past one block's share or the rule turns to pull.
 // Data written inside the kernel is read with __ldcg or volatile (never the read-only cache),
 // but for the visited bits' probe of ld_push_claim (a set bit is final).
@@ -159,7 +160,14 @@ struct ld_level_out {
     const i64* out_indptr;
     u32* next_bits; int* next_queue; u64* next_count; int* next_giants; u64* next_giant_count;
     int target; u64* target_hit;
+    u32* cache;                    // block 0's shared copy of `words`, where its levels claim, or null
 };
+
+// The visited words a level claims in: block 0's shared copy where it keeps one (its levels then
+// claim at shared-memory latency, and the copy goes back to `words` when they hand the search
+// back), else `words`.
+template <typename V>
+__device__ __forceinline__ u32* ld_claim_words(const ld_level_out<V>& out) { return out.cache ? out.cache : out.words; }
 
 __device__ __forceinline__ u32 ld_load_word(const u32* p) { return __ldcg(p); }
 
@@ -214,7 +222,7 @@ __device__ __forceinline__ void ld_read_slots(const u64* slots, const int (&inde
 template <typename V>
 __device__ __forceinline__ void ld_mark_found(const ld_level_out<V>& out, int v, bool word_owned) {
     const u32 bit = 1u << (v & 31);
-    if (out.depths) ld_set_depth(out.depths, out.depth_words, v, out.depth, !word_owned);
+    if (out.depths) ld_set_depth(out.depths, out.depth_words, v, out.depth, !word_owned && out.depth_words);
     if (out.next_bits && !word_owned) atomicOr(out.next_bits + (v >> 5), bit);
     if (v == out.target) atomicOr(out.target_hit, 1ull);
 }
@@ -403,7 +411,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             if (bits && lane == 0) {                         // the warp owns these words
                 atomicOr(out.words + w, bits);
                 out.next_bits[w] = bits;
-                if (out.depths) atomicOr(out.depth_words + w, bits);
+                if (out.depth_words) atomicOr(out.depth_words + w, bits);
             }
             ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
         }
@@ -611,7 +619,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
         ld_eager_claim claim[K];
 #pragma unroll
         for (int k = 0; k < K; ++k)
-            if (ok[k]) claim[k].issue(out.out_indptr, out.words, v[k]);
+            if (ok[k]) claim[k].issue(out.out_indptr, ld_claim_words(out), v[k]);
         LD_TRACE_USE(trace, claim[0].before);
         LD_TRACE_USE(trace, claim[0].degree());
         LD_TRACE_MARK(trace, LD_B_CLAIM);
@@ -656,7 +664,7 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
                                                u64* __restrict__ records, int target, i64 max_frontier, i64 max_edges,
                                                i64 max_levels, i64 block_edges, ld_rule rule, i64 level, i64 nf,
                                                i64 edges, ld_block_frontier& frontier, ld_warp_result& result,
-                                               u64* tails, unsigned* giant_tails, unsigned* unowned,
+                                               u64* tails, unsigned* giant_tails, unsigned* unowned, u32* cache,
                                                ld_tracer& trace) {
     const u32 full = 0xffffffffu;
     const int lane = threadIdx.x & 31;
@@ -682,14 +690,14 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         LD_TRACE_USE(trace, v);
         LD_TRACE_MARK(trace, LD_W_LOAD);
         ld_eager_claim claim;
-        if (ok) claim.issue(indptr, words, v);
+        if (ok) claim.issue(indptr, cache ? cache : words, v);
         const i64 start = claim.start, degree = claim.degree();
         LD_TRACE_USE(trace, claim.before + degree);
         LD_TRACE_MARK(trace, LD_W_CLAIM);
         const bool fresh = claim.fresh(ok, v);
         if (fresh) {
             const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, indptr, nullptr,
-                                      nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET};
+                                      nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, cache};
             parents[v] = ld_multiply<MULT, V>(source, V(), 1, 1, 0);
             ld_mark_found(out, v, false);
         }
@@ -756,7 +764,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                 u32* __restrict__ bitmaps, int* __restrict__ giants, i64 giant_capacity,
                                 u64* __restrict__ slots, ld_rule rule, i64 level, i64 nf, i64 edges,
                                 i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
-                                u64* __restrict__ records) {
+                                u64* __restrict__ records, u32* cache) {
     __shared__ ld_block_state sh;
     ld_tracer trace;
     LD_TRACE_START(trace);
@@ -781,6 +789,10 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
             }
             ld_block_append<1>(here, v, start, degree, nullptr, sh.frontier[0], &sh.loaded, &sh.loaded_unowned);
         }
+        // the visited words into the block's copy, where its levels claim (the grid's levels
+        // and the hand-over's barrier are behind every word written so far)
+        if (cache)
+            for (i64 k = threadIdx.x; k < nwords; k += blockDim.x) cache[k] = __ldcg(words + k);
     }
     __syncthreads();
     int input = 0;
@@ -793,7 +805,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                 ld_warp_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
                                         queues, giants, giant_capacity, slots, records, target, max_frontier,
                                         max_edges, max_levels, block_edges, rule, level, nf, edges,
-                                        sh.frontier[input], sh.warp, sh.tail, sh.giants, sh.unowned, trace);
+                                        sh.frontier[input], sh.warp, sh.tail, sh.giants, sh.unowned, cache, trace);
             __syncthreads();
             LD_TRACE_MARK(trace, LD_B_WARP);
             level = sh.warp.level;
@@ -817,7 +829,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         }
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
-                                  nullptr, target, slots + LD_SLOT_TARGET};
+                                  nullptr, target, slots + LD_SLOT_TARGET, cache};
         ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, owned,
                                      sh.frontier[input ^ 1], sh, at_level, out, trace);
         __syncthreads();
@@ -841,6 +853,10 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         LD_TRACE_MARK(trace, LD_B_RECORD);
     }
     LD_TRACE_FINISH(trace);
+    if (cache) {                     // the claims go back to the visited words (the hand-over's
+        __syncthreads();             // barrier shows them to the grid)
+        for (i64 k = threadIdx.x; k < nwords; k += blockDim.x) words[k] = cache[k];
+    }
     if (threadIdx.x == 0) {
         for (int k = 0; k < 3 * (LD_SLOT_FILL + 1); ++k) slots[k] = 0ull;
         const int now = (int)(level % 3);
@@ -876,13 +892,21 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
              long long rule_unexplored,
              i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
-             u64* __restrict__ records, long long* __restrict__ status) {
+             u64* __restrict__ records, long long* __restrict__ status, bool cache_visited,
+             bool depth_bits_follow) {
     cg::grid_group grid = cg::this_grid();
+    // block 0's copy of the visited words (cache_visited: the launch gave it n / 8 bytes of
+    // dynamic shared memory), where its levels claim
+    extern __shared__ u32 ld_visited_cache[];
     const int lane = threadIdx.x & 31;
     const i64 thread = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     const i64 nthreads = (i64)gridDim.x * blockDim.x;
     const i64 warp = thread >> 5, nwarps = nthreads >> 5;
     const i64 nwords = (n + 31) >> 5;
+    // depth_bits_follow: the depths' bits equal the visited bits at the start (a search started
+    // here, or by the host's start): the levels write depths without their bits, and the exit
+    // copies the visited words to them, one coalesced pass instead of an atomic a found vertex
+    u32* const level_depth_words = depth_bits_follow ? nullptr : depth_words;
     auto slot = [&](int what, int s) { return slots + what * 3 + s; };
     auto queue = [&](int s) { return queues + (i64)s * n; };
     auto bitmap = [&](int s) { return bitmaps + (i64)s * nwords; };
@@ -986,9 +1010,11 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             // the grid barrier's tight loop, whose reads would crowd block 0's memory traffic
             const u64 epoch = ++handovers;          // the same count in every thread
             if (blockIdx.x == 0) {
-                ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths, depth_words, first_depth,
+                ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths, level_depth_words,
+                                         first_depth,
                                          queues, bitmaps, giants, giant_capacity, slots, rule, level, nf, fe,
-                                         max_frontier, max_edges, max_levels, block_edges, target, records);
+                                         max_frontier, max_edges, max_levels, block_edges, target, records,
+                                         cache_visited ? ld_visited_cache : nullptr);
                 __syncthreads();
                 if (threadIdx.x == 0) {
                     __threadfence();
@@ -1022,7 +1048,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             LD_TRACE_MARK(trace, LD_H_BITS);
             continue;
         }
-        const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
+        const ld_level_out<V> out{words, parents, depths, level_depth_words, first_depth + level, out_indptr,
                                   bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
         u64 next_edges = 0, found = 0, examined = 0;
@@ -1082,6 +1108,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         ld_compact(bitmap(last), nwords, queue(last), slot(LD_SLOT_FILL, last), lane, warp, nwarps);
         grid.sync();
     }
+    if (depth_bits_follow && depths)     // (every exit follows a grid barrier: every level's bits are in)
+        for (i64 k = thread; k < nwords; k += nthreads) depth_words[k] = __ldcg(words + k);
     if (thread == 0) {
         status[LD_STATUS_LEVELS] = level;
         status[LD_STATUS_SLOT] = last;
@@ -1110,7 +1138,7 @@ struct ld_fused_args {
     i64 rule_mode; double alpha; double beta; long long rule_push; long long rule_previous;
     long long rule_unexplored;
     i64 max_frontier; i64 max_edges; i64 max_levels; i64 block_edges; i64 target;
-    u64* records; long long* status;
+    u64* records; long long* status; i64 cache_visited; i64 depth_bits_follow;
 };
 
 // BLOCKS: the blocks a multiprocessor the launch is built for (see ld_bfs_fused_search).
@@ -1121,7 +1149,7 @@ __global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS) ld_bfs_fused(const l
         a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues,
         a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, a.slots, (int)a.rule_mode,
         a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, a.max_edges, a.max_levels,
-        a.block_edges, (int)a.target, a.records, a.status);
+        a.block_edges, (int)a.target, a.records, a.status, a.cache_visited != 0, a.depth_bits_follow != 0);
 }
 
 #ifdef LD_NVCC_CHECK

@@ -124,3 +124,48 @@ def test_start_needs_one_of_q_and_source(backend):
         repeat_masked_vxm(q, A, any_secondi, visited, depths=depths, limits=limits, source=0)
     with pytest.raises(InvalidValue, match="one of the two"):
         repeat_masked_vxm(None, A, any_secondi, visited, depths=depths, limits=limits)
+
+
+def _mesh_edges(side):
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    return src, dst, side * side
+
+
+def _random_edges(n, m, seed):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, m), rng.integers(0, n, m), n
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("graph", ["mesh", "random", "path"])
+@pytest.mark.parametrize("block_edges", [0, None, 1 << 40])
+@pytest.mark.parametrize("cache_visited", [True, False])
+@pytest.mark.parametrize("push_cap", [None, 32])
+def test_started_gpu_search_in_every_shape(graph, block_edges, cache_visited, push_cap, monkeypatch):
+    """A search started in the fused kernel, through its block levels (never, by default,
+    whenever they fit), with and without block 0's shared copy of the visited words, and with
+    big push levels handed to the tile push (cap 32 edges): levels equal python-graphblas's,
+    parents valid, and the depths' bits (copied from the visited words as each run exits)
+    exactly the reached vertices."""
+    from lagraph_dist.local.gpu_kernels import fused
+    src, dst, n = {"mesh": lambda: _mesh_edges(60), "random": lambda: _random_edges(3000, 9000, 7),
+                   "path": lambda: (np.arange(499), np.arange(1, 500), 500)}[graph]()
+    S = edges_to_scipy(src, dst, n, symmetrize=True)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")
+    kernels = A.backend.kernels
+    if push_cap is not None:
+        monkeypatch.setattr(fused, "FUSED_MAX_PUSH_EDGES", push_cap)
+    monkeypatch.setattr(kernels, "fused_block_edges", kernels.fused_block_edges if block_edges is None else block_edges)
+    monkeypatch.setattr(kernels, "fused_cache_visited", cache_visited)
+    for source in (0, n // 2):
+        for direction in ("push", "auto"):
+            visited, depths, q, records = _search(A, source, direction=direction)
+            expected = reference_levels(S, source)
+            np.testing.assert_array_equal(_dense(depths), expected)
+            reached = np.flatnonzero(expected >= 0)
+            np.testing.assert_array_equal(depths.to_coo()[0], reached)
+            np.testing.assert_array_equal(visited.to_coo()[0], reached)
+            ld.validate(A, source, _dense(depths), _dense(visited))

@@ -89,7 +89,7 @@ class KernelsBase:
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
-        self._fused_shapes = {}  # (device, multiply, value type, blocks wanted): (kernel, grid) of fused.cu
+        self._fused_shapes = {}  # (device, multiply, value type, blocks wanted, ...): (kernel, grid, shared) of fused.cu
         self.reads = 0          # device-to-host reads made through read()
         self.launches = 0       # launches of our kernels (functions got through _function)
         # blocks a multiprocessor of the fused search (None: the policy of _fused_launch; fewer
@@ -98,6 +98,9 @@ class KernelsBase:
         # frontier edges up to which a fused push level runs inside one block (0: never);
         # benchmarks/fused_blocks.py sweeps it
         self.fused_block_edges = FUSED_BLOCK_EDGES
+        # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
+        # visited words where they fit (benchmarks compare both)
+        self.fused_cache_visited = True
 
     def read(self, array):
         """The one way this backend copies device data to the host (counted)."""

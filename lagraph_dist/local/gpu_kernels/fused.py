@@ -34,7 +34,7 @@ FUSED_CALL_ARGUMENTS = (
     ("nfirst", "q"), ("source", "q"), ("pushed", "Q"), ("rule_mode", "q"),
     ("alpha", "d"), ("beta", "d"), ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"),
     ("max_frontier", "q"), ("max_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
-    ("records", "Q"), ("status", "Q"))
+    ("records", "Q"), ("status", "Q"), ("cache_visited", "q"), ("depth_bits_follow", "q"))
 _FIELD_TYPES = {"Q": np.uint64, "q": np.int64, "d": np.float64}
 _ARGUMENTS = np.dtype([(name, _FIELD_TYPES[kind]) for name, kind in FUSED_FIXED_ARGUMENTS + FUSED_CALL_ARGUMENTS])
 _FIXED_PACKING, _CALL_PACKING = (struct.Struct("<" + "".join(kind for _, kind in fields))
@@ -172,27 +172,45 @@ class FusedKernels(KernelsBase):
         return self._per_matrix(space, "fixed_arguments", in_csr, make)
 
     def _fused_launch(self, mult, ctype, n, nnz):
-        """(kernel, blocks) of a cooperative launch. Blocks a multiprocessor: the
-        ``fused_blocks_per_sm`` setting, else one on graphs of low average degree, whose thin
-        frontiers make the level's latency chain the cost (benchmarks/fused_blocks.py: 23
-        against 32 ms on the 1000 x 1000 mesh), else as many as fit at once (registers, threads
-        and shared memory per multiprocessor, as the occupancy calculator counts), Kronecker
-        graphs gaining from the second. One a multiprocessor runs the build whose threads have
-        twice the registers (fused.cu, BLOCKS)."""
+        """(kernel, blocks, dynamic shared bytes) of a cooperative launch. Blocks a
+        multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
+        degree, whose thin frontiers make the level's latency chain the cost
+        (benchmarks/fused_blocks.py: 23 against 32 ms on the 1000 x 1000 mesh), else as many as
+        fit at once (registers, threads and shared memory per multiprocessor, as the occupancy
+        calculator counts), Kronecker graphs gaining from the second. One a multiprocessor runs
+        the build whose threads have twice the registers (fused.cu, BLOCKS), and, where the
+        visited words fit beside its shared memory, gives block 0 a copy of them to claim in
+        (:meth:`_visited_cache_bytes`)."""
         wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
-        key = (self.cp.cuda.Device().id, mult, ctype, wanted)
+        build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
+        key = (self.cp.cuda.Device().id, mult, ctype, wanted, n if build == 1 else 0, self.fused_cache_visited)
         shape = self._fused_shapes.get(key)     # the attributes below are driver queries: once
         if shape is None:
-            build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
             function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
+            cache = self._visited_cache_bytes(function, n, build)
             props = self._props
             regs = -(-max(function.num_regs, 1) // 8) * 8
             by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
             by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
-            by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
+            by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
             fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-            shape = self._fused_shapes[key] = (function, self._sms * min(fit, wanted))
+            shape = self._fused_shapes[key] = (function, self._sms * min(fit, wanted), cache)
         return shape
+
+    def _visited_cache_bytes(self, function, n, build):
+        """Dynamic shared memory for block 0's copy of the visited words (fused.cu's
+        cache_visited): the one-block-an-SM build, when ``fused_cache_visited`` is on and n / 8
+        bytes fit beside the kernel's own shared memory (about 1.5 M vertices on an H100).
+        Its block levels then claim at shared-memory latency, not a global atomic's; 0 for
+        none."""
+        cache = 4 * -(-n // 32)
+        if build != 1 or not self.fused_cache_visited or \
+                function.shared_size_bytes + cache > int(self._props["sharedMemPerBlockOptin"]):
+            return 0
+        kernel = function._function          # (the attribute is the kernel's, not the counter's)
+        if kernel.max_dynamic_shared_size_bytes < cache:
+            kernel.max_dynamic_shared_size_bytes = cache
+        return cache
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
                   rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None):
@@ -215,10 +233,11 @@ class FusedKernels(KernelsBase):
         kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
         runs, depth, levels_left = [], first_depth, max_levels
         pushed = False           # a tile push level made the next run's first frontier
+        started_here = frontier_ids is None     # depths' bits equal the visited bits from the start
         while True:
             records, slot, count, edges, reason = self._fused_run(
                 out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, pushed, positional, rule,
-                max_frontier, kernel_edges, levels_left, target, space, report)
+                max_frontier, kernel_edges, levels_left, target, space, report, started_here)
             runs.extend(records)
             ran = len(records[-1])
             depth, levels_left = depth + ran, levels_left - ran
@@ -253,25 +272,28 @@ class FusedKernels(KernelsBase):
         return report
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, pushed,
-                   positional, rule, max_frontier, max_edges, max_levels, target, space, report):
+                   positional, rule, max_frontier, max_edges, max_levels, target, space, report, depth_bits_follow):
         """One cooperative launch of at most ``max_levels`` levels (``frontier``: the first
         frontier's ids, or the search's source as an int, which the kernel sets up, or with
         ``pushed`` the queue a tile push level just wrote, whose count, out-edges, giants and
         stop the kernel reads from the push's stamps; ``report``: :meth:`_report`'s buffers):
         ([the push level's record (with ``pushed``), the run's records], slot of the last
-        frontier, its count and out-edges, stop reason)."""
+        frontier, its count and out-edges, stop reason). ``depth_bits_follow``: the depths' bits
+        equal the visited bits at the start (the search started in this call), so the kernel
+        copies the visited words to them as it exits instead of setting a bit a found vertex."""
         n = out_csr.nmajor
         first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
                                                                                     frontier.shape[0], -1)
         report, head, records, stamps = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
-        function, blocks = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
+        function, blocks, cache = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
         call = _CALL_PACKING.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
             source, stamps[0].data.ptr if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push, rule.previous, rule.unexplored,
-            max_frontier, max_edges, max_levels, self.fused_block_edges, target, records.data.ptr, report.data.ptr)
+            max_frontier, max_edges, max_levels, self.fused_block_edges, target, records.data.ptr, report.data.ptr,
+            cache > 0, depth_bits_follow)
         arguments = np.frombuffer(self._fixed_arguments(space, out_csr, in_csr) + call, dtype=_ARGUMENTS)[0]
-        function((blocks,), (FUSED_THREADS,), (arguments,))      # cooperative: the module's flag
+        function((blocks,), (FUSED_THREADS,), (arguments,), shared_mem=cache)      # cooperative: the module's flag
         head = self.read(head)   # the one read: the status, the stamps and the first records
         levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
