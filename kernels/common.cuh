@@ -200,6 +200,18 @@ __device__ __forceinline__ V ld_combine(V a, V b) {
 // more entries than its capacity), LD_PUSH_GIANTS (push in place: giants listed for fused.cu's
 // next run), LD_NCOUNTERS of them (even: later words stay 8-byte aligned).
 
+// The inclusive sum of `value` over the lanes up to this one (every lane of the warp calls it):
+// a warp's entries' places and offsets in the fused and push kernels.
+template <typename T>
+__device__ __forceinline__ T ld_warp_inclusive_sum(T value) {
+    const int lane = threadIdx.x & 31;
+    for (int d = 1; d < 32; d <<= 1) {
+        const T below = __shfl_up_sync(0xffffffffu, value, d);
+        if (lane >= d) value += below;
+    }
+    return value;
+}
+
 // Positions for the lanes that want one, from one atomic on `tail` a warp (global or shared);
 // every lane calls it, and the lanes that want none get a meaningless value.
 template <typename T>

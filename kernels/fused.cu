@@ -317,11 +317,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
         const bool small = degree <= LD_SMALL_DEGREE;
         // the small entries' edges, flattened over the lanes
         const int mine = small ? (int)degree : 0;
-        int inclusive = mine;
-        for (int d = 1; d < 32; d <<= 1) {
-            const int below = __shfl_up_sync(full, inclusive, d);
-            if (lane >= d) inclusive += below;
-        }
+        const int inclusive = ld_warp_inclusive_sum(mine);
         const int total = __shfl_sync(full, inclusive, 31);
         const int exclusive = inclusive - mine;
         for (int e0 = 0; e0 < total; e0 += 32) {
@@ -547,11 +543,7 @@ __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const in
 #pragma unroll
     for (int k = 0; k < K; ++k)
         if (fresh[k]) mine += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
-    u64 inclusive = mine;
-    for (int d = 1; d < 32; d <<= 1) {
-        const u64 below = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d) inclusive += below;
-    }
+    const u64 inclusive = ld_warp_inclusive_sum(mine);
     const u64 total = __shfl_sync(0xffffffffu, inclusive, 31);
     if (!total) return;
     u64 base = 0;
@@ -712,10 +704,7 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         i64 inclusive = fresh ? degree : 0;
         int rank_lane = news ? __ffs(news) - 1 : 0;     // lane j takes the new entry of rank j
         if (found > 1) {
-            for (int d = 1; d < 32; d <<= 1) {
-                const i64 lower = __shfl_up_sync(full, inclusive, d);
-                if (lane >= d) inclusive += lower;
-            }
+            inclusive = ld_warp_inclusive_sum(inclusive);
             found_edges = __shfl_sync(full, inclusive, 31);
             rank_lane = 0;                 // the lane below which j of them were found
             for (int step = 16; step > 0; step >>= 1)
@@ -993,13 +982,19 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         }
         // level L-1's counters and input bits are no one's now: clear them for level L+1 to
         // write. A grid level does it after its own work (nothing of this level reads them, and
-        // the barrier closing the level orders it before L+1), off the level's latency chain.
+        // the barrier closing the level orders it before L+1), off the level's latency chain:
+        // the first id a thread clears is loaded before the work (a mesh's grid level waited
+        // about 650 cycles on that load after it).
+        const bool stale_listed = ((queue_valid >> old) & 1) && previous_count * 4 < nwords;
+        const int stale_first = stale_listed && thread < previous_count ? __ldcg(queue(old) + thread) : 0;
         auto clear_old = [&]() {
             if (thread == 0)
                 for (int what = 0; what <= LD_SLOT_FILL; ++what) *slot(what, old) = 0ull;
-            if (((queue_valid >> old) & 1) && previous_count * 4 < nwords) {
+            if (stale_listed) {
                 const int* stale = queue(old);
-                for (i64 k = thread; k < previous_count; k += nthreads) bitmap(old)[__ldcg(stale + k) >> 5] = 0u;
+                if (thread < previous_count) bitmap(old)[stale_first >> 5] = 0u;
+                for (i64 k = thread + nthreads; k < previous_count; k += nthreads)
+                    bitmap(old)[__ldcg(stale + k) >> 5] = 0u;
             } else if (previous_count) {
                 for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
             }

@@ -32,11 +32,7 @@ static_assert(LD_SMALL_SCAN <= 32 * 32, "a frontier scan block sums at most 32 w
 // `warp_totals` of 32 slots in shared memory); `total` gets the block's sum. Two block barriers.
 __device__ __forceinline__ i64 ld_block_exclusive_scan(i64 value, i64* warp_totals, i64& total) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-    i64 inclusive = value;
-    for (int d = 1; d < 32; d <<= 1) {
-        const i64 below = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= d) inclusive += below;
-    }
+    const i64 inclusive = ld_warp_inclusive_sum(value);
     if (lane == 31) warp_totals[warp] = inclusive;
     __syncthreads();
     i64 before = 0;
