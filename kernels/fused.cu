@@ -982,19 +982,15 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         }
         // level L-1's counters and input bits are no one's now: clear them for level L+1 to
         // write. A grid level does it after its own work (nothing of this level reads them, and
-        // the barrier closing the level orders it before L+1), off the level's latency chain:
-        // the first id a thread clears is loaded before the work (a mesh's grid level waited
-        // about 650 cycles on that load after it).
-        const bool stale_listed = ((queue_valid >> old) & 1) && previous_count * 4 < nwords;
-        const int stale_first = stale_listed && thread < previous_count ? __ldcg(queue(old) + thread) : 0;
+        // the barrier closing the level orders it before L+1), off the level's latency chain.
+        // (Loading the first stale id before the work saved ~1% of a mesh's levels and cost
+        // Kronecker 22's levels ~5% on nvidia-h100-x1: not kept.)
         auto clear_old = [&]() {
             if (thread == 0)
                 for (int what = 0; what <= LD_SLOT_FILL; ++what) *slot(what, old) = 0ull;
-            if (stale_listed) {
+            if (((queue_valid >> old) & 1) && previous_count * 4 < nwords) {
                 const int* stale = queue(old);
-                if (thread < previous_count) bitmap(old)[stale_first >> 5] = 0u;
-                for (i64 k = thread + nthreads; k < previous_count; k += nthreads)
-                    bitmap(old)[__ldcg(stale + k) >> 5] = 0u;
+                for (i64 k = thread; k < previous_count; k += nthreads) bitmap(old)[__ldcg(stale + k) >> 5] = 0u;
             } else if (previous_count) {
                 for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
             }
