@@ -129,7 +129,7 @@ def stages(A, roots, calls):
     import cupy
     from lagraph_dist.local.gpu_kernels import base, fused
     from lagraph_dist.local.gpu_kernels.bitmap import BitmapKernels
-    targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "singles"),
+    targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "_unset"), (Vector, "singles"),
                (BitmapKernels, "single_entries"), (cupy, "empty"), (base._Counted, "__call__"),
                (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_VectorLevels"),
                (ops, "_fused_levels"), (FusedKernels, "bfs_fused"), (FusedKernels, "_fused_launch"),
