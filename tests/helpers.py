@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 import scipy.sparse as sp
 
 import lagraph_dist as ld
@@ -273,3 +274,30 @@ def read_scipy_pattern(path):
         off = src != dst
         src, dst = np.concatenate([src, dst[off]]), np.concatenate([dst, src[off]])
     return edges_to_scipy(src, dst, nrows)
+
+
+# -- generated graphs (hypothesis) ---------------------------------------------------------
+@st.composite
+def edge_graphs(draw):
+    """(src, dst, n, symmetrize, source): duplicates, self-loops, isolated vertices, chains,
+    several components; ids as a list or as integer arrays of various dtypes."""
+    n = draw(st.integers(1, 60))
+    vertex = st.integers(0, n - 1)
+    pairs = draw(st.lists(st.tuples(vertex, vertex), max_size=3 * n))
+    order = draw(st.permutations(range(n)))
+    chain = draw(st.integers(0, n))
+    pairs += [(order[k], order[k + 1]) for k in range(chain - 1)]
+    pairs += [(v, v) for v in draw(st.lists(vertex, max_size=3))]
+    if pairs:
+        pairs += draw(st.lists(st.sampled_from(pairs), max_size=6))     # duplicates
+    ncomp = draw(st.integers(1, 4))
+    if ncomp > 1:       # keep only edges inside components: several components for sure
+        label = draw(st.lists(st.integers(0, ncomp - 1), min_size=n, max_size=n))
+        pairs = [(i, j) for i, j in pairs if label[i] == label[j]]
+    pairs = draw(st.permutations(pairs))
+    src = [i for i, _ in pairs]
+    dst = [j for _, j in pairs]
+    kind = draw(st.sampled_from(["list", "int64", "int32", "uint32", "uint64"]))
+    if kind != "list":
+        src, dst = np.array(src, dtype=kind), np.array(dst, dtype=kind)
+    return src, dst, n, draw(st.booleans()), draw(vertex)

@@ -4,12 +4,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist.io.mtx import write_mtx
 from graphs import small_digraph, triangle_mesh, west_like_digraph, write_real_general
-from helpers import (BACKENDS, DIRECTIONS, STATS_KEYS, check_bfs, data_file, data_params,
+from helpers import (BACKENDS, DIRECTIONS, STATS_KEYS, check_bfs, data_file, data_params, edge_graphs,
                      edges_to_scipy, pattern, read_scipy_pattern, real_graphs, reference_levels)
 
 OUTPUTS = [(True, False), (False, True), (True, True)]     # (levels, parents)
@@ -26,35 +25,9 @@ def run_all(S, A, source, expected=None):
 
 
 # -- generated graphs -------------------------------------------------------------------------
-@st.composite
-def graphs(draw):
-    """(src, dst, n, symmetrize, source): duplicates, self-loops, isolated vertices, chains,
-    several components; ids as a list or as integer arrays of various dtypes."""
-    n = draw(st.integers(1, 60))
-    vertex = st.integers(0, n - 1)
-    pairs = draw(st.lists(st.tuples(vertex, vertex), max_size=3 * n))
-    order = draw(st.permutations(range(n)))
-    chain = draw(st.integers(0, n))
-    pairs += [(order[k], order[k + 1]) for k in range(chain - 1)]
-    pairs += [(v, v) for v in draw(st.lists(vertex, max_size=3))]
-    if pairs:
-        pairs += draw(st.lists(st.sampled_from(pairs), max_size=6))     # duplicates
-    ncomp = draw(st.integers(1, 4))
-    if ncomp > 1:       # keep only edges inside components: several components for sure
-        label = draw(st.lists(st.integers(0, ncomp - 1), min_size=n, max_size=n))
-        pairs = [(i, j) for i, j in pairs if label[i] == label[j]]
-    pairs = draw(st.permutations(pairs))
-    src = [i for i, _ in pairs]
-    dst = [j for _, j in pairs]
-    kind = draw(st.sampled_from(["list", "int64", "int32", "uint32", "uint64"]))
-    if kind != "list":
-        src, dst = np.array(src, dtype=kind), np.array(dst, dtype=kind)
-    return src, dst, n, draw(st.booleans()), draw(vertex)
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graph=graphs())
+@given(graph=edge_graphs())
 def test_bfs_generated(backend, graph):
     src, dst, n, symmetrize, source = graph
     S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)
@@ -66,7 +39,7 @@ def test_bfs_generated(backend, graph):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=50, deadline=None)
-@given(graph=graphs())
+@given(graph=edge_graphs())
 def test_bfs_on_transpose_view(backend, graph):
     """A.T is the reverse graph; BFS on it follows A's in-edges."""
     src, dst, n, symmetrize, source = graph

@@ -14,7 +14,7 @@ from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.errors import InvalidValue
 from lagraph_dist.semirings import any_pair, any_secondi
-from helpers import BACKENDS, edges_to_scipy, reference_levels
+from helpers import BACKENDS, edge_graphs, edges_to_scipy, reference_levels
 
 FUSED = [True, False]       # the fused run's start, or the separate products' (separate_levels)
 
@@ -55,20 +55,10 @@ def _dense(vector, fill=-1):
     return out
 
 
-@st.composite
-def graphs(draw):
-    n = draw(st.integers(1, 70))
-    vertex = st.integers(0, n - 1)
-    pairs = draw(st.lists(st.tuples(vertex, vertex), max_size=3 * n))
-    src = [a for a, _ in pairs]
-    dst = [b for _, b in pairs]
-    return src, dst, n, draw(st.booleans()), draw(vertex)
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("fused", FUSED)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(graph=graphs(), parents=st.booleans(), direction=st.sampled_from(["push", "pull", "auto"]))
+@given(graph=edge_graphs(), parents=st.booleans(), direction=st.sampled_from(["push", "pull", "auto"]))
 def test_started_search_matches_reference(backend, fused, graph, parents, direction):
     src, dst, n, symmetrize, source = graph
     S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)
