@@ -579,8 +579,8 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     With ``source`` (a vertex id) and ``q`` None, the search starts at that vertex: before the
     first level ``visited`` becomes it alone (its value: its id under ``any_secondi``, true
     under ``any_pair``), ``depths`` it alone at ``depth - 1``, and ``q`` it alone; their
-    contents before do not matter (:meth:`Vector.unset` bitmaps). A fused backend does this
-    inside its kernel, with no launch of its own.
+    contents before do not matter (``ld.bfs`` passes the unwritten bitmaps of
+    ``Vector._unset``). A fused backend does this inside its kernel, with no launch of its own.
 
     On a 1 x 1 grid, with ``visited`` (and ``depths``) as bitmaps, the backend runs the levels
     without returning to Python (the GPU backend: one persistent cooperative kernel with a

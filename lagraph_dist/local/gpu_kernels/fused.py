@@ -218,9 +218,10 @@ class FusedKernels(KernelsBase):
         ``source``, which the first run's kernel sets up: visited and depths cleared but for it
         (no launch, allocation or list of the host's). Runs of the cooperative kernel, and between
         two runs each push level of more than FUSED_MAX_PUSH_EDGES out-edges (the rule chose it
-        in the run before) as push.cu's tile-balanced push written in place. Each run reads its
-        status and first per-level records back in one copy (a second copy only past
-        FUSED_RECORDS_READ levels), each such push level its counters and record in one copy.
+        in the run before) as push.cu's tile-balanced push written in place, which the next run
+        follows with no read between them. Each run reads its status, the push before it (its
+        stamps) and its first per-level records back in one copy (a second copy only past
+        FUSED_RECORDS_READ levels).
         Updates ``rule``'s state. Returns the twin's tuple (records, frontier ids (a copy),
         frontier out-edges, stop reason); each level's seconds come from %globaltimer readings."""
         cp = self.cp
