@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from extras_checks import check_tree, hop_levels, truncated, until_target
-from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, needs_mpi,
+from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edge_graphs, edges_to_scipy, needs_mpi,
                      read_scipy_pattern, real_graphs, run_mpi)
-from test_bfs import graphs
 
 HERE = Path(__file__).resolve().parent
 
@@ -36,7 +35,7 @@ def check_limited(S, A, source, expected, direction, **limits):
 # -- depth limit ------------------------------------------------------------------------------
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graph=graphs(), limit=st.integers(0, 6), direction=st.sampled_from(DIRECTIONS))
+@given(graph=edge_graphs(), limit=st.integers(0, 6), direction=st.sampled_from(DIRECTIONS))
 def test_depth_limit_generated(backend, graph, limit, direction):
     src, dst, n, symmetrize, source = graph
     S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)
@@ -73,7 +72,7 @@ def test_depth_limit_on_a_long_path(backend, limit):
 # -- target -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graph=graphs(), pick=st.integers(0, 10**6), direction=st.sampled_from(DIRECTIONS))
+@given(graph=edge_graphs(), pick=st.integers(0, 10**6), direction=st.sampled_from(DIRECTIONS))
 def test_target_generated(backend, graph, pick, direction):
     src, dst, n, symmetrize, source = graph
     S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)

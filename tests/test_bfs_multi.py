@@ -18,9 +18,8 @@ from lagraph_dist.local import wire
 from lagraph_dist.comm.grid import IdMap
 from lagraph_dist.local.parts import LocalCSR
 from extras_checks import check_tree, hop_levels, truncated
-from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edges_to_scipy, needs_mpi, read_scipy_pattern,
-                     real_graphs, run_mpi)
-from test_bfs import graphs
+from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edge_graphs, edges_to_scipy, needs_mpi,
+                     read_scipy_pattern, real_graphs, run_mpi)
 
 GPU_ONLY = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")]
 
@@ -51,7 +50,7 @@ def check_rows(A, S, sources, res, *, depth_limit=None):
 # -- generated graphs -------------------------------------------------------------------------
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graph=graphs(), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=9),
+@given(graph=edge_graphs(), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=9),
        direction=st.sampled_from(DIRECTIONS), batch=st.sampled_from([None, 1, 2, 5]),
        limit=st.sampled_from([None, 0, 1, 3]))
 def test_rows_equal_single_searches_generated(backend, graph, picks, direction, batch, limit):

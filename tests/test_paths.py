@@ -8,13 +8,12 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from extras_checks import check_path, hop_levels
-from helpers import BACKENDS, data_params, edges_to_scipy, read_scipy_pattern, real_graphs
-from test_bfs import graphs
+from helpers import BACKENDS, data_params, edge_graphs, edges_to_scipy, read_scipy_pattern, real_graphs
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(graph=graphs(), direction=st.sampled_from(["push", "pull", "auto"]), limit=st.sampled_from([None, 1, 2]))
+@given(graph=edge_graphs(), direction=st.sampled_from(["push", "pull", "auto"]), limit=st.sampled_from([None, 1, 2]))
 def test_paths_generated(backend, graph, direction, limit):
     src, dst, n, symmetrize, source = graph
     S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)
