@@ -12,7 +12,7 @@ import lagraph_dist as ld
 from lagraph_dist.algebra.ops import RepeatLimits, repeat_masked_vxm, separate_levels
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.core.direction import DirectionRule
-from lagraph_dist.core.errors import InvalidValue
+from lagraph_dist.core.errors import DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.semirings import any_pair, any_secondi
 from helpers import BACKENDS, edge_graphs, edges_to_scipy, reference_levels
 
@@ -105,7 +105,7 @@ def test_start_at_an_isolated_vertex_and_a_limit(backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_start_needs_one_of_q_and_source(backend):
+def test_start_needs_one_of_q_and_source_and_a_vertex(backend):
     A = ld.Matrix.from_edges([0], [1], 4, backend=backend)
     visited, depths = _outputs(A, parents=True, garbage=False)
     limits = RepeatLimits(max_levels=4)
@@ -114,6 +114,9 @@ def test_start_needs_one_of_q_and_source(backend):
         repeat_masked_vxm(q, A, any_secondi, visited, depths=depths, limits=limits, source=0)
     with pytest.raises(InvalidValue, match="one of the two"):
         repeat_masked_vxm(None, A, any_secondi, visited, depths=depths, limits=limits)
+    for bad, error in ((4, IndexOutOfBound), (-1, IndexOutOfBound), (1.0, DomainMismatch), (True, DomainMismatch)):
+        with pytest.raises(error, match="source"):
+            repeat_masked_vxm(None, A, any_secondi, visited, depths=depths, limits=limits, source=bad)
 
 
 def _mesh_edges(side):

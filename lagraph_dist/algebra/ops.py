@@ -26,6 +26,7 @@ import numpy as np
 
 from lagraph_dist.comm import collectives
 from lagraph_dist.local.layout import STOP_LEVELS
+from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import WORD_BITS
@@ -591,6 +592,8 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     semiring = lookup_semiring(semiring)
     if (q is None) == (source is None):
         raise InvalidValue("repeat_masked_vxm starts from a frontier q or from a source vertex, one of the two")
+    if source is not None:           # (a fused kernel would write at the id as given)
+        source = check_vertex(source, A.n, "source")
     _check_operands(visited if q is None else q, A, visited)
     if semiring.add.kind != "any" or semiring.multiply.name not in ("pair", "secondi"):
         raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
