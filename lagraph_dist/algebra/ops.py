@@ -754,8 +754,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
         out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
         None if depths is None else depths.part.values, depth, None if q is None else q.to_list().part.ids,
         semiring.multiply.positional, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
-        -1 if limits.target is None else int(limits.target), workspace=space,
-        source=None if source is None else int(source))
+        -1 if limits.target is None else int(limits.target), workspace=space, source=source)
     run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
                     backend.kernel_launches - launches)
     added = getattr(raw, "discovered", None)

@@ -248,7 +248,7 @@ class FusedKernels(KernelsBase):
             # push.cu's tiles read a huge frontier's edges faster than the kernel's warps; the
             # next run takes the push's output from the device, with no read between them
             slot = self._push_level(out_csr, words, parents, depth_words, depths, depth, slot, count, edges,
-                                    positional, target, space, report)
+                                    positional, target, space, report[3])
             frontier, pushed = space["queues"][slot * n:(slot + 1) * n], True
             depth, levels_left = depth + 1, levels_left - 1
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
@@ -290,35 +290,35 @@ class FusedKernels(KernelsBase):
         function, blocks, cache = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
         call = _CALL_PACKING.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
-            source, stamps[0].data.ptr if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push, rule.previous, rule.unexplored,
-            max_frontier, max_edges, max_levels, self.fused_block_edges, target, records.data.ptr, report.data.ptr,
+            source, stamps[0].data.ptr if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push, rule.previous,
+            rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target, records.data.ptr, report.data.ptr,
             cache > 0, depth_bits_follow)
         arguments = np.frombuffer(self._fixed_arguments(space, out_csr, in_csr) + call, dtype=_ARGUMENTS)[0]
         function((blocks,), (FUSED_THREADS,), (arguments,), shared_mem=cache)      # cooperative: the module's flag
         head = self.read(head)   # the one read: the status, the stamps and the first records
         levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
-        seen = head[FUSED_NSTATUS:FUSED_NSTATUS + PUSH_STAMPS].view(np.uint64)
         flat = head[FUSED_NSTATUS + PUSH_STAMPS:].view(np.uint64)
         if levels > FUSED_RECORDS_READ:
             flat = self.read(records[:FUSED_RECORD * levels])
         run = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
         if not pushed:
             return [run], slot, count, edges, reason
-        return [_level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), int(seen[NCOUNTERS])), run], slot, \
-            count, edges, reason
+        seen = head[FUSED_NSTATUS:FUSED_NSTATUS + PUSH_STAMPS].view(np.uint64)      # the push's stamps
+        pushed_level = _level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), int(seen[NCOUNTERS]))
+        return [pushed_level, run], slot, count, edges, reason
 
     def _push_level(self, out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional,
-                    target, space, report):
+                    target, space, stamps):
         """The push level the kernel handed back (its frontier: slot ``slot``'s queue of ``count``
         entries and ``edges`` out-edges), written in place into the next slot's queue, which it
-        returns; nothing is read back (the next run reads the push's stamps in ``report``). The
+        returns; nothing is read back (the next run reads the push's ``stamps``, in its report). The
         push also lists what the next run's set-up would (the found vertices' bits in slot 0's
         bitmap, their giants in slot 0's list)."""
         n = out_csr.nmajor
         after = (slot + 1) % 3
         queues = space["queues"]
         self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
-                                 depths, depth, queues[after * n:(after + 1) * n], edges, target, report[3],
+                                 depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps,
                                  next_frontier=space["first_frontier"])
         return after
