@@ -63,39 +63,32 @@ def _timed_calls(A, roots, calls, before):
 
 
 def timeline(A, roots, calls):
-    """Median us of each part of a call, from marks taken inside it: the fused kernel's launch
-    is wrapped (host clock before and after, a CUDA event each side), and so is the one read
-    that waits for its report."""
+    """Median us of each part of a call, from marks taken inside it: the fused kernel's first
+    launch is wrapped (host clock before and after, a CUDA event each side), and so is the
+    first read that waits for its report."""
     import cupy as cp
-    from lagraph_dist.local.gpu_kernels import base
-    from lagraph_dist.local.layout import FUSED_BUILDS
     kernels = A.backend.kernels
     marks = {}
-    counted_call, read = base._Counted.__call__, kernels.read
+    launch, read_into = kernels.launch_cooperative, kernels.read_into
 
-    # the fused kernel's counted wrappers (looked up once per device, so the same objects a call uses)
-    fused_kernels = {kernels._function("fused", "ld_bfs_fused", mult, ctype, build)
-                     for mult, ctype in ((0, "bool"), (2, "long long")) for build in FUSED_BUILDS}
-
-    def traced_call(self, *args, **kwargs):
-        fused = self in fused_kernels
-        if fused:
+    def traced_launch(*args):
+        first = "launch" not in marks
+        if first:
             marks["launch"] = time.perf_counter()
             marks["event_before"] = cp.cuda.Event()
             marks["event_before"].record()
-        out = counted_call(self, *args, **kwargs)
-        if fused:
+        launch(*args)
+        if first:
             marks["event_after"] = cp.cuda.Event()
             marks["event_after"].record()
             marks["launched"] = time.perf_counter()
-        return out
 
-    def traced_read(array):
-        out = read(array)
+    def traced_read(*args):
+        out = read_into(*args)
         marks.setdefault("read", time.perf_counter())
         return out
 
-    base._Counted.__call__, kernels.read = traced_call, traced_read
+    kernels.launch_cooperative, kernels.read_into = traced_launch, traced_read
     parts = {"before the launch": [], "the launch call": [], "waiting for the report": [],
              "after the report": [], "kernel (CUDA events)": [], "call": []}
     try:
@@ -109,7 +102,7 @@ def timeline(A, roots, calls):
             parts["kernel (CUDA events)"].append(1e-3 * cp.cuda.get_elapsed_time(marks["event_before"], marks["event_after"]))
             parts["call"].append(ended - started)
     finally:
-        base._Counted.__call__, kernels.read = counted_call, read
+        del kernels.launch_cooperative, kernels.read_into      # the class's methods again
     for name, values in parts.items():
         if values:
             print(f"    {name:28s} median {1e6 * np.median(values):9.1f} us")
@@ -133,6 +126,7 @@ def stages(A, roots, calls):
                (BitmapKernels, "single_entries"), (cupy, "empty"), (base._Counted, "__call__"),
                (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_VectorLevels"),
                (ops, "_fused_levels"), (FusedKernels, "bfs_fused"), (FusedKernels, "_fused_launch"),
+               (base.KernelsBase, "launch_cooperative"), (base.KernelsBase, "read_into"),
                (FusedKernels, "_fused_run"), (base.KernelsBase, "read"), (fused, "_level_records"),
                (ops, "_FusedRun"), (ops.LocalPart, "gathered_list"), (ops.Vector, "_from_part"),
                (bfs_module, "BFSResult")]

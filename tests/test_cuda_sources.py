@@ -195,4 +195,20 @@ def test_fused_argument_struct_matches_its_packing():
     for ctype, star, name in fields:
         assert star or ctype.strip() in ("i64", "long long", "double"), (name, ctype)   # 8 bytes each
     assert cuda == list(driver.FUSED_FIXED_ARGUMENTS + driver.FUSED_CALL_ARGUMENTS)
-    assert driver._ARGUMENTS.itemsize == 8 * len(cuda) == driver._FIXED_PACKING.size + driver._CALL_PACKING.size
+    assert 8 * len(cuda) == driver._FIXED_PACKING.size + driver._CALL_PACKING.size
+
+
+def test_kernel_arguments_pack_each_call_after_the_fixed_fields():
+    """The buffer a fused launch hands the driver: the fixed fields as packed once, then each
+    call's fields packed in place over the last call's, and a kernelParams entry that points
+    at the buffer (the driver copies the struct from there)."""
+    import ctypes
+    import struct
+
+    from lagraph_dist.local.gpu_kernels.base import KernelArguments
+    fixed, call = struct.Struct("<Qq"), struct.Struct("<qdQ")
+    arguments = KernelArguments(fixed.pack(0xDEADBEEF, -3), call)
+    for fields in ((1, 0.5, 7), (-9, 2.25, 1 << 40)):
+        arguments.pack(*fields)
+        address = ctypes.c_void_p.from_address(arguments.pointers).value
+        assert ctypes.string_at(address, fixed.size + call.size) == fixed.pack(0xDEADBEEF, -3) + call.pack(*fields)

@@ -3,11 +3,12 @@ cooperative launch."""
 from __future__ import annotations
 
 import struct
+from typing import NamedTuple
 
 import numpy as np
 
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
-from lagraph_dist.local.gpu_kernels.base import KernelsBase
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
                                        FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG)
@@ -22,9 +23,9 @@ FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes o
 FUSED_MAX_PUSH_EDGES = 1 << 20
 
 #: fused.cu's ld_fused_args, the kernel's one argument, field by field in its order, each 8
-#: bytes (a pointer "Q", an integer "q", a double "d"): a launch packs it from one buffer
-#: instead of passing 36 arguments, each a Python object CuPy converts. The graph's and the
-#: workspace's fields come first, packed once a matrix; then the call's.
+#: bytes (a pointer "Q", an integer "q", a double "d"): a launch hands the driver one packed
+#: buffer instead of 36 arguments, each a Python object CuPy converts. The graph's and the
+#: workspace's fields come first, packed once a matrix; then the call's, packed in place.
 FUSED_FIXED_ARGUMENTS = (
     ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("empty_rows", "Q"),
     ("n", "q"), ("queues", "Q"), ("bitmaps", "Q"), ("giants", "Q"), ("giant_rows", "Q"), ("giant_capacity", "q"),
@@ -35,8 +36,6 @@ FUSED_CALL_ARGUMENTS = (
     ("alpha", "d"), ("beta", "d"), ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"),
     ("max_frontier", "q"), ("max_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
     ("records", "Q"), ("status", "Q"), ("cache_visited", "q"), ("depth_bits_follow", "q"))
-_FIELD_TYPES = {"Q": np.uint64, "q": np.int64, "d": np.float64}
-_ARGUMENTS = np.dtype([(name, _FIELD_TYPES[kind]) for name, kind in FUSED_FIXED_ARGUMENTS + FUSED_CALL_ARGUMENTS])
 _FIXED_PACKING, _CALL_PACKING = (struct.Struct("<" + "".join(kind for _, kind in fields))
                                  for fields in (FUSED_FIXED_ARGUMENTS, FUSED_CALL_ARGUMENTS))
 
@@ -106,6 +105,15 @@ class _JoinedRecords(_LazyRecords):
 _level_records = _KernelRecords
 
 
+class _Report(NamedTuple):
+    """A fused run's report buffer (FusedKernels._report) and its views."""
+    whole: object       # the device buffer: status, push stamps, level records
+    head: object        # what the one read brings back: the status, the stamps and the first records
+    mirror: PinnedMirror    # head's page-locked host copy
+    records: object     # the level records (uint64)
+    stamps: tuple       # the push stamps' views (push_stamps)
+
+
 class FusedKernels(KernelsBase):
     """The kernel of fused.cu and its workspace."""
 
@@ -157,19 +165,20 @@ class FusedKernels(KernelsBase):
             return (empty.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
         return self._per_matrix(space, "empty_rows", in_csr, empty_bits)
 
-    def _fixed_arguments(self, space, out_csr, in_csr):
-        """The kernel's argument fields that stay from call to call (FUSED_FIXED_ARGUMENTS: the
-        graph's blocks, empty rows and n; the workspace's queues, bitmaps, giant lists and
-        slots), packed once per matrix: a call packs only its own (a whole call on a small graph
-        is a few hundred microseconds of which the host's part is what is left to cut). The
-        arrays stay alive in the workspace and the matrix, which outlive the launches."""
+    def _arguments(self, space, out_csr, in_csr):
+        """The kernel's argument buffer (a KernelArguments), made once per matrix with the
+        fields that stay from call to call (FUSED_FIXED_ARGUMENTS: the graph's blocks, empty rows
+        and n; the workspace's queues, bitmaps, giant lists and slots) packed: a call packs only
+        its own (a whole call on a small graph is a few hundred microseconds of which the host's
+        part is what is left to cut). The arrays stay alive in the workspace and the matrix,
+        which outlive the launches."""
         def make(csr):
-            return _FIXED_PACKING.pack(
+            return KernelArguments(_FIXED_PACKING.pack(
                 _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(csr.indptr), _pointer(csr.indices),
                 _pointer(self._empty_rows(space, csr)), out_csr.nmajor, _pointer(space["queues"]),
                 _pointer(space["bitmaps"]), _pointer(space["giants"]), _pointer(space["giant_rows"]),
-                space["giant_capacity"], int(self._giant_rows(space, csr)), _pointer(space["slots"]))
-        return self._per_matrix(space, "fixed_arguments", in_csr, make)
+                space["giant_capacity"], int(self._giant_rows(space, csr)), _pointer(space["slots"])), _CALL_PACKING)
+        return self._per_matrix(space, "arguments", in_csr, make)
 
     def _fused_launch(self, mult, ctype, n, nnz):
         """(kernel, blocks, dynamic shared bytes) of a cooperative launch. Blocks a
@@ -248,7 +257,7 @@ class FusedKernels(KernelsBase):
             # push.cu's tiles read a huge frontier's edges faster than the kernel's warps; the
             # next run takes the push's output from the device, with no read between them
             slot = self._push_level(out_csr, words, parents, depth_words, depths, depth, slot, count, edges,
-                                    positional, target, space, report[3])
+                                    positional, target, space, report.stamps)
             frontier, pushed = space["queues"][slot * n:(slot + 1) * n], True
             depth, levels_left = depth + 1, levels_left - 1
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
@@ -260,16 +269,16 @@ class FusedKernels(KernelsBase):
         """The report of runs of at most ``max_levels`` levels, made once per size: the run's
         status, a tile push level's stamps (push.cu writes them; the run after it reads its first
         frontier's counts there and the host reads them with that run's status), then the
-        level records. (whole, head: what the one read brings back (the status, the stamps and
-        the first records), the records, the stamps' views (push_stamps))."""
+        level records: a :class:`_Report`."""
         report = space["reports"].get(max_levels)
         if report is None:
             cp = self.cp
             records_at = FUSED_NSTATUS + PUSH_STAMPS
             whole = cp.empty(records_at + FUSED_RECORD * max_levels, dtype=cp.int64)
-            report = space["reports"][max_levels] = (
-                whole, whole[:records_at + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)],
-                whole[records_at:].view(cp.uint64), self.push_stamps(whole[FUSED_NSTATUS:records_at].view(cp.uint64)))
+            head = whole[:records_at + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)]
+            report = space["reports"][max_levels] = _Report(
+                whole, head, PinnedMirror(cp, head.shape, head.dtype), whole[records_at:].view(cp.uint64),
+                self.push_stamps(whole[FUSED_NSTATUS:records_at].view(cp.uint64)))
         return report
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, pushed,
@@ -285,26 +294,29 @@ class FusedKernels(KernelsBase):
         n = out_csr.nmajor
         first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
                                                                                     frontier.shape[0], -1)
-        report, head, records, stamps = report
         mult, ctype = (2, "long long") if positional else (0, "bool")
         function, blocks, cache = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
-        call = _CALL_PACKING.pack(
+        arguments = self._arguments(space, out_csr, in_csr)
+        arguments.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
-            source, stamps[0].data.ptr if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push, rule.previous,
-            rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target, records.data.ptr, report.data.ptr,
-            cache > 0, depth_bits_follow)
-        arguments = np.frombuffer(self._fixed_arguments(space, out_csr, in_csr) + call, dtype=_ARGUMENTS)[0]
-        function((blocks,), (FUSED_THREADS,), (arguments,), shared_mem=cache)      # cooperative: the module's flag
-        head = self.read(head)   # the one read: the status, the stamps and the first records
-        levels, slot, count, edges, reason, push, previous, unexplored, started = (int(x) for x in head[:FUSED_NSTATUS])
+            source, report.stamps[0].data.ptr if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
+            rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target,
+            report.records.data.ptr, report.whole.data.ptr, cache > 0, depth_bits_follow)
+        self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
+        # the one read: the status, the stamps and the first records
+        head = self.read_into(report.head, report.mirror)
+        levels, slot, count, edges, reason, push, previous, unexplored, started = head[:FUSED_NSTATUS].tolist()
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
-        flat = head[FUSED_NSTATUS + PUSH_STAMPS:].view(np.uint64)
+        # (the mirror is read into again by the next run: the records keep copies)
         if levels > FUSED_RECORDS_READ:
-            flat = self.read(records[:FUSED_RECORD * levels])
+            flat = self.read(report.records[:FUSED_RECORD * levels])
+        else:
+            at = FUSED_NSTATUS + PUSH_STAMPS
+            flat = head[at:at + FUSED_RECORD * levels].view(np.uint64).copy()
         run = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
         if not pushed:
             return [run], slot, count, edges, reason
-        seen = head[FUSED_NSTATUS:FUSED_NSTATUS + PUSH_STAMPS].view(np.uint64)      # the push's stamps
+        seen = head[FUSED_NSTATUS:FUSED_NSTATUS + PUSH_STAMPS].view(np.uint64).copy()     # the push's stamps
         pushed_level = _level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), int(seen[NCOUNTERS]))
         return [pushed_level, run], slot, count, edges, reason
 
