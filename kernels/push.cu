@@ -21,8 +21,9 @@
 // In place (a BFS level too big for fused.cu's kernel, which hands it here between two of its
 // runs): the output bitmap and values are the search's visited bits and parents, so one probe of
 // a neighbour's bit is both the mask's test and the claim's (no mask, no product output, no
-// assign after it); the claimant also writes the vertex's depth, and out-degrees come from the
-// matrix's own indptr. ld_push_level_stamp brackets such a level with the device clock.
+// assign after it); the claimant also writes the vertex's depth (and its depth bit, unless
+// depth_words is null: a search the fused kernel started gets them copied from the visited words
+// as its next run exits), and out-degrees come from the matrix's own indptr. ld_push_level_stamp brackets such a level with the device clock.
 #include "common.cuh"
 #include "push_steps.cuh"
 
@@ -214,7 +215,7 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
             }
         }
 #pragma unroll
-        for (int j = 0; j < J; ++j) v[j] = open[j] ? __ldg(indices + at[j]) : 0;
+        for (int j = 0; j < J; ++j) v[j] = open[j] ? __ldcs(indices + at[j]) : 0;   // read once: evict first
 #pragma unroll
         for (int j = 0; j < J; ++j) open[j] = open[j] && ld_allowed(mask, mask_mode, v[j]);
 #pragma unroll
@@ -232,7 +233,7 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
             if (fresh && in_place) {       // the matrix is the output's space: its own out-degrees
                 const i64 degree = indptr[v[j] + 1] - indptr[v[j]];
                 pushed_edges += (u64)degree;
-                if (depths) ld_set_depth(depths, depth_words, v[j], depth, true);
+                if (depths) ld_set_depth(depths, depth_words, v[j], depth, depth_words != nullptr);
                 // the next fused run's first giants, listed as its set-up would (fused.cu), so
                 // that the run does not walk this level's output again
                 if (next_giants && degree > LD_FUSED_PUSH_GIANT_DEGREE)

@@ -255,9 +255,11 @@ class FusedKernels(KernelsBase):
             if not (reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges):
                 break
             # push.cu's tiles read a huge frontier's edges faster than the kernel's warps; the
-            # next run takes the push's output from the device, with no read between them
-            slot = self._push_level(out_csr, words, parents, depth_words, depths, depth, slot, count, edges,
-                                    positional, target, space, report.stamps)
+            # next run takes the push's output from the device, with no read between them (and,
+            # in a search started here, copies the visited words to the depths' bits as it exits:
+            # the push sets none of them)
+            slot = self._push_level(out_csr, words, parents, None if started_here else depth_words, depths, depth,
+                                    slot, count, edges, positional, target, space, report.stamps)
             frontier, pushed = space["queues"][slot * n:(slot + 1) * n], True
             depth, levels_left = depth + 1, levels_left - 1
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
