@@ -140,11 +140,27 @@ struct ld_warp_stage {
     }
 };
 
+// The warp's window of the scan from entry k0 on, for a tile whose edges end before `next` (the
+// next tile's first edge): its first 32 entries, and the rest of window[0 .. LD_WARP_TILE] only
+// when the 32nd does not reach past `next`. Returns the last position loaded (31 or LD_WARP_TILE).
+// A Kronecker level's tile spans a few entries: loading all LD_WARP_TILE + 1 of them every tile
+// was a sixth of push-only scale 26's L2 sectors.
+static_assert(LD_WARP_TILE >= 32, "a window's first load is one entry a lane");
+__device__ __forceinline__ int ld_load_window(i64* window, const i64* __restrict__ scan, int k0, int nf, i64 next,
+                                              int lane) {
+    window[lane] = k0 + lane <= nf ? scan[k0 + lane] : LD_I64_MAX;
+    __syncwarp();
+    if (window[31] > next) return 31;
+    for (int i = 32 + lane; i <= LD_WARP_TILE; i += 32) window[i] = k0 + i <= nf ? scan[k0 + i] : LD_I64_MAX;
+    __syncwarp();
+    return LD_WARP_TILE;
+}
+
 // The owner of `edge` (the last entry k with scan[k] <= edge) from entry k0 on: in the warp's
-// window of scan[k0 .. k0 + LD_WARP_TILE] when it holds it, else by a search of the global scan.
-__device__ __forceinline__ int ld_window_owner(const i64* __restrict__ window, const i64* __restrict__ scan, int k0,
-                                               int nf, i64 edge) {
-    if (window[LD_WARP_TILE] > edge) return k0 + ld_owner_of_edge(window, 0, LD_WARP_TILE + 1, edge);
+// window of scan[k0 .. k0 + width] when it holds it, else by a search of the global scan.
+__device__ __forceinline__ int ld_window_owner(const i64* __restrict__ window, int width, const i64* __restrict__ scan,
+                                               int k0, int nf, i64 edge) {
+    if (window[width] > edge) return k0 + ld_owner_of_edge(window, 0, width + 1, edge);
     return ld_owner_of_edge(scan, k0, nf, edge);
 }
 
@@ -183,9 +199,8 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
     u64 pushed_edges = 0;
     for (i64 tile = tile_begin; tile < tile_end; ++tile) {
         const i64 first = tile * LD_WARP_TILE, last = min(first + (i64)LD_WARP_TILE, total);
-        for (int i = lane; i <= LD_WARP_TILE; i += 32) window[i] = k0 + i <= nf ? scan[k0 + i] : LD_I64_MAX;
-        __syncwarp();
-        const int k1 = ld_window_owner(window, scan, k0, nf, last - 1);
+        const int width = ld_load_window(window, scan, k0, nf, last, lane);
+        const int k1 = ld_window_owner(window, width, scan, k0, nf, last - 1);
         const int span = k1 - k0 + 1;
         const bool staged = span <= LD_WARP_TILE;     // else many empty entries: read them globally
         if (staged) {
@@ -241,7 +256,7 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
             }
         }
         // the next tile's first entry: the owner of edge `last`
-        if (tile + 1 < tile_end) k0 = ld_window_owner(window, scan, k0, nf, last);
+        if (tile + 1 < tile_end) k0 = ld_window_owner(window, width, scan, k0, nf, last);
         __syncwarp();                      // the window is read before the next tile writes it
     }
     found.flush(lane, queue, counters + LD_FOUND);
