@@ -136,6 +136,36 @@ def test_push_large_frontier_with_known_edges(gpu):
     assert gpu_counters[K.EXAMINED] == cpu_counters[K.EXAMINED] == total
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_push_tiles_over_thin_and_hub_entries(gpu, seed):
+    """The tile push's scan windows, each path in one frontier: tiles whose edges span a hub's
+    entry alone, up to 31 entries (the window's first load), more (its whole window), and more
+    than a tile (runs of empty entries, owners found in the global scan), against the twin:
+    the same entries, each parent a frontier vertex with an edge to it, the same counts."""
+    rng = np.random.default_rng(seed)
+    n_out = 4096
+    degrees = np.concatenate([np.zeros(1500, np.int64), rng.integers(1, 4, 1500), rng.integers(5, 40, 400),
+                              np.full(40, 700)])
+    rng.shuffle(degrees)
+    indptr = np.zeros(degrees.shape[0] + 1, dtype=np.int64)
+    np.cumsum(degrees, out=indptr[1:])
+    indices = np.concatenate([np.sort(rng.choice(n_out, d, replace=False)) for d in degrees]).astype(np.int32)
+    csr = LocalCSR(indptr, indices, n_out)
+    frontier = rng.permutation(degrees.shape[0])[:3000].astype(np.int32)
+    mask, complement = mask_of(rng, n_out, "complement")
+    in_map = IdMap(32, 32, 0)
+    cpu_result, gpu_result = run_twins("push_spmspv", gpu, csr, frontier, None, semirings.any_secondi, mask,
+                                       complement, in_map)
+    owners = dict(zip(in_map.to_global(frontier.astype(np.int64)).tolist(), frontier.tolist()))
+
+    def valid(v, parent):
+        u = owners.get(int(parent))
+        return u is not None and v in indices[indptr[u]:indptr[u + 1]]
+    cpu_counters, gpu_counters = assert_same(cpu_result, gpu_result, gpu, semirings.any_secondi, valid)
+    assert gpu_counters[K.EXAMINED] == cpu_counters[K.EXAMINED] == int(degrees[frontier].sum())
+    assert gpu_counters[K.FOUND] == cpu_counters[K.FOUND]
+
+
 @pytest.mark.parametrize("name", SEMIRINGS)
 @pytest.mark.parametrize("mask_kind", MASKS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
