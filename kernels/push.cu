@@ -6,10 +6,11 @@
 // total, read here so the host need not). Each warp walks a contiguous run of tiles of 32 *
 // EDGES_PER_THREAD consecutive frontier edges, with warp-synchronous steps only (a block-wide
 // tile spent a third of its stalls at block barriers, ncu on Kronecker 22). For each tile it
-// loads the scan from the tile's first frontier entry on into its share of shared memory (one
-// coalesced read), finds the tile's last entry there, stages the range's vertex and row start,
-// and its lanes then read the tile's edges with consecutive lanes on consecutive edges
-// (coalesced), each finding its frontier entry by a short search in shared memory. A lane's
+// loads the scan from the tile's first frontier entry on into its share of shared memory (32
+// entries in one coalesced read, more only when the tile reaches past them: ld_load_window),
+// finds the tile's last entry there, stages the range's vertex and row start, and its lanes then
+// read the tile's edges with consecutive lanes on consecutive edges (coalesced, evict-first: each
+// is read once), each finding its frontier entry by a short search in shared memory. A lane's
 // edges go in phases, each phase's loads issued together (sources, out-neighbours, mask and
 // output bits, claims). A destination is claimed in the output bitmap with push_steps.cuh's
 // ld_push_probe and ld_claim (the read-only-cache probe and the atomicOr claim, shared with
@@ -23,7 +24,8 @@
 // a neighbour's bit is both the mask's test and the claim's (no mask, no product output, no
 // assign after it); the claimant also writes the vertex's depth (and its depth bit, unless
 // depth_words is null: a search the fused kernel started gets them copied from the visited words
-// as its next run exits), and out-degrees come from the matrix's own indptr. ld_push_level_stamp brackets such a level with the device clock.
+// as its next run exits), and out-degrees come from the matrix's own indptr.
+// ld_push_level_stamp brackets such a level with the device clock.
 #include "common.cuh"
 #include "push_steps.cuh"
 

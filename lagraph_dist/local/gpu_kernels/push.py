@@ -60,8 +60,8 @@ class PushKernels(KernelsBase):
         place): a neighbour whose ``words`` bit it claims gets its parent in ``parents`` (its
         id when ``positional``, else true), its depth (when ``depths`` is given; its bit in
         ``depth_words`` too unless that is None, as in a search whose fused run copies the
-        visited words to them) and a place on ``queue``. ``stamps`` (:meth:`push_stamps`) gets the level's counters, its start on the
-        device clock, whether it claimed ``target`` (-1: none) and its record in fused.cu's
+        visited words to them) and a place on ``queue``. ``stamps`` (:meth:`push_stamps`) gets
+        the level's counters, its start on the device clock, whether it claimed ``target`` (-1: none) and its record in fused.cu's
         layout; nothing is read back here. ``next_frontier`` (bits, giants), when given: ``bits``
         gets a copy of ``words`` from before the level and the found vertices of more than
         FUSED_PUSH_GIANT_DEGREE out-edges are listed in ``giants`` (their count: the counters'
