@@ -713,12 +713,13 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
 def _start_at(source, words, parents, depth_words, depths, first_depth, positional):
     """A search's start at ``source``, as the CUDA kernel makes it: visited and depths cleared
     but for the source (its value: its id or True; its depth first_depth - 1); its frontier."""
+    bit = np.uint32(1 << (source & 31))
     words[:] = 0
-    words[source >> 5] = np.uint32(1 << (source & 31))
+    words[source >> 5] = bit
     parents[source] = source if positional else True
     if depths is not None:
         depth_words[:] = 0
-        depth_words[source >> 5] = np.uint32(1 << (source & 31))
+        depth_words[source >> 5] = bit
         depths[source] = first_depth - 1
     return np.array([source], np.int32)
 

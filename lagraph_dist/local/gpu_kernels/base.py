@@ -8,9 +8,9 @@ from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, FUSED_BUILDS, MULT_CODES,
-                                        MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN, THREADS,
-                                        cuda_defines)
+from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, FUSED_BUILDS,
+                                       MULT_CODES, MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN,
+                                       THREADS, cuda_defines)
 from lagraph_dist.local.parts import LocalPart
 
 _MULT = MULT_CODES
@@ -117,7 +117,8 @@ class KernelsBase:
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
-        self._fused_shapes = {}  # (device, multiply, value type, blocks wanted, ...): (kernel, grid, shared) of fused.cu
+        # (device, multiply, value type, blocks wanted, ...): (kernel, grid, shared) of fused.cu
+        self._fused_shapes = {}
         self.reads = 0          # device-to-host reads made through read()
         self.launches = 0       # launches of our kernels (functions got through _function)
         # blocks a multiprocessor of the fused search (None: the policy of _fused_launch; fewer

@@ -315,7 +315,7 @@ class FusedKernels(KernelsBase):
         else:
             at = FUSED_NSTATUS + PUSH_STAMPS
             flat = head[at:at + FUSED_RECORD * levels].view(np.uint64).copy()
-        run = _level_records(flat.reshape(-1, FUSED_RECORD)[:levels], started)
+        run = _level_records(flat.reshape(-1, FUSED_RECORD), started)
         if not pushed:
             return [run], slot, count, edges, reason
         seen = head[FUSED_NSTATUS:FUSED_NSTATUS + PUSH_STAMPS].view(np.uint64).copy()     # the push's stamps

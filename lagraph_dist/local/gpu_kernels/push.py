@@ -57,15 +57,15 @@ class PushKernels(KernelsBase):
     def push_level_in_place(self, csr, frontier, positional, words, parents, depth_words, depths, depth, queue,
                             frontier_edges, target, stamps, next_frontier=None):
         """One BFS level as the push product written into the search's own state (push.cu, in
-        place): a neighbour whose ``words`` bit it claims gets its parent in ``parents`` (its
-        id when ``positional``, else true), its depth (when ``depths`` is given; its bit in
-        ``depth_words`` too unless that is None, as in a search whose fused run copies the
-        visited words to them) and a place on ``queue``. ``stamps`` (:meth:`push_stamps`) gets
-        the level's counters, its start on the device clock, whether it claimed ``target`` (-1: none) and its record in fused.cu's
-        layout; nothing is read back here. ``next_frontier`` (bits, giants), when given: ``bits``
-        gets a copy of ``words`` from before the level and the found vertices of more than
-        FUSED_PUSH_GIANT_DEGREE out-edges are listed in ``giants`` (their count: the counters'
-        PUSH_GIANTS), from which fused.cu's next run makes its first frontier."""
+        place): a neighbour whose ``words`` bit it claims gets its parent in ``parents`` (its id
+        when ``positional``, else true), its depth (when ``depths`` is given; its bit in
+        ``depth_words`` too unless that is None, as in a search whose fused run copies the visited
+        words to them) and a place on ``queue``. ``stamps`` (:meth:`push_stamps`) gets the level's
+        counters, its start on the device clock, whether it claimed ``target`` (-1: none) and its
+        record in fused.cu's layout; nothing is read back here. ``next_frontier`` (bits, giants),
+        when given: ``bits`` gets a copy of ``words`` from before the level and the found vertices
+        of more than FUSED_PUSH_GIANT_DEGREE out-edges are listed in ``giants`` (their count: the
+        counters' PUSH_GIANTS), from which fused.cu's next run makes its first frontier."""
         nf = int(frontier.shape[0])
         _, counters, clock, record = stamps
         giants = np.intp(0)
