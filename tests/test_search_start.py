@@ -22,8 +22,7 @@ FUSED = [True, False]       # the fused run's start, or the separate products' (
 def _outputs(A, *, parents, garbage):
     """visited and depths as a search's bitmaps; with ``garbage``, every word and value set
     first, which the start must clear."""
-    visited = Vector._unset(A.n, np.int64 if parents else bool, grid=A.grid, backend=A.backend)
-    depths = Vector._unset(A.n, np.int64, grid=A.grid, backend=A.backend)
+    visited, depths = Vector._unset(A.n, [np.int64 if parents else bool, np.int64], grid=A.grid, backend=A.backend)
     if garbage:
         for vector in (visited, depths):
             vector.part.words[...] = np.uint32(0xFFFFFFFF)

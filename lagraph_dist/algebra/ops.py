@@ -768,7 +768,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     visited.facts.grew(added)
     count = int(ids.shape[0])
     part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
-    out = Vector._from_part(A.n, A.grid, backend, part)
+    out = Vector._from_part(A.n, A.grid, backend, part, layout=A.layout)
     degrees = A.out_degree()
     out.facts.record_counts(collectives.GlobalCounts((count,), count, int(edges)), degrees)
     return out, run, reason

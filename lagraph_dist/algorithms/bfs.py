@@ -102,9 +102,11 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     semiring = any_secondi if parents else any_pair
     # visited (the parents when asked for) and depths grow in place: bitmaps take each
     # level's discoveries in time proportional to them; the search's start at the source
-    # writes them (on one GPU, inside the fused kernel: no launch or list of its own)
-    visited = Vector._unset(A.n, np.int64 if parents else bool, grid=grid, backend=backend)
-    depths = Vector._unset(A.n, np.int64, grid=grid, backend=backend) if levels else None
+    # writes them (on one GPU, inside the fused kernel: no launch or list of its own); their
+    # arrays come from one allocation
+    dtypes = [np.int64 if parents else bool] + ([np.int64] if levels else [])
+    visited, *depths = Vector._unset(A.n, dtypes, grid=grid, backend=backend, layout=A.layout)
+    depths = depths[0] if levels else None
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
     limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
     _, levels_run = repeat_masked_vxm(None, A, semiring, visited, depths=depths, depth=1,

@@ -22,6 +22,8 @@ def check_size(n, what="n"):
 
 def check_vertex(v, n, what="source"):
     """A single vertex id: an integer (not bool, not float) in [0, n)."""
+    if type(v) is int and 0 <= v < n:     # the usual case, without the ABC check's cost
+        return v
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
         raise DomainMismatch(f"{what} must be an integer vertex id, got {v!r}")
     if not 0 <= v < n:

@@ -20,6 +20,7 @@ _CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
 _INSTANCES = [(MULT_PAIR, ADD_ANY, "bool"), (MULT_LAND, ADD_LOR, "bool"), (MULT_SECONDI, ADD_ANY, "long long"),
               (MULT_SECONDI, ADD_MIN, "long long")]
 _VALUE_TYPES = ("bool", "long long")
+_ARRAY_ALIGN = 256      # bytes: where each array carved from one allocation starts (CuPy's pool rounds to 512)
 
 
 def kernel_sources():
@@ -76,6 +77,12 @@ class _Counted:
     def __getattr__(self, name):
         return getattr(self._function, name)
 
+    @functools.cached_property
+    def pointer(self):
+        """The driver's handle of the kernel (CUfunction), for launches made as driver calls
+        (read once: through ``__getattr__`` it is two lookups a launch)."""
+        return self._function.kernel.ptr
+
 
 class PinnedMirror:
     """A page-locked host copy of a device array's bytes, made once and read into again
@@ -117,8 +124,6 @@ class KernelsBase:
         self._sms = int(props["multiProcessorCount"])
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
-        # (device, multiply, value type, blocks wanted, ...): (kernel, grid, shared) of fused.cu
-        self._fused_shapes = {}
         self.reads = 0          # device-to-host reads made through read()
         self.launches = 0       # launches of our kernels (functions got through _function)
         # blocks a multiprocessor of the fused search (None: the policy of _fused_launch; fewer
@@ -130,6 +135,19 @@ class KernelsBase:
         # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
         # visited words where they fit (benchmarks compare both)
         self.fused_cache_visited = True
+
+    def empty_arrays(self, specs):
+        """:meth:`lagraph_dist.local.backend.Backend.empty_arrays` on the device: one pool
+        allocation carved into arrays that each start on a ``_ARRAY_ALIGN``-byte boundary."""
+        cp = self.cp
+        dtypes = [np.dtype(dtype) for _, dtype in specs]
+        starts, end = [], 0
+        for (length, _), dtype in zip(specs, dtypes):
+            starts.append(end)
+            end += -(-length * dtype.itemsize // _ARRAY_ALIGN) * _ARRAY_ALIGN
+        memory = cp.cuda.alloc(max(end, 1))
+        return [cp.ndarray((length,), dtype, memptr=memory + start)
+                for (length, _), dtype, start in zip(specs, dtypes, starts)]
 
     def read(self, array):
         """The way this backend copies device data to the host (counted): a new host array."""
@@ -155,7 +173,7 @@ class KernelsBase:
         host: 16 us a launch through CuPy, 5 us this way)."""
         self.launches += 1
         cuda = self.cp.cuda
-        cuda.driver.launchCooperativeKernel(kernel.kernel.ptr, blocks, 1, 1, threads, 1, 1, shared,
+        cuda.driver.launchCooperativeKernel(kernel.pointer, blocks, 1, 1, threads, 1, 1, shared,
                                             cuda.get_current_stream().ptr, arguments.pointers)
 
     # -- bookkeeping ----------------------------------------------------------------------

@@ -131,7 +131,7 @@ class FusedKernels(KernelsBase):
         bitmaps, giant_lists = cp.empty(3 * max(nwords, 1), dtype=cp.uint32), cp.empty(3 * giants, dtype=cp.int32)
         return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": bitmaps, "giants": giant_lists,
                 "giant_rows": cp.empty(giants, dtype=cp.int32), "giant_capacity": giants,
-                "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "n": n,
+                "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "shapes": {}, "n": n, "nnz": nnz,
                 "first_frontier": (bitmaps[:nwords], giant_lists[:giants]),
                 "no_ids": cp.empty(0, dtype=cp.int32)}
 
@@ -180,8 +180,9 @@ class FusedKernels(KernelsBase):
                 space["giant_capacity"], int(self._giant_rows(space, csr)), _pointer(space["slots"])), _CALL_PACKING)
         return self._per_matrix(space, "arguments", in_csr, make)
 
-    def _fused_launch(self, mult, ctype, n, nnz):
-        """(kernel, blocks, dynamic shared bytes) of a cooperative launch. Blocks a
+    def _fused_launch(self, space, mult, ctype):
+        """(kernel, blocks, dynamic shared bytes) of a cooperative launch over the graph of
+        workspace ``space``, kept there (the attributes read are driver queries). Blocks a
         multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
         degree, whose thin frontiers make the level's latency chain the cost
         (benchmarks/fused_blocks.py: 23 against 32 ms on the 1000 x 1000 mesh), else as many as
@@ -190,11 +191,12 @@ class FusedKernels(KernelsBase):
         the build whose threads have twice the registers (fused.cu, BLOCKS), and, where the
         visited words fit beside its shared memory, gives block 0 a copy of them to claim in
         (:meth:`_visited_cache_bytes`)."""
-        wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
-        build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
-        key = (self.cp.cuda.Device().id, mult, ctype, wanted, n if build == 1 else 0, self.fused_cache_visited)
-        shape = self._fused_shapes.get(key)     # the attributes below are driver queries: once
+        key = (mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited)
+        shape = space["shapes"].get(key)
         if shape is None:
+            n, nnz = space["n"], space["nnz"]
+            wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
+            build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
             function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
             cache = self._visited_cache_bytes(function, n, build)
             props = self._props
@@ -203,7 +205,7 @@ class FusedKernels(KernelsBase):
             by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
             by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
             fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-            shape = self._fused_shapes[key] = (function, self._sms * min(fit, wanted), cache)
+            shape = space["shapes"][key] = (function, self._sms * min(fit, wanted), cache)
         return shape
 
     def _visited_cache_bytes(self, function, n, build):
@@ -297,7 +299,7 @@ class FusedKernels(KernelsBase):
         first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
                                                                                     frontier.shape[0], -1)
         mult, ctype = (2, "long long") if positional else (0, "bool")
-        function, blocks, cache = self._fused_launch(mult, ctype, n, int(out_csr.indices.shape[0]))
+        function, blocks, cache = self._fused_launch(space, mult, ctype)
         arguments = self._arguments(space, out_csr, in_csr)
         arguments.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
