@@ -11,7 +11,6 @@ from lagraph_dist.local import fit
 from lagraph_dist.algebra import memory
 from lagraph_dist.local.backend import Backend
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
-from helpers import BACKENDS
 
 
 def traced(func):
@@ -199,24 +198,3 @@ def test_format_bytes():
     assert memory.format_bytes(512) == "512 B"
     assert memory.format_bytes(3 << 30) == "3.0 GiB"
     assert memory.format_bytes(5 << 50) == "5.0 PiB"
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_empty_arrays_are_separate_and_aligned(backend):
-    """Arrays carved from one allocation (a search's results): each has its length and dtype,
-    starts on a 256-byte boundary on the device, and writing one leaves the others as they were;
-    one kept alone keeps its memory after the others are dropped."""
-    be = ld.get_backend(backend)
-    specs = [(1000, np.int64), (32, np.uint32), (5, bool), (0, np.int64), (77, np.uint32)]
-    arrays = be.empty_arrays(specs)
-    assert [(a.shape, a.dtype) for a in arrays] == [((length,), np.dtype(dtype)) for length, dtype in specs]
-    if backend == "gpu":
-        assert all(a.data.ptr % 256 == 0 for a in arrays)
-    for k, array in enumerate(arrays):
-        array[...] = k + 1
-    assert [be.to_host(a).tolist() for a in arrays] == [[k + 1] * length if dtype is not bool else [True] * length
-                                                        for k, (length, dtype) in enumerate(specs)]
-    last = arrays[-1]
-    del arrays
-    be.empty_arrays([(4096, np.int64)])[0][...] = -1      # memory freed now is reused, not this
-    assert be.to_host(last).tolist() == [5] * 77

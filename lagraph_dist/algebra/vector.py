@@ -153,18 +153,15 @@ class Vector:
 
     @classmethod
     def _unset(cls, n: int, dtypes, *, grid, backend, layout=None) -> list:
-        """Bitmap vectors, one a dtype of ``dtypes``, whose words and values are allocated (all
-        of them at once: :meth:`Backend.empty_arrays`) but not written: the outputs of a search
-        that starts at a source (``ops.repeat_masked_vxm(source=...)`` writes them whole before
-        anything reads them). ``layout``: the Layout of ``n`` on ``grid`` when the caller holds
-        it. Not collective."""
+        """Bitmap vectors, one a dtype of ``dtypes``, whose words and values are allocated but
+        not written: the outputs of a search that starts at a source
+        (``ops.repeat_masked_vxm(source=...)`` writes them whole before anything reads them).
+        ``layout``: the Layout of ``n`` on ``grid`` when the caller holds it. Not collective."""
         layout = Layout(n, grid.rows, grid.cols) if layout is None else layout
-        length = layout.block_len
-        arrays = backend.empty_arrays([spec for dtype in dtypes
-                                       for spec in ((length, dtype), (length // 32, np.uint32))])
+        length, xp = layout.block_len, backend.xp
         vectors = []
-        for values, words in zip(arrays[::2], arrays[1::2]):
-            part = LocalPart("bitmap", length, None, values, words=words)
+        for dtype in dtypes:
+            part = LocalPart("bitmap", length, None, xp.empty(length, dtype), words=xp.empty(length // 32, np.uint32))
             part.changed_in_place(backend)
             vectors.append(cls._from_part(n, grid, backend, part, layout=layout))
         return vectors

@@ -102,8 +102,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     semiring = any_secondi if parents else any_pair
     # visited (the parents when asked for) and depths grow in place: bitmaps take each
     # level's discoveries in time proportional to them; the search's start at the source
-    # writes them (on one GPU, inside the fused kernel: no launch or list of its own); their
-    # arrays come from one allocation
+    # writes them (on one GPU, inside the fused kernel: no launch or list of its own)
     dtypes = [np.int64 if parents else bool] + ([np.int64] if levels else [])
     visited, *depths = Vector._unset(A.n, dtypes, grid=grid, backend=backend, layout=A.layout)
     depths = depths[0] if levels else None

@@ -77,15 +77,6 @@ class Backend:
     def asarray(self, array, dtype=None):
         return self.xp.asarray(array, dtype=dtype)
 
-    def empty_arrays(self, specs):
-        """Uninitialised 1-D arrays, one a ``(length, dtype)`` of ``specs``. On the GPU they are
-        views of one pool allocation, each starting on a 256-byte boundary (a search's four
-        result arrays: one allocation instead of four, each some microseconds of a call whose
-        whole host part is tens); the memory is freed when every one of them is."""
-        if self.xp is np:
-            return [np.empty(length, dtype) for length, dtype in specs]
-        return self.kernels.empty_arrays(specs)
-
     def to_host(self, array):
         """A numpy view/copy of an array of this backend (a device read on the GPU backend)."""
         return array if self.xp is np else self.kernels.read(array)

@@ -20,7 +20,6 @@ _CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
 _INSTANCES = [(MULT_PAIR, ADD_ANY, "bool"), (MULT_LAND, ADD_LOR, "bool"), (MULT_SECONDI, ADD_ANY, "long long"),
               (MULT_SECONDI, ADD_MIN, "long long")]
 _VALUE_TYPES = ("bool", "long long")
-_ARRAY_ALIGN = 256      # bytes: where each array carved from one allocation starts (CuPy's pool rounds to 512)
 
 
 def kernel_sources():
@@ -135,19 +134,6 @@ class KernelsBase:
         # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
         # visited words where they fit (benchmarks compare both)
         self.fused_cache_visited = True
-
-    def empty_arrays(self, specs):
-        """:meth:`lagraph_dist.local.backend.Backend.empty_arrays` on the device: one pool
-        allocation carved into arrays that each start on a ``_ARRAY_ALIGN``-byte boundary."""
-        cp = self.cp
-        dtypes = [np.dtype(dtype) for _, dtype in specs]
-        starts, end = [], 0
-        for (length, _), dtype in zip(specs, dtypes):
-            starts.append(end)
-            end += -(-length * dtype.itemsize // _ARRAY_ALIGN) * _ARRAY_ALIGN
-        memory = cp.cuda.alloc(max(end, 1))
-        return [cp.ndarray((length,), dtype, memptr=memory + start)
-                for (length, _), dtype, start in zip(specs, dtypes, starts)]
 
     def read(self, array):
         """The way this backend copies device data to the host (counted): a new host array."""
