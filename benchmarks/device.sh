@@ -85,7 +85,8 @@ for stage in "$@"; do
             2>&1 | tee "$OUT/blocks.log" ;;
     host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20)
         for spec in ${HOST_GRAPHS:-kron:20}; do
-            timeout 150 python3 "$repo/benchmarks/host_profile.py" $spec --lines ${HOST_LINES:-30} 2>&1 \
+            timeout 150 python3 "$repo/benchmarks/host_profile.py" $spec --lines ${HOST_LINES:-30} \
+                --calls ${HOST_CALLS:-50} --json "$OUT/host-profile-${spec/:/}.json" 2>&1 \
                 | grep -v "^\s*$" | tee -a "$OUT/host.log" | head -${HOST_HEAD:-80}
         done ;;
     trace)                  # where a fused level's time goes (benchmarks/fused_trace.py, a traced build of fused.cu)

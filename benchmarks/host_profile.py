@@ -5,10 +5,16 @@ and the kernel's own time between two CUDA events around it); then cProfile over
 (internal and cumulative time), so that the Python set-up around the kernel can be read function
 by function.
 
-    python3 benchmarks/host_profile.py kron:20 [--calls 50] [--backend gpu] [--lines 35]
+    python3 benchmarks/host_profile.py kron:20 [--calls 50] [--lines 35] [--json out.json]
+
+The record (``--json``) holds the medians printed: the call, the levels' own time, the parts of
+the timeline (the kernel's between two CUDA events) and the host time beyond the kernel (the
+call less the kernel), each a median over the calls of its own pass.
 """
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import time
 
@@ -23,6 +29,7 @@ def main():
     parser.add_argument("graph")
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--lines", type=int, default=35)
+    parser.add_argument("--json", help="write the medians to this file")
     args = parser.parse_args()
     A, roots = build(args.graph)
     roots = roots or [int(v) for v in A.out_degree().indices()[:8]]
@@ -38,8 +45,10 @@ def main():
         own.append(sum(s["seconds"] for s in result.stats))
     print(f"{args.graph}: call median {1e6 * np.median(walls):.1f} us, levels' own median {1e6 * np.median(own):.1f} us, "
           f"host beyond the levels {1e6 * (np.median(walls) - np.median(own)):.1f} us, {len(result.stats)} levels")
-    timeline(A, roots, args.calls)
+    parts, single_runs = timeline(A, roots, args.calls)
     stages(A, roots, args.calls)
+    if args.json:
+        write_record(args, A, walls, own, len(result.stats), parts, single_runs)
     profile = cProfile.Profile()
     profile.enable()
     for k in range(args.calls):
@@ -63,15 +72,17 @@ def _timed_calls(A, roots, calls, before):
 
 
 def timeline(A, roots, calls):
-    """Median us of each part of a call, from marks taken inside it: the fused kernel's first
-    launch is wrapped (host clock before and after, a CUDA event each side), and so is the
-    first read that waits for its report."""
+    """Median us of each part of a call, from marks taken inside it: the fused kernel's launch
+    is wrapped (host clock before and after, a CUDA event each side), and so is the read that
+    waits for its report. Only calls of one fused run count (a root whose search hands a level
+    to the tile push launches more, which the parts would not separate)."""
     import cupy as cp
     kernels = A.backend.kernels
     marks = {}
     launch, read_into = kernels.launch_cooperative, kernels.read_into
 
     def traced_launch(*args):
+        marks["launches"] = marks.get("launches", 0) + 1
         first = "launch" not in marks
         if first:
             marks["launch"] = time.perf_counter()
@@ -90,22 +101,38 @@ def timeline(A, roots, calls):
 
     kernels.launch_cooperative, kernels.read_into = traced_launch, traced_read
     parts = {"before the launch": [], "the launch call": [], "waiting for the report": [],
-             "after the report": [], "kernel (CUDA events)": [], "call": []}
+             "after the report": [], "kernel (CUDA events)": [], "call": [], "host beyond the kernel": []}
     try:
         for started, ended in _timed_calls(A, roots, calls, marks.clear):
-            if "launch" not in marks or "read" not in marks:
+            if marks.get("launches") != 1 or "read" not in marks:
                 continue
             parts["before the launch"].append(marks["launch"] - started)
             parts["the launch call"].append(marks["launched"] - marks["launch"])
             parts["waiting for the report"].append(marks["read"] - marks["launched"])
             parts["after the report"].append(ended - marks["read"])
-            parts["kernel (CUDA events)"].append(1e-3 * cp.cuda.get_elapsed_time(marks["event_before"], marks["event_after"]))
+            kernel = 1e-3 * cp.cuda.get_elapsed_time(marks["event_before"], marks["event_after"])
+            parts["kernel (CUDA events)"].append(kernel)
             parts["call"].append(ended - started)
+            parts["host beyond the kernel"].append(ended - started - kernel)
     finally:
         del kernels.launch_cooperative, kernels.read_into      # the class's methods again
-    for name, values in parts.items():
-        if values:
-            print(f"    {name:28s} median {1e6 * np.median(values):9.1f} us")
+    medians = {name: 1e6 * float(np.median(values)) for name, values in parts.items() if values}
+    print(f"    timeline over the {len(parts['call'])} calls of one fused run (of {calls}):")
+    for name, value in medians.items():
+        print(f"    {name:28s} median {value:9.1f} us")
+    return medians, len(parts["call"])
+
+
+def write_record(args, A, walls, own, levels, parts, single_runs):
+    """The medians as a JSON record, with the device and the commit (LAGRAPH_DIST_COMMIT)."""
+    kernels = A.backend.kernels
+    record = {"benchmark": "host_profile", "graph": args.graph, "n": A.n, "nvals": A.nvals, "calls": args.calls,
+              "levels": levels, "commit": os.environ.get("LAGRAPH_DIST_COMMIT", "unknown"),
+              "device": kernels.device_info()["device"],
+              "call_us": 1e6 * float(np.median(walls)), "levels_own_us": 1e6 * float(np.median(own)),
+              "timeline_us": parts, "timeline_calls": single_runs}
+    with open(args.json, "w") as out:
+        json.dump(record, out, indent=1)
 
 
 def stages(A, roots, calls):
