@@ -53,6 +53,9 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-e51246a.json", "h100-high-diame
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json")
 H100_BARRIER = "h100-grid-barrier.json"
+# one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
+H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
+                     "h100-host-profile-kron22-53d3ee3.json")
 H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-scale26.json")
 CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json", "cpu-scaling-h100-host-eb9f2c8.json", "cpu-scaling-h100-host-1f87866.json", "cpu-scaling-h100-host-scale22-wip.json")
 CPU_BENCH = ("cpu-scale16-1x1.json", "cpu-scale16-2x2.json", "cpu-scale18-1x1.json", "cpu-scale18-2x2.json")
@@ -197,6 +200,8 @@ def what_is(record):
             sorted({run["graph"] for run in runs}))
     if "barriers" in record:
         return "grid and block barrier cost"
+    if record.get("benchmark") == "host_profile":
+        return f"host time of one ld.bfs call around the fused kernel: {record['graph']}"
     if "lagraph_dist" in record:
         runs = "/".join(record["lagraph_dist"])
         transport = f", {record['transport']}" if "transport" in record else ""
@@ -438,7 +443,28 @@ def results_fused_blocks(results):
     return "\n\n".join([md_table(header, rows), f"JSON {sources}.",
                          md_table(["barrier", "blocks", "threads a block", "us each"], barrier_rows),
                          f"JSON `{H100_BARRIER}`: commit `{barrier.get('commit')}`, {barrier.get('device')}.",
-                         results_fused_trace(results)])
+                         results_fused_trace(results), results_host_profile(results)])
+
+
+HOST_PARTS = ("before the launch", "the launch call", "after the report", "kernel (CUDA events)", "call",
+              "host beyond the kernel")
+
+
+def results_host_profile(results):
+    """One ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py): the
+    timeline's medians over calls of one fused run, a row a record."""
+    rows, sources = [], []
+    for name in H100_HOST_PROFILE:
+        record = load(results, name)
+        sources.append(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}")
+        parts = record["timeline_us"]
+        rows.append([record["graph"], f"`{record.get('commit')}`", f"{record['timeline_calls']} of {record['calls']}",
+                     sig(record["levels_own_us"], 3)] + [sig(parts[part], 3) for part in HOST_PARTS])
+    header = ["graph", "commit", "calls of one run", "levels' own us"] + [f"{part} (us)" for part in HOST_PARTS]
+    return "\n\n".join(["What one `ld.bfs` call costs the host around the fused kernel "
+                         "(`benchmarks/host_profile.py`): medians over the calls whose search is one fused run; "
+                         "the kernel's time between two CUDA events around its launch, the host's beyond it the "
+                         "call less that, call by call.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_fused_trace(results):
