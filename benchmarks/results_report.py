@@ -53,6 +53,8 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-e51246a.json", "h100-high-diame
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json")
 H100_BARRIER = "h100-grid-barrier.json"
+# whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
+H100_QUICK = ("h100-quick-kron-3744f88.json", "h100-quick-bdba719.json", "h100-quick-6f5a2b6.json", "h100-quick-4690a07.json")
 # one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
                      "h100-host-profile-kron22-53d3ee3.json")
@@ -200,6 +202,8 @@ def what_is(record):
             sorted({run["graph"] for run in runs}))
     if "barriers" in record:
         return "grid and block barrier cost"
+    if set(record) == {"commit", "device", "graphs"}:
+        return "quick GPU timing of whole calls (gpu_quick.py): " + ", ".join(record["graphs"])
     if record.get("benchmark") == "host_profile":
         return f"host time of one ld.bfs call around the fused kernel: {record['graph']}"
     if "lagraph_dist" in record:
@@ -443,7 +447,28 @@ def results_fused_blocks(results):
     return "\n\n".join([md_table(header, rows), f"JSON {sources}.",
                          md_table(["barrier", "blocks", "threads a block", "us each"], barrier_rows),
                          f"JSON `{H100_BARRIER}`: commit `{barrier.get('commit')}`, {barrier.get('device')}.",
-                         results_fused_trace(results), results_host_profile(results)])
+                         results_fused_trace(results), results_quick(results), results_host_profile(results)])
+
+
+def results_quick(results):
+    """Whole ld.bfs calls on one GPU (benchmarks/gpu_quick.py): each root's ms, a row a graph and
+    direction."""
+    rows, sources = [], []
+    for name in H100_QUICK:
+        record = load(results, name)
+        sources.append(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}")
+        for graph, runs in record["graphs"].items():
+            for direction in ("auto", "push", "pull"):
+                if direction in runs:
+                    run = runs[direction]
+                    rows.append([graph, f"`{record.get('commit')}`", direction, sig(run["median_ms"], 3),
+                                 ", ".join(sig(x, 3) for x in run["ms"]), count(run["levels"]),
+                                 sig(run.get("level_ms_last"), 3)])
+    header = ["graph", "commit", "direction", "ms a call (median)", "ms, root by root", "levels",
+              "levels' own ms (last root)"]
+    return "\n\n".join(["Whole `ld.bfs` calls on one GPU, root by root (`benchmarks/gpu_quick.py`, no "
+                         "validation): the host's part of a call varies with the machine instance, so compare "
+                         "only within one record.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 HOST_PARTS = ("before the launch", "the launch call", "after the report", "kernel (CUDA events)", "call",
