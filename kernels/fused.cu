@@ -24,7 +24,9 @@
 // Work inside a level: push warps fetch up to 32 frontier entries at a time; the edges of those of
 // at most LD_SMALL_DEGREE are flattened over the warp's lanes (a warp scan and a shuffle
 // search find each edge's source), larger ones are read a warp at a time, giants by the whole
-// grid (ld_giant_parts slices each, a warp a slice, all giants at once). Pull warps fetch
+// grid (ld_giant_parts slices each, a warp a slice, all giants at once); a push level of at most
+// LD_FLAT_FRONTIER entries instead splits all its edges evenly over the grid's warps
+// (ld_push_flat_level: no warp walks a vertex's hundreds of edges alone). Pull warps fetch
 // LD_ROW_GROUP words of rows; a lane scans a row of at most LD_LONG_ROW_THRESHOLD in-edges
 // alone, the warp scans longer ones 32 at a time, and rows of more than LD_FUSED_GIANT_DEGREE
 // in-edges wait for a second phase that slices them the same way.
@@ -355,6 +357,75 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
     }
 }
 
+// The entry of a shared frontier holding edge e: the last whose `offset` (out-edges of the
+// entries before it) is at most e, `top` the largest power of two at most nf.
+__device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top, i64 e) {
+    int at = 0;
+    for (int step = top; step > 0; step >>= 1)
+        if (at + step < nf && offset[at + step] <= e) at += step;
+    return at;
+}
+
+// A grid push level of at most LD_FLAT_FRONTIER entries (a Kronecker search's second and third
+// levels: a few to a few hundred vertices of hundreds to thousands of edges each) splits its
+// edges evenly over the grid's warps instead of giving each vertex of up to
+// LD_FUSED_PUSH_GIANT_DEGREE edges to one warp, which walked them 32 a step, a claim's few round
+// trips each (Kronecker 22's second level, 6 entries and 29,000 edges: 100 us). Every block
+// lists the entries in shared memory with their edges' offsets (a block scan); a warp takes a
+// contiguous range of the flattened edges and finds each edge's entry by a search of the
+// offsets. Giants need no pass of their own: their edges are in the ranges like any other.
+#define LD_FLAT_FRONTIER LD_FUSED_THREADS
+static_assert(LD_FLAT_FRONTIER % 32 == 0, "a flat frontier fills whole warps");
+
+struct ld_flat_frontier {
+    int vertex[LD_FLAT_FRONTIER];
+    int offset[LD_FLAT_FRONTIER];     // out-edges of the entries before it
+    i64 start[LD_FLAT_FRONTIER];      // its first out-edge
+    int warp_edges[LD_FLAT_FRONTIER / 32];
+};
+
+template <int MULT, typename V>
+__device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                   const int* __restrict__ frontier, int nf, const ld_level_out<V>& out,
+                                   u64& next_edges, bool eager, ld_flat_frontier& flat, int lane, i64 warp,
+                                   i64 nwarps) {
+    const int i = threadIdx.x;        // this thread's entry (blockDim.x >= LD_FLAT_FRONTIER)
+    int degree = 0;
+    if (i < nf) {
+        const int u = __ldcg(frontier + i);
+        const i64 start = __ldg(indptr + u);
+        degree = (int)(__ldg(indptr + u + 1) - start);
+        flat.vertex[i] = u;
+        flat.start[i] = start;
+    }
+    const int inclusive = ld_warp_inclusive_sum(degree);
+    if (lane == 31 && i < LD_FLAT_FRONTIER) flat.warp_edges[i >> 5] = inclusive;
+    __syncthreads();
+    int before = 0, edges = 0;
+    for (int w = 0; w < LD_FLAT_FRONTIER / 32; ++w) {
+        const int count = flat.warp_edges[w];
+        before += w < (i >> 5) ? count : 0;
+        edges += count;
+    }
+    if (i < nf) flat.offset[i] = before + inclusive - degree;
+    __syncthreads();
+    // warp w: edges [w * share, (w + 1) * share), share a multiple of 32 (whole steps)
+    const i64 share = (((i64)edges + nwarps - 1) / nwarps + 31) & ~(i64)31;
+    const i64 first = warp * share, last = min((i64)edges, first + share);
+    const int top = 1 << (31 - __clz(max(nf, 1)));
+    for (i64 base = first; base < last; base += 32) {
+        const i64 e = base + lane;
+        const bool valid = e < last;
+        int v = 0, source = 0;
+        if (valid) {
+            const int k = ld_edge_owner(flat.offset, nf, top, e);
+            source = flat.vertex[k];
+            v = __ldg(indices + flat.start[k] + (e - flat.offset[k]));
+        }
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager);
+    }
+}
+
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
 // queued in `giant_rows` for phase two. Rows without in-edges (`empty_rows`, made once per
 // matrix) are closed like visited ones: a Kronecker graph's isolated vertices, a third or more
@@ -569,15 +640,6 @@ __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const in
     }
 }
 
-// The entry of `in` holding edge e (the last whose offset is at most e), `top` the largest power
-// of two at most nf.
-__device__ __forceinline__ int ld_block_owner(const ld_block_frontier& in, int nf, int top, int e) {
-    int at = 0;
-    for (int step = top; step > 0; step >>= 1)
-        if (at + step < nf && in.offset[at + step] <= e) at += step;
-    return at;
-}
-
 // One push level of block 0 over the frontier's edges flattened: edge e = k * blockDim + thread
 // (coalesced), each lane finding its K edges' sources, then their K out-neighbours, then
 // issuing every degree load and claim before it uses any result, so that a level of up to
@@ -601,7 +663,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
             ok[k] = e < edges;
             source[k] = v[k] = 0;
             if (ok[k]) {
-                const int i = owned ? (int)in.owner[e] : ld_block_owner(in, nf, top, (int)e);
+                const int i = owned ? (int)in.owner[e] : ld_edge_owner(in.offset, nf, top, e);
                 source[k] = in.vertex[i];
                 v[k] = __ldg(indices + in.start[i] + (e - in.offset[i]));
             }
@@ -753,8 +815,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                 u32* __restrict__ bitmaps, int* __restrict__ giants, i64 giant_capacity,
                                 u64* __restrict__ slots, ld_rule rule, i64 level, i64 nf, i64 edges,
                                 i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
-                                u64* __restrict__ records, u32* cache) {
-    __shared__ ld_block_state sh;
+                                u64* __restrict__ records, u32* cache, ld_block_state& sh) {
     ld_tracer trace;
     LD_TRACE_START(trace);
     const i64 nwords = (n + 31) >> 5;
@@ -864,6 +925,13 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
     }
 }
 
+// The shared memory of block 0's levels and of a flat push level: one block, as they never
+// run at once (the kernel's static shared memory stays under the 48 KB a block may declare).
+union ld_level_shared {
+    ld_block_state block;
+    ld_flat_frontier flat;
+};
+
 // BLOCKS: the blocks a multiprocessor the launch is built for. Two hide the latency of big
 // Kronecker levels; one, on graphs of thin frontiers, gives each thread twice the registers (128),
 // so that the level loops keep their state in registers instead of spilling it to local memory
@@ -887,6 +955,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     // block 0's copy of the visited words (cache_visited: the launch gave it n / 8 bytes of
     // dynamic shared memory), where its levels claim
     extern __shared__ u32 ld_visited_cache[];
+    // block 0's levels and a flat push level's frontier (grid levels) never run at once
+    __shared__ ld_level_shared level_shared;
     const int lane = threadIdx.x & 31;
     const i64 thread = (i64)blockIdx.x * blockDim.x + threadIdx.x;
     const i64 nthreads = (i64)gridDim.x * blockDim.x;
@@ -1005,7 +1075,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                                          first_depth,
                                          queues, bitmaps, giants, giant_capacity, slots, rule, level, nf, fe,
                                          max_frontier, max_edges, max_levels, block_edges, target, records,
-                                         cache_visited ? ld_visited_cache : nullptr);
+                                         cache_visited ? ld_visited_cache : nullptr, level_shared.block);
                 __syncthreads();
                 if (threadIdx.x == 0) {
                     __threadfence();
@@ -1047,7 +1117,10 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             // eager claims only in the 128-register build (the 64-register one would spill them)
             bool eager = false;
             if constexpr (BLOCKS == 1) eager = fe <= LD_EAGER_EDGES;
-            if (eager)
+            if (nf <= LD_FLAT_FRONTIER && fe <= INT_MAX)
+                ld_push_flat_level<MULT, V>(out_indptr, out_indices, queue(cur), (int)nf, out, next_edges, eager,
+                                            level_shared.flat, lane, warp, nwarps);
+            else if (eager)
                 ld_push_level<MULT, V, true>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
                                              slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
             else

@@ -402,6 +402,17 @@ def _fused_graph(graph):
         n = 12000
         src = np.concatenate([np.repeat([0, 1, 2], 8000), rng.integers(0, n, 20000)])
         dst = np.concatenate([rng.integers(0, n, 24000), rng.integers(0, n, 20000)])
+    elif graph == "hubs":                    # few entries of many edges, then more than a flat frontier
+        # the source reaches 2 giants (3000 edges), 4 vertices of 600 edges and 6 of 40: one grid
+        # push level of 12 entries, its edges split over the grid; their 7,800 neighbours make
+        # the next level, past the flat frontier's 512 entries (the tree's levels of 256, 512 and
+        # 1024 entries straddle it too)
+        n = 20000
+        middle = np.arange(1, 13)
+        degree = np.array([3000, 3000, 600, 600, 600, 600, 40, 40, 40, 40, 40, 40])
+        fans = np.concatenate([rng.choice(np.arange(13, n), d, replace=False) for d in degree])
+        src = np.concatenate([np.zeros(12, np.int64), np.repeat(middle, degree)])
+        dst = np.concatenate([middle, fans])
     elif graph == "path":                    # 3000 levels of one vertex each
         n = 3000
         src, dst = np.arange(n - 1), np.arange(1, n)
@@ -451,12 +462,15 @@ def tiny_push_cap(monkeypatch):
 
 
 @pytest.mark.parametrize("positional", [True, False])
-@pytest.mark.parametrize("graph", ["mesh", "random", "giants", "directed", "path", "tree", "switching", "isolated"])
+@pytest.mark.parametrize("graph", ["mesh", "random", "giants", "hubs", "directed", "path", "tree", "switching",
+                                   "isolated"])
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
 def test_fused_search_matches_twin(gpu, positional, graph, mode, block_edges):
     """The fused kernel against its twin level by level, with push levels run inside one block
     never, by default and whenever they fit (the search hands over between block and grid
-    levels several times on the switching graph, and on the random and giant ones)."""
+    levels several times on the switching graph, and on the random and giant ones); grid push
+    levels of few entries split their edges over the grid (the hubs graph: giants, vertices of
+    hundreds of edges and a level past the flat frontier's size)."""
     _fused_against_twin(gpu, positional, graph, mode)
 
 
