@@ -212,6 +212,24 @@ __device__ __forceinline__ T ld_warp_inclusive_sum(T value) {
     return value;
 }
 
+// The exclusive scan of `value` over a block of up to 32 warps (every thread calls it, with
+// `warp_totals` of 32 slots in shared memory); `total` gets the block's sum. Two block barriers.
+__device__ __forceinline__ i64 ld_block_exclusive_scan(i64 value, i64* warp_totals, i64& total) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const i64 inclusive = ld_warp_inclusive_sum(value);
+    if (lane == 31) warp_totals[warp] = inclusive;
+    __syncthreads();
+    i64 before = 0;
+    total = 0;
+    for (int w = 0; w < nwarps; ++w) {       // (at most 32 shared reads, the same for every lane)
+        const i64 t = warp_totals[w];
+        if (w < warp) before += t;
+        total += t;
+    }
+    __syncthreads();                          // warp_totals is free for the next call
+    return before + inclusive - value;
+}
+
 // Positions for the lanes that want one, from one atomic on `tail` a warp (global or shared);
 // every lane calls it, and the lanes that want none get a meaningless value.
 template <typename T>

@@ -375,13 +375,13 @@ __device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top,
 // contiguous range of the flattened edges and finds each edge's entry by a search of the
 // offsets. Giants need no pass of their own: their edges are in the ranges like any other.
 #define LD_FLAT_FRONTIER LD_FUSED_THREADS
-static_assert(LD_FLAT_FRONTIER % 32 == 0, "a flat frontier fills whole warps");
+static_assert(LD_FLAT_FRONTIER <= LD_FUSED_THREADS, "a flat frontier holds an entry a thread");
 
 struct ld_flat_frontier {
     int vertex[LD_FLAT_FRONTIER];
     int offset[LD_FLAT_FRONTIER];     // out-edges of the entries before it
     i64 start[LD_FLAT_FRONTIER];      // its first out-edge
-    int warp_edges[LD_FLAT_FRONTIER / 32];
+    i64 warp_edges[32];               // ld_block_exclusive_scan's warp totals
 };
 
 template <int MULT, typename V>
@@ -398,20 +398,13 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
         flat.vertex[i] = u;
         flat.start[i] = start;
     }
-    const int inclusive = ld_warp_inclusive_sum(degree);
-    if (lane == 31 && i < LD_FLAT_FRONTIER) flat.warp_edges[i >> 5] = inclusive;
-    __syncthreads();
-    int before = 0, edges = 0;
-    for (int w = 0; w < LD_FLAT_FRONTIER / 32; ++w) {
-        const int count = flat.warp_edges[w];
-        before += w < (i >> 5) ? count : 0;
-        edges += count;
-    }
-    if (i < nf) flat.offset[i] = before + inclusive - degree;
+    i64 edges;
+    const i64 before = ld_block_exclusive_scan(degree, flat.warp_edges, edges);
+    if (i < nf) flat.offset[i] = (int)before;
     __syncthreads();
     // warp w: edges [w * share, (w + 1) * share), share a multiple of 32 (whole steps)
-    const i64 share = (((i64)edges + nwarps - 1) / nwarps + 31) & ~(i64)31;
-    const i64 first = warp * share, last = min((i64)edges, first + share);
+    const i64 share = ((edges + nwarps - 1) / nwarps + 31) & ~(i64)31;
+    const i64 first = warp * share, last = min(edges, first + share);
     const int top = 1 << (31 - __clz(max(nf, 1)));
     for (i64 base = first; base < last; base += 32) {
         const i64 e = base + lane;

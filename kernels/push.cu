@@ -31,24 +31,6 @@
 
 static_assert(LD_SMALL_SCAN <= 32 * 32, "a frontier scan block sums at most 32 warps");
 
-// The exclusive scan of `value` over a block of up to 32 warps (every thread calls it, with
-// `warp_totals` of 32 slots in shared memory); `total` gets the block's sum. Two block barriers.
-__device__ __forceinline__ i64 ld_block_exclusive_scan(i64 value, i64* warp_totals, i64& total) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-    const i64 inclusive = ld_warp_inclusive_sum(value);
-    if (lane == 31) warp_totals[warp] = inclusive;
-    __syncthreads();
-    i64 before = 0;
-    total = 0;
-    for (int w = 0; w < nwarps; ++w) {       // (at most 32 shared reads, the same for every lane)
-        const i64 t = warp_totals[w];
-        if (w < warp) before += t;
-        total += t;
-    }
-    __syncthreads();                          // warp_totals is free for the next call
-    return before + inclusive - value;
-}
-
 __device__ __forceinline__ i64 ld_entry_degree(const i64* __restrict__ indptr, const int* __restrict__ frontier,
                                                i64 k, i64 nf) {
     if (k >= nf) return 0;
