@@ -493,9 +493,10 @@ def _fused_level_cap(kernels):
 
 @dataclass
 class _FusedRun:
-    """The levels of one fused run as the backend returned them (tuples (frontier, discovered,
-    examined, push, seconds), a list or a sequence over its arrays), made into LevelRecords
-    only when read; the run's one launch counts on its first level, its reads on its last."""
+    """The levels of one fused run as the backend returned them (a FusedRecords: tuples
+    (frontier, discovered, examined, push, seconds) read from its arrays), made into
+    LevelRecords only when read; the run's one launch counts on its first level, its reads on
+    its last."""
 
     raw: object
     clock: str
@@ -757,8 +758,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
         -1 if limits.target is None else int(limits.target), workspace=space, source=source)
     run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
                     backend.kernel_launches - launches)
-    added = getattr(raw, "discovered", None)
-    added = sum(row[1] for row in raw) if added is None else added
+    added = raw.discovered                        # (both backends' runs are FusedRecords)
     if source is not None:                        # the run made the start: the source alone
         visited.part.started_in_place(1)
         visited.facts.started(1)

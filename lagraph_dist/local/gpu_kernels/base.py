@@ -88,9 +88,9 @@ class PinnedMirror:
     (:meth:`KernelsBase.read_into`): ``array`` its numpy view, ``address`` where it starts."""
 
     def __init__(self, cupy, shape, dtype):
-        dtype = np.dtype(dtype)
-        self._memory = cupy.cuda.alloc_pinned_memory(max(int(np.prod(shape)) * dtype.itemsize, 1))
-        self.array = np.frombuffer(self._memory, dtype, int(np.prod(shape))).reshape(shape)
+        dtype, count = np.dtype(dtype), int(np.prod(shape))
+        self._memory = cupy.cuda.alloc_pinned_memory(max(count * dtype.itemsize, 1))
+        self.array = np.frombuffer(self._memory, dtype, count).reshape(shape)
         self.address = self.array.ctypes.data
 
 
