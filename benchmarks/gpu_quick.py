@@ -20,22 +20,24 @@ except ImportError:          # a commit from before the layer folders, timed bes
     grid2d_edges = importlib.import_module("lagraph_dist.generators").grid2d_edges
 
 
-def build(spec):
+def build(spec, backend="gpu"):
+    """The graph a spec names (kron:SCALE, mesh:RxC, path:N, road:N) on ``backend``, and its
+    roots (None: the caller picks them)."""
     kind, _, size = spec.partition(":")
     if kind == "kron":
-        return ld.kronecker(int(size), backend="gpu"), None
+        return ld.kronecker(int(size), backend=backend), None
     if kind == "mesh":
         rows, cols = (int(x) for x in size.split("x"))
         src, dst = grid2d_edges(rows, cols)
-        return ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, backend="gpu"), [0]
+        return ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, backend=backend), [0]
     if kind == "path":
         n = int(size)
         ids = np.arange(n - 1)
-        return ld.Matrix.from_edges(ids, ids + 1, n, symmetrize=True, backend="gpu"), [0]
+        return ld.Matrix.from_edges(ids, ids + 1, n, symmetrize=True, backend=backend), [0]
     if kind == "road":
         from lagraph_dist.io.generators import knn_edges
         src, dst = knn_edges(int(size))
-        return ld.Matrix.from_edges(src, dst, int(size), symmetrize=True, backend="gpu"), [0]
+        return ld.Matrix.from_edges(src, dst, int(size), symmetrize=True, backend=backend), [0]
     raise SystemExit(f"unknown graph {spec!r}: kron:SCALE, mesh:RxC, path:N or road:N")
 
 

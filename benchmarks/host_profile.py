@@ -1,18 +1,22 @@
 """Where one ``ld.bfs`` call's host time goes on a 1x1 grid: the call's wall time against the
-levels' own device time; then a timeline of the call without a profiler (host time up to the
-fused kernel's launch, the launch call itself, the wait for its report, the host time after it,
-and the kernel's own time between two CUDA events around it); then cProfile over many calls
-(internal and cumulative time), so that the Python set-up around the kernel can be read function
-by function.
+levels' own time; the call split at the backend's fused run (the engine's Python around it, and
+the backend call less its levels' own time); on the GPU then a timeline of the call without a
+profiler (host time up to the fused kernel's launch, the launch call itself, the wait for its
+report, the host time after it, and the kernel's own time between two CUDA events around it)
+and each named stage's offsets; last cProfile over many calls (internal and cumulative time), so
+that the Python set-up around the run can be read function by function.
 
-    python3 benchmarks/host_profile.py kron:20 [--calls 50] [--lines 35] [--json out.json]
+    python3 benchmarks/host_profile.py kron:20 [--backend gpu|cpu] [--calls 50] [--lines 35] [--json out.json]
 
-The record (``--json``) holds the medians printed: the call, the levels' own time, the parts of
-the timeline (the kernel's between two CUDA events) and the host time beyond the kernel (the
-call less the kernel), each a median over the calls of its own pass.
+The record (``--json``) holds the medians printed: the call, the levels' own time, the split at
+the backend call, and on the GPU the parts of the timeline (the kernel's between two CUDA events)
+and the host time beyond the kernel (the call less the kernel), each a median over the calls of
+its own pass. The engine's part is the same Python on either backend, so the CPU's figure
+(``--backend cpu``, no GPU needed) follows changes to it where no device is at hand.
 """
 import argparse
 import cProfile
+import functools
 import json
 import os
 import pstats
@@ -22,16 +26,18 @@ import numpy as np
 
 import lagraph_dist as ld
 from gpu_quick import build
+from lagraph_dist.tools.bench import device_name
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("graph")
+    parser.add_argument("--backend", choices=("gpu", "cpu"), default="gpu")
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--lines", type=int, default=35)
     parser.add_argument("--json", help="write the medians to this file")
     args = parser.parse_args()
-    A, roots = build(args.graph)
+    A, roots = build(args.graph, args.backend)
     roots = roots or [int(v) for v in A.out_degree().indices()[:8]]
     for root in roots:
         ld.bfs(A, root)
@@ -45,10 +51,13 @@ def main():
         own.append(sum(s["seconds"] for s in result.stats))
     print(f"{args.graph}: call median {1e6 * np.median(walls):.1f} us, levels' own median {1e6 * np.median(own):.1f} us, "
           f"host beyond the levels {1e6 * (np.median(walls) - np.median(own)):.1f} us, {len(result.stats)} levels")
-    parts, single_runs = timeline(A, roots, args.calls)
-    stages(A, roots, args.calls)
+    split = backend_split(A, roots, args.calls)
+    parts, single_runs = {}, 0
+    if args.backend == "gpu":
+        parts, single_runs = timeline(A, roots, args.calls)
+        stages(A, roots, args.calls)
     if args.json:
-        write_record(args, A, walls, own, len(result.stats), parts, single_runs)
+        write_record(args, A, walls, own, len(result.stats), split, parts, single_runs)
     profile = cProfile.Profile()
     profile.enable()
     for k in range(args.calls):
@@ -69,6 +78,52 @@ def _timed_calls(A, roots, calls, before):
         started = time.perf_counter()
         ld.bfs(A, roots[k % len(roots)])
         yield started, time.perf_counter()
+
+
+def backend_split(A, roots, calls):
+    """Median us of a call on each side of the backend's fused run (``kernels.bfs_fused``,
+    wrapped: a host clock read each side): the engine's Python outside it, the time inside it,
+    and inside it less its levels' own time (the backend's set-up, launch and read; on the CPU
+    the compiled run's entry and exit). Each median is over the calls of this pass."""
+    kernels = A.backend.kernels
+    fused = kernels.bfs_fused
+    inside = []
+
+    @functools.wraps(fused)      # (keeps its attributes: the engine reads max_levels there)
+    def timed(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return fused(*args, **kwargs)
+        finally:
+            inside.append(time.perf_counter() - started)
+
+    calls_us, engine, backend_call, backend_host = [], [], [], []
+    own_attribute = "bfs_fused" in vars(kernels)        # the CPU's module function, not a method
+    kernels.bfs_fused = timed
+    try:
+        for k in range(calls):
+            inside.clear()
+            A.backend.sync()
+            started = time.perf_counter()
+            result = ld.bfs(A, roots[k % len(roots)])
+            ended = time.perf_counter()
+            own = sum(s["seconds"] for s in result.stats)
+            calls_us.append(ended - started)
+            engine.append(ended - started - sum(inside))
+            backend_call.append(sum(inside))
+            backend_host.append(sum(inside) - own)
+    finally:
+        if own_attribute:
+            kernels.bfs_fused = fused
+        else:
+            del kernels.bfs_fused            # the class's method again
+    split = {"call": calls_us, "engine (outside the backend call)": engine, "backend call": backend_call,
+             "backend call less the levels' own": backend_host}
+    medians = {name: 1e6 * float(np.median(values)) for name, values in split.items()}
+    print(f"    split at the backend's fused run, {calls} calls:")
+    for name, value in medians.items():
+        print(f"    {name:36s} median {value:9.1f} us")
+    return medians
 
 
 def timeline(A, roots, calls):
@@ -123,14 +178,13 @@ def timeline(A, roots, calls):
     return medians, len(parts["call"])
 
 
-def write_record(args, A, walls, own, levels, parts, single_runs):
+def write_record(args, A, walls, own, levels, split, parts, single_runs):
     """The medians as a JSON record, with the device and the commit (LAGRAPH_DIST_COMMIT)."""
-    kernels = A.backend.kernels
-    record = {"benchmark": "host_profile", "graph": args.graph, "n": A.n, "nvals": A.nvals, "calls": args.calls,
-              "levels": levels, "commit": os.environ.get("LAGRAPH_DIST_COMMIT", "unknown"),
-              "device": kernels.device_info()["device"],
+    record = {"benchmark": "host_profile", "graph": args.graph, "backend": args.backend, "n": A.n,
+              "nvals": A.nvals, "calls": args.calls, "levels": levels,
+              "commit": os.environ.get("LAGRAPH_DIST_COMMIT", "unknown"), "device": device_name(A.backend),
               "call_us": 1e6 * float(np.median(walls)), "levels_own_us": 1e6 * float(np.median(own)),
-              "timeline_us": parts, "timeline_calls": single_runs}
+              "split_us": split, "timeline_us": parts, "timeline_calls": single_runs}
     with open(args.json, "w") as out:
         json.dump(record, out, indent=1)
 
