@@ -567,12 +567,28 @@ def _same_words(a, b):
 
 
 @numba.njit(cache=True)
-def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier, qa,
-            qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target, threads,
-            tick_seconds):
+def _start_at(source, words, parents, positional, depth_words, depths, first_depth):
+    """A search's start at ``source``, as the CUDA kernel makes it: the visited bits (and the
+    depths' bits, where kept) cleared but for the source's; its value (its id, or True) and its
+    depth, ``first_depth - 1``, written as a level writes what it finds."""
+    bit = np.uint32(1) << np.uint32(source & 31)
+    words[:] = 0
+    words[source >> 5] = bit
+    if depth_words.shape[0]:
+        depth_words[:] = 0
+        depth_words[source >> 5] = bit
+    _found(source, source, parents, positional, depths, first_depth - 1)
+
+
+@numba.njit(cache=True)
+def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier,
+            source, qa, qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target,
+            threads, tick_seconds):
     """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
     ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
-    ``max_levels`` levels ran. ``qa``, ``qb``, ``sources`` (int32, :func:`fused_workspace`'s slots) and ``bits``
+    ``max_levels`` levels ran. It starts from ``frontier``, or, with ``source`` >= 0, makes the
+    search's start at that vertex first (:func:`_start_at`; ``frontier`` is not read).
+    ``qa``, ``qb``, ``sources`` (int32, :func:`fused_workspace`'s slots) and ``bits``
     (2, words) uint32 are the frontier's buffers; ``no_inputs`` has the bits of the rows without
     in-edges, which no pull level reads; ``state`` is the rule's (updated). Returns (records
     (levels, 4): frontier, discovered, examined, push; each level's seconds (its clock ticks
@@ -580,14 +596,18 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     ``qa``, 1: ``qb``), its size, its out-edges, why it stopped). ``depth_words`` (the depths'
     bits, none when empty) that start equal to ``words`` (ld.bfs's) are copied from them at the
     end instead of set vertex by vertex."""
+    if source >= 0:
+        _start_at(source, words, parents, positional, depth_words, depths, first_depth)
+        qa[0] = source
+        nf, edges = 1, oip[source + 1] - oip[source]
+    else:
+        nf, edges = frontier.shape[0], np.int64(0)
+        for k in range(nf):
+            u = frontier[k]
+            qa[k] = u
+            edges += oip[u + 1] - oip[u]
     copy_bits = depth_words.shape[0] > 0 and _same_words(depth_words, words)
     level_bits = depth_words[:0] if copy_bits else depth_words
-    nf = frontier.shape[0]
-    edges = 0
-    for k in range(nf):
-        u = frontier[k]
-        qa[k] = u
-        edges += oip[u + 1] - oip[u]
     qc, qn, in_b = qa, qb, 0
     # every level but an emptying last one sets a bit of words: room for them all at once (pages
     # untouched cost nothing; growing by copies was a sixth of a path's search)
@@ -695,33 +715,22 @@ def fused_workspace(n, nnz):
 
 _NO_DEPTHS = np.zeros(0, np.int64)
 _NO_WORDS = np.zeros(0, np.uint32)
+_NO_IDS = np.zeros(0, np.int32)
 
 
-def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional, mode, rule,
+def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, source, positional, mode, rule,
          state, max_frontier, max_edges, max_levels, target, space):
+    """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
+    start at that vertex, which it makes."""
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
     records, seconds, discovered, cur, count, edges, reason = _search(
         out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr),
         words, parents, bool(positional), _NO_WORDS if depths is None else depth_words,
-        _NO_DEPTHS if depths is None else depths, int(first_depth), frontier, *space["queues"],
+        _NO_DEPTHS if depths is None else depths, int(first_depth), frontier, int(source), *space["queues"],
         space["sources"], space["bits"], int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
         int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
         float(seconds_per_tick() or 1.0))
     return FusedRecords(records, seconds, discovered), space["queues"][cur][:count].copy(), int(edges), int(reason)
-
-
-def _start_at(source, words, parents, depth_words, depths, first_depth, positional):
-    """A search's start at ``source``, as the CUDA kernel makes it: visited and depths cleared
-    but for the source (its value: its id or True; its depth first_depth - 1); its frontier."""
-    bit = np.uint32(1 << (source & 31))
-    words[:] = 0
-    words[source >> 5] = bit
-    parents[source] = source if positional else True
-    if depths is not None:
-        depth_words[:] = 0
-        depth_words[source >> 5] = bit
-        depths[source] = first_depth - 1
-    return np.array([source], np.int32)
 
 
 def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
@@ -749,18 +758,20 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     visited and depths are first cleared but for it.
     """
     space = workspace if workspace is not None else fused_workspace(out_csr.nmajor, out_csr.nnz)
-    if frontier_ids is None:
-        frontier = _start_at(source, words, parents, depth_words, depths, first_depth, positional)
-    else:
-        frontier = np.ascontiguousarray(frontier_ids, dtype=np.int32)
+    if type(rule).choose is not _STOCK_CHOOSE:
+        if frontier_ids is None:             # the start first, as the compiled run makes it
+            _start_at(source, words, parents, bool(positional), _NO_WORDS if depths is None else depth_words,
+                      _NO_DEPTHS if depths is None else depths, int(first_depth))
+            frontier_ids = np.array([source], np.int32)
+        return _asking_each_level(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
+                                  np.ascontiguousarray(frontier_ids, dtype=np.int32), positional, rule, max_frontier,
+                                  max_edges, max_levels, target, space)
+    frontier, start = (_NO_IDS, source) if frontier_ids is None else (
+        np.ascontiguousarray(frontier_ids, dtype=np.int32), -1)
     state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
-    if type(rule).choose is _STOCK_CHOOSE:
-        out = _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
-                   rule.code, rule, state, max_frontier, max_edges, max_levels, target, space)
-        rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
-    else:
-        out = _asking_each_level(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier,
-                                 positional, rule, max_frontier, max_edges, max_levels, target, space)
+    out = _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, start, positional,
+               rule.code, rule, state, max_frontier, max_edges, max_levels, target, space)
+    rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
     return out
 
 
@@ -777,7 +788,7 @@ def _asking_each_level(out_csr, in_csr, words, parents, depth_words, depths, fir
             break
         mode = RULE_PUSH if rule.choose(frontier.shape[0], edges) else RULE_PULL
         records, frontier, edges, reason = _run(out_csr, in_csr, words, parents, depth_words, depths,
-                                                first_depth + len(runs), frontier, positional, mode, rule, state,
+                                                first_depth + len(runs), frontier, -1, positional, mode, rule, state,
                                                 max_frontier, max_edges, 1, target, space)
         if len(records):
             runs.append(records)
@@ -797,7 +808,7 @@ def compile_kernels():
             for mode in (RULE_PUSH, RULE_PULL):
                 words = np.ones(1, np.uint32)
                 csr = LocalCSR(indptr, indices, 32)
-                _run(csr, csr, words, parents, np.ones(1, np.uint32), depths, 1, np.zeros(1, np.int32),
+                _run(csr, csr, words, parents, np.ones(1, np.uint32), depths, 1, _NO_IDS, 0,
                      parents.dtype != np.bool_, mode, DirectionRule("auto", 2, 1), np.array([1, 0, 1], np.int64), 32,
                      1, 4, -1, fused_workspace(32, 1))
     _start_threads(np.zeros(2, np.int64))
