@@ -21,6 +21,7 @@ import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -443,11 +444,11 @@ def reduce(u, monoid):
 
 
 # -- a composite: repeated masked products with assignment ------------------------------------
-@dataclass(frozen=True)
-class RepeatLimits:
+class RepeatLimits(NamedTuple):
     """When :func:`repeat_masked_vxm` stops: after ``max_levels`` levels, or after the level
     whose result is empty, holds ``target``, or exceeds ``max_nvals`` entries, or before a push
-    level whose input has more than ``max_edges`` out-edges (None: no such limit)."""
+    level whose input has more than ``max_edges`` out-edges (None: no such limit). (A named
+    tuple: two are made a search, and a frozen dataclass costs twice as much to make.)"""
 
     max_levels: int
     max_nvals: int | None = None
@@ -759,13 +760,14 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
                     backend.kernel_launches - launches)
     added = raw.discovered                        # (both backends' runs are FusedRecords)
-    if source is not None:                        # the run made the start: the source alone
-        visited.part.started_in_place(1)
-        visited.facts.started(1)
-    visited.part.grew_in_place(added)             # every found vertex was new to it
+    if source is not None:                        # the run made the start: the source, then what it found
+        visited.part.started_in_place(1 + added)
+        visited.facts.started(1 + added)
+    else:                                         # every found vertex was new to it
+        visited.part.grew_in_place(added)
+        visited.facts.grew(added)
     if depths is not None:
         depths.part.changed_in_place(backend)
-    visited.facts.grew(added)
     count = int(ids.shape[0])
     part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
     out = Vector._from_part(A.n, A.grid, backend, part, layout=A.layout)

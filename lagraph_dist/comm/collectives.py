@@ -50,10 +50,10 @@ class Traffic:
     encoding: str = "none"     # "list", "bitmap", "mixed" or "none"
 
 
-@dataclass(frozen=True)
-class GlobalCounts:
+class GlobalCounts(NamedTuple):
     """A product output's counts over the grid, known on every rank after its one exchange:
-    entries per grid rank, their total, and the out-edges a push from them would examine."""
+    entries per grid rank, their total, and the out-edges a push from them would examine (a
+    named tuple, made each level: cheaper to make than a frozen dataclass)."""
 
     rank_nvals: tuple
     nvals: int
