@@ -39,6 +39,8 @@ class Facts:
     bound of its pattern (``mask_caches``), which the products keep up to date.
     """
 
+    __slots__ = ("nvals", "counts", "degrees", "disjoint_from", "candidates", "mask_caches")
+
     def __init__(self):
         self.nvals = None            # global entries, when known on every rank
         self.counts = None           # collectives.GlobalCounts: entries per rank, out-edges

@@ -75,6 +75,10 @@ class LocalPart:
     dense array made only when first read (a positional product never reads them).
     """
 
+    # (slots: a search makes a few parts a level, and a call's host time is counted in microseconds)
+    __slots__ = ("encoding", "length", "_nvals", "_values", "ids", "words", "ids_sorted", "_count_bits", "_as_list",
+                 "_gather")
+
     def __init__(self, encoding, length, nvals, values, ids=None, words=None, *, ids_sorted=True):
         self.encoding = encoding
         self.length = length
