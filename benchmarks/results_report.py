@@ -58,6 +58,9 @@ H100_QUICK = ("h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json", "h
 # one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
                      "h100-host-profile-kron22-53d3ee3.json")
+# one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
+# (benchmarks/host_ab.py --json)
+CPU_HOST_AB = ()
 H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-scale26.json")
 CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json", "cpu-scaling-h100-host-eb9f2c8.json", "cpu-scaling-h100-host-1f87866.json", "cpu-scaling-h100-host-scale22-wip.json")
 CPU_BENCH = ("cpu-scale16-1x1.json", "cpu-scale16-2x2.json", "cpu-scale18-1x1.json", "cpu-scale18-2x2.json")
@@ -204,6 +207,8 @@ def what_is(record):
         return "grid and block barrier cost"
     if set(record) == {"commit", "device", "graphs"}:
         return "quick GPU timing of whole calls (gpu_quick.py): " + ", ".join(record["graphs"])
+    if record.get("benchmark") == "host_ab":
+        return f"host time of one ld.bfs call, {record['head']} against {record['base']}: {record['graph']}"
     if record.get("benchmark") == "host_profile":
         return f"host time of one ld.bfs call around the fused kernel: {record['graph']}"
     if "lagraph_dist" in record:
@@ -490,6 +495,26 @@ def results_host_profile(results):
                          "(`benchmarks/host_profile.py`): medians over the calls whose search is one fused run; "
                          "the kernel's time between two CUDA events around its launch, the host's beyond it the "
                          "call less that, call by call.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
+
+
+def results_host_ab(results):
+    """One ld.bfs call's host time, a commit against its base in alternating processes
+    (benchmarks/host_ab.py): each figure's median over the rounds on both sides, and the ratio."""
+    rows, sources = [], []
+    for name in CPU_HOST_AB:
+        record = load(results, name)
+        sources.append(f"`{name}`: {record['rounds']} rounds of {count(record['calls'])} calls a side, "
+                       f"CPU {record['device']}, {record['cpu_count']} cores")
+        base, head = record["medians_us"]["base"], record["medians_us"]["head"]
+        for figure, ratio in record["ratios"].items():
+            rows.append([record["graph"], f"`{record['base']}`", f"`{record['head']}`", figure, sig(base[figure], 3),
+                         sig(head[figure], 3), f"{ratio:.3f}"])
+    header = ["graph", "base", "head", "figure", "base us", "head us", "head / base"]
+    return "\n\n".join(["One `ld.bfs` call's host time on the CPU backend (`benchmarks/host_ab.py`): this commit "
+                         "against its base, `host_profile.py --backend cpu` run in alternating processes on the "
+                         "same machine; each figure is the median over the rounds of each round's median. The "
+                         "engine's part (outside the backend's fused run) is the same Python as on one GPU.",
+                         md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_fused_trace(results):
@@ -806,7 +831,7 @@ RESULTS_README_REGIONS = {
     "h100-roots": results_h100_roots, "fused-blocks": results_fused_blocks,
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
-    "cpu-peers": results_cpu_peers, "cpu-scaling": results_cpu_scaling,
+    "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
     "cpu-bytes": results_cpu_bytes, "model": results_model, "model-levels": results_model_levels,
 }
 

@@ -1,0 +1,90 @@
+"""One ld.bfs call's host time, this tree against another commit, in alternating processes on
+the same machine: ``benchmarks/host_profile.py`` (this tree's script) runs ``--rounds`` times on
+each side in turn, its package taken from this tree or from a worktree of ``--base``, so that
+both sides see the same load on a noisy machine. The record keeps every round's medians and,
+per figure, the median over the rounds of each side and their ratio.
+
+    python3 benchmarks/host_ab.py kron:10 --base 272fea6 [--backend cpu] [--rounds 5] [--calls 2000]
+        [--json out.json]
+
+The figures are host_profile's: the call, the levels' own time, and the call split at the
+backend's fused run (the engine's Python outside it; the backend call less its levels' own
+time). ``--base`` must be a commit whose package host_profile.py can drive (gpu_quick's
+``build`` and ``lagraph_dist.tools.bench.device_name``: any since the fused run took a source).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TREE = os.path.dirname(HERE)
+
+
+def git(*args, cwd=TREE):
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def profile(tree, args, out):
+    """host_profile.py on ``tree``'s package; returns its record."""
+    env = dict(os.environ, PYTHONPATH=tree, LAGRAPH_DIST_COMMIT=git("rev-parse", "--short", "HEAD", cwd=tree))
+    subprocess.run([sys.executable, os.path.join(HERE, "host_profile.py"), args.graph, "--backend", args.backend,
+                    "--calls", str(args.calls), "--lines", "0", "--json", out],
+                   env=env, cwd=tempfile.gettempdir(), check=True, capture_output=True, text=True)
+    with open(out) as handle:
+        return json.load(handle)
+
+
+def figures(record):
+    """The figures compared: the call, the levels' own time, and the split's parts (us)."""
+    return {"call": record["call_us"], "levels' own": record["levels_own_us"], **record["split_us"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graph")
+    parser.add_argument("--base", required=True, help="the commit to compare this tree against")
+    parser.add_argument("--backend", choices=("gpu", "cpu"), default="cpu")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--json", help="write the record to this file")
+    args = parser.parse_args()
+    if git("status", "--porcelain", "--untracked-files=no"):
+        print("note: this tree has uncommitted changes; its side is the working tree, not HEAD", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as scratch:
+        base_tree = os.path.join(scratch, "base")
+        git("worktree", "add", "--detach", base_tree, args.base)
+        try:
+            rounds = {"base": [], "head": []}
+            for k in range(args.rounds):
+                for side, tree in (("base", base_tree), ("head", TREE)):
+                    record = profile(tree, args, os.path.join(scratch, f"{side}-{k}.json"))
+                    rounds[side].append(figures(record))
+                    print(f"round {k + 1} {side}: " + ", ".join(f"{name} {value:.1f}"
+                                                               for name, value in rounds[side][-1].items()), flush=True)
+            device = record["device"]
+        finally:
+            git("worktree", "remove", "--force", base_tree)
+    medians = {side: {name: float(np.median([r[name] for r in rows])) for name in rows[0]}
+               for side, rows in rounds.items()}
+    ratios = {name: medians["head"][name] / medians["base"][name] for name in medians["base"]}
+    print(f"{'figure (us, median of round medians)':44s} {'base':>9s} {'head':>9s} {'head/base':>9s}")
+    for name, ratio in ratios.items():
+        print(f"{name:44s} {medians['base'][name]:9.1f} {medians['head'][name]:9.1f} {ratio:9.3f}")
+    if args.json:
+        record = {"benchmark": "host_ab", "graph": args.graph, "backend": args.backend, "calls": args.calls,
+                  "rounds": args.rounds, "device": device, "cpu_count": os.cpu_count(),
+                  "base": git("rev-parse", "--short", args.base), "head": git("rev-parse", "--short", "HEAD"),
+                  "commit": git("rev-parse", "--short", "HEAD"),
+                  "head_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+                  "medians_us": medians, "ratios": ratios, "rounds_us": rounds}
+        with open(args.json, "w") as out:
+            json.dump(record, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
