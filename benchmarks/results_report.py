@@ -60,7 +60,7 @@ H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile
                      "h100-host-profile-kron22-53d3ee3.json")
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
-CPU_HOST_AB = ()
+CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
 H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-scale26.json")
 CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json", "cpu-scaling-h100-host-eb9f2c8.json", "cpu-scaling-h100-host-1f87866.json", "cpu-scaling-h100-host-scale22-wip.json")
 CPU_BENCH = ("cpu-scale16-1x1.json", "cpu-scale16-2x2.json", "cpu-scale18-1x1.json", "cpu-scale18-2x2.json")

@@ -1,0 +1,47 @@
+"""benchmarks/host_profile.py on the CPU: its record holds the call split at the backend's fused
+run, with the level count of the search it timed (against scipy's), and the backend's function is
+the same object after the split as before it (the engine reads its attributes)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse.csgraph as csgraph
+
+import lagraph_dist as ld
+from helpers import load_script
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "benchmarks" / "host_profile.py"
+
+
+def test_a_cpu_record_splits_the_call_at_the_backend_run(tmp_path):
+    out = tmp_path / "host.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "kron:8", "--backend", "cpu", "--calls", "20", "--lines", "0",
+                           "--json", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    record = json.loads(out.read_text())
+    assert (record["benchmark"], record["backend"], record["graph"]) == ("host_profile", "cpu", "kron:8")
+    split = record["split_us"]
+    assert set(split) == {"call", "engine (outside the backend call)", "backend call",
+                          "backend call less the levels' own"}
+    assert all(value > 0 for name, value in split.items() if name != "backend call less the levels' own")
+    assert split["engine (outside the backend call)"] < split["call"] and split["backend call"] < split["call"]
+    assert record["timeline_us"] == {} and record["timeline_calls"] == 0      # the timeline is the GPU's
+    # the levels it reports are those of a search of the same graph from its last root, by scipy
+    A = ld.kronecker(8, backend="cpu")
+    roots = [int(v) for v in A.out_degree().indices()[:8]]
+    depths = csgraph.shortest_path(A.to_scipy(), unweighted=True, indices=roots[(record["calls"] - 1) % len(roots)])
+    assert record["levels"] == int(np.max(depths[np.isfinite(depths)])) + 1
+
+
+def test_the_split_restores_the_backend_function(monkeypatch):
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))         # (it imports gpu_quick beside it)
+    script = load_script(SCRIPT)
+    A = ld.kronecker(6, backend="cpu")
+    kernels = A.backend.kernels
+    before = kernels.bfs_fused
+    split = script.backend_split(A, [int(v) for v in A.out_degree().indices()[:2]], 4)
+    assert kernels.bfs_fused is before and before.max_levels is None
+    assert split["call"] >= split["engine (outside the backend call)"]
