@@ -6,6 +6,11 @@ per figure, the median over the rounds of each side and their ratio.
 
     python3 benchmarks/host_ab.py kron:10 --base 272fea6 [--backend cpu] [--rounds 5] [--calls 2000]
         [--json out.json]
+    python3 benchmarks/host_ab.py kron:20 --base-tree .old --base-name 272fea6 --backend gpu
+
+``--base-tree`` takes the base from a folder holding its checkout instead (a device copy has no
+history to make a worktree from: carry the base's tree as an ignored folder, as device.sh's
+``.old``), ``--base-name`` naming its commit in the record.
 
 The figures are host_profile's: the call, the levels' own time, and the call split at the
 backend's fused run (the engine's Python outside it; the backend call less its levels' own
@@ -29,12 +34,30 @@ def git(*args, cwd=TREE):
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def profile(tree, args, out):
-    """host_profile.py on ``tree``'s package; returns its record."""
-    env = dict(os.environ, PYTHONPATH=tree, LAGRAPH_DIST_COMMIT=git("rev-parse", "--short", "HEAD", cwd=tree))
-    subprocess.run([sys.executable, os.path.join(HERE, "host_profile.py"), args.graph, "--backend", args.backend,
-                    "--calls", str(args.calls), "--lines", "0", "--json", out],
-                   env=env, cwd=tempfile.gettempdir(), check=True, capture_output=True, text=True)
+def commit_of(tree):
+    """The short commit of a checkout, or LAGRAPH_DIST_COMMIT where it has no history (a device copy)."""
+    try:
+        return git("rev-parse", "--short", "HEAD", cwd=tree)
+    except (subprocess.CalledProcessError, OSError):
+        return os.environ.get("LAGRAPH_DIST_COMMIT", "unknown")
+
+
+def uncommitted(tree):
+    """Whether a checkout's tracked files differ from its HEAD (False where it has no history)."""
+    try:
+        return bool(git("status", "--porcelain", "--untracked-files=no", cwd=tree))
+    except (subprocess.CalledProcessError, OSError):
+        return False
+
+
+def profile(tree, commit, args, out):
+    """host_profile.py on ``tree``'s package (its record naming ``commit``); returns its record."""
+    env = dict(os.environ, PYTHONPATH=tree, LAGRAPH_DIST_COMMIT=commit)
+    done = subprocess.run([sys.executable, os.path.join(HERE, "host_profile.py"), args.graph, "--backend",
+                           args.backend, "--calls", str(args.calls), "--lines", "0", "--json", out],
+                          env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"host_profile.py failed on {tree} ({commit}):\n{(done.stdout + done.stderr)[-3000:]}")
     with open(out) as handle:
         return json.load(handle)
 
@@ -47,28 +70,35 @@ def figures(record):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("graph")
-    parser.add_argument("--base", required=True, help="the commit to compare this tree against")
+    base = parser.add_mutually_exclusive_group(required=True)
+    base.add_argument("--base", help="the commit to compare this tree against (a worktree of it is made)")
+    base.add_argument("--base-tree", help="a folder holding the base's checkout, instead of --base")
+    parser.add_argument("--base-name", help="with --base-tree: the base's commit, for the record")
     parser.add_argument("--backend", choices=("gpu", "cpu"), default="cpu")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--json", help="write the record to this file")
     args = parser.parse_args()
-    if git("status", "--porcelain", "--untracked-files=no"):
+    if uncommitted(TREE):
         print("note: this tree has uncommitted changes; its side is the working tree, not HEAD", file=sys.stderr)
     with tempfile.TemporaryDirectory() as scratch:
-        base_tree = os.path.join(scratch, "base")
-        git("worktree", "add", "--detach", base_tree, args.base)
+        base_tree = os.path.abspath(args.base_tree) if args.base_tree else os.path.join(scratch, "base")
+        if not args.base_tree:
+            git("worktree", "add", "--detach", base_tree, args.base)
+        names = {"base": git("rev-parse", "--short", args.base) if args.base else (args.base_name or "unnamed"),
+                 "head": commit_of(TREE)}
         try:
             rounds = {"base": [], "head": []}
             for k in range(args.rounds):
                 for side, tree in (("base", base_tree), ("head", TREE)):
-                    record = profile(tree, args, os.path.join(scratch, f"{side}-{k}.json"))
+                    record = profile(tree, names[side], args, os.path.join(scratch, f"{side}-{k}.json"))
                     rounds[side].append(figures(record))
                     print(f"round {k + 1} {side}: " + ", ".join(f"{name} {value:.1f}"
                                                                for name, value in rounds[side][-1].items()), flush=True)
             device = record["device"]
         finally:
-            git("worktree", "remove", "--force", base_tree)
+            if not args.base_tree:
+                git("worktree", "remove", "--force", base_tree)
     medians = {side: {name: float(np.median([r[name] for r in rows])) for name in rows[0]}
                for side, rows in rounds.items()}
     ratios = {name: medians["head"][name] / medians["base"][name] for name in medians["base"]}
@@ -78,9 +108,8 @@ def main():
     if args.json:
         record = {"benchmark": "host_ab", "graph": args.graph, "backend": args.backend, "calls": args.calls,
                   "rounds": args.rounds, "device": device, "cpu_count": os.cpu_count(),
-                  "base": git("rev-parse", "--short", args.base), "head": git("rev-parse", "--short", "HEAD"),
-                  "commit": git("rev-parse", "--short", "HEAD"),
-                  "head_dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+                  "base": names["base"], "head": names["head"], "commit": names["head"],
+                  "head_dirty": uncommitted(TREE),
                   "medians_us": medians, "ratios": ratios, "rounds_us": rounds}
         with open(args.json, "w") as out:
             json.dump(record, out, indent=1)

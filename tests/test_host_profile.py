@@ -45,3 +45,22 @@ def test_the_split_restores_the_backend_function(monkeypatch):
     split = script.backend_split(A, [int(v) for v in A.out_degree().indices()[:2]], 4)
     assert kernels.bfs_fused is before and before.max_levels is None
     assert split["call"] >= split["engine (outside the backend call)"]
+
+
+def test_host_ab_records_both_sides_round_by_round(tmp_path):
+    """host_ab.py against a base tree (here this checkout itself, so no worktree and no compile):
+    every round's figures on both sides, and each ratio the head's median over the base's."""
+    out = tmp_path / "ab.json"
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "host_ab.py"), "kron:6", "--base-tree", str(ROOT),
+                           "--base-name", "itself", "--rounds", "2", "--calls", "5", "--json", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    record = json.loads(out.read_text())
+    assert (record["benchmark"], record["base"], record["rounds"]) == ("host_ab", "itself", 2)
+    for side in ("base", "head"):
+        rounds = record["rounds_us"][side]
+        assert len(rounds) == 2 and set(rounds[0]) == set(record["ratios"])
+        for name, median in record["medians_us"][side].items():
+            assert median == float(np.median([r[name] for r in rounds]))
+    for name, ratio in record["ratios"].items():
+        assert ratio == record["medians_us"]["head"][name] / record["medians_us"]["base"][name]
