@@ -107,11 +107,11 @@ def backend_split(A, roots, calls):
             started = time.perf_counter()
             result = ld.bfs(A, roots[k % len(roots)])
             ended = time.perf_counter()
-            own = sum(s["seconds"] for s in result.stats)
+            own, run = sum(s["seconds"] for s in result.stats), sum(inside)
             calls_us.append(ended - started)
-            engine.append(ended - started - sum(inside))
-            backend_call.append(sum(inside))
-            backend_host.append(sum(inside) - own)
+            engine.append(ended - started - run)
+            backend_call.append(run)
+            backend_host.append(run - own)
     finally:
         if own_attribute:
             kernels.bfs_fused = fused

@@ -718,6 +718,12 @@ _NO_WORDS = np.zeros(0, np.uint32)
 _NO_IDS = np.zeros(0, np.int32)
 
 
+def _compiled_depths(depth_words, depths):
+    """The depths' bits and values as the compiled loops take them: empty arrays where no
+    depths are kept (None)."""
+    return (_NO_WORDS, _NO_DEPTHS) if depths is None else (depth_words, depths)
+
+
 def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, source, positional, mode, rule,
          state, max_frontier, max_edges, max_levels, target, space):
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
@@ -725,8 +731,8 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
     records, seconds, discovered, cur, count, edges, reason = _search(
         out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr),
-        words, parents, bool(positional), _NO_WORDS if depths is None else depth_words,
-        _NO_DEPTHS if depths is None else depths, int(first_depth), frontier, int(source), *space["queues"],
+        words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
+        int(source), *space["queues"],
         space["sources"], space["bits"], int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
         int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
         float(seconds_per_tick() or 1.0))
@@ -760,8 +766,8 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     space = workspace if workspace is not None else fused_workspace(out_csr.nmajor, out_csr.nnz)
     if type(rule).choose is not _STOCK_CHOOSE:
         if frontier_ids is None:             # the start first, as the compiled run makes it
-            _start_at(source, words, parents, bool(positional), _NO_WORDS if depths is None else depth_words,
-                      _NO_DEPTHS if depths is None else depths, int(first_depth))
+            _start_at(source, words, parents, bool(positional), *_compiled_depths(depth_words, depths),
+                      int(first_depth))
             frontier_ids = np.array([source], np.int32)
         return _asking_each_level(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
                                   np.ascontiguousarray(frontier_ids, dtype=np.int32), positional, rule, max_frontier,
