@@ -243,6 +243,21 @@ __device__ __forceinline__ T ld_warp_reserve(bool want, T* tail) {
     return base + (T)__popc(wanting & ((1u << lane) - 1u));
 }
 
+// Lanes with `want` each add one to counts[key] (shared memory), the warp's lanes of one key
+// together in one atomic: returns the lane's place among the adds to counts[key] (meaningless
+// where it wants none). Every lane of the warp calls it (it ballots); a fold sorting its entries
+// by owner takes a shared atomic a warp and an owner, not one an entry on two or three counters.
+__device__ __forceinline__ unsigned int ld_warp_count_by_key(bool want, int key, unsigned int* counts) {
+    const u32 wanting = __ballot_sync(0xffffffffu, want);
+    if (!want) return 0;
+    const u32 peers = __match_any_sync(wanting, key);
+    const int lane = threadIdx.x & 31, leader = __ffs(peers) - 1;
+    unsigned int at = 0;
+    if (lane == leader) at = atomicAdd(counts + key, (unsigned int)__popc(peers));
+    at = __shfl_sync(peers, at, leader);
+    return at + (unsigned int)__popc(peers & ((1u << lane) - 1u));
+}
+
 // Append the ids of the lanes with `want` to `queue`, with one atomic on *tail per warp.
 // Every lane of the warp must call it (it ballots).
 __device__ __forceinline__ void ld_warp_append(bool want, int id, int* __restrict__ queue, u64* tail) {

@@ -7,11 +7,26 @@
 //   list): [count, 0][cap ids, padded to even][cap values of `vw` words]; no counts travel.
 //   counted pieces (counts exchanged first): a list [count ids, padded][count values] or, for
 //   a pattern-only piece holding more than block_len / 32 ids, the block's bitmap words.
-// Values travel as V in `vw` words (0 when the semiring's value is implicitly true). Per-owner
-// tables hold LD_MAX_OWNERS members (lagraph_dist/local/layout.py).
+// Values travel in `vw` words (0 when the semiring's value is implicitly true): as V, or as
+// their low 32-bit word where V is wider than `vw` words (vertex ids that fit: wire.value_words
+// narrowed them, wire.wire_dtype). Per-owner tables hold LD_MAX_OWNERS members
+// (lagraph_dist/local/layout.py). Entries go to their owner's piece in any order.
 #include "common.cuh"
 
 __device__ __forceinline__ i64 ld_even(i64 words) { return (words + 1) & ~(i64)1; }
+
+// Value `slot` of a piece's values (starting at `values`), at its wire width (see above).
+template <typename V>
+__device__ __forceinline__ void ld_put_value(u32* values, i64 slot, int vw, V value) {
+    if (sizeof(V) > 4 * (size_t)vw) values[slot] = (u32)value;     // a narrowed vertex id
+    else ((V*)values)[slot] = value;
+}
+
+template <typename V>
+__device__ __forceinline__ V ld_get_value(const u32* values, i64 slot, int vw) {
+    if (sizeof(V) > 4 * (size_t)vw) return (V)values[slot];
+    return ((const V*)values)[slot];
+}
 
 // A counted piece goes as the block's bitmap when its values need not travel and its entries
 // exceed `threshold` (block_len / 32 unless an encoding is forced; wire.bitmap_threshold).
@@ -25,15 +40,19 @@ __device__ __forceinline__ i64 ld_counted_words(i64 count, i64 block_len, int vw
     return ld_even(count) + count * vw;
 }
 
-// counts[k] += entries of the queue owned by member k (an id's owner is id / block_len).
+// counts[k] += entries of the queue owned by member k (an id's owner is id / block_len): a
+// shared atomic a warp and an owner, one global atomic a block and an owner.
 extern "C" __global__ void ld_fold_count(const int* __restrict__ queue, const u64* __restrict__ counters,
                                          i64 block_len, int nowners, long long* __restrict__ counts) {
     __shared__ unsigned int local[LD_MAX_OWNERS];
     for (int k = threadIdx.x; k < nowners; k += blockDim.x) local[k] = 0;
     __syncthreads();
     const i64 n = (i64)counters[LD_FOUND];
-    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x)
-        atomicAdd(local + (int)(queue[i] / block_len), 1u);
+    // every lane of a warp runs the same rounds, as the warp's grouping requires
+    for (i64 base = (i64)blockIdx.x * blockDim.x; base < n; base += (i64)gridDim.x * blockDim.x) {
+        const i64 i = base + threadIdx.x;
+        ld_warp_count_by_key(i < n, i < n ? (int)(queue[i] / block_len) : 0, local);
+    }
     __syncthreads();
     for (int k = threadIdx.x; k < nowners; k += blockDim.x)
         if (local[k]) atomicAdd((u64*)(counts + k), (u64)local[k]);
@@ -56,7 +75,9 @@ __device__ void ld_counted_offsets(const long long* __restrict__ counts, int now
 // Pack the queue's entries into per-owner pieces. cap > 0: fixed pieces of capacity cap, whose
 // count words (zeroed by the caller) serve as the cursors. cap == 0: counted pieces laid out by
 // `counts`, with `cursors` (zeroed, nowners) as the cursors; bitmap pieces copy the block's
-// words from out_words.
+// words from out_words. A round of the block counts its entries by owner in shared memory
+// (ld_warp_count_by_key), reserves them with one atomic an owner on that owner's cursor, then
+// writes them: millions of entries on two or three cursors would otherwise serialize there.
 template <typename V>
 __global__ void ld_fold_pack(const int* __restrict__ queue, const u64* __restrict__ counters,
                              const u32* __restrict__ out_words, const V* __restrict__ out_values,
@@ -64,29 +85,35 @@ __global__ void ld_fold_pack(const int* __restrict__ queue, const u64* __restric
                              const long long* __restrict__ counts, unsigned int* __restrict__ cursors,
                              u32* __restrict__ send) {
     __shared__ i64 offsets[LD_MAX_OWNERS + 1];
+    __shared__ unsigned int round_count[LD_MAX_OWNERS];    // this round's entries of the block, by owner
+    __shared__ unsigned int round_base[LD_MAX_OWNERS];     // where they start in the owner's piece
     const i64 piece_words = 2 + ld_even(cap) + cap * vw;
     if (cap == 0) ld_counted_offsets(counts, nowners, block_len, vw, threshold, offsets);
     const i64 n = (i64)counters[LD_FOUND];
-    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
-        const int id = queue[i];
+    // every thread of the block runs the same rounds, as the block's barriers require
+    for (i64 base = (i64)blockIdx.x * blockDim.x; base < n; base += (i64)gridDim.x * blockDim.x) {
+        for (int k = threadIdx.x; k < nowners; k += blockDim.x) round_count[k] = 0;
+        __syncthreads();
+        const i64 i = base + threadIdx.x;
+        const int id = i < n ? queue[i] : 0;
         const int k = (int)(id / block_len);
-        u32* piece;
-        i64 capacity;
-        unsigned int slot;
-        if (cap > 0) {
-            piece = send + k * piece_words;
-            slot = atomicAdd(piece, 1u);
-            piece += 2;
-            capacity = cap;
-        } else {
-            capacity = counts[k];
-            if (ld_counted_bitmap(capacity, vw, threshold)) continue;  // a bitmap piece, below
-            piece = send + offsets[k];
-            slot = atomicAdd(cursors + k, 1u);
+        // a counted piece over the threshold is its block's bitmap, copied below
+        const bool listed = i < n && (cap > 0 || !ld_counted_bitmap(counts[k], vw, threshold));
+        const unsigned int mine = ld_warp_count_by_key(listed, k, round_count);
+        __syncthreads();
+        for (int o = threadIdx.x; o < nowners; o += blockDim.x)
+            if (round_count[o]) round_base[o] = atomicAdd(cap > 0 ? send + o * piece_words : cursors + o, round_count[o]);
+        __syncthreads();
+        if (listed) {
+            u32* piece = cap > 0 ? send + k * piece_words + 2 : send + offsets[k];
+            const i64 capacity = cap > 0 ? cap : counts[k];
+            const unsigned int slot = round_base[k] + mine;
+            if (slot < capacity) {             // else the bound was wrong: the merge reports it
+                piece[slot] = (u32)(id - k * block_len);
+                if (vw) ld_put_value<V>(piece + ld_even(capacity), slot, vw, out_values[id]);
+            }
         }
-        if (slot >= capacity) continue;        // the bound was wrong: the merge reports it
-        piece[slot] = (u32)(id - k * block_len);
-        if (vw) ((V*)(piece + ld_even(capacity)))[slot] = out_values[id];
+        __syncthreads();                       // round_base read before the next round's counts
     }
     if (cap > 0) return;
     const i64 words_per_block = block_len / 32;
@@ -143,7 +170,7 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
             if (bitmap) { id = (int)i; present = (piece[i >> 5] >> (i & 31)) & 1u; }
             else id = (int)piece[i];
             if (present && ld_allowed(mask, mask_mode, id)) {
-                const V value = vw ? ((const V*)(piece + values_at))[i] : (V)1;
+                const V value = vw ? ld_get_value<V>(piece + values_at, i, vw) : (V)1;
                 fresh = ld_claim<ADD, V>(out_words, out_values, id, value);
             }
         }

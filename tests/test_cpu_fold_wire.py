@@ -17,7 +17,8 @@ from lagraph_dist.semirings import any_pair, any_secondi, lor_land, min_secondi
     (min_secondi, "cpu", 1 << 32, 1),           # the last id, 2^32 - 1, still fits
     (any_secondi, "cpu", (1 << 32) + 1, 2),
     (any_secondi, "cpu", None, 2),              # ids not known to fit
-    (any_secondi, "gpu", 1 << 20, 2),           # kernels/fold.cu keeps 64-bit parents
+    (any_secondi, "gpu", 1 << 20, 1),           # kernels/fold.cu narrows them too
+    (any_secondi, "gpu", (1 << 32) + 1, 2),
     (any_secondi, None, 1 << 20, 2),
     (any_pair, "cpu", 1 << 20, 0),
     (lor_land, "cpu", 1 << 20, 1),              # booleans are not ids: their own byte, in a word

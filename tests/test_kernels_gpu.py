@@ -267,22 +267,30 @@ def _pieces(buffer, nowners, block_len, vw, cap, counts, dtype):
                 at += size
                 continue
             ids, base = piece[:count], wire.even(count)
-        vals = piece[base:].view(dtype)[:count] if vw else np.ones(count, bool)
+        vals = piece[base:].view(wire.wire_dtype(dtype, vw))[:count] if vw else np.ones(count, bool)
         out[k] = dict(zip(ids.tolist(), vals.tolist()))
         at += size
     return out
 
 
+def _wire_words(semiring, narrow, vertices):
+    """The value words of ``semiring``'s fold: narrowed where its ids fit (``narrow``), else at
+    their own width; the kernels take both."""
+    return wire.value_words(semiring, backend="gpu", vertices=vertices) if narrow else wire.value_words(semiring)
+
+
 @pytest.mark.parametrize("name", ["any_pair", "any_secondi", "lor_land"])
-@pytest.mark.parametrize("layout", ["fixed", "counted-list", "counted-bitmap"])
-def test_fold_pack_matches_twin(gpu, name, layout):
+@pytest.mark.parametrize("layout", ["fixed", "counted-list", "counted-bitmap", "counted-many"])
+@pytest.mark.parametrize("narrow", [False, True], ids=["own-width", "narrow"])
+def test_fold_pack_matches_twin(gpu, name, layout, narrow):
     cp = gpu.xp
     semiring = getattr(semirings, name)
-    vw = wire.value_words(semiring)
+    block_len, nowners = (1 << 16, 3) if layout == "counted-many" else (1024, 3)
+    vw = _wire_words(semiring, narrow, block_len * nowners)
     if layout == "counted-bitmap" and vw:
         pytest.skip("pieces whose values travel are always lists")
-    block_len, nowners = 1024, 3
-    count = {"fixed": 40, "counted-list": 60, "counted-bitmap": 900}[layout]
+    # counted-many: many blocks reserve their rounds' entries on the same three cursors
+    count = {"fixed": 40, "counted-list": 60, "counted-bitmap": 900, "counted-many": 3000}[layout]
     threshold = wire.bitmap_threshold(block_len)
     rng = np.random.default_rng(3)
     cpu = ld.get_backend("cpu")
@@ -309,11 +317,12 @@ def test_fold_pack_matches_twin(gpu, name, layout):
 @pytest.mark.parametrize("name", SEMIRINGS)
 @pytest.mark.parametrize("layout", ["fixed", "counted"])
 @pytest.mark.parametrize("mask_kind", MASKS)
-def test_fold_merge_matches_twin(gpu, name, layout, mask_kind):
+@pytest.mark.parametrize("narrow", [False, True], ids=["own-width", "narrow"])
+def test_fold_merge_matches_twin(gpu, name, layout, mask_kind, narrow):
     cp = gpu.xp
     semiring = getattr(semirings, name)
-    vw = wire.value_words(semiring)
     block_len, nowners = 1024, 3
+    vw = _wire_words(semiring, narrow, block_len * nowners)
     threshold = wire.bitmap_threshold(block_len)
     rng = np.random.default_rng(7)
     cpu = ld.get_backend("cpu")

@@ -31,8 +31,8 @@ from lagraph_dist.semirings import lookup_semiring
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CPU = get_backend("cpu")
-# the CPU kernels under the names whose wires differ: "gpu" sends parents at 64 bits, as
-# kernels/fold.cu does (the CPU kernels are its twins: the same layout for the same widths)
+# the CPU kernels under each backend's name, whose wire the model is told (the CPU kernels are
+# kernels/fold.cu's twins: the same layout for the same widths)
 WIRES = {"cpu": CPU, "gpu": Backend("gpu", np, CPU.kernels)}
 
 
@@ -61,15 +61,17 @@ def test_expand_by_hand_one_list_column_and_one_bitmap_column():
 def test_fixed_fold_by_hand():
     # 1 x 2 grid, n = 2048: blocks of 1024, bitmap past 32 entries. A push from a frontier of
     # 5 out-edges: every piece holds at most 5 entries, so fixed pieces of capacity 5:
-    # [count, 0] + 5 ids padded to 6 + 5 parents of 2 words = 18 words = 72 bytes, from each
-    # of the 2 ranks to its one peer.
-    got = level((1, 2), 2048, frontier=3, frontier_edges=5, discovered=4, semiring="any_secondi")
-    assert (got["fold"], got["fold_upper"], got["fold_layout"]) == (144, 144, "fixed")
+    # [count, 0] + 5 ids padded to 6 + 5 parents, ids below 2^32 sent as one word each:
+    # 13 words = 52 bytes, from each of the 2 ranks to its one peer, on either backend.
+    for backend in ("gpu", "cpu"):
+        got = level((1, 2), 2048, frontier=3, frontier_edges=5, discovered=4, semiring="any_secondi",
+                    backend=backend)
+        assert (got["fold"], got["fold_upper"], got["fold_layout"]) == (104, 104, "fixed")
     # levels only (any_pair): no values, 2 + 6 = 8 words = 32 bytes a piece
     assert level((1, 2), 2048, frontier=3, frontier_edges=5, discovered=4)["fold"] == 64
-    # the CPU backend sends the parents (ids below 2^32) as one word: 2 + 6 + 5 = 13 words = 52
-    got = level((1, 2), 2048, frontier=3, frontier_edges=5, discovered=4, semiring="any_secondi", backend="cpu")
-    assert got["fold"] == 104
+    # past 2^32 vertices the parents keep their 2 words: 2 + 6 + 10 = 18 words = 72 bytes
+    got = level((1, 2), 1 << 33, frontier=3, frontier_edges=5, discovered=4, semiring="any_secondi")
+    assert got["fold"] == 144
     # 33 out-edges could fill a piece past the bitmap threshold: counted pieces instead
     assert level((1, 2), 2048, frontier=3, frontier_edges=33, discovered=4)["fold_layout"] == "counted"
 
@@ -80,11 +82,11 @@ def test_counted_fold_by_hand():
     # its one outgoing piece: 2 ids (2 words, 8 bytes) -> 2 x (8 + 8) = 32.
     got = level((1, 2), 2048, frontier=2, frontier_per_rank=[1, 1], discovered=8, direction="pull")
     assert (got["fold"], got["fold_layout"], got["encoding"]["fold"]) == (32, "counted", "list")
-    # with parents: 2 ids + 2 parents of 2 words = 6 words = 24 bytes -> 2 x (8 + 24) = 64;
-    # at most both ranks find all 8: 4 pieces of 4 -> 2 x (8 + 4 x (4 + 8)) = 112
+    # with parents (one word each: ids below 2^32): 2 ids + 2 parents = 4 words = 16 bytes ->
+    # 2 x (8 + 16) = 48; at most both ranks find all 8: 4 pieces of 4 -> 2 x (8 + 4 x (4 + 4)) = 80
     got = level((1, 2), 2048, frontier=2, frontier_per_rank=[1, 1], discovered=8, direction="pull",
                 semiring="any_secondi")
-    assert (got["fold"], got["fold_upper"]) == (64, 112)
+    assert (got["fold"], got["fold_upper"]) == (48, 80)
     # 8 entries a piece over 1024 slots: still a list; 33 a piece (132 found): a bitmap of
     # 1024 bits = 128 bytes -> 2 x (8 + 128) = 272
     got = level((1, 2), 2048, frontier=2, frontier_per_rank=[1, 1], discovered=132, direction="pull")

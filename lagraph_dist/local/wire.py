@@ -21,9 +21,9 @@ Fold pieces come in two layouts:
 
 Values occupy ``value_words`` words each (0 for pair semirings), stored as their own type, except
 positional values (global vertex ids, the parents of ``*_secondi``) on a backend that narrows them
-(:data:`NARROW_ID_BACKENDS`): when every id of the graph fits in 32 bits they travel as their low
-32-bit word, one word instead of two (:func:`value_words` with ``backend`` and ``vertices``,
-:func:`wire_dtype`). ``kernels/fold.cu`` sends every value at its own width.
+(:data:`NARROW_ID_BACKENDS`: both): when every id of the graph fits in 32 bits they travel as their
+low 32-bit word, one word instead of two (:func:`value_words` with ``backend`` and ``vertices``,
+:func:`wire_dtype`); ``kernels/fold.cu`` and its numpy twin widen them back at the owner.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ __all__ = ["bitmap_threshold", "prefers_bitmap", "words_prefer_dense", "forced_w
 
 ID_BITS = 32                     # a list entry: one uint32 id
 FRONTIER_WORD_BITS = 64          # a vertex of the multi-source frontier: one uint64 word
-NARROW_ID_BACKENDS = frozenset({"cpu"})   # their folds send vertex ids that fit as one 32-bit word
+NARROW_ID_BACKENDS = frozenset({"cpu", "gpu"})   # their folds send vertex ids that fit as one 32-bit word
 NARROW_ID_VERTICES = 1 << 32              # ids 0 .. 2^32 - 1 fit in a uint32 word
 
 _forced_encoding = None
@@ -94,7 +94,7 @@ def value_words(semiring, *, backend=None, vertices=None) -> int:
     Positional values are global vertex ids: on a backend of :data:`NARROW_ID_BACKENDS` whose
     graph has ``vertices`` ids that fit in 32 bits they take one word (a third less fold for a
     parents search: an id and a parent in two words, not three). Without ``backend`` and
-    ``vertices`` every value keeps its own width, as on the GPU."""
+    ``vertices`` every value keeps its own width (the kernels take either)."""
     if semiring.multiply.name == "pair":
         return 0
     if (semiring.multiply.positional and backend in NARROW_ID_BACKENDS and vertices is not None

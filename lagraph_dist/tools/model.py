@@ -4,8 +4,8 @@
 It predicts what this code sends, not what an ideal code would: every size comes from the
 wire rules of :mod:`lagraph_dist.local.wire` and the block length of
 :class:`lagraph_dist.comm.grid.Layout`, called as :mod:`lagraph_dist.comm.collectives` calls them,
-for the backend named (``backend``, "gpu" by default: the CPU backend sends parents as 32-bit
-words when the graph's ids fit, the GPU's at their own 64 bits). A product runs along two
+for the backend named (``backend``, "gpu" by default; both send parents as 32-bit words when the
+graph's ids fit, at their own 64 bits otherwise). A product runs along two
 grid directions (:func:`_channels`): push ``vxm(q, A)`` and a pull through a transposed view
 expand along grid columns (R members) and fold along grid rows (C members); on a symmetric
 matrix ``A.T`` is A itself, and a pull ``mxv(A, q)`` expands along rows and folds along
@@ -235,7 +235,7 @@ def level_bytes(grid_shape, n, *, frontier, frontier_edges, discovered, directio
     (the search's first product over its output space; default ``first_product``);
     ``frontier_per_rank``: the frontier's entries on each grid rank (rank i*C + j), when
     known; else they are taken as spread evenly over the expand's channels; ``backend``:
-    "gpu" or "cpu", whose wires differ in the width of the parents (the fold's values).
+    "gpu" or "cpu", the backend whose wire is counted (:func:`lagraph_dist.local.wire.value_words`).
 
     Returns ``{"expand", "fold", "mask", "fold_upper"}`` bytes (see the module docstring),
     ``"encoding"`` of each stage (as the benchmark records it), ``"fold_layout"`` ("fixed",
