@@ -168,7 +168,7 @@ class _MaskCache:
 
     part: object
     words: object
-    own: slice            # this rank's block within ``words``
+    own: object           # this rank's block within ``words`` (a view, made once)
 
 
 def _output_space_mask(mask, complement, structure, orient, own_words, block_len, stats):
@@ -191,7 +191,7 @@ def _output_space_mask(mask, complement, structure, orient, own_words, block_len
         words = collectives.gather_words(own_words, channel, block_len)
         stats.bytes["mask"], stats.encoding["mask"] = 4 * own_words.shape[0] * (channel.size - 1), "bitmap"
         per_block = block_len // WORD_BITS
-        cache = _MaskCache(mask.part, words, slice(channel.rank * per_block, (channel.rank + 1) * per_block))
+        cache = _MaskCache(mask.part, words, words[channel.rank * per_block:(channel.rank + 1) * per_block])
         mask.facts.mask_caches[orient.out_space] = cache
     return cache.words
 
@@ -206,7 +206,7 @@ def _update_mask_caches(target, u):
         if cache.part is not target.part:
             del caches[space]
             continue
-        cache.words[cache.own] |= target.part.to_bitmap(target.backend).words
+        cache.own |= target.part.to_bitmap(target.backend).words
         found = u.facts.candidates
         if found is not None and found[0] is target and found[1] == space:
             cache.words |= found[2]

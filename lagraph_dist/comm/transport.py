@@ -50,13 +50,14 @@ def _is_host(array) -> bool:
 
 
 def _offsets(counts):
-    return np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+    """[0, c0, c0 + c1, ...] as Python integers (a few a member: summed without a numpy call,
+    which costs more than the sums on a level's path)."""
+    return [0, *itertools.accumulate(counts)]
 
 
 def _layout(counts):
-    """(counts, displacements) of a variable-size collective as Python lists: a few integers
-    a member, summed on the host without a numpy call (a level makes several such calls)."""
-    return counts, [0, *itertools.accumulate(counts[:-1])]
+    """(counts, displacements) of a variable-size collective, for mpi4py's buffer interface."""
+    return counts, _offsets(counts)[:-1]
 
 
 # -- capability checks ----------------------------------------------------------------------
@@ -288,7 +289,9 @@ class _Nccl:
         item = send.dtype.itemsize
         (s0, s1), (r0, r1) = send_slices[me], recv_slices[me]
         if s1 > s0:                      # one's own slice is a device copy, not a message
-            rbytes[r0 * item:r1 * item] = sbytes[s0 * item:s1 * item]
+            runtime = cupy.cuda.runtime
+            runtime.memcpyAsync(rbytes.data.ptr + r0 * item, sbytes.data.ptr + s0 * item, (s1 - s0) * item,
+                                runtime.memcpyDeviceToDevice, stream)
         nccl.groupStart()
         try:
             for peer in range(self.comm.Get_size()):
@@ -311,8 +314,7 @@ class _Nccl:
         offsets = _offsets(counts)
         mine = (0, int(send.shape[0]))
         size = self.comm.Get_size()
-        return self._exchange(send, [mine] * size, recv,
-                              [(int(offsets[k]), int(offsets[k + 1])) for k in range(size)])
+        return self._exchange(send, [mine] * size, recv, [(offsets[k], offsets[k + 1]) for k in range(size)])
 
     def alltoallv(self, send, send_counts, recv_counts):
         import cupy
@@ -320,8 +322,8 @@ class _Nccl:
         recv = cupy.empty(int(sum(recv_counts)), dtype=send.dtype)
         so, ro = _offsets(send_counts), _offsets(recv_counts)
         size = self.comm.Get_size()
-        return self._exchange(send, [(int(so[k]), int(so[k + 1])) for k in range(size)], recv,
-                              [(int(ro[k]), int(ro[k + 1])) for k in range(size)])
+        return self._exchange(send, [(so[k], so[k + 1]) for k in range(size)], recv,
+                              [(ro[k], ro[k + 1]) for k in range(size)])
 
 
 _DEVICE_MOVERS = {"mpi-host": _StagedMPI, "mpi-cuda": _CudaAwareMPI, "nccl": _Nccl}

@@ -24,8 +24,9 @@ class FoldKernels(KernelsBase):
     def fold_pack(self, part, counters, vw, block_len, nowners, cap, threshold, counts=None):
         cp = self.cp
         if cap > 0:
-            send = cp.empty(nowners * wire.fixed_piece_words(cap, vw), dtype=cp.uint32)
-            send.reshape(nowners, -1)[:, 0] = 0          # the count words are the cursors
+            # the count words are the cursors: zeroed with the rest in one memset (a strided
+            # set of a word a piece is a kernel and costs more host time than the memset)
+            send = cp.zeros(nowners * wire.fixed_piece_words(cap, vw), dtype=cp.uint32)
             cursors, device_counts = self._dummy_words, self._dummy_words
         else:
             send = cp.empty(wire.counted_words(counts.host, block_len, vw), dtype=cp.uint32)
