@@ -61,6 +61,9 @@ H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
+#: profile_grid_levels.py records: a distributed level's fixed price (in multigpu/, in table order)
+SMALL_LEVELS = ("small-levels/h200x2-1x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-e8835c2.json",
+                "small-levels/h200x2-2x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-7087954.json")
 H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-scale26.json")
 CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json", "cpu-scaling-h100-host-eb9f2c8.json", "cpu-scaling-h100-host-1f87866.json", "cpu-scaling-h100-host-scale22-wip.json")
 CPU_BENCH = ("cpu-scale16-1x1.json", "cpu-scale16-2x2.json", "cpu-scale18-1x1.json", "cpu-scale18-2x2.json")
@@ -211,6 +214,8 @@ def what_is(record):
         return f"host time of one ld.bfs call, {record['head']} against {record['base']}: {record['graph']}"
     if record.get("benchmark") == "host_profile":
         return f"host time of one ld.bfs call around the fused kernel: {record['graph']}"
+    if record.get("benchmark") == "profile_grid_levels":
+        return f"a distributed level's fixed price (profile_grid_levels.py): {record['graph']}, grid {grid_of(record)}"
     if "lagraph_dist" in record:
         runs = "/".join(record["lagraph_dist"])
         transport = f", {record['transport']}" if "transport" in record else ""
@@ -515,6 +520,28 @@ def results_host_ab(results):
                          "same machine; each figure is the median over the rounds of each round's median. The "
                          "engine's part (outside the backend's fused run) is the same Python as on one GPU.",
                          md_table(header, rows), f"JSON {'; '.join(sources)}."])
+
+
+def results_small_levels(results):
+    """A distributed level's fixed price (benchmarks/profile_grid_levels.py): a mesh's levels,
+    all small, on each grid; a row a record."""
+    rows, sources = [], []
+    stages = ("expand", "mask", "local", "fold", "merge")
+    for name in SMALL_LEVELS:
+        record = load(Path(results) / MULTIGPU, name)
+        synced = record["synced_stage_us_per_level"]
+        rows.append([grid_of(record), record["transport"], f"`{record['environment']['commit']}`", record["graph"],
+                     count(record["levels"]), f"{record['level_us']:.0f}", f"{record['launches_per_level']:.1f}",
+                     f"{record['host_reads_per_level']:.1f}", *(f"{synced.get(s, 0.0):.0f}" for s in stages)])
+        sources.append(f"`{name}` ({record['environment']['device']})")
+    header = ["grid", "transport", "commit", "graph", "levels", "us a level", "launches a level", "reads a level",
+              *(f"{s} us (synced)" for s in stages)]
+    return "\n\n".join(["A distributed level's fixed price (`benchmarks/profile_grid_levels.py`): every level of a "
+                         "200 x 200 mesh searched from a corner is small; us a level is the median search's wall "
+                         "time over its levels, the stage columns one search with stage timers that wait for the "
+                         "device. On 1x1 the levels run unfused, the price of the same levels on one GPU. Each "
+                         "commit's records come from a separate device call (the same kind, maybe not the same "
+                         "machine).", md_table(header, rows), f"JSON in `multigpu/`: {'; '.join(sources)}."])
 
 
 def results_fused_trace(results):
@@ -829,7 +856,8 @@ README_REGIONS = {"h100-bench": readme_h100_bench, "high-diameter": readme_high_
 RESULTS_README_REGIONS = {
     "index": record_index, "h100-bench": results_h100_bench, "h100-levels": results_h100_levels,
     "h100-roots": results_h100_roots, "fused-blocks": results_fused_blocks,
-    "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels, "h200-bench": results_h200,
+    "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
+    "multigpu-small-levels": results_small_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
     "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
     "cpu-bytes": results_cpu_bytes, "model": results_model, "model-levels": results_model_levels,
