@@ -57,7 +57,8 @@ H100_BARRIER = "h100-grid-barrier.json"
 H100_QUICK = ("h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json", "h100-quick-bdba719.json", "h100-quick-6f5a2b6.json", "h100-quick-4690a07.json")
 # one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
-                     "h100-host-profile-kron22-53d3ee3.json")
+                     "h100-host-profile-kron22-53d3ee3.json", "h100-host-profile-kron12-f5b3811.json",
+                     "h100-host-profile-kron22-f5b3811.json")
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
