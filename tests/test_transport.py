@@ -81,3 +81,11 @@ def test_host_channels_under_mpiexec(tmp_path, rows, cols):
         out = run(rows * cols, HERE / "mpi" / "check_grid.py", rows, cols, "generated", tmp_path,
                   "--transport", "nccl")
         assert "transport nccl unavailable" in out and "no CUDA device" in out
+
+
+def test_a_buffer_of_runs_is_sliced_and_laid_out_by_its_counts():
+    from lagraph_dist.comm import transport
+    counts = [3, 0, 2, 4]
+    assert transport._slices(counts) == [(0, 3), (3, 3), (3, 5), (5, 9)]
+    assert transport._layout(counts) == (counts, [0, 3, 3, 5])
+    assert transport._slices([]) == []

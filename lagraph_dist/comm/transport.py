@@ -55,6 +55,12 @@ def _offsets(counts):
     return [0, *itertools.accumulate(counts)]
 
 
+def _slices(counts):
+    """[(start, stop)] of each member's run in a buffer of runs of ``counts`` elements."""
+    offsets = _offsets(counts)
+    return list(zip(offsets, offsets[1:]))
+
+
 def _layout(counts):
     """(counts, displacements) of a variable-size collective, for mpi4py's buffer interface."""
     return counts, _offsets(counts)[:-1]
@@ -311,19 +317,14 @@ class _Nccl:
         import cupy
         send = cupy.ascontiguousarray(send)
         recv = cupy.empty(int(sum(counts)), dtype=send.dtype)
-        offsets = _offsets(counts)
         mine = (0, int(send.shape[0]))
-        size = self.comm.Get_size()
-        return self._exchange(send, [mine] * size, recv, [(offsets[k], offsets[k + 1]) for k in range(size)])
+        return self._exchange(send, [mine] * self.comm.Get_size(), recv, _slices(counts))
 
     def alltoallv(self, send, send_counts, recv_counts):
         import cupy
         send = cupy.ascontiguousarray(send)
         recv = cupy.empty(int(sum(recv_counts)), dtype=send.dtype)
-        so, ro = _offsets(send_counts), _offsets(recv_counts)
-        size = self.comm.Get_size()
-        return self._exchange(send, [(so[k], so[k + 1]) for k in range(size)], recv,
-                              [(ro[k], ro[k + 1]) for k in range(size)])
+        return self._exchange(send, _slices(send_counts), recv, _slices(recv_counts))
 
 
 _DEVICE_MOVERS = {"mpi-host": _StagedMPI, "mpi-cuda": _CudaAwareMPI, "nccl": _Nccl}
