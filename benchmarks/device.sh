@@ -2,7 +2,7 @@
 # One device call: install the carried wheels (.whl) and the package into a scratch folder,
 # then run the stages named as arguments; logs and records go to $OUT.
 #   bash benchmarks/device.sh gpu-tests quick
-# Stages: gpu-tests (pytest -m gpu on $TESTS, default tests), multigpu-tests (pytest -m multigpu), quick (gpu_quick.py on
+# Stages: gpu-tests (pytest -m gpu on $TESTS, default tests), multigpu-tests (pytest -m multigpu, -k $TEST_K), quick (gpu_quick.py on
 # $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (profile_level.py),
 # multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
@@ -21,6 +21,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 cd "$site"
 run_cli="import sys; from lagraph_dist.tools.cli import main; sys.exit(main())"
 cli=(python3 -c "$run_cli")     # lagraph-dist from the scratch install
+grid_ranks() { local g=${1,,}; echo $(( ${g%x*} * ${g#*x} )); }     # 2x2 -> 4
 mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $OUT
     local ranks=$1; shift
     timeout ${RUN_TIMEOUT:-300} mpirun --allow-run-as-root -n $ranks python3 -m mpi4py \
@@ -35,21 +36,28 @@ for stage in "$@"; do
             | tee "$OUT/pytest-gpu.log" | tail -30 ;;
     multigpu-tests)
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m multigpu -s -p no:cacheprovider --rootdir "$repo" \
-            "$repo/tests" ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-multigpu.log" | tail -40 ;;
+            "$repo/tests" ${TEST_K:+-k "$TEST_K"} ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-multigpu.log" | tail -40 ;;
     quick)
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             2>&1 | tee "$OUT/quick.log" ;;
     profile)
         timeout ${PROFILE_TIMEOUT:-200} python3 "$repo/benchmarks/profile_level.py" ${PROFILE_SCALE:-22} 2>&1 | tee "$OUT/profile.log" \
             | grep -v "^ *$" | head -${PROFILE_LINES:-120} ;;
-    multigpu-strong)        # scale $SCALE (26) on 1 GPU, then on 2 GPUs as 1x2 and 2x1 over nccl
+    multigpu-strong)        # scale $SCALE (26) on 1 GPU, then on each grid of $STRONG_GRIDS (1x2 2x1) over nccl
         mgb 1 --scale ${SCALE:-26} --grid 1x1 --tag one-gpu
-        for g in 1x2 2x1; do mgb 2 --scale ${SCALE:-26} --grid $g --transport nccl --tag strong; done ;;
-    multigpu-weak)          # scale $SCALE+1 (27) on 2 GPUs
-        for g in 1x2 2x1; do mgb 2 --scale $(( ${SCALE:-26} + 1 )) --grid $g --transport nccl --tag weak; done ;;
-    multigpu-transports)    # the other transports at scale $SCALE, auto only, fewer roots
-        for t in mpi-cuda mpi-host; do for g in 1x2 2x1; do
-            mgb 2 --scale ${SCALE:-26} --grid $g --transport $t --directions auto --roots ${ROOTS:-8} --tag transport
+        for g in ${STRONG_GRIDS:-1x2 2x1}; do
+            mgb $(grid_ranks $g) --scale ${SCALE:-26} --grid $g --transport nccl --tag strong
+        done ;;
+    multigpu-weak)          # each GRID:SCALE of $WEAK_RUNS (default: scale $SCALE+1 on 1x2 and 2x1) over nccl
+        up=$(( ${SCALE:-26} + 1 ))
+        for run in ${WEAK_RUNS:-1x2:$up 2x1:$up}; do
+            g=${run%%:*}
+            mgb $(grid_ranks $g) --scale ${run##*:} --grid $g --transport nccl --tag weak
+        done ;;
+    multigpu-transports)    # the other transports ($TRANSPORTS) on $TRANSPORT_GRIDS at scale $SCALE, auto only, fewer roots
+        for t in ${TRANSPORTS:-mpi-cuda mpi-host}; do for g in ${TRANSPORT_GRIDS:-1x2 2x1}; do
+            mgb $(grid_ranks $g) --scale ${SCALE:-26} --grid $g --transport $t --directions auto --roots ${ROOTS:-8} \
+                --tag transport
         done; done ;;
     bench)                  # Graph500 protocol on one GPU at each of $BENCH_SCALES, validated
         for s in ${BENCH_SCALES:-26 27}; do
@@ -117,18 +125,18 @@ for stage in "$@"; do
                 --scale 22 --roots 16 --peers graphblas-pushpull,scipy,cupyx-naive --peer-roots 4 --no-progress \
                 --json "$OUT/old-scale22-$cache.json" 2>&1 | tail -9 | tee -a "$OUT/old.log"
         done ;;
-    background)             # the default bench at each of $TRUST_SCALES, detached so that it outlives this call's
-                            # 10 minutes (the machine stays while the next call comes within its warm time)
+    detach)                 # the stages of $DETACHED run by this script in the background, records in /tmp/bg, so
+                            # that they outlive this call's 10 minutes (collect brings them back)
         mkdir -p /tmp/bg && rm -f /tmp/bg/done
-        setsid nohup bash -c 'for s in '"${TRUST_SCALES:-26 27}"'; do "$@" bench --scale $s \
-            --json /tmp/bg/h100-bench-scale$s-defaults.json > /tmp/bg/bench-scale$s.log 2>&1; done; touch /tmp/bg/done' \
-            _ "${cli[@]}" > /dev/null 2>&1 < /dev/null &
-        echo "started the default bench at scales ${TRUST_SCALES:-26 27} in the background" ;;
-    collect)                # wait (up to $WAIT s) for the background stage, then bring back what it wrote
+        (cd "$repo" && OUT=/tmp/bg setsid nohup bash -c 'bash benchmarks/device.sh "$@" > /tmp/bg/detached.log 2>&1; \
+            touch /tmp/bg/done' _ ${DETACHED:?name the stages} > /dev/null 2>&1 < /dev/null &)
+        echo "started in the background: $DETACHED" ;;
+    collect)                # wait (up to $WAIT s) for the background stages, then bring back what they wrote, as one
+                            # archive (a call brings back few files)
         for ((waited = 0; waited < ${WAIT:-560}; waited += 10)); do [ -f /tmp/bg/done ] && break; sleep 10; done
-        [ -f /tmp/bg/done ] && echo "background bench done" || echo "background bench still running"
-        cp /tmp/bg/*.json /tmp/bg/*.log "$OUT"/ 2>/dev/null
-        tail -n 30 /tmp/bg/*.log ;;
+        [ -f /tmp/bg/done ] && echo "background stages done" || echo "background stages still running"
+        tar czf "$OUT/background.tar.gz" -C /tmp/bg --exclude done .
+        tail -n 40 /tmp/bg/*.log ;;
     compare)                # gpu_quick.py on $QUICK at the commit carried in .old ($OLD_COMMIT) and at this one,
                             # one after the other in this call (records: quick-old.json, quick-new.json)
         old_site=$(mktemp -d)
