@@ -25,7 +25,8 @@ grid_ranks() { local g=${1,,}; echo $(( ${g%x*} * ${g#*x} )); }     # 2x2 -> 4
 mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $OUT
     local ranks=$1; shift
     timeout ${RUN_TIMEOUT:-300} mpirun --allow-run-as-root -n $ranks python3 -m mpi4py \
-        "$repo/benchmarks/multigpu_bench.py" --out "$OUT" "$@" 2>&1 | grep -v "^\s*$" | tail -8 | tee -a "$OUT/multigpu.log"
+        "$repo/benchmarks/multigpu_bench.py" --out "$OUT" "$@" 2>&1 | tee -a "$OUT/multigpu-full.log" \
+        | grep -v "^\s*$" | tail -8 | tee -a "$OUT/multigpu.log"
 }
 for stage in "$@"; do
     echo "== $stage $(date +%T)"
@@ -48,11 +49,12 @@ for stage in "$@"; do
         for g in ${STRONG_GRIDS:-1x2 2x1}; do
             mgb $(grid_ranks $g) --scale ${SCALE:-26} --grid $g --transport nccl --tag strong
         done ;;
-    multigpu-weak)          # each GRID:SCALE of $WEAK_RUNS (default: scale $SCALE+1 on 1x2 and 2x1) over nccl
+    multigpu-weak)          # each GRID:SCALE of $WEAK_RUNS (default: scale $SCALE+1 on 1x2 and 2x1) over nccl,
+                            # $WEAK_ROOTS roots (16)
         up=$(( ${SCALE:-26} + 1 ))
         for run in ${WEAK_RUNS:-1x2:$up 2x1:$up}; do
             g=${run%%:*}
-            mgb $(grid_ranks $g) --scale ${run##*:} --grid $g --transport nccl --tag weak
+            mgb $(grid_ranks $g) --scale ${run##*:} --grid $g --transport nccl --roots ${WEAK_ROOTS:-16} --tag weak
         done ;;
     multigpu-transports)    # the other transports ($TRANSPORTS) on $TRANSPORT_GRIDS at scale $SCALE, auto only, fewer roots
         for t in ${TRANSPORTS:-mpi-cuda mpi-host}; do for g in ${TRANSPORT_GRIDS:-1x2 2x1}; do

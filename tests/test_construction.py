@@ -176,3 +176,33 @@ def test_a_canonical_scipy_matrix_is_taken_as_it_is():
         assert A.nvals == canonical.nnz
     assert canonical.has_canonical_format and canonical.tocoo().has_canonical_format
     assert not messy.has_canonical_format
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("passes", [1, 4])
+def test_device_by_row_copy_in_passes(monkeypatch, passes):
+    """The by-row copy a pull reads, built on the GPU in one pass or four over ranges of rows:
+    scipy's transpose, within the bytes its fit check asked for and not far below them."""
+    import cupy
+    import scipy.sparse as sp
+    from lagraph_dist.algebra.matrix import LocalBlock
+    from lagraph_dist.local.parts import LocalCSR
+    S = sp.random(1 << 16, 1 << 15, density=1e-3, format="csr", random_state=3)
+    S.sort_indices()
+    csr = LocalCSR(cupy.asarray(S.indptr.astype(np.int64)), cupy.asarray(S.indices.astype(np.int32)), S.shape[1])
+    backend = ld.get_backend("gpu")
+    monkeypatch.setattr(Backend, "passes_to_fit", lambda self, bytes_for_passes, most=64: passes)
+    block = LocalBlock(csr, backend)
+    backend.sync()
+    backend.reset_memory_peak()
+    held_before = backend.memory_pool_peak()
+    by_row = block.by_row
+    backend.sync()
+    used = backend.memory_pool_peak() - held_before
+    estimate = block.by_row_bytes(passes)
+    assert estimate / 4 <= used <= estimate, f"took {used / 2**20:.1f} MiB, estimated {estimate / 2**20:.1f} MiB"
+    expected = S.T.tocsr()
+    expected.sort_indices()
+    assert np.array_equal(cupy.asnumpy(by_row.indptr), expected.indptr)
+    assert np.array_equal(cupy.asnumpy(by_row.indices), expected.indices)

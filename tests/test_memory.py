@@ -5,10 +5,13 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist.local import fit
 from lagraph_dist.algebra import memory
+from lagraph_dist.algebra.matrix import LocalBlock, transpose_csr
+from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.backend import Backend
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 
@@ -87,7 +90,8 @@ def test_a_grid_splits_the_edges():
                                       (dict(n=2.5), DomainMismatch), (dict(nvals=True), DomainMismatch),
                                       (dict(backend="tpu"), InvalidValue),
                                       (dict(grid_shape=(0, 2)), InvalidValue),
-                                      (dict(passes=0), InvalidValue)])
+                                      (dict(passes=0), InvalidValue),
+                                      (dict(transpose_passes=0), InvalidValue)])
 def test_estimate_rejects_bad_arguments(bad, exc):
     args = dict(n=100, nvals=1000) | bad
     n, nvals = args.pop("n"), args.pop("nvals")
@@ -198,3 +202,63 @@ def test_format_bytes():
     assert memory.format_bytes(512) == "512 B"
     assert memory.format_bytes(3 << 30) == "3.0 GiB"
     assert memory.format_bytes(5 << 50) == "5.0 PiB"
+
+
+# -- the by-row copy a pull reads, built in passes over ranges of rows -------------------------
+class PassesDevice(FakeDevice):
+    """A device of ``free`` bytes whose arrays are numpy's: the by-row build's passes on a CPU."""
+
+    xp = np
+
+    def passes_to_fit(self, bytes_for_passes):
+        return fit.passes_to_fit(self, bytes_for_passes)
+
+
+def scipy_block(seed, majors=300, minors=200, density=0.05):
+    import scipy.sparse as sp
+    S = sp.random(majors, minors, density=density, format="csr", random_state=seed)
+    S.sort_indices()
+    return S, LocalCSR(S.indptr.astype(np.int64), S.indices.astype(np.int32), minors)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 31), majors=st.integers(1, 120), minors=st.integers(1, 120),
+       density=st.floats(0, 0.5), passes=st.sampled_from([1, 2, 3, 5, 64, 200]))
+def test_the_by_row_copy_is_the_transpose_in_any_number_of_passes(seed, majors, minors, density, passes):
+    S, csr = scipy_block(seed, majors, minors, density)
+    expected = S.T.tocsr()
+    expected.sort_indices()
+    got = transpose_csr(csr, np, passes)
+    assert np.array_equal(got.indptr, expected.indptr)
+    assert np.array_equal(got.indices, expected.indices)
+    assert got.nminor == majors
+
+
+def test_the_by_row_copy_takes_the_fewest_passes_that_fit():
+    """A block whose one-pass build does not fit takes more passes (the fewest whose peak fits
+    in 90% of the free memory), and the copy is still the transpose."""
+    S, csr = scipy_block(7)
+    one_pass = memory.by_row_copy_bytes(csr.nnz, csr.nminor, 1)
+    device = PassesDevice(int(0.6 * one_pass))
+    block = LocalBlock(csr, device)
+    passes = block.by_row_passes()
+    assert passes > 1
+    assert block.by_row_bytes(passes) <= 0.9 * device.free < block.by_row_bytes(passes // 2)
+    expected = S.T.tocsr()
+    expected.sort_indices()
+    assert np.array_equal(block.by_row.indptr, expected.indptr)
+    assert np.array_equal(block.by_row.indices, expected.indices)
+
+
+def test_a_grid_fits_what_one_pass_would_not():
+    """Scale 28 on a 1x4 grid of H200s (139.8 GiB free each): one by-row pass (48 bytes an
+    edge of the block) refused it on the device; the passes the pull will take fit it."""
+    keys, free = 2 * (16 << 28), 150_109_880_320
+    device = PassesDevice(free)
+    one_pass = ld.estimate_memory(1 << 28, keys, grid_shape=(1, 4), symmetric=True)
+    fitted = memory.estimate_to_fit(1 << 28, keys, device, grid_shape=(1, 4), symmetric=True)
+    assert one_pass.total > free >= fitted.total
+    assert fitted.graph == one_pass.graph and fitted.construction == one_pass.construction
+    # on the CPU the copy is built in one pass: the estimate is the plain one
+    cpu = memory.estimate_to_fit(1 << 20, 1 << 24, ld.get_backend("cpu"), grid_shape=(2, 2), symmetric=True)
+    assert cpu == ld.estimate_memory(1 << 20, 1 << 24, grid_shape=(2, 2), backend="cpu", symmetric=True)

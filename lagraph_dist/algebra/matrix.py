@@ -15,7 +15,7 @@ from lagraph_dist.core.checks import check_size, check_vertex, check_vertex_arra
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.comm.grid import Layout, default_grid
 from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_from_edges
-from lagraph_dist.algebra.memory import INDEX_BYTES, OFFSET_BYTES, TRANSPOSE_BYTES_PER_EDGE, check_fits, estimate_memory
+from lagraph_dist.algebra.memory import by_row_copy_bytes, check_fits, estimate_to_fit
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector
 
@@ -73,9 +73,26 @@ def csr_from_sorted_keys(keys, nmajor, nminor, xp):
     return writer.finish()
 
 
-def transpose_csr(csr, xp):
-    majors = csr.majors(xp)
-    return csr_from_pairs(csr.indices, majors, csr.nminor, csr.nmajor, xp)
+def transpose_csr(csr, xp, passes=1):
+    """The CSR of ``csr`` compressed by its minors, built in ``passes`` passes over ranges of
+    minors: each pass sorts only the keys of its range, and the passes' keys follow each other
+    in order, so one writer takes them all (the same CSR for any number of passes)."""
+    if passes == 1:
+        return csr_from_pairs(csr.indices, csr.majors(xp), csr.nminor, csr.nmajor, xp)
+    majors = xp.empty(csr.nnz, dtype=np.int32)           # every entry's major, narrowed a slice at a time
+    for start in range(0, csr.nnz, KEY_BATCH):
+        stop = min(start + KEY_BATCH, csr.nnz)
+        majors[start:stop] = csr.majors(xp, start, stop)
+    writer = _CsrWriter(csr.nnz, csr.nminor, csr.nmajor, xp)
+    span = -(-csr.nminor // passes)
+    for low in range(0, csr.nminor, span):
+        chosen = xp.flatnonzero((csr.indices >= low) & (csr.indices < low + span))
+        keys = csr.indices[chosen].astype(np.int64) * csr.nmajor + majors[chosen]
+        del chosen
+        keys.sort()
+        writer.add_sorted(keys)
+        del keys
+    return writer.finish()
 
 
 class LocalBlock:
@@ -89,8 +106,15 @@ class LocalBlock:
     @property
     def by_row(self) -> LocalCSR:
         if self._by_row is None:
-            self._by_row = transpose_csr(self.by_col, self._backend.xp)
+            self._by_row = transpose_csr(self.by_col, self._backend.xp, self.by_row_passes())
         return self._by_row
+
+    def by_row_passes(self) -> int:
+        """Passes the by-row build takes: the fewest whose peak fits the free memory."""
+        return self._backend.passes_to_fit(lambda passes: self.by_row_bytes(passes))
+
+    def by_row_bytes(self, passes) -> int:
+        return by_row_copy_bytes(self.by_col.nnz, self.by_col.nminor, passes)
 
     @property
     def has_by_row(self) -> bool:
@@ -161,7 +185,7 @@ class Matrix:
     @classmethod
     def _from_valid_edges(cls, src, dst, n, grid, backend, *, symmetrize, symmetric=None):
         keys_here = (2 if symmetrize else 1) * int(src.shape[0])
-        check_fits(estimate_memory(n, grid.allreduce(keys_here), grid_shape=grid.shape, backend=backend,
+        check_fits(estimate_to_fit(n, grid.allreduce(keys_here), backend, grid_shape=grid.shape,
                                    symmetric=bool(symmetrize or symmetric), chunk_keys=keys_here),
                    grid, backend, f"a graph of {plural(n, 'vertex')}")
         return cls._from_edge_chunks([(src, dst)], n, grid, backend, symmetrize=symmetrize,
@@ -174,7 +198,7 @@ class Matrix:
         """One CPU rank: the block of a CSR over the n vertices whose rows are sorted and hold no
         duplicate (scipy's canonical format; entry (i, j) the edge i -> j), copied as it is."""
         nvals = int(indptr[-1])
-        check_fits(estimate_memory(n, nvals, backend=backend, symmetric=symmetric, chunk_keys=0), grid, backend,
+        check_fits(estimate_to_fit(n, nvals, backend, symmetric=symmetric, chunk_keys=0), grid, backend,
                    f"a graph of {plural(n, 'vertex')}")
         layout = Layout(n, 1, 1)
         grid.agree(layout.check_local_ids)
@@ -335,8 +359,7 @@ class Matrix:
         so that no search runs out of memory between its levels."""
         if not self.transposed or self.block.has_by_row:
             return
-        nnz = self.block.by_col.nnz
-        need = TRANSPOSE_BYTES_PER_EDGE * nnz + INDEX_BYTES * nnz + OFFSET_BYTES * (self.layout.row_space_len + 1)
+        need = self.block.by_row_bytes(self.block.by_row_passes())
         self.grid.agree(self.backend.check_fits, need, "the by-row copy of the graph that pull levels read")
         self.block.by_row
 

@@ -24,7 +24,8 @@ from lagraph_dist.local.fit import (available_bytes, check_fits,  # noqa: F401
                                     format_bytes, free_share, host_memory, passes_to_fit, ranks_sharing_memory,
                                     require_fit)
 
-__all__ = ["MemoryEstimate", "estimate_memory", "construction_bytes", "multi_search_bytes",
+__all__ = ["MemoryEstimate", "estimate_memory", "estimate_to_fit", "transpose_bytes", "by_row_copy_bytes",
+           "construction_bytes", "multi_search_bytes",
            "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
            "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
            "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK"]
@@ -49,8 +50,9 @@ CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
 CPU_ONE_RANK_BYTES_PER_KEY = 32
 
 # -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
-TRANSPOSE_BYTES_PER_EDGE = 48    # the first pull builds the by-row CSR: entry rows, widened ids,
-                                 # keys and the sort's scratch
+# the first pull builds the by-row CSR (matrix.transpose_csr) in passes over ranges of rows
+TRANSPOSE_BYTES_PER_EDGE = 8     # over the whole block: every entry's row (int32) and a pass's selection
+TRANSPOSE_PASS_BYTES_PER_EDGE = 48   # per entry of one pass: its position, widened ids, keys and the sort's scratch
 CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy products (several ranks) materialise every edge of a product's rows
 WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited/parents, depths,
                                  # degrees, frontier, the gathered frontier, the product's output
@@ -117,8 +119,20 @@ def _backend_name(backend):
     return name
 
 
+def transpose_bytes(edges, passes=1) -> int:
+    """Transient bytes of building the by-row copy of a block of ``edges`` entries in ``passes``
+    passes over ranges of rows (each pass sorts only its range's keys)."""
+    return TRANSPOSE_BYTES_PER_EDGE * edges + TRANSPOSE_PASS_BYTES_PER_EDGE * -(-edges // passes)
+
+
+def by_row_copy_bytes(edges, row_space_len, passes=1) -> int:
+    """Peak bytes the by-row copy of a block adds while it is built: its indices and offsets
+    beside the transient of :func:`transpose_bytes`."""
+    return INDEX_BYTES * edges + OFFSET_BYTES * (row_space_len + 1) + transpose_bytes(edges, passes)
+
+
 def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=False, passes=1,
-                    chunk_keys=None) -> MemoryEstimate:
+                    chunk_keys=None, transpose_passes=1) -> MemoryEstimate:
     """Bytes per rank of a graph with ``n`` vertices and ``nvals`` stored (directed) edges.
 
     Parameters
@@ -137,6 +151,8 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
         Passes over the edges during construction (each sorts a slice of the keys).
     chunk_keys : int, optional
         Keys made and routed at once during construction; default: one generator chunk.
+    transpose_passes : int
+        Passes of the first pull's by-row build, over ranges of rows (more passes, less memory).
 
     Returns
     -------
@@ -146,6 +162,7 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     n = _count("n", n, 1)
     nvals = _count("nvals", nvals, 0)
     passes = _count("passes", passes, 1)
+    transpose_passes = _count("transpose_passes", transpose_passes, 1)
     rows, cols = (_count("grid rows", g, 1) for g in grid_shape)
     name = _backend_name(backend)
     layout = Layout(n, rows, cols)
@@ -156,7 +173,7 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     if by_row_copy:
         graph += INDEX_BYTES * edges + OFFSET_BYTES * (layout.row_space_len + 1)
 
-    transient = TRANSPOSE_BYTES_PER_EDGE * edges if by_row_copy else 0
+    transient = transpose_bytes(edges, transpose_passes) if by_row_copy else 0
     if name == "cpu" and tuple(grid_shape) != (1, 1):      # one rank: the compiled fused twin, no per-edge arrays
         transient = max(transient, CPU_KERNEL_BYTES_PER_EDGE * edges)
     search = (transient + RESULT_BYTES_PER_VERTEX * n
@@ -169,6 +186,14 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     else:
         construction += PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk
     return MemoryEstimate(graph=graph, search=search, construction=construction)
+
+
+def estimate_to_fit(n, nvals, backend, **options) -> MemoryEstimate:
+    """:func:`estimate_memory` on ``backend`` (a Backend) with the by-row passes the first pull
+    will take: the fewest whose peak fits the free memory (one on the CPU)."""
+    passes = backend.passes_to_fit(
+        lambda p: estimate_memory(n, nvals, backend=backend, transpose_passes=p, **options).total)
+    return estimate_memory(n, nvals, backend=backend, transpose_passes=passes, **options)
 
 
 def multi_output_bytes(n, *, grid_shape=(1, 1), sources=1, levels=True, parents=True) -> int:
@@ -202,7 +227,7 @@ def multi_search_bytes(n, nvals, *, grid_shape=(1, 1), backend="gpu", width=64, 
         if parents:
             workspace += MULTI_PARENT_COPIES * 8 * width * layout.row_space_len
     if not (symmetric and rows * cols == 1):
-        workspace += (INDEX_BYTES + TRANSPOSE_BYTES_PER_EDGE) * edges + OFFSET_BYTES * (layout.row_space_len + 1)
+        workspace += by_row_copy_bytes(edges, layout.row_space_len)
     if name == "cpu":
         workspace += MULTI_CPU_BYTES_PER_EDGE * edges
     return workspace + multi_output_bytes(n, grid_shape=(rows, cols), sources=sources, levels=levels,

@@ -17,7 +17,7 @@ from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import default_grid
 from lagraph_dist.algebra.matrix import Matrix
-from lagraph_dist.algebra.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_memory
+from lagraph_dist.algebra.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_to_fit
 
 __all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges", "knn_edges"]
 
@@ -410,8 +410,8 @@ def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
     capacity = keys if grid.size == 1 else None
     passes = 1 if capacity is None else backend.passes_to_fit(
         lambda p: construction_bytes(keys, 1 << scale, p, backend))
-    check_fits(estimate_memory(1 << scale, keys, grid_shape=grid.shape, backend=backend, symmetric=True,
-                               passes=passes), grid, backend, f"a scale-{scale} Kronecker graph")
+    check_fits(estimate_to_fit(1 << scale, keys, backend, grid_shape=grid.shape, symmetric=True, passes=passes),
+               grid, backend, f"a scale-{scale} Kronecker graph")
     return Matrix._from_edge_chunks(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
                                     1 << scale, grid, backend, symmetrize=True, symmetric=True,
                                     capacity=capacity, passes=passes)
