@@ -69,7 +69,9 @@ H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-s
 CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json", "cpu-scaling-h100-host-eb9f2c8.json", "cpu-scaling-h100-host-1f87866.json", "cpu-scaling-h100-host-scale22-wip.json")
 CPU_BENCH = ("cpu-scale16-1x1.json", "cpu-scale16-2x2.json", "cpu-scale18-1x1.json", "cpu-scale18-2x2.json")
 MODEL = "model-extrapolation.json"
-MULTIGPU = "multigpu"
+MULTIGPU = "multigpu"          # two H200s (nvidia-h200-x2) and their one-GPU baseline
+FOUR_GPUS = "multigpu-4gpu"    # four H200s (nvidia-h200-x4) and their one- and two-GPU baselines, run there
+MULTIGPU_FOLDERS = (MULTIGPU, FOUR_GPUS)
 
 PEER_ORDER = ("graphblas-push", "graphblas-pushpull", "cupyx-naive", "scipy", "lagraph-cpu")
 PEER_TITLES = {"graphblas-push": "graphblas push", "graphblas-pushpull": "graphblas push/pull",
@@ -335,23 +337,24 @@ def summary_files(results):
              results / "h100-high-diameter.md": h100_high_diameter_md(results)}
     for name in H200_BENCH:
         files[results / name.replace(".json", ".md")] = whole_file([name], bench_summary(load(results, name), name))
-    table, summary = multigpu_tables(results)
-    files[results / MULTIGPU / "scaling.md"] = whole_file(multigpu_names(results), table)
-    files[results / MULTIGPU / "scaling-summary.json"] = json.dumps(summary, indent=1) + "\n"
+    for folder in MULTIGPU_FOLDERS:
+        table, summary = multigpu_tables(results, folder)
+        files[results / folder / "scaling.md"] = whole_file(multigpu_names(results, folder), table)
+        files[results / folder / "scaling-summary.json"] = json.dumps(summary, indent=1) + "\n"
     return files
 
 
 # -- multi-GPU records (multigpu_report's table) ------------------------------------------------------
-def multigpu_names(results):
-    return sorted(path.name for path in (Path(results) / MULTIGPU).glob("gpu*-*.json"))
+def multigpu_names(results, folder=MULTIGPU):
+    return sorted(path.name for path in (Path(results) / folder).glob("gpu*-*.json"))
 
 
-def multigpu_tables(results):
-    return multigpu_report.report(multigpu_report.load(Path(results) / MULTIGPU))
+def multigpu_tables(results, folder=MULTIGPU):
+    return multigpu_report.report(multigpu_report.load(Path(results) / folder))
 
 
-def multigpu_provenance(results):
-    return provenance(results, multigpu_names(results), MULTIGPU)
+def multigpu_provenance(results, folder=MULTIGPU):
+    return provenance(results, multigpu_names(results, folder), folder)
 
 
 # -- regions: README.md ------------------------------------------------------------------------------
@@ -422,8 +425,8 @@ def readme_high_diameter(results):
     return "\n\n".join([md_table(header, rows), "Median of the timed calls. " + provenance(results, H100_HIGH_DIAMETER)])
 
 
-def readme_multigpu(results):
-    _, summary = multigpu_tables(results)
+def readme_multigpu(results, folder=MULTIGPU):
+    _, summary = multigpu_tables(results, folder)
     rows = []
     for run in summary:
         speed = times(run["speedup_vs_one_gpu"])
@@ -433,7 +436,7 @@ def readme_multigpu(results):
         rows.append([label, run["roots"], rate(run["auto_gteps"], 1), rate(run["push_gteps"], 1), speed,
                      sig(run["build_seconds"]) + " s"])
     header = ["run", "roots", "auto GTEPS", "push GTEPS", "vs one GPU (auto)", "build"]
-    return "\n\n".join([md_table(header, rows), multigpu_provenance(results)])
+    return "\n\n".join([md_table(header, rows), multigpu_provenance(results, folder)])
 
 
 def results_fused_blocks(results):
@@ -626,13 +629,13 @@ def results_h100_levels(results):
     return first_root_levels(results, [name for name in H100_BENCH if load(results, name)["graph"]["scale"] == 26])
 
 
-def results_multigpu(results):
-    table, _ = multigpu_tables(results)
+def results_multigpu(results, folder=MULTIGPU):
+    table, _ = multigpu_tables(results, folder)
     columns = (f"GTEPS: harmonic means. small levels vs 1 GPU: mean seconds of the first root's levels of "
                f"under {multigpu_report.SMALL} frontier vertices against the same on one GPU. bytes measured / "
                f"model: the stage-synced first search's bytes (all ranks) against `lagraph_dist.tools.model`'s "
                f"estimate (its upper estimate in brackets).")
-    return "\n\n".join([table, columns, multigpu_provenance(results)])
+    return "\n\n".join([table, columns, multigpu_provenance(results, folder)])
 
 
 def stage_levels_table(one_gpu, record):
@@ -652,9 +655,8 @@ def stage_levels_table(one_gpu, record):
     return md_table(header, rows)
 
 
-def results_multigpu_levels(results):
-    folder = Path(results) / MULTIGPU
-    records = {name: load(folder, name) for name in multigpu_names(results)}
+def results_multigpu_levels(results, folder=MULTIGPU):
+    records = {name: load(Path(results) / folder, name) for name in multigpu_names(results, folder)}
     one_gpu = next(record for record in records.values() if record["gpus"] == 1)
     parts = []
     for name, record in records.items():
@@ -663,7 +665,7 @@ def results_multigpu_levels(results):
                          f"stage-synced (`{name}`), against one GPU:\n\n{stage_levels_table(one_gpu, record)}")
     note = ("compute = mask + local product + merge. 1 GPU ms: the same level of the same root on one GPU, "
             "not stage-synced (`-` where it ran fused).")
-    return "\n\n".join(parts + [note, multigpu_provenance(results)])
+    return "\n\n".join(parts + [note, multigpu_provenance(results, folder)])
 
 
 def comparison_table(results, names, unit, ratio_peers):
@@ -853,11 +855,13 @@ def results_cpu_scaling(results):
 
 # -- regions -------------------------------------------------------------------------------------------
 README_REGIONS = {"h100-bench": readme_h100_bench, "high-diameter": readme_high_diameter,
-                  "multigpu": readme_multigpu}
+                  "multigpu": readme_multigpu, "multigpu-4gpu": lambda results: readme_multigpu(results, FOUR_GPUS)}
 RESULTS_README_REGIONS = {
     "index": record_index, "h100-bench": results_h100_bench, "h100-levels": results_h100_levels,
     "h100-roots": results_h100_roots, "fused-blocks": results_fused_blocks,
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
+    "multigpu-4gpu": lambda results: results_multigpu(results, FOUR_GPUS),
+    "multigpu-4gpu-levels": lambda results: results_multigpu_levels(results, FOUR_GPUS),
     "multigpu-small-levels": results_small_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
     "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
@@ -915,7 +919,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 naming each generated file that differs")
-    parser.add_argument("--plots", action="store_true", help="also redraw multigpu/scaling.png")
+    parser.add_argument("--plots", action="store_true", help="also redraw each multi-GPU folder's scaling.png")
     parser.add_argument("--results", type=Path, default=RESULTS, help="the records' folder")
     parser.add_argument("--readme", type=Path, default=REPO / "README.md")
     args = parser.parse_args(argv)
@@ -933,9 +937,10 @@ def main(argv=None):
         path.write_text(files[path])
         print(f"wrote {path}")
     if args.plots:
-        _, summary = multigpu_tables(args.results)
-        multigpu_report.plot(summary, Path(args.results) / MULTIGPU / "scaling.png")
-        print(f"wrote {Path(args.results) / MULTIGPU / 'scaling.png'}")
+        for folder in MULTIGPU_FOLDERS:
+            _, summary = multigpu_tables(args.results, folder)
+            multigpu_report.plot(summary, Path(args.results) / folder / "scaling.png")
+            print(f"wrote {Path(args.results) / folder / 'scaling.png'}")
     return 0
 
 
