@@ -262,3 +262,14 @@ def test_a_grid_fits_what_one_pass_would_not():
     # on the CPU the copy is built in one pass: the estimate is the plain one
     cpu = memory.estimate_to_fit(1 << 20, 1 << 24, ld.get_backend("cpu"), grid_shape=(2, 2), symmetric=True)
     assert cpu == ld.estimate_memory(1 << 20, 1 << 24, grid_shape=(2, 2), backend="cpu", symmetric=True)
+
+
+@pytest.mark.parametrize("passes", [1, 4])
+def test_the_by_row_build_stays_within_its_bytes_on_the_host(passes):
+    """What tracemalloc sees the by-row build allocate on the host lies within the bytes its
+    fit check asks for, and not far below them."""
+    S, csr = scipy_block(11, majors=4000, minors=3000, density=0.02)
+    copy, peak = traced(lambda: transpose_csr(csr, np, passes))
+    estimate = memory.by_row_copy_bytes(csr.nnz, csr.nminor, passes)
+    assert estimate / 4 <= peak <= estimate, f"took {peak} bytes, estimated {estimate}"
+    assert np.array_equal(copy.indices, S.T.tocsr().indices)

@@ -29,13 +29,6 @@ __all__ = ["Matrix", "checked_root", "gathered_edges"]
 KEY_BATCH = 1 << 27     # keys deduplicated per batch, to bound temporaries on big graphs
 
 
-def csr_from_pairs(major, minor, nmajor, nminor, xp):
-    """CSR over ``nmajor`` rows from (major, minor) pairs; duplicates merged, minors sorted."""
-    keys = major.astype(np.int64) * nminor + minor.astype(np.int64)
-    keys.sort()
-    return csr_from_sorted_keys(keys, nmajor, nminor, xp)
-
-
 class _CsrWriter:
     """Builds a CSR from runs of sorted keys ``major * nminor + minor`` whose majors increase
     from run to run (duplicates allowed), batch by batch, so that a graph of billions of
@@ -76,23 +69,33 @@ def csr_from_sorted_keys(keys, nmajor, nminor, xp):
 def transpose_csr(csr, xp, passes=1):
     """The CSR of ``csr`` compressed by its minors, built in ``passes`` passes over ranges of
     minors: each pass sorts only the keys of its range, and the passes' keys follow each other
-    in order, so one writer takes them all (the same CSR for any number of passes)."""
-    if passes == 1:
-        return csr_from_pairs(csr.indices, csr.majors(xp), csr.nminor, csr.nmajor, xp)
-    majors = xp.empty(csr.nnz, dtype=np.int32)           # every entry's major, narrowed a slice at a time
-    for start in range(0, csr.nnz, KEY_BATCH):
+    in order, so one writer takes them all (the same CSR for any number of passes). Beside the
+    copy it holds every entry's major as int32 and one pass's keys (memory.transpose_bytes)."""
+    majors = xp.empty(csr.nnz, dtype=np.int32)
+    for start in range(0, csr.nnz, KEY_BATCH):          # int64 a slice at a time, narrowed
         stop = min(start + KEY_BATCH, csr.nnz)
         majors[start:stop] = csr.majors(xp, start, stop)
     writer = _CsrWriter(csr.nnz, csr.nminor, csr.nmajor, xp)
     span = -(-csr.nminor // passes)
     for low in range(0, csr.nminor, span):
-        chosen = xp.flatnonzero((csr.indices >= low) & (csr.indices < low + span))
-        keys = csr.indices[chosen].astype(np.int64) * csr.nmajor + majors[chosen]
-        del chosen
+        minors, its_majors = _entries_of_minors(csr.indices, majors, low, low + span, passes == 1, xp)
+        keys = minors.astype(np.int64)                  # key = minor * nmajor + major, in place
+        keys *= csr.nmajor
+        keys += its_majors
+        del minors, its_majors
         keys.sort()
         writer.add_sorted(keys)
         del keys
     return writer.finish()
+
+
+def _entries_of_minors(minors, majors, low, high, every, xp):
+    """(minors, majors) of the entries whose minor lies in [low, high): all of them (views)
+    when ``every``, else gathered copies."""
+    if every:
+        return minors, majors
+    chosen = xp.flatnonzero((minors >= low) & (minors < high))
+    return minors[chosen], majors[chosen]
 
 
 class LocalBlock:

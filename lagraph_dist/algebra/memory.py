@@ -51,7 +51,8 @@ CPU_ONE_RANK_BYTES_PER_KEY = 32
 
 # -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
 # the first pull builds the by-row CSR (matrix.transpose_csr) in passes over ranges of rows
-TRANSPOSE_BYTES_PER_EDGE = 8     # over the whole block: every entry's row (int32) and a pass's selection
+TRANSPOSE_BYTES_PER_EDGE = 16    # over the whole block: every entry's row (int32), and a pass's selection
+                                 # (its masks and CuPy's int32/int64 scan of them in nonzero)
 TRANSPOSE_PASS_BYTES_PER_EDGE = 48   # per entry of one pass: its position, widened ids, keys and the sort's scratch
 CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy products (several ranks) materialise every edge of a product's rows
 WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited/parents, depths,
