@@ -72,6 +72,7 @@ MODEL = "model-extrapolation.json"
 MULTIGPU = "multigpu"          # two H200s (nvidia-h200-x2) and their one-GPU baseline
 FOUR_GPUS = "multigpu-4gpu"    # four H200s (nvidia-h200-x4) and their one- and two-GPU baselines, run there
 MULTIGPU_FOLDERS = (MULTIGPU, FOUR_GPUS)
+PREDICTION = "prediction-8gpu.json"     # predict_scaling.py --validate, in FOUR_GPUS
 
 PEER_ORDER = ("graphblas-push", "graphblas-pushpull", "cupyx-naive", "scipy", "lagraph-cpu")
 PEER_TITLES = {"graphblas-push": "graphblas push", "graphblas-pushpull": "graphblas push/pull",
@@ -217,6 +218,8 @@ def what_is(record):
         return f"host time of one ld.bfs call, {record['head']} against {record['base']}: {record['graph']}"
     if record.get("benchmark") == "host_profile":
         return f"host time of one ld.bfs call around the fused kernel: {record['graph']}"
+    if record.get("benchmark") == "predict_scaling":
+        return "weak scaling predicted to more GPUs from measured records (predict_scaling.py)"
     if record.get("benchmark") == "profile_grid_levels":
         return f"a distributed level's fixed price (profile_grid_levels.py): {record['graph']}, grid {grid_of(record)}"
     if "lagraph_dist" in record:
@@ -655,6 +658,25 @@ def stage_levels_table(one_gpu, record):
     return md_table(header, rows)
 
 
+def results_prediction(results):
+    """predict_scaling.py's record: its validation against the measured four-GPU runs, then the
+    eight-GPU predictions."""
+    import predict_scaling                 # benchmarks/, beside this script
+    record = load(Path(results) / FOUR_GPUS, PREDICTION)
+    fit = record["fit"]
+    missed = ", ".join(f"{grid} {'inside the range' if miss == 0 else f'{100 * miss:+.0f}% past it'}"
+                       for grid, miss in record["validation_misses"].items())
+    return "\n\n".join([
+        "From the two-GPU records (scale 27, `multigpu/`, another machine of the same H200s) to the four-GPU "
+        f"grids (scale 28), beside what was measured there (measured: {missed}):",
+        predict_scaling.table(record["validation"], record["measured_auto_gteps"]),
+        f"From the four-GPU records (scale 28) to eight GPUs (scale 29); exchange fitted on the four-GPU "
+        f"machine's levels as {1e3 * fit['a_seconds']:.2f} ms a level + a byte at "
+        f"{1e-9 / fit['seconds_per_byte']:.0f} GB/s (rms residual {1e3 * fit['rms_seconds']:.2f} ms a level):",
+        predict_scaling.table(record["predictions"]),
+        f"JSON: `{FOUR_GPUS}/{PREDICTION}` (records at {record['commit']}); the method is in its `method` field."])
+
+
 def results_multigpu_levels(results, folder=MULTIGPU):
     records = {name: load(Path(results) / folder, name) for name in multigpu_names(results, folder)}
     one_gpu = next(record for record in records.values() if record["gpus"] == 1)
@@ -862,6 +884,7 @@ RESULTS_README_REGIONS = {
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
     "multigpu-4gpu": lambda results: results_multigpu(results, FOUR_GPUS),
     "multigpu-4gpu-levels": lambda results: results_multigpu_levels(results, FOUR_GPUS),
+    "multigpu-8gpu-prediction": results_prediction,
     "multigpu-small-levels": results_small_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
     "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
