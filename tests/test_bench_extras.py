@@ -1,6 +1,5 @@
 """benchmarks/bfs_extras.py runs on the CPU at small scales (one process and under mpiexec),
 writes its record, and its checks catch wrong results."""
-import importlib.util
 import json
 from pathlib import Path
 
@@ -8,17 +7,14 @@ import numpy as np
 import pytest
 
 import lagraph_dist as ld
-from helpers import needs_mpi, run_mpi
+from helpers import load_script, needs_mpi, run_mpi
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bfs_extras.py"
 
 
 @pytest.fixture(scope="module")
 def extras():
-    spec = importlib.util.spec_from_file_location("bfs_extras", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 SMALL = ["--backend", "cpu", "--multi-scale", "9", "--depth-scale", "10", "--sources", "12",

@@ -1,7 +1,6 @@
 """benchmarks/predict_scaling.py: the exchange fit recovers a known price a level and a byte,
 a search carried to a larger grid grows its levels with the graph (the source's level keeps one
 vertex), and the script runs on the committed multi-GPU records."""
-import importlib.util
 import json
 import subprocess
 import sys
@@ -9,16 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "predict_scaling.py"
 
 
 @pytest.fixture(scope="module")
 def predict_scaling():
-    spec = importlib.util.spec_from_file_location("predict_scaling", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def level(number, direction, frontier, discovered, examined, *, expand=0.0, fold=0.0, sent=(0, 0), local=1e-3):
