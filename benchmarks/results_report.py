@@ -67,6 +67,8 @@ SMALL_LEVELS = ("small-levels/h200x2-1x1-mesh200-e8835c2.json", "small-levels/h2
                 "small-levels/h200x2-2x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-7087954.json")
 H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-scale26.json")
 CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json", "cpu-scaling-h100-host-eb9f2c8.json", "cpu-scaling-h100-host-1f87866.json", "cpu-scaling-h100-host-scale22-wip.json")
+#: CPU runs of the eight-rank grids issue 12 names (and 2x2 beside them): validation and bytes (lagraph-dist bench)
+CPU_GRIDS = tuple(f"cpu-grids/scale18-{grid}.json" for grid in ("2x2", "2x4", "4x2", "1x8", "8x1"))
 CPU_BENCH = ("cpu-scale16-1x1.json", "cpu-scale16-2x2.json", "cpu-scale18-1x1.json", "cpu-scale18-2x2.json")
 MODEL = "model-extrapolation.json"
 MULTIGPU = "multigpu"          # two H200s (nvidia-h200-x2) and their one-GPU baseline
@@ -798,6 +800,28 @@ def results_cpu_bytes(results):
     return "\n\n".join(parts)
 
 
+def results_cpu_grids(results):
+    """The CPU runs on eight ranks (and a 2x2 beside them): each search validated, and the bytes
+    its first root sent against the model's estimate and upper estimate on the same grid."""
+    from lagraph_dist.semirings import any_secondi
+    from lagraph_dist.tools import model
+    rows = []
+    for name in CPU_GRIDS:
+        record = load(results, name)
+        grid = tuple(record["environment"]["grid"])
+        for direction, run in record["lagraph_dist"].items():
+            levels = run["levels_first_root"]
+            measured = multigpu_report.measured_bytes(levels)
+            predicted = model.search_bytes(grid, record["n"], model.level_sizes_from_records(levels),
+                                           semiring=any_secondi, symmetric=True, backend="cpu")["total"]
+            rows.append([grid_of(record), grid[0] * grid[1], direction, checked_text(run), len(levels),
+                         megabytes(measured), span(predicted["all"], predicted["all_upper"], megabytes),
+                         f"{measured / predicted['all']:.2f}x"])
+    header = ["grid", "ranks", "direction", "checked", "levels (first root)", "MB sent (first root, all ranks)",
+              "model MB (estimate .. upper)", "measured / estimate"]
+    return "\n\n".join([md_table(header, rows), provenance(results, CPU_GRIDS)])
+
+
 def model_profile_source(record):
     """The benchmark record the model's level profile was read from (a path under results/)."""
     source = record["profile"]["source"].split(" (")[0]
@@ -888,7 +912,7 @@ RESULTS_README_REGIONS = {
     "multigpu-small-levels": results_small_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
     "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
-    "cpu-bytes": results_cpu_bytes, "model": results_model, "model-levels": results_model_levels,
+    "cpu-bytes": results_cpu_bytes, "cpu-grids": results_cpu_grids, "model": results_model, "model-levels": results_model_levels,
 }
 
 
