@@ -1,7 +1,7 @@
 """Predict weak scaling to more GPUs from measured multi-GPU records, level by level.
 
     python3 benchmarks/predict_scaling.py                      # 8 GPUs from the 4-GPU records
-    python3 benchmarks/predict_scaling.py --json benchmarks/results/multigpu-4gpu/prediction-8gpu.json
+    python3 benchmarks/predict_scaling.py --validate --json benchmarks/results/multigpu-4gpu/prediction-8gpu.json
 
 Each prediction starts from one measured search (a benchmark record's first root, auto, its
 levels stage-synced) on P GPUs at scale s, and carries it to a grid of P' GPUs at scale
@@ -19,8 +19,9 @@ s + log2(P'/P), where every GPU holds as many edges as before:
   or the model miss on the base carries over; a level that exchanged nothing on the base
   takes the price alone.
 
-TEPS: the level seconds' sum against the search's undirected edges (twice the base's), set
+TEPS: the level seconds' sum against the search's undirected edges (P'/P times the base's), set
 beside the base search's; the harmonic mean over roots is the base's scaled by the same ratio.
+The first level's mask gather (once a search) is booked with the compute, as the records book it.
 ``--validate`` runs the same arithmetic from the two-GPU records (scale 27) to the four-GPU ones
 (scale 28) and sets the predictions beside what was measured.
 """
