@@ -37,15 +37,19 @@ def one_decimal(value):
     return "-" if value is None or math.isnan(value) else f"{value:.1f}"
 
 
+def level_split(level):
+    """A stage-synced level's seconds: compute (mask + local + merge), expand, fold, level."""
+    stages = level.get("stage_seconds") or {}
+    return {"compute": stages.get("mask", 0) + stages.get("local", 0) + stages.get("merge", 0),
+            "expand": stages.get("expand", 0), "fold": stages.get("fold", 0), "level": level["seconds"]}
+
+
 def stage_split(levels):
-    """Seconds of the stage-synced search: compute (mask + local + merge), expand, fold."""
+    """Seconds of the stage-synced search: compute, expand, fold (:func:`level_split`), summed."""
     totals = {"compute": 0.0, "expand": 0.0, "fold": 0.0, "level": 0.0}
     for level in levels:
-        stages = level.get("stage_seconds") or {}
-        totals["compute"] += stages.get("mask", 0) + stages.get("local", 0) + stages.get("merge", 0)
-        totals["expand"] += stages.get("expand", 0)
-        totals["fold"] += stages.get("fold", 0)
-        totals["level"] += level["seconds"]
+        for part, seconds in level_split(level).items():
+            totals[part] += seconds
     return totals
 
 
@@ -53,9 +57,11 @@ def measured_bytes(levels):
     return sum(level["bytes"]["expand"] + level["bytes"]["fold"] + level["bytes"]["mask"] for level in levels)
 
 
-def predicted(record, levels):
-    sizes = model.level_sizes_from_records(levels)
-    return model.search_bytes(tuple(record["grid"]), record["n"], sizes, semiring=any_secondi, symmetric=True)
+def predicted(grid, n, levels, backend="gpu"):
+    """lagraph_dist.tools.model's bytes of a symmetric BFS with parents whose level records are
+    ``levels``, on ``grid``."""
+    sizes = levels if levels and isinstance(levels[0], model.LevelSizes) else model.level_sizes_from_records(levels)
+    return model.search_bytes(tuple(grid), n, sizes, semiring=any_secondi, symmetric=True, backend=backend)
 
 
 def small_level_ratio(levels, baseline_levels):
@@ -90,7 +96,7 @@ def report(records):
         ratio = (small_level_ratio(run["levels_first_root"], baseline["lagraph_dist"]["auto"]["levels_first_root"])
                  if baseline and gpus > 1 else None)
         measured = measured_bytes(synced)
-        prediction = predicted(record, synced)["total"] if gpus > 1 else {"all": 0, "all_upper": 0}
+        prediction = predicted(record["grid"], record["n"], synced)["total"] if gpus > 1 else {"all": 0, "all_upper": 0}
         model_text = (f"{measured / 1e6:.1f} MB / {prediction['all'] / 1e6:.1f} MB "
                       f"({prediction['all_upper'] / 1e6:.1f} MB)" if gpus > 1 else "-")
         lines.append(f"| {grid} {transport} scale {scale} | {gpus} | {one_decimal(auto)} | {one_decimal(push)} | "

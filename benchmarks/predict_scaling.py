@@ -35,10 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
-from lagraph_dist.semirings import any_secondi
 from lagraph_dist.tools import model
 
-RESULTS = Path(__file__).resolve().parent / "results"
+BENCHMARKS = Path(__file__).resolve().parent
+RESULTS = BENCHMARKS / "results"
+sys.path.insert(0, str(BENCHMARKS))
+
+import multigpu_report  # noqa: E402  (sibling scripts, not a package)
+from model_extrapolate import Profile  # noqa: E402
 TARGETS = {"2x4": "2x2", "4x2": "2x2", "1x8": "1x4", "8x1": "4x1"}      # new grid: the 4-GPU base
 VALIDATION = {"1x4": "1x2", "2x2": "1x2", "4x1": "2x1"}                 # 4-GPU grid: the 2-GPU base
 
@@ -48,18 +52,21 @@ def grid_of(text):
     return rows, cols
 
 
+def grid_text(grid):
+    return "x".join(map(str, grid))
+
+
 def first_search(record):
     return record["lagraph_dist"]["auto"]["levels_first_root_stage_synced"]
 
 
 def compute_seconds(level):
-    stages = level.get("stage_seconds") or {}
-    return sum(stages.get(stage, 0.0) for stage in ("mask", "local", "merge"))
+    return multigpu_report.level_split(level)["compute"]
 
 
 def exchange_seconds(level):
-    stages = level.get("stage_seconds") or {}
-    return stages.get("expand", 0.0) + stages.get("fold", 0.0)
+    split = multigpu_report.level_split(level)
+    return split["expand"] + split["fold"]
 
 
 def sent_per_rank(level, ranks):
@@ -76,7 +83,7 @@ def weak_records(folder, scale=None):
             continue
         every.append(record)
         if scale is None or record["graph"]["scale"] == scale:
-            chosen["x".join(map(str, record["grid"]))] = record
+            chosen[grid_text(record["grid"])] = record
     return chosen, every
 
 
@@ -96,14 +103,11 @@ def fit_exchange(records):
 
 
 def grown_sizes(record, factor):
-    """The base search's level sizes on a graph ``factor`` times larger (the source stays one)."""
+    """The base search's level sizes on a graph ``factor`` times larger (the source stays one):
+    model_extrapolate's profile of the search, at the larger scale."""
     sizes = model.level_sizes_from_records(record["lagraph_dist"]["auto"]["levels_first_root"])
-    grown = []
-    for k, s in enumerate(sizes):
-        grown.append(model.LevelSizes(1 if k == 0 else round(s.frontier * factor),
-                                      None if s.frontier_edges is None else round(s.frontier_edges * factor),
-                                      round(s.discovered * factor), s.direction))
-    return grown
+    profile = Profile("base", record["n"], record.get("nvals", 0), tuple(sizes))
+    return profile.at_scale(int(round(math.log2(record["n"] * factor))))[1]
 
 
 def predict(base, shape, fit):
@@ -113,9 +117,8 @@ def predict(base, shape, fit):
     factor = ranks / base["gpus"]
     scale = base["graph"]["scale"] + int(round(math.log2(factor)))
     n = base["n"] * factor
-    predicted = model.search_bytes(shape, int(n), grown_sizes(base, factor), semiring=any_secondi, symmetric=True)
-    on_base = model.search_bytes(tuple(base["grid"]), base["n"], grown_sizes(base, 1), semiring=any_secondi,
-                                 symmetric=True)
+    predicted = multigpu_report.predicted(shape, int(n), grown_sizes(base, factor))
+    on_base = multigpu_report.predicted(base["grid"], base["n"], grown_sizes(base, 1))
 
     def price(nbytes):
         return a + b * nbytes if nbytes > 0 else 0.0
@@ -140,7 +143,7 @@ def predict(base, shape, fit):
     first_root_teps = {bound: edges / s for bound, s in seconds.items()}
     # the base's harmonic mean carried by the first root's ratio
     scale_hmean = base_run["harmonic_mean_teps"] / (base_run["edges_per_root"][0] / base_seconds)
-    return {"grid": list(shape), "gpus": ranks, "scale": scale, "base": "x".join(map(str, base["grid"])),
+    return {"grid": list(shape), "gpus": ranks, "scale": scale, "base": grid_text(base["grid"]),
             "base_scale": base["graph"]["scale"], "base_auto_gteps": base_run["harmonic_mean_teps"] / 1e9,
             "predicted_auto_gteps": {bound: scale_hmean * t / 1e9 for bound, t in first_root_teps.items()},
             "search_seconds": seconds, "base_search_seconds": base_seconds, "levels": levels}
@@ -174,7 +177,7 @@ def misses(rows, measured):
     """{grid: measured / predicted - 1 against the nearer end of the predicted range, 0 inside}."""
     out = {}
     for row in rows:
-        grid = "x".join(map(str, row["grid"]))
+        grid = grid_text(row["grid"])
         if grid in measured:
             low, high = predicted_range(row)
             value = measured[grid]
@@ -188,7 +191,7 @@ def table(rows, measured=None):
              "|---|---|---|---|---|---|" + ("---|" if measured is not None else "")]
     for row in rows:
         low, high = predicted_range(row)
-        grid = "x".join(map(str, row["grid"]))
+        grid = grid_text(row["grid"])
         line = (f"| {grid} | {row['gpus']} | {row['scale']} | {row['base']} scale {row['base_scale']} | "
                 f"{row['base_auto_gteps']:.1f} | {low:.0f} .. {high:.0f} |")
         if measured is not None:

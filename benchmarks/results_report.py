@@ -803,8 +803,6 @@ def results_cpu_bytes(results):
 def results_cpu_grids(results):
     """The CPU runs on eight ranks (and a 2x2 beside them): each search validated, and the bytes
     its first root sent against the model's estimate and upper estimate on the same grid."""
-    from lagraph_dist.semirings import any_secondi
-    from lagraph_dist.tools import model
     rows = []
     for name in CPU_GRIDS:
         record = load(results, name)
@@ -812,8 +810,7 @@ def results_cpu_grids(results):
         for direction, run in record["lagraph_dist"].items():
             levels = run["levels_first_root"]
             measured = multigpu_report.measured_bytes(levels)
-            predicted = model.search_bytes(grid, record["n"], model.level_sizes_from_records(levels),
-                                           semiring=any_secondi, symmetric=True, backend="cpu")["total"]
+            predicted = multigpu_report.predicted(grid, record["n"], levels, backend="cpu")["total"]
             rows.append([grid_of(record), grid[0] * grid[1], direction, checked_text(run), len(levels),
                          megabytes(measured), span(predicted["all"], predicted["all_upper"], megabytes),
                          f"{measured / predicted['all']:.2f}x"])
