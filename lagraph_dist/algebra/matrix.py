@@ -37,7 +37,8 @@ class _CsrWriter:
     def __init__(self, capacity, nmajor, nminor, xp):
         self.xp, self.nminor = xp, nminor
         self.indices = xp.empty(capacity, dtype=np.int32)
-        self.counts = xp.zeros(nmajor + 1, dtype=np.int64)
+        self.offsets = xp.zeros(nmajor + 1, dtype=np.int64)
+        self.all_majors = xp.arange(nmajor + 1, dtype=np.int64)
         self.written, self.previous = 0, None
 
     def add_sorted(self, keys):
@@ -52,12 +53,15 @@ class _CsrWriter:
             unique = batch[fresh]
             stop = self.written + int(unique.shape[0])
             self.indices[self.written:stop] = (unique % self.nminor).astype(np.int32)
-            self.counts[1:] += xp.bincount(unique // self.nminor, minlength=self.counts.shape[0] - 1)
+            # the batch's entries before each major, summed over batches, are the offsets: a
+            # search of the sorted majors, where a bincount on CuPy would take CUB scratch of
+            # tens of bytes a major
+            self.offsets += xp.searchsorted(unique // self.nminor, self.all_majors, side="left")
             self.written = stop
 
     def finish(self):
         # the duplicates' tail of ``indices`` stays allocated: trimming would copy the rest
-        return LocalCSR(self.xp.cumsum(self.counts), self.indices[:self.written], self.nminor)
+        return LocalCSR(self.offsets, self.indices[:self.written], self.nminor)
 
 
 def csr_from_sorted_keys(keys, nmajor, nminor, xp):

@@ -39,7 +39,8 @@ OFFSET_BYTES = 8                 # int64 offset per row (indptr)
 
 # -- construction (lagraph_dist.algebra.matrix._from_edge_chunks and _CsrWriter)
 PASS_KEY_BYTES = 16              # a pass's int64 keys ``col * row_space_len + row`` plus the sort's scratch
-COUNT_BYTES_PER_ROW = 16         # the writer's int64 row counts and their prefix sum
+COUNT_BYTES_PER_ROW = 24         # the writer's int64 row offsets, its row ids searched for them, and
+                                 # one batch's search result
 # a chunk in flight (generator draws, symmetrized copies, owner ranks, routed copies) before it
 # becomes keys: under 56 bytes a key on the CPU (tracemalloc); on the GPU, CuPy's temporaries
 # and its pool's cached blocks leave 140-230 bytes a chunk key beside the terms above in the
@@ -54,6 +55,7 @@ CPU_ONE_RANK_BYTES_PER_KEY = 32
 TRANSPOSE_BYTES_PER_EDGE = 16    # over the whole block: every entry's row (int32), and a pass's selection
                                  # (its masks and CuPy's int32/int64 scan of them in nonzero)
 TRANSPOSE_PASS_BYTES_PER_EDGE = 48   # per entry of one pass: its position, widened ids, keys and the sort's scratch
+TRANSPOSE_BYTES_PER_ROW = 16     # per row of the copy: the writer's row ids and one batch's search of them
 CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy products (several ranks) materialise every edge of a product's rows
 WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited/parents, depths,
                                  # degrees, frontier, the gathered frontier, the product's output
@@ -120,16 +122,17 @@ def _backend_name(backend):
     return name
 
 
-def transpose_bytes(edges, passes=1) -> int:
-    """Transient bytes of building the by-row copy of a block of ``edges`` entries in ``passes``
-    passes over ranges of rows (each pass sorts only its range's keys)."""
-    return TRANSPOSE_BYTES_PER_EDGE * edges + TRANSPOSE_PASS_BYTES_PER_EDGE * -(-edges // passes)
+def transpose_bytes(edges, rows, passes=1) -> int:
+    """Transient bytes of building the by-row copy (``rows`` rows) of a block of ``edges``
+    entries in ``passes`` passes over ranges of rows (each pass sorts only its range's keys)."""
+    return (TRANSPOSE_BYTES_PER_EDGE * edges + TRANSPOSE_PASS_BYTES_PER_EDGE * -(-edges // passes)
+            + TRANSPOSE_BYTES_PER_ROW * (rows + 1))
 
 
 def by_row_copy_bytes(edges, row_space_len, passes=1) -> int:
     """Peak bytes the by-row copy of a block adds while it is built: its indices and offsets
     beside the transient of :func:`transpose_bytes`."""
-    return INDEX_BYTES * edges + OFFSET_BYTES * (row_space_len + 1) + transpose_bytes(edges, passes)
+    return INDEX_BYTES * edges + OFFSET_BYTES * (row_space_len + 1) + transpose_bytes(edges, row_space_len, passes)
 
 
 def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=False, passes=1,
@@ -174,7 +177,7 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     if by_row_copy:
         graph += INDEX_BYTES * edges + OFFSET_BYTES * (layout.row_space_len + 1)
 
-    transient = transpose_bytes(edges, transpose_passes) if by_row_copy else 0
+    transient = transpose_bytes(edges, layout.row_space_len, transpose_passes) if by_row_copy else 0
     if name == "cpu" and tuple(grid_shape) != (1, 1):      # one rank: the compiled fused twin, no per-edge arrays
         transient = max(transient, CPU_KERNEL_BYTES_PER_EDGE * edges)
     search = (transient + RESULT_BYTES_PER_VERTEX * n
