@@ -86,6 +86,18 @@ for stage in "$@"; do
             python3 "$repo/benchmarks/ncu_summary.py" "$csv" >> "$OUT/ncu-summary.txt" 2>&1
         done; done
         grep -a -E "^(==|PROFILED|total|[0-9]+ launches)" "$OUT/ncu-summary.txt" ;;
+    ncu-detail)             # Nsight Compute's sections (speed of light, memory, warp stalls, occupancy) for the
+                            # first $NCU_COUNT (3) launches of kernel $NCU_KERNEL (ld_push_spmspv) in one search of each
+                            # of $NCU_GRAPHS (kron:26) with $NCU_DIRECTIONS (push): where a big level's time goes
+        for spec in ${NCU_GRAPHS:-kron:26}; do for d in ${NCU_DIRECTIONS:-push}; do
+            timeout ${NCU_TIMEOUT:-200} ncu --profile-from-start off --clock-control none \
+                --kernel-name "regex:${NCU_KERNEL:-ld_push_spmspv}" --launch-count ${NCU_COUNT:-3} \
+                --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+                --section Occupancy --section LaunchStats \
+                python3 "$repo/benchmarks/ncu_level.py" $spec $d > "$OUT/ncu-detail-${spec/:/}-$d.txt" 2>&1
+            grep -a -E "^(PROFILED|LEVEL)|Duration|Memory Throughput|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Stall" \
+                "$OUT/ncu-detail-${spec/:/}-$d.txt" | head -${NCU_LINES:-60}
+        done; done ;;
     blocks)                 # the fused search's shape (benchmarks/fused_blocks.py): blocks a multiprocessor
                             # ($BLOCKS, e.g. 1,2,policy), one-block thresholds ($BLOCK_EDGES, e.g. 0,4096) and block
                             # 0's visited copy ($CACHE_VISITED, e.g. on,off)
