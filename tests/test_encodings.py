@@ -315,3 +315,34 @@ def test_majors_of_any_slice_are_the_rows_of_its_entries(n, density, seed, data)
     stop = data.draw(st.integers(start, S.nnz))
     np.testing.assert_array_equal(csr.majors(np, start, stop), expected[start:stop])
     np.testing.assert_array_equal(csr.majors(np), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-5, 50), max_size=60))
+def test_sorted_runs_count_each_distinct_value(values):
+    """sorted_runs of a sorted array: numpy's unique with its counts (empty, one value, repeats)."""
+    from lagraph_dist.local.parts import sorted_runs
+    array = np.sort(np.asarray(values, dtype=np.int64))
+    distinct, counts = sorted_runs(array, np)
+    expected, expected_counts = np.unique(array, return_counts=True)
+    np.testing.assert_array_equal(distinct, expected)
+    np.testing.assert_array_equal(counts, expected_counts)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_device_majors_and_runs_match_the_host(seed):
+    """CuPy's majors (through sorted_runs) over slices of a block with empty rows: the host's
+    row ids of the same entries."""
+    import cupy
+    import scipy.sparse as sp
+    from lagraph_dist.local.parts import sorted_runs
+    S = sp.random(300, 200, density=0.02, format="csr", random_state=seed)
+    host = LocalCSR(S.indptr.astype(np.int64), S.indices.astype(np.int32), 200)
+    device = LocalCSR(cupy.asarray(host.indptr), cupy.asarray(host.indices), 200)
+    for start, stop in [(0, S.nnz), (0, 1), (S.nnz // 3, S.nnz // 2), (S.nnz, S.nnz)]:
+        np.testing.assert_array_equal(cupy.asnumpy(device.majors(cupy, start, stop)), host.majors(np, start, stop))
+    values = np.sort(np.random.default_rng(seed).integers(0, 40, 500))
+    for got, expected in zip(sorted_runs(cupy.asarray(values), cupy), np.unique(values, return_counts=True)):
+        np.testing.assert_array_equal(cupy.asnumpy(got), expected)

@@ -14,7 +14,7 @@ from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.checks import check_size, check_vertex, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.comm.grid import Layout, default_grid
-from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_from_edges
+from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_from_edges, sorted_runs
 from lagraph_dist.algebra.memory import by_row_copy_bytes, check_fits, estimate_to_fit
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector
@@ -37,8 +37,7 @@ class _CsrWriter:
     def __init__(self, capacity, nmajor, nminor, xp):
         self.xp, self.nminor = xp, nminor
         self.indices = xp.empty(capacity, dtype=np.int32)
-        self.offsets = xp.zeros(nmajor + 1, dtype=np.int64)
-        self.all_majors = xp.arange(nmajor + 1, dtype=np.int64)
+        self.counts = xp.zeros(nmajor + 1, dtype=np.int64)
         self.written, self.previous = 0, None
 
     def add_sorted(self, keys):
@@ -53,15 +52,15 @@ class _CsrWriter:
             unique = batch[fresh]
             stop = self.written + int(unique.shape[0])
             self.indices[self.written:stop] = (unique % self.nminor).astype(np.int32)
-            # the batch's entries before each major, summed over batches, are the offsets: a
-            # search of the sorted majors, where a bincount on CuPy would take CUB scratch of
-            # tens of bytes a major
-            self.offsets += xp.searchsorted(unique // self.nminor, self.all_majors, side="left")
+            # the batch's majors are sorted, so each distinct one is counted once, with its
+            # run's length (a bincount on CuPy takes CUB scratch of tens of bytes a major)
+            majors, entries = sorted_runs(unique // self.nminor, xp)
+            self.counts[majors + 1] += entries
             self.written = stop
 
     def finish(self):
         # the duplicates' tail of ``indices`` stays allocated: trimming would copy the rest
-        return LocalCSR(self.offsets, self.indices[:self.written], self.nminor)
+        return LocalCSR(self.xp.cumsum(self.counts), self.indices[:self.written], self.nminor)
 
 
 def csr_from_sorted_keys(keys, nmajor, nminor, xp):

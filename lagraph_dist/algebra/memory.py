@@ -39,8 +39,7 @@ OFFSET_BYTES = 8                 # int64 offset per row (indptr)
 
 # -- construction (lagraph_dist.algebra.matrix._from_edge_chunks and _CsrWriter)
 PASS_KEY_BYTES = 16              # a pass's int64 keys ``col * row_space_len + row`` plus the sort's scratch
-COUNT_BYTES_PER_ROW = 24         # the writer's int64 row offsets, its row ids searched for them, and
-                                 # one batch's search result
+COUNT_BYTES_PER_ROW = 16         # the writer's int64 row counts and their prefix sum
 # a chunk in flight (generator draws, symmetrized copies, owner ranks, routed copies) before it
 # becomes keys: under 56 bytes a key on the CPU (tracemalloc); on the GPU, CuPy's temporaries
 # and its pool's cached blocks leave 140-230 bytes a chunk key beside the terms above in the
@@ -55,7 +54,7 @@ CPU_ONE_RANK_BYTES_PER_KEY = 32
 TRANSPOSE_BYTES_PER_EDGE = 16    # over the whole block: every entry's row (int32), and a pass's selection
                                  # (its masks and CuPy's int32/int64 scan of them in nonzero)
 TRANSPOSE_PASS_BYTES_PER_EDGE = 48   # per entry of one pass: its position, widened ids, keys and the sort's scratch
-TRANSPOSE_BYTES_PER_ROW = 16     # per row of the copy: the writer's row ids and one batch's search of them
+TRANSPOSE_BYTES_PER_ROW = 8      # per row of the copy: the writer's counts, beside the offsets they become
 CPU_KERNEL_BYTES_PER_EDGE = 56   # the numpy products (several ranks) materialise every edge of a product's rows
 WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited/parents, depths,
                                  # degrees, frontier, the gathered frontier, the product's output

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from numba import prange
 
-__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "csr_from_edges"]
+__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "csr_from_edges", "sorted_runs"]
 
 
 @dataclass
@@ -48,19 +48,36 @@ class LocalCSR:
 
     def majors(self, xp, start=0, stop=None):
         """The row of every stored entry, or of entries ``start:stop`` (int64): the slice's
-        first row found by one search of indptr, then for each entry the count of rows that
-        start inside the slice at or before it (one search of those starts an entry; empty
-        rows share a start). No bincount: CuPy's (CUB's histogram) takes tens of bytes of
-        scratch a bin, and here a bin is an entry."""
+        first row found by one search of indptr, then a running count of the rows that start
+        inside the slice (empty rows share a start: each place gets its number of rows). No
+        bincount over the slice's entries: CuPy's (CUB's histogram) takes tens of bytes of
+        scratch a bin."""
         stop = self.nnz if stop is None else stop
         if stop <= start:
             return xp.zeros(0, dtype=np.int64)
         first, last = (int(r) for r in _host(xp.searchsorted(self.indptr, xp.asarray([start, stop - 1]),
                                                              side="right") - 1))
-        starts = self.indptr[first + 1:last + 1] - start        # rows beginning inside the slice
-        rows = xp.searchsorted(starts, xp.arange(stop - start, dtype=np.int64), side="right")
+        places, rows_there = sorted_runs(self.indptr[first + 1:last + 1] - start, xp)
+        steps = xp.zeros(stop - start, dtype=np.int64)
+        steps[places] = rows_there
+        rows = xp.cumsum(steps)
         rows += first
         return rows
+
+
+def sorted_runs(values, xp):
+    """(distinct values, how many times each occurs) of a sorted array, in order: a count by
+    value in time and memory of the array's length, not of the values' range."""
+    count = int(values.shape[0])
+    if count == 0:
+        return values, xp.zeros(0, dtype=np.int64)
+    begins = xp.ones(count, dtype=bool)
+    begins[1:] = values[1:] != values[:-1]
+    begins = xp.flatnonzero(begins)
+    lengths = xp.empty(begins.shape[0], dtype=np.int64)
+    lengths[:-1] = begins[1:] - begins[:-1]
+    lengths[-1:] = count - begins[-1:]
+    return values[begins], lengths
 
 
 def _host(array):
