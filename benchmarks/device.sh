@@ -98,6 +98,10 @@ for stage in "$@"; do
             grep -a -E "^(PROFILED|LEVEL)|Duration|Memory Throughput|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Stall" \
                 "$OUT/ncu-detail-${spec/:/}-$d.txt" | head -${NCU_LINES:-60}
         done; done ;;
+    hub-labels)             # the Kronecker graph as generated against its hub-first renumbering, push and auto
+                            # (benchmarks/hub_labels.py at $HUB_SCALE, 25: both graphs fit an H100 at once)
+        timeout ${HUB_TIMEOUT:-200} python3 "$repo/benchmarks/hub_labels.py" --scale ${HUB_SCALE:-25} \
+            --roots ${HUB_ROOTS:-8} --json "$OUT/hub-labels-scale${HUB_SCALE:-25}.json" 2>&1 | tail -6 ;;
     blocks)                 # the fused search's shape (benchmarks/fused_blocks.py): blocks a multiprocessor
                             # ($BLOCKS, e.g. 1,2,policy), one-block thresholds ($BLOCK_EDGES, e.g. 0,4096) and block
                             # 0's visited copy ($CACHE_VISITED, e.g. on,off)
