@@ -43,6 +43,17 @@ def renumbered(A, new_id, backend):
     return ld.Matrix.from_edges(src, dst, A.n, symmetrize=True, backend=backend)
 
 
+def host_cpu():
+    """'CPU <model>, <n> cores' of this host (the model from /proc/cpuinfo where there is one)."""
+    model = "unknown model"
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return f"CPU {model}, {os.cpu_count()} cores"
+
+
 def timed_searches(A, roots, direction, sync):
     """Milliseconds of one ld.bfs per root (after one untimed search)."""
     ld.bfs(A, roots[0], direction=direction)
@@ -91,7 +102,7 @@ def main():
         raise SystemExit("the renumbered graph's levels are not the original's, renumbered")
 
     record = {"benchmark": "hub_labels", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
-              "device": backend.kernels.device_info()["device"] if args.backend == "gpu" else "cpu",
+              "device": backend.kernels.device_info()["device"] if args.backend == "gpu" else host_cpu(),
               "scale": args.scale, "undirected_edges": edges, "roots": roots, "levels_equal": same_levels,
               "renumber_seconds": renumber_seconds, "runs": {}}
     for d in directions:

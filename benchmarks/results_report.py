@@ -218,6 +218,9 @@ def what_is(record):
         return "quick GPU timing of whole calls (gpu_quick.py): " + ", ".join(record["graphs"])
     if record.get("benchmark") == "host_ab":
         return f"host time of one ld.bfs call, {record['head']} against {record['base']}: {record['graph']}"
+    if record.get("benchmark") == "hub_labels":
+        return (f"Kronecker scale {record['scale']} as generated against its hub-first renumbering "
+                f"(hub_labels.py), push and auto")
     if record.get("benchmark") == "build_ab":
         return (f"Kronecker scale {record['head_build']['scale']} build on one GPU, {record['head']} against "
                 f"{record['base']}")
