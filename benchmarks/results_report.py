@@ -62,6 +62,8 @@ H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
+#: hub_labels.py records: the generated Kronecker graph against its hub-first renumbering
+HUB_LABELS = ("cpu-hub-labels-scale18-2e3c273.json", "cpu-hub-labels-scale20-2e3c273.json")
 #: profile_grid_levels.py records: a distributed level's fixed price (in multigpu/, in table order)
 SMALL_LEVELS = ("small-levels/h200x2-1x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-e8835c2.json",
                 "small-levels/h200x2-2x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-7087954.json")
@@ -902,6 +904,23 @@ def results_cpu_scaling(results):
                                  "negative."])
 
 
+def results_hub_labels(results):
+    rows, sources = [], []
+    for name in HUB_LABELS:
+        record = load(results, name)
+        sources.append(f"`{name}`: commit `{record['commit']}`, {record['device']}")
+        for direction, run in record["runs"].items():
+            rows.append([f"Kronecker {record['scale']}", direction, str(len(record["roots"])),
+                         sig(run["generated_median_ms"], 3), sig(run["hub_first_median_ms"], 3),
+                         f"{run['speedup']:.2f}", "yes" if record["levels_equal"] else "NO"])
+    header = ["graph", "direction", "roots", "generated ms (median)", "hub-first ms (median)",
+              "generated / hub-first", "levels equal, renumbered"]
+    return "\n\n".join(["The Kronecker graph as generated (labels permuted, hubs scattered) against the same graph "
+                         "with its vertices numbered by decreasing degree (`benchmarks/hub_labels.py`), one "
+                         "process, the same roots renumbered; the first root's levels, renumbered back, are the original's.",
+                         md_table(header, rows), f"JSON {'; '.join(sources)}."])
+
+
 # -- regions -------------------------------------------------------------------------------------------
 README_REGIONS = {"h100-bench": readme_h100_bench, "high-diameter": readme_high_diameter,
                   "multigpu": readme_multigpu, "multigpu-4gpu": lambda results: readme_multigpu(results, FOUR_GPUS)}
@@ -915,7 +934,7 @@ RESULTS_README_REGIONS = {
     "multigpu-small-levels": results_small_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
     "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
-    "cpu-bytes": results_cpu_bytes, "cpu-grids": results_cpu_grids, "model": results_model, "model-levels": results_model_levels,
+    "cpu-bytes": results_cpu_bytes, "hub-labels": results_hub_labels, "cpu-grids": results_cpu_grids, "model": results_model, "model-levels": results_model_levels,
 }
 
 
