@@ -12,7 +12,8 @@ ld.semirings.any_pair, mask=v, complement=True)``) and python-graphblas's gramma
 and Matrix Market files.
 """
 from lagraph_dist import semirings as _semirings_pkg
-from lagraph_dist.algorithms import BFSResult, MultiBFSResult, bfs, bfs_multi, bfs_path, bfs_paths
+from lagraph_dist.algorithms import (BFSResult, MultiBFSResult, bfs, bfs_multi, bfs_path, bfs_paths,
+                                     sort_by_degree)
 from lagraph_dist.local.backend import get_backend, gpu_available, gpu_status
 from lagraph_dist.core.errors import (CupyUnusableWarning, DimensionMismatch, DomainMismatch,
                                  FileAccessDenied, FileError, IndexOutOfBound, InvalidValue,
@@ -39,7 +40,7 @@ from lagraph_dist.core.version import __version__  # noqa: E402  (the one place 
 
 __all__ = [
     "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "bfs_multi", "MultiBFSResult",
-    "bfs_path", "bfs_paths", "vxm", "mxv", "ewise_add", "assign",
+    "bfs_path", "bfs_paths", "sort_by_degree", "vxm", "mxv", "ewise_add", "assign",
     "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "semiring", "monoid",
     "Mask", "Scalar", "VectorExpression", "validate", "reference",
     "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate",

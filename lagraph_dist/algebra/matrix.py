@@ -7,6 +7,8 @@ id (``by_row``: pull into unvisited rows). Entry A[u, v] is the edge u -> v.
 """
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 
 from lagraph_dist.comm import collectives
@@ -17,7 +19,7 @@ from lagraph_dist.comm.grid import Layout, default_grid
 from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_from_edges, sorted_runs
 from lagraph_dist.algebra.memory import by_row_copy_bytes, check_fits, estimate_to_fit
 from lagraph_dist.core.text import plural
-from lagraph_dist.algebra.vector import Vector
+from lagraph_dist.algebra.vector import Vector, _on_host
 
 #: local_edges copies the edges to the host in slices of this many (a few GiB of device ids)
 EDGES_PER_HOST_SLICE = 1 << 26
@@ -130,6 +132,19 @@ class LocalBlock:
     def nbytes(self) -> int:
         csrs = {id(c): c for c in (self.by_col, self._by_row) if c is not None}.values()
         return sum(int(c.indptr.nbytes + c.indices.nbytes) for c in csrs)
+
+
+def _checked_permutation(order, n, backend):
+    """``order`` as a host int64 array, when it holds each of 0..n-1 once."""
+    order = check_vertex_array(_on_host(order, backend), n, "order")
+    if order.shape[0] != n:
+        raise DimensionMismatch(f"order must list every vertex once: {plural(order.shape[0], 'id')} for "
+                                f"{plural(n, 'vertex')}")
+    repeated = np.flatnonzero(np.bincount(order, minlength=n) != 1)
+    if repeated.size:
+        raise InvalidValue(f"order must list every vertex once; vertex {int(repeated[0])} is listed "
+                           f"{int(np.count_nonzero(order == repeated[0]))} times")
+    return order
 
 
 class Matrix:
@@ -264,6 +279,33 @@ class Matrix:
         block = LocalBlock(by_col, backend, by_row_is_by_col=symmetric and grid.size == 1)
         nvals = int(grid.allreduce(by_col.nnz))
         return cls(n, grid, backend, block, nvals, symmetric=symmetric)
+
+    # -- renumbering ----------------------------------------------------------------------
+    def permuted(self, order) -> "Matrix":
+        """Collective: the same graph with its vertices renumbered, vertex k of the result being
+        vertex ``order[k]`` of this one (python-graphblas's ``A[order, order].new()``): edge
+        u -> v becomes new[u] -> new[v], where new is the inverse of ``order``. Every rank
+        passes the same ``order``, a permutation of 0..n-1 (e.g. :func:`lagraph_dist.sort_by_degree`);
+        the result keeps the grid, the backend, symmetry and node labels (its ``labels[k]`` is
+        this graph's ``labels[order[k]]``). A search of the result reads in its numbering:
+        ``levels_here = levels_there[new]``."""
+        order = self.grid.agree(_checked_permutation, order, self.n, self.backend)
+        if self.grid.size > 1:       # every rank's own edges move by it: one order for all
+            mark = zlib.crc32(order.tobytes())
+            if self.grid.allreduce(mark, "MIN") != self.grid.allreduce(mark, "MAX"):
+                raise InvalidValue("order differs between ranks: every rank must pass the same permutation")
+        new = np.empty(self.n, dtype=np.int64)
+        new[order] = np.arange(self.n, dtype=np.int64)
+        on_device = self.backend.name == "gpu"
+        src, dst = self.local_edges(on_device=on_device)
+        renumber = self.backend.asarray(new) if on_device else new
+        src = renumber[src]          # one side at a time: 24 bytes an edge at most beside the graph
+        dst = renumber[dst]
+        B = Matrix._from_valid_edges(src, dst, self.n, self.grid, self.backend, symmetrize=False,
+                                     symmetric=self.symmetric)
+        if self._labels is not None:
+            B._with_labels(self._labels[k] for k in order.tolist())
+        return B
 
     # -- node labels (a networkx graph's nodes) ---------------------------------------------
     @property

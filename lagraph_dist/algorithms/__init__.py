@@ -1,6 +1,7 @@
 """Graph algorithms written only with the public algebra."""
 from lagraph_dist.algorithms.bfs import BFSResult, bfs
 from lagraph_dist.algorithms.bfs_multi import MultiBFSResult, bfs_multi
+from lagraph_dist.algorithms.ordering import sort_by_degree
 from lagraph_dist.algorithms.paths import bfs_path, bfs_paths
 
-__all__ = ["bfs", "BFSResult", "bfs_multi", "MultiBFSResult", "bfs_path", "bfs_paths"]
+__all__ = ["bfs", "BFSResult", "bfs_multi", "MultiBFSResult", "bfs_path", "bfs_paths", "sort_by_degree"]

@@ -77,6 +77,31 @@ def random_graphs(grid):
         check_bfs(grid, A, S, [0, 5, 96], f"random symmetrize={symmetrize}")
 
 
+def renumbering(grid):
+    """A.permuted(order) on this grid is scipy's A[order][:, order], searches of it check
+    against python-graphblas, and an order that only one rank gets wrong raises on every rank."""
+    rng = np.random.default_rng(11)
+    n = 83
+    src, dst = rng.integers(0, n, 260), rng.integers(0, n, 260)
+    mine = slice(grid.rank, None, grid.size)
+    A = ld.Matrix.from_edges(src[mine], dst[mine], n, grid=grid, backend=BACKEND)
+    order = ld.sort_by_degree(A)
+    B = A.permuted(order)
+    S = gathered(grid, A)
+    assert (gathered(grid, B) != S[order][:, order]).nnz == 0, "permuted is not A[order, order]"
+    assert np.all(np.diff(B.out_degree().to_numpy(fill=0)) <= 0), "sort_by_degree: hubs not first"
+    check_bfs(grid, B, gathered(grid, B), [0, int(np.argsort(order)[5])], "renumbered")
+    wrong = order.copy()
+    if grid.rank == grid.size - 1:
+        wrong[0] = wrong[1]
+    said = expect_error(grid, ValueError, A.permuted, wrong)
+    assert "every vertex once" in said, said
+    if grid.size > 1:        # each rank a permutation, not the same one
+        mixed = order if grid.rank else order[::-1].copy()
+        said = expect_error(grid, ValueError, A.permuted, mixed)
+        assert "differs between ranks" in said, said
+
+
 def kronecker_graph(grid):
     A = ld.kronecker(8, seed=3, grid=grid, backend=BACKEND)
     S = gathered(grid, A)
@@ -329,6 +354,7 @@ def main():
         high_diameter_graphs(grid)
         random_graphs(grid)
         kronecker_graph(grid)
+        renumbering(grid)
         written_graphs(grid, stand_in_files(grid, args.folder))
         conversions(grid, args.folder)
         node_labels(grid)
