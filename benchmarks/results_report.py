@@ -63,7 +63,7 @@ H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
 #: hub_labels.py records: the generated Kronecker graph against its hub-first renumbering
-HUB_LABELS = ("cpu-hub-labels-scale18-2e3c273.json", "cpu-hub-labels-scale20-2e3c273.json")
+HUB_LABELS = ("cpu-hub-labels-scale18-46a3a2b.json", "cpu-hub-labels-scale20-46a3a2b.json")
 #: profile_grid_levels.py records: a distributed level's fixed price (in multigpu/, in table order)
 SMALL_LEVELS = ("small-levels/h200x2-1x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-e8835c2.json",
                 "small-levels/h200x2-2x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-7087954.json")
@@ -908,7 +908,8 @@ def results_hub_labels(results):
     rows, sources = [], []
     for name in HUB_LABELS:
         record = load(results, name)
-        sources.append(f"`{name}`: commit `{record['commit']}`, {record['device']}")
+        env = record["environment"]
+        sources.append(f"`{name}`: commit `{commit_of(env)}`, {device_of(env)}")
         for direction, run in record["runs"].items():
             rows.append([f"Kronecker {record['scale']}", direction, str(len(record["roots"])),
                          sig(run["generated_median_ms"], 3), sig(run["hub_first_median_ms"], 3),
