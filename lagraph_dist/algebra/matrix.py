@@ -287,8 +287,8 @@ class Matrix:
         u -> v becomes new[u] -> new[v], where new is the inverse of ``order``. Every rank
         passes the same ``order``, a permutation of 0..n-1 (e.g. :func:`lagraph_dist.sort_by_degree`);
         the result keeps the grid, the backend, symmetry and node labels (its ``labels[k]`` is
-        this graph's ``labels[order[k]]``). A search of the result reads in its numbering:
-        ``levels_here = levels_there[new]``."""
+        this graph's ``labels[order[k]]``). Searches of the result answer in its ids: this
+        graph's levels are the result's ``levels[new]`` (docs/api.md, Renumbering)."""
         order = self.grid.agree(_checked_permutation, order, self.n, self.backend)
         if self.grid.size > 1:       # every rank's own edges move by it: one order for all
             mark = zlib.crc32(order.tobytes())
