@@ -114,8 +114,12 @@ class LocalBlock:
     @property
     def by_row(self) -> LocalCSR:
         if self._by_row is None:
-            self._by_row = transpose_csr(self.by_col, self._backend.xp, self.by_row_passes())
+            self.build_by_row(self.by_row_passes())
         return self._by_row
+
+    def build_by_row(self, passes):
+        """Build the by-row copy in ``passes`` passes (a caller that chose them already)."""
+        self._by_row = transpose_csr(self.by_col, self._backend.xp, passes)
 
     def by_row_passes(self) -> int:
         """Passes the by-row build takes: the fewest whose peak fits the free memory."""
@@ -407,9 +411,10 @@ class Matrix:
         so that no search runs out of memory between its levels."""
         if not self.transposed or self.block.has_by_row:
             return
-        need = self.block.by_row_bytes(self.block.by_row_passes())
+        passes = self.block.by_row_passes()          # one free-memory read for the check and the build
+        need = self.block.by_row_bytes(passes)
         self.grid.agree(self.backend.check_fits, need, "the by-row copy of the graph that pull levels read")
-        self.block.by_row
+        self.block.build_by_row(passes)
 
     def out_degree(self) -> "Vector":
         """Collective, cached: the Vector of out-degrees (entries only where nonzero)."""
