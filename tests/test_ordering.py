@@ -32,6 +32,24 @@ def test_permuted_is_the_extract_of_the_order(case):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_permuted_in_many_slices_is_the_same_graph(backend, monkeypatch):
+    """A big graph is renumbered a slice of its edges at a time (2 * EDGES_PER_CHUNK edges);
+    made small, the slices must still give scipy's A[order][:, order], transposed views too."""
+    import lagraph_dist.algebra.matrix as matrix_module
+    rng = np.random.default_rng(9)
+    n = 200
+    src, dst = rng.integers(0, n, 1500), rng.integers(0, n, 1500)
+    A = ld.Matrix.from_edges(src, dst, n, backend=backend)
+    order = rng.permutation(n)
+    monkeypatch.setattr(matrix_module, "EDGES_PER_CHUNK", 50)
+    S = edges_to_scipy(src, dst, n)
+    for graph, expected in ((A, S), (A.T, S.T.tocsr())):
+        B = graph.permuted(order)
+        assert (B.to_scipy() != expected[order][:, order]).nnz == 0
+        assert B.nvals == A.nvals
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_search_of_the_renumbered_graph_is_the_original_renumbered(backend):
     """Levels from scipy's shortest paths on the renumbered pattern equal ld.bfs's on the
     original; the renumbered search's parents pass the Graph500 rules there, and read back in

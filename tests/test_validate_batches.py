@@ -84,6 +84,16 @@ def test_any_batch_size_gives_the_verdict_of_one_batch(case, batch, transposed):
     assert verdict_with_batch(batch, A, source, lv, pa) == whole
 
 
+def test_slices_of_a_given_count_end_empty_and_must_hold_the_edges():
+    """With ``count`` (a collective over the slices needs the same count on every rank), the
+    slices past this rank's edges are empty; a count too small for them is refused."""
+    A = ld.Matrix.from_edges(np.arange(10), np.arange(10)[::-1], 10, backend="cpu")
+    slices = list(A.local_edge_slices(4, count=5))
+    assert [s.shape[0] for s, _ in slices] == [4, 4, 2, 0, 0]
+    with pytest.raises(ValueError, match="2 slices of 4 edges cannot hold"):
+        list(A.local_edge_slices(4, count=2))
+
+
 @pytest.mark.parametrize("transposed", [False, True])
 @pytest.mark.parametrize("step", [1, 5, 64, 10**9])
 def test_slices_are_the_local_edges(transposed, step):

@@ -17,7 +17,8 @@ from lagraph_dist.core.checks import check_size, check_vertex, check_vertex_arra
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.comm.grid import Layout, default_grid
 from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_from_edges, sorted_runs
-from lagraph_dist.algebra.memory import by_row_copy_bytes, check_fits, estimate_to_fit
+from lagraph_dist.algebra.memory import (EDGES_PER_CHUNK, by_row_copy_bytes, check_fits, construction_bytes,
+                                         estimate_to_fit)
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector, _on_host
 
@@ -235,6 +236,20 @@ class Matrix:
                    symmetric=symmetric)
 
     @classmethod
+    def _from_edge_maker(cls, make_chunks, n, grid, backend, *, keys, symmetrize, symmetric, what):
+        """Build from ``make_chunks()``, called anew for each pass, whose chunks hold at most
+        2 * EDGES_PER_CHUNK keys; ``keys`` bounds the keys stored over all ranks (an undirected
+        edge counts twice). On one rank every key stays here, so the passes are chosen up front:
+        the fewest whose keys and sort fit beside what the device already holds."""
+        capacity = keys if grid.size == 1 else None
+        passes = 1 if capacity is None else backend.passes_to_fit(
+            lambda p: construction_bytes(keys, n, p, backend))
+        check_fits(estimate_to_fit(n, keys, backend, grid_shape=grid.shape, symmetric=symmetric, passes=passes),
+                   grid, backend, what)
+        return cls._from_edge_chunks(make_chunks, n, grid, backend, symmetrize=symmetrize, symmetric=symmetric,
+                                     capacity=capacity, passes=passes)
+
+    @classmethod
     def _from_edge_chunks(cls, make_chunks, n, grid, backend, *, symmetrize, symmetric,
                           capacity=None, passes=1):
         """Build this rank's block from ``make_chunks()``, an iterable of (src, dst) chunks of
@@ -300,13 +315,17 @@ class Matrix:
                 raise InvalidValue("order differs between ranks: every rank must pass the same permutation")
         new = np.empty(self.n, dtype=np.int64)
         new[order] = np.arange(self.n, dtype=np.int64)
-        on_device = self.backend.name == "gpu"
-        src, dst = self.local_edges(on_device=on_device)
-        renumber = self.backend.asarray(new) if on_device else new
-        src = renumber[src]          # one side at a time: 24 bytes an edge at most beside the graph
-        dst = renumber[dst]
-        B = Matrix._from_valid_edges(src, dst, self.n, self.grid, self.backend, symmetrize=False,
-                                     symmetric=self.symmetric)
+        renumber = self.backend.asarray(new) if self.backend.name == "gpu" else new
+        # the same number of slices on every rank: each slice is routed to its owners collectively
+        slices = self.grid.allreduce(-(-self.block.by_col.nnz // (2 * EDGES_PER_CHUNK)), "MAX")
+
+        def renumbered_chunks():     # one slice of this rank's edges at a time, as new ids
+            for src, dst in self.local_edge_slices(2 * EDGES_PER_CHUNK, slices):
+                yield renumber[src], renumber[dst]
+
+        B = Matrix._from_edge_maker(renumbered_chunks, self.n, self.grid, self.backend, keys=self.nvals,
+                                    symmetrize=False, symmetric=self.symmetric,
+                                    what=f"the renumbered graph of {plural(self.n, 'vertex')}")
         if self._labels is not None:
             B._with_labels(self._labels[k] for k in order.tolist())
         return B
@@ -358,12 +377,16 @@ class Matrix:
             src[start:stop], dst[start:stop] = self.backend.to_host(s), self.backend.to_host(d)
         return src, dst
 
-    def local_edge_slices(self, max_edges):
+    def local_edge_slices(self, max_edges, count=None):
         """The edges of :meth:`local_edges` as backend arrays, at most ``max_edges`` at a time,
-        so that only one slice of the block exists as global int64 ids at once."""
+        so that only one slice of the block exists as global int64 ids at once; with ``count``,
+        exactly that many slices (the last ones empty), for a collective over the slices."""
         nnz = self.block.by_col.nnz
-        for start in range(0, nnz, max_edges):
-            yield self._local_edge_range(start, min(start + max_edges, nnz))
+        count = -(-nnz // max_edges) if count is None else count
+        if count * max_edges < nnz:
+            raise InvalidValue(f"{count} slices of {max_edges} edges cannot hold this rank's {nnz}")
+        for start in range(0, count * max_edges, max_edges):
+            yield self._local_edge_range(min(start, nnz), min(start + max_edges, nnz))
 
     def _local_edge_range(self, start, stop):
         """Global (src, dst) of the block's entries ``start:stop`` (backend int64 arrays)."""

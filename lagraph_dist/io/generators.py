@@ -17,7 +17,7 @@ from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import default_grid
 from lagraph_dist.algebra.matrix import Matrix
-from lagraph_dist.algebra.memory import EDGES_PER_CHUNK, check_fits, construction_bytes, estimate_to_fit
+from lagraph_dist.algebra.memory import EDGES_PER_CHUNK
 
 __all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges", "knn_edges"]
 
@@ -404,14 +404,6 @@ def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
     grid = grid or default_grid()
     backend = get_backend(backend)
     scale, edgefactor, seed = grid.agree(check_kronecker_arguments, scale, edgefactor, seed)
-    # on one rank every generated edge stays here, so the keys can be counted up front; the
-    # build makes the edges again for each pass until one pass's keys and sort fit
-    keys = 2 * (edgefactor << scale)
-    capacity = keys if grid.size == 1 else None
-    passes = 1 if capacity is None else backend.passes_to_fit(
-        lambda p: construction_bytes(keys, 1 << scale, p, backend))
-    check_fits(estimate_to_fit(1 << scale, keys, backend, grid_shape=grid.shape, symmetric=True, passes=passes),
-               grid, backend, f"a scale-{scale} Kronecker graph")
-    return Matrix._from_edge_chunks(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
-                                    1 << scale, grid, backend, symmetrize=True, symmetric=True,
-                                    capacity=capacity, passes=passes)
+    return Matrix._from_edge_maker(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
+                                   1 << scale, grid, backend, keys=2 * (edgefactor << scale), symmetrize=True,
+                                   symmetric=True, what=f"a scale-{scale} Kronecker graph")

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.p
 from graphs import (MALFORMED_MTX, small_digraph, triangle_mesh,  # noqa: E402
                     west_like_digraph, write_real_general)
 sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
-from common import expect_error, gathered, grid_arguments  # noqa: E402
+from common import expect_error, gathered, grid_arguments, small_edge_chunks  # noqa: E402
 
 BACKEND = "cpu"            # set from --backend
 TRANSPORT = None           # set from --transport (None: the default)
@@ -91,6 +91,8 @@ def renumbering(grid):
     assert (T != S[order][:, order]).nnz == 0, "permuted is not A[order, order]"
     assert np.all(np.diff(B.out_degree().to_numpy(fill=0)) <= 0), "sort_by_degree: hubs not first"
     check_bfs(grid, B, T, [0, int(np.argsort(order)[5])], "renumbered")
+    with small_edge_chunks(7):       # many slices, and ranks holding different numbers of them
+        assert (gathered(grid, A.permuted(order)) != T).nnz == 0, "permuted in slices differs"
     wrong = order.copy()
     if grid.rank == grid.size - 1:
         wrong[0] = wrong[1]

@@ -1,6 +1,9 @@
 """Pieces the MPI check scripts share (they import it from their own folder)."""
 import argparse
+import contextlib
 from pathlib import Path
+
+import lagraph_dist.algebra.matrix as matrix_module
 
 
 def grid_arguments(doc):
@@ -26,3 +29,14 @@ def expect_error(me, exc_type, func, /, *args, **kwargs):
     except exc_type as exc:
         return str(exc)
     raise AssertionError(f"rank {me.rank}: {func.__name__} did not raise {exc_type.__name__}")
+
+
+@contextlib.contextmanager
+def small_edge_chunks(edges):
+    """Builds from edge chunks (permuted) take ``edges`` edges at a time, as a huge graph would."""
+    saved = matrix_module.EDGES_PER_CHUNK
+    matrix_module.EDGES_PER_CHUNK = edges
+    try:
+        yield
+    finally:
+        matrix_module.EDGES_PER_CHUNK = saved
