@@ -58,12 +58,13 @@ H100_QUICK = ("h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json", "h
 # one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
                      "h100-host-profile-kron22-53d3ee3.json", "h100-host-profile-kron12-f5b3811.json",
-                     "h100-host-profile-kron22-f5b3811.json")
+                     "h100-host-profile-kron22-f5b3811.json", "h100-host-profile-kron12-06dddc4.json")
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
 #: hub_labels.py records: the generated Kronecker graph against its hub-first renumbering
-HUB_LABELS = ("cpu-hub-labels-scale18-46a3a2b.json", "cpu-hub-labels-scale20-46a3a2b.json")
+HUB_LABELS = ("cpu-hub-labels-scale18-46a3a2b.json", "cpu-hub-labels-scale20-46a3a2b.json",
+              "h100-hub-labels-scale26-06dddc4.json")
 #: profile_grid_levels.py records: a distributed level's fixed price (in multigpu/, in table order)
 SMALL_LEVELS = ("small-levels/h200x2-1x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-e8835c2.json",
                 "small-levels/h200x2-2x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-7087954.json")
@@ -911,10 +912,10 @@ def results_hub_labels(results):
         env = record["environment"]
         sources.append(f"`{name}`: commit `{commit_of(env)}`, {device_of(env)}")
         for direction, run in record["runs"].items():
-            rows.append([f"Kronecker {record['scale']}", direction, str(len(record["roots"])),
+            rows.append([f"Kronecker {record['scale']}", device_of(env), direction, str(len(record["roots"])),
                          sig(run["generated_median_ms"], 3), sig(run["hub_first_median_ms"], 3),
                          f"{run['speedup']:.2f}", "yes" if record["levels_equal"] else "NO"])
-    header = ["graph", "direction", "roots", "generated ms (median)", "hub-first ms (median)",
+    header = ["graph", "device", "direction", "roots", "generated ms (median)", "hub-first ms (median)",
               "generated / hub-first", "levels equal, renumbered"]
     return "\n\n".join(["The Kronecker graph as generated (labels permuted, hubs scattered) against the same graph "
                          "with its vertices numbered by decreasing degree (`benchmarks/hub_labels.py`), one "
