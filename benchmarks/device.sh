@@ -115,6 +115,14 @@ for stage in "$@"; do
                 --calls ${HOST_CALLS:-50} --json "$OUT/host-profile-${spec/:/}.json" 2>&1 \
                 | grep -v "^\s*$" | tee -a "$OUT/host.log" | head -${HOST_HEAD:-80}
         done ;;
+    host-ab)                # one call's host time at the commit in .old ($OLD_COMMIT) against this one, alternating
+                            # processes (benchmarks/host_ab.py on $HOST_AB_GRAPH, default kron:12)
+        old_site=$(mktemp -d)
+        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/.old" > /dev/null 2>&1
+        timeout ${HOST_AB_TIMEOUT:-300} python3 "$repo/benchmarks/host_ab.py" ${HOST_AB_GRAPH:-kron:12} --backend gpu \
+            --base-tree "$old_site" --base-name ${OLD_COMMIT:-old} --head-tree "$site" --rounds ${HOST_AB_ROUNDS:-5} \
+            --calls ${HOST_AB_CALLS:-300} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :).json" 2>&1 | tail -12 \
+            | tee -a "$OUT/host-ab.log" ;;
     trace)                  # where a fused level's time goes (benchmarks/fused_trace.py, a traced build of fused.cu)
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
             ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-trace.json" 2>&1 | tee "$OUT/trace.log" ;;

@@ -10,7 +10,10 @@ per figure, the median over the rounds of each side and their ratio.
 
 ``--base-tree`` takes the base from a folder holding its checkout instead (a device copy has no
 history to make a worktree from: carry the base's tree as an ignored folder, as device.sh's
-``.old``), ``--base-name`` naming its commit in the record.
+``.old``), ``--base-name`` naming its commit in the record. A folder given as a tree is put
+first on PYTHONPATH: on the GPU give installed copies (``pip install --target``), which hold
+the CUDA sources as the package's ``lagraph_dist.kernels``, for both sides (``--head-tree``
+for this one; device.sh's ``host-ab`` stage does so).
 
 The figures are host_profile's: the call, the levels' own time, and the call split at the
 backend's fused run (the engine's Python outside it; the backend call less its levels' own
@@ -52,7 +55,8 @@ def uncommitted(tree):
 
 def profile(tree, commit, args, out):
     """host_profile.py on ``tree``'s package (its record naming ``commit``); returns its record."""
-    env = dict(os.environ, PYTHONPATH=tree, LAGRAPH_DIST_COMMIT=commit)
+    path = os.pathsep.join(p for p in (tree, os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, PYTHONPATH=path, LAGRAPH_DIST_COMMIT=commit)
     done = subprocess.run([sys.executable, os.path.join(HERE, "host_profile.py"), args.graph, "--backend",
                            args.backend, "--calls", str(args.calls), "--lines", "0", "--json", out],
                           env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True)
@@ -74,6 +78,8 @@ def main():
     base.add_argument("--base", help="the commit to compare this tree against (a worktree of it is made)")
     base.add_argument("--base-tree", help="a folder holding the base's checkout, instead of --base")
     parser.add_argument("--base-name", help="with --base-tree: the base's commit, for the record")
+    parser.add_argument("--head-tree", default=TREE,
+                        help="the folder this side's package is imported from (default: this checkout)")
     parser.add_argument("--backend", choices=("gpu", "cpu"), default="cpu")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--calls", type=int, default=2000)
@@ -86,11 +92,11 @@ def main():
         if not args.base_tree:
             git("worktree", "add", "--detach", base_tree, args.base)
         names = {"base": git("rev-parse", "--short", args.base) if args.base else (args.base_name or "unnamed"),
-                 "head": commit_of(TREE)}
+                 "head": commit_of(args.head_tree)}
         try:
             rounds = {"base": [], "head": []}
             for k in range(args.rounds):
-                for side, tree in (("base", base_tree), ("head", TREE)):
+                for side, tree in (("base", base_tree), ("head", args.head_tree)):
                     record = profile(tree, names[side], args, os.path.join(scratch, f"{side}-{k}.json"))
                     rounds[side].append(figures(record))
                     print(f"round {k + 1} {side}: " + ", ".join(f"{name} {value:.1f}"

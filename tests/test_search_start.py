@@ -161,3 +161,38 @@ def test_started_gpu_search_in_every_shape(graph, block_edges, cache_visited, pu
             np.testing.assert_array_equal(depths.to_coo()[0], reached)
             np.testing.assert_array_equal(visited.to_coo()[0], reached)
             ld.validate(A, source, _dense(depths), _dense(visited))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
+    """One GPU makes the next search's outputs while a search's kernel runs
+    (``empty_results``): the next search of the same graph takes them, no two results share
+    memory (the first result reads the same after three more searches), a graph of another size
+    gets its own, and outputs over RESULTS_AHEAD_BYTES are not held ahead."""
+    from lagraph_dist.local.gpu_kernels import base
+    A = ld.kronecker(10, seed=2, backend="gpu")
+    S = A.to_scipy()
+    kernels = A.backend.kernels
+    roots = [int(v) for v in np.flatnonzero(np.diff(S.indptr))[:4]]
+    first = ld.bfs(A, roots[0])
+    held_levels, held_parents = first.levels.to_numpy(), first.parents.to_numpy()
+    made_ahead = [array.data.ptr for array in kernels._results_ahead[1]]
+    later = [ld.bfs(A, root) for root in roots[1:]]
+    taken = [later[0].parents.part.values, later[0].parents.part.words, later[0].levels.part.values,
+             later[0].levels.part.words]
+    assert [array.data.ptr for array in taken] == made_ahead
+    pointers = {result.levels.part.values.data.ptr for result in [first] + later}
+    assert len(pointers) == len(roots)
+    np.testing.assert_array_equal(first.levels.to_numpy(), held_levels)
+    np.testing.assert_array_equal(first.parents.to_numpy(), held_parents)
+    for root, result in zip(roots[1:], later):
+        np.testing.assert_array_equal(result.levels.to_numpy(), reference_levels(S, root))
+        ld.validate(A, root, result.levels.to_numpy(), result.parents.to_numpy())
+    B = ld.kronecker(9, seed=2, backend="gpu")
+    other = ld.bfs(B, 0, parents=False)
+    assert other.levels.part.values.data.ptr not in made_ahead
+    np.testing.assert_array_equal(other.levels.to_numpy(), reference_levels(B.to_scipy(), 0))
+    monkeypatch.setattr(base, "RESULTS_AHEAD_BYTES", 1024)
+    ld.bfs(A, roots[0])
+    assert kernels._results_ahead is None

@@ -20,7 +20,7 @@ from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import Layout
 # the fit checks live with the backend's memory (lagraph_dist.local.fit); they are named here too,
 # beside the estimates they are applied to
-from lagraph_dist.local.fit import (available_bytes, check_fits,  # noqa: F401
+from lagraph_dist.local.fit import (RESULTS_AHEAD_BYTES, available_bytes, check_fits,  # noqa: F401
                                     format_bytes, free_share, host_memory, passes_to_fit, ranks_sharing_memory,
                                     require_fit)
 
@@ -60,6 +60,8 @@ WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited
                                  # degrees, frontier, the gathered frontier, the product's output
 RESULT_BYTES_PER_VERTEX = 48     # per graph vertex: dense levels and parents on every rank
                                  # (to_numpy) and the per-vertex arrays of their validation
+AHEAD_BYTES_PER_VERTEX = 17      # one GPU: the next search's parents, depths and their bits, made
+                                 # while a search runs when under RESULTS_AHEAD_BYTES (empty_results)
 
 # -- a multi-source search (lagraph_dist.algorithms.bfs_multi, lagraph_dist.algebra.multi): one uint64
 # word a vertex holds the bits of up to 64 searches
@@ -181,6 +183,8 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
         transient = max(transient, CPU_KERNEL_BYTES_PER_EDGE * edges)
     search = (transient + RESULT_BYTES_PER_VERTEX * n
               + WORKSPACE_BYTES_PER_VERTEX * max(layout.col_space_len, layout.row_space_len))
+    if name == "gpu" and rows * cols == 1:
+        search += min(RESULTS_AHEAD_BYTES, AHEAD_BYTES_PER_VERTEX * n)
 
     chunk = min(edges, 2 * EDGES_PER_CHUNK if chunk_keys is None else _count("chunk_keys", chunk_keys, 0))
     construction = INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)

@@ -160,10 +160,12 @@ class Vector:
         (``ops.repeat_masked_vxm(source=...)`` writes them whole before anything reads them).
         ``layout``: the Layout of ``n`` on ``grid`` when the caller holds it. Not collective."""
         layout = Layout(n, grid.rows, grid.cols) if layout is None else layout
-        length, xp = layout.block_len, backend.xp
+        length = layout.block_len
+        arrays = backend.empty_results([spec for dtype in dtypes
+                                        for spec in ((length, dtype), (length // 32, np.uint32))])
         vectors = []
-        for dtype in dtypes:
-            part = LocalPart("bitmap", length, None, xp.empty(length, dtype), words=xp.empty(length // 32, np.uint32))
+        for values, words in zip(arrays[::2], arrays[1::2]):
+            part = LocalPart("bitmap", length, None, values, words=words)
             part.changed_in_place(backend)
             vectors.append(cls._from_part(n, grid, backend, part, layout=layout))
         return vectors

@@ -77,6 +77,13 @@ class Backend:
     def asarray(self, array, dtype=None):
         return self.xp.asarray(array, dtype=dtype)
 
+    def empty_results(self, specs):
+        """Unwritten arrays of ``specs``, (length, dtype) pairs: a search's outputs (on the GPU,
+        made ahead while the previous search ran where they are small: gpu_kernels.base)."""
+        if self.xp is np:
+            return [np.empty(length, dtype) for length, dtype in specs]
+        return self.kernels.empty_results(specs)
+
     def to_host(self, array):
         """A numpy view/copy of an array of this backend (a device read on the GPU backend)."""
         return array if self.xp is np else self.kernels.read(array)

@@ -9,10 +9,15 @@ import os
 from lagraph_dist.core.errors import OutOfDeviceMemory, OutOfHostMemory
 
 __all__ = ["host_memory", "available_bytes", "free_share", "require_fit", "passes_to_fit",
-           "ranks_sharing_memory", "check_fits", "format_bytes", "PASS_SHARE", "MAX_PASSES"]
+           "ranks_sharing_memory", "check_fits", "format_bytes", "PASS_SHARE", "MAX_PASSES",
+           "RESULTS_AHEAD_BYTES"]
 
 PASS_SHARE = 0.9                 # of the free device memory a pass may take: the rest is headroom
 MAX_PASSES = 64                  # passes over the edges at most
+# the GPU backend makes the next search's output arrays while a search's kernel runs
+# (gpu_kernels.base: empty_results), when they take at most this much: on small graphs their
+# allocations are a fifth of the call's host time, on big ones noise beside the kernel
+RESULTS_AHEAD_BYTES = 64 << 20
 
 
 # -- free memory ------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import numpy as np
 from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, FUSED_BUILDS,
                                        MULT_CODES, MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN,
                                        THREADS, cuda_defines)
+from lagraph_dist.local.fit import RESULTS_AHEAD_BYTES
 from lagraph_dist.local.parts import LocalPart
 
 _MULT = MULT_CODES
@@ -134,6 +135,34 @@ class KernelsBase:
         # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
         # visited words where they fit (benchmarks compare both)
         self.fused_cache_visited = True
+        self._results_wanted = None     # (device, specs) of the outputs a search took last
+        self._results_ahead = None      # (device, specs, arrays) made for the next one
+
+    # -- a search's outputs, made while the previous search's kernel ran -----------------------
+    def empty_results(self, specs):
+        """Unwritten device arrays of ``specs``, (length, dtype) pairs: a search's outputs.
+        They are the set :meth:`make_results_ahead` made while the last search's kernel ran
+        when that set fits ``specs`` (the same graph searched again), else made now; either
+        way a set like them is wanted for the next search when it takes at most
+        RESULTS_AHEAD_BYTES. At most one set is held ahead."""
+        key = (self.cp.cuda.Device().id, tuple((int(length), np.dtype(dtype)) for length, dtype in specs))
+        ahead, self._results_ahead = self._results_ahead, None
+        arrays = ahead[1] if ahead is not None and ahead[0] == key else self._make_results(key)
+        nbytes = sum(array.nbytes for array in arrays)
+        self._results_wanted = key if nbytes <= RESULTS_AHEAD_BYTES else None
+        return arrays
+
+    def make_results_ahead(self):
+        """Make the outputs the next search will likely take (the last search's kind), at a
+        moment the host would wait on the device anyway: while a fused search's kernel runs,
+        where the four allocations of a search's outputs (4-7 us each on the H100 host) are
+        off the call's path."""
+        key, self._results_wanted = self._results_wanted, None
+        if key is not None:
+            self._results_ahead = (key, self._make_results(key))
+
+    def _make_results(self, key):
+        return [self.cp.empty(length, dtype) for length, dtype in key[1]]
 
     def read(self, array):
         """The way this backend copies device data to the host (counted): a new host array."""
