@@ -123,6 +123,12 @@ for stage in "$@"; do
             --base-tree "$old_site" --base-name ${OLD_COMMIT:-old} --head-tree "$site" --rounds ${HOST_AB_ROUNDS:-5} \
             --calls ${HOST_AB_CALLS:-300} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :).json" 2>&1 | tail -12 \
             | tee -a "$OUT/host-ab.log" ;;
+    ahead)                  # outputs made ahead against made in the call, alternating blocks in one process
+                            # (benchmarks/results_ahead.py on each of $AHEAD_GRAPHS, default kron:12 kron:16)
+        for spec in ${AHEAD_GRAPHS:-kron:12 kron:16}; do
+            timeout 150 python3 "$repo/benchmarks/results_ahead.py" $spec --json "$OUT/results-ahead-${spec/:/}.json" \
+                2>&1 | tail -3 | tee -a "$OUT/ahead.log"
+        done ;;
     trace)                  # where a fused level's time goes (benchmarks/fused_trace.py, a traced build of fused.cu)
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
             ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-trace.json" 2>&1 | tee "$OUT/trace.log" ;;

@@ -1,0 +1,76 @@
+"""What making a search's outputs ahead saves one ``ld.bfs`` call on one GPU: the same graph,
+the same roots, in one process, blocks of calls with the outputs made while the last search's
+kernel ran (``on``: the GPU backend's default) against made in the call (``off``:
+RESULTS_AHEAD_BYTES set to 0), alternating, so that both modes see the same host load.
+
+    python3 benchmarks/results_ahead.py kron:12 [--blocks 40] [--calls 50] [--json out.json]
+
+Each call's wall time (the call and a device synchronize) is kept; the record holds every
+call's microseconds a mode, their medians and 10th/90th percentiles, and the ratio of medians.
+A block's first two calls are not timed: the mode takes effect from the search after the switch.
+"""
+import argparse
+import json
+import time
+
+import numpy as np
+
+import lagraph_dist as ld
+from gpu_quick import build
+from lagraph_dist.local.gpu_kernels import base
+from lagraph_dist.tools.bench import environment
+
+MODES = ("off", "on")
+
+
+def timed_blocks(A, roots, blocks, calls):
+    """{mode: per-call microseconds} over ``blocks`` alternating blocks of ``calls`` searches."""
+    cap = base.RESULTS_AHEAD_BYTES
+    times = {mode: [] for mode in MODES}
+    try:
+        for block in range(blocks):
+            mode = MODES[block % 2]
+            base.RESULTS_AHEAD_BYTES = cap if mode == "on" else 0
+            for root in roots[:2]:                 # the mode's first searches: not timed
+                ld.bfs(A, root)
+            for k in range(calls):
+                A.backend.sync()
+                started = time.perf_counter()
+                ld.bfs(A, roots[k % len(roots)])
+                A.backend.sync()
+                times[mode].append(1e6 * (time.perf_counter() - started))
+    finally:
+        base.RESULTS_AHEAD_BYTES = cap
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graph")
+    parser.add_argument("--blocks", type=int, default=40)
+    parser.add_argument("--calls", type=int, default=50)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    A, roots = build(args.graph, "gpu")
+    roots = roots or [int(v) for v in A.out_degree().indices()[:8]]
+    for root in roots:
+        ld.bfs(A, root)
+    times = timed_blocks(A, roots, args.blocks, args.calls)
+    summary = {mode: {"median_us": float(np.median(t)), "p10_us": float(np.percentile(t, 10)),
+                      "p90_us": float(np.percentile(t, 90)), "calls": len(t)} for mode, t in times.items()}
+    ratio = summary["on"]["median_us"] / summary["off"]["median_us"]
+    for mode in MODES:
+        s = summary[mode]
+        print(f"{args.graph} outputs made ahead {mode}: median {s['median_us']:.1f} us "
+              f"(p10 {s['p10_us']:.1f}, p90 {s['p90_us']:.1f}, {s['calls']} calls)")
+    print(f"on / off: {ratio:.3f}")
+    if args.json:
+        record = {"benchmark": "results_ahead", "graph": args.graph, "environment": environment(A),
+                  "blocks": args.blocks, "calls_a_block": args.calls, "summary": summary, "on_over_off": ratio,
+                  "calls_us": times}
+        with open(args.json, "w") as out:
+            json.dump(record, out)
+
+
+if __name__ == "__main__":
+    main()
