@@ -5,8 +5,9 @@ RESULTS_AHEAD_BYTES set to 0), alternating, so that both modes see the same host
 
     python3 benchmarks/results_ahead.py kron:12 [--blocks 40] [--calls 50] [--json out.json]
 
-Each call's wall time (the call and a device synchronize) is kept; the record holds every
-call's microseconds a mode, their medians and 10th/90th percentiles, and the ratio of medians.
+Each call's wall time (the call and a device synchronize) is taken; the record holds, a mode,
+the median and 10th/90th percentiles over all its calls, each block's median, and the ratio of
+the modes' medians (a record of every call's time does not come back from a device call).
 A block's first two calls are not timed: the mode takes effect from the search after the switch.
 """
 import argparse
@@ -24,7 +25,8 @@ MODES = ("off", "on")
 
 
 def timed_blocks(A, roots, blocks, calls):
-    """{mode: per-call microseconds} over ``blocks`` alternating blocks of ``calls`` searches."""
+    """{mode: [each block's per-call microseconds]} over ``blocks`` alternating blocks of
+    ``calls`` searches."""
     cap = base.RESULTS_AHEAD_BYTES
     times = {mode: [] for mode in MODES}
     try:
@@ -33,12 +35,13 @@ def timed_blocks(A, roots, blocks, calls):
             base.RESULTS_AHEAD_BYTES = cap if mode == "on" else 0
             for root in roots[:2]:                 # the mode's first searches: not timed
                 ld.bfs(A, root)
+            times[mode].append([])
             for k in range(calls):
                 A.backend.sync()
                 started = time.perf_counter()
                 ld.bfs(A, roots[k % len(roots)])
                 A.backend.sync()
-                times[mode].append(1e6 * (time.perf_counter() - started))
+                times[mode][-1].append(1e6 * (time.perf_counter() - started))
     finally:
         base.RESULTS_AHEAD_BYTES = cap
     return times
@@ -56,8 +59,12 @@ def main():
     for root in roots:
         ld.bfs(A, root)
     times = timed_blocks(A, roots, args.blocks, args.calls)
-    summary = {mode: {"median_us": float(np.median(t)), "p10_us": float(np.percentile(t, 10)),
-                      "p90_us": float(np.percentile(t, 90)), "calls": len(t)} for mode, t in times.items()}
+    summary = {}
+    for mode, blocks in times.items():
+        every = np.concatenate(blocks)
+        summary[mode] = {"median_us": float(np.median(every)), "p10_us": float(np.percentile(every, 10)),
+                         "p90_us": float(np.percentile(every, 90)), "calls": int(every.size),
+                         "block_medians_us": [round(float(np.median(block)), 2) for block in blocks]}
     ratio = summary["on"]["median_us"] / summary["off"]["median_us"]
     for mode in MODES:
         s = summary[mode]
@@ -66,10 +73,9 @@ def main():
     print(f"on / off: {ratio:.3f}")
     if args.json:
         record = {"benchmark": "results_ahead", "graph": args.graph, "environment": environment(A),
-                  "blocks": args.blocks, "calls_a_block": args.calls, "summary": summary, "on_over_off": ratio,
-                  "calls_us": times}
+                  "blocks": args.blocks, "calls_a_block": args.calls, "summary": summary, "on_over_off": ratio}
         with open(args.json, "w") as out:
-            json.dump(record, out)
+            json.dump(record, out, indent=1)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ def test_the_script_times_both_modes(tmp_path):
                           capture_output=True, text=True, timeout=300, cwd=ROOT / "benchmarks")
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     record = json.loads(out.read_text())
-    assert [len(record["calls_us"][mode]) for mode in ("off", "on")] == [6, 6]
+    assert [record["summary"][mode]["calls"] for mode in ("off", "on")] == [6, 6]
+    assert [len(record["summary"][mode]["block_medians_us"]) for mode in ("off", "on")] == [2, 2]
     assert record["on_over_off"] == record["summary"]["on"]["median_us"] / record["summary"]["off"]["median_us"]
     assert record["environment"]["backend"] == "gpu"
 
