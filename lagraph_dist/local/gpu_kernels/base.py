@@ -144,8 +144,9 @@ class KernelsBase:
         They are the set :meth:`make_results_ahead` made while the last search's kernel ran
         when that set fits ``specs`` (the same graph searched again), else made now; either
         way a set like them is wanted for the next search when it takes at most
-        RESULTS_AHEAD_BYTES. At most one set is held ahead."""
-        key = (self.cp.cuda.Device().id, tuple((int(length), np.dtype(dtype)) for length, dtype in specs))
+        RESULTS_AHEAD_BYTES. At most one set is held ahead. ``specs`` are compared as given:
+        the caller writes them the same way each call (Vector._unset's (length, dtype) pairs)."""
+        key = (self.cp.cuda.runtime.getDevice(), tuple(specs))
         ahead, self._results_ahead = self._results_ahead, None
         arrays = ahead[1] if ahead is not None and ahead[0] == key else self._make_results(key)
         nbytes = sum(array.nbytes for array in arrays)

@@ -70,7 +70,8 @@ class _KernelRecords(_LazyRecords):
 
     def __init__(self, rows, started_ns):
         self._rows, self._started, self._made = rows, started_ns, None
-        self.found = int(rows[:, 1].sum())
+        found = rows[:, 1]          # (a search's few levels: Python's sum of a list costs a third of numpy's)
+        self.found = sum(found.tolist()) if found.shape[0] <= 64 else int(found.sum())
 
     def _made_now(self):
         ends = self._rows[:, 4].astype(np.int64)
@@ -106,12 +107,16 @@ _level_records = _KernelRecords
 
 
 class _Report(NamedTuple):
-    """A fused run's report buffer (FusedKernels._report) and its views."""
+    """A fused run's report buffer (FusedKernels._report), its views and the addresses a launch
+    passes (read once: a CuPy array's address is a few attribute reads a call)."""
     whole: object       # the device buffer: status, push stamps, level records
     head: object        # what the one read brings back: the status, the stamps and the first records
     mirror: PinnedMirror    # head's page-locked host copy
     records: object     # the level records (uint64)
     stamps: tuple       # the push stamps' views (push_stamps)
+    whole_at: int       # the addresses of whole, records and the stamps' first view
+    records_at: int
+    stamps_at: int
 
 
 class FusedKernels(KernelsBase):
@@ -280,9 +285,11 @@ class FusedKernels(KernelsBase):
             records_at = FUSED_NSTATUS + PUSH_STAMPS
             whole = cp.empty(records_at + FUSED_RECORD * max_levels, dtype=cp.int64)
             head = whole[:records_at + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)]
+            records = whole[records_at:].view(cp.uint64)
+            stamps = self.push_stamps(whole[FUSED_NSTATUS:records_at].view(cp.uint64))
             report = space["reports"][max_levels] = _Report(
-                whole, head, PinnedMirror(cp, head.shape, head.dtype), whole[records_at:].view(cp.uint64),
-                self.push_stamps(whole[FUSED_NSTATUS:records_at].view(cp.uint64)))
+                whole, head, PinnedMirror(cp, head.shape, head.dtype), records, stamps,
+                whole.data.ptr, records.data.ptr, stamps[0].data.ptr)
         return report
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, pushed,
@@ -303,9 +310,9 @@ class FusedKernels(KernelsBase):
         arguments = self._arguments(space, out_csr, in_csr)
         arguments.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
-            source, report.stamps[0].data.ptr if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
+            source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
             rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target,
-            report.records.data.ptr, report.whole.data.ptr, cache > 0, depth_bits_follow)
+            report.records_at, report.whole_at, cache > 0, depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
         self.make_results_ahead()        # while the kernel runs: the next search's outputs
         # the one read: the status, the stamps and the first records
