@@ -67,8 +67,10 @@ def profile(tree, commit, args, out):
 
 
 def figures(record):
-    """The figures compared: the call, the levels' own time, and the split's parts (us)."""
-    return {"call": record["call_us"], "levels' own": record["levels_own_us"], **record["split_us"]}
+    """The figures compared: the call, the levels' own time, the split's parts and, on the GPU,
+    the timeline's parts (the host time beyond the kernel among them) (us)."""
+    return {"call": record["call_us"], "levels' own": record["levels_own_us"], **record["split_us"],
+            **{f"timeline: {part}": value for part, value in record.get("timeline_us", {}).items()}}
 
 
 def main():

@@ -148,8 +148,7 @@ class KernelsBase:
         the caller writes them the same way each call (Vector._unset's (length, dtype) pairs)."""
         key = (self.cp.cuda.runtime.getDevice(), tuple(specs))
         ahead, self._results_ahead = self._results_ahead, None
-        arrays = ahead[1] if ahead is not None and ahead[0] == key else self._make_results(key)
-        nbytes = sum(array.nbytes for array in arrays)
+        _, arrays, nbytes = ahead if ahead is not None and ahead[0] == key else self._make_results(key)
         self._results_wanted = key if nbytes <= RESULTS_AHEAD_BYTES else None
         return arrays
 
@@ -160,10 +159,12 @@ class KernelsBase:
         off the call's path."""
         key, self._results_wanted = self._results_wanted, None
         if key is not None:
-            self._results_ahead = (key, self._make_results(key))
+            self._results_ahead = self._make_results(key)
 
     def _make_results(self, key):
-        return [self.cp.empty(length, dtype) for length, dtype in key[1]]
+        """(key, the arrays of its specs, their bytes)."""
+        arrays = [self.cp.empty(length, dtype) for length, dtype in key[1]]
+        return key, arrays, sum(array.nbytes for array in arrays)
 
     def read(self, array):
         """The way this backend copies device data to the host (counted): a new host array."""

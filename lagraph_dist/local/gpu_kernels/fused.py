@@ -136,7 +136,8 @@ class FusedKernels(KernelsBase):
         bitmaps, giant_lists = cp.empty(3 * max(nwords, 1), dtype=cp.uint32), cp.empty(3 * giants, dtype=cp.int32)
         return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": bitmaps, "giants": giant_lists,
                 "giant_rows": cp.empty(giants, dtype=cp.int32), "giant_capacity": giants,
-                "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "shapes": {}, "n": n, "nnz": nnz,
+                "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "shapes": {}, "plans": {},
+                "n": n, "nnz": nnz,
                 "first_frontier": (bitmaps[:nwords], giant_lists[:giants]),
                 "no_ids": cp.empty(0, dtype=cp.int32)}
 
@@ -184,6 +185,17 @@ class FusedKernels(KernelsBase):
                 _pointer(space["bitmaps"]), _pointer(space["giants"]), _pointer(space["giant_rows"]),
                 space["giant_capacity"], int(self._giant_rows(space, csr)), _pointer(space["slots"])), _CALL_PACKING)
         return self._per_matrix(space, "arguments", in_csr, make)
+
+    def _launch_plan(self, space, out_csr, in_csr, mult, ctype):
+        """(kernel, blocks, dynamic shared bytes, argument buffer) of a launch over ``in_csr``
+        (:meth:`_fused_launch`, :meth:`_arguments`), kept in the workspace under everything
+        they depend on: one lookup a call."""
+        key = (id(in_csr.indptr), mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited)
+        plan = space["plans"].get(key)
+        if plan is None:
+            plan = space["plans"][key] = (*self._fused_launch(space, mult, ctype),
+                                          self._arguments(space, out_csr, in_csr))
+        return plan
 
     def _fused_launch(self, space, mult, ctype):
         """(kernel, blocks, dynamic shared bytes) of a cooperative launch over the graph of
@@ -306,8 +318,7 @@ class FusedKernels(KernelsBase):
         first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
                                                                                     frontier.shape[0], -1)
         mult, ctype = (2, "long long") if positional else (0, "bool")
-        function, blocks, cache = self._fused_launch(space, mult, ctype)
-        arguments = self._arguments(space, out_csr, in_csr)
+        function, blocks, cache, arguments = self._launch_plan(space, out_csr, in_csr, mult, ctype)
         arguments.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
             source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
