@@ -167,7 +167,7 @@ def test_started_gpu_search_in_every_shape(graph, block_edges, cache_visited, pu
 @pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
 def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     """One GPU makes the next search's outputs while a search's kernel runs
-    (``empty_results``): the next search of the same graph takes them, no two results share
+    (``made_ahead``): the next search of the same graph takes them, no two results share
     memory (the first result reads the same after three more searches), a graph of another size
     gets its own, and outputs over RESULTS_AHEAD_BYTES are not held ahead."""
     from lagraph_dist.local.gpu_kernels import base
@@ -177,7 +177,7 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     roots = [int(v) for v in np.flatnonzero(np.diff(S.indptr))[:4]]
     first = ld.bfs(A, roots[0])
     held_levels, held_parents = first.levels.to_numpy(), first.parents.to_numpy()
-    made_ahead = [array.data.ptr for array in kernels._results_ahead[1]]
+    made_ahead = [array.data.ptr for vector in kernels._ahead[1] for array in (vector.part.values, vector.part.words)]
     later = [ld.bfs(A, root) for root in roots[1:]]
     taken = [later[0].parents.part.values, later[0].parents.part.words, later[0].levels.part.values,
              later[0].levels.part.words]
@@ -195,4 +195,4 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     np.testing.assert_array_equal(other.levels.to_numpy(), reference_levels(B.to_scipy(), 0))
     monkeypatch.setattr(base, "RESULTS_AHEAD_BYTES", 1024)
     ld.bfs(A, roots[0])
-    assert kernels._results_ahead is None
+    assert kernels._ahead is None

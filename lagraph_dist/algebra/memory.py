@@ -61,7 +61,7 @@ WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited
 RESULT_BYTES_PER_VERTEX = 48     # per graph vertex: dense levels and parents on every rank
                                  # (to_numpy) and the per-vertex arrays of their validation
 AHEAD_BYTES_PER_VERTEX = 17      # one GPU: the next search's parents, depths and their bits, made
-                                 # while a search runs when under RESULTS_AHEAD_BYTES (empty_results)
+                                 # while a search runs when under RESULTS_AHEAD_BYTES (made_ahead)
 
 # -- a multi-source search (lagraph_dist.algorithms.bfs_multi, lagraph_dist.algebra.multi): one uint64
 # word a vertex holds the bits of up to 64 searches

@@ -160,15 +160,18 @@ class Vector:
         (``ops.repeat_masked_vxm(source=...)`` writes them whole before anything reads them).
         ``layout``: the Layout of ``n`` on ``grid`` when the caller holds it. Not collective."""
         layout = Layout(n, grid.rows, grid.cols) if layout is None else layout
-        length = layout.block_len
-        arrays = backend.empty_results([spec for dtype in dtypes
-                                        for spec in ((length, dtype), (length // 32, np.uint32))])
-        vectors = []
-        for values, words in zip(arrays[::2], arrays[1::2]):
-            part = LocalPart("bitmap", length, None, values, words=words)
-            part.changed_in_place(backend)
-            vectors.append(cls._from_part(n, grid, backend, part, layout=layout))
-        return vectors
+
+        def make():      # (on one GPU while the previous search of the same kind ran)
+            length, xp = layout.block_len, backend.xp
+            vectors, nbytes = [], 0
+            for dtype in dtypes:
+                values, words = xp.empty(length, dtype), xp.empty(length // 32, np.uint32)
+                part = LocalPart("bitmap", length, None, values, words=words)
+                part.changed_in_place(backend)
+                vectors.append(cls._from_part(n, grid, backend, part, layout=layout))
+                nbytes += values.nbytes + words.nbytes
+            return vectors, nbytes
+        return backend.made_ahead((n, tuple(dtypes), id(grid)), make)
 
     @classmethod
     def from_indices(cls, indices, n: int, *, values=None, grid=None, backend="auto",

@@ -77,12 +77,13 @@ class Backend:
     def asarray(self, array, dtype=None):
         return self.xp.asarray(array, dtype=dtype)
 
-    def empty_results(self, specs):
-        """Unwritten arrays of ``specs``, (length, dtype) pairs: a search's outputs (on the GPU,
-        made ahead while the previous search ran where they are small: gpu_kernels.base)."""
+    def made_ahead(self, key, make):
+        """A search's outputs, ``make()``'s (them, their bytes): on the GPU made while the
+        previous search of the same ``key`` ran where they are small (gpu_kernels.base), on the
+        CPU made now."""
         if self.xp is np:
-            return [np.empty(length, dtype) for length, dtype in specs]
-        return self.kernels.empty_results(specs)
+            return make()[0]
+        return self.kernels.made_ahead(key, make)
 
     def to_host(self, array):
         """A numpy view/copy of an array of this backend (a device read on the GPU backend)."""

@@ -135,36 +135,32 @@ class KernelsBase:
         # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
         # visited words where they fit (benchmarks compare both)
         self.fused_cache_visited = True
-        self._results_wanted = None     # (device, specs) of the outputs a search took last
-        self._results_ahead = None      # (device, specs, arrays) made for the next one
+        self._wanted = None             # (key, make): the outputs the last search took, to make again
+        self._ahead = None              # (key, what make() made) for the next search
 
     # -- a search's outputs, made while the previous search's kernel ran -----------------------
-    def empty_results(self, specs):
-        """Unwritten device arrays of ``specs``, (length, dtype) pairs: a search's outputs.
-        They are the set :meth:`make_results_ahead` made while the last search's kernel ran
-        when that set fits ``specs`` (the same graph searched again), else made now; either
-        way a set like them is wanted for the next search when it takes at most
-        RESULTS_AHEAD_BYTES. At most one set is held ahead. ``specs`` are compared as given:
-        the caller writes them the same way each call (Vector._unset's (length, dtype) pairs)."""
-        key = (self.cp.cuda.runtime.getDevice(), tuple(specs))
-        ahead, self._results_ahead = self._results_ahead, None
-        _, arrays, nbytes = ahead if ahead is not None and ahead[0] == key else self._make_results(key)
-        self._results_wanted = key if nbytes <= RESULTS_AHEAD_BYTES else None
-        return arrays
+    def made_ahead(self, key, make):
+        """A search's outputs: ``make()`` returns (them, their bytes). They are what
+        :meth:`make_ahead` made while the last search's kernel ran when that was made under the
+        same ``key`` (the same graph searched again), else ``make()`` now; either way ``make``
+        is kept to be called during the next search's kernel when the outputs take at most
+        RESULTS_AHEAD_BYTES. At most one set is held ahead; the objects are opaque here (the
+        caller's vectors, their arrays inside)."""
+        key = (self.cp.cuda.runtime.getDevice(), key)
+        ahead, self._ahead = self._ahead, None
+        made, nbytes = ahead[1] if ahead is not None and ahead[0] == key else make()
+        self._wanted = (key, make) if nbytes <= RESULTS_AHEAD_BYTES else None
+        return made
 
-    def make_results_ahead(self):
+    def make_ahead(self):
         """Make the outputs the next search will likely take (the last search's kind), at a
         moment the host would wait on the device anyway: while a fused search's kernel runs,
-        where the four allocations of a search's outputs (4-7 us each on the H100 host) are
-        off the call's path."""
-        key, self._results_wanted = self._results_wanted, None
-        if key is not None:
-            self._results_ahead = self._make_results(key)
-
-    def _make_results(self, key):
-        """(key, the arrays of its specs, their bytes)."""
-        arrays = [self.cp.empty(length, dtype) for length, dtype in key[1]]
-        return key, arrays, sum(array.nbytes for array in arrays)
+        where the outputs' four allocations (4-7 us each on the H100 host) and their vectors
+        are off the call's path."""
+        wanted, self._wanted = self._wanted, None
+        if wanted is not None:
+            key, make = wanted
+            self._ahead = (key, make())
 
     def read(self, array):
         """The way this backend copies device data to the host (counted): a new host array."""

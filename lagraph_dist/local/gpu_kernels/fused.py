@@ -325,7 +325,7 @@ class FusedKernels(KernelsBase):
             rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target,
             report.records_at, report.whole_at, cache > 0, depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
-        self.make_results_ahead()        # while the kernel runs: the next search's outputs
+        self.make_ahead()                # while the kernel runs: the next search's outputs
         # the one read: the status, the stamps and the first records
         head = self.read_into(report.head, report.mirror)
         levels, slot, count, edges, reason, push, previous, unexplored, started = head[:FUSED_NSTATUS].tolist()
