@@ -177,7 +177,7 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     roots = [int(v) for v in np.flatnonzero(np.diff(S.indptr))[:4]]
     first = ld.bfs(A, roots[0])
     held_levels, held_parents = first.levels.to_numpy(), first.parents.to_numpy()
-    made_ahead = [array.data.ptr for vector in kernels._ahead[1] for array in (vector.part.values, vector.part.words)]
+    made_ahead = [array.data.ptr for vector in kernels._ahead[1][0] for array in (vector.part.values, vector.part.words)]
     later = [ld.bfs(A, root) for root in roots[1:]]
     taken = [later[0].parents.part.values, later[0].parents.part.words, later[0].levels.part.values,
              later[0].levels.part.words]
