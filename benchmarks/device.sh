@@ -40,7 +40,7 @@ for stage in "$@"; do
             "$repo/tests" ${TEST_K:+-k "$TEST_K"} ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-multigpu.log" | tail -40 ;;
     quick)
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
-            2>&1 | tee "$OUT/quick.log" ;;
+            --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log" ;;
     profile)
         timeout ${PROFILE_TIMEOUT:-200} python3 "$repo/benchmarks/profile_level.py" ${PROFILE_SCALE:-22} 2>&1 | tee "$OUT/profile.log" \
             | grep -v "^ *$" | head -${PROFILE_LINES:-120} ;;

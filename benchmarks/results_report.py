@@ -58,10 +58,16 @@ H100_QUICK = ("h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json", "h
 # one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
                      "h100-host-profile-kron22-53d3ee3.json", "h100-host-profile-kron12-f5b3811.json",
-                     "h100-host-profile-kron22-f5b3811.json", "h100-host-profile-kron12-06dddc4.json")
+                     "h100-host-profile-kron22-f5b3811.json", "h100-host-profile-kron12-06dddc4.json",
+                     "h100-host-profile-kron12-caf31c1.json", "h100-host-profile-kron22-caf31c1.json")
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
+#: results_ahead.py records: outputs made ahead against made in the call, one GPU
+RESULTS_AHEAD = ("h100-results-ahead-kron12-44a4b94.json", "h100-results-ahead-kron16-44a4b94.json",
+                 "h100-results-ahead-kron22-44a4b94.json")
+#: host_ab.py records on one GPU (nvidia-h100-x1): the call's host time, a commit against its base
+H100_HOST_AB = ("h100-host-ab-kron12-44a4b94.json", "h100-host-ab-kron22-44a4b94.json")
 #: hub_labels.py records: the generated Kronecker graph against its hub-first renumbering
 HUB_LABELS = ("cpu-hub-labels-scale18-46a3a2b.json", "cpu-hub-labels-scale20-46a3a2b.json",
               "h100-hub-labels-scale26-06dddc4.json")
@@ -224,6 +230,8 @@ def what_is(record):
     if record.get("benchmark") == "hub_labels":
         return (f"Kronecker scale {record['scale']} as generated against its hub-first renumbering "
                 f"(hub_labels.py), push and auto")
+    if record.get("benchmark") == "results_ahead":
+        return f"one ld.bfs call with its outputs made ahead against made in the call (results_ahead.py): {record['graph']}"
     if record.get("benchmark") == "build_ab":
         return (f"Kronecker scale {record['head_build']['scale']} build on one GPU, {record['head']} against "
                 f"{record['base']}")
@@ -520,24 +528,46 @@ def results_host_profile(results):
                          "call less that, call by call.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
-def results_host_ab(results):
+def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend"):
     """One ld.bfs call's host time, a commit against its base in alternating processes
     (benchmarks/host_ab.py): each figure's median over the rounds on both sides, and the ratio."""
     rows, sources = [], []
-    for name in CPU_HOST_AB:
+    for name in names:
         record = load(results, name)
+        device = record["device"] if record["backend"] == "gpu" else f"CPU {record['device']}"
         sources.append(f"`{name}`: {record['rounds']} rounds of {count(record['calls'])} calls a side, "
-                       f"CPU {record['device']}, {record['cpu_count']} cores")
+                       f"{device}, {record['cpu_count']} cores")
         base, head = record["medians_us"]["base"], record["medians_us"]["head"]
         for figure, ratio in record["ratios"].items():
             rows.append([record["graph"], f"`{record['base']}`", f"`{record['head']}`", figure, sig(base[figure], 3),
                          sig(head[figure], 3), f"{ratio:.3f}"])
     header = ["graph", "base", "head", "figure", "base us", "head us", "head / base"]
-    return "\n\n".join(["One `ld.bfs` call's host time on the CPU backend (`benchmarks/host_ab.py`): this commit "
-                         "against its base, `host_profile.py --backend cpu` run in alternating processes on the "
+    return "\n\n".join([f"One `ld.bfs` call's host time {where} (`benchmarks/host_ab.py`): this commit "
+                         "against its base, `host_profile.py` run in alternating processes on the "
                          "same machine; each figure is the median over the rounds of each round's median. The "
-                         "engine's part (outside the backend's fused run) is the same Python as on one GPU.",
+                         "engine's part (outside the backend's fused run) is the same Python on both backends.",
                          md_table(header, rows), f"JSON {'; '.join(sources)}."])
+
+
+def results_ahead(results):
+    """One ld.bfs call with its outputs made while the last search ran against made in the call
+    (benchmarks/results_ahead.py): each mode's per-call median and spread, a row a record."""
+    rows, sources = [], []
+    for name in RESULTS_AHEAD:
+        record = load(results, name)
+        env = record["environment"]
+        sources.append(f"`{name}`: commit `{commit_of(env)}`, {device_of(env)}")
+        off, on = record["summary"]["off"], record["summary"]["on"]
+        rows.append([record["graph"], f"`{commit_of(env)}`", count(on["calls"] + off["calls"]),
+                     f"{sig(off['median_us'], 3)} ({sig(off['p10_us'], 3)}-{sig(off['p90_us'], 3)})",
+                     f"{sig(on['median_us'], 3)} ({sig(on['p10_us'], 3)}-{sig(on['p90_us'], 3)})",
+                     sig(off["median_us"] - on["median_us"], 3), f"{record['on_over_off']:.3f}"])
+    header = ["graph", "commit", "calls", "made in the call: us (p10-p90)", "made ahead: us (p10-p90)",
+              "saved us (medians)", "ahead / in the call"]
+    return "\n\n".join(["One `ld.bfs` call on one GPU with its outputs (four arrays and their vectors) made while "
+                         "the last search's kernel ran, against made in the call (`benchmarks/results_ahead.py`): one process, "
+                         "alternating blocks of 50 calls, the same roots; each call's wall time with a device "
+                         "synchronize.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_small_levels(results):
@@ -936,7 +966,8 @@ RESULTS_README_REGIONS = {
     "multigpu-small-levels": results_small_levels, "h200-bench": results_h200,
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
     "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
-    "cpu-bytes": results_cpu_bytes, "hub-labels": results_hub_labels, "cpu-grids": results_cpu_grids, "model": results_model, "model-levels": results_model_levels,
+    "cpu-bytes": results_cpu_bytes, "hub-labels": results_hub_labels, "results-ahead": results_ahead,
+    "h100-host": lambda results: results_host_ab(results, H100_HOST_AB, "on one GPU (`nvidia-h100-x1`)"), "cpu-grids": results_cpu_grids, "model": results_model, "model-levels": results_model_levels,
 }
 
 
