@@ -752,11 +752,14 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     space = A._cache.get("fused_workspace")
     if space is None:
         space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
+    degrees = A.out_degree()
+    ended = []       # a run's usual end, no frontier left, made while its kernel runs (on a GPU)
     raw, ids, edges, reason = backend.kernels.bfs_fused(
         out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
         None if depths is None else depths.part.values, depth, None if q is None else q.to_list().part.ids,
         semiring.multiply.positional, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
-        -1 if limits.target is None else int(limits.target), workspace=space, source=source)
+        -1 if limits.target is None else int(limits.target), workspace=space, source=source,
+        while_running=lambda: ended.append(_frontier_left(A, visited, degrees, backend.xp.empty(0, np.int32), 0)))
     run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
                     backend.kernel_launches - launches)
     added = raw.discovered                        # (both backends' runs are FusedRecords)
@@ -768,9 +771,16 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
         visited.facts.grew(added)
     if depths is not None:
         depths.part.changed_in_place(backend)
+    if ended and ids.shape[0] == 0 and edges == 0:
+        return ended[0], run, reason
+    return _frontier_left(A, visited, degrees, ids, int(edges)), run, reason
+
+
+def _frontier_left(A, visited, degrees, ids, edges):
+    """The frontier a fused run leaves (``ids``, its ``edges`` out-edges), its values gathered
+    from ``visited`` when read, its counts known."""
     count = int(ids.shape[0])
     part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
-    out = Vector._from_part(A.n, A.grid, backend, part, layout=A.layout)
-    degrees = A.out_degree()
-    out.facts.record_counts(collectives.GlobalCounts((count,), count, int(edges)), degrees)
-    return out, run, reason
+    out = Vector._from_part(A.n, A.grid, A.backend, part, layout=A.layout)
+    out.facts.record_counts(collectives.GlobalCounts((count,), count, edges), degrees)
+    return out

@@ -740,7 +740,7 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
 
 
 def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
-              rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None):
+              rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None, while_running=None):
     """Levels of the composite ``ops.repeat_masked_vxm`` run without leaving the backend, push or
     pull as ``rule`` (a :class:`lagraph_dist.core.direction.DirectionRule`, updated) chooses: each
     level claims the unvisited out-neighbours of the frontier (push, through ``out_csr``) or the
@@ -761,7 +761,8 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     vertex is its first frontier in-neighbour in the frontier's order (a push frontier is in
     the order its vertices were claimed, a pull's in increasing order), a pull level's its
     first in the row's. With ``frontier_ids`` None the search starts at vertex ``source``:
-    visited and depths are first cleared but for it.
+    visited and depths are first cleared but for it. ``while_running`` (the GPU's work done
+    while its kernel runs) is not called: this run has no device to wait for.
     """
     space = workspace if workspace is not None else fused_workspace(out_csr.nmajor, out_csr.nnz)
     if type(rule).choose is not _STOCK_CHOOSE:

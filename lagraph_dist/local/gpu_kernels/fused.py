@@ -241,7 +241,7 @@ class FusedKernels(KernelsBase):
         return cache
 
     def bfs_fused(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
-                  rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None):
+                  rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None, while_running=None):
         """The search's levels from ``frontier_ids``, or (``frontier_ids`` None) from vertex
         ``source``, which the first run's kernel sets up: visited and depths cleared but for it
         (no launch, allocation or list of the host's). Runs of the cooperative kernel, and between
@@ -250,6 +250,8 @@ class FusedKernels(KernelsBase):
         follows with no read between them. Each run reads its status, the push before it (its
         stamps) and its first per-level records back in one copy (a second copy only past
         FUSED_RECORDS_READ levels).
+        ``while_running``, when given, is called once while the first run's kernel runs (work
+        the host would otherwise do after the read).
         Updates ``rule``'s state. Returns the twin's tuple (records, frontier ids (a copy),
         frontier out-edges, stop reason); each level's seconds come from %globaltimer readings."""
         cp = self.cp
@@ -266,7 +268,8 @@ class FusedKernels(KernelsBase):
         while True:
             records, slot, count, edges, reason = self._fused_run(
                 out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, pushed, positional, rule,
-                max_frontier, kernel_edges, levels_left, target, space, report, started_here)
+                max_frontier, kernel_edges, levels_left, target, space, report, started_here, while_running)
+            while_running = None
             runs.extend(records)
             ran = len(records[-1])
             depth, levels_left = depth + ran, levels_left - ran
@@ -305,7 +308,8 @@ class FusedKernels(KernelsBase):
         return report
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, pushed,
-                   positional, rule, max_frontier, max_edges, max_levels, target, space, report, depth_bits_follow):
+                   positional, rule, max_frontier, max_edges, max_levels, target, space, report, depth_bits_follow,
+                   while_running=None):
         """One cooperative launch of at most ``max_levels`` levels (``frontier``: the first
         frontier's ids, or the search's source as an int, which the kernel sets up, or with
         ``pushed`` the queue a tile push level just wrote, whose count, out-edges, giants and
@@ -325,7 +329,9 @@ class FusedKernels(KernelsBase):
             rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target,
             report.records_at, report.whole_at, cache > 0, depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
-        self.make_ahead()                # while the kernel runs: the next search's outputs
+        self.make_ahead()                # while the kernel runs: the next search's outputs, the caller's work
+        if while_running is not None:
+            while_running()
         # the one read: the status, the stamps and the first records
         head = self.read_into(report.head, report.mirror)
         levels, slot, count, edges, reason, push, previous, unexplored, started = head[:FUSED_NSTATUS].tolist()
