@@ -115,13 +115,14 @@ for stage in "$@"; do
                 --calls ${HOST_CALLS:-50} --json "$OUT/host-profile-${spec/:/}.json" 2>&1 \
                 | grep -v "^\s*$" | tee -a "$OUT/host.log" | head -${HOST_HEAD:-80}
         done ;;
-    host-ab)                # one call's host time at the commit in .old ($OLD_COMMIT) against this one, alternating
-                            # processes (benchmarks/host_ab.py on $HOST_AB_GRAPH, default kron:12)
+    host-ab)                # one call's host time at the commit in $OLD_TREE (.old; $OLD_COMMIT) against this one,
+                            # alternating processes (benchmarks/host_ab.py on $HOST_AB_GRAPH, default kron:12)
         old_site=$(mktemp -d)
-        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/.old" > /dev/null 2>&1
+        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/${OLD_TREE:-.old}" \
+            > /dev/null 2>&1
         timeout ${HOST_AB_TIMEOUT:-300} python3 "$repo/benchmarks/host_ab.py" ${HOST_AB_GRAPH:-kron:12} --backend gpu \
             --base-tree "$old_site" --base-name ${OLD_COMMIT:-old} --head-tree "$site" --rounds ${HOST_AB_ROUNDS:-5} \
-            --calls ${HOST_AB_CALLS:-300} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :).json" 2>&1 | tail -12 \
+            --calls ${HOST_AB_CALLS:-300} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :)-${OLD_COMMIT:-old}.json" 2>&1 | tail -12 \
             | tee -a "$OUT/host-ab.log" ;;
     ahead)                  # outputs made ahead against made in the call, alternating blocks in one process
                             # (benchmarks/results_ahead.py on each of $AHEAD_GRAPHS, default kron:12 kron:16)
