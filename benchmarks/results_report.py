@@ -67,7 +67,12 @@ CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
 RESULTS_AHEAD = ("h100-results-ahead-kron12-44a4b94.json", "h100-results-ahead-kron16-44a4b94.json",
                  "h100-results-ahead-kron22-44a4b94.json")
 #: host_ab.py records on one GPU (nvidia-h100-x1): the call's host time, a commit against its base
-H100_HOST_AB = ("h100-host-ab-kron12-44a4b94.json", "h100-host-ab-kron22-44a4b94.json")
+H100_HOST_AB = ("h100-host-ab-kron12-44a4b94.json", "h100-host-ab-kron22-44a4b94.json",
+                "h100-host-ab-kron12-d9add00-vs-44a4b94.json", "h100-host-ab-kron12-d9add00-vs-c595b24.json",
+                "h100-host-ab-kron22-d9add00-vs-c595b24.json")
+#: the host_ab figures the GPU table shows (the records hold every one)
+H100_HOST_AB_FIGURES = ("call", "engine (outside the backend call)", "timeline: before the launch",
+                        "timeline: the launch call", "timeline: after the report", "timeline: host beyond the kernel")
 #: hub_labels.py records: the generated Kronecker graph against its hub-first renumbering
 HUB_LABELS = ("cpu-hub-labels-scale18-46a3a2b.json", "cpu-hub-labels-scale20-46a3a2b.json",
               "h100-hub-labels-scale26-06dddc4.json")
@@ -528,7 +533,7 @@ def results_host_profile(results):
                          "call less that, call by call.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
-def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend"):
+def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend", shown=None):
     """One ld.bfs call's host time, a commit against its base in alternating processes
     (benchmarks/host_ab.py): each figure's median over the rounds on both sides, and the ratio."""
     rows, sources = [], []
@@ -539,6 +544,8 @@ def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend"):
                        f"{device}, {record['cpu_count']} cores")
         base, head = record["medians_us"]["base"], record["medians_us"]["head"]
         for figure, ratio in record["ratios"].items():
+            if shown is not None and figure not in shown:
+                continue
             rows.append([record["graph"], f"`{record['base']}`", f"`{record['head']}`", figure, sig(base[figure], 3),
                          sig(head[figure], 3), f"{ratio:.3f}"])
     header = ["graph", "base", "head", "figure", "base us", "head us", "head / base"]
@@ -967,7 +974,8 @@ RESULTS_README_REGIONS = {
     "h200-memory": results_h200_memory, "h200-levels": results_h200_levels, "cpu-bench": results_cpu,
     "cpu-peers": results_cpu_peers, "cpu-host": results_host_ab, "cpu-scaling": results_cpu_scaling,
     "cpu-bytes": results_cpu_bytes, "hub-labels": results_hub_labels, "results-ahead": results_ahead,
-    "h100-host": lambda results: results_host_ab(results, H100_HOST_AB, "on one GPU (`nvidia-h100-x1`)"), "cpu-grids": results_cpu_grids, "model": results_model, "model-levels": results_model_levels,
+    "h100-host": lambda results: results_host_ab(results, H100_HOST_AB, "on one GPU (`nvidia-h100-x1`)",
+                                                 H100_HOST_AB_FIGURES), "cpu-grids": results_cpu_grids, "model": results_model, "model-levels": results_model_levels,
 }
 
 
