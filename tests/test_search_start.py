@@ -155,6 +155,7 @@ def test_started_gpu_search_in_every_shape(graph, block_edges, cache_visited, pu
     for source in (0, n // 2):
         for direction in ("push", "auto"):
             visited, depths, q, records = _search(A, source, direction=direction)
+            assert q.nvals == 0 and q.to_coo()[0].shape == (0,)      # the end made while the kernel ran
             expected = reference_levels(S, source)
             np.testing.assert_array_equal(_dense(depths), expected)
             reached = np.flatnonzero(expected >= 0)
