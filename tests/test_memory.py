@@ -273,3 +273,16 @@ def test_the_by_row_build_stays_within_its_bytes_on_the_host(passes):
     estimate = memory.by_row_copy_bytes(csr.nnz, csr.nminor, passes)
     assert estimate / 4 <= peak <= estimate, f"took {peak} bytes, estimated {estimate}"
     assert np.array_equal(copy.indices, S.T.tocsr().indices)
+
+
+@pytest.mark.parametrize("scale, held", [(20, True), (27, False)])
+def test_one_gpu_counts_the_outputs_made_ahead_all_or_none(scale, held):
+    """One GPU holds the next search's outputs (parents, depths and their bits: over 16 bytes a
+    vertex) only when they fit RESULTS_AHEAD_BYTES, and its search estimate counts exactly
+    that: all of them at scale 20, none at scale 27 (a graph whose memory is tight)."""
+    n = 1 << scale
+    outputs = 8 * n + 8 * n + 2 * (n // 8)
+    gpu, cpu = (memory.estimate_memory(n, 32 * n, backend=b, symmetric=True) for b in ("gpu", "cpu"))
+    extra = gpu.search - cpu.search
+    assert (extra >= outputs) == held and (extra == 0) == (not held)
+    assert extra <= memory.RESULTS_AHEAD_BYTES

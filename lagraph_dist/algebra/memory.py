@@ -25,6 +25,7 @@ from lagraph_dist.local.fit import (RESULTS_AHEAD_BYTES, available_bytes, check_
                                     require_fit)
 
 __all__ = ["MemoryEstimate", "estimate_memory", "estimate_to_fit", "transpose_bytes", "by_row_copy_bytes",
+           "results_ahead_bytes",
            "construction_bytes", "multi_search_bytes",
            "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
            "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
@@ -136,6 +137,13 @@ def by_row_copy_bytes(edges, row_space_len, passes=1) -> int:
     return INDEX_BYTES * edges + OFFSET_BYTES * (row_space_len + 1) + transpose_bytes(edges, row_space_len, passes)
 
 
+def results_ahead_bytes(n) -> int:
+    """Bytes one GPU holds for the next search's outputs, made while a search runs: all of them
+    when they fit RESULTS_AHEAD_BYTES, else none (a big graph's memory stays the graph's)."""
+    need = AHEAD_BYTES_PER_VERTEX * n
+    return need if need <= RESULTS_AHEAD_BYTES else 0
+
+
 def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=False, passes=1,
                     chunk_keys=None, transpose_passes=1) -> MemoryEstimate:
     """Bytes per rank of a graph with ``n`` vertices and ``nvals`` stored (directed) edges.
@@ -184,7 +192,7 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     search = (transient + RESULT_BYTES_PER_VERTEX * n
               + WORKSPACE_BYTES_PER_VERTEX * max(layout.col_space_len, layout.row_space_len))
     if name == "gpu" and rows * cols == 1:
-        search += min(RESULTS_AHEAD_BYTES, AHEAD_BYTES_PER_VERTEX * n)
+        search += results_ahead_bytes(n)
 
     chunk = min(edges, 2 * EDGES_PER_CHUNK if chunk_keys is None else _count("chunk_keys", chunk_keys, 0))
     construction = INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
