@@ -2,8 +2,9 @@
 levels' own time; the call split at the backend's fused run (the engine's Python around it, and
 the backend call less its levels' own time); on the GPU then a timeline of the call without a
 profiler (host time up to the fused kernel's launch, the launch call itself, the wait for its
-report, the host time after it, and the kernel's own time between two CUDA events around it)
-and each named stage's offsets; last cProfile over many calls (internal and cumulative time), so
+report, the host time after it, and the kernel's own time between two CUDA events around it);
+on either backend each named stage's offsets (the engine's stages, and the driver's or the
+compiled twin's); last cProfile over many calls (internal and cumulative time), so
 that the Python set-up around the run can be read function by function.
 
     python3 benchmarks/host_profile.py kron:20 [--backend gpu|cpu] [--calls 50] [--lines 35] [--json out.json]
@@ -55,7 +56,7 @@ def main():
     parts, single_runs = {}, 0
     if args.backend == "gpu":
         parts, single_runs = timeline(A, roots, args.calls)
-        stages(A, roots, args.calls)
+    stages(A, roots, args.calls)
     if args.json:
         write_record(args, A, walls, own, len(result.stats), split, parts, single_runs)
     profile = cProfile.Profile()
@@ -199,18 +200,23 @@ def stages(A, roots, calls):
     from lagraph_dist.algebra import ops
     from lagraph_dist.algebra.vector import Vector
     bfs_module = importlib.import_module("lagraph_dist.algorithms.bfs")     # the package exports the function
-    from lagraph_dist.local.gpu_kernels.fused import FusedKernels
-    import cupy
-    from lagraph_dist.local.gpu_kernels import base, fused
-    from lagraph_dist.local.gpu_kernels.bitmap import BitmapKernels
-    targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "_unset"), (Vector, "singles"),
-               (BitmapKernels, "single_entries"), (cupy, "empty"), (base._Counted, "__call__"),
+    # the engine's stages, the same Python on both backends
+    targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "_unset"),
                (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_VectorLevels"),
-               (ops, "_fused_levels"), (FusedKernels, "bfs_fused"), (FusedKernels, "_fused_launch"),
-               (base.KernelsBase, "launch_cooperative"), (base.KernelsBase, "read_into"),
-               (FusedKernels, "_fused_run"), (base.KernelsBase, "read"), (fused, "_level_records"),
-               (ops, "_FusedRun"), (ops.LocalPart, "gathered_list"), (ops.Vector, "_from_part"),
-               (bfs_module, "BFSResult")]
+               (ops, "_fused_levels"), (ops, "_FusedRun"), (ops, "_frontier_left"), (ops.LocalPart, "gathered_list"),
+               (ops.Vector, "_from_part"), (bfs_module, "BFSResult")]
+    if A.backend.name == "gpu":      # the driver's stages: the fused run, its launch, reads and allocations
+        import cupy
+        from lagraph_dist.local.gpu_kernels import base, fused
+        from lagraph_dist.local.gpu_kernels.bitmap import BitmapKernels
+        from lagraph_dist.local.gpu_kernels.fused import FusedKernels
+        targets += [(Vector, "singles"), (BitmapKernels, "single_entries"), (cupy, "empty"), (base._Counted, "__call__"),
+                    (FusedKernels, "bfs_fused"), (FusedKernels, "_launch_plan"), (base.KernelsBase, "launch_cooperative"),
+                    (base.KernelsBase, "read_into"), (FusedKernels, "_fused_run"), (base.KernelsBase, "read"),
+                    (fused, "_level_records")]
+    else:                            # the compiled twin's run and the call into it
+        from lagraph_dist.local.cpu_kernels import fused     # (its bfs_fused stays: the engine reads its attributes)
+        targets += [(fused, "_run"), (fused, "_search")]
     marks, saved = [], []
 
     def wrap(owner, name):
