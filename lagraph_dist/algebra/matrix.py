@@ -315,7 +315,7 @@ class Matrix:
                 raise InvalidValue("order differs between ranks: every rank must pass the same permutation")
         new = np.empty(self.n, dtype=np.int64)
         new[order] = np.arange(self.n, dtype=np.int64)
-        renumber = self.backend.asarray(new) if self.backend.name == "gpu" else new
+        renumber = self.backend.asarray(new)          # (on the CPU the array itself)
         # the same number of slices on every rank: each slice is routed to its owners collectively
         slices = self.grid.allreduce(-(-self.block.by_col.nnz // (2 * EDGES_PER_CHUNK)), "MAX")
 

@@ -136,7 +136,7 @@ class FusedKernels(KernelsBase):
         bitmaps, giant_lists = cp.empty(3 * max(nwords, 1), dtype=cp.uint32), cp.empty(3 * giants, dtype=cp.int32)
         return {"queues": cp.empty(3 * max(n, 1), dtype=cp.int32), "bitmaps": bitmaps, "giants": giant_lists,
                 "giant_rows": cp.empty(giants, dtype=cp.int32), "giant_capacity": giants,
-                "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "shapes": {}, "plans": {},
+                "slots": cp.empty(FUSED_NSLOTS, dtype=cp.uint64), "reports": {}, "plans": {},
                 "n": n, "nnz": nnz,
                 "first_frontier": (bitmaps[:nwords], giant_lists[:giants]),
                 "no_ids": cp.empty(0, dtype=cp.int32)}
@@ -172,24 +172,22 @@ class FusedKernels(KernelsBase):
         return self._per_matrix(space, "empty_rows", in_csr, empty_bits)
 
     def _arguments(self, space, out_csr, in_csr):
-        """The kernel's argument buffer (a KernelArguments), made once per matrix with the
-        fields that stay from call to call (FUSED_FIXED_ARGUMENTS: the graph's blocks, empty rows
-        and n; the workspace's queues, bitmaps, giant lists and slots) packed: a call packs only
-        its own (a whole call on a small graph is a few hundred microseconds of which the host's
-        part is what is left to cut). The arrays stay alive in the workspace and the matrix,
-        which outlive the launches."""
-        def make(csr):
-            return KernelArguments(_FIXED_PACKING.pack(
-                _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(csr.indptr), _pointer(csr.indices),
-                _pointer(self._empty_rows(space, csr)), out_csr.nmajor, _pointer(space["queues"]),
-                _pointer(space["bitmaps"]), _pointer(space["giants"]), _pointer(space["giant_rows"]),
-                space["giant_capacity"], int(self._giant_rows(space, csr)), _pointer(space["slots"])), _CALL_PACKING)
-        return self._per_matrix(space, "arguments", in_csr, make)
+        """The kernel's argument buffer (a KernelArguments), made once per launch plan
+        (:meth:`_launch_plan` keeps it) with the fields that stay from call to call
+        (FUSED_FIXED_ARGUMENTS: the graph's blocks, empty rows and n; the workspace's queues,
+        bitmaps, giant lists and slots) packed: a call packs only its own (a whole call on a small
+        graph is a few hundred microseconds of which the host's part is what is left to cut). The
+        arrays stay alive in the workspace and the matrix, which outlive the launches."""
+        return KernelArguments(_FIXED_PACKING.pack(
+            _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
+            _pointer(self._empty_rows(space, in_csr)), out_csr.nmajor, _pointer(space["queues"]),
+            _pointer(space["bitmaps"]), _pointer(space["giants"]), _pointer(space["giant_rows"]),
+            space["giant_capacity"], int(self._giant_rows(space, in_csr)), _pointer(space["slots"])), _CALL_PACKING)
 
     def _launch_plan(self, space, out_csr, in_csr, mult, ctype):
         """(kernel, blocks, dynamic shared bytes, argument buffer) of a launch over ``in_csr``
-        (:meth:`_fused_launch`, :meth:`_arguments`), kept in the workspace under everything
-        they depend on: one lookup a call."""
+        (:meth:`_fused_launch`, :meth:`_arguments`), made once and kept in the workspace under
+        everything they depend on: one lookup a call."""
         key = (id(in_csr.indptr), mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited)
         plan = space["plans"].get(key)
         if plan is None:
@@ -199,7 +197,8 @@ class FusedKernels(KernelsBase):
 
     def _fused_launch(self, space, mult, ctype):
         """(kernel, blocks, dynamic shared bytes) of a cooperative launch over the graph of
-        workspace ``space``, kept there (the attributes read are driver queries). Blocks a
+        workspace ``space`` (made once: :meth:`_launch_plan` keeps it; the attributes read are
+        driver queries). Blocks a
         multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
         degree, whose thin frontiers make the level's latency chain the cost
         (benchmarks/fused_blocks.py: 23 against 32 ms on the 1000 x 1000 mesh), else as many as
@@ -208,22 +207,18 @@ class FusedKernels(KernelsBase):
         the build whose threads have twice the registers (fused.cu, BLOCKS), and, where the
         visited words fit beside its shared memory, gives block 0 a copy of them to claim in
         (:meth:`_visited_cache_bytes`)."""
-        key = (mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited)
-        shape = space["shapes"].get(key)
-        if shape is None:
-            n, nnz = space["n"], space["nnz"]
-            wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
-            build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
-            function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
-            cache = self._visited_cache_bytes(function, n, build)
-            props = self._props
-            regs = -(-max(function.num_regs, 1) // 8) * 8
-            by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
-            by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
-            by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
-            fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-            shape = space["shapes"][key] = (function, self._sms * min(fit, wanted), cache)
-        return shape
+        n, nnz = space["n"], space["nnz"]
+        wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
+        build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
+        function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
+        cache = self._visited_cache_bytes(function, n, build)
+        props = self._props
+        regs = -(-max(function.num_regs, 1) // 8) * 8
+        by_regs = int(props["regsPerMultiprocessor"]) // (regs * FUSED_THREADS)
+        by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
+        by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
+        fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
+        return function, self._sms * min(fit, wanted), cache
 
     def _visited_cache_bytes(self, function, n, build):
         """Dynamic shared memory for block 0's copy of the visited words (fused.cu's
@@ -318,7 +313,6 @@ class FusedKernels(KernelsBase):
         frontier, its count and out-edges, stop reason). ``depth_bits_follow``: the depths' bits
         equal the visited bits at the start (the search started in this call), so the kernel
         copies the visited words to them as it exits instead of setting a bit a found vertex."""
-        n = out_csr.nmajor
         first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
                                                                                     frontier.shape[0], -1)
         mult, ctype = (2, "long long") if positional else (0, "bool")
