@@ -28,6 +28,13 @@ mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $
         "$repo/benchmarks/multigpu_bench.py" --out "$OUT" "$@" 2>&1 | tee -a "$OUT/multigpu-full.log" \
         | grep -v "^\s*$" | tail -8 | tee -a "$OUT/multigpu.log"
 }
+install_old() {     # the base commit's tree carried in $OLD_TREE (default .old), installed into a scratch folder it prints
+    local into
+    into=$(mktemp -d)
+    python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$into" "$repo/${OLD_TREE:-.old}" \
+        > /dev/null 2>&1
+    echo "$into"
+}
 for stage in "$@"; do
     echo "== $stage $(date +%T)"
     case $stage in
@@ -117,9 +124,7 @@ for stage in "$@"; do
         done ;;
     host-ab)                # one call's host time at the commit in $OLD_TREE (.old; $OLD_COMMIT) against this one,
                             # alternating processes (benchmarks/host_ab.py on $HOST_AB_GRAPH, default kron:12)
-        old_site=$(mktemp -d)
-        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/${OLD_TREE:-.old}" \
-            > /dev/null 2>&1
+        old_site=$(install_old)
         timeout ${HOST_AB_TIMEOUT:-300} python3 "$repo/benchmarks/host_ab.py" ${HOST_AB_GRAPH:-kron:12} --backend gpu \
             --base-tree "$old_site" --base-name ${OLD_COMMIT:-old} --head-tree "$site" --rounds ${HOST_AB_ROUNDS:-5} \
             --calls ${HOST_AB_CALLS:-300} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :)-${OLD_COMMIT:-old}.json" 2>&1 | tail -12 \
@@ -151,8 +156,7 @@ for stage in "$@"; do
                 2>&1 | tail -24 | tee -a "$OUT/trust.log"
         done ;;
     old-outliers)           # the scale-22 bench with peers at the commit in .old (cold, then warm CuPy cache)
-        old_site=$(mktemp -d)
-        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/.old" > /dev/null 2>&1
+        old_site=$(install_old)
         for cache in cold warm; do
             PYTHONPATH="$old_site:$site" CUPY_CACHE_DIR=/tmp/cupy-old timeout 300 python3 -c "$run_cli" bench \
                 --scale 22 --roots 16 --peers graphblas-pushpull,scipy,cupyx-naive --peer-roots 4 --no-progress \
@@ -172,8 +176,7 @@ for stage in "$@"; do
         tail -n 40 /tmp/bg/*.log ;;
     compare)                # gpu_quick.py on $QUICK at the commit carried in .old ($OLD_COMMIT) and at this one,
                             # one after the other in this call (records: quick-old.json, quick-new.json)
-        old_site=$(mktemp -d)
-        python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$old_site" "$repo/.old" > /dev/null 2>&1
+        old_site=$(install_old)
         LAGRAPH_DIST_COMMIT=${OLD_COMMIT:-old} PYTHONPATH="$old_site:$site" timeout ${QUICK_TIMEOUT:-300} python3 \
             "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:22 kron:26 mesh:1000x1000} --json "$OUT/quick-old.json" 2>&1 \
             | grep -v "^    " | tee "$OUT/compare.log"
