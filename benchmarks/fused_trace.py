@@ -25,7 +25,7 @@ NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + cla
          10: "grid: level work (own chain)", 11: "grid: block count", 12: "grid: barrier", 13: "grid: record + checks",
          19: "warp: edge's source + neighbour load", 20: "warp: degree loads + claim atomic",
          21: "warp: found + ballots", 22: "warp: scan", 23: "warp: record + entries to lanes",
-         16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier", 18: "hand-over: bits + barrier"}
+         16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier"}
 
 
 def traced_defines(plain=base.cuda_defines):

@@ -17,7 +17,9 @@
 // Frontier representations rotate over three slots (level L reads slot L%3, writes (L+1)%3
 // and clears (L+2)%3, level L-1's input), so that one barrier a level suffices:
 //   queue  Q[s]: ids (push levels write it; a push after a pull compacts the bitmap first),
-//   bitmap F[s]: bits (every level writes it; a pull reads it),
+//   bitmap F[s]: bits (a pull writes and reads them; a push writes none, and a pull after a push
+//   sets its frontier's bits from the queue first, so that thin push levels neither set bits
+//   nor clear them),
 //   giants G[s]: its vertices of more than LD_FUSED_PUSH_GIANT_DEGREE out-edges (sliced over the
 //   warps),
 //   and counters (count, out-edges, giants, work, giant rows, examined, fill) per slot.
@@ -153,7 +155,6 @@ struct ld_tracer {};
 #define LD_G_RECORD 13
 #define LD_H_BLOCK 16
 #define LD_H_BARRIER 17
-#define LD_H_BITS 18
 
 // Everything a level writes for the vertices it finds.
 template <typename V>
@@ -219,7 +220,7 @@ __device__ __forceinline__ void ld_read_slots(const u64* slots, const int (&inde
     for (int k = 0; k < N; ++k) value[k] = seen[k];
 }
 
-// After v's bit was claimed for this level: its depth and its frontier bit (block levels keep
+// After v's bit was claimed for this level: its depth and its frontier bit (push levels keep
 // no frontier bits: next_bits is null there).
 template <typename V>
 __device__ __forceinline__ void ld_mark_found(const ld_level_out<V>& out, int v, bool word_owned) {
@@ -531,10 +532,9 @@ __device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __rest
 // (simd-x, task management; the expand-factor hybrid of the load-balanced BFS): block 0 runs
 // it, and the levels after it while they stay small, with block barriers only, the frontier in
 // shared memory, while the other blocks wait at the grid barrier. Block levels write what grid
-// levels write (visited, parents, depths, the global queue and giant list of each level's
-// output, the records) but the frontier bitmaps, which stay clear; the level, the rule's state
-// and a stop reason go back in the slots (LD_SLOT_HANDOVER), and the grid sets the frontier's
-// bits when it takes the search back.
+// push levels write (visited, parents, depths, the global queue and giant list of each level's
+// output, the records; no frontier bits, and the bitmaps stay clear); the level, the rule's
+// state and a stop reason go back in the slots (LD_SLOT_HANDOVER).
 #define LD_SLOT_HANDOVER 22        // level, rule push, rule previous, rule unexplored, stop (-1: none)
 #define LD_SLOT_EPOCH 27           // hand-overs so far: the waiting blocks watch it change
 #define LD_BLOCK_WAIT_NS 500       // their pause between two reads of it
@@ -1027,6 +1027,9 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
 
     ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
+    // bit s: F[s] holds slot s's frontier bits (else it is all clear). Push levels write none: a
+    // pull lists its frontier's bits when a push made it, and only written bitmaps are cleared.
+    int bits_held = 1;
     u64 handovers = 0;                   // runs of block levels so far
     i64 level = 0, previous_count = 0;
     const long long pushed_stop = made ? ld_stop_after(nf, __ldcg(pushed + LD_NCOUNTERS + 1) != 0ull, max_frontier) : -1;
@@ -1043,6 +1046,14 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             queue_valid |= 1 << cur;
             grid.sync();
         }
+        if (!push && !((bits_held >> cur) & 1)) {          // a push made it: its bits for the pull
+            for (i64 k = thread; k < nf; k += nthreads) {
+                const int v = __ldcg(queue(cur) + k);
+                atomicOr(bitmap(cur) + (v >> 5), 1u << (v & 31));
+            }
+            bits_held |= 1 << cur;
+            grid.sync();
+        }
         // level L-1's counters and input bits are no one's now: clear them for level L+1 to
         // write. A grid level does it after its own work (nothing of this level reads them, and
         // the barrier closing the level orders it before L+1), off the level's latency chain.
@@ -1051,10 +1062,12 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         auto clear_old = [&]() {
             if (thread == 0)
                 for (int what = 0; what <= LD_SLOT_FILL; ++what) *slot(what, old) = 0ull;
+            if (!((bits_held >> old) & 1)) return;
+            bits_held &= ~(1 << old);
             if (((queue_valid >> old) & 1) && previous_count * 4 < nwords) {
                 const int* stale = queue(old);
                 for (i64 k = thread; k < previous_count; k += nthreads) bitmap(old)[__ldcg(stale + k) >> 5] = 0u;
-            } else if (previous_count) {
+            } else {
                 for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
             }
         };
@@ -1090,26 +1103,20 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             rule.unexplored = (long long)handover[3];
             const long long stop = (long long)handover[4];
             nf = (i64)handover[5], fe = (i64)handover[6], ngiants = (i64)handover[7];
-            const int now = (int)(level % 3);
-            queue_valid = 1 << now;          // block levels list their outputs and keep no bits
+            queue_valid = 1 << (int)(level % 3);  // block levels list their outputs and leave every
+            bits_held = 0;                        // bitmap clear
             previous_count = 0;
             if (stop >= 0) { reason = (int)stop; break; }
-            for (i64 k = thread; k < nf; k += nthreads) {
-                const int v = __ldcg(queue(now) + k);
-                atomicOr(bitmap(now) + (v >> 5), 1u << (v & 31));
-            }
-            grid.sync();
-            LD_TRACE_MARK(trace, LD_H_BITS);
             continue;
         }
+        // eager claims only in the 128-register build (the 64-register one would spill them)
+        bool eager = false;
+        if constexpr (BLOCKS == 1) eager = push && fe <= LD_EAGER_EDGES;
         const ld_level_out<V> out{words, parents, depths, level_depth_words, first_depth + level, out_indptr,
-                                  bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
+                                  push ? nullptr : bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
         u64 next_edges = 0, found = 0, examined = 0;
         if (push) {
-            // eager claims only in the 128-register build (the 64-register one would spill them)
-            bool eager = false;
-            if constexpr (BLOCKS == 1) eager = fe <= LD_EAGER_EDGES;
             if (nf <= LD_FLAT_FRONTIER && fe <= INT_MAX)
                 ld_push_flat_level<MULT, V>(out_indptr, out_indices, queue(cur), (int)nf, out, next_edges, eager,
                                             level_shared.flat, lane, warp, nwarps);
@@ -1135,6 +1142,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             ld_add_block_count(slot(LD_SLOT_COUNT, nxt), found);
             ld_add_block_count(slot(LD_SLOT_EXAMINED, cur), examined);
             queue_valid &= ~(1 << nxt);
+            bits_held |= 1 << nxt;
         }
         LD_TRACE_MARK(trace, LD_G_WORK);
         clear_old();
