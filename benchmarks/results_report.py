@@ -51,10 +51,10 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-e51246a.json", "h100-high-diame
 # the fused search's one-block threshold swept, and one grid barrier timed (benchmarks/fused_blocks.py,
 # benchmarks/grid_barrier.py)
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
-H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json")
+H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 H100_BARRIER = "h100-grid-barrier.json"
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
-H100_QUICK = ("h100-quick-f9921a3.json", "h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json",
+H100_QUICK = ("h100-quick-c933eed.json", "h100-quick-f9921a3.json", "h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json",
               "h100-quick-bdba719.json", "h100-quick-6f5a2b6.json", "h100-quick-4690a07.json")
 # one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
