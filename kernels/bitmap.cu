@@ -32,10 +32,7 @@ extern "C" __global__ void ld_list_from_bitmap(const u32* __restrict__ words, i6
 }
 
 extern "C" __global__ void ld_bitmap_from_list(const int* __restrict__ ids, i64 count, u32* __restrict__ words) {
-    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
-        const int id = ids[i];
-        atomicOr(words + (id >> 5), 1u << (id & 31));
-    }
+    ld_set_list_bits(ids, count, words, (i64)blockIdx.x * blockDim.x + threadIdx.x, (i64)gridDim.x * blockDim.x);
 }
 
 extern "C" __global__ void ld_bitmap_test(const u32* __restrict__ words, const int* __restrict__ ids, i64 count,

@@ -166,6 +166,16 @@ __device__ __forceinline__ bool ld_bit(const u32* __restrict__ words, i64 i) {
     return (__ldg(words + (i >> 5)) >> (i & 31)) & 1u;
 }
 
+// The bits of ids[first], ids[first + stride], ... (below count) set in `words`: a list's bitmap.
+// The ids are read coherently (__ldcg), so that a kernel may list a queue it wrote itself.
+__device__ __forceinline__ void ld_set_list_bits(const int* __restrict__ ids, i64 count, u32* __restrict__ words,
+                                                 i64 first, i64 stride) {
+    for (i64 i = first; i < count; i += stride) {
+        const int id = __ldcg(ids + i);
+        atomicOr(words + (id >> 5), 1u << (id & 31));
+    }
+}
+
 __device__ __forceinline__ bool ld_allowed(const u32* __restrict__ mask, int mode, i64 i) {
     if (mode == LD_MASK_NONE) return true;
     const bool set = ld_bit(mask, i);

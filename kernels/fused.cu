@@ -1047,10 +1047,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             grid.sync();
         }
         if (!push && !((bits_held >> cur) & 1)) {          // a push made it: its bits for the pull
-            for (i64 k = thread; k < nf; k += nthreads) {
-                const int v = __ldcg(queue(cur) + k);
-                atomicOr(bitmap(cur) + (v >> 5), 1u << (v & 31));
-            }
+            ld_set_list_bits(queue(cur), nf, bitmap(cur), thread, nthreads);
             bits_held |= 1 << cur;
             grid.sync();
         }
@@ -1109,14 +1106,14 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             if (stop >= 0) { reason = (int)stop; break; }
             continue;
         }
-        // eager claims only in the 128-register build (the 64-register one would spill them)
-        bool eager = false;
-        if constexpr (BLOCKS == 1) eager = push && fe <= LD_EAGER_EDGES;
         const ld_level_out<V> out{words, parents, depths, level_depth_words, first_depth + level, out_indptr,
                                   push ? nullptr : bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
         u64 next_edges = 0, found = 0, examined = 0;
         if (push) {
+            // eager claims only in the 128-register build (the 64-register one would spill them)
+            bool eager = false;
+            if constexpr (BLOCKS == 1) eager = fe <= LD_EAGER_EDGES;
             if (nf <= LD_FLAT_FRONTIER && fe <= INT_MAX)
                 ld_push_flat_level<MULT, V>(out_indptr, out_indices, queue(cur), (int)nf, out, next_edges, eager,
                                             level_shared.flat, lane, warp, nwarps);
