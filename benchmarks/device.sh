@@ -105,6 +105,19 @@ for stage in "$@"; do
             grep -a -E "^(PROFILED|LEVEL)|Duration|Memory Throughput|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Stall" \
                 "$OUT/ncu-detail-${spec/:/}-$d.txt" | head -${NCU_LINES:-60}
         done; done ;;
+    ncu-source)             # per-instruction warp stall samples of the fused kernel in one search of each of
+                            # $NCU_GRAPHS (mesh:1000x1000) with $NCU_DIRECTIONS (push), summarised by
+                            # benchmarks/ncu_source.py (the CSV, gzipped, comes back for --find / --rows)
+        for spec in ${NCU_GRAPHS:-mesh:1000x1000}; do for d in ${NCU_DIRECTIONS:-push}; do
+            name=ncu-source-${spec/:/}-$d
+            timeout ${NCU_TIMEOUT:-200} ncu --profile-from-start off --clock-control none \
+                --kernel-name "regex:${NCU_KERNEL:-ld_bfs_fused}" --launch-count 1 --section SourceCounters \
+                --section WarpStateStats -o "/tmp/$name" -f python3 "$repo/benchmarks/ncu_level.py" $spec $d \
+                > "$OUT/$name.log" 2>&1
+            ncu --import "/tmp/$name.ncu-rep" --page source --csv --print-source sass > "/tmp/$name.csv" 2>> "$OUT/$name.log"
+            python3 "$repo/benchmarks/ncu_source.py" "/tmp/$name.csv" --top ${NCU_LINES:-15} | tee -a "$OUT/$name.log"
+            gzip -c "/tmp/$name.csv" > "$OUT/$name.csv.gz"
+        done; done ;;
     hub-labels)             # the Kronecker graph as generated against its hub-first renumbering, push and auto
                             # (benchmarks/hub_labels.py at $HUB_SCALE, 25: both graphs fit an H100 at once)
         timeout ${HUB_TIMEOUT:-200} python3 "$repo/benchmarks/hub_labels.py" --scale ${HUB_SCALE:-25} \
