@@ -112,8 +112,8 @@ for stage in "$@"; do
             name=ncu-source-${spec/:/}-$d
             timeout ${NCU_TIMEOUT:-200} ncu --profile-from-start off --clock-control none \
                 --kernel-name "regex:${NCU_KERNEL:-ld_bfs_fused}" --launch-count 1 --section SourceCounters \
-                --section WarpStateStats -o "/tmp/$name" -f python3 "$repo/benchmarks/ncu_level.py" $spec $d \
-                > "$OUT/$name.log" 2>&1
+                --section WarpStateStats -o "/tmp/$name" -f python3 "$repo/benchmarks/ncu_level.py" $spec $d 2>&1 \
+                | grep -v "^LEVEL" > "$OUT/$name.log"
             ncu --import "/tmp/$name.ncu-rep" --page source --csv --print-source sass > "/tmp/$name.csv" 2>> "$OUT/$name.log"
             python3 "$repo/benchmarks/ncu_source.py" "/tmp/$name.csv" --top ${NCU_LINES:-15} | tee -a "$OUT/$name.log"
             gzip -c "/tmp/$name.csv" > "$OUT/$name.csv.gz"
