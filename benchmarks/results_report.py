@@ -52,7 +52,7 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-e51246a.json", "h100-high-diame
 # benchmarks/grid_barrier.py)
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
-H100_BARRIER = "h100-grid-barrier.json"
+H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
 H100_QUICK = ("h100-quick-c933eed.json", "h100-quick-f9921a3.json", "h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json",
               "h100-quick-bdba719.json", "h100-quick-6f5a2b6.json", "h100-quick-4690a07.json")
@@ -228,7 +228,8 @@ def what_is(record):
         return "fused search shape (blocks a multiprocessor, one-block threshold): " + ", ".join(
             sorted({run["graph"] for run in runs}))
     if "barriers" in record:
-        return "grid and block barrier cost"
+        clusters = any(row["barrier"].startswith("cluster") for row in record["barriers"])
+        return "grid, block and cluster barrier cost" if clusters else "grid and block barrier cost"
     if set(record) == {"commit", "device", "graphs"}:
         return "quick GPU timing of whole calls (gpu_quick.py): " + ", ".join(record["graphs"])
     if record.get("benchmark") == "host_ab":
@@ -488,7 +489,10 @@ def results_fused_blocks(results):
                     for row in barrier["barriers"]]
     return "\n\n".join([md_table(header, rows), f"JSON {sources}.",
                          md_table(["barrier", "blocks", "threads a block", "us each"], barrier_rows),
-                         f"JSON `{H100_BARRIER}`: commit `{barrier.get('commit')}`, {barrier.get('device')}.",
+                         f"JSON `{H100_BARRIER}`: commit `{barrier.get('commit')}`, {barrier.get('device')}."
+                         + (f" A cooperative launch of a kernel built with clusters (both barriers in one kernel): "
+                            f"{barrier['cooperative_launch_with_clusters']}."
+                            if barrier.get("cooperative_launch_with_clusters") else ""),
                          results_fused_trace(results), results_quick(results), results_host_profile(results)])
 
 
