@@ -151,6 +151,9 @@ for stage in "$@"; do
     trace)                  # where a fused level's time goes (benchmarks/fused_trace.py, a traced build of fused.cu)
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
             ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-trace.json" 2>&1 | tee "$OUT/trace.log" ;;
+    launch-cost)            # the host's cost of a plain, a cooperative and a graph launch, and of a search's
+                            # round (launch, report, wait) as driver calls against one graph (benchmarks/launch_cost.py)
+        timeout 120 python3 "$repo/benchmarks/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
     extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then their benchmark

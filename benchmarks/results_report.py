@@ -53,6 +53,8 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-e51246a.json", "h100-high-diame
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
+# a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
+H100_LAUNCH_COST = "h100-launch-cost-f94a298.json"
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
 H100_QUICK = ("h100-quick-c933eed.json", "h100-quick-f9921a3.json", "h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json",
               "h100-quick-bdba719.json", "h100-quick-6f5a2b6.json", "h100-quick-4690a07.json")
@@ -211,6 +213,8 @@ def what_is(record):
     """One line saying what kind of record a JSON file holds."""
     if record.get("benchmark") == "high-diameter":
         return "high-diameter BFS: " + ", ".join(graph["name"] for graph in record["graphs"])
+    if record.get("benchmark") == "launch_cost":
+        return "host cost of a launch: plain, cooperative, CUDA graph, a search's round"
     if record.get("benchmark") == "bfs_extras":
         return "BFS extras: bfs_multi and depth_limit"
     if record.get("benchmark") == "cpu-scaling":
@@ -493,7 +497,8 @@ def results_fused_blocks(results):
                          + (f" A cooperative launch of a kernel built with clusters (both barriers in one kernel): "
                             f"{barrier['cooperative_launch_with_clusters']}."
                             if barrier.get("cooperative_launch_with_clusters") else ""),
-                         results_fused_trace(results), results_quick(results), results_host_profile(results)])
+                         results_fused_trace(results), results_quick(results), results_host_profile(results),
+                         results_launch_cost(results)])
 
 
 def results_quick(results):
@@ -536,6 +541,19 @@ def results_host_profile(results):
                          "(`benchmarks/host_profile.py`): medians over the calls whose search is one fused run; "
                          "the kernel's time between two CUDA events around its launch, the host's beyond it the "
                          "call less that, call by call.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
+
+
+def results_launch_cost(results):
+    """A launch's host cost as the fused search launches (benchmarks/launch_cost.py), and whether
+    the driver captures the cooperative launch and a search's round into graphs."""
+    record = load(results, H100_LAUNCH_COST)
+    rows = [[row["what"], sig(row["us"], 3)] for row in record["host_us"]]
+    captured = "; ".join(f"{name}: {answer}" for name, answer in record["capture"].items())
+    return "\n\n".join([f"What a launch costs the host (`benchmarks/launch_cost.py`: {record['blocks']} blocks of "
+                         f"{record['threads']} threads, one 320-byte argument struct, medians of {record['calls']} "
+                         "calls, the stream drained between them).", md_table(["call", "host us"], rows),
+                         f"Stream capture: {captured}. JSON `{H100_LAUNCH_COST}`: commit `{record.get('commit')}`, "
+                         f"{record.get('device')}."])
 
 
 def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend", shown=None):
