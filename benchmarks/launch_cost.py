@@ -1,6 +1,7 @@
 """What a launch costs the host on this GPU, as the fused search launches (one block an SM of 512
 threads, one 320-byte argument struct): the driver's call for a plain launch, for a cooperative
-launch of a kernel with no grid barrier and of one with a grid barrier, and a CUDA graph's
+launch of a kernel with no grid barrier, of one with a grid barrier and of one with a grid
+barrier and a stack frame (local memory, as register spills make), and a CUDA graph's
 launch of that cooperative kernel captured once; then a whole round as a search makes it (launch,
 a 512-byte report copied back into page-locked memory, wait) made of driver calls, against the
 same round captured as one graph whose kernel reads its arguments from device memory, copied
@@ -24,6 +25,13 @@ __device__ void answer(const args_t& a) {
 }
 extern "C" __global__ void plain(const args_t a) { answer(a); }
 extern "C" __global__ void synced(const args_t a) { cooperative_groups::this_grid().sync(); answer(a); }
+extern "C" __global__ void synced_with_stack(const args_t a) {    // a local array: a stack frame, as spills make
+    unsigned long long local[32];
+    for (int k = 0; k < 32; ++k) local[k] = a.field[k] * (threadIdx.x + k);
+    cooperative_groups::this_grid().sync();
+    if (blockIdx.x == 0 && threadIdx.x == 0) ((unsigned long long*)a.field[1])[1] = local[a.field[2] & 31];
+    answer(a);
+}
 extern "C" __global__ void synced_from_device(const args_t* a) {
     cooperative_groups::this_grid().sync();
     answer(*a);
@@ -53,7 +61,8 @@ def main():
     args = parser.parse_args()
     driver, runtime = cp.cuda.driver, cp.cuda.runtime
     module = cp.RawModule(code=SOURCE, options=("-std=c++17",), enable_cooperative_groups=True)
-    kernels = {name: module.get_function(name).kernel.ptr for name in ("plain", "synced", "synced_from_device")}
+    kernels = {name: module.get_function(name).kernel.ptr
+               for name in ("plain", "synced", "synced_with_stack", "synced_from_device")}
     blocks = runtime.getDeviceProperties(0)["multiProcessorCount"]
     stream = cp.cuda.Stream(non_blocking=True)
     answer = cp.zeros(REPORT_BYTES // 8, cp.uint64)
@@ -86,7 +95,9 @@ def main():
     rows, graphs = [], {}
     for what, once in (("plain launch", lambda: launch("plain", False)),
                        ("cooperative launch, no grid barrier", lambda: launch("plain", True)),
-                       ("cooperative launch, a grid barrier", lambda: launch("synced", True))):
+                       ("cooperative launch, a grid barrier", lambda: launch("synced", True)),
+                       ("cooperative launch, a grid barrier and a stack frame",
+                        lambda: launch("synced_with_stack", True))):
         rows.append({"what": what, "us": median_us(args.calls, once, stream.synchronize)})
     captures = {"the cooperative launch": lambda: launch("synced", True),
                 "the round": lambda: (runtime.memcpyAsync(device_args.data.ptr, host_args.ctypes.data, ARGUMENT_BYTES,
