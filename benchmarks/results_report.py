@@ -54,7 +54,7 @@ H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056a
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
-H100_LAUNCH_COST = "h100-launch-cost-f94a298.json"
+H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
 H100_QUICK = ("h100-quick-c933eed.json", "h100-quick-f9921a3.json", "h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json",
               "h100-quick-bdba719.json", "h100-quick-6f5a2b6.json", "h100-quick-4690a07.json")
@@ -62,7 +62,8 @@ H100_QUICK = ("h100-quick-c933eed.json", "h100-quick-f9921a3.json", "h100-quick-
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
                      "h100-host-profile-kron22-53d3ee3.json", "h100-host-profile-kron12-f5b3811.json",
                      "h100-host-profile-kron22-f5b3811.json", "h100-host-profile-kron12-06dddc4.json",
-                     "h100-host-profile-kron12-caf31c1.json", "h100-host-profile-kron22-caf31c1.json")
+                     "h100-host-profile-kron12-caf31c1.json", "h100-host-profile-kron22-caf31c1.json",
+                     "h100-host-profile-kron12-9f19b52.json")
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
@@ -544,16 +545,22 @@ def results_host_profile(results):
 
 
 def results_launch_cost(results):
-    """A launch's host cost as the fused search launches (benchmarks/launch_cost.py), and whether
-    the driver captures the cooperative launch and a search's round into graphs."""
-    record = load(results, H100_LAUNCH_COST)
-    rows = [[row["what"], sig(row["us"], 3)] for row in record["host_us"]]
-    captured = "; ".join(f"{name}: {answer}" for name, answer in record["capture"].items())
-    return "\n\n".join([f"What a launch costs the host (`benchmarks/launch_cost.py`: {record['blocks']} blocks of "
-                         f"{record['threads']} threads, one 320-byte argument struct, medians of {record['calls']} "
-                         "calls, the stream drained between them).", md_table(["call", "host us"], rows),
-                         f"Stream capture: {captured}. JSON `{H100_LAUNCH_COST}`: commit `{record.get('commit')}`, "
-                         f"{record.get('device')}."])
+    """A launch's host cost as the fused search launches (benchmarks/launch_cost.py), a column a
+    record (each its own machine), and whether the driver captured the cooperative launch and a
+    search's round into graphs."""
+    records = [load(results, name) for name in H100_LAUNCH_COST]
+    calls = [row["what"] for row in records[-1]["host_us"]]
+    rows = [[what] + [next((sig(row["us"], 3) for row in record["host_us"] if row["what"] == what), "not run")
+                      for record in records] for what in calls]
+    header = ["call"] + [f"host us, `{record.get('commit')}`" for record in records]
+    captured = "; ".join(f"{name}: {answer}" for name, answer in records[-1]["capture"].items())
+    first = records[-1]
+    sources = "; ".join(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}"
+                        for name, record in zip(H100_LAUNCH_COST, records))
+    return "\n\n".join([f"What a launch costs the host (`benchmarks/launch_cost.py`: {first['blocks']} blocks of "
+                         f"{first['threads']} threads, one 320-byte argument struct, medians of {first['calls']} "
+                         "calls, the stream drained between them; each record on its own H100 machine).",
+                         md_table(header, rows), f"Stream capture: {captured}. JSON {sources}."])
 
 
 def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend", shown=None):
