@@ -549,16 +549,16 @@ def results_launch_cost(results):
     record (each its own machine), and whether the driver captured the cooperative launch and a
     search's round into graphs."""
     records = [load(results, name) for name in H100_LAUNCH_COST]
-    calls = [row["what"] for row in records[-1]["host_us"]]
+    latest = records[-1]
+    calls = [row["what"] for row in latest["host_us"]]
     rows = [[what] + [next((sig(row["us"], 3) for row in record["host_us"] if row["what"] == what), "not run")
                       for record in records] for what in calls]
     header = ["call"] + [f"host us, `{record.get('commit')}`" for record in records]
-    captured = "; ".join(f"{name}: {answer}" for name, answer in records[-1]["capture"].items())
-    first = records[-1]
+    captured = "; ".join(f"{name}: {answer}" for name, answer in latest["capture"].items())
     sources = "; ".join(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}"
                         for name, record in zip(H100_LAUNCH_COST, records))
-    return "\n\n".join([f"What a launch costs the host (`benchmarks/launch_cost.py`: {first['blocks']} blocks of "
-                         f"{first['threads']} threads, one 320-byte argument struct, medians of {first['calls']} "
+    return "\n\n".join([f"What a launch costs the host (`benchmarks/launch_cost.py`: {latest['blocks']} blocks of "
+                         f"{latest['threads']} threads, one 320-byte argument struct, medians of {latest['calls']} "
                          "calls, the stream drained between them; each record on its own H100 machine).",
                          md_table(header, rows), f"Stream capture: {captured}. JSON {sources}."])
 
