@@ -11,8 +11,9 @@ that the Python set-up around the run can be read function by function.
 
 The record (``--json``) holds the medians printed: the call, the levels' own time, the split at
 the backend call, and on the GPU the parts of the timeline (the kernel's between two CUDA events)
-and the host time beyond the kernel (the call less the kernel), each a median over the calls of
-its own pass. The engine's part is the same Python on either backend, so the CPU's figure
+and the host time beyond the kernel (the marked calls less their kernel, and the plain calls
+between them less the kernel's median), each a median over the calls of its own pass. A call's
+result is held until its clock is read: dropping it is the caller's, at a time of its choosing. The engine's part is the same Python on either backend, so the CPU's figure
 (``--backend cpu``, no GPU needed) follows changes to it where no device is at hand.
 """
 import argparse
@@ -44,6 +45,7 @@ def main():
         ld.bfs(A, root)
     walls, own = [], []
     for k in range(args.calls):
+        result = None                # (the last result dropped before the clock starts, as below)
         A.backend.sync()
         started = time.perf_counter()
         result = ld.bfs(A, roots[k % len(roots)])
@@ -70,15 +72,19 @@ def main():
     stats.sort_stats("cumulative").print_stats(args.lines)
 
 
-def _timed_calls(A, roots, calls, before):
-    """``calls`` searches from ``roots`` in turn, each from an idle device after ``before()``:
-    yields each one's host clock at its start and its return."""
+def _timed_calls(A, roots, calls, before, repeats=1):
+    """``calls`` searches from ``roots`` in turn (each root ``repeats`` times running), each
+    from an idle device after ``before()``: yields each one's host clock at its start and its
+    return. The result is held until the clock is read (dropping it, the user's choice of when,
+    is not the call's cost)."""
     for k in range(calls):
         before()
         A.backend.sync()
         started = time.perf_counter()
-        ld.bfs(A, roots[k % len(roots)])
-        yield started, time.perf_counter()
+        result = ld.bfs(A, roots[k // repeats % len(roots)])
+        ended = time.perf_counter()
+        yield started, ended
+        del result
 
 
 def backend_split(A, roots, calls):
@@ -104,6 +110,7 @@ def backend_split(A, roots, calls):
     try:
         for k in range(calls):
             inside.clear()
+            result = None
             A.backend.sync()
             started = time.perf_counter()
             result = ld.bfs(A, roots[k % len(roots)])
@@ -129,51 +136,72 @@ def backend_split(A, roots, calls):
 
 def timeline(A, roots, calls):
     """Median us of each part of a call, from marks taken inside it: the fused kernel's launch
-    is wrapped (host clock before and after, a CUDA event each side), and so is the read that
-    waits for its report. Only calls of one fused run count (a root whose search hands a level
-    to the tile push launches more, which the parts would not separate)."""
+    is wrapped (a host clock read each side of the launch call, and a CUDA event recorded
+    before and after them, both made before the calls), and so is the wait for its report.
+    Marked calls alternate with plain ones, so that "host beyond the kernel" can be read two
+    ways: the marked calls less their kernel, and the plain calls' median less the kernel's
+    (the marks' own cost left out; one pass, so both see the same state of the host). Only
+    calls of one fused run count (a root whose search hands a level to the tile push launches
+    more, which the parts would not separate)."""
     import cupy as cp
     kernels = A.backend.kernels
-    marks = {}
-    launch, read_into = kernels.launch_cooperative, kernels.read_into
+    marks, marking = {}, [False]
+    # the wait for the report: read_mirrored, or read_into before the kernel wrote its report
+    # (host_ab.py drives older commits' packages with this script)
+    read_name = "read_mirrored" if hasattr(kernels, "read_mirrored") else "read_into"
+    launch, read = kernels.launch_cooperative, getattr(kernels, read_name)
+    before_kernel, after_kernel = cp.cuda.Event(), cp.cuda.Event()
 
     def traced_launch(*args):
         marks["launches"] = marks.get("launches", 0) + 1
-        first = "launch" not in marks
+        first = marking[0] and "launch" not in marks
         if first:
+            before_kernel.record()
             marks["launch"] = time.perf_counter()
-            marks["event_before"] = cp.cuda.Event()
-            marks["event_before"].record()
         launch(*args)
         if first:
-            marks["event_after"] = cp.cuda.Event()
-            marks["event_after"].record()
             marks["launched"] = time.perf_counter()
+            after_kernel.record()
 
     def traced_read(*args):
-        out = read_into(*args)
+        out = read(*args)
         marks.setdefault("read", time.perf_counter())
         return out
 
-    kernels.launch_cooperative, kernels.read_into = traced_launch, traced_read
+    kernels.launch_cooperative = traced_launch
+    setattr(kernels, read_name, traced_read)
     parts = {"before the launch": [], "the launch call": [], "waiting for the report": [],
              "after the report": [], "kernel (CUDA events)": [], "call": [], "host beyond the kernel": []}
+    plain = []
+
+    def before():
+        marks.clear()
+        marking[0] = not marking[0]
+
     try:
-        for started, ended in _timed_calls(A, roots, calls, marks.clear):
+        for started, ended in _timed_calls(A, roots, 2 * calls, before, repeats=2):    # each root both ways
             if marks.get("launches") != 1 or "read" not in marks:
+                continue
+            if not marking[0]:
+                plain.append(ended - started)
                 continue
             parts["before the launch"].append(marks["launch"] - started)
             parts["the launch call"].append(marks["launched"] - marks["launch"])
             parts["waiting for the report"].append(marks["read"] - marks["launched"])
             parts["after the report"].append(ended - marks["read"])
-            kernel = 1e-3 * cp.cuda.get_elapsed_time(marks["event_before"], marks["event_after"])
+            kernel = 1e-3 * cp.cuda.get_elapsed_time(before_kernel, after_kernel)
             parts["kernel (CUDA events)"].append(kernel)
             parts["call"].append(ended - started)
             parts["host beyond the kernel"].append(ended - started - kernel)
     finally:
-        del kernels.launch_cooperative, kernels.read_into      # the class's methods again
+        del kernels.launch_cooperative          # the class's methods again
+        delattr(kernels, read_name)
     medians = {name: 1e6 * float(np.median(values)) for name, values in parts.items() if values}
-    print(f"    timeline over the {len(parts['call'])} calls of one fused run (of {calls}):")
+    if plain and parts["kernel (CUDA events)"]:
+        medians["plain call"] = 1e6 * float(np.median(plain))
+        medians["plain call less the kernel"] = medians["plain call"] - medians["kernel (CUDA events)"]
+    print(f"    timeline over the {len(parts['call'])} marked calls of one fused run (of {calls}), "
+          f"{len(plain)} plain calls between them:")
     for name, value in medians.items():
         print(f"    {name:28s} median {value:9.1f} us")
     return medians, len(parts["call"])
@@ -212,7 +240,7 @@ def stages(A, roots, calls):
         from lagraph_dist.local.gpu_kernels.fused import FusedKernels
         targets += [(Vector, "singles"), (BitmapKernels, "single_entries"), (cupy, "empty"), (base._Counted, "__call__"),
                     (FusedKernels, "bfs_fused"), (FusedKernels, "_launch_plan"), (base.KernelsBase, "launch_cooperative"),
-                    (base.KernelsBase, "read_into"), (FusedKernels, "_fused_run"), (base.KernelsBase, "read"),
+                    (base.KernelsBase, "read_mirrored"), (base.KernelsBase, "read_into"), (FusedKernels, "_fused_run"), (base.KernelsBase, "read"),
                     (fused, "_level_records")]
     else:                            # the compiled twin's run and the call into it
         from lagraph_dist.local.cpu_kernels import fused     # (its bfs_fused stays: the engine reads its attributes)
@@ -233,7 +261,8 @@ def stages(A, roots, calls):
         setattr(owner, name, classmethod(timed) if isinstance(static, classmethod) else timed)
 
     for owner, name in targets:
-        wrap(owner, name)
+        if hasattr(owner, name):         # (an older commit's package, driven by host_ab.py, may lack one)
+            wrap(owner, name)
     offsets = {}
     try:
         for started, ended in _timed_calls(A, roots, calls, marks.clear):

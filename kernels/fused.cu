@@ -942,8 +942,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
              long long rule_unexplored,
              i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
-             u64* __restrict__ records, long long* __restrict__ status, bool cache_visited,
-             bool depth_bits_follow) {
+             u64* __restrict__ records, long long* __restrict__ status, u64* __restrict__ mirror,
+             i64 mirror_levels, bool cache_visited, bool depth_bits_follow) {
     cg::grid_group grid = cg::this_grid();
     // block 0's copy of the visited words (cache_visited: the launch gave it n / 8 bytes of
     // dynamic shared memory), where its levels claim
@@ -1182,6 +1182,17 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         status[LD_STATUS_PREVIOUS] = rule.previous;
         status[LD_STATUS_UNEXPLORED] = rule.unexplored;
     }
+    // The report's head (the status, a tile push's stamps between them and the records, the
+    // first mirror_levels records) written into the host's page-locked mirror by block 0, whose
+    // threads wrote all of it: the host reads it after the stream's synchronize, with no copy of
+    // its own queued behind the kernel (the copy's call and its latency were 5-7 us of each call)
+    if (blockIdx.x == 0) {
+        __syncthreads();
+        const volatile u64* head = (const volatile u64*)status;
+        const i64 levels = (i64)head[LD_STATUS_LEVELS];
+        const i64 words = (i64)(records - (const u64*)status) + LD_FUSED_RECORD * min(levels, mirror_levels);
+        for (i64 k = threadIdx.x; k < words; k += blockDim.x) mirror[k] = head[k];
+    }
 }
 
 // The kernel's arguments as one struct, so that a launch passes one argument (CuPy packs it
@@ -1200,7 +1211,7 @@ struct ld_fused_args {
     i64 rule_mode; double alpha; double beta; long long rule_push; long long rule_previous;
     long long rule_unexplored;
     i64 max_frontier; i64 max_edges; i64 max_levels; i64 block_edges; i64 target;
-    u64* records; long long* status; i64 cache_visited; i64 depth_bits_follow;
+    u64* records; long long* status; u64* mirror; i64 mirror_levels; i64 cache_visited; i64 depth_bits_follow;
 };
 
 // BLOCKS: the blocks a multiprocessor the launch is built for (see ld_bfs_fused_search).
@@ -1211,7 +1222,8 @@ __global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS) ld_bfs_fused(const l
         a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues,
         a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, a.slots, (int)a.rule_mode,
         a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, a.max_edges, a.max_levels,
-        a.block_edges, (int)a.target, a.records, a.status, a.cache_visited != 0, a.depth_bits_follow != 0);
+        a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels, a.cache_visited != 0,
+        a.depth_bits_follow != 0);
 }
 
 #ifdef LD_NVCC_CHECK

@@ -85,14 +85,20 @@ class _Counted:
 
 
 class PinnedMirror:
-    """A page-locked host copy of a device array's bytes, made once and read into again
-    (:meth:`KernelsBase.read_into`): ``array`` its numpy view, ``address`` where it starts."""
+    """Page-locked host memory that a kernel writes a report into as it exits, made once and
+    read again after each launch (:meth:`KernelsBase.read_mirrored`): ``array`` its numpy view,
+    ``address`` where it starts, the same address on the device (unified addressing: page-locked
+    memory from ``cudaHostAlloc`` is mapped into every device's space; checked here)."""
 
-    def __init__(self, cupy, shape, dtype):
-        dtype, count = np.dtype(dtype), int(np.prod(shape))
+    def __init__(self, cupy, count, dtype):
+        dtype = np.dtype(dtype)
         self._memory = cupy.cuda.alloc_pinned_memory(max(count * dtype.itemsize, 1))
-        self.array = np.frombuffer(self._memory, dtype, count).reshape(shape)
+        self.array = np.frombuffer(self._memory, dtype, count)
         self.address = self.array.ctypes.data
+        seen = cupy.cuda.runtime.pointerGetAttributes(self.address)
+        if seen.devicePointer != self.address:
+            raise RuntimeError(f"page-locked memory at {self.address:#x} is at {seen.devicePointer:#x} on the "
+                               f"device: a kernel cannot write a report there (no unified addressing)")
 
 
 class KernelArguments:
@@ -167,17 +173,16 @@ class KernelsBase:
         self.reads += 1
         return self.cp.asnumpy(array)
 
-    def read_into(self, array, host):
-        """Copy ``array`` into ``host`` (a :class:`PinnedMirror`) and wait for it (counted as
-        :meth:`read` is): an asynchronous copy into page-locked memory on the current stream
-        (7 us on the H100 host, where :meth:`read`'s new pageable array takes 12), on the path of
-        every fused search's one read. Returns the mirror's numpy view, which the next copy into it
-        overwrites."""
+    def read_mirrored(self, mirror):
+        """Wait for the current stream, then ``mirror``'s numpy view (a :class:`PinnedMirror`
+        the last kernel wrote as it exited; the next launch writing it overwrites it). Counted as
+        :meth:`read` is: the host's one read of a fused run, written by the kernel instead of
+        copied behind it (a copy into page-locked memory was 7 us on the H100 host; this
+        is the synchronize alone, 1.6)."""
         self.reads += 1
-        runtime, stream = self.cp.cuda.runtime, self.cp.cuda.get_current_stream().ptr
-        runtime.memcpyAsync(host.address, array.data.ptr, host.array.nbytes, runtime.memcpyDeviceToHost, stream)
-        runtime.streamSynchronize(stream)
-        return host.array
+        runtime = self.cp.cuda.runtime
+        runtime.streamSynchronize(self.cp.cuda.get_current_stream().ptr)
+        return mirror.array
 
     def launch_cooperative(self, kernel, blocks, threads, shared, arguments):
         """One cooperative launch of ``kernel`` (from :meth:`_function`; counted) whose argument

@@ -35,7 +35,8 @@ FUSED_CALL_ARGUMENTS = (
     ("nfirst", "q"), ("source", "q"), ("pushed", "Q"), ("rule_mode", "q"),
     ("alpha", "d"), ("beta", "d"), ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"),
     ("max_frontier", "q"), ("max_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
-    ("records", "Q"), ("status", "Q"), ("cache_visited", "q"), ("depth_bits_follow", "q"))
+    ("records", "Q"), ("status", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("cache_visited", "q"),
+    ("depth_bits_follow", "q"))
 _FIXED_PACKING, _CALL_PACKING = (struct.Struct("<" + "".join(kind for _, kind in fields))
                                  for fields in (FUSED_FIXED_ARGUMENTS, FUSED_CALL_ARGUMENTS))
 
@@ -110,8 +111,8 @@ class _Report(NamedTuple):
     """A fused run's report buffer (FusedKernels._report), its views and the addresses a launch
     passes (read once: a CuPy array's address is a few attribute reads a call)."""
     whole: object       # the device buffer: status, push stamps, level records
-    head: object        # what the one read brings back: the status, the stamps and the first records
-    mirror: PinnedMirror    # head's page-locked host copy
+    mirror: PinnedMirror    # the head's page-locked host copy (the status, the stamps and the
+                            # first records), which the kernel writes as it exits
     records: object     # the level records (uint64)
     stamps: tuple       # the push stamps' views (push_stamps)
     whole_at: int       # the addresses of whole, records and the stamps' first view
@@ -288,18 +289,18 @@ class FusedKernels(KernelsBase):
         """The report of runs of at most ``max_levels`` levels, made once per size: the run's
         status, a tile push level's stamps (push.cu writes them; the run after it reads its first
         frontier's counts there and the host reads them with that run's status), then the
-        level records: a :class:`_Report`."""
+        level records: a :class:`_Report`. Its head, the first FUSED_RECORDS_READ records with
+        what comes before them, has a page-locked host mirror that the kernel writes."""
         report = space["reports"].get(max_levels)
         if report is None:
             cp = self.cp
             records_at = FUSED_NSTATUS + PUSH_STAMPS
             whole = cp.empty(records_at + FUSED_RECORD * max_levels, dtype=cp.int64)
-            head = whole[:records_at + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ)]
             records = whole[records_at:].view(cp.uint64)
             stamps = self.push_stamps(whole[FUSED_NSTATUS:records_at].view(cp.uint64))
+            mirror = PinnedMirror(cp, records_at + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ), np.int64)
             report = space["reports"][max_levels] = _Report(
-                whole, head, PinnedMirror(cp, head.shape, head.dtype), records, stamps,
-                whole.data.ptr, records.data.ptr, stamps[0].data.ptr)
+                whole, mirror, records, stamps, whole.data.ptr, records.data.ptr, stamps[0].data.ptr)
         return report
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, pushed,
@@ -321,13 +322,14 @@ class FusedKernels(KernelsBase):
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
             source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
             rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target,
-            report.records_at, report.whole_at, cache > 0, depth_bits_follow)
+            report.records_at, report.whole_at, report.mirror.address, FUSED_RECORDS_READ, cache > 0,
+            depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
         self.make_ahead()                # while the kernel runs: the next search's outputs, the caller's work
         if while_running is not None:
             while_running()
-        # the one read: the status, the stamps and the first records
-        head = self.read_into(report.head, report.mirror)
+        # the one read: the status, the stamps and the first records, which the kernel wrote
+        head = self.read_mirrored(report.mirror)
         levels, slot, count, edges, reason, push, previous, unexplored, started = head[:FUSED_NSTATUS].tolist()
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
         # (the mirror is read into again by the next run: the records keep copies)
