@@ -76,7 +76,8 @@ H100_HOST_AB = ("h100-host-ab-kron12-44a4b94.json", "h100-host-ab-kron22-44a4b94
                 "h100-host-ab-kron22-d9add00-vs-c595b24.json")
 #: the host_ab figures the GPU table shows (the records hold every one)
 H100_HOST_AB_FIGURES = ("call", "engine (outside the backend call)", "timeline: before the launch",
-                        "timeline: the launch call", "timeline: after the report", "timeline: host beyond the kernel")
+                        "timeline: the launch call", "timeline: after the report", "timeline: host beyond the kernel",
+                        "timeline: plain call less the kernel")
 #: hub_labels.py records: the generated Kronecker graph against its hub-first renumbering
 HUB_LABELS = ("cpu-hub-labels-scale18-46a3a2b.json", "cpu-hub-labels-scale20-46a3a2b.json",
               "h100-hub-labels-scale26-06dddc4.json")
@@ -524,7 +525,7 @@ def results_quick(results):
 
 
 HOST_PARTS = ("before the launch", "the launch call", "after the report", "kernel (CUDA events)", "call",
-              "host beyond the kernel")
+              "host beyond the kernel", "plain call less the kernel")
 
 
 def results_host_profile(results):
@@ -536,12 +537,15 @@ def results_host_profile(results):
         sources.append(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}")
         parts = record["timeline_us"]
         rows.append([record["graph"], f"`{record.get('commit')}`", f"{record['timeline_calls']} of {record['calls']}",
-                     sig(record["levels_own_us"], 3)] + [sig(parts[part], 3) for part in HOST_PARTS])
+                     sig(record["levels_own_us"], 3)] + [sig(parts.get(part), 3) for part in HOST_PARTS])
     header = ["graph", "commit", "calls of one run", "levels' own us"] + [f"{part} (us)" for part in HOST_PARTS]
     return "\n\n".join(["What one `ld.bfs` call costs the host around the fused kernel "
                          "(`benchmarks/host_profile.py`): medians over the calls whose search is one fused run; "
                          "the kernel's time between two CUDA events around its launch, the host's beyond it the "
-                         "call less that, call by call.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
+                         "call less that, call by call; since 8454a56 also plain calls (no marks, alternating with "
+                         "the marked ones on the same roots) less the kernel's median, with events made before "
+                         "the calls and each result held past its clock (earlier records made two events inside "
+                         "each marked call and timed the drop of its result).", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_launch_cost(results):
