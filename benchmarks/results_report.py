@@ -63,7 +63,8 @@ H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile
                      "h100-host-profile-kron22-53d3ee3.json", "h100-host-profile-kron12-f5b3811.json",
                      "h100-host-profile-kron22-f5b3811.json", "h100-host-profile-kron12-06dddc4.json",
                      "h100-host-profile-kron12-caf31c1.json", "h100-host-profile-kron22-caf31c1.json",
-                     "h100-host-profile-kron12-9f19b52.json")
+                     "h100-host-profile-kron12-9f19b52.json", "h100-host-profile-kron12-e597335.json",
+                     "h100-host-profile-kron16-e597335.json")
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
 # (benchmarks/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
@@ -73,7 +74,8 @@ RESULTS_AHEAD = ("h100-results-ahead-kron12-44a4b94.json", "h100-results-ahead-k
 #: host_ab.py records on one GPU (nvidia-h100-x1): the call's host time, a commit against its base
 H100_HOST_AB = ("h100-host-ab-kron12-44a4b94.json", "h100-host-ab-kron22-44a4b94.json",
                 "h100-host-ab-kron12-d9add00-vs-44a4b94.json", "h100-host-ab-kron12-d9add00-vs-c595b24.json",
-                "h100-host-ab-kron22-d9add00-vs-c595b24.json")
+                "h100-host-ab-kron22-d9add00-vs-c595b24.json", "h100-host-ab-kron12-e597335-vs-9abb799.json",
+                "h100-host-ab-kron16-e597335-vs-9abb799.json")
 #: the host_ab figures the GPU table shows (the records hold every one)
 H100_HOST_AB_FIGURES = ("call", "engine (outside the backend call)", "timeline: before the launch",
                         "timeline: the launch call", "timeline: after the report", "timeline: host beyond the kernel",
