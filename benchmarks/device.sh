@@ -151,6 +151,10 @@ for stage in "$@"; do
     trace)                  # where a fused level's time goes (benchmarks/fused_trace.py, a traced build of fused.cu)
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
             ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-trace.json" 2>&1 | tee "$OUT/trace.log" ;;
+    warp-clocks)            # what closes a fused grid level: every warp's clocks a level (benchmarks/warp_clocks.py,
+                            # a clocked build of fused.cu) on $CLOCK_GRAPHS
+        timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/warp_clocks.py" ${CLOCK_GRAPHS:-mesh:1000x1000 road:1000000 kron:20} \
+            --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
     launch-cost)            # the host's cost of a plain, a cooperative and a graph launch, and of a search's
                             # round (launch, report, wait) as driver calls against one graph (benchmarks/launch_cost.py)
         timeout 120 python3 "$repo/benchmarks/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;

@@ -135,6 +135,58 @@ struct ld_tracer {};
 #define LD_TRACE_USE(t, x) ((void)0)
 #define LD_TRACE_FINISH(t) ((void)0)
 #endif
+
+// Every warp's clocks of every grid level (benchmarks/warp_clocks.py builds this file with
+// -DLD_WARP_CLOCKS): lane 0 of each warp writes, for grid level L < ld_warp_clock_levels of a
+// run, at ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: four clock64 readings of its
+// own SM (the exit of the barrier before the level, the end of its work, the end of its block's
+// count, the exit of the level's barrier), then %globaltimer at the first and the second (one
+// clock for the grid, 32 ns steps on an H100). A reading right after a barrier is the warp's
+// arrival there (the barrier instruction defers its wait to a later one): only the warp that
+// arrives last, the block's master, reads the release. The level count and the rows' address
+// are read once before the levels (a load of them after every barrier slowed the clocked
+// mesh's levels by 0.3 ms). Without the define the clocks are no code at all.
+#ifdef LD_WARP_CLOCKS
+#define LD_WARP_CLOCK_ROW 6
+__device__ unsigned long long* ld_warp_clocks;
+__device__ long long ld_warp_clock_levels;
+// (read with a memory clobber: the compiler keeps them where they stand among the loads,
+// stores and atomics around them)
+__device__ __forceinline__ unsigned long long ld_clock_here() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) :: "memory");
+    return t;
+}
+__device__ __forceinline__ unsigned long long ld_ns_here() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) :: "memory");
+    return t;
+}
+#define LD_WARP_CLOCKS_START                                                                         \
+    unsigned long long clock_start = ld_clock_here(), clock_work = 0, clock_count = 0, ns_start = ld_ns_here(), \
+        ns_work = 0;                                                                                 \
+    const long long clock_levels = ld_warp_clock_levels;    /* read once: no load after a barrier */ \
+    unsigned long long* const clock_rows = ld_warp_clocks
+#define LD_WARP_CLOCK(name) (name = ld_clock_here())
+#define LD_WARP_CLOCK_WORK() (clock_work = ld_clock_here(), ns_work = ld_ns_here())
+#define LD_WARP_CLOCK_RESTART() (clock_start = ld_clock_here(), ns_start = ld_ns_here())
+#define LD_WARP_CLOCKS_EXIT(level) do {                                                              \
+        const unsigned long long clock_exit = ld_clock_here(), ns_exit = ld_ns_here();              \
+        if (lane == 0 && (level) < clock_levels) {                                                   \
+            unsigned long long* row = clock_rows + ((level) * nwarps + warp) * LD_WARP_CLOCK_ROW;    \
+            row[0] = clock_start; row[1] = clock_work; row[2] = clock_count; row[3] = clock_exit;    \
+            row[4] = ns_start; row[5] = ns_work;                                                     \
+        }                                                                                            \
+        clock_start = clock_exit;                                                                    \
+        ns_start = ns_exit;                                                                          \
+    } while (0)
+#else
+#define LD_WARP_CLOCKS_START ((void)0)
+#define LD_WARP_CLOCK(name) ((void)0)
+#define LD_WARP_CLOCK_WORK() ((void)0)
+#define LD_WARP_CLOCK_RESTART() ((void)0)
+#define LD_WARP_CLOCKS_EXIT(level) ((void)0)
+#endif
 // the marks: block levels (B_*), grid levels (G_*), hand-overs (H_*)
 #define LD_B_SEARCH 0
 #define LD_B_CLAIM 1
@@ -1017,6 +1069,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     if (thread == 0) status[LD_STATUS_STARTED] = (long long)ld_now_ns();
     ld_tracer trace;
     LD_TRACE_START(trace);
+    LD_WARP_CLOCKS_START;
     // the current level's frontier (count, out-edges, giants), carried from level to level
     i64 nf, fe, ngiants;
     {
@@ -1090,6 +1143,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             LD_TRACE_MARK(trace, LD_H_BLOCK);
             grid.sync();
             LD_TRACE_MARK(trace, LD_H_BARRIER);
+            LD_WARP_CLOCK_RESTART();
             u64 handover[8];
             ld_read_slots<8>(slots, {LD_SLOT_HANDOVER, LD_SLOT_HANDOVER + 1, LD_SLOT_HANDOVER + 2, LD_SLOT_HANDOVER + 3,
                                      LD_SLOT_HANDOVER + 4, LD_SLOT_HANDED, LD_SLOT_HANDED + 1, LD_SLOT_HANDED + 2},
@@ -1142,12 +1196,15 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             bits_held |= 1 << nxt;
         }
         LD_TRACE_MARK(trace, LD_G_WORK);
+        LD_WARP_CLOCK_WORK();
         clear_old();
         LD_TRACE_MARK(trace, LD_G_CLEAR);
         ld_add_block_count(slot(LD_SLOT_EDGES, nxt), next_edges);
         LD_TRACE_MARK(trace, LD_G_COUNT);
+        LD_WARP_CLOCK(clock_count);
         grid.sync();
         LD_TRACE_MARK(trace, LD_G_BARRIER);
+        LD_WARP_CLOCKS_EXIT(level);
         u64 after[4];
         ld_read_slots<4>(slots, {LD_SLOT_COUNT * 3 + nxt, LD_SLOT_EDGES * 3 + nxt, LD_SLOT_GIANTS * 3 + nxt, LD_SLOT_TARGET},
                          after);

@@ -54,6 +54,14 @@ def test_nvcc_compiles(source, tmp_path):
 
 
 @needs_nvcc
+@pytest.mark.parametrize("switch", ["-DLD_FUSED_TRACE", "-DLD_WARP_CLOCKS"])
+def test_instrumented_builds_compile(switch, tmp_path):
+    """fused.cu as benchmarks/fused_trace.py and benchmarks/warp_clocks.py build it."""
+    done = _nvcc("fused.cu", tmp_path, cuda_defines() + (switch,))
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@needs_nvcc
 def test_compile_without_the_layout_defines_stops_with_an_error(tmp_path):
     done = _nvcc("bitmap.cu", tmp_path, ())
     assert done.returncode != 0
@@ -89,8 +97,9 @@ def test_every_layout_name_a_source_uses_is_defined():
     local = {name for text in sources.values() for name in re.findall(r"^\s*#\s*define\s+(LD_\w+)", text, flags=re.M)}
     code = {name: re.sub(r"//.*", "", text) for name, text in sources.items()}
     used = {name for text in code.values() for name in re.findall(r"\b(LD_[A-Z0-9_]+)\b", text)}
-    # the switches: the tests' explicit instances, benchmarks/fused_trace.py's traced build
-    assert used - local - made == {"LD_NVCC_CHECK", "LD_FUSED_TRACE"}
+    # the switches: the tests' explicit instances, benchmarks/fused_trace.py's traced build,
+    # benchmarks/warp_clocks.py's clocked build
+    assert used - local - made == {"LD_NVCC_CHECK", "LD_FUSED_TRACE", "LD_WARP_CLOCKS"}
 
 
 def test_defines_are_integer_options():

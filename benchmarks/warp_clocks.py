@@ -1,0 +1,135 @@
+"""What a fused grid level's time is made of on one GPU: kernels/fused.cu built with
+-DLD_WARP_CLOCKS, whose every warp writes four clock64 readings of its SM a grid level (the
+exit of the barrier before it, the end of its work, the end of its block's count, the exit of
+the level's barrier) and two %globaltimer readings (one clock for the grid, 32 ns steps on an
+H100). Per level, from each block's release: the level, the head (where warps without work
+end theirs), the median and the last work end, the last count, the barrier's latency after the
+last block's count, and which warp was slowest. Block and warp levels (block 0 alone) write
+no clocks. A reading right after a barrier is a warp's arrival there, not the release (the
+barrier instruction defers its wait), so a block's release is its master warp's reading.
+
+    python3 benchmarks/warp_clocks.py mesh:1000x1000 road:1000000 kron:20 [--direction push] [--json out.json]
+
+The clocks build reads two clocks and writes a row per warp a level: read it for where a
+level's time goes, and take level times from gpu_quick.py or fused_blocks.py."""
+import argparse
+import json
+import os
+
+import numpy as np
+
+import lagraph_dist as ld
+import lagraph_dist.local.gpu_kernels.base as base
+from gpu_quick import build
+from lagraph_dist.local.layout import FUSED_THREADS
+
+#: a warp's readings a level, in kernels/fused.cu's order: four clock64 of its SM, then
+#: %globaltimer (ns, one clock for the grid) at its start and at its work's end
+CLOCKS = ("start", "work", "count", "exit", "start_ns", "work_ns")
+
+
+def clocks_defines(plain=base.cuda_defines):
+    return lambda: plain() + ("-DLD_WARP_CLOCKS",)
+
+
+def level_figures(rows, warps_a_block):
+    """One grid level's figures from its (warps, 6) readings, in cycles of each block's SM
+    from that block's release (the exit of the barrier before the level): the level (release
+    to release), the work's end of the first warps (the 10th percentile: a level's idle warps
+    end there, after the level's head), of the median warp and of the last, the last count,
+    the barrier's latency after the last block's count, and where the slowest warp was; then
+    the spread of the release over the blocks (%globaltimer, ns).
+
+    A reading right after a barrier is the warp's arrival there, not the barrier's release:
+    the barrier instruction defers its wait to a later instruction. The warp that arrives last
+    is the block's master (warp 0, which waits for the grid), so its readings are the block's
+    release; the other warps' readings after the barrier are not used."""
+    start, work, count, exit_, start_ns, _ = (rows[:, k].astype(np.int64) for k in range(len(CLOCKS)))
+    masters = np.arange(0, rows.shape[0], warps_a_block)
+    release, next_release = start[masters], exit_[masters]
+    from_release = np.repeat(release, warps_a_block)
+    worked, counted = work - from_release, count - from_release
+    last_count = counted.reshape(-1, warps_a_block).max(axis=1)
+    slowest = int(np.argmax(worked))     # (not by count: the master counts last in every block)
+    return {"level": int(np.median(next_release - release)),
+            "first_work_end": int(np.percentile(worked, 10)), "median_work_end": int(np.median(worked)),
+            "last_work_end": int(worked.max()), "last_count": int(last_count.max()),
+            "barrier_after_last": int(((next_release - release) - last_count).min()),
+            "slowest_block": slowest // warps_a_block, "slowest_warp_in_block": slowest % warps_a_block,
+            "release_spread_ns": int(start_ns[masters].max() - start_ns[masters].min())}
+
+
+FIGURES = ("level", "first_work_end", "median_work_end", "last_work_end", "last_count", "barrier_after_last")
+
+
+def summarize(levels, clock_hz):
+    """Medians over the grid levels of each figure (cycles and us at the nominal clock), of
+    the release's spread (ns), and how often the slowest warp was block 0's and which warps
+    of a block were slowest."""
+    figures = {name: float(np.median([level[name] for level in levels])) for name in FIGURES}
+    blocks = np.array([level["slowest_block"] for level in levels])
+    in_block = np.array([level["slowest_warp_in_block"] for level in levels])
+    return {"grid_levels": len(levels), "median_cycles": figures,
+            "median_us": {name: 1e6 * value / clock_hz for name, value in figures.items()},
+            "release_spread_ns": float(np.median([level["release_spread_ns"] for level in levels])),
+            "slowest_is_block_0": float(np.mean(blocks == 0)),
+            "slowest_block_counts": {int(b): int(c) for b, c in zip(*np.unique(blocks, return_counts=True))},
+            "slowest_warp_in_block_counts": {int(w): int(c) for w, c in zip(*np.unique(in_block, return_counts=True))}}
+
+
+def main():
+    import cupy as cp
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graphs", nargs="+")
+    parser.add_argument("--direction", default="push")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    base.cuda_defines = clocks_defines()          # before the first build of the modules
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    clock_hz = 1e3 * (props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0))   # cudaDevAttrClockRate
+    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": props["name"].decode(),
+              "clock_hz_nominal": clock_hz, "direction": args.direction, "runs": []}
+    warps_a_block = FUSED_THREADS // 32
+    for spec in args.graphs:
+        A, roots = build(spec)
+        root = (roots or [int(v) for v in A.out_degree().indices()[:1]])[0]
+        first = ld.bfs(A, root, direction=args.direction)             # builds (once) and warms up
+        levels = len(first.stats)
+        _, blocks, _, _ = next(iter(A._cache["fused_workspace"]["plans"].values()))
+        nwarps = blocks * warps_a_block
+        module = base._modules(cp.cuda.Device().id)["fused"]
+        clocks = cp.zeros((levels, nwarps, len(CLOCKS)), dtype=cp.uint64)
+        cp.ndarray((1,), cp.uint64, memptr=module.get_global("ld_warp_clocks"))[0] = clocks.data.ptr
+        cp.ndarray((1,), cp.int64, memptr=module.get_global("ld_warp_clock_levels"))[0] = levels
+        result = ld.bfs(A, root, direction=args.direction)
+        cp.cuda.Device().synchronize()
+        cp.ndarray((1,), cp.int64, memptr=module.get_global("ld_warp_clock_levels"))[0] = 0
+        if len(result.stats) != levels or any(s["fused"] is False for s in result.stats):
+            raise SystemExit(f"{spec}: the clocked search ran {len(result.stats)} levels, not all in one fused run")
+        held = cp.asnumpy(clocks)
+        clocked = [k for k in range(levels) if held[k, :, 3].any()]
+        grid = [level_figures(held[k], warps_a_block) for k in clocked]
+        own_us = 1e6 * sum(s["seconds"] for s in result.stats)
+        run = {"graph": spec, "blocks": int(blocks), "warps": int(nwarps), "levels": levels, "levels_own_us": own_us,
+               **(summarize(grid, clock_hz) if grid else {"grid_levels": 0})}
+        if clocked:          # one grid level's rows as read, the middle one, to look at warp by warp
+            middle = clocked[len(clocked) // 2]
+            run["sample_level"] = {"level": middle, "frontier": result.stats[middle]["frontier"],
+                                   "rows": held[middle].astype(np.int64).tolist()}
+        record["runs"].append(run)
+        print(f"{spec} ({args.direction}): {levels} levels, {run['grid_levels']} grid levels, levels' own "
+              f"{own_us:.1f} us, {blocks} blocks of {warps_a_block} warps")
+        if grid:
+            for name, cycles in run["median_cycles"].items():
+                print(f"    {name:20s} median {cycles:8.0f} cycles {run['median_us'][name]:7.3f} us from the release")
+            print(f"    release spread over the blocks median {run['release_spread_ns']:.0f} ns (%globaltimer)")
+            top = sorted(run["slowest_block_counts"].items(), key=lambda item: -item[1])[:6]
+            print(f"    slowest warp in block 0 in {100 * run['slowest_is_block_0']:.0f}% of grid levels; "
+                  f"most often blocks {top}; warps within a block {run['slowest_warp_in_block_counts']}")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(record, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
