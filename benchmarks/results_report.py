@@ -52,6 +52,8 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-e51246a.json", "h100-high-diame
 # benchmarks/grid_barrier.py)
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
+#: warp_clocks.py records: every warp's clocks of each fused grid level
+H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json",)
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
@@ -230,6 +232,9 @@ def what_is(record):
     if "families" in record:
         return "communication model extrapolated from a measured profile"
     runs = record.get("runs")
+    if record.get("benchmark") == "warp_clocks":
+        return "fused grid levels, every warp's clocks (head, work, count, barrier): " + ", ".join(
+            run["graph"] for run in runs)
     if isinstance(runs, list) and runs and "marks" in runs[0]:
         return "fused level trace (cycles between marks): " + ", ".join(sorted({run["graph"] for run in runs}))
     if isinstance(runs, list) and runs and "block_edges" in runs[0]:
@@ -501,7 +506,8 @@ def results_fused_blocks(results):
                          + (f" A cooperative launch of a kernel built with clusters (both barriers in one kernel): "
                             f"{barrier['cooperative_launch_with_clusters']}."
                             if barrier.get("cooperative_launch_with_clusters") else ""),
-                         results_fused_trace(results), results_quick(results), results_host_profile(results),
+                         results_fused_trace(results), results_warp_clocks(results), results_quick(results),
+                         results_host_profile(results),
                          results_launch_cost(results)])
 
 
@@ -654,6 +660,32 @@ def results_fused_trace(results):
                          "named marks of each level, averaged over three searches. us a level: the mark's cycles "
                          "a search at the device's nominal clock over the search's levels; the card ran near "
                          "1.75 GHz, so read the cycles.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
+
+
+def results_warp_clocks(results):
+    """What a fused grid level's time is made of (benchmarks/warp_clocks.py): the medians over a
+    search's grid levels of each moment, from each block's release, a row a graph."""
+    rows, sources, figures = [], [], []
+
+    for name in H100_WARP_CLOCKS:
+        record = load(results, name)
+        sources.append(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}, {record['direction']}")
+        for run in record["runs"]:
+            if not run["grid_levels"]:
+                continue
+            figures = list(run["median_cycles"])        # (warp_clocks.py's FIGURES, in order)
+            rows.append([run["graph"], f"`{record.get('commit')}`", count(run["grid_levels"]),
+                         sig(run["levels_own_us"] / 1e3, 3)]
+                        + [f"{count(round(run['median_cycles'][f]))} ({sig(run['median_us'][f], 3)})" for f in figures]
+                        + [count(round(run["release_spread_ns"]))])
+    header = (["graph", "commit", "grid levels", "levels' own ms (clocked build)"]
+              + [f"{f.replace('_', ' ')}: cycles (us)" for f in figures] + ["release spread over blocks (ns)"])
+    return "\n\n".join(["What a fused grid level's time is made of (a build of `kernels/fused.cu` with "
+                         "`-DLD_WARP_CLOCKS`, `benchmarks/warp_clocks.py`): medians over a search's grid levels, "
+                         "in cycles of each block's SM from that block's release (us at the nominal clock): the "
+                         "level, where the first tenth of the warps (those without work: the level's head), the "
+                         "median and the last warp end their work, the last count, and the barrier's latency after "
+                         "the last block's count.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 # -- regions: benchmarks/results/README.md -----------------------------------------------------------

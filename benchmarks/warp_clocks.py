@@ -9,6 +9,7 @@ no clocks. A reading right after a barrier is a warp's arrival there, not the re
 barrier instruction defers its wait), so a block's release is its master warp's reading.
 
     python3 benchmarks/warp_clocks.py mesh:1000x1000 road:1000000 kron:20 [--direction push] [--json out.json]
+        [--sample-rows]
 
 The clocks build reads two clocks and writes a row per warp a level: read it for where a
 level's time goes, and take level times from gpu_quick.py or fused_blocks.py."""
@@ -83,11 +84,13 @@ def main():
     parser.add_argument("graphs", nargs="+")
     parser.add_argument("--direction", default="push")
     parser.add_argument("--json")
+    parser.add_argument("--sample-rows", action="store_true",
+                        help="keep the middle grid level's rows, warp by warp, in the record (large)")
     args = parser.parse_args()
     base.cuda_defines = clocks_defines()          # before the first build of the modules
     props = cp.cuda.runtime.getDeviceProperties(0)
     clock_hz = 1e3 * (props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0))   # cudaDevAttrClockRate
-    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": props["name"].decode(),
+    record = {"benchmark": "warp_clocks", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": props["name"].decode(),
               "clock_hz_nominal": clock_hz, "direction": args.direction, "runs": []}
     warps_a_block = FUSED_THREADS // 32
     for spec in args.graphs:
@@ -112,7 +115,7 @@ def main():
         own_us = 1e6 * sum(s["seconds"] for s in result.stats)
         run = {"graph": spec, "blocks": int(blocks), "warps": int(nwarps), "levels": levels, "levels_own_us": own_us,
                **(summarize(grid, clock_hz) if grid else {"grid_levels": 0})}
-        if clocked:          # one grid level's rows as read, the middle one, to look at warp by warp
+        if clocked and args.sample_rows:     # the middle grid level's rows as read, warp by warp
             middle = clocked[len(clocked) // 2]
             run["sample_level"] = {"level": middle, "frontier": result.stats[middle]["frontier"],
                                    "rows": held[middle].astype(np.int64).tolist()}
