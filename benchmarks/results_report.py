@@ -54,6 +54,9 @@ H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056a
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
 H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json",)
+#: their figures, in order (warp_clocks.py's FIGURES; the first record has no head split)
+WARP_CLOCK_FIGURES = ("level", "counters_known", "set_up", "first_work_end", "median_work_end", "last_work_end",
+                      "last_count", "barrier_after_last")
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
@@ -665,7 +668,7 @@ def results_fused_trace(results):
 def results_warp_clocks(results):
     """What a fused grid level's time is made of (benchmarks/warp_clocks.py): the medians over a
     search's grid levels of each moment, from each block's release, a row a graph."""
-    rows, sources, figures = [], [], []
+    rows, sources, figures = [], [], WARP_CLOCK_FIGURES
 
     for name in H100_WARP_CLOCKS:
         record = load(results, name)
@@ -673,17 +676,18 @@ def results_warp_clocks(results):
         for run in record["runs"]:
             if not run["grid_levels"]:
                 continue
-            figures = list(run["median_cycles"])        # (warp_clocks.py's FIGURES, in order)
             rows.append([run["graph"], f"`{record.get('commit')}`", count(run["grid_levels"]),
                          sig(run["levels_own_us"] / 1e3, 3)]
-                        + [f"{count(round(run['median_cycles'][f]))} ({sig(run['median_us'][f], 3)})" for f in figures]
+                        + [f"{count(round(run['median_cycles'][f]))} ({sig(run['median_us'][f], 3)})"
+                           if f in run["median_cycles"] else "-" for f in figures]
                         + [count(round(run["release_spread_ns"]))])
     header = (["graph", "commit", "grid levels", "levels' own ms (clocked build)"]
               + [f"{f.replace('_', ' ')}: cycles (us)" for f in figures] + ["release spread over blocks (ns)"])
     return "\n\n".join(["What a fused grid level's time is made of (a build of `kernels/fused.cu` with "
                          "`-DLD_WARP_CLOCKS`, `benchmarks/warp_clocks.py`): medians over a search's grid levels, "
                          "in cycles of each block's SM from that block's release (us at the nominal clock): the "
-                         "level, where the first tenth of the warps (those without work: the level's head), the "
+                         "level, when the median warp knows the level's counters and has set the level up, where "
+                         "the first tenth of the warps (those without work: the level's head), the "
                          "median and the last warp end their work, the last count, and the barrier's latency after "
                          "the last block's count.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 

@@ -1,7 +1,7 @@
 """What a fused grid level's time is made of on one GPU: kernels/fused.cu built with
--DLD_WARP_CLOCKS, whose every warp writes four clock64 readings of its SM a grid level (the
-exit of the barrier before it, the end of its work, the end of its block's count, the exit of
-the level's barrier) and two %globaltimer readings (one clock for the grid, 32 ns steps on an
+-DLD_WARP_CLOCKS, whose every warp writes six clock64 readings of its SM a grid level (the
+exit of the barrier before it, the counters known, the level set up, the end of its work, the
+end of its block's count, the exit of the level's barrier) and two %globaltimer readings (one clock for the grid, 32 ns steps on an
 H100). Per level, from each block's release: the level, the head (where warps without work
 end theirs), the median and the last work end, the last count, the barrier's latency after the
 last block's count, and which warp was slowest. Block and warp levels (block 0 alone) write
@@ -24,9 +24,11 @@ import lagraph_dist.local.gpu_kernels.base as base
 from gpu_quick import build
 from lagraph_dist.local.layout import FUSED_THREADS
 
-#: a warp's readings a level, in kernels/fused.cu's order: four clock64 of its SM, then
-#: %globaltimer (ns, one clock for the grid) at its start and at its work's end
-CLOCKS = ("start", "work", "count", "exit", "start_ns", "work_ns")
+#: a warp's readings a level, in kernels/fused.cu's order: six clock64 of its SM (the release
+#: before the level, the counters known, the level set up, its work's end, its block count's
+#: end, the next release), then %globaltimer (ns, one clock for the grid) at its start and at
+#: its work's end
+CLOCKS = ("start", "known", "set", "work", "count", "exit", "start_ns", "work_ns")
 
 
 def clocks_defines(plain=base.cuda_defines):
@@ -34,9 +36,11 @@ def clocks_defines(plain=base.cuda_defines):
 
 
 def level_figures(rows, warps_a_block):
-    """One grid level's figures from its (warps, 6) readings, in cycles of each block's SM
+    """One grid level's figures from its (warps, 8) readings, in cycles of each block's SM
     from that block's release (the exit of the barrier before the level): the level (release
-    to release), the work's end of the first warps (the 10th percentile: a level's idle warps
+    to release), the median warp's moments the counters are known (the barrier's wait and the
+    counters' read behind it) and the level is set up (the record, the rule, the checks), the
+    work's end of the first warps (the 10th percentile: a level's idle warps
     end there, after the level's head), of the median warp and of the last, the last count,
     the barrier's latency after the last block's count, and where the slowest warp was; then
     the spread of the release over the blocks (%globaltimer, ns).
@@ -45,7 +49,7 @@ def level_figures(rows, warps_a_block):
     the barrier instruction defers its wait to a later instruction. The warp that arrives last
     is the block's master (warp 0, which waits for the grid), so its readings are the block's
     release; the other warps' readings after the barrier are not used."""
-    start, work, count, exit_, start_ns, _ = (rows[:, k].astype(np.int64) for k in range(len(CLOCKS)))
+    start, known, set_up, work, count, exit_, start_ns, _ = (rows[:, k].astype(np.int64) for k in range(len(CLOCKS)))
     masters = np.arange(0, rows.shape[0], warps_a_block)
     release, next_release = start[masters], exit_[masters]
     from_release = np.repeat(release, warps_a_block)
@@ -53,6 +57,7 @@ def level_figures(rows, warps_a_block):
     last_count = counted.reshape(-1, warps_a_block).max(axis=1)
     slowest = int(np.argmax(worked))     # (not by count: the master counts last in every block)
     return {"level": int(np.median(next_release - release)),
+            "counters_known": int(np.median(known - from_release)), "set_up": int(np.median(set_up - from_release)),
             "first_work_end": int(np.percentile(worked, 10)), "median_work_end": int(np.median(worked)),
             "last_work_end": int(worked.max()), "last_count": int(last_count.max()),
             "barrier_after_last": int(((next_release - release) - last_count).min()),
@@ -60,7 +65,8 @@ def level_figures(rows, warps_a_block):
             "release_spread_ns": int(start_ns[masters].max() - start_ns[masters].min())}
 
 
-FIGURES = ("level", "first_work_end", "median_work_end", "last_work_end", "last_count", "barrier_after_last")
+FIGURES = ("level", "counters_known", "set_up", "first_work_end", "median_work_end", "last_work_end", "last_count",
+           "barrier_after_last")
 
 
 def summarize(levels, clock_hz):

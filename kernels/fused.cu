@@ -138,16 +138,17 @@ struct ld_tracer {};
 
 // Every warp's clocks of every grid level (benchmarks/warp_clocks.py builds this file with
 // -DLD_WARP_CLOCKS): lane 0 of each warp writes, for grid level L < ld_warp_clock_levels of a
-// run, at ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: four clock64 readings of its
-// own SM (the exit of the barrier before the level, the end of its work, the end of its block's
-// count, the exit of the level's barrier), then %globaltimer at the first and the second (one
-// clock for the grid, 32 ns steps on an H100). A reading right after a barrier is the warp's
+// run, at ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: six clock64 readings of its
+// own SM (the exit of the barrier before the level, the counters known, the level set up, the
+// end of its work, the end of its block's count, the exit of the level's barrier), then
+// %globaltimer at the first and at the end of its work (one clock for the grid, 32 ns steps on
+// an H100). A reading right after a barrier is the warp's
 // arrival there (the barrier instruction defers its wait to a later one): only the warp that
 // arrives last, the block's master, reads the release. The level count and the rows' address
 // are read once before the levels (a load of them after every barrier slowed the clocked
 // mesh's levels by 0.3 ms). Without the define the clocks are no code at all.
 #ifdef LD_WARP_CLOCKS
-#define LD_WARP_CLOCK_ROW 6
+#define LD_WARP_CLOCK_ROW 8
 __device__ unsigned long long* ld_warp_clocks;
 __device__ long long ld_warp_clock_levels;
 // (read with a memory clobber: the compiler keeps them where they stand among the loads,
@@ -163,8 +164,8 @@ __device__ __forceinline__ unsigned long long ld_ns_here() {
     return t;
 }
 #define LD_WARP_CLOCKS_START                                                                         \
-    unsigned long long clock_start = ld_clock_here(), clock_work = 0, clock_count = 0, ns_start = ld_ns_here(), \
-        ns_work = 0;                                                                                 \
+    unsigned long long clock_start = ld_clock_here(), clock_known = 0, clock_set = 0, clock_work = 0,          \
+        clock_count = 0, ns_start = ld_ns_here(), ns_work = 0;                                       \
     const long long clock_levels = ld_warp_clock_levels;    /* read once: no load after a barrier */ \
     unsigned long long* const clock_rows = ld_warp_clocks
 #define LD_WARP_CLOCK(name) (name = ld_clock_here())
@@ -174,8 +175,8 @@ __device__ __forceinline__ unsigned long long ld_ns_here() {
         const unsigned long long clock_exit = ld_clock_here(), ns_exit = ld_ns_here();              \
         if (lane == 0 && (level) < clock_levels) {                                                   \
             unsigned long long* row = clock_rows + ((level) * nwarps + warp) * LD_WARP_CLOCK_ROW;    \
-            row[0] = clock_start; row[1] = clock_work; row[2] = clock_count; row[3] = clock_exit;    \
-            row[4] = ns_start; row[5] = ns_work;                                                     \
+            row[0] = clock_start; row[1] = clock_known; row[2] = clock_set; row[3] = clock_work;     \
+            row[4] = clock_count; row[5] = clock_exit; row[6] = ns_start; row[7] = ns_work;          \
         }                                                                                            \
         clock_start = clock_exit;                                                                    \
         ns_start = ns_exit;                                                                          \
@@ -1090,6 +1091,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     while (pushed_stop < 0 && level < max_levels) {
         const int cur = (int)(level % 3), nxt = (int)((level + 1) % 3), old = (int)((level + 2) % 3);
         if (nf == 0) { reason = LD_STOP_EMPTY; break; }
+        LD_WARP_CLOCK(clock_known);          // (after a branch on the counters: past the barrier's wait)
         const bool push = rule.choose(nf, fe);
         if (push && fe > max_edges) { reason = LD_STOP_TOO_BIG; break; }
         LD_TRACE_USE(trace, nf + fe);
@@ -1160,6 +1162,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             if (stop >= 0) { reason = (int)stop; break; }
             continue;
         }
+        LD_WARP_CLOCK(clock_set);
         const ld_level_out<V> out{words, parents, depths, level_depth_words, first_depth + level, out_indptr,
                                   push ? nullptr : bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
