@@ -53,7 +53,7 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-e51246a.json", "h100-high-diame
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
-H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json",)
+H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.json")
 #: their figures, in order (warp_clocks.py's FIGURES; the first record has no head split)
 WARP_CLOCK_FIGURES = ("level", "counters_known", "set_up", "first_work_end", "median_work_end", "last_work_end",
                       "last_count", "barrier_after_last")
