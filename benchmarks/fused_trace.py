@@ -10,7 +10,6 @@ chain of the level; the rest of the grid shows up as its wait at the barrier mar
 The traced build has a few more register spills than the shipped one: read it for shares, and
 take level times from fused_blocks.py."""
 import argparse
-import json
 import os
 
 import numpy as np
@@ -18,6 +17,7 @@ import numpy as np
 import lagraph_dist as ld
 import lagraph_dist.local.gpu_kernels.base as base
 from gpu_quick import build
+from lagraph_dist.tools.bench import write_json
 
 MARKS = 24       # LD_TRACE_MARKS in kernels/fused.cu
 NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",
@@ -74,8 +74,7 @@ def main():
                 print(f"    {name:42s} {m['marks_a_search']:10.0f} marks {m['cycles_a_search'] / max(m['marks_a_search'], 1):9.0f} "
                       f"cycles each  {m['us_a_level']:7.3f} us a level")
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

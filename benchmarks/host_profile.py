@@ -13,8 +13,9 @@ The record (``--json``) holds the medians printed: the call, the levels' own tim
 the backend call, and on the GPU the parts of the timeline (the kernel's between two CUDA events)
 and the host time beyond the kernel (the marked calls less their kernel, and the plain calls
 between them less the kernel's median), each a median over the calls of its own pass. A call's
-result is held until its clock is read: dropping it is the caller's, at a time of its choosing. The engine's part is the same Python on either backend, so the CPU's figure
-(``--backend cpu``, no GPU needed) follows changes to it where no device is at hand.
+result is held until its clock is read: dropping it is the caller's, at a time of its choosing.
+The engine's part is the same Python on either backend, so the CPU's figure (``--backend cpu``,
+no GPU needed) follows changes to it where no device is at hand.
 """
 import argparse
 import cProfile
@@ -240,8 +241,8 @@ def stages(A, roots, calls):
         from lagraph_dist.local.gpu_kernels.fused import FusedKernels
         targets += [(Vector, "singles"), (BitmapKernels, "single_entries"), (cupy, "empty"), (base._Counted, "__call__"),
                     (FusedKernels, "bfs_fused"), (FusedKernels, "_launch_plan"), (base.KernelsBase, "launch_cooperative"),
-                    (base.KernelsBase, "read_mirrored"), (base.KernelsBase, "read_into"), (FusedKernels, "_fused_run"), (base.KernelsBase, "read"),
-                    (fused, "_level_records")]
+                    (base.KernelsBase, "read_mirrored"), (base.KernelsBase, "read_into"), (FusedKernels, "_fused_run"),
+                    (base.KernelsBase, "read"), (fused, "_level_records")]
     else:                            # the compiled twin's run and the call into it
         from lagraph_dist.local.cpu_kernels import fused     # (its bfs_fused stays: the engine reads its attributes)
         targets += [(fused, "_run"), (fused, "_search")]

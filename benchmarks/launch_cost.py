@@ -11,11 +11,12 @@ the stream drained between calls (untimed). Prints a table and, with --json, wri
     python3 benchmarks/launch_cost.py [--calls 2000] [--json out.json]
 """
 import argparse
-import json
 import os
 import time
 
 import numpy as np
+
+from lagraph_dist.tools.bench import write_json
 
 SOURCE = r"""
 #include <cooperative_groups.h>
@@ -137,11 +138,9 @@ def main():
     for name, answer_text in capture.items():
         print(f"stream capture of {name}: {answer_text}")
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump({"benchmark": "launch_cost", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
-                       "device": runtime.getDeviceProperties(0)["name"].decode(), "blocks": blocks,
-                       "threads": THREADS, "calls": args.calls, "host_us": rows, "capture": capture},
-                      handle, indent=1)
+        write_json({"benchmark": "launch_cost", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+                    "device": runtime.getDeviceProperties(0)["name"].decode(), "blocks": blocks,
+                    "threads": THREADS, "calls": args.calls, "host_us": rows, "capture": capture}, args.json)
 
 
 if __name__ == "__main__":

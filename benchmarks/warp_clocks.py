@@ -14,7 +14,6 @@ barrier instruction defers its wait), so a block's release is its master warp's 
 The clocks build reads two clocks and writes a row per warp a level: read it for where a
 level's time goes, and take level times from gpu_quick.py or fused_blocks.py."""
 import argparse
-import json
 import os
 
 import numpy as np
@@ -23,6 +22,7 @@ import lagraph_dist as ld
 import lagraph_dist.local.gpu_kernels.base as base
 from gpu_quick import build
 from lagraph_dist.local.layout import FUSED_THREADS
+from lagraph_dist.tools.bench import write_json
 
 #: a warp's readings a level, in kernels/fused.cu's order: six clock64 of its SM (the release
 #: before the level, the counters known, the level set up, its work's end, its block count's
@@ -136,8 +136,7 @@ def main():
             print(f"    slowest warp in block 0 in {100 * run['slowest_is_block_0']:.0f}% of grid levels; "
                   f"most often blocks {top}; warps within a block {run['slowest_warp_in_block_counts']}")
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":
