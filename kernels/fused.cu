@@ -356,13 +356,16 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
                               int lane, i64 warp, i64 nwarps) {
     const u32 full = 0xffffffffu;
     // vertices a warp item: 32 when the frontier fills every warp 32 times over, fewer when it
-    // is small, so that a small level's few edges spread over many warps (latency, not work)
-    int per = 32;
-    while (per > 1 && (i64)per * nwarps > nf) per >>= 1;
-    const i64 items = (nf + per - 1) / per;
+    // is small, so that a small level's few edges spread over many warps (latency, not work);
+    // a power of two, 1 << shift, so that the items' count is a shift, not a 64-bit division on
+    // the head of every grid level
+    int shift = 5;
+    while (shift > 0 && (nwarps << shift) > nf) --shift;
+    const int per = 1 << shift;
+    const i64 items = (nf + per - 1) >> shift;
     for (u64 chunk = (u64)warp;; chunk = ld_next_item(work, nwarps, items, lane)) {
         if ((i64)chunk >= items) break;
-        const i64 i = (i64)chunk * per + lane;
+        const i64 i = ((i64)chunk << shift) + lane;
         int u = 0;
         i64 start = 0, degree = 0;
         if (lane < per && i < nf) {
