@@ -365,6 +365,17 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
     const i64 items = (nf + per - 1) >> shift;
     for (u64 chunk = (u64)warp;; chunk = ld_next_item(work, nwarps, items, lane)) {
         if ((i64)chunk >= items) break;
+        if (EAGER && shift == 0) {
+            // one vertex an item (a thin level: fewer entries than warps): every lane reads the
+            // entry and its row (one request each), so its edges need no scan, search or shuffle
+            // on the level's chain; a giant's edges are the grid's (below). Eager levels only: the
+            // two-block build, at the edge of its registers, keeps its code as it was
+            const int u = __ldcg(frontier + chunk);
+            const i64 start = __ldg(indptr + u), end = __ldg(indptr + u + 1);
+            if (end - start <= LD_FUSED_PUSH_GIANT_DEGREE)
+                ld_push_warp_run<MULT, V, EAGER>(indices, u, start, end, out, next_edges, lane);
+            continue;
+        }
         const i64 i = ((i64)chunk << shift) + lane;
         int u = 0;
         i64 start = 0, degree = 0;
