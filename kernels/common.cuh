@@ -360,18 +360,34 @@ __device__ __forceinline__ void ld_giant_slice(const i64* __restrict__ indptr, i
     end = s + (part < own ? length * (part + 1) / own : length);
 }
 
+// The sum of a 64-bit value over the warp's 32 lanes (modulo 2^64, as adding them one by one),
+// in every lane. On sm_80 and later: three independent 32-bit reductions (__reduce_add_sync, one
+// instruction each) of the value's 24-, 24- and 16-bit pieces, none of whose 32-lane sums can
+// overflow, instead of five dependent steps of two shuffles and a 64-bit add (a grid level's
+// count, on the chain of every level of a thin graph).
+__device__ __forceinline__ u64 ld_warp_sum(u64 value) {
+#if __CUDA_ARCH__ >= 800
+    const u32 low = __reduce_add_sync(0xffffffffu, (u32)(value & 0xffffffu));
+    const u32 middle = __reduce_add_sync(0xffffffffu, (u32)((value >> 24) & 0xffffffu));
+    const u32 high = __reduce_add_sync(0xffffffffu, (u32)(value >> 48));
+    return (u64)low + ((u64)middle << 24) + ((u64)high << 48);
+#else
+    for (int d = 16; d > 0; d >>= 1) value += __shfl_xor_sync(0xffffffffu, value, d);
+    return value;
+#endif
+}
+
 // Sum a per-thread count over the block and add it to *counter with one atomic.
 __device__ __forceinline__ void ld_add_block_count(u64* counter, u64 mine) {
     __shared__ u64 warp_sums[32];
     __syncthreads();              // a previous call in this kernel may still be reading warp_sums
-    for (int d = 16; d > 0; d >>= 1) mine += __shfl_down_sync(0xffffffffu, mine, d);
+    mine = ld_warp_sum(mine);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0) warp_sums[warp] = mine;
     __syncthreads();
     if (warp == 0) {
         const int nwarps = (blockDim.x + 31) >> 5;
-        u64 total = lane < nwarps ? warp_sums[lane] : 0;
-        for (int d = 16; d > 0; d >>= 1) total += __shfl_down_sync(0xffffffffu, total, d);
+        const u64 total = ld_warp_sum(lane < nwarps ? warp_sums[lane] : 0);
         if (lane == 0 && total) atomicAdd(counter, total);
     }
 }
