@@ -438,6 +438,17 @@ def _fused_graph(graph):
             start = cluster + 1999           # the next path leaves from the cluster's last vertex
         n = start + 1
         src, dst = (np.concatenate(part) for part in zip(*pieces))
+    elif graph == "thin-giant":              # a grid level of one vertex a warp, giant and longer rows in it
+        # the source's 1,000 neighbours make a thin grid push level (fewer entries than the
+        # grid's warps, a few out-edges each on average: an eager level of one vertex a warp
+        # item) that holds a giant (2,000 out-edges, sliced over the grid), ten vertices of 100
+        # (a warp's run of four steps) and 989 of 2
+        n = 6000
+        first = np.arange(1, 1001)
+        degree = np.concatenate([[2000], np.full(10, 100), np.full(989, 2)])
+        ends = rng.integers(1001, n, int(degree.sum()))
+        src = np.concatenate([np.zeros(1000, np.int64), np.repeat(first, degree)])
+        dst = np.concatenate([first, ends])
     elif graph == "isolated":                # the source has no edge at all
         n = 500
         src, dst = rng.integers(1, n, 1500), rng.integers(1, n, 1500)
@@ -472,14 +483,15 @@ def tiny_push_cap(monkeypatch):
 
 @pytest.mark.parametrize("positional", [True, False])
 @pytest.mark.parametrize("graph", ["mesh", "random", "giants", "hubs", "directed", "path", "tree", "switching",
-                                   "isolated"])
+                                   "isolated", "thin-giant"])
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
 def test_fused_search_matches_twin(gpu, positional, graph, mode, block_edges):
     """The fused kernel against its twin level by level, with push levels run inside one block
     never, by default and whenever they fit (the search hands over between block and grid
     levels several times on the switching graph, and on the random and giant ones); grid push
     levels of few entries split their edges over the grid (the hubs graph: giants, vertices of
-    hundreds of edges and a level past the flat frontier's size)."""
+    hundreds of edges and a level past the flat frontier's size); a thin grid level of one
+    vertex a warp item holds a giant and rows longer than a warp's step (thin-giant)."""
     _fused_against_twin(gpu, positional, graph, mode)
 
 
