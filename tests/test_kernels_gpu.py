@@ -441,8 +441,8 @@ def _fused_graph(graph):
     elif graph == "thin-giant":              # a grid level of one vertex a warp, giant and longer rows in it
         # the source's 1,000 neighbours make a thin grid push level (fewer entries than the
         # grid's warps, a few out-edges each on average: an eager level of one vertex a warp
-        # item) that holds a giant (2,000 out-edges, sliced over the grid), ten vertices of 100
-        # (a warp's run of four steps) and 989 of 2
+        # item) that holds a giant (2,000 draws, about 1,700 distinct out-edges, sliced over the
+        # grid), ten vertices of about 100 (a warp's run of four steps) and 989 of 2
         n = 6000
         first = np.arange(1, 1001)
         degree = np.concatenate([[2000], np.full(10, 100), np.full(989, 2)])
