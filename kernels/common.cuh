@@ -30,6 +30,8 @@
 #error "LD_FUSED_PUSH_GIANT_DEGREE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_BLOCK_FRONTIER)
 #error "LD_FUSED_BLOCK_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_FUSED_THIN_ROW)
+#error "LD_FUSED_THIN_ROW is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MAX_OWNERS)
 #error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_PAIR)

@@ -662,6 +662,21 @@ struct ld_block_state {
     unsigned loaded_unowned;
 };
 
+// Entry `position` of a block level's next frontier: vertex v, its first out-edge and the
+// out-edges before it (`offset`), and its place at each of its edges while it has few and they
+// fit the owner map (else the level's `unowned` flag).
+__device__ __forceinline__ void ld_add_entry(ld_block_frontier& next, int position, int v, i64 start, int offset,
+                                             i64 degree, unsigned* unowned) {
+    next.vertex[position] = v;
+    next.offset[position] = offset;
+    next.start[position] = start;
+    if (degree <= LD_BLOCK_OWN_DEGREE && offset + degree <= LD_BLOCK_OWNED) {
+        for (int j = 0; j < (int)degree; ++j) next.owner[offset + j] = (unsigned short)position;
+    } else if (*unowned == 0u) {
+        *unowned = 1u;
+    }
+}
+
 // K vertices a lane (fresh[k]: the k-th is new) put on the level's global queue (unless null)
 // and, while it has room, on the shared frontier `next`, with one shared atomic a warp for all
 // of them. Every lane of the warp calls it.
@@ -685,17 +700,8 @@ __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const in
         if (!fresh[k]) continue;
         const u64 position = at >> LD_BLOCK_EDGE_BITS;
         if (queue) queue[position] = v[k];
-        if (position < LD_FUSED_BLOCK_FRONTIER) {
-            const u64 offset = at & (LD_BLOCK_ONE_ENTRY - 1);
-            next.vertex[position] = v[k];
-            next.offset[position] = (int)offset;
-            next.start[position] = start[k];
-            if (degree[k] <= LD_BLOCK_OWN_DEGREE && offset + degree[k] <= LD_BLOCK_OWNED) {
-                for (int j = 0; j < (int)degree[k]; ++j) next.owner[offset + j] = (unsigned short)position;
-            } else if (*unowned == 0u) {
-                *unowned = 1u;
-            }
-        }
+        if (position < LD_FUSED_BLOCK_FRONTIER)
+            ld_add_entry(next, (int)position, v[k], start[k], (int)(at & (LD_BLOCK_ONE_ENTRY - 1)), degree[k], unowned);
         at += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
     }
 }
@@ -704,11 +710,13 @@ __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const in
 // (coalesced), each lane finding its K edges' sources, then their K out-neighbours, then
 // issuing every degree load and claim before it uses any result, so that a level of up to
 // K x blockDim edges costs about two memory round trips.
+#define LD_BLOCK_EDGES_A_THREAD 2   // a round's edges a thread
+
 template <int MULT, typename V>
 __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
                                     bool owned, ld_block_frontier& next, ld_block_state& sh, int at_level,
                                     const ld_level_out<V>& out, ld_tracer& trace) {
-    constexpr int K = 2;
+    constexpr int K = LD_BLOCK_EDGES_A_THREAD;
     const int top = 1 << (31 - __clz(max(nf, 1)));
     const int warp_first = threadIdx.x & ~31;
     for (i64 e0 = 0; e0 < edges; e0 += K * blockDim.x) {
@@ -755,6 +763,95 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
         }
         ld_block_append<K>(fresh, v, start, degree, out.next_queue, next, &sh.tail[at_level], &sh.unowned[at_level]);
         LD_TRACE_MARK(trace, LD_B_APPEND);
+    }
+}
+
+// A thin graph's block push level (every row of at most LD_FUSED_THIN_ROW out-edges; the
+// one-block-an-SM build) of more edges than one round of ld_block_push_level takes: a thread an
+// entry (two when the frontier outgrows the block), its row's out-edges read LD_THIN_STEP at a
+// time, every load of a step issued before any is used, so that the level is one round (the
+// neighbour loads, the claims beside the degree loads, the append) where the edge-flattened
+// level takes two, and needs no edge-to-entry map. The found vertices' count and out-edges go
+// packed in the low 32 bits of the level's tail, (count << LD_THIN_EDGE_BITS) + edges, one native
+// shared atomic a warp (the 64-bit packing is a compare-and-swap loop in shared memory).
+#define LD_THIN_STEP 4
+#define LD_THIN_ENTRIES 2          // entries a thread
+#define LD_THIN_EDGE_BITS 17
+static_assert(LD_FUSED_BLOCK_FRONTIER <= LD_THIN_ENTRIES * LD_FUSED_THREADS, "a thin level holds an entry a thread");
+static_assert((u64)LD_FUSED_BLOCK_FRONTIER * LD_FUSED_THIN_ROW * LD_FUSED_THIN_ROW < (1ull << LD_THIN_EDGE_BITS),
+              "a thin level's found out-edges fit their field");
+static_assert(((u64)LD_FUSED_BLOCK_FRONTIER * LD_FUSED_THIN_ROW << LD_THIN_EDGE_BITS) < (1ull << 32),
+              "a thin level's packed count fits 32 bits");
+
+template <int MULT, typename V>
+__device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
+                                    ld_block_frontier& next, ld_block_state& sh, int at_level,
+                                    const ld_level_out<V>& out) {
+    constexpr u32 ONE = 1u << LD_THIN_EDGE_BITS;
+    const int lane = threadIdx.x & 31;
+    int u[LD_THIN_ENTRIES], degree[LD_THIN_ENTRIES];
+    i64 row[LD_THIN_ENTRIES];
+    int longest = 0;
+#pragma unroll
+    for (int e = 0; e < LD_THIN_ENTRIES; ++e) {
+        const int i = threadIdx.x + e * LD_FUSED_THREADS;
+        u[e] = 0; row[e] = 0; degree[e] = 0;
+        if (i < nf) {
+            u[e] = in.vertex[i];
+            row[e] = in.start[i];
+            degree[e] = (int)((i + 1 < nf ? (i64)in.offset[i + 1] : edges) - in.offset[i]);
+        }
+        longest = max(longest, degree[e]);
+    }
+    longest = __reduce_max_sync(0xffffffffu, longest);       // the warp's steps: appends are warp-wide
+    u32* tail = reinterpret_cast<u32*>(&sh.tail[at_level]);  // the low half of the level's tail
+    for (int first = 0; first < longest; first += LD_THIN_STEP) {
+        int v[LD_THIN_ENTRIES][LD_THIN_STEP];
+        bool ok[LD_THIN_ENTRIES][LD_THIN_STEP];
+#pragma unroll
+        for (int e = 0; e < LD_THIN_ENTRIES; ++e)
+#pragma unroll
+            for (int j = 0; j < LD_THIN_STEP; ++j) {
+                ok[e][j] = first + j < degree[e];
+                v[e][j] = ok[e][j] ? __ldg(indices + row[e] + first + j) : 0;
+            }
+        ld_eager_claim claim[LD_THIN_ENTRIES][LD_THIN_STEP];
+#pragma unroll
+        for (int e = 0; e < LD_THIN_ENTRIES; ++e)
+#pragma unroll
+            for (int j = 0; j < LD_THIN_STEP; ++j)
+                if (ok[e][j]) claim[e][j].issue(out.out_indptr, ld_claim_words(out), v[e][j]);
+        u32 mine = 0;
+#pragma unroll
+        for (int e = 0; e < LD_THIN_ENTRIES; ++e)
+#pragma unroll
+            for (int j = 0; j < LD_THIN_STEP; ++j) {
+                ok[e][j] = claim[e][j].fresh(ok[e][j], v[e][j]);      // now: found here
+                if (ok[e][j]) {
+                    out.parents[v[e][j]] = ld_multiply<MULT, V>(u[e], V(), 1, 1, 0);
+                    ld_mark_found(out, v[e][j], false);
+                    if (v[e][j] == out.target) sh.target_hit = 1;
+                    mine += ONE + (u32)claim[e][j].degree();
+                }
+            }
+        const u32 inclusive = ld_warp_inclusive_sum(mine);
+        const u32 total = __shfl_sync(0xffffffffu, inclusive, 31);
+        if (!total) continue;
+        u32 base = 0;
+        if (lane == 31) base = atomicAdd(tail, total);
+        u32 at = __shfl_sync(0xffffffffu, base, 31) + inclusive - mine;
+#pragma unroll
+        for (int e = 0; e < LD_THIN_ENTRIES; ++e)
+#pragma unroll
+            for (int j = 0; j < LD_THIN_STEP; ++j) {
+                if (!ok[e][j]) continue;
+                const u32 position = at >> LD_THIN_EDGE_BITS;
+                out.next_queue[position] = v[e][j];
+                if (position < LD_FUSED_BLOCK_FRONTIER)
+                    ld_add_entry(next, (int)position, v[e][j], claim[e][j].start, (int)(at & (ONE - 1u)),
+                                 claim[e][j].degree(), &sh.unowned[at_level]);
+                at += ONE + (u32)claim[e][j].degree();
+            }
     }
 }
 
@@ -874,8 +971,8 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                 u32* __restrict__ depth_words, long long first_depth, int* __restrict__ queues,
                                 u32* __restrict__ bitmaps, int* __restrict__ giants, i64 giant_capacity,
                                 u64* __restrict__ slots, ld_rule rule, i64 level, i64 nf, i64 edges,
-                                i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
-                                u64* __restrict__ records, u32* cache, ld_block_state& sh) {
+                                i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, bool thin,
+                                int target, u64* __restrict__ records, u32* cache, ld_block_state& sh) {
     ld_tracer trace;
     LD_TRACE_START(trace);
     const i64 nwords = (n + 31) >> 5;
@@ -940,15 +1037,26 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
                                   nullptr, target, slots + LD_SLOT_TARGET, cache};
-        ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, owned,
-                                     sh.frontier[input ^ 1], sh, at_level, out, trace);
+        // a thin graph's level of more than one edge-flattened round: a thread an entry
+        const bool thin_level = BLOCKS == 1 && thin && edges > (i64)LD_BLOCK_EDGES_A_THREAD * LD_FUSED_THREADS;
+        if (thin_level)
+            ld_block_thin_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, sh.frontier[input ^ 1], sh,
+                                         at_level, out);
+        else
+            ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, owned,
+                                         sh.frontier[input ^ 1], sh, at_level, out, trace);
         __syncthreads();
         LD_TRACE_MARK(trace, LD_B_BARRIER);
         const u64 tail = sh.tail[at_level];
-        found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
-        found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
-        found_giants = sh.giants[at_level];
+        if (thin_level) {                // (count << LD_THIN_EDGE_BITS) + edges in the low half
+            found = (i64)((u32)tail >> LD_THIN_EDGE_BITS);
+            found_edges = (i64)((u32)tail & ((1u << LD_THIN_EDGE_BITS) - 1u));
+        } else {
+            found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
+            found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
+        }
         owned = sh.unowned[at_level] == 0u;
+        found_giants = sh.giants[at_level];
         // the last thread writes the record: in a small level its warp had no edge, while warp
         // 0, which always has, goes on to the next level
         if (threadIdx.x == blockDim.x - 1) ld_write_record(records, level, nf, found, edges, true, ld_now_ns());
@@ -1005,7 +1113,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
              long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
              const int* __restrict__ first, i64 nfirst, int source, const u64* __restrict__ pushed,
              int* __restrict__ queues, u32* __restrict__ bitmaps, int* __restrict__ giants,
-             int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible, u64* __restrict__ slots,
+             int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible, int thin_rows,
+             u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
              long long rule_unexplored,
              i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
@@ -1146,8 +1255,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                 ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths, level_depth_words,
                                          first_depth,
                                          queues, bitmaps, giants, giant_capacity, slots, rule, level, nf, fe,
-                                         max_frontier, max_edges, max_levels, block_edges, target, records,
-                                         cache_visited ? ld_visited_cache : nullptr, level_shared.block);
+                                         max_frontier, max_edges, max_levels, block_edges, thin_rows != 0, target,
+                                         records, cache_visited ? ld_visited_cache : nullptr, level_shared.block);
                 __syncthreads();
                 if (threadIdx.x == 0) {
                     __threadfence();
@@ -1279,7 +1388,7 @@ struct ld_fused_args {
     const i64* out_indptr; const int* out_indices; const i64* in_indptr; const int* in_indices;
     const u32* empty_rows; i64 n;
     int* queues; u32* bitmaps; int* giants; int* giant_rows; i64 giant_capacity; i64 giant_rows_possible;
-    u64* slots;
+    i64 thin_rows; u64* slots;
     u32* words; V* parents; long long* depths; u32* depth_words; long long first_depth;
     const int* first; i64 nfirst; i64 source; const u64* pushed;
     i64 rule_mode; double alpha; double beta; long long rule_push; long long rule_previous;
@@ -1294,7 +1403,7 @@ __global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS) ld_bfs_fused(const l
     ld_bfs_fused_search<MULT, V, BLOCKS>(
         a.out_indptr, a.out_indices, a.in_indptr, a.in_indices, a.empty_rows, a.n, a.words, a.parents, a.depths,
         a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues,
-        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, a.slots, (int)a.rule_mode,
+        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, (int)a.thin_rows, a.slots, (int)a.rule_mode,
         a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, a.max_edges, a.max_levels,
         a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels, a.cache_visited != 0,
         a.depth_bits_follow != 0);

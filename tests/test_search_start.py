@@ -132,7 +132,7 @@ def _random_edges(n, m, seed):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
-@pytest.mark.parametrize("graph", ["mesh", "random", "path"])
+@pytest.mark.parametrize("graph", ["mesh", "wide-mesh", "random", "path"])
 @pytest.mark.parametrize("block_edges", [0, None, 1 << 40])
 @pytest.mark.parametrize("cache_visited", [True, False])
 @pytest.mark.parametrize("push_cap", [None, 32])
@@ -143,7 +143,9 @@ def test_started_gpu_search_in_every_shape(graph, block_edges, cache_visited, pu
     parents valid, and the depths' bits (copied from the visited words as each run exits)
     exactly the reached vertices."""
     from lagraph_dist.local.gpu_kernels import fused
-    src, dst, n = {"mesh": lambda: _mesh_edges(60), "random": lambda: _random_edges(3000, 9000, 7),
+    # (the wide mesh's block levels of 1,025-2,048 edges take a thread an entry: fused.cu's thin level)
+    src, dst, n = {"mesh": lambda: _mesh_edges(60), "wide-mesh": lambda: _mesh_edges(400),
+                   "random": lambda: _random_edges(3000, 9000, 7),
                    "path": lambda: (np.arange(499), np.arange(1, 500), 500)}[graph]()
     S = edges_to_scipy(src, dst, n, symmetrize=True)
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")

@@ -38,6 +38,8 @@ FUSED_BUILDS = (1, 2)
 FUSED_BLOCK_FRONTIER = 1024  # fused.cu: frontier entries a one-block level holds in shared memory
 FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many frontier edges runs in
                              # one block (a kernel argument, not a define: benchmarks sweep it)
+FUSED_THIN_ROW = 8           # fused.cu: a graph whose rows have at most this many out-edges runs
+                             # its block levels a thread an entry (the one-block-an-SM build)
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 
 # -- semiring and mask codes (template arguments / kernel arguments) -----------------------------
@@ -90,7 +92,8 @@ FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %glo
 #: the names handed to the kernels, each as -DLD_<name>=<value>
 SHARED = (
     "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
-    "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "MAX_OWNERS",
+    "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "FUSED_THIN_ROW",
+    "MAX_OWNERS",
     "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "ADD_ANY", "ADD_MIN", "ADD_LOR",
     "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",
     "FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "PUSH_GIANTS", "NCOUNTERS",

@@ -11,7 +11,8 @@ from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
-                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG)
+                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW, FUSED_THREADS, NCOUNTERS,
+                                       STOP_TOO_BIG)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
@@ -29,7 +30,7 @@ FUSED_MAX_PUSH_EDGES = 1 << 20
 FUSED_FIXED_ARGUMENTS = (
     ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("empty_rows", "Q"),
     ("n", "q"), ("queues", "Q"), ("bitmaps", "Q"), ("giants", "Q"), ("giant_rows", "Q"), ("giant_capacity", "q"),
-    ("giant_rows_possible", "q"), ("slots", "Q"))
+    ("giant_rows_possible", "q"), ("thin_rows", "q"), ("slots", "Q"))
 FUSED_CALL_ARGUMENTS = (
     ("words", "Q"), ("parents", "Q"), ("depths", "Q"), ("depth_words", "Q"), ("first_depth", "q"), ("first", "Q"),
     ("nfirst", "q"), ("source", "q"), ("pushed", "Q"), ("rule_mode", "q"),
@@ -143,22 +144,25 @@ class FusedKernels(KernelsBase):
                 "no_ids": cp.empty(0, dtype=cp.int32)}
 
     @staticmethod
-    def _per_matrix(space, what, in_csr, make):
-        """``make(in_csr)``, made once per matrix (the in-edge block the workspace serves) and
-        kept in the workspace under ``what``."""
+    def _per_matrix(space, what, csr, make):
+        """``make(csr)``, made once per matrix (``csr``: the in-edge or out-edge block the
+        workspace serves) and kept in the workspace under ``what``."""
         known = space.setdefault(what, {})
-        key = id(in_csr.indptr)
+        key = id(csr.indptr)
         if key not in known:
-            known[key] = make(in_csr)
+            known[key] = make(csr)
         return known[key]
+
+    def _longest_row(self, space, csr):
+        """The most entries a row of ``csr`` has; one reduction and read per matrix."""
+        def longest(csr):
+            return int(self.read(self.cp.diff(csr.indptr).max())) if csr.indptr.shape[0] > 1 else 0
+        return self._per_matrix(space, "longest_row", csr, longest)
 
     def _giant_rows(self, space, in_csr):
         """Whether some row of ``in_csr`` has more than FUSED_GIANT_DEGREE entries (a pull level
         then takes a second grid barrier for them); one reduction and read per matrix."""
-        def any_giant(csr):
-            longest = int(self.read(self.cp.diff(csr.indptr).max())) if csr.indptr.shape[0] > 1 else 0
-            return longest > FUSED_GIANT_DEGREE
-        return self._per_matrix(space, "giant_rows_possible", in_csr, any_giant)
+        return self._longest_row(space, in_csr) > FUSED_GIANT_DEGREE
 
     def _empty_rows(self, space, in_csr):
         """The bitmap of ``in_csr``'s rows without entries (bits past its rows set), made once
@@ -172,18 +176,26 @@ class FusedKernels(KernelsBase):
             return (empty.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
         return self._per_matrix(space, "empty_rows", in_csr, empty_bits)
 
-    def _arguments(self, space, out_csr, in_csr):
+    def _thin(self, space, out_csr, build):
+        """Whether the launch runs its block levels a thread an entry (fused.cu's
+        ld_block_thin_level): the one-block-an-SM build on a graph whose rows have at most
+        FUSED_THIN_ROW out-edges."""
+        return build == 1 and self._longest_row(space, out_csr) <= FUSED_THIN_ROW
+
+    def _arguments(self, space, out_csr, in_csr, thin):
         """The kernel's argument buffer (a KernelArguments), made once per launch plan
         (:meth:`_launch_plan` keeps it) with the fields that stay from call to call
-        (FUSED_FIXED_ARGUMENTS: the graph's blocks, empty rows and n; the workspace's queues,
-        bitmaps, giant lists and slots) packed: a call packs only its own (a whole call on a small
+        (FUSED_FIXED_ARGUMENTS: the graph's blocks, empty rows and n, whether its block levels
+        may run a thread an entry (``thin``: :meth:`_thin`); the workspace's queues, bitmaps,
+        giant lists and slots) packed: a call packs only its own (a whole call on a small
         graph is a few hundred microseconds of which the host's part is what is left to cut). The
         arrays stay alive in the workspace and the matrix, which outlive the launches."""
         return KernelArguments(_FIXED_PACKING.pack(
             _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
             _pointer(self._empty_rows(space, in_csr)), out_csr.nmajor, _pointer(space["queues"]),
             _pointer(space["bitmaps"]), _pointer(space["giants"]), _pointer(space["giant_rows"]),
-            space["giant_capacity"], int(self._giant_rows(space, in_csr)), _pointer(space["slots"])), _CALL_PACKING)
+            space["giant_capacity"], int(self._giant_rows(space, in_csr)), int(thin), _pointer(space["slots"])),
+            _CALL_PACKING)
 
     def _launch_plan(self, space, out_csr, in_csr, mult, ctype):
         """(kernel, blocks, dynamic shared bytes, argument buffer) of a launch over ``in_csr``
@@ -192,12 +204,13 @@ class FusedKernels(KernelsBase):
         key = (id(in_csr.indptr), mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited)
         plan = space["plans"].get(key)
         if plan is None:
-            plan = space["plans"][key] = (*self._fused_launch(space, mult, ctype),
-                                          self._arguments(space, out_csr, in_csr))
+            function, blocks, cache, build = self._fused_launch(space, mult, ctype)
+            arguments = self._arguments(space, out_csr, in_csr, self._thin(space, out_csr, build))
+            plan = space["plans"][key] = (function, blocks, cache, arguments)
         return plan
 
     def _fused_launch(self, space, mult, ctype):
-        """(kernel, blocks, dynamic shared bytes) of a cooperative launch over the graph of
+        """(kernel, blocks, dynamic shared bytes, build) of a cooperative launch over the graph of
         workspace ``space`` (made once: :meth:`_launch_plan` keeps it; the attributes read are
         driver queries). Blocks a
         multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
@@ -219,7 +232,7 @@ class FusedKernels(KernelsBase):
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
         fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-        return function, self._sms * min(fit, wanted), cache
+        return function, self._sms * min(fit, wanted), cache, build
 
     def _visited_cache_bytes(self, function, n, build):
         """Dynamic shared memory for block 0's copy of the visited words (fused.cu's
