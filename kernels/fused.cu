@@ -803,7 +803,7 @@ __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_bl
         }
         longest = max(longest, degree[e]);
     }
-    longest = __reduce_max_sync(0xffffffffu, longest);       // the warp's steps: appends are warp-wide
+    longest = ld_warp_max(longest);                          // the warp's steps: appends are warp-wide
     u32* tail = reinterpret_cast<u32*>(&sh.tail[at_level]);  // the low half of the level's tail
     for (int first = 0; first < longest; first += LD_THIN_STEP) {
         int v[LD_THIN_ENTRIES][LD_THIN_STEP];
