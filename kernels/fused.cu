@@ -662,6 +662,20 @@ struct ld_block_state {
     unsigned loaded_unowned;
 };
 
+// A warp's places on a shared tail, one atomic a warp: each lane's `mine` (a count, or counts
+// packed as the caller packs them) goes after the lanes' below it; `at` gets the lane's first
+// place. Returns the warp's sum (zero: nothing added). Every lane calls it.
+template <typename T>
+__device__ __forceinline__ T ld_warp_place(T mine, T* tail, T& at) {
+    const T inclusive = ld_warp_inclusive_sum(mine);
+    const T total = __shfl_sync(0xffffffffu, inclusive, 31);
+    if (!total) return total;
+    T base = 0;
+    if ((threadIdx.x & 31) == 31) base = atomicAdd(tail, total);
+    at = __shfl_sync(0xffffffffu, base, 31) + inclusive - mine;
+    return total;
+}
+
 // Entry `position` of a block level's next frontier: vertex v, its first out-edge and the
 // out-edges before it (`offset`), and its place at each of its edges while it has few and they
 // fit the owner map (else the level's `unowned` flag).
@@ -684,17 +698,12 @@ template <int K>
 __device__ __forceinline__ void ld_block_append(const bool (&fresh)[K], const int (&v)[K], const i64 (&start)[K],
                                                 const i64 (&degree)[K], int* __restrict__ queue,
                                                 ld_block_frontier& next, u64* tail, unsigned* unowned) {
-    const int lane = threadIdx.x & 31;
     u64 mine = 0;
 #pragma unroll
     for (int k = 0; k < K; ++k)
         if (fresh[k]) mine += LD_BLOCK_ONE_ENTRY + (u64)degree[k];
-    const u64 inclusive = ld_warp_inclusive_sum(mine);
-    const u64 total = __shfl_sync(0xffffffffu, inclusive, 31);
-    if (!total) return;
-    u64 base = 0;
-    if (lane == 31) base = atomicAdd(tail, total);
-    u64 at = __shfl_sync(0xffffffffu, base, 31) + inclusive - mine;
+    u64 at;
+    if (!ld_warp_place(mine, tail, at)) return;
 #pragma unroll
     for (int k = 0; k < K; ++k) {
         if (!fresh[k]) continue;
@@ -788,7 +797,6 @@ __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_bl
                                     ld_block_frontier& next, ld_block_state& sh, int at_level,
                                     const ld_level_out<V>& out) {
     constexpr u32 ONE = 1u << LD_THIN_EDGE_BITS;
-    const int lane = threadIdx.x & 31;
     int u[LD_THIN_ENTRIES], degree[LD_THIN_ENTRIES];
     i64 row[LD_THIN_ENTRIES];
     int longest = 0;
@@ -834,12 +842,8 @@ __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_bl
                     mine += ONE + (u32)claim[e][j].degree();
                 }
             }
-        const u32 inclusive = ld_warp_inclusive_sum(mine);
-        const u32 total = __shfl_sync(0xffffffffu, inclusive, 31);
-        if (!total) continue;
-        u32 base = 0;
-        if (lane == 31) base = atomicAdd(tail, total);
-        u32 at = __shfl_sync(0xffffffffu, base, 31) + inclusive - mine;
+        u32 at;
+        if (!ld_warp_place(mine, tail, at)) continue;
 #pragma unroll
         for (int e = 0; e < LD_THIN_ENTRIES; ++e)
 #pragma unroll
