@@ -786,6 +786,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
 #define LD_THIN_STEP 4
 #define LD_THIN_ENTRIES 2          // entries a thread
 #define LD_THIN_EDGE_BITS 17
+#define LD_THIN_ONE_ENTRY (1u << LD_THIN_EDGE_BITS)
 static_assert(LD_FUSED_BLOCK_FRONTIER <= LD_THIN_ENTRIES * LD_FUSED_THREADS, "a thin level holds an entry a thread");
 static_assert((u64)LD_FUSED_BLOCK_FRONTIER * LD_FUSED_THIN_ROW * LD_FUSED_THIN_ROW < (1ull << LD_THIN_EDGE_BITS),
               "a thin level's found out-edges fit their field");
@@ -796,7 +797,6 @@ template <int MULT, typename V>
 __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
                                     ld_block_frontier& next, ld_block_state& sh, int at_level,
                                     const ld_level_out<V>& out) {
-    constexpr u32 ONE = 1u << LD_THIN_EDGE_BITS;
     int u[LD_THIN_ENTRIES], degree[LD_THIN_ENTRIES];
     i64 row[LD_THIN_ENTRIES];
     int longest = 0;
@@ -839,7 +839,7 @@ __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_bl
                     out.parents[v[e][j]] = ld_multiply<MULT, V>(u[e], V(), 1, 1, 0);
                     ld_mark_found(out, v[e][j], false);
                     if (v[e][j] == out.target) sh.target_hit = 1;
-                    mine += ONE + (u32)claim[e][j].degree();
+                    mine += LD_THIN_ONE_ENTRY + (u32)claim[e][j].degree();
                 }
             }
         u32 at;
@@ -852,9 +852,9 @@ __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_bl
                 const u32 position = at >> LD_THIN_EDGE_BITS;
                 out.next_queue[position] = v[e][j];
                 if (position < LD_FUSED_BLOCK_FRONTIER)
-                    ld_add_entry(next, (int)position, v[e][j], claim[e][j].start, (int)(at & (ONE - 1u)),
+                    ld_add_entry(next, (int)position, v[e][j], claim[e][j].start, (int)(at & (LD_THIN_ONE_ENTRY - 1u)),
                                  claim[e][j].degree(), &sh.unowned[at_level]);
-                at += ONE + (u32)claim[e][j].degree();
+                at += LD_THIN_ONE_ENTRY + (u32)claim[e][j].degree();
             }
     }
 }
@@ -1054,7 +1054,7 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         const u64 tail = sh.tail[at_level];
         if (thin_level) {                // (count << LD_THIN_EDGE_BITS) + edges in the low half
             found = (i64)((u32)tail >> LD_THIN_EDGE_BITS);
-            found_edges = (i64)((u32)tail & ((1u << LD_THIN_EDGE_BITS) - 1u));
+            found_edges = (i64)((u32)tail & (LD_THIN_ONE_ENTRY - 1u));
         } else {
             found = (i64)(tail >> LD_BLOCK_EDGE_BITS);
             found_edges = (i64)(tail & (LD_BLOCK_ONE_ENTRY - 1));
@@ -1407,10 +1407,10 @@ __global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS) ld_bfs_fused(const l
     ld_bfs_fused_search<MULT, V, BLOCKS>(
         a.out_indptr, a.out_indices, a.in_indptr, a.in_indices, a.empty_rows, a.n, a.words, a.parents, a.depths,
         a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues,
-        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, (int)a.thin_rows, a.slots, (int)a.rule_mode,
-        a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, a.max_edges, a.max_levels,
-        a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels, a.cache_visited != 0,
-        a.depth_bits_follow != 0);
+        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, (int)a.thin_rows, a.slots,
+        (int)a.rule_mode, a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier,
+        a.max_edges, a.max_levels, a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels,
+        a.cache_visited != 0, a.depth_bits_follow != 0);
 }
 
 #ifdef LD_NVCC_CHECK
