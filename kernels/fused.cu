@@ -1372,7 +1372,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     // The report's head (the status, a tile push's stamps between them and the records, the
     // first mirror_levels records) written into the host's page-locked mirror by block 0, whose
     // threads wrote all of it: the host reads it after the stream's synchronize, with no copy of
-    // its own queued behind the kernel (the copy's call and its latency were 5-7 us of each call)
+    // its own queued behind the kernel (the copy's call and its latency were 5-7 us of each call;
+    // a deep search's records, copied after it, 70 us on a 1000 x 1000 mesh)
     if (blockIdx.x == 0) {
         __syncthreads();
         const volatile u64* head = (const volatile u64*)status;

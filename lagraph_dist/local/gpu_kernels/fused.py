@@ -15,7 +15,10 @@ from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_N
                                        STOP_TOO_BIG)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
-FUSED_RECORDS_READ = 64      # level records read with the status (deeper runs read again)
+#: level records the kernel writes into the host's mirror with the status (deeper runs read
+#: again): a 2000 x 2000 mesh's 3,999 levels fit (the copy after the kernel was 70 us of a
+#: 1000 x 1000 mesh's call; the kernel's own writes of them, a few)
+FUSED_RECORDS_READ = 4096
 FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
 #: push levels of more out-edges than this leave the cooperative kernel for push.cu's
 #: tile-balanced push, in place between two runs: it reads a big frontier's edges faster than
