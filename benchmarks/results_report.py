@@ -41,7 +41,8 @@ H100_BENCH = ("h100-bench-scale26-f1435e1.json", "h100-bench-scale26-39bd7c3.jso
 # the scale-22 bench with peers at e663aa5 (cold and warm CuPy cache) and now: per-root times
 H100_ROOTS = ("h100-bench-scale22-peers-e663aa5-cold.json", "h100-bench-scale22-peers-e663aa5-warm.json",
               "h100-bench-scale22-peers.json")
-H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-8f5cbbb.json", "h100-high-diameter-meshes-f1435e1.json", "h100-high-diameter-path-f1435e1.json",
+H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-83218ba.json", "h100-high-diameter-path-83218ba.json",
+                      "h100-high-diameter-road-83218ba.json", "h100-high-diameter-meshes-8f5cbbb.json", "h100-high-diameter-meshes-f1435e1.json", "h100-high-diameter-path-f1435e1.json",
                       "h100-high-diameter-road-f1435e1.json", "h100-high-diameter-meshes-79b3611.json", "h100-high-diameter-path-79b3611.json",
                       "h100-high-diameter-road-79b3611.json", "h100-high-diameter-meshes-4ec62fb.json", "h100-high-diameter-path-4ec62fb.json",
                       "h100-high-diameter-road-4ec62fb.json", "h100-high-diameter-meshes-e51246a.json", "h100-high-diameter-path-e51246a.json",
@@ -83,7 +84,7 @@ RESULTS_AHEAD = ("h100-results-ahead-kron12-44a4b94.json", "h100-results-ahead-k
 H100_HOST_AB = ("h100-host-ab-kron12-44a4b94.json", "h100-host-ab-kron22-44a4b94.json",
                 "h100-host-ab-kron12-d9add00-vs-44a4b94.json", "h100-host-ab-kron12-d9add00-vs-c595b24.json",
                 "h100-host-ab-kron22-d9add00-vs-c595b24.json", "h100-host-ab-kron12-e597335-vs-9abb799.json",
-                "h100-host-ab-kron16-e597335-vs-9abb799.json")
+                "h100-host-ab-kron16-e597335-vs-9abb799.json", "h100-host-ab-mesh1000x1000-83218ba-vs-3631d95.json")
 #: the host_ab figures the GPU table shows (the records hold every one)
 H100_HOST_AB_FIGURES = ("call", "engine (outside the backend call)", "timeline: before the launch",
                         "timeline: the launch call", "timeline: after the report", "timeline: host beyond the kernel",
