@@ -6,6 +6,10 @@
 # $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (profile_level.py),
 # multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
+# .whl holds python-graphblas and what it needs that the device lacks (suitesparse-graphblas,
+# donfig, cffi, pycparser), downloaded with --no-deps for CPython 3.12 on manylinux x86_64; name
+# the versions python-graphblas requires (suitesparse-graphblas<10 for python-graphblas 2025.2),
+# as --no-deps takes the newest: a mismatched pair imports and then fails every reference call.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
 repo=$PWD
@@ -13,6 +17,9 @@ site=$(mktemp -d)
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
 python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target "$site" . > "$OUT/install.log" 2>&1 \
     || { cat "$OUT/install.log"; exit 1; }
+# the reference must work before any stage spends device time on it
+PYTHONPATH="$site" python3 -c "import graphblas as gb; gb.Vector.from_coo([0], [1], size=2)" > "$OUT/graphblas.log" 2>&1 \
+    || { echo "the carried wheels give no working python-graphblas:"; tail -3 "$OUT/graphblas.log"; exit 1; }
 # the commit the records name: pass it from the machine the call is made on (put
 # LAGRAPH_DIST_COMMIT=<hash> in the command); the device copy's .git is not the working tree's
 export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
