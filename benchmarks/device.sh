@@ -125,6 +125,10 @@ for stage in "$@"; do
             python3 "$repo/benchmarks/ncu_source.py" "/tmp/$name.csv" --top ${NCU_LINES:-15} | tee -a "$OUT/$name.log"
             gzip -c "/tmp/$name.csv" > "$OUT/$name.csv.gz"
         done; done ;;
+    mirror)                 # the kernel's cost of writing a deep search's records into the host's mirror
+                            # (benchmarks/mirror_records.py on $MIRROR_GRAPHS)
+        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/mirror_records.py" \
+            ${MIRROR_GRAPHS:-mesh:1000x1000 mesh:2000x2000} --json "$OUT/mirror-records.json" 2>&1 | tee "$OUT/mirror.log" ;;
     hub-labels)             # the Kronecker graph as generated against its hub-first renumbering, push and auto
                             # (benchmarks/hub_labels.py at $HUB_SCALE, 25: both graphs fit an H100 at once)
         timeout ${HUB_TIMEOUT:-200} python3 "$repo/benchmarks/hub_labels.py" --scale ${HUB_SCALE:-25} \
