@@ -262,6 +262,9 @@ def what_is(record):
     if record.get("benchmark") == "build_ab":
         return (f"Kronecker scale {record['head_build']['scale']} build on one GPU, {record['head']} against "
                 f"{record['base']}")
+    if record.get("benchmark") == "mirror-records":
+        return ("the fused kernel's cost of writing a deep search's level records into the host's mirror "
+                "(mirror_records.py): " + ", ".join(graph["graph"] for graph in record["graphs"]))
     if record.get("benchmark") == "host_profile":
         return f"host time of one ld.bfs call around the fused kernel: {record['graph']}"
     if record.get("benchmark") == "predict_scaling":

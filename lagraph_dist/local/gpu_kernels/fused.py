@@ -17,7 +17,8 @@ from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_N
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 #: level records the kernel writes into the host's mirror with the status (deeper runs read
 #: again): a 2000 x 2000 mesh's 3,999 levels fit (the copy after the kernel was 70 us of a
-#: 1000 x 1000 mesh's call; the kernel's own writes of them, a few)
+#: 1000 x 1000 mesh's call; the kernel's own writes of them 5 us, 13 for the 2000 x 2000 mesh:
+#: benchmarks/mirror_records.py)
 FUSED_RECORDS_READ = 4096
 FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
 #: push levels of more out-edges than this leave the cooperative kernel for push.cu's
