@@ -21,32 +21,43 @@ from lagraph_dist.tools.bench import device_name
 FEW = 64          # the mirror's records before 83218ba
 
 
-def kernel_timer():
-    """Events around every fused launch from here on: (start, end) of the latest."""
-    start, end = cp.cuda.Event(), cp.cuda.Event()
-    launch = fused.FusedKernels.launch_cooperative
+def timed_fused_launches(kernels, start, end):
+    """Events ``start`` and ``end`` around each fused launch of ``kernels`` (an instance
+    attribute over the class's method, removed again by :func:`untimed`)."""
+    launch = kernels.launch_cooperative
 
-    def timed(self, *args):
+    def timed(*args):
         start.record()
-        launch(self, *args)
+        launch(*args)
         end.record()
-    fused.FusedKernels.launch_cooperative = timed
-    return start, end
+    kernels.launch_cooperative = timed
 
 
-def measure(spec, mirrors, rounds, calls, start, end):
+def untimed(kernels):
+    del kernels.launch_cooperative          # the class's method again
+
+
+def measure(spec, mirrors, rounds, calls):
+    """The fused kernel's time a call on graph ``spec`` with each mirror size of ``mirrors``."""
     A, roots = build(spec)
     source = (roots or [0])[0]
     levels = len(ld.bfs(A, source).stats)
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    kernels, shipped = A.backend.kernels, fused.FUSED_RECORDS_READ
     times = {m: [] for m in mirrors}
-    for _ in range(rounds):
-        for mirror in mirrors:
-            fused.FUSED_RECORDS_READ = mirror
-            for _ in range(calls):
-                result = ld.bfs(A, source)
-                end.synchronize()
-                times[mirror].append(1e3 * cp.cuda.get_elapsed_time(start, end))     # ms -> us
-                del result
+    timed_fused_launches(kernels, start, end)
+    try:
+        for _ in range(rounds):
+            for mirror in mirrors:
+                fused.FUSED_RECORDS_READ = mirror
+                for _ in range(calls):
+                    result = ld.bfs(A, source)
+                    end.synchronize()
+                    times[mirror].append(1e3 * cp.cuda.get_elapsed_time(start, end))     # ms -> us
+                    del result
+    finally:
+        untimed(kernels)
+        fused.FUSED_RECORDS_READ = shipped
     return {"graph": spec, "levels": levels, "device": device_name(A.backend),
             "kernel_us": {str(m): {"median": statistics.median(t), "min": min(t), "calls": len(t)}
                           for m, t in times.items()}}
@@ -61,16 +72,14 @@ def main():
     args = parser.parse_args()
     shipped = fused.FUSED_RECORDS_READ
     mirrors = (FEW, shipped)
-    start, end = kernel_timer()
     graphs = []
     for spec in args.graphs:
-        row = measure(spec, mirrors, args.rounds, args.calls, start, end)
+        row = measure(spec, mirrors, args.rounds, args.calls)
         few, full = (row["kernel_us"][str(m)]["median"] for m in mirrors)
         row["extra_us"] = full - few
         graphs.append(row)
         print(f"{spec}: {row['levels']} levels; fused kernel median {few:.1f} us with {FEW} records mirrored, "
               f"{full:.1f} with {shipped} ({full - few:+.1f} us)")
-    fused.FUSED_RECORDS_READ = shipped
     record = {"benchmark": "mirror-records", "device": graphs[0]["device"], "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
               "mirrors": list(mirrors), "rounds": args.rounds, "calls": args.calls,
               "protocol": "one process; blocks of calls alternating between the two mirror sizes; CUDA events "

@@ -42,7 +42,8 @@ H100_BENCH = ("h100-bench-scale26-f1435e1.json", "h100-bench-scale26-39bd7c3.jso
 H100_ROOTS = ("h100-bench-scale22-peers-e663aa5-cold.json", "h100-bench-scale22-peers-e663aa5-warm.json",
               "h100-bench-scale22-peers.json")
 H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-83218ba.json", "h100-high-diameter-path-83218ba.json",
-                      "h100-high-diameter-road-83218ba.json", "h100-high-diameter-meshes-8f5cbbb.json", "h100-high-diameter-meshes-f1435e1.json", "h100-high-diameter-path-f1435e1.json",
+                      "h100-high-diameter-road-83218ba.json", "h100-high-diameter-meshes-8f5cbbb.json",
+                      "h100-high-diameter-meshes-f1435e1.json", "h100-high-diameter-path-f1435e1.json",
                       "h100-high-diameter-road-f1435e1.json", "h100-high-diameter-meshes-79b3611.json", "h100-high-diameter-path-79b3611.json",
                       "h100-high-diameter-road-79b3611.json", "h100-high-diameter-meshes-4ec62fb.json", "h100-high-diameter-path-4ec62fb.json",
                       "h100-high-diameter-road-4ec62fb.json", "h100-high-diameter-meshes-e51246a.json", "h100-high-diameter-path-e51246a.json",
