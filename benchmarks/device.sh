@@ -169,6 +169,10 @@ for stage in "$@"; do
     launch-cost)            # the host's cost of a plain, a cooperative and a graph launch, and of a search's
                             # round (launch, report, wait) as driver calls against one graph (benchmarks/launch_cost.py)
         timeout 120 python3 "$repo/benchmarks/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;
+    floor)                  # what a level costs with nothing but the level, beside the package's search
+                            # (benchmarks/level_floor.py on $FLOOR_MESHES)
+        timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/level_floor.py" --meshes ${FLOOR_MESHES:-1000x1000,2000x2000} \
+            --json "$OUT/level-floor.json" 2>&1 | tee "$OUT/floor.log" ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
     extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then their benchmark

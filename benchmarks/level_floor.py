@@ -1,0 +1,456 @@
+"""What a BFS level costs on this GPU with nothing but the level: a floor under the fused
+search's deep levels. One cooperative kernel runs a whole level-synchronous search of a mesh
+from its corner, a thread a frontier entry, levels separated by cooperative_groups' grid.sync,
+and writes the frontier's size and %globaltimer as each level starts (one thread, one store
+each), so that every level's time is measured. Variants:
+
+  bare     claim each out-neighbour with atomicOr on the visited bits, write its parent and
+           append it to the next queue (one atomic a warp); the edges' loads, then all claims,
+           are issued before any is used;
+  rule     bare, plus what a fused level must also produce: the found vertices' out-edges
+           (read beside the claim, summed a block, one atomic a block), the direction rule's
+           arithmetic on them, and the level's record;
+  two-hop  two levels a grid round (the design the fused kernel's notes proposed): claims are
+           an atomic minimum on a packed (depth, parent) word, whoever lowers a vertex to L + 1
+           walks it in the same round, and the next round skips entries since lowered;
+  bitmap   rule, with the next frontier as bits that the claim's winner sets (off the chain)
+           and the next level scans, instead of a queue and its append.
+
+Entries go to threads in block order (a small frontier fills the first blocks) or spread
+(thread k of every block before thread k + 1 of any); blocks are one a multiprocessor, of 128,
+256 and 512 threads. Beside them, in the same process, the package's own fused search of the
+same graph (push, `ld.bfs`), its levels' records banded the same way. Every run is checked:
+parents one level up, levels' sizes (or depths) equal to scipy's breadth-first distances.
+
+    python3 benchmarks/level_floor.py [--meshes 1000x1000,2000x2000] [--calls 7] [--json out.json]
+"""
+import argparse
+import json
+import os
+import statistics
+
+import numpy as np
+
+SOURCE = r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+typedef unsigned long long u64;
+
+__device__ __forceinline__ u64 now_ns() { u64 t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
+
+// the first of a thread's entries: block order, or spread (thread k of every block first)
+__device__ __forceinline__ unsigned first_entry(int spread) {
+    return spread ? threadIdx.x * gridDim.x + blockIdx.x : blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+// the ids whose bit is set in `mask`, appended to `queue` with one atomic a warp
+template <int N>
+__device__ __forceinline__ void warp_append(const int (&ids)[N], unsigned mask, unsigned* count, int* queue) {
+    const int lane = threadIdx.x & 31, mine = __popc(mask);
+    int inclusive = mine;
+    for (int d = 1; d < 32; d <<= 1) {
+        const int below = __shfl_up_sync(0xffffffffu, inclusive, d);
+        if (lane >= d) inclusive += below;
+    }
+    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+    if (total == 0) return;
+    unsigned at = 0;
+    if (lane == 31) at = atomicAdd(count, (unsigned)total);
+    at = __shfl_sync(0xffffffffu, at, 31) + inclusive - mine;
+    for (int k = 0; k < N; ++k)
+        if (mask >> k & 1) queue[at++] = ids[k];
+}
+
+// v added into a block's shared sum (zeroed before; read after the caller's __syncthreads)
+__device__ __forceinline__ void block_add(long long v, unsigned long long* sum) {
+    for (int d = 16; d; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
+    if ((threadIdx.x & 31) == 0 && v) atomicAdd(sum, (unsigned long long)v);
+}
+
+// the direction rule's arithmetic (Beamer's test, as the fused kernel evaluates it each level)
+__device__ __forceinline__ bool rule_push(bool push, long long nf, long long edges, long long unexplored, long long n) {
+    return push ? !((double)edges > (double)unexplored / 14.0) : (double)nf < (double)n / 24.0;
+}
+
+// one level a grid round, the frontier a queue (three slots: level L reads L % 3, appends to
+// (L + 1) % 3 and clears the counters of (L + 2) % 3, read before the last barrier)
+template <bool RULE>
+__global__ void queue_levels(const int* __restrict__ indptr, const int* __restrict__ indices, unsigned* visited,
+                             int* parent, int* queue, unsigned* counts, long long* edges, int n, int spread,
+                             u64* started, unsigned* sizes) {
+    cg::grid_group grid = cg::this_grid();
+    __shared__ unsigned long long block_edges;
+    const unsigned nthreads = gridDim.x * blockDim.x, me = first_entry(spread);
+    const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    long long unexplored = indptr[n];
+    bool push = true;
+    if (threadIdx.x == 0) block_edges = 0;
+    for (int level = 0;; ++level) {
+        const int cur = level % 3, nxt = (level + 1) % 3, old = (level + 2) % 3;
+        const unsigned nf = __ldcg(&counts[cur]);
+        if (leader) { started[level] = now_ns(); sizes[level] = nf; }
+        if (nf == 0) break;
+        if (RULE) {
+            const long long fe = __ldcg(&edges[cur]);
+            unexplored -= fe;
+            push = rule_push(push, nf, fe, unexplored, n);
+        }
+        long long found_edges = 0;
+        for (unsigned round = 0; round < nf; round += nthreads) {
+            const unsigned i = round + me;
+            int u = -1, start = 0, end = 0;
+            if (i < nf) { u = __ldcg(&queue[(size_t)cur * n + i]); start = indptr[u]; end = indptr[u + 1]; }
+            for (int step = start;; step += 4) {
+                const bool more = step < end;
+                if (!__any_sync(0xffffffffu, more)) break;
+                int w[4], ws[4], we[4];
+                unsigned before[4], fresh = 0;
+                for (int k = 0; k < 4; ++k) w[k] = step + k < end ? indices[step + k] : -1;
+                for (int k = 0; k < 4; ++k) {
+                    before[k] = ~0u;
+                    if (w[k] < 0) continue;
+                    before[k] = atomicOr(&visited[w[k] >> 5], 1u << (w[k] & 31));
+                    if (RULE) { ws[k] = indptr[w[k]]; we[k] = indptr[w[k] + 1]; }
+                }
+                for (int k = 0; k < 4; ++k)
+                    if (w[k] >= 0 && !(before[k] >> (w[k] & 31) & 1u)) {
+                        parent[w[k]] = u;
+                        fresh |= 1u << k;
+                        if (RULE) found_edges += we[k] - ws[k];
+                    }
+                warp_append(w, fresh, &counts[nxt], queue + (size_t)nxt * n);
+            }
+        }
+        if (RULE) {
+            block_add(found_edges, &block_edges);
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                if (block_edges) atomicAdd((unsigned long long*)&edges[nxt], block_edges);
+                block_edges = 0;
+            }
+        }
+        if (leader) { counts[old] = 0; edges[old] = 0; }
+        grid.sync();
+    }
+}
+
+// two levels a grid round on a graph of rows of at most 4 edges: round r reads the vertices
+// appended at depth L = 2r (skipping those since lowered), proposes (L + 1, u) to each
+// neighbour with an atomic minimum on its packed word, and whoever lowers a vertex to L + 1
+// proposes (L + 2, it) to that vertex's neighbours; a vertex raised from unseen to L + 2 is
+// appended for the next round
+#define DEPTH(x) ((unsigned)((x) >> 32))
+__global__ void two_hop_levels(const int* __restrict__ indptr, const int* __restrict__ indices, u64* word,
+                               int* queue, unsigned* counts, int n, int spread, u64* started, unsigned* sizes) {
+    cg::grid_group grid = cg::this_grid();
+    const unsigned nthreads = gridDim.x * blockDim.x, me = first_entry(spread);
+    const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    for (int r = 0;; ++r) {
+        const unsigned level = 2 * r;
+        const int cur = r % 3, nxt = (r + 1) % 3, old = (r + 2) % 3;
+        const unsigned nf = __ldcg(&counts[cur]);
+        if (leader) { started[r] = now_ns(); sizes[r] = nf; }
+        if (nf == 0) break;
+        const u64 first = (u64)(level + 1) << 32, second = (u64)(level + 2) << 32;
+        for (unsigned round = 0; round < nf; round += nthreads) {
+            const unsigned i = round + me;
+            int u = -1, start = 0, end = 0;
+            if (i < nf) {
+                u = __ldcg(&queue[(size_t)cur * n + i]);
+                const unsigned depth = DEPTH(__ldcg(&word[u]));
+                start = indptr[u];
+                end = depth == level ? indptr[u + 1] : start;      // lowered to L - 1 since
+            }
+            int w[4], ws[4], we[4], x[16];
+            u64 before[4], before2[16];
+            for (int k = 0; k < 4; ++k) w[k] = start + k < end ? indices[start + k] : -1;
+            for (int k = 0; k < 4; ++k) {
+                ws[k] = we[k] = 0;
+                if (w[k] < 0) continue;
+                before[k] = atomicMin(&word[w[k]], first | (unsigned)u);
+                ws[k] = indptr[w[k]];
+                we[k] = indptr[w[k] + 1];
+            }
+            for (int k = 0; k < 4; ++k) {
+                if (w[k] < 0 || DEPTH(before[k]) <= level + 1) we[k] = ws[k];      // not lowered here
+                for (int q = 0; q < 4; ++q) x[4 * k + q] = ws[k] + q < we[k] ? indices[ws[k] + q] : -1;
+            }
+            for (int k = 0; k < 4; ++k)
+                for (int q = 0; q < 4; ++q)
+                    before2[4 * k + q] = x[4 * k + q] >= 0 ? atomicMin(&word[x[4 * k + q]], second | (unsigned)w[k]) : 0ull;
+            unsigned fresh = 0;
+            for (int j = 0; j < 16; ++j)
+                if (x[j] >= 0 && DEPTH(before2[j]) > level + 2) fresh |= 1u << j;
+            warp_append(x, fresh, &counts[nxt], queue + (size_t)nxt * n);
+        }
+        if (leader) counts[old] = 0;
+        grid.sync();
+    }
+}
+
+// one level a grid round, the frontier bits: the claim's winner sets its bit in the next
+// frontier (a reduction, not waited on); a level scans the frontier's words, clearing those it
+// read (two bitmaps suffice), and counts what it found a block
+__global__ void bitmap_levels(const int* __restrict__ indptr, const int* __restrict__ indices, unsigned* visited,
+                              int* parent, unsigned* frontier, unsigned* counts, long long* edges, int n,
+                              u64* started, unsigned* sizes) {
+    cg::grid_group grid = cg::this_grid();
+    __shared__ unsigned long long block_edges, block_found;
+    const int nthreads = gridDim.x * blockDim.x, thread = blockIdx.x * blockDim.x + threadIdx.x;
+    const int nwords = (n + 31) / 32;
+    const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    long long unexplored = indptr[n];
+    bool push = true;
+    if (threadIdx.x == 0) block_edges = block_found = 0;
+    for (int level = 0;; ++level) {
+        const int c3 = level % 3, n3 = (level + 1) % 3, o3 = (level + 2) % 3;
+        const unsigned nf = __ldcg(&counts[c3]);
+        if (leader) { started[level] = now_ns(); sizes[level] = nf; }
+        if (nf == 0) break;
+        const long long fe = __ldcg(&edges[c3]);
+        unexplored -= fe;
+        push = rule_push(push, nf, fe, unexplored, n);
+        unsigned* bits_now = frontier + (size_t)(level & 1) * nwords;
+        unsigned* bits_next = frontier + (size_t)((level + 1) & 1) * nwords;
+        long long found = 0, found_edges = 0;
+        for (int base = thread; base < nwords; base += 4 * nthreads) {
+            unsigned bits[4];
+            for (int k = 0; k < 4; ++k) bits[k] = base + k * nthreads < nwords ? __ldcg(&bits_now[base + k * nthreads]) : 0u;
+            for (int k = 0; k < 4; ++k) {
+                if (!bits[k]) continue;
+                bits_now[base + k * nthreads] = 0u;
+                for (unsigned b = bits[k]; b; b &= b - 1) {
+                    const int u = (base + k * nthreads) * 32 + __ffs(b) - 1;
+                    const int start = indptr[u], end = indptr[u + 1];
+                    for (int step = start; step < end; step += 4) {
+                        int w[4], ws[4], we[4];
+                        unsigned before[4];
+                        for (int q = 0; q < 4; ++q) w[q] = step + q < end ? indices[step + q] : -1;
+                        for (int q = 0; q < 4; ++q) {
+                            before[q] = ~0u;
+                            if (w[q] < 0) continue;
+                            before[q] = atomicOr(&visited[w[q] >> 5], 1u << (w[q] & 31));
+                            ws[q] = indptr[w[q]];
+                            we[q] = indptr[w[q] + 1];
+                        }
+                        for (int q = 0; q < 4; ++q)
+                            if (w[q] >= 0 && !(before[q] >> (w[q] & 31) & 1u)) {
+                                parent[w[q]] = u;
+                                atomicOr(&bits_next[w[q] >> 5], 1u << (w[q] & 31));
+                                ++found;
+                                found_edges += we[q] - ws[q];
+                            }
+                    }
+                }
+            }
+        }
+        block_add(found, &block_found);
+        block_add(found_edges, &block_edges);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            if (block_found) {
+                atomicAdd(&counts[n3], (unsigned)block_found);
+                atomicAdd((unsigned long long*)&edges[n3], block_edges);
+            }
+            block_found = block_edges = 0;
+        }
+        if (leader) { counts[o3] = 0; edges[o3] = 0; }
+        grid.sync();
+    }
+}
+"""
+KERNELS = {"bare": "queue_levels<false>", "rule": "queue_levels<true>", "two-hop": "two_hop_levels",
+           "bitmap": "bitmap_levels"}
+#: frontier sizes the levels are grouped by (the fused kernel's notes use the same bands)
+BANDS = ((1, 64), (65, 256), (257, 512), (513, None))
+THREADS = (128, 256, 512)
+
+
+def band_name(band):
+    low, high = band
+    return f"{low}-{high}" if high else f"{low}+"
+
+
+def banded(sizes, seconds):
+    """Mean and count of the levels' (or rounds') measured seconds in each frontier band, in us."""
+    out = {}
+    for band in BANDS:
+        low, high = band
+        picked = [s for f, s in zip(sizes, seconds) if f >= low and (high is None or f <= high)]
+        if picked:
+            out[band_name(band)] = {"levels": len(picked), "mean_us": 1e6 * statistics.fmean(picked)}
+    return out
+
+
+def mesh(side_rows, side_cols):
+    """The mesh as int32 CSR (scipy), its edges for the package, and scipy's distances from 0."""
+    import scipy.sparse as sp
+    from scipy.sparse import csgraph
+    from lagraph_dist.io.generators import grid2d_edges
+    n = side_rows * side_cols
+    src, dst = grid2d_edges(side_rows, side_cols)
+    A = sp.coo_matrix((np.ones(2 * len(src), np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
+                      shape=(n, n)).tocsr()
+    A.sum_duplicates()
+    A.sort_indices()
+    distance = csgraph.shortest_path(A, unweighted=True, indices=0)
+    if not np.isfinite(distance).all():
+        raise SystemExit("the mesh is not connected")
+    return A, src, dst, distance.astype(np.int64)
+
+
+class FloorSearch:
+    """The floor kernels' buffers on the device for one graph, a launch and its check."""
+
+    def __init__(self, cp, module, A, distance):
+        self.cp, self.module, self.distance = cp, module, distance
+        self.n = n = A.shape[0]
+        self.levels = int(distance.max()) + 1
+        self.sizes_expected = np.bincount(distance)
+        self.indptr = cp.asarray(A.indptr.astype(np.int32))
+        self.indices = cp.asarray(A.indices.astype(np.int32))
+        self.nwords = (n + 31) // 32
+        self.visited = cp.zeros(self.nwords, cp.uint32)
+        self.parent = cp.zeros(n, cp.int32)
+        self.word = cp.zeros(n, cp.uint64)
+        self.queue = cp.zeros(3 * n, cp.int32)
+        self.frontier = cp.zeros(2 * self.nwords, cp.uint32)
+        self.counts = cp.zeros(3, cp.uint32)
+        self.edges = cp.zeros(3, cp.int64)
+        self.started = cp.zeros(self.levels + 2, cp.uint64)
+        self.sizes = cp.zeros(self.levels + 2, cp.uint32)
+        self.source_edges = int(A.indptr[1] - A.indptr[0])
+        self.max_row = int(np.diff(A.indptr).max())
+
+    def reset(self):
+        cp = self.cp
+        self.counts.fill(0)
+        self.counts[0] = 1
+        self.edges.fill(0)
+        self.edges[0] = self.source_edges
+        self.queue[0] = 0
+        self.visited.fill(0)
+        self.visited[0] = 1
+        self.parent.fill(-1)
+        self.parent[0] = 0
+        self.word.fill(cp.uint64(0xFFFFFFFFFFFFFFFF))
+        self.word[0] = 0
+        self.frontier.fill(0)
+        self.frontier[0] = 1
+
+    def launch(self, variant, blocks, threads, spread):
+        """The kernel's ms (CUDA events around the launch)."""
+        cp, np32 = self.cp, np.int32
+        self.reset()
+        function = self.module.get_function(KERNELS[variant])
+        common = (self.indptr, self.indices)
+        if variant in ("bare", "rule"):
+            args = common + (self.visited, self.parent, self.queue, self.counts, self.edges, np32(self.n), np32(spread),
+                             self.started, self.sizes)
+        elif variant == "two-hop":
+            args = common + (self.word, self.queue, self.counts, np32(self.n), np32(spread), self.started, self.sizes)
+        else:
+            args = common + (self.visited, self.parent, self.frontier, self.counts, self.edges, np32(self.n),
+                             self.started, self.sizes)
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        function((blocks,), (threads,), args)
+        stop.record()
+        stop.synchronize()
+        return cp.cuda.get_elapsed_time(start, stop)
+
+    def rounds(self):
+        """The levels' (two-hop: rounds') frontier sizes and measured seconds of the last launch."""
+        sizes = self.sizes.get().astype(np.int64)
+        steps = int(np.argmax(sizes == 0))          # the last round found its frontier empty
+        started = self.started.get()[: steps + 1].astype(np.int64)
+        return sizes[:steps], np.diff(started) * 1e-9
+
+    def check(self, variant):
+        """Raise unless the last launch's search is the scipy search: depths (two-hop) or each
+        level's size, and every parent one level up."""
+        d = self.distance
+        if variant == "two-hop":
+            word = self.word.get()
+            depth, parent = (word >> np.uint64(32)).astype(np.int64), (word & np.uint64(0xFFFFFFFF)).astype(np.int64)
+            if not np.array_equal(depth, d):
+                raise AssertionError(f"{variant}: depths differ from scipy's")
+        else:
+            parent = self.parent.get().astype(np.int64)
+            sizes = self.sizes.get()[: self.levels].astype(np.int64)
+            if not np.array_equal(sizes, self.sizes_expected):
+                raise AssertionError(f"{variant}: levels' sizes differ from scipy's")
+        if (parent < 0).any() or not np.array_equal(d[parent[1:]], d[1:] - 1):
+            raise AssertionError(f"{variant}: a parent is not one level up")
+
+
+def package_search(ld, cp, src, dst, n, distance, calls):
+    """The package's fused search of the same mesh from the same corner (push): call ms, the
+    levels' own ms and their records banded, levels checked against scipy's."""
+    import time
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")
+    ld.bfs(A, 0, direction="push")
+    times, result = [], None
+    for _ in range(calls):
+        started = time.perf_counter()
+        result = ld.bfs(A, 0, direction="push")
+        cp.cuda.Device().synchronize()
+        times.append(1e3 * (time.perf_counter() - started))
+    sizes = [s["frontier"] for s in result.stats]
+    if sizes != np.bincount(distance).tolist():
+        raise AssertionError("the package's levels differ from scipy's")
+    seconds = [s["seconds"] for s in result.stats]
+    return {"call_ms": statistics.median(times), "calls_ms": times, "levels": len(sizes),
+            "levels_own_ms": 1e3 * sum(seconds), "bands": banded(sizes, seconds)}
+
+
+def main():
+    import cupy as cp
+    import lagraph_dist as ld
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--meshes", default="1000x1000,2000x2000")
+    parser.add_argument("--calls", type=int, default=7)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    module = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=list(KERNELS.values()),
+                          enable_cooperative_groups=True)
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    sms = props["multiProcessorCount"]
+    record = {"benchmark": "level-floor", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+              "device": props["name"].decode(), "graphs": []}
+    for spec in args.meshes.split(","):
+        rows, cols = (int(x) for x in spec.split("x"))
+        A, src, dst, distance = mesh(rows, cols)
+        graph = {"graph": f"mesh:{spec}", "n": A.shape[0], "levels": int(distance.max()) + 1,
+                 "package": package_search(ld, cp, src, dst, A.shape[0], distance, args.calls), "runs": []}
+        package = graph["package"]
+        print(f"mesh:{spec}: {graph['levels']} levels; package push call {package['call_ms']:.3f} ms, levels' own "
+              f"{package['levels_own_ms']:.3f}; " + ", ".join(f"{b} {v['mean_us']:.2f} us"
+                                                                for b, v in package["bands"].items()), flush=True)
+        search = FloorSearch(cp, module, A, distance)
+        for threads in THREADS:
+            for variant in KERNELS:
+                for spread in ((0,) if variant == "bitmap" else (0, 1)):
+                    if variant == "two-hop" and search.max_row > 4:
+                        continue
+                    search.launch(variant, sms, threads, spread)            # warm-up (and the module's load)
+                    times = [search.launch(variant, sms, threads, spread) for _ in range(args.calls)]
+                    search.check(variant)
+                    sizes, seconds = search.rounds()
+                    run = {"variant": variant, "mapping": "spread" if spread else "block", "blocks": sms,
+                           "threads": threads, "ms": statistics.median(times), "ms_all": times,
+                           "rounds": len(sizes), "levels_a_round": 2 if variant == "two-hop" else 1,
+                           "bands": banded(sizes, seconds)}
+                    graph["runs"].append(run)
+                    print(f"  {variant:8s} {run['mapping']:6s} {sms}x{threads}: {run['ms']:.3f} ms "
+                          f"({run['ms'] / package['levels_own_ms']:.2f} x the package's levels); a "
+                          f"{'round' if variant == 'two-hop' else 'level'}: "
+                          + ", ".join(f"{b} {v['mean_us']:.2f} us" for b, v in run["bands"].items()), flush=True)
+        record["graphs"].append(graph)
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(record, handle, indent=1)
+
+
+if __name__ == "__main__":
+    main()
