@@ -63,6 +63,8 @@ H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.j
 WARP_CLOCK_FIGURES = ("level", "counters_known", "set_up", "first_work_end", "median_work_end", "last_work_end",
                       "last_count", "barrier_after_last")
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
+#: level_floor.py: a level with nothing but the level, beside the package's search of the same mesh
+H100_LEVEL_FLOOR = "h100-level-floor-88a21ca.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
@@ -263,6 +265,9 @@ def what_is(record):
     if record.get("benchmark") == "build_ab":
         return (f"Kronecker scale {record['head_build']['scale']} build on one GPU, {record['head']} against "
                 f"{record['base']}")
+    if record.get("benchmark") == "level-floor":
+        return ("a BFS level with nothing but the level (level_floor.py), beside the package's search: "
+                + ", ".join(graph["graph"] for graph in record["graphs"]))
     if record.get("benchmark") == "mirror-records":
         return ("the fused kernel's cost of writing a deep search's level records into the host's mirror "
                 "(mirror_records.py): " + ", ".join(graph["graph"] for graph in record["graphs"]))
@@ -517,7 +522,8 @@ def results_fused_blocks(results):
                          + (f" A cooperative launch of a kernel built with clusters (both barriers in one kernel): "
                             f"{barrier['cooperative_launch_with_clusters']}."
                             if barrier.get("cooperative_launch_with_clusters") else ""),
-                         results_fused_trace(results), results_warp_clocks(results), results_quick(results),
+                         results_fused_trace(results), results_warp_clocks(results), results_level_floor(results),
+                         results_quick(results),
                          results_host_profile(results),
                          results_launch_cost(results)])
 
@@ -698,6 +704,33 @@ def results_warp_clocks(results):
                          "the first tenth of the warps (those without work: the level's head), the "
                          "median and the last warp end their work, the last count, and the barrier's latency after "
                          "the last block's count.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
+
+
+def results_level_floor(results):
+    """The floor kernels' searches (benchmarks/level_floor.py) against the package's own of the
+    same mesh in the same process: ms a search, its ratio to the package's levels, and each
+    frontier band's mean measured level (two-hop: round)."""
+    record = load(results, H100_LEVEL_FLOOR)
+    bands = [band for band in record["graphs"][0]["package"]["bands"]]
+    rows = []
+    for graph in record["graphs"]:
+        package = graph["package"]
+        rows.append([graph["graph"], "the package's fused search (push)", "-", "-", sig(package["levels_own_ms"], 4),
+                     "1", "level"] + [sig(package["bands"][b]["mean_us"], 3) if b in package["bands"] else "-"
+                                      for b in bands])
+        for run in graph["runs"]:
+            rows.append([graph["graph"], run["variant"], run["mapping"], f"{run['blocks']} x {run['threads']}",
+                         sig(run["ms"], 4), sig(run["ms"] / package["levels_own_ms"], 3),
+                         "round of 2" if run["levels_a_round"] == 2 else "level"]
+                        + [sig(run["bands"][b]["mean_us"], 3) if b in run["bands"] else "-" for b in bands])
+    header = (["graph", "search", "entries to threads", "blocks x threads", "ms (package: levels' own)",
+               "x the package's levels", "a row's unit"] + [f"us a unit, frontier {b}" for b in bands])
+    return "\n\n".join(["A level with nothing but the level (`benchmarks/level_floor.py`): one cooperative kernel a "
+                         "search, a thread a frontier entry, grid barriers between levels, every level's time "
+                         "read from %globaltimer as it starts; the package's own search of the same mesh in the same "
+                         "process (levels' own time from its records). Every search checked against scipy's.",
+                         md_table(header, rows),
+                         f"JSON `{H100_LEVEL_FLOOR}`: commit `{record.get('commit')}`, {record.get('device')}."])
 
 
 # -- regions: benchmarks/results/README.md -----------------------------------------------------------
