@@ -67,6 +67,31 @@ __device__ __forceinline__ void block_add(long long v, unsigned long long* sum) 
     if ((threadIdx.x & 31) == 0 && v) atomicAdd(sum, (unsigned long long)v);
 }
 
+// a row's next four edges from `step` (of those before `end`): the neighbours' loads, then all
+// their claims (atomicOr on the visited bits) with, where DEGREES, their out-edges read beside,
+// issued before any is used; the winners' parents written. Returns the winners as bits of w.
+template <bool DEGREES>
+__device__ __forceinline__ unsigned claim_four(const int* __restrict__ indptr, const int* __restrict__ indices,
+                                               unsigned* visited, int* parent, int u, int step, int end,
+                                               int (&w)[4], long long& found_edges) {
+    int ws[4], we[4];
+    unsigned before[4], fresh = 0;
+    for (int k = 0; k < 4; ++k) w[k] = step + k < end ? indices[step + k] : -1;
+    for (int k = 0; k < 4; ++k) {
+        before[k] = ~0u;
+        if (w[k] < 0) continue;
+        before[k] = atomicOr(&visited[w[k] >> 5], 1u << (w[k] & 31));
+        if (DEGREES) { ws[k] = indptr[w[k]]; we[k] = indptr[w[k] + 1]; }
+    }
+    for (int k = 0; k < 4; ++k)
+        if (w[k] >= 0 && !(before[k] >> (w[k] & 31) & 1u)) {
+            parent[w[k]] = u;
+            fresh |= 1u << k;
+            if (DEGREES) found_edges += we[k] - ws[k];
+        }
+    return fresh;
+}
+
 // the direction rule's arithmetic (Beamer's test, as the fused kernel evaluates it each level)
 __device__ __forceinline__ bool rule_push(bool push, long long nf, long long edges, long long unexplored, long long n) {
     return push ? !((double)edges > (double)unexplored / 14.0) : (double)nf < (double)n / 24.0;
@@ -103,21 +128,8 @@ __global__ void queue_levels(const int* __restrict__ indptr, const int* __restri
             for (int step = start;; step += 4) {
                 const bool more = step < end;
                 if (!__any_sync(0xffffffffu, more)) break;
-                int w[4], ws[4], we[4];
-                unsigned before[4], fresh = 0;
-                for (int k = 0; k < 4; ++k) w[k] = step + k < end ? indices[step + k] : -1;
-                for (int k = 0; k < 4; ++k) {
-                    before[k] = ~0u;
-                    if (w[k] < 0) continue;
-                    before[k] = atomicOr(&visited[w[k] >> 5], 1u << (w[k] & 31));
-                    if (RULE) { ws[k] = indptr[w[k]]; we[k] = indptr[w[k] + 1]; }
-                }
-                for (int k = 0; k < 4; ++k)
-                    if (w[k] >= 0 && !(before[k] >> (w[k] & 31) & 1u)) {
-                        parent[w[k]] = u;
-                        fresh |= 1u << k;
-                        if (RULE) found_edges += we[k] - ws[k];
-                    }
+                int w[4];
+                const unsigned fresh = claim_four<RULE>(indptr, indices, visited, parent, u, step, end, w, found_edges);
                 warp_append(w, fresh, &counts[nxt], queue + (size_t)nxt * n);
             }
         }
@@ -223,23 +235,12 @@ __global__ void bitmap_levels(const int* __restrict__ indptr, const int* __restr
                     const int u = (base + k * nthreads) * 32 + __ffs(b) - 1;
                     const int start = indptr[u], end = indptr[u + 1];
                     for (int step = start; step < end; step += 4) {
-                        int w[4], ws[4], we[4];
-                        unsigned before[4];
-                        for (int q = 0; q < 4; ++q) w[q] = step + q < end ? indices[step + q] : -1;
-                        for (int q = 0; q < 4; ++q) {
-                            before[q] = ~0u;
-                            if (w[q] < 0) continue;
-                            before[q] = atomicOr(&visited[w[q] >> 5], 1u << (w[q] & 31));
-                            ws[q] = indptr[w[q]];
-                            we[q] = indptr[w[q] + 1];
-                        }
+                        int w[4];
+                        const unsigned fresh = claim_four<true>(indptr, indices, visited, parent, u, step, end, w,
+                                                                found_edges);
                         for (int q = 0; q < 4; ++q)
-                            if (w[q] >= 0 && !(before[q] >> (w[q] & 31) & 1u)) {
-                                parent[w[q]] = u;
-                                atomicOr(&bits_next[w[q] >> 5], 1u << (w[q] & 31));
-                                ++found;
-                                found_edges += we[q] - ws[q];
-                            }
+                            if (fresh >> q & 1) atomicOr(&bits_next[w[q] >> 5], 1u << (w[q] & 31));
+                        found += __popc(fresh);
                     }
                 }
             }
