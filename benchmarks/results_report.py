@@ -64,7 +64,7 @@ WARP_CLOCK_FIGURES = ("level", "counters_known", "set_up", "first_work_end", "me
                       "last_count", "barrier_after_last")
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 #: level_floor.py: a level with nothing but the level, beside the package's search of the same mesh
-H100_LEVEL_FLOOR = "h100-level-floor-88a21ca.json"
+H100_LEVEL_FLOOR = "h100-level-floor-51a5603.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
