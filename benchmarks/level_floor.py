@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import statistics
+import time
 
 import numpy as np
 
@@ -283,13 +284,13 @@ def banded(sizes, seconds):
     return out
 
 
-def mesh(side_rows, side_cols):
+def mesh(rows, cols):
     """The mesh as int32 CSR (scipy), its edges for the package, and scipy's distances from 0."""
     import scipy.sparse as sp
     from scipy.sparse import csgraph
     from lagraph_dist.io.generators import grid2d_edges
-    n = side_rows * side_cols
-    src, dst = grid2d_edges(side_rows, side_cols)
+    n = rows * cols
+    src, dst = grid2d_edges(rows, cols)
     A = sp.coo_matrix((np.ones(2 * len(src), np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
                       shape=(n, n)).tocsr()
     A.sum_duplicates()
@@ -388,7 +389,6 @@ class FloorSearch:
 def package_search(ld, cp, src, dst, n, distance, calls):
     """The package's fused search of the same mesh from the same corner (push): call ms, the
     levels' own ms and their records banded, levels checked against scipy's."""
-    import time
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")
     ld.bfs(A, 0, direction="push")
     times, result = [], None
