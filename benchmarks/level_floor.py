@@ -28,9 +28,14 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cpu_bench import scipy_csr  # noqa: E402  (a sibling script)
 
 SOURCE = r"""
 #include <cooperative_groups.h>
@@ -286,14 +291,11 @@ def banded(sizes, seconds):
 
 def mesh(rows, cols):
     """The mesh as int32 CSR (scipy), its edges for the package, and scipy's distances from 0."""
-    import scipy.sparse as sp
     from scipy.sparse import csgraph
     from lagraph_dist.io.generators import grid2d_edges
     n = rows * cols
     src, dst = grid2d_edges(rows, cols)
-    A = sp.coo_matrix((np.ones(2 * len(src), np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
-                      shape=(n, n)).tocsr()
-    A.sum_duplicates()
+    A = scipy_csr(src, dst, n)
     A.sort_indices()
     distance = csgraph.shortest_path(A, unweighted=True, indices=0)
     if not np.isfinite(distance).all():
@@ -386,9 +388,10 @@ class FloorSearch:
             raise AssertionError(f"{variant}: a parent is not one level up")
 
 
-def package_search(ld, cp, src, dst, n, distance, calls):
+def package_search(ld, cp, src, dst, n, expected_sizes, calls):
     """The package's fused search of the same mesh from the same corner (push): call ms, the
-    levels' own ms and their records banded, levels checked against scipy's."""
+    levels' own ms and their records banded, its levels' sizes checked against scipy's
+    (``expected_sizes``)."""
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")
     ld.bfs(A, 0, direction="push")
     times, result = [], None
@@ -398,7 +401,7 @@ def package_search(ld, cp, src, dst, n, distance, calls):
         cp.cuda.Device().synchronize()
         times.append(1e3 * (time.perf_counter() - started))
     sizes = [s["frontier"] for s in result.stats]
-    if sizes != np.bincount(distance).tolist():
+    if sizes != expected_sizes.tolist():
         raise AssertionError("the package's levels differ from scipy's")
     seconds = [s["seconds"] for s in result.stats]
     return {"call_ms": statistics.median(times), "calls_ms": times, "levels": len(sizes),
@@ -422,13 +425,13 @@ def main():
     for spec in args.meshes.split(","):
         rows, cols = (int(x) for x in spec.split("x"))
         A, src, dst, distance = mesh(rows, cols)
-        graph = {"graph": f"mesh:{spec}", "n": A.shape[0], "levels": int(distance.max()) + 1,
-                 "package": package_search(ld, cp, src, dst, A.shape[0], distance, args.calls), "runs": []}
+        search = FloorSearch(cp, module, A, distance)
+        graph = {"graph": f"mesh:{spec}", "n": search.n, "levels": search.levels,
+                 "package": package_search(ld, cp, src, dst, search.n, search.sizes_expected, args.calls), "runs": []}
         package = graph["package"]
         print(f"mesh:{spec}: {graph['levels']} levels; package push call {package['call_ms']:.3f} ms, levels' own "
               f"{package['levels_own_ms']:.3f}; " + ", ".join(f"{b} {v['mean_us']:.2f} us"
                                                                 for b, v in package["bands"].items()), flush=True)
-        search = FloorSearch(cp, module, A, distance)
         for threads in THREADS:
             for variant in KERNELS:
                 for spread in ((0,) if variant == "bitmap" else (0, 1)):
