@@ -170,8 +170,8 @@ for stage in "$@"; do
                             # round (launch, report, wait) as driver calls against one graph (benchmarks/launch_cost.py)
         timeout 120 python3 "$repo/benchmarks/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;
     floor)                  # what a level costs with nothing but the level, beside the package's search
-                            # (benchmarks/level_floor.py on $FLOOR_MESHES)
-        timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/level_floor.py" --meshes ${FLOOR_MESHES:-1000x1000,2000x2000} \
+                            # (benchmarks/level_floor.py on $FLOOR_MESHES, with $FLOOR_ARGS)
+        timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/level_floor.py" --meshes ${FLOOR_MESHES:-1000x1000,2000x2000} ${FLOOR_ARGS:-} \
             --json "$OUT/level-floor.json" 2>&1 | tee "$OUT/floor.log" ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;

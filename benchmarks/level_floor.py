@@ -103,13 +103,19 @@ __device__ __forceinline__ bool rule_push(bool push, long long nf, long long edg
     return push ? !((double)edges > (double)unexplored / 14.0) : (double)nf < (double)n / 24.0;
 }
 
-// one level a grid round, the frontier a queue (three slots: level L reads L % 3, appends to
-// (L + 1) % 3 and clears the counters of (L + 2) % 3, read before the last barrier)
-template <bool RULE>
-__global__ void queue_levels(const int* __restrict__ indptr, const int* __restrict__ indices, unsigned* visited,
-                             int* parent, int* queue, unsigned* counts, long long* edges, int n, int spread,
-                             u64* started, unsigned* sizes) {
-    cg::grid_group grid = cg::this_grid();
+// the barrier between levels: the whole grid's, one thread block cluster's (the launch is one
+// cluster), or one block's (the launch is one block)
+struct grid_barrier { __device__ void operator()() const { cg::this_grid().sync(); } };
+struct cluster_barrier { __device__ void operator()() const { cg::this_cluster().sync(); } };
+struct block_barrier { __device__ void operator()() const { __syncthreads(); } };
+
+// one level a round of the launch, the frontier a queue (three slots: level L reads L % 3,
+// appends to (L + 1) % 3 and clears the counters of (L + 2) % 3, read before the last barrier)
+template <bool RULE, typename Barrier>
+__device__ void level_loop(const int* __restrict__ indptr, const int* __restrict__ indices, unsigned* visited,
+                           int* parent, int* queue, unsigned* counts, long long* edges, int n, int spread,
+                           u64* started, unsigned* sizes) {
+    const Barrier barrier;
     __shared__ unsigned long long block_edges;
     const unsigned nthreads = gridDim.x * blockDim.x, me = first_entry(spread);
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
@@ -148,9 +154,19 @@ __global__ void queue_levels(const int* __restrict__ indptr, const int* __restri
             }
         }
         if (leader) { counts[old] = 0; edges[old] = 0; }
-        grid.sync();
+        barrier();
     }
 }
+
+#define LEVEL_ARGS const int* __restrict__ indptr, const int* __restrict__ indices, unsigned* visited, int* parent, \
+                   int* queue, unsigned* counts, long long* edges, int n, int spread, u64* started, unsigned* sizes
+#define LEVEL_PASS indptr, indices, visited, parent, queue, counts, edges, n, spread, started, sizes
+template <bool RULE> __global__ void queue_levels(LEVEL_ARGS) { level_loop<RULE, grid_barrier>(LEVEL_PASS); }
+template <bool RULE> __global__ void block_levels(LEVEL_ARGS) { level_loop<RULE, block_barrier>(LEVEL_PASS); }
+#ifdef LF_CLUSTER
+template <bool RULE>
+__global__ void __cluster_dims__(LF_CLUSTER, 1, 1) cluster_levels(LEVEL_ARGS) { level_loop<RULE, cluster_barrier>(LEVEL_PASS); }
+#endif
 
 // two levels a grid round on a graph of rows of at most 4 edges: round r reads the vertices
 // appended at depth L = 2r (skipping those since lowered), proposes (L + 1, u) to each
@@ -268,6 +284,15 @@ __global__ void bitmap_levels(const int* __restrict__ indptr, const int* __restr
 """
 KERNELS = {"bare": "queue_levels<false>", "rule": "queue_levels<true>", "two-hop": "two_hop_levels",
            "bitmap": "bitmap_levels"}
+#: the rule's levels run by fewer SMs with a cheaper barrier: one block (block barriers), or one
+#: thread block cluster of 2 to 16 blocks, one an SM (the cluster's barrier; 16 is a size the
+#: H100 allows only as non-portable)
+SMALL_KERNEL = {"block": "block_levels<true>", "cluster": "cluster_levels<true>"}
+CLUSTER_SIZES = (2, 4, 8, 16)
+SMALL_THREADS = (512, 1024)
+#: dynamic shared memory a block of a cluster asks for, so that no two share a multiprocessor
+ONE_AN_SM_SHARED = 120 * 1024
+CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14
 #: frontier sizes the levels are grouped by (the fused kernel's notes use the same bands)
 BANDS = ((1, 64), (65, 256), (257, 512), (513, None))
 THREADS = (128, 256, 512)
@@ -342,11 +367,12 @@ class FloorSearch:
         self.frontier.fill(0)
         self.frontier[0] = 1
 
-    def launch(self, variant, blocks, threads, spread):
-        """The kernel's ms (CUDA events around the launch)."""
+    def launch(self, variant, blocks, threads, spread, function=None, shared=0):
+        """The kernel's ms (CUDA events around the launch); `function`, where given, runs the
+        `variant`'s levels in place of its grid kernel (the rule's, by one block or cluster)."""
         cp, np32 = self.cp, np.int32
         self.reset()
-        function = self.module.get_function(KERNELS[variant])
+        function = function or self.module.get_function(KERNELS[variant])
         common = (self.indptr, self.indices)
         if variant in ("bare", "rule"):
             args = common + (self.visited, self.parent, self.queue, self.counts, self.edges, np32(self.n), np32(spread),
@@ -358,7 +384,7 @@ class FloorSearch:
                              self.started, self.sizes)
         start, stop = cp.cuda.Event(), cp.cuda.Event()
         start.record()
-        function((blocks,), (threads,), args)
+        function((blocks,), (threads,), args, shared_mem=shared)
         stop.record()
         stop.synchronize()
         return cp.cuda.get_elapsed_time(start, stop)
@@ -408,15 +434,49 @@ def package_search(ld, cp, src, dst, n, expected_sizes, calls):
             "levels_own_ms": 1e3 * sum(seconds), "bands": banded(sizes, seconds)}
 
 
+def small_launches(cp, module):
+    """(name, function, blocks, shared) for the rule's levels by one block and by one cluster of
+    each of CLUSTER_SIZES blocks (a module each: the cluster's size is the kernel's attribute)."""
+    yield "block", module.get_function(SMALL_KERNEL["block"]), 1, 0
+    for size in CLUSTER_SIZES:
+        clusters = cp.RawModule(code=SOURCE, options=("-std=c++17", f"-DLF_CLUSTER={size}"),
+                                name_expressions=[SMALL_KERNEL["cluster"]])
+        function = clusters.get_function(SMALL_KERNEL["cluster"])
+        function.max_dynamic_shared_size_bytes = ONE_AN_SM_SHARED
+        if size > 8:
+            cp.cuda.driver.funcSetAttribute(function.ptr, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
+        yield f"cluster of {size}", function, size, ONE_AN_SM_SHARED
+
+
+def timed_run(search, variant, blocks, threads, spread, calls, function=None, shared=0):
+    """A warmed-up, checked run of a floor kernel: its median ms and its levels' bands."""
+    search.launch(variant, blocks, threads, spread, function, shared)         # warm-up (and the module's load)
+    times = [search.launch(variant, blocks, threads, spread, function, shared) for _ in range(calls)]
+    search.check(variant)
+    sizes, seconds = search.rounds()
+    return {"variant": variant, "mapping": "spread" if spread else "block", "blocks": blocks, "threads": threads,
+            "ms": statistics.median(times), "ms_all": times, "rounds": len(sizes),
+            "levels_a_round": 2 if variant == "two-hop" else 1, "bands": banded(sizes, seconds)}
+
+
+def show(run, package):
+    print(f"  {run['variant']:8s} {run.get('launch', 'grid'):13s} {run['mapping']:6s} {run['blocks']}x{run['threads']}: "
+          f"{run['ms']:.3f} ms ({run['ms'] / package['levels_own_ms']:.2f} x the package's levels); a "
+          f"{'round' if run['variant'] == 'two-hop' else 'level'}: "
+          + ", ".join(f"{b} {v['mean_us']:.2f} us" for b, v in run["bands"].items()), flush=True)
+
+
 def main():
     import cupy as cp
     import lagraph_dist as ld
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--meshes", default="1000x1000,2000x2000")
     parser.add_argument("--calls", type=int, default=7)
+    parser.add_argument("--small-only", action="store_true",
+                        help="only the rule's levels by one block and by one cluster (no grid variants)")
     parser.add_argument("--json")
     args = parser.parse_args()
-    module = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=list(KERNELS.values()),
+    module = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=list(KERNELS.values()) + [SMALL_KERNEL["block"]],
                           enable_cooperative_groups=True)
     props = cp.cuda.runtime.getDeviceProperties(0)
     sms = props["multiProcessorCount"]
@@ -432,24 +492,21 @@ def main():
         print(f"mesh:{spec}: {graph['levels']} levels; package push call {package['call_ms']:.3f} ms, levels' own "
               f"{package['levels_own_ms']:.3f}; " + ", ".join(f"{b} {v['mean_us']:.2f} us"
                                                                 for b, v in package["bands"].items()), flush=True)
-        for threads in THREADS:
+        for threads in () if args.small_only else THREADS:
             for variant in KERNELS:
                 for spread in ((0,) if variant == "bitmap" else (0, 1)):
                     if variant == "two-hop" and search.max_row > 4:
                         continue
-                    search.launch(variant, sms, threads, spread)            # warm-up (and the module's load)
-                    times = [search.launch(variant, sms, threads, spread) for _ in range(args.calls)]
-                    search.check(variant)
-                    sizes, seconds = search.rounds()
-                    run = {"variant": variant, "mapping": "spread" if spread else "block", "blocks": sms,
-                           "threads": threads, "ms": statistics.median(times), "ms_all": times,
-                           "rounds": len(sizes), "levels_a_round": 2 if variant == "two-hop" else 1,
-                           "bands": banded(sizes, seconds)}
+                    run = timed_run(search, variant, sms, threads, spread, args.calls)
                     graph["runs"].append(run)
-                    print(f"  {variant:8s} {run['mapping']:6s} {sms}x{threads}: {run['ms']:.3f} ms "
-                          f"({run['ms'] / package['levels_own_ms']:.2f} x the package's levels); a "
-                          f"{'round' if variant == 'two-hop' else 'level'}: "
-                          + ", ".join(f"{b} {v['mean_us']:.2f} us" for b, v in run["bands"].items()), flush=True)
+                    show(run, package)
+        for name, function, blocks, shared in small_launches(cp, module):
+            for threads in SMALL_THREADS:
+                for spread in (0, 1) if blocks > 1 else (0,):
+                    run = timed_run(search, "rule", blocks, threads, spread, args.calls, function, shared)
+                    run["launch"] = name
+                    graph["runs"].append(run)
+                    show(run, package)
         record["graphs"].append(graph)
     if args.json:
         with open(args.json, "w") as handle:

@@ -23,11 +23,13 @@ needs_gpu = pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
 def test_floor_kernels_compile(tmp_path):
     source = tmp_path / "floor.cu"
     signature = "(const int*, const int*, unsigned*, int*, int*, unsigned*, long long*, int, int, u64*, unsigned*)"
-    source.write_text(floor.SOURCE + "".join(f"\ntemplate __global__ void queue_levels<{rule}>{signature};"
-                                             for rule in ("false", "true")))
-    done = subprocess.run([NVCC, "-std=c++17", "-arch=sm_90", "-c", str(source), "-o", str(tmp_path / "floor.o")],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
+    source.write_text(floor.SOURCE + "".join(f"\ntemplate __global__ void {kernel}<{rule}>{signature};"
+                                             for rule in ("false", "true")
+                                             for kernel in ("queue_levels", "block_levels", "cluster_levels")))
+    for size in floor.CLUSTER_SIZES:
+        done = subprocess.run([NVCC, "-std=c++17", "-arch=sm_90", f"-DLF_CLUSTER={size}", "-c", str(source),
+                               "-o", str(tmp_path / "floor.o")], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
 
 
 @pytest.mark.parametrize("rows, cols", [(1, 7), (3, 4), (6, 5)])
@@ -51,9 +53,29 @@ def test_bands_group_levels_by_frontier_size():
 @pytest.fixture(scope="module")
 def device():
     import cupy as cp
-    module = cp.RawModule(code=floor.SOURCE, options=("-std=c++17",), name_expressions=list(floor.KERNELS.values()),
+    module = cp.RawModule(code=floor.SOURCE, options=("-std=c++17",),
+                          name_expressions=list(floor.KERNELS.values()) + [floor.SMALL_KERNEL["block"]],
                           enable_cooperative_groups=True)
     return cp, module
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("rows, cols", [(1, 300), (40, 40), (17, 90)])
+@pytest.mark.parametrize("spread", [0, 1])
+def test_block_and_cluster_levels_search_like_scipy(device, spread, rows, cols):
+    cp, module = device
+    A, _, _, distance = floor.mesh(rows, cols)
+    search = floor.FloorSearch(cp, module, A, distance)
+    launches = list(floor.small_launches(cp, module))
+    assert [name for name, *_ in launches] == ["block"] + [f"cluster of {c}" for c in floor.CLUSTER_SIZES]
+    for name, function, blocks, shared in launches:
+        for threads in floor.SMALL_THREADS:
+            search.launch("rule", blocks, threads, spread, function, shared)
+            search.check("rule")
+            sizes, seconds = search.rounds()
+            assert np.array_equal(sizes, np.bincount(distance)), name
+            assert (seconds > 0).all(), name
 
 
 @pytest.mark.gpu
