@@ -434,6 +434,17 @@ def package_search(ld, cp, src, dst, n, expected_sizes, calls):
             "levels_own_ms": 1e3 * sum(seconds), "bands": banded(sizes, seconds)}
 
 
+def allow_non_portable_clusters(function):
+    """Let `function` (a loaded RawKernel) launch clusters of more than 8 blocks: the driver's
+    cuFuncSetAttribute itself (CuPy has no setter for this attribute)."""
+    import ctypes
+    result = ctypes.CDLL("libcuda.so.1").cuFuncSetAttribute(
+        ctypes.c_void_p(function.kernel.ptr), ctypes.c_int(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED),
+        ctypes.c_int(1))
+    if result != 0:
+        raise RuntimeError(f"cuFuncSetAttribute (non-portable cluster size) failed: CUresult {result}")
+
+
 def small_launches(cp, module):
     """(name, function, blocks, shared) for the rule's levels by one block and by one cluster of
     each of CLUSTER_SIZES blocks (a module each: the cluster's size is the kernel's attribute)."""
@@ -444,7 +455,7 @@ def small_launches(cp, module):
         function = clusters.get_function(SMALL_KERNEL["cluster"])
         function.max_dynamic_shared_size_bytes = ONE_AN_SM_SHARED
         if size > 8:
-            cp.cuda.driver.funcSetAttribute(function.ptr, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
+            allow_non_portable_clusters(function)
         yield f"cluster of {size}", function, size, ONE_AN_SM_SHARED
 
 
@@ -472,8 +483,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--meshes", default="1000x1000,2000x2000")
     parser.add_argument("--calls", type=int, default=7)
-    parser.add_argument("--small-only", action="store_true",
-                        help="only the rule's levels by one block and by one cluster (no grid variants)")
+    parser.add_argument("--brief", action="store_true",
+                        help="of the grid's kernels only the rule's (512 threads, spread), beside the block's and "
+                             "the clusters'")
     parser.add_argument("--json")
     args = parser.parse_args()
     module = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=list(KERNELS.values()) + [SMALL_KERNEL["block"]],
@@ -492,9 +504,9 @@ def main():
         print(f"mesh:{spec}: {graph['levels']} levels; package push call {package['call_ms']:.3f} ms, levels' own "
               f"{package['levels_own_ms']:.3f}; " + ", ".join(f"{b} {v['mean_us']:.2f} us"
                                                                 for b, v in package["bands"].items()), flush=True)
-        for threads in () if args.small_only else THREADS:
-            for variant in KERNELS:
-                for spread in ((0,) if variant == "bitmap" else (0, 1)):
+        for threads in (512,) if args.brief else THREADS:
+            for variant in ("rule",) if args.brief else KERNELS:
+                for spread in (1,) if args.brief else (0,) if variant == "bitmap" else (0, 1):
                     if variant == "two-hop" and search.max_row > 4:
                         continue
                     run = timed_run(search, variant, sms, threads, spread, args.calls)
