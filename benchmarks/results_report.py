@@ -65,6 +65,8 @@ WARP_CLOCK_FIGURES = ("level", "counters_known", "set_up", "first_work_end", "me
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 #: level_floor.py: a level with nothing but the level, beside the package's search of the same mesh
 H100_LEVEL_FLOOR = "h100-level-floor-51a5603.json"
+#: the same, its rule kernel also by one block and by one thread block cluster of 2-16 blocks (--brief)
+H100_LEVEL_FLOOR_CLUSTERS = "h100-level-floor-clusters-304f42d.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
@@ -709,28 +711,31 @@ def results_warp_clocks(results):
 def results_level_floor(results):
     """The floor kernels' searches (benchmarks/level_floor.py) against the package's own of the
     same mesh in the same process: ms a search, its ratio to the package's levels, and each
-    frontier band's mean measured level (two-hop: round)."""
-    record = load(results, H100_LEVEL_FLOOR)
-    bands = [band for band in record["graphs"][0]["package"]["bands"]]
-    rows = []
-    for graph in record["graphs"]:
-        package = graph["package"]
-        rows.append([graph["graph"], "the package's fused search (push)", "-", "-", sig(package["levels_own_ms"], 4),
-                     "1", "level"] + [sig(package["bands"][b]["mean_us"], 3) if b in package["bands"] else "-"
-                                      for b in bands])
-        for run in graph["runs"]:
-            rows.append([graph["graph"], run["variant"], run["mapping"], f"{run['blocks']} x {run['threads']}",
-                         sig(run["ms"], 4), sig(run["ms"] / package["levels_own_ms"], 3),
-                         "round of 2" if run["levels_a_round"] == 2 else "level"]
-                        + [sig(run["bands"][b]["mean_us"], 3) if b in run["bands"] else "-" for b in bands])
-    header = (["graph", "search", "entries to threads", "blocks x threads", "ms (package: levels' own)",
-               "x the package's levels", "a row's unit"] + [f"us a unit, frontier {b}" for b in bands])
-    return "\n\n".join(["A level with nothing but the level (`benchmarks/level_floor.py`): one cooperative kernel a "
-                         "search, a thread a frontier entry, grid barriers between levels, every level's time "
-                         "read from %globaltimer as it starts; the package's own search of the same mesh in the same "
-                         "process (levels' own time from its records). Every search checked against scipy's.",
-                         md_table(header, rows),
-                         f"JSON `{H100_LEVEL_FLOOR}`: commit `{record.get('commit')}`, {record.get('device')}."])
+    frontier band's mean measured level (two-hop: round); a table a record (the grid's
+    variants, then the rule's by one block and by clusters)."""
+    parts = ["A level with nothing but the level (`benchmarks/level_floor.py`): one kernel a search, a thread a "
+             "frontier entry, barriers between levels (the grid's, a cluster's or a block's, as the launch is), "
+             "every level's time read from %globaltimer as it starts; the package's own search of the same mesh in "
+             "the same process (levels' own time from its records). Every search checked against scipy's."]
+    for name in (H100_LEVEL_FLOOR, H100_LEVEL_FLOOR_CLUSTERS):
+        record = load(results, name)
+        bands = [band for band in record["graphs"][0]["package"]["bands"]]
+        rows = []
+        for graph in record["graphs"]:
+            package = graph["package"]
+            rows.append([graph["graph"], "the package's fused search (push)", "grid", "-", "-",
+                         sig(package["levels_own_ms"], 4), "1", "level"]
+                        + [sig(package["bands"][b]["mean_us"], 3) if b in package["bands"] else "-" for b in bands])
+            for run in graph["runs"]:
+                rows.append([graph["graph"], run["variant"], run.get("launch", "grid"), run["mapping"],
+                             f"{run['blocks']} x {run['threads']}", sig(run["ms"], 4),
+                             sig(run["ms"] / package["levels_own_ms"], 3),
+                             "round of 2" if run["levels_a_round"] == 2 else "level"]
+                            + [sig(run["bands"][b]["mean_us"], 3) if b in run["bands"] else "-" for b in bands])
+        header = (["graph", "search", "launch", "entries to threads", "blocks x threads", "ms (package: levels' own)",
+                   "x the package's levels", "a row's unit"] + [f"us a unit, frontier {b}" for b in bands])
+        parts += [md_table(header, rows), f"JSON `{name}`: commit `{record.get('commit')}`, {record.get('device')}."]
+    return "\n\n".join(parts)
 
 
 # -- regions: benchmarks/results/README.md -----------------------------------------------------------
