@@ -14,7 +14,10 @@ each), so that every level's time is measured. Variants:
            an atomic minimum on a packed (depth, parent) word, whoever lowers a vertex to L + 1
            walks it in the same round, and the next round skips entries since lowered;
   bitmap   rule, with the next frontier as bits that the claim's winner sets (off the chain)
-           and the next level scans, instead of a queue and its append.
+           and the next level scans, instead of a queue and its append;
+  tally    rule, with the level's counts carried by its barrier (a block's arrival is added to
+           the counters' own words, and it leaves when they show every block's), so that no
+           read of them follows the barrier.
 
 Entries go to threads in block order (a small frontier fills the first blocks) or spread
 (thread k of every block before thread k + 1 of any); blocks are one a multiprocessor, of 128,
@@ -49,9 +52,11 @@ __device__ __forceinline__ unsigned first_entry(int spread) {
     return spread ? threadIdx.x * gridDim.x + blockIdx.x : blockIdx.x * blockDim.x + threadIdx.x;
 }
 
-// the ids whose bit is set in `mask`, appended to `queue` with one atomic a warp
-template <int N>
-__device__ __forceinline__ void warp_append(const int (&ids)[N], unsigned mask, unsigned* count, int* queue) {
+// the ids whose bit is set in `mask`, appended to `queue` with one atomic a warp on `count`
+// (a 64-bit tail's top 16 bits may count a barrier's arrivals: tally_levels)
+#define TAIL_VALUE ((C)0xFFFFFFFFFFFFull)
+template <int N, typename C>
+__device__ __forceinline__ void warp_append(const int (&ids)[N], unsigned mask, C* count, int* queue) {
     const int lane = threadIdx.x & 31, mine = __popc(mask);
     int inclusive = mine;
     for (int d = 1; d < 32; d <<= 1) {
@@ -60,8 +65,8 @@ __device__ __forceinline__ void warp_append(const int (&ids)[N], unsigned mask, 
     }
     const int total = __shfl_sync(0xffffffffu, inclusive, 31);
     if (total == 0) return;
-    unsigned at = 0;
-    if (lane == 31) at = atomicAdd(count, (unsigned)total);
+    C at = 0;
+    if (lane == 31) at = atomicAdd(count, (C)total) & TAIL_VALUE;
     at = __shfl_sync(0xffffffffu, at, 31) + inclusive - mine;
     for (int k = 0; k < N; ++k)
         if (mask >> k & 1) queue[at++] = ids[k];
@@ -167,6 +172,63 @@ template <bool RULE> __global__ void block_levels(LEVEL_ARGS) { level_loop<RULE,
 template <bool RULE>
 __global__ void __cluster_dims__(LF_CLUSTER, 1, 1) cluster_levels(LEVEL_ARGS) { level_loop<RULE, cluster_barrier>(LEVEL_PASS); }
 #endif
+
+// rule, with the level's counts carried by its barrier: every block adds its arrival
+// (1 << TALLY_SHIFT) to the next slot's count word (the appends' tail) and, with its found
+// out-edges, to its edges word; a block leaves when both words show every block's arrival, so
+// the values it waited on are the counts, with no read of them after the barrier
+#define TALLY_SHIFT 48
+#define TALLY_VALUE ((1ull << TALLY_SHIFT) - 1)
+__device__ __forceinline__ u64 load_acquire(const u64* word) {
+    u64 v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(word) : "memory");
+    return v;
+}
+
+__global__ void tally_levels(const int* __restrict__ indptr, const int* __restrict__ indices, unsigned* visited,
+                             int* parent, int* queue, u64* tally, int n, int spread, u64* started, unsigned* sizes) {
+    __shared__ unsigned long long block_edges, seen[2];
+    const unsigned nthreads = gridDim.x * blockDim.x, me = first_entry(spread);
+    const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    long long unexplored = indptr[n];
+    bool push = true;
+    u64 nf = __ldcg(&tally[0]) & TALLY_VALUE, fe = __ldcg(&tally[3]) & TALLY_VALUE;
+    if (threadIdx.x == 0) block_edges = 0;
+    for (int level = 0;; ++level) {
+        const int cur = level % 3, nxt = (level + 1) % 3, old = (level + 2) % 3;
+        if (leader) { started[level] = now_ns(); sizes[level] = (unsigned)nf; }
+        if (nf == 0) break;
+        unexplored -= (long long)fe;
+        push = rule_push(push, (long long)nf, (long long)fe, unexplored, n);
+        long long found_edges = 0;
+        for (unsigned round = 0; round < nf; round += nthreads) {
+            const unsigned i = round + me;
+            int u = -1, start = 0, end = 0;
+            if (i < nf) { u = __ldcg(&queue[(size_t)cur * n + i]); start = indptr[u]; end = indptr[u + 1]; }
+            for (int step = start;; step += 4) {
+                const bool more = step < end;
+                if (!__any_sync(0xffffffffu, more)) break;
+                int w[4];
+                const unsigned fresh = claim_four<true>(indptr, indices, visited, parent, u, step, end, w, found_edges);
+                warp_append(w, fresh, &tally[nxt], queue + (size_t)nxt * n);
+            }
+        }
+        block_add(found_edges, &block_edges);
+        if (leader) { tally[old] = 0; tally[3 + old] = 0; }
+        __syncthreads();
+        if (threadIdx.x < 2) {
+            u64* word = &tally[3 * threadIdx.x + nxt];
+            __threadfence();
+            atomicAdd(word, (1ull << TALLY_SHIFT) + (threadIdx.x ? block_edges : 0ull));
+            u64 v;
+            do v = load_acquire(word); while ((v >> TALLY_SHIFT) < gridDim.x);
+            seen[threadIdx.x] = v & TALLY_VALUE;
+        }
+        __syncthreads();
+        nf = seen[0], fe = seen[1];
+        if (threadIdx.x == 0) block_edges = 0;
+    }
+}
 
 // two levels a grid round on a graph of rows of at most 4 edges: round r reads the vertices
 // appended at depth L = 2r (skipping those since lowered), proposes (L + 1, u) to each
@@ -283,7 +345,7 @@ __global__ void bitmap_levels(const int* __restrict__ indptr, const int* __restr
 }
 """
 KERNELS = {"bare": "queue_levels<false>", "rule": "queue_levels<true>", "two-hop": "two_hop_levels",
-           "bitmap": "bitmap_levels"}
+           "bitmap": "bitmap_levels", "tally": "tally_levels"}
 #: the rule's levels run by fewer SMs with a cheaper barrier: one block (block barriers), or one
 #: thread block cluster of 2 to 16 blocks, one an SM (the cluster's barrier; 16 is a size the
 #: H100 allows only as non-portable)
@@ -346,6 +408,7 @@ class FloorSearch:
         self.frontier = cp.zeros(2 * self.nwords, cp.uint32)
         self.counts = cp.zeros(3, cp.uint32)
         self.edges = cp.zeros(3, cp.int64)
+        self.tally = cp.zeros(6, cp.uint64)         # tally: the three slots' counts, then their edges
         self.started = cp.zeros(self.levels + 2, cp.uint64)
         self.sizes = cp.zeros(self.levels + 2, cp.uint32)
         self.source_edges = int(A.indptr[1] - A.indptr[0])
@@ -357,6 +420,9 @@ class FloorSearch:
         self.counts[0] = 1
         self.edges.fill(0)
         self.edges[0] = self.source_edges
+        self.tally.fill(0)
+        self.tally[0] = 1
+        self.tally[3] = self.source_edges
         self.queue[0] = 0
         self.visited.fill(0)
         self.visited[0] = 1
@@ -377,6 +443,9 @@ class FloorSearch:
         if variant in ("bare", "rule"):
             args = common + (self.visited, self.parent, self.queue, self.counts, self.edges, np32(self.n), np32(spread),
                              self.started, self.sizes)
+        elif variant == "tally":
+            args = common + (self.visited, self.parent, self.queue, self.tally, np32(self.n), np32(spread), self.started,
+                             self.sizes)
         elif variant == "two-hop":
             args = common + (self.word, self.queue, self.counts, np32(self.n), np32(spread), self.started, self.sizes)
         else:
@@ -505,7 +574,7 @@ def main():
               f"{package['levels_own_ms']:.3f}; " + ", ".join(f"{b} {v['mean_us']:.2f} us"
                                                                 for b, v in package["bands"].items()), flush=True)
         for threads in (512,) if args.brief else THREADS:
-            for variant in ("rule",) if args.brief else KERNELS:
+            for variant in ("rule", "tally") if args.brief else KERNELS:
                 for spread in (1,) if args.brief else (0,) if variant == "bitmap" else (0, 1):
                     if variant == "two-hop" and search.max_row > 4:
                         continue
