@@ -67,6 +67,8 @@ H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 H100_LEVEL_FLOOR = "h100-level-floor-51a5603.json"
 #: the same, its rule kernel also by one block and by one thread block cluster of 2-16 blocks (--brief)
 H100_LEVEL_FLOOR_CLUSTERS = "h100-level-floor-clusters-304f42d.json"
+#: the same with the tally variant (the counts carried by the barrier) beside the rule's
+H100_LEVEL_FLOOR_TALLY = "h100-level-floor-tally-8ea5713.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
@@ -717,7 +719,7 @@ def results_level_floor(results):
              "frontier entry, barriers between levels (the grid's, a cluster's or a block's, as the launch is), "
              "every level's time read from %globaltimer as it starts; the package's own search of the same mesh in "
              "the same process (levels' own time from its records). Every search checked against scipy's."]
-    for name in (H100_LEVEL_FLOOR, H100_LEVEL_FLOOR_CLUSTERS):
+    for name in (H100_LEVEL_FLOOR, H100_LEVEL_FLOOR_CLUSTERS, H100_LEVEL_FLOOR_TALLY):
         record = load(results, name)
         bands = [band for band in record["graphs"][0]["package"]["bands"]]
         rows = []
