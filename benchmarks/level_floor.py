@@ -17,9 +17,14 @@ each), so that every level's time is measured. Variants:
            and the next level scans, instead of a queue and its append;
   tally    rule, with the level's counts carried by its barrier (a block's arrival is added to
            the counters' own words, and it leaves when they show every block's), so that no
-           read of them follows the barrier.
+           read of them follows the barrier;
+  inbox    rule by one thread block cluster, the frontier in its blocks' shared memories:
+           vertex v is block (v mod cluster size)'s, found vertices go to their owner's inbox
+           with a remote shared atomic, and no global queue is read or appended to.
 
-Entries go to threads in block order (a small frontier fills the first blocks) or spread
+The rule's kernel also runs by one block (block barriers) and by one cluster of 2 to 16 blocks
+(the cluster's barrier), as does inbox (`small_launches`; `--brief` runs only those and the
+grid's rule and tally). Entries go to threads in block order (a small frontier fills the first blocks) or spread
 (thread k of every block before thread k + 1 of any); blocks are one a multiprocessor, of 128,
 256 and 512 threads. Beside them, in the same process, the package's own fused search of the
 same graph (push, `ld.bfs`), its levels' records banded the same way. Every run is checked:
@@ -171,6 +176,82 @@ template <bool RULE> __global__ void block_levels(LEVEL_ARGS) { level_loop<RULE,
 #ifdef LF_CLUSTER
 template <bool RULE>
 __global__ void __cluster_dims__(LF_CLUSTER, 1, 1) cluster_levels(LEVEL_ARGS) { level_loop<RULE, cluster_barrier>(LEVEL_PASS); }
+
+// rule, run by one cluster with the frontier in its blocks' shared memories: vertex v belongs to
+// block v % LF_CLUSTER, whose inbox lists it; a level reads its block's inbox (a shared load,
+// not a global queue entry) and appends what it finds to the owners' next inboxes with a remote
+// shared atomic (distributed shared memory), so that no global queue or its tail is on the
+// chain; a block's count and found out-edges are read by every block after the barrier. Two
+// inboxes a block (level L reads L % 2 and fills (L + 1) % 2, which only its owner read, during
+// level L - 1) and three counts (level L reads L % 3 from every block, fills (L + 1) % 3 and
+// zeroes its own (L + 2) % 3, which every block read before the barrier ending level L - 1).
+#define INBOX 4096
+__global__ void __cluster_dims__(LF_CLUSTER, 1, 1)
+inbox_levels(const int* __restrict__ indptr, const int* __restrict__ indices, unsigned* visited, int* parent,
+             unsigned* overflow, int n, u64* started, unsigned* sizes) {
+    cg::cluster_group cluster = cg::this_cluster();
+    __shared__ int inbox[2][INBOX];
+    __shared__ unsigned inbox_count[3];
+    __shared__ unsigned long long block_edges[3], total[2];
+    const unsigned rank = cluster.block_rank();
+    const bool leader = rank == 0 && threadIdx.x == 0;
+    long long unexplored = indptr[n];
+    bool push = true;
+    if (threadIdx.x == 0) {
+        inbox_count[0] = rank == 0 ? 1u : 0u;      // the source, vertex 0, is block 0's
+        inbox_count[1] = inbox_count[2] = 0;
+        inbox[0][0] = 0;
+        block_edges[0] = rank == 0 ? (unsigned long long)(indptr[1] - indptr[0]) : 0ull;
+        block_edges[1] = block_edges[2] = 0;
+    }
+    cluster.sync();
+    for (int level = 0;; ++level) {
+        const int cur = level & 1, nxt = cur ^ 1;                                  // inboxes
+        const int c3 = level % 3, n3 = (level + 1) % 3, o3 = (level + 2) % 3;      // counts
+        // the cluster's frontier: every block's count and out-edges (a remote read each)
+        if (threadIdx.x < 32) {
+            unsigned long long count = 0, edges = 0;
+            if (threadIdx.x < LF_CLUSTER) {
+                count = *cluster.map_shared_rank(&inbox_count[c3], threadIdx.x);
+                edges = *cluster.map_shared_rank(&block_edges[c3], threadIdx.x);
+            }
+            for (int d = 16; d; d >>= 1) {
+                count += __shfl_down_sync(0xffffffffu, count, d);
+                edges += __shfl_down_sync(0xffffffffu, edges, d);
+            }
+            if (threadIdx.x == 0) { total[0] = count; total[1] = edges; }
+        }
+        __syncthreads();
+        const unsigned long long nf = total[0], fe = total[1];
+        if (leader) { started[level] = now_ns(); sizes[level] = (unsigned)nf; }
+        if (nf == 0) break;
+        unexplored -= (long long)fe;
+        push = rule_push(push, (long long)nf, (long long)fe, unexplored, n);
+        const unsigned mine = min(inbox_count[c3], (unsigned)INBOX);
+        long long found_edges = 0;
+        for (unsigned round = 0; round < mine; round += blockDim.x) {
+            const unsigned i = round + threadIdx.x;
+            int u = -1, start = 0, end = 0;
+            if (i < mine) { u = inbox[cur][i]; start = indptr[u]; end = indptr[u + 1]; }
+            for (int step = start; step < end; step += 4) {
+                int w[4];
+                const unsigned fresh = claim_four<true>(indptr, indices, visited, parent, u, step, end, w, found_edges);
+                for (int k = 0; k < 4; ++k)
+                    if (fresh >> k & 1) {
+                        const unsigned owner = (unsigned)w[k] % LF_CLUSTER;
+                        const unsigned at = atomicAdd(cluster.map_shared_rank(&inbox_count[n3], owner), 1u);
+                        if (at < INBOX) cluster.map_shared_rank(&inbox[nxt][0], owner)[at] = w[k];
+                        else atomicOr(overflow, 1u);
+                    }
+            }
+        }
+        for (int d = 16; d; d >>= 1) found_edges += __shfl_down_sync(0xffffffffu, found_edges, d);
+        if ((threadIdx.x & 31) == 0 && found_edges) atomicAdd(&block_edges[n3], (unsigned long long)found_edges);
+        if (threadIdx.x == 0) { inbox_count[o3] = 0; block_edges[o3] = 0; }
+        cluster.sync();
+    }
+    cluster.sync();                      // no block leaves while another may still read its memory
+}
 #endif
 
 // rule, with the level's counts carried by its barrier: every block adds its arrival
@@ -349,7 +430,7 @@ KERNELS = {"bare": "queue_levels<false>", "rule": "queue_levels<true>", "two-hop
 #: the rule's levels run by fewer SMs with a cheaper barrier: one block (block barriers), or one
 #: thread block cluster of 2 to 16 blocks, one an SM (the cluster's barrier; 16 is a size the
 #: H100 allows only as non-portable)
-SMALL_KERNEL = {"block": "block_levels<true>", "cluster": "cluster_levels<true>"}
+SMALL_KERNEL = {"block": "block_levels<true>", "cluster": "cluster_levels<true>", "inbox": "inbox_levels"}
 CLUSTER_SIZES = (2, 4, 8, 16)
 SMALL_THREADS = (512, 1024)
 #: dynamic shared memory a block of a cluster asks for, so that no two share a multiprocessor
@@ -409,6 +490,7 @@ class FloorSearch:
         self.counts = cp.zeros(3, cp.uint32)
         self.edges = cp.zeros(3, cp.int64)
         self.tally = cp.zeros(6, cp.uint64)         # tally: the three slots' counts, then their edges
+        self.overflow = cp.zeros(1, cp.uint32)      # inbox: a block's inbox overflowed
         self.started = cp.zeros(self.levels + 2, cp.uint64)
         self.sizes = cp.zeros(self.levels + 2, cp.uint32)
         self.source_edges = int(A.indptr[1] - A.indptr[0])
@@ -421,6 +503,7 @@ class FloorSearch:
         self.edges.fill(0)
         self.edges[0] = self.source_edges
         self.tally.fill(0)
+        self.overflow.fill(0)
         self.tally[0] = 1
         self.tally[3] = self.source_edges
         self.queue[0] = 0
@@ -443,6 +526,8 @@ class FloorSearch:
         if variant in ("bare", "rule"):
             args = common + (self.visited, self.parent, self.queue, self.counts, self.edges, np32(self.n), np32(spread),
                              self.started, self.sizes)
+        elif variant == "inbox":
+            args = common + (self.visited, self.parent, self.overflow, np32(self.n), self.started, self.sizes)
         elif variant == "tally":
             args = common + (self.visited, self.parent, self.queue, self.tally, np32(self.n), np32(spread), self.started,
                              self.sizes)
@@ -475,6 +560,8 @@ class FloorSearch:
             if not np.array_equal(depth, d):
                 raise AssertionError(f"{variant}: depths differ from scipy's")
         else:
+            if variant == "inbox" and int(self.overflow.get()[0]):
+                raise AssertionError(f"{variant}: an inbox overflowed")
             parent = self.parent.get().astype(np.int64)
             sizes = self.sizes.get()[: self.levels].astype(np.int64)
             if not np.array_equal(sizes, self.sizes_expected):
@@ -515,17 +602,19 @@ def allow_non_portable_clusters(function):
 
 
 def small_launches(cp, module):
-    """(name, function, blocks, shared) for the rule's levels by one block and by one cluster of
-    each of CLUSTER_SIZES blocks (a module each: the cluster's size is the kernel's attribute)."""
-    yield "block", module.get_function(SMALL_KERNEL["block"]), 1, 0
+    """(name, variant, function, blocks, shared) for the rule's levels by one block and by one
+    cluster of each of CLUSTER_SIZES blocks, and for the inbox variant by each cluster (a module
+    a size: the cluster's size is the kernel's attribute)."""
+    yield "block", "rule", module.get_function(SMALL_KERNEL["block"]), 1, 0
     for size in CLUSTER_SIZES:
         clusters = cp.RawModule(code=SOURCE, options=("-std=c++17", f"-DLF_CLUSTER={size}"),
-                                name_expressions=[SMALL_KERNEL["cluster"]])
-        function = clusters.get_function(SMALL_KERNEL["cluster"])
-        function.max_dynamic_shared_size_bytes = ONE_AN_SM_SHARED
-        if size > 8:
-            allow_non_portable_clusters(function)
-        yield f"cluster of {size}", function, size, ONE_AN_SM_SHARED
+                                name_expressions=[SMALL_KERNEL["cluster"], SMALL_KERNEL["inbox"]])
+        for variant, kernel in (("rule", SMALL_KERNEL["cluster"]), ("inbox", SMALL_KERNEL["inbox"])):
+            function = clusters.get_function(kernel)
+            function.max_dynamic_shared_size_bytes = ONE_AN_SM_SHARED
+            if size > 8:
+                allow_non_portable_clusters(function)
+            yield f"cluster of {size}", variant, function, size, ONE_AN_SM_SHARED
 
 
 def timed_run(search, variant, blocks, threads, spread, calls, function=None, shared=0):
@@ -534,7 +623,7 @@ def timed_run(search, variant, blocks, threads, spread, calls, function=None, sh
     times = [search.launch(variant, blocks, threads, spread, function, shared) for _ in range(calls)]
     search.check(variant)
     sizes, seconds = search.rounds()
-    return {"variant": variant, "mapping": "spread" if spread else "block", "blocks": blocks, "threads": threads,
+    return {"variant": variant, "mapping": "inbox" if variant == "inbox" else "spread" if spread else "block", "blocks": blocks, "threads": threads,
             "ms": statistics.median(times), "ms_all": times, "rounds": len(sizes),
             "levels_a_round": 2 if variant == "two-hop" else 1, "bands": banded(sizes, seconds)}
 
@@ -581,10 +670,10 @@ def main():
                     run = timed_run(search, variant, sms, threads, spread, args.calls)
                     graph["runs"].append(run)
                     show(run, package)
-        for name, function, blocks, shared in small_launches(cp, module):
+        for name, variant, function, blocks, shared in small_launches(cp, module):
             for threads in SMALL_THREADS:
-                for spread in (0, 1) if blocks > 1 else (0,):
-                    run = timed_run(search, "rule", blocks, threads, spread, args.calls, function, shared)
+                for spread in (0, 1) if blocks > 1 and variant == "rule" else (0,):
+                    run = timed_run(search, variant, blocks, threads, spread, args.calls, function, shared)
                     run["launch"] = name
                     graph["runs"].append(run)
                     show(run, package)

@@ -68,11 +68,12 @@ def test_block_and_cluster_levels_search_like_scipy(device, spread, rows, cols):
     A, _, _, distance = floor.mesh(rows, cols)
     search = floor.FloorSearch(cp, module, A, distance)
     launches = list(floor.small_launches(cp, module))
-    assert [name for name, *_ in launches] == ["block"] + [f"cluster of {c}" for c in floor.CLUSTER_SIZES]
-    for name, function, blocks, shared in launches:
+    assert [(name, variant) for name, variant, *_ in launches] == [("block", "rule")] + [
+        (f"cluster of {c}", variant) for c in floor.CLUSTER_SIZES for variant in ("rule", "inbox")]
+    for name, variant, function, blocks, shared in launches:
         for threads in floor.SMALL_THREADS:
-            search.launch("rule", blocks, threads, spread, function, shared)
-            search.check("rule")
+            search.launch(variant, blocks, threads, spread, function, shared)
+            search.check(variant)
             sizes, seconds = search.rounds()
             assert np.array_equal(sizes, np.bincount(distance)), name
             assert (seconds > 0).all(), name
@@ -98,6 +99,22 @@ def test_every_variant_searches_like_scipy(device, variant, spread, threads, row
     else:
         assert np.array_equal(sizes, expected)
     assert (seconds > 0).all()
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("size", [2, 16])
+def test_check_rejects_an_overflowed_inbox(device, size):
+    cp, module = device
+    A, _, _, distance = floor.mesh(30, 30)
+    search = floor.FloorSearch(cp, module, A, distance)
+    name, variant, function, blocks, shared = next(launch for launch in floor.small_launches(cp, module)
+                                                   if launch[:2] == (f"cluster of {size}", "inbox"))
+    search.launch(variant, blocks, 256, 0, function, shared)
+    search.check(variant)
+    search.overflow[0] = 1
+    with pytest.raises(AssertionError, match="overflowed"):
+        search.check(variant)
 
 
 @pytest.mark.gpu
