@@ -65,10 +65,10 @@ WARP_CLOCK_FIGURES = ("level", "counters_known", "set_up", "first_work_end", "me
 H100_BARRIER = "h100-grid-barrier-4a84c1b.json"
 #: level_floor.py: a level with nothing but the level, beside the package's search of the same mesh
 H100_LEVEL_FLOOR = "h100-level-floor-51a5603.json"
-#: the same, its rule kernel also by one block and by one thread block cluster of 2-16 blocks (--brief)
-H100_LEVEL_FLOOR_CLUSTERS = "h100-level-floor-clusters-304f42d.json"
-#: the same with the tally variant (the counts carried by the barrier) beside the rule's
-H100_LEVEL_FLOOR_TALLY = "h100-level-floor-tally-8ea5713.json"
+#: the same (--brief): the grid's rule and tally kernels, the rule's by one block and by one thread
+#: block cluster of 2-16 blocks, and inbox by each cluster (the earlier records of clusters and
+#: tally, h100-level-floor-clusters-304f42d.json and -tally-8ea5713.json, are subsets of it)
+H100_LEVEL_FLOOR_SMALL = "h100-level-floor-inbox-88b8c4f.json"
 # a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
@@ -719,7 +719,7 @@ def results_level_floor(results):
              "frontier entry, barriers between levels (the grid's, a cluster's or a block's, as the launch is), "
              "every level's time read from %globaltimer as it starts; the package's own search of the same mesh in "
              "the same process (levels' own time from its records). Every search checked against scipy's."]
-    for name in (H100_LEVEL_FLOOR, H100_LEVEL_FLOOR_CLUSTERS, H100_LEVEL_FLOOR_TALLY):
+    for name in (H100_LEVEL_FLOOR, H100_LEVEL_FLOOR_SMALL):
         record = load(results, name)
         bands = [band for band in record["graphs"][0]["package"]["bands"]]
         rows = []
