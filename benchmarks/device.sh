@@ -134,10 +134,12 @@ for stage in "$@"; do
         timeout ${HUB_TIMEOUT:-200} python3 "$repo/benchmarks/hub_labels.py" --scale ${HUB_SCALE:-25} \
             --roots ${HUB_ROOTS:-8} --json "$OUT/hub-labels-scale${HUB_SCALE:-25}.json" 2>&1 | tail -6 ;;
     blocks)                 # the fused search's shape (benchmarks/fused_blocks.py): blocks a multiprocessor
-                            # ($BLOCKS, e.g. 1,2,policy), one-block thresholds ($BLOCK_EDGES, e.g. 0,4096) and block
-                            # 0's visited copy ($CACHE_VISITED, e.g. on,off)
+                            # ($BLOCKS, e.g. 1,2,policy), one-block thresholds ($BLOCK_EDGES, e.g. 0,4096), block
+                            # 0's visited copy ($CACHE_VISITED, e.g. on,off), the cluster levels ($CLUSTERS, e.g.
+                            # on,off), alternated $ROUNDS times
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             --blocks ${BLOCKS:-policy} ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} ${CACHE_VISITED:+--cache-visited $CACHE_VISITED} \
+            ${CLUSTERS:+--clusters $CLUSTERS} --rounds ${ROUNDS:-1} \
             --json "$OUT/fused-blocks.json" \
             2>&1 | tee "$OUT/blocks.log" ;;
     host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20)

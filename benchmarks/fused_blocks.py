@@ -1,10 +1,13 @@
 """The fused search's shape on one GPU: ms per search (median over roots, warm-up excluded)
 and the levels' own device time, for each blocks-per-multiprocessor setting and each
-one-block threshold (frontier edges up to which a push level runs inside one block; 0: never)
-and with block 0's shared copy of the visited words on or off (on: where it fits).
+one-block threshold (frontier edges up to which a push level runs inside one block; 0: never),
+with block 0's shared copy of the visited words on or off (on: where it fits) and with the
+cluster levels on or off (on: thin graphs on a GPU with thread block clusters), the settings
+alternated `--rounds` times in one process.
 
     python3 benchmarks/fused_blocks.py kron:22 mesh:1000x1000 path:200000 \
-        [--blocks 1,2,policy] [--block-edges 0,1024,4096,16384] [--cache-visited on,off] [--json out.json]
+        [--blocks 1,2,policy] [--block-edges 0,1024,4096,16384] [--cache-visited on,off] \
+        [--clusters on,off] [--rounds 2] [--json out.json]
 """
 import argparse
 import json
@@ -37,6 +40,8 @@ def main():
     parser.add_argument("--blocks", default="policy", help="blocks a multiprocessor, comma separated (policy: ours)")
     parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
     parser.add_argument("--cache-visited", default="on", help="block 0's shared visited copy: on, off or on,off")
+    parser.add_argument("--clusters", default="on", help="the cluster levels: on, off or on,off")
+    parser.add_argument("--rounds", type=int, default=1, help="passes over the settings, alternating them")
     parser.add_argument("--json")
     args = parser.parse_args()
     kernels = ld.get_backend("gpu").kernels
@@ -44,25 +49,29 @@ def main():
     sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [default_edges]
     blockings = [None if b == "policy" else int(b) for b in args.blocks.split(",")]
     caches = [{"on": True, "off": False}[c] for c in args.cache_visited.split(",")]
+    clusters = [{"on": True, "off": False}[c] for c in args.clusters.split(",")]
     record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
               "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "runs": []}
     for spec in args.graphs:
         A, roots = build(spec)
         roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
-        for blocks, edges, cache in ((b, e, c) for b in blockings for e in sweeps for c in caches):
+        settings = [(b, e, c, k) for b in blockings for e in sweeps for c in caches for k in clusters]
+        for round_, (blocks, edges, cache, cluster) in ((r, s) for r in range(args.rounds) for s in settings):
             kernels.fused_blocks_per_sm, kernels.fused_block_edges = blocks, edges
-            kernels.fused_cache_visited = cache
+            kernels.fused_cache_visited, kernels.fused_cluster_levels = cache, cluster
             times, result = timed_searches(A, roots)
             level_ms = 1e3 * sum(s["seconds"] for s in result.stats)
-            run = {"graph": spec, "blocks_per_sm": blocks or "policy", "block_edges": edges,
-                   "cache_visited": cache, "ms": times, "median_ms": float(np.median(times)),
+            run = {"graph": spec, "round": round_, "blocks_per_sm": blocks or "policy", "block_edges": edges,
+                   "cache_visited": cache, "cluster_levels": cluster, "ms": times, "median_ms": float(np.median(times)),
                    "levels": len(result.stats), "level_ms_last": level_ms}
             record["runs"].append(run)
-            print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={edges} cache={'on' if cache else 'off'}: "
+            print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={edges} cache={'on' if cache else 'off'} "
+                  f"clusters={'on' if cluster else 'off'}: "
                   f"median {run['median_ms']:.3f} ms, "
                   f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
                   f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)
     kernels.fused_blocks_per_sm, kernels.fused_block_edges, kernels.fused_cache_visited = None, default_edges, True
+    kernels.fused_cluster_levels = True
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(record, handle, indent=1)

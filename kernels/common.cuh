@@ -32,6 +32,10 @@
 #error "LD_FUSED_BLOCK_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_THIN_ROW)
 #error "LD_FUSED_THIN_ROW is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_FUSED_CLUSTER)
+#error "LD_FUSED_CLUSTER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_FUSED_INBOX)
+#error "LD_FUSED_INBOX is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MAX_OWNERS)
 #error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_PAIR)

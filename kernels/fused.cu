@@ -608,6 +608,27 @@ __device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __rest
 #define LD_SLOT_HANDED 28          // the last level's output: count, out-edges, giants
 static_assert(LD_SLOT_HANDED + 2 < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
 
+// The hand-over of block 0's or the cluster's levels back to the grid: the slots' counters as a
+// grid level leaves them (the output of `level` - 1 at level % 3), the level, the rule's state,
+// the stop (-1: none), and the output again where the grid reads it after its barrier.
+__device__ __forceinline__ void ld_write_handover(u64* slots, i64 level, i64 found, i64 found_edges, i64 found_giants,
+                                                  const ld_rule& rule, long long stop) {
+    for (int k = 0; k < 3 * (LD_SLOT_FILL + 1); ++k) slots[k] = 0ull;
+    const int now = (int)(level % 3);
+    slots[LD_SLOT_COUNT * 3 + now] = (u64)found;
+    slots[LD_SLOT_EDGES * 3 + now] = (u64)found_edges;
+    slots[LD_SLOT_GIANTS * 3 + now] = (u64)found_giants;
+    u64* handover = slots + LD_SLOT_HANDOVER;
+    handover[0] = (u64)level;
+    handover[1] = (u64)rule.push;
+    handover[2] = (u64)rule.previous;
+    handover[3] = (u64)rule.unexplored;
+    handover[4] = (u64)stop;
+    slots[LD_SLOT_HANDED] = (u64)found;
+    slots[LD_SLOT_HANDED + 1] = (u64)found_edges;
+    slots[LD_SLOT_HANDED + 2] = (u64)found_giants;
+}
+
 __device__ __forceinline__ bool ld_block_fits(bool push, i64 nf, i64 edges, i64 ngiants, i64 block_edges,
                                               i64 max_edges) {
     return push && nf <= LD_FUSED_BLOCK_FRONTIER && edges <= block_edges && edges <= max_edges && ngiants == 0;
@@ -1079,28 +1100,220 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
         __syncthreads();             // barrier shows them to the grid)
         for (i64 k = threadIdx.x; k < nwords; k += blockDim.x) words[k] = cache[k];
     }
-    if (threadIdx.x == 0) {
-        for (int k = 0; k < 3 * (LD_SLOT_FILL + 1); ++k) slots[k] = 0ull;
-        const int now = (int)(level % 3);
-        slots[LD_SLOT_COUNT * 3 + now] = (u64)found;
-        slots[LD_SLOT_EDGES * 3 + now] = (u64)found_edges;
-        slots[LD_SLOT_GIANTS * 3 + now] = (u64)found_giants;
-        u64* handover = slots + LD_SLOT_HANDOVER;
-        handover[0] = (u64)level;
-        handover[1] = (u64)rule.push;
-        handover[2] = (u64)rule.previous;
-        handover[3] = (u64)rule.unexplored;
-        handover[4] = (u64)stop;
-        slots[LD_SLOT_HANDED] = (u64)found;
-        slots[LD_SLOT_HANDED + 1] = (u64)found_edges;
-        slots[LD_SLOT_HANDED + 2] = (u64)found_giants;
-    }
+    if (threadIdx.x == 0) ld_write_handover(slots, level, found, found_edges, found_giants, rule, stop);
 }
 
-// The shared memory of block 0's levels and of a flat push level: one block, as they never
-// run at once (the kernel's static shared memory stays under the 48 KB a block may declare).
+// -- levels inside one thread block cluster --------------------------------------------------------
+// On a thin graph (the one-block-an-SM build launched in clusters of LD_FUSED_CLUSTER blocks,
+// ld_bfs_fused_clustered, compute capability 9.0 and up), a push level too big for block 0 and
+// of at most LD_CLUSTER_FRONTIER entries runs in the first cluster alone, with the cluster's
+// barrier, while the other blocks wait on the hand-over's epoch as they do for block 0. The
+// frontier lives in the cluster's shared memories: vertex v is block ld_owner(v)'s, whose inbox
+// lists it with its row (read beside its claim), and a found vertex goes to its owner's next
+// inbox with one remote shared atomic (distributed shared memory). A level's chain so has no
+// global queue entry to read and no global tail to append to: the inbox, the row's neighbours,
+// their claims (rows read beside), the places (benchmarks/level_floor.py's inbox variant: 2.7-3.0
+// us a level of 257 or more entries on an H100, the grid's 3.3-3.4). The level's output (count,
+// out-edges, a hit of the target) is read from every block's shared memory after the barrier.
+// The first level reads its entries from the global queue (entry i by block i mod the cluster).
+// An inbox that fills spills the vertex to the level's global queue (one global atomic), and the
+// search goes back to the grid after that level. Levels write what block levels write (no
+// global queue but at the hand-over, which lists the last output after the spilled entries).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define LD_CLUSTER_LEVELS 1
+#endif
+#define LD_CLUSTER_FRONTIER (LD_FUSED_CLUSTER * LD_FUSED_INBOX / 4)   // room for owners' uneven shares
+#define LD_SLOT_SPILL 31           // entries the full inboxes spilled to the level's global queue
+static_assert(LD_SLOT_SPILL < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
+static_assert((LD_FUSED_CLUSTER & (LD_FUSED_CLUSTER - 1)) == 0 && LD_FUSED_CLUSTER <= 32,
+              "a cluster's size is a power of two, its blocks' counters read by one warp");
+
+struct ld_inbox {                  // the vertices of a level a cluster block owns
+    int vertex[LD_FUSED_INBOX];
+    int degree[LD_FUSED_INBOX];
+    i64 start[LD_FUSED_INBOX];     // its first out-edge
+};
+
+struct ld_cluster_state {
+    ld_inbox inbox[2];                   // a level's input and output, alternating
+    unsigned count[3];                   // a level's output this block owns (spilled ones too), at
+    u64 edges[3];                        // level % 3, and the out-edges of what it found; zeroed
+    unsigned hit[3], spilled[3];         // two levels ahead, when every block has read them
+    unsigned owned[LD_FUSED_CLUSTER];    // each block's count of the last level's output
+    u64 total[4];                        // the last level's output: count, out-edges, hit, spilled
+};
+
+// The block of the cluster that owns v: the top bits of a multiplicative hash, so that ids in
+// arithmetic steps (a mesh's rows) spread over the blocks.
+__device__ __forceinline__ unsigned ld_owner(int v) {
+    constexpr int bits = __builtin_ctz(LD_FUSED_CLUSTER);
+    return bits ? (unsigned)(((u64)(u32)v * 0x9E3779B97F4A7C15ull) >> (64 - bits)) : 0u;
+}
+
+// Whether a push level runs in the cluster: more than block 0 takes, at most
+// LD_CLUSTER_FRONTIER entries, no giant (thin graphs have none).
+__device__ __forceinline__ bool ld_cluster_fits(bool push, i64 nf, i64 edges, i64 ngiants, i64 block_edges,
+                                                i64 max_edges) {
+    return push && nf <= LD_CLUSTER_FRONTIER && edges <= max_edges && ngiants == 0 &&
+           !ld_block_fits(push, nf, edges, ngiants, block_edges, max_edges);
+}
+
+// As ld_block_keeps, for the cluster's levels.
+__device__ __forceinline__ bool ld_cluster_keeps(ld_rule& rule, i64 found, i64 found_edges, i64 block_edges,
+                                                 i64 max_edges) {
+    const ld_rule before = rule;
+    if (ld_cluster_fits(rule.choose(found, found_edges), found, found_edges, 0, block_edges, max_edges)) return true;
+    rule = before;
+    return false;
+}
+
+#ifdef LD_CLUSTER_LEVELS
+// Found vertex v (its row [start, start + degree)) into its owner's inbox `into` of the level whose
+// output counters are at `at_level`, or, when that inbox is full, onto the level's global queue.
+__device__ __forceinline__ void ld_inbox_place(cg::cluster_group& cluster, ld_cluster_state& sh, int into,
+                                               int at_level, int v, i64 start, int degree, int* spill_queue,
+                                               u64* slots) {
+    const unsigned owner = ld_owner(v);
+    const unsigned at = atomicAdd(cluster.map_shared_rank(&sh.count[at_level], owner), 1u);
+    if (at < LD_FUSED_INBOX) {
+        ld_inbox* box = cluster.map_shared_rank(&sh.inbox[into], owner);
+        box->vertex[at] = v;
+        box->start[at] = start;
+        box->degree[at] = degree;
+    } else {
+        spill_queue[atomicAdd(slots + LD_SLOT_SPILL, 1ull)] = v;
+        sh.spilled[at_level] = 1u;
+    }
+}
+#endif
+
+// The first cluster's levels from `level` (whose frontier, nf vertices with `edges` out-edges, is
+// in the global queue of slot level % 3 and was chosen push by every thread's rule), until a
+// level's output leaves the cluster (ld_cluster_keeps), an inbox spills, the level limit or a
+// stop. Writes the hand-over as ld_block_levels does; every block of the cluster calls it, and
+// leaves it after the cluster's barrier that follows every block's writes.
+template <int MULT, typename V>
+__device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,
+                                               i64 n, u32* __restrict__ words, V* __restrict__ parents,
+                                               long long* __restrict__ depths, u32* __restrict__ depth_words,
+                                               long long first_depth, int* __restrict__ queues,
+                                               u32* __restrict__ bitmaps, u64* __restrict__ slots, ld_rule rule,
+                                               i64 level, i64 nf, i64 edges, i64 max_frontier, i64 max_edges,
+                                               i64 max_levels, i64 block_edges, int target,
+                                               u64* __restrict__ records, ld_cluster_state& sh) {
+#ifdef LD_CLUSTER_LEVELS
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank();
+    const u32 full = 0xffffffffu;
+    const i64 nwords = (n + 31) >> 5;
+    if (threadIdx.x < 3) {
+        sh.count[threadIdx.x] = 0; sh.edges[threadIdx.x] = 0; sh.hit[threadIdx.x] = 0; sh.spilled[threadIdx.x] = 0;
+    }
+    if (rank == 0 && threadIdx.x == 0) slots[LD_SLOT_SPILL] = 0ull;
+    cluster.sync();                  // every block's counters clear before any block places a vertex
+    int input = 0;                   // the inbox holding this level's entries (from the second level)
+    bool from_queue = true;
+    i64 found = nf, found_edges = edges;
+    long long stop = -1;
+    while (true) {
+        const int at_level = (int)(level % 3), nxt = (int)((level + 1) % 3), ahead = (int)((level + 2) % 3);
+        const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr, nullptr,
+                                  nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, nullptr};
+        const ld_inbox& in = sh.inbox[input];
+        const i64 mine = from_queue ? (nf + LD_FUSED_CLUSTER - 1 - rank) / LD_FUSED_CLUSTER
+                                    : min((i64)sh.count[at_level], (i64)LD_FUSED_INBOX);
+        u64 next_edges = 0;
+        for (i64 base = 0; base < mine; base += blockDim.x) {      // a thread an entry
+            const i64 i = base + threadIdx.x;
+            int u = 0, degree = 0;
+            i64 row = 0;
+            if (i < mine && from_queue) {
+                u = __ldcg(queues + (i64)at_level * n + rank + i * LD_FUSED_CLUSTER);
+                row = __ldg(out_indptr + u);
+                degree = (int)(__ldg(out_indptr + u + 1) - row);
+                bitmaps[(i64)at_level * nwords + (u >> 5)] = 0u;     // its bits leave the bitmap
+            } else if (i < mine) {
+                u = in.vertex[i];
+                row = in.start[i];
+                degree = in.degree[i];
+            }
+            for (int first = 0; first < degree; first += LD_THIN_STEP) {
+                int v[LD_THIN_STEP];
+                bool ok[LD_THIN_STEP];
+#pragma unroll
+                for (int j = 0; j < LD_THIN_STEP; ++j) {
+                    ok[j] = first + j < degree;
+                    v[j] = ok[j] ? __ldg(out_indices + row + first + j) : 0;
+                }
+                ld_eager_claim claim[LD_THIN_STEP];
+#pragma unroll
+                for (int j = 0; j < LD_THIN_STEP; ++j)
+                    if (ok[j]) claim[j].issue(out_indptr, words, v[j]);
+#pragma unroll
+                for (int j = 0; j < LD_THIN_STEP; ++j)
+                    if (claim[j].fresh(ok[j], v[j])) {
+                        parents[v[j]] = ld_multiply<MULT, V>(u, V(), 1, 1, 0);
+                        ld_mark_found(out, v[j], false);
+                        if (v[j] == target) sh.hit[nxt] = 1u;
+                        next_edges += (u64)claim[j].degree();
+                        ld_inbox_place(cluster, sh, input ^ 1, nxt, v[j], claim[j].start, (int)claim[j].degree(),
+                                       queues + (i64)nxt * n, slots);
+                    }
+            }
+        }
+        next_edges = ld_warp_sum(next_edges);
+        if ((threadIdx.x & 31) == 0 && next_edges) atomicAdd(&sh.edges[nxt], next_edges);
+        if (threadIdx.x == 0) { sh.count[ahead] = 0; sh.edges[ahead] = 0; sh.hit[ahead] = 0; sh.spilled[ahead] = 0; }
+        cluster.sync();
+        if (threadIdx.x < 32) {      // the level's output: every block's counters, a remote read each
+            u64 count = 0, out_edges = 0;
+            bool hit = false, spilled = false;
+            if (threadIdx.x < LD_FUSED_CLUSTER) {
+                count = *cluster.map_shared_rank(&sh.count[nxt], threadIdx.x);
+                out_edges = *cluster.map_shared_rank(&sh.edges[nxt], threadIdx.x);
+                hit = *cluster.map_shared_rank(&sh.hit[nxt], threadIdx.x) != 0u;
+                spilled = *cluster.map_shared_rank(&sh.spilled[nxt], threadIdx.x) != 0u;
+                sh.owned[threadIdx.x] = (unsigned)count;
+            }
+            count = ld_warp_sum(count);
+            out_edges = ld_warp_sum(out_edges);
+            hit = __any_sync(full, hit);
+            spilled = __any_sync(full, spilled);
+            if (threadIdx.x == 0) { sh.total[0] = count; sh.total[1] = out_edges; sh.total[2] = hit; sh.total[3] = spilled; }
+        }
+        __syncthreads();
+        found = (i64)sh.total[0];
+        found_edges = (i64)sh.total[1];
+        if (rank == 0 && threadIdx.x == blockDim.x - 1)
+            ld_write_record(records, level, nf, found, edges, true, ld_now_ns());
+        ++level;
+        input ^= 1;
+        from_queue = false;
+        stop = ld_stop_after(found, sh.total[2] != 0, max_frontier);
+        if (stop >= 0 || sh.total[3] != 0 || level >= max_levels) break;
+        if (!ld_cluster_keeps(rule, found, found_edges, block_edges, max_edges)) break;
+        nf = found;
+        edges = found_edges;
+    }
+    // the hand-over: the last output onto its global queue, after the spilled entries
+    const int now = (int)(level % 3);
+    i64 offset = (i64)__ldcg(slots + LD_SLOT_SPILL);
+    for (unsigned r = 0; r < rank; ++r) offset += min(sh.owned[r], (unsigned)LD_FUSED_INBOX);
+    const int owned = (int)min(sh.owned[rank], (unsigned)LD_FUSED_INBOX);
+    for (int i = threadIdx.x; i < owned; i += blockDim.x) queues[(i64)now * n + offset + i] = sh.inbox[input].vertex[i];
+    if (rank == 0 && threadIdx.x == 0) ld_write_handover(slots, level, found, found_edges, 0, rule, stop);
+    cluster.sync();                  // every block's writes before block 0's epoch; no block leaves
+#else                                // while another may read its shared memory
+    __trap();                        // (a clustered launch needs compute capability 9.0)
+#endif
+}
+
+// The shared memory of block 0's levels, the cluster's and a flat push level's: one block, as
+// they never run at once (the kernel's static shared memory stays under the 48 KB a block may
+// declare).
 union ld_level_shared {
     ld_block_state block;
+    ld_cluster_state cluster;
     ld_flat_frontier flat;
 };
 
@@ -1108,7 +1321,7 @@ union ld_level_shared {
 // Kronecker levels; one, on graphs of thin frontiers, gives each thread twice the registers (128),
 // so that the level loops keep their state in registers instead of spilling it to local memory
 // on the latency chain of every small level (lagraph_dist/local/gpu_kernels/fused.py picks).
-template <int MULT, typename V, int BLOCKS>
+template <int MULT, typename V, int BLOCKS, bool CLUSTERED>
 __device__ __forceinline__ void
 ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ out_indices,   // push: A by source
              const i64* __restrict__ in_indptr, const int* __restrict__ in_indices,     // pull: A by destination
@@ -1250,19 +1463,30 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                 for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
             }
         };
-        if (ld_block_fits(push, nf, fe, ngiants, block_edges, max_edges)) {
+        const bool to_block = ld_block_fits(push, nf, fe, ngiants, block_edges, max_edges);
+        const bool to_cluster = CLUSTERED && thin_rows != 0 && ld_cluster_fits(push, nf, fe, ngiants, block_edges,
+                                                                                 max_edges);
+        if (to_block || to_cluster) {
             clear_old();
             // the other blocks wait on the hand-over's epoch with a pause between reads, not in
             // the grid barrier's tight loop, whose reads would crowd block 0's memory traffic
             const u64 epoch = ++handovers;          // the same count in every thread
-            if (blockIdx.x == 0) {
-                ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths, level_depth_words,
-                                         first_depth,
-                                         queues, bitmaps, giants, giant_capacity, slots, rule, level, nf, fe,
-                                         max_frontier, max_edges, max_levels, block_edges, thin_rows != 0, target,
-                                         records, cache_visited ? ld_visited_cache : nullptr, level_shared.block);
-                __syncthreads();
-                if (threadIdx.x == 0) {
+            if (to_block ? blockIdx.x == 0 : blockIdx.x < LD_FUSED_CLUSTER) {
+                if (to_block) {
+                    ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths,
+                                                     level_depth_words, first_depth, queues, bitmaps, giants,
+                                                     giant_capacity, slots, rule, level, nf, fe, max_frontier,
+                                                     max_edges, max_levels, block_edges, thin_rows != 0, target,
+                                                     records, cache_visited ? ld_visited_cache : nullptr,
+                                                     level_shared.block);
+                    __syncthreads();
+                } else {                            // (ends with the cluster's barrier)
+                    ld_cluster_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, level_depth_words,
+                                               first_depth, queues, bitmaps, slots, rule, level, nf, fe, max_frontier,
+                                               max_edges, max_levels, block_edges, target, records,
+                                               level_shared.cluster);
+                }
+                if (blockIdx.x == 0 && threadIdx.x == 0) {
                     __threadfence();
                     *(volatile u64*)(slots + LD_SLOT_EPOCH) = epoch;
                 }
@@ -1402,17 +1626,34 @@ struct ld_fused_args {
     u64* records; long long* status; u64* mirror; i64 mirror_levels; i64 cache_visited; i64 depth_bits_follow;
 };
 
+// The search's call of ld_bfs_fused_search from its one argument.
+#define LD_FUSED_SEARCH(MULT, V, BLOCKS, CLUSTERED) ld_bfs_fused_search<MULT, V, BLOCKS, CLUSTERED>( \
+        a.out_indptr, a.out_indices, a.in_indptr, a.in_indices, a.empty_rows, a.n, a.words, a.parents, a.depths, \
+        a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues, \
+        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, (int)a.thin_rows, a.slots, \
+        (int)a.rule_mode, a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, \
+        a.max_edges, a.max_levels, a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels, \
+        a.cache_visited != 0, a.depth_bits_follow != 0)
+
 // BLOCKS: the blocks a multiprocessor the launch is built for (see ld_bfs_fused_search).
 template <int MULT, typename V, int BLOCKS>
 __global__ void __launch_bounds__(LD_FUSED_THREADS, BLOCKS) ld_bfs_fused(const ld_fused_args<V> a) {
-    ld_bfs_fused_search<MULT, V, BLOCKS>(
-        a.out_indptr, a.out_indices, a.in_indptr, a.in_indices, a.empty_rows, a.n, a.words, a.parents, a.depths,
-        a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues,
-        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, (int)a.thin_rows, a.slots,
-        (int)a.rule_mode, a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier,
-        a.max_edges, a.max_levels, a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels,
-        a.cache_visited != 0, a.depth_bits_follow != 0);
+    LD_FUSED_SEARCH(MULT, V, BLOCKS, false);
 }
+
+// The one-block-an-SM build launched in thread block clusters, whose first cluster runs the
+// levels between block 0's and the grid's on thin graphs (ld_cluster_levels; compute capability
+// 9.0 and up: built elsewhere without the clusters, it traps if a cluster level is reached).
+#ifdef LD_CLUSTER_LEVELS
+#define LD_CLUSTER_DIMS __cluster_dims__(LD_FUSED_CLUSTER, 1, 1)
+#else
+#define LD_CLUSTER_DIMS
+#endif
+template <int MULT, typename V>
+__global__ void __launch_bounds__(LD_FUSED_THREADS, 1) LD_CLUSTER_DIMS ld_bfs_fused_clustered(const ld_fused_args<V> a) {
+    LD_FUSED_SEARCH(MULT, V, 1, true);
+}
+#undef LD_FUSED_SEARCH
 
 #ifdef LD_NVCC_CHECK
 #define LD_FUSED_INSTANCE(M, V, B) template __global__ void ld_bfs_fused<M, V, B>(const ld_fused_args<V>);
@@ -1420,4 +1661,6 @@ LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 1)
 LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long, 1)
 LD_FUSED_INSTANCE(LD_MULT_PAIR, bool, 2)
 LD_FUSED_INSTANCE(LD_MULT_SECONDI, long long, 2)
+template __global__ void ld_bfs_fused_clustered<LD_MULT_PAIR, bool>(const ld_fused_args<bool>);
+template __global__ void ld_bfs_fused_clustered<LD_MULT_SECONDI, long long>(const ld_fused_args<long long>);
 #endif

@@ -449,6 +449,26 @@ def _fused_graph(graph):
         ends = rng.integers(1001, n, int(degree.sum()))
         src = np.concatenate([np.zeros(1000, np.int64), np.repeat(first, degree)])
         dst = np.concatenate([first, ends])
+    elif graph == "wide-mesh":               # a thin graph whose diagonals outgrow block 0 (cluster levels)
+        n = 360000
+        src, dst = grid2d_edges(600, 600)
+    elif graph == "small-world":             # a ring with a random chord a vertex (degree at most 4):
+        n = 60000                            # levels grow past the cluster's 2,048 entries and shrink
+        src = np.concatenate([np.arange(n), np.arange(n)])
+        dst = np.concatenate([(np.arange(n) + 1) % n, rng.permutation(n)])
+        keep = src < dst                     # each chord once, before the symmetric copy
+        src, dst = src[keep], dst[keep]
+    elif graph == "broom":                   # directed, out-degree 8 at most: 1, 8, 64, 512, 2048, then 16,384
+        # found by one level of 2,048 entries, two thousand an inbox: the cluster's inboxes spill
+        n, symmetric = 1 + 8 + 64 + 512 + 2048 + 16384, False
+        fan = [8, 8, 8, 4, 8]                # children a vertex of each layer
+        src, dst, first, size = [], [], 0, 1
+        for children in fan:
+            parents_ = np.arange(first, first + size)
+            src.append(np.repeat(parents_, children))
+            dst.append(first + size + np.arange(size * children))
+            first, size = first + size, size * children
+        src, dst = np.concatenate(src), np.concatenate(dst)
     elif graph == "isolated":                # the source has no edge at all
         n = 500
         src, dst = rng.integers(1, n, 1500), rng.integers(1, n, 1500)
@@ -493,6 +513,35 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode, block_edges):
     hundreds of edges and a level past the flat frontier's size); a thin grid level of one
     vertex a warp item holds a giant and rows longer than a warp's step (thin-giant)."""
     _fused_against_twin(gpu, positional, graph, mode)
+
+
+@pytest.mark.parametrize("clusters", [True, False])
+@pytest.mark.parametrize("graph", ["mesh", "tree", "path", "wide-mesh", "small-world", "broom"])
+@pytest.mark.parametrize("mode", ["push", "auto"])
+def test_fused_search_cluster_levels_match_twin(gpu, graph, mode, block_edges, clusters, monkeypatch):
+    """Thin graphs with the cluster levels on and off (on a GPU with thread block clusters): with
+    push levels never in one block every level of at most 2,048 entries runs in the cluster (the
+    small meshes, the tree, the path); by default the 600 x 600 mesh's diagonals go from block 0
+    to the cluster and back, the small world's from block 0 to the cluster to the grid and back,
+    and the broom's level of 2,048 entries finds 16,384 vertices, more than the inboxes hold (they
+    spill onto the global queue and the grid takes the search back)."""
+    if clusters and not gpu.kernels._clusters:
+        pytest.skip("this GPU has no thread block clusters (compute capability below 9.0)")
+    monkeypatch.setattr(gpu.kernels, "fused_cluster_levels", clusters)
+    _fused_against_twin(gpu, True, graph, mode)
+
+
+@pytest.mark.parametrize("clusters", [True, False])
+@pytest.mark.parametrize("stop", ["levels", "target", "too_big"])
+def test_fused_search_stops_like_twin_in_cluster_levels(gpu, stop, clusters, monkeypatch):
+    """The stops inside cluster levels (the small world, push levels never in one block): the
+    level limit, a target found, a frontier past max_frontier; the same frontier and reason as
+    the twin, with the cluster levels on and off."""
+    if clusters and not gpu.kernels._clusters:
+        pytest.skip("this GPU has no thread block clusters (compute capability below 9.0)")
+    monkeypatch.setattr(gpu.kernels, "fused_cluster_levels", clusters)
+    monkeypatch.setattr(gpu.kernels, "fused_block_edges", 0)
+    _fused_stop_against_twin(gpu, stop, "push", graph="small-world")
 
 
 @pytest.mark.parametrize("positional", [True, False])
@@ -564,10 +613,10 @@ def test_fused_search_stops_like_twin_after_tile_pushes(gpu, stop, tiny_push_cap
     _fused_stop_against_twin(gpu, stop, "push")
 
 
-def _fused_stop_against_twin(gpu, stop, mode):
+def _fused_stop_against_twin(gpu, stop, mode, graph="random"):
     from lagraph_dist.core.direction import DirectionRule
     cp = gpu.xp
-    out_csr, in_csr, length = _fused_graph("random")
+    out_csr, in_csr, length = _fused_graph(graph)
     nnz = int(out_csr.indptr[-1])
     words = K.bitmap_from_list(np.array([0], np.int32), length)
     parents = np.zeros(length, np.int64)

@@ -49,7 +49,8 @@ def _modules(device_id):
             "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
                     + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
             "fused": [_template("ld_bfs_fused", m, v, blocks) for m, v in ((0, "bool"), (2, "long long"))
-                      for blocks in FUSED_BUILDS],
+                      for blocks in FUSED_BUILDS]
+                     + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
             "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
                       for p in ("false", "true")],
         }
@@ -128,6 +129,7 @@ class KernelsBase:
         self._pool = cupy.get_default_memory_pool()
         props = self._props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)   # slow: once
         self._sms = int(props["multiProcessorCount"])
+        self._clusters = int(props["major"]) >= 9        # thread block clusters (Hopper and later)
         self._dummy_words = cupy.zeros(2, cupy.uint32)
         self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
         self.reads = 0          # device-to-host reads made through read()
@@ -141,6 +143,10 @@ class KernelsBase:
         # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
         # visited words where they fit (benchmarks compare both)
         self.fused_cache_visited = True
+        # whether the one-block-an-SM build on thin graphs launches in thread block clusters whose
+        # first cluster runs the levels between block 0's and the grid's (fused.cu's
+        # ld_cluster_levels; compute capability 9.0 and up; benchmarks compare both)
+        self.fused_cluster_levels = True
         self._wanted = None             # (key, make): the outputs the last search took, to make again
         self._ahead = None              # (key, what make() made) for the next search
 
@@ -183,6 +189,27 @@ class KernelsBase:
         runtime = self.cp.cuda.runtime
         runtime.streamSynchronize(self.cp.cuda.get_current_stream().ptr)
         return mirror.array
+
+    def clusters_at_once(self, kernel, cluster, threads, shared):
+        """How many thread block clusters of ``kernel`` (from :meth:`_function`, built with
+        ``cluster`` blocks a cluster) fit on the device at once with ``threads`` threads and
+        ``shared`` bytes of dynamic shared memory a block: the driver's
+        cuOccupancyMaxActiveClusters (CuPy has no binding for it), which a cooperative launch's
+        co-residence needs."""
+        import ctypes
+
+        class LaunchConfig(ctypes.Structure):     # CUlaunchConfig, no attributes (the kernel's own
+            _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),    # cluster size)
+                        ("shared", ctypes.c_uint), ("stream", ctypes.c_void_p), ("attrs", ctypes.c_void_p),
+                        ("nattrs", ctypes.c_uint)]
+        config = LaunchConfig((ctypes.c_uint * 3)(cluster * max(self._sms // cluster, 1), 1, 1),
+                              (ctypes.c_uint * 3)(threads, 1, 1), shared, None, None, 0)
+        count = ctypes.c_int(0)
+        result = ctypes.CDLL("libcuda.so.1").cuOccupancyMaxActiveClusters(
+            ctypes.byref(count), ctypes.c_void_p(kernel.pointer), ctypes.byref(config))
+        if result != 0:
+            raise RuntimeError(f"cuOccupancyMaxActiveClusters failed (CUresult {result})")
+        return count.value
 
     def launch_cooperative(self, kernel, blocks, threads, shared, arguments):
         """One cooperative launch of ``kernel`` (from :meth:`_function`; counted) whose argument

@@ -10,9 +10,9 @@ import numpy as np
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
-from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_GIANT_DEGREE, FUSED_NSLOTS, FUSED_NSTATUS,
-                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW, FUSED_THREADS, NCOUNTERS,
-                                       STOP_TOO_BIG)
+from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_CLUSTER, FUSED_GIANT_DEGREE, FUSED_NSLOTS,
+                                       FUSED_NSTATUS, FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW,
+                                       FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 #: level records the kernel writes into the host's mirror with the status (deeper runs read
@@ -205,15 +205,16 @@ class FusedKernels(KernelsBase):
         """(kernel, blocks, dynamic shared bytes, argument buffer) of a launch over ``in_csr``
         (:meth:`_fused_launch`, :meth:`_arguments`), made once and kept in the workspace under
         everything they depend on: one lookup a call."""
-        key = (id(in_csr.indptr), mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited)
+        key = (id(in_csr.indptr), mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited,
+               self.fused_cluster_levels)
         plan = space["plans"].get(key)
         if plan is None:
-            function, blocks, cache, build = self._fused_launch(space, mult, ctype)
+            function, blocks, cache, build = self._fused_launch(space, out_csr, mult, ctype)
             arguments = self._arguments(space, out_csr, in_csr, self._thin(space, out_csr, build))
             plan = space["plans"][key] = (function, blocks, cache, arguments)
         return plan
 
-    def _fused_launch(self, space, mult, ctype):
+    def _fused_launch(self, space, out_csr, mult, ctype):
         """(kernel, blocks, dynamic shared bytes, build) of a cooperative launch over the graph of
         workspace ``space`` (made once: :meth:`_launch_plan` keeps it; the attributes read are
         driver queries). Blocks a
@@ -224,10 +225,16 @@ class FusedKernels(KernelsBase):
         calculator counts), Kronecker graphs gaining from the second. One a multiprocessor runs
         the build whose threads have twice the registers (fused.cu, BLOCKS), and, where the
         visited words fit beside its shared memory, gives block 0 a copy of them to claim in
-        (:meth:`_visited_cache_bytes`)."""
+        (:meth:`_visited_cache_bytes`). On a thin graph (:meth:`_thin`) and a GPU with thread
+        block clusters, that build launches in clusters (``fused_cluster_levels``), as many
+        blocks as whole clusters fit at once (:meth:`_clustered_blocks`)."""
         n, nnz = space["n"], space["nnz"]
         wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
         build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
+        if self.fused_cluster_levels and self._clusters and self._thin(space, out_csr, build):
+            function = self._function("fused", "ld_bfs_fused_clustered", mult, ctype)
+            cache = self._visited_cache_bytes(function, n, build)
+            return function, self._clustered_blocks(function, cache), cache, build
         function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
         cache = self._visited_cache_bytes(function, n, build)
         props = self._props
@@ -237,6 +244,17 @@ class FusedKernels(KernelsBase):
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
         fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
         return function, self._sms * min(fit, wanted), cache, build
+
+    def _clustered_blocks(self, function, cache):
+        """Blocks of a clustered launch: one a multiprocessor, in whole clusters of
+        FUSED_CLUSTER, no more than fit at once (a cooperative launch's blocks must all be
+        resident)."""
+        whole = self._sms // FUSED_CLUSTER
+        fit = self.clusters_at_once(function, FUSED_CLUSTER, FUSED_THREADS, cache)
+        if fit < 1:
+            raise RuntimeError(f"no cluster of {FUSED_CLUSTER} blocks of the fused search fits this GPU "
+                               f"({cache} bytes of dynamic shared memory a block)")
+        return FUSED_CLUSTER * min(whole, fit)
 
     def _visited_cache_bytes(self, function, n, build):
         """Dynamic shared memory for block 0's copy of the visited words (fused.cu's
