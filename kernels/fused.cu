@@ -1145,8 +1145,10 @@ struct ld_cluster_state {
 
 // The block of the cluster that owns v: the top bits of a multiplicative hash, so that ids in
 // arithmetic steps (a mesh's rows) spread over the blocks.
+__host__ __device__ constexpr int ld_log2(int x) { return x > 1 ? 1 + ld_log2(x >> 1) : 0; }
+
 __device__ __forceinline__ unsigned ld_owner(int v) {
-    constexpr int bits = __builtin_ctz(LD_FUSED_CLUSTER);
+    constexpr int bits = ld_log2(LD_FUSED_CLUSTER);
     return bits ? (unsigned)(((u64)(u32)v * 0x9E3779B97F4A7C15ull) >> (64 - bits)) : 0u;
 }
 
