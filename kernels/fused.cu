@@ -1170,18 +1170,48 @@ __device__ __forceinline__ bool ld_cluster_keeps(ld_rule& rule, i64 found, i64 f
 }
 
 #ifdef LD_CLUSTER_LEVELS
+// Another block's shared memory (distributed shared memory) by its shared::cluster address, the
+// accesses spelled out: the state is reached through a reference, a generic address, and generic
+// atomics and stores that land in another block's shared memory measured about 1 us a level
+// slower than these.
+__device__ __forceinline__ u32 ld_in_block(const void* mine, unsigned rank) {
+    u32 there;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(there) : "r"((u32)__cvta_generic_to_shared(mine)), "r"(rank));
+    return there;
+}
+__device__ __forceinline__ u32 ld_remote_add(u32 at, u32 x) {
+    u32 old;
+    asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(at), "r"(x) : "memory");
+    return old;
+}
+__device__ __forceinline__ void ld_remote_store(u32 at, u32 x) {
+    asm volatile("st.shared::cluster.u32 [%0], %1;" :: "r"(at), "r"(x) : "memory");
+}
+__device__ __forceinline__ void ld_remote_store(u32 at, u64 x) {
+    asm volatile("st.shared::cluster.u64 [%0], %1;" :: "r"(at), "l"(x) : "memory");
+}
+__device__ __forceinline__ u32 ld_remote_load(u32 at) {
+    u32 x;
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(x) : "r"(at) : "memory");
+    return x;
+}
+__device__ __forceinline__ u64 ld_remote_load_wide(u32 at) {
+    u64 x;
+    asm volatile("ld.shared::cluster.u64 %0, [%1];" : "=l"(x) : "r"(at) : "memory");
+    return x;
+}
+
 // Found vertex v (its row [start, start + degree)) into its owner's inbox `into` of the level whose
 // output counters are at `at_level`, or, when that inbox is full, onto the level's global queue.
-__device__ __forceinline__ void ld_inbox_place(cg::cluster_group& cluster, ld_cluster_state& sh, int into,
-                                               int at_level, int v, i64 start, int degree, int* spill_queue,
-                                               u64* slots) {
+__device__ __forceinline__ void ld_inbox_place(ld_cluster_state& sh, int into, int at_level, int v, i64 start,
+                                               int degree, int* spill_queue, u64* slots) {
     const unsigned owner = ld_owner(v);
-    const unsigned at = atomicAdd(cluster.map_shared_rank(&sh.count[at_level], owner), 1u);
+    const u32 at = ld_remote_add(ld_in_block(&sh.count[at_level], owner), 1u);
     if (at < LD_FUSED_INBOX) {
-        ld_inbox* box = cluster.map_shared_rank(&sh.inbox[into], owner);
-        box->vertex[at] = v;
-        box->start[at] = start;
-        box->degree[at] = degree;
+        ld_inbox& box = sh.inbox[into];
+        ld_remote_store(ld_in_block(&box.vertex[at], owner), (u32)v);
+        ld_remote_store(ld_in_block(&box.start[at], owner), (u64)start);
+        ld_remote_store(ld_in_block(&box.degree[at], owner), (u32)degree);
     } else {
         spill_queue[atomicAdd(slots + LD_SLOT_SPILL, 1ull)] = v;
         sh.spilled[at_level] = 1u;
@@ -1258,7 +1288,7 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                         ld_mark_found(out, v[j], false);
                         if (v[j] == target) sh.hit[nxt] = 1u;
                         next_edges += (u64)claim[j].degree();
-                        ld_inbox_place(cluster, sh, input ^ 1, nxt, v[j], claim[j].start, (int)claim[j].degree(),
+                        ld_inbox_place(sh, input ^ 1, nxt, v[j], claim[j].start, (int)claim[j].degree(),
                                        queues + (i64)nxt * n, slots);
                     }
             }
@@ -1271,10 +1301,10 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
             u64 count = 0, out_edges = 0;
             bool hit = false, spilled = false;
             if (threadIdx.x < LD_FUSED_CLUSTER) {
-                count = *cluster.map_shared_rank(&sh.count[nxt], threadIdx.x);
-                out_edges = *cluster.map_shared_rank(&sh.edges[nxt], threadIdx.x);
-                hit = *cluster.map_shared_rank(&sh.hit[nxt], threadIdx.x) != 0u;
-                spilled = *cluster.map_shared_rank(&sh.spilled[nxt], threadIdx.x) != 0u;
+                count = ld_remote_load(ld_in_block(&sh.count[nxt], threadIdx.x));
+                out_edges = ld_remote_load_wide(ld_in_block(&sh.edges[nxt], threadIdx.x));
+                hit = ld_remote_load(ld_in_block(&sh.hit[nxt], threadIdx.x)) != 0u;
+                spilled = ld_remote_load(ld_in_block(&sh.spilled[nxt], threadIdx.x)) != 0u;
                 sh.owned[threadIdx.x] = (unsigned)count;
             }
             count = ld_warp_sum(count);
