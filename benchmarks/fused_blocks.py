@@ -40,7 +40,7 @@ def main():
     parser.add_argument("--blocks", default="policy", help="blocks a multiprocessor, comma separated (policy: ours)")
     parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
     parser.add_argument("--cache-visited", default="on", help="block 0's shared visited copy: on, off or on,off")
-    parser.add_argument("--clusters", default="on", help="the cluster levels: on, off or on,off")
+    parser.add_argument("--clusters", default="off", help="the cluster levels: on, off or on,off")
     parser.add_argument("--rounds", type=int, default=1, help="passes over the settings, alternating them")
     parser.add_argument("--json")
     args = parser.parse_args()
@@ -71,7 +71,7 @@ def main():
                   f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
                   f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)
     kernels.fused_blocks_per_sm, kernels.fused_block_edges, kernels.fused_cache_visited = None, default_edges, True
-    kernels.fused_cluster_levels = True
+    kernels.fused_cluster_levels = False
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(record, handle, indent=1)

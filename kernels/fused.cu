@@ -1113,7 +1113,9 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
 // inbox with one remote shared atomic (distributed shared memory). A level's chain so has no
 // global queue entry to read and no global tail to append to: the inbox, the row's neighbours,
 // their claims (rows read beside), the places (benchmarks/level_floor.py's inbox variant: 2.7-3.0
-// us a level of 257 or more entries on an H100, the grid's 3.3-3.4). The level's output (count,
+// us a level of 257 or more entries on an H100, the grid's 3.3-3.4; these levels have measured
+// 3.9 us for 513-1,024 entries against the grid levels' 4.0, so the launch is off by default:
+// KernelsBase.fused_cluster_levels, docs/design.md). The level's output (count,
 // out-edges, a hit of the target) is read from every block's shared memory after the barrier.
 // The first level reads its entries from the global queue (entry i by block i mod the cluster).
 // An inbox that fills spills the vertex to the level's global queue (one global atomic), and the
@@ -1143,14 +1145,11 @@ struct ld_cluster_state {
     u64 total[4];                        // the last level's output: count, out-edges, hit, spilled
 };
 
-// The block of the cluster that owns v: the top bits of a multiplicative hash, so that ids in
-// arithmetic steps (a mesh's rows) spread over the blocks.
-__host__ __device__ constexpr int ld_log2(int x) { return x > 1 ? 1 + ld_log2(x >> 1) : 0; }
-
-__device__ __forceinline__ unsigned ld_owner(int v) {
-    constexpr int bits = ld_log2(LD_FUSED_CLUSTER);
-    return bits ? (unsigned)(((u64)(u32)v * 0x9E3779B97F4A7C15ull) >> (64 - bits)) : 0u;
-}
+// The block of the cluster that owns v: v mod the cluster's size. On a mesh a vertex's neighbour
+// along its row is the next block's and along its column often its own (a local shared atomic):
+// 3.90 us a level of 513-1,024 entries against 4.06 with a multiplicative hash that spread every
+// vertex to any block (nvidia-h100-x1). Ids that crowd one block spill, and the grid goes on.
+__device__ __forceinline__ unsigned ld_owner(int v) { return (unsigned)v % LD_FUSED_CLUSTER; }
 
 // Whether a push level runs in the cluster: more than block 0 takes, at most
 // LD_CLUSTER_FRONTIER entries, no giant (thin graphs have none).

@@ -145,8 +145,9 @@ class KernelsBase:
         self.fused_cache_visited = True
         # whether the one-block-an-SM build on thin graphs launches in thread block clusters whose
         # first cluster runs the levels between block 0's and the grid's (fused.cu's
-        # ld_cluster_levels; compute capability 9.0 and up; benchmarks compare both)
-        self.fused_cluster_levels = True
+        # ld_cluster_levels; compute capability 9.0 and up). Off: on an H100 they measure within
+        # a few percent of the grid levels they replace (docs/design.md); benchmarks compare both
+        self.fused_cluster_levels = False
         self._wanted = None             # (key, make): the outputs the last search took, to make again
         self._ahead = None              # (key, what make() made) for the next search
 
