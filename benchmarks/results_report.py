@@ -55,7 +55,8 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-83218ba.json", "h100-high-diame
                       "h100-high-diameter-meshes-a016c41.json", "h100-high-diameter-path-a016c41.json")
 # the fused search's one-block threshold swept, and one grid barrier timed (benchmarks/fused_blocks.py,
 # benchmarks/grid_barrier.py)
-H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json")
+H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json",
+                     "h100-fused-blocks-clusters-9d4a2a5.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
 H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.json")
@@ -509,13 +510,15 @@ def results_fused_blocks(results):
         for run in record["runs"]:
             threshold = "grid only" if run["block_edges"] == 0 else count(run["block_edges"])
             copy = {True: "yes", False: "no"}.get(run.get("cache_visited"), "-")     # (older records: not swept)
-            rows.append([run["graph"], f"`{record.get('commit')}`", threshold, copy, sig(run["median_ms"], 4),
+            clusters = {True: "on", False: "off"}.get(run.get("cluster_levels"), "-")
+            rows.append([run["graph"], f"`{record.get('commit')}`", threshold, copy, clusters,
+                         sig(run["median_ms"], 4),
                          sig(run["level_ms_last"], 4), count(run["levels"]),
                          sig(1e3 * run["level_ms_last"] / max(run["levels"], 1), 3)])
     sources = "; ".join(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}"
                         for name, record in records.items())
     header = ["graph", "commit", "block levels up to (frontier edges)", "block 0's shared visited copy",
-              "ms a search (median)", "levels' own ms",
+              "cluster levels", "ms a search (median)", "levels' own ms",
               "levels", "us a level (own)"]
     barrier = load(results, H100_BARRIER)
     barrier_rows = [[row["barrier"], count(row["blocks"]), count(row["threads"]), sig(row["us"], 3)]
