@@ -108,6 +108,26 @@ __device__ __forceinline__ unsigned claim_four(const int* __restrict__ indptr, c
     return fresh;
 }
 
+// a level's frontier (`nf` ids at `frontier`), entry i by the thread whose first entry is `me`
+// (mod nthreads): each row four edges a step, the winners appended to `next` on `tail`
+template <bool DEGREES, typename C>
+__device__ __forceinline__ void walk_queue(const int* __restrict__ indptr, const int* __restrict__ indices,
+                                           unsigned* visited, int* parent, const int* frontier, unsigned nf,
+                                           unsigned nthreads, unsigned me, C* tail, int* next, long long& found_edges) {
+    for (unsigned round = 0; round < nf; round += nthreads) {
+        const unsigned i = round + me;
+        int u = -1, start = 0, end = 0;
+        if (i < nf) { u = __ldcg(&frontier[i]); start = indptr[u]; end = indptr[u + 1]; }
+        for (int step = start;; step += 4) {
+            const bool more = step < end;
+            if (!__any_sync(0xffffffffu, more)) break;
+            int w[4];
+            const unsigned fresh = claim_four<DEGREES>(indptr, indices, visited, parent, u, step, end, w, found_edges);
+            warp_append(w, fresh, tail, next);
+        }
+    }
+}
+
 // the direction rule's arithmetic (Beamer's test, as the fused kernel evaluates it each level)
 __device__ __forceinline__ bool rule_push(bool push, long long nf, long long edges, long long unexplored, long long n) {
     return push ? !((double)edges > (double)unexplored / 14.0) : (double)nf < (double)n / 24.0;
@@ -143,18 +163,8 @@ __device__ void level_loop(const int* __restrict__ indptr, const int* __restrict
             push = rule_push(push, nf, fe, unexplored, n);
         }
         long long found_edges = 0;
-        for (unsigned round = 0; round < nf; round += nthreads) {
-            const unsigned i = round + me;
-            int u = -1, start = 0, end = 0;
-            if (i < nf) { u = __ldcg(&queue[(size_t)cur * n + i]); start = indptr[u]; end = indptr[u + 1]; }
-            for (int step = start;; step += 4) {
-                const bool more = step < end;
-                if (!__any_sync(0xffffffffu, more)) break;
-                int w[4];
-                const unsigned fresh = claim_four<RULE>(indptr, indices, visited, parent, u, step, end, w, found_edges);
-                warp_append(w, fresh, &counts[nxt], queue + (size_t)nxt * n);
-            }
-        }
+        walk_queue<RULE>(indptr, indices, visited, parent, queue + (size_t)cur * n, nf, nthreads, me, &counts[nxt],
+                         queue + (size_t)nxt * n, found_edges);
         if (RULE) {
             block_add(found_edges, &block_edges);
             __syncthreads();
@@ -282,18 +292,8 @@ __global__ void tally_levels(const int* __restrict__ indptr, const int* __restri
         unexplored -= (long long)fe;
         push = rule_push(push, (long long)nf, (long long)fe, unexplored, n);
         long long found_edges = 0;
-        for (unsigned round = 0; round < nf; round += nthreads) {
-            const unsigned i = round + me;
-            int u = -1, start = 0, end = 0;
-            if (i < nf) { u = __ldcg(&queue[(size_t)cur * n + i]); start = indptr[u]; end = indptr[u + 1]; }
-            for (int step = start;; step += 4) {
-                const bool more = step < end;
-                if (!__any_sync(0xffffffffu, more)) break;
-                int w[4];
-                const unsigned fresh = claim_four<true>(indptr, indices, visited, parent, u, step, end, w, found_edges);
-                warp_append(w, fresh, &tally[nxt], queue + (size_t)nxt * n);
-            }
-        }
+        walk_queue<true>(indptr, indices, visited, parent, queue + (size_t)cur * n, (unsigned)nf, nthreads, me,
+                         &tally[nxt], queue + (size_t)nxt * n, found_edges);
         block_add(found_edges, &block_edges);
         if (leader) { tally[old] = 0; tally[3 + old] = 0; }
         __syncthreads();
