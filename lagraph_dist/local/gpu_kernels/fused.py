@@ -209,13 +209,13 @@ class FusedKernels(KernelsBase):
                self.fused_cluster_levels)
         plan = space["plans"].get(key)
         if plan is None:
-            function, blocks, cache, build = self._fused_launch(space, out_csr, mult, ctype)
-            arguments = self._arguments(space, out_csr, in_csr, self._thin(space, out_csr, build))
+            function, blocks, cache, thin = self._fused_launch(space, out_csr, mult, ctype)
+            arguments = self._arguments(space, out_csr, in_csr, thin)
             plan = space["plans"][key] = (function, blocks, cache, arguments)
         return plan
 
     def _fused_launch(self, space, out_csr, mult, ctype):
-        """(kernel, blocks, dynamic shared bytes, build) of a cooperative launch over the graph of
+        """(kernel, blocks, dynamic shared bytes, thin) of a cooperative launch over the graph of
         workspace ``space`` (made once: :meth:`_launch_plan` keeps it; the attributes read are
         driver queries). Blocks a
         multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
@@ -231,10 +231,11 @@ class FusedKernels(KernelsBase):
         n, nnz = space["n"], space["nnz"]
         wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
         build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
-        if self.fused_cluster_levels and self._clusters and self._thin(space, out_csr, build):
+        thin = self._thin(space, out_csr, build)
+        if self.fused_cluster_levels and self._clusters and thin:
             function = self._function("fused", "ld_bfs_fused_clustered", mult, ctype)
             cache = self._visited_cache_bytes(function, n, build)
-            return function, self._clustered_blocks(function, cache), cache, build
+            return function, self._clustered_blocks(function, cache), cache, thin
         function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
         cache = self._visited_cache_bytes(function, n, build)
         props = self._props
@@ -243,7 +244,7 @@ class FusedKernels(KernelsBase):
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
         fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-        return function, self._sms * min(fit, wanted), cache, build
+        return function, self._sms * min(fit, wanted), cache, thin
 
     def _clustered_blocks(self, function, cache):
         """Blocks of a clustered launch: one a multiprocessor, in whole clusters of
