@@ -40,16 +40,17 @@ def main():
     parser.add_argument("--blocks", default="policy", help="blocks a multiprocessor, comma separated (policy: ours)")
     parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
     parser.add_argument("--cache-visited", default="on", help="block 0's shared visited copy: on, off or on,off")
-    parser.add_argument("--clusters", default="off", help="the cluster levels: on, off or on,off")
+    parser.add_argument("--clusters", default=None, help="the cluster levels: on, off or on,off (default: the package's)")
     parser.add_argument("--rounds", type=int, default=1, help="passes over the settings, alternating them")
     parser.add_argument("--json")
     args = parser.parse_args()
     kernels = ld.get_backend("gpu").kernels
-    default_edges = kernels.fused_block_edges
+    default_edges, default_clusters = kernels.fused_block_edges, kernels.fused_cluster_levels
     sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [default_edges]
     blockings = [None if b == "policy" else int(b) for b in args.blocks.split(",")]
     caches = [{"on": True, "off": False}[c] for c in args.cache_visited.split(",")]
-    clusters = [{"on": True, "off": False}[c] for c in args.clusters.split(",")]
+    clusters = ([{"on": True, "off": False}[c] for c in args.clusters.split(",")] if args.clusters
+                else [default_clusters])
     record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
               "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "runs": []}
     for spec in args.graphs:
@@ -71,7 +72,7 @@ def main():
                   f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
                   f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)
     kernels.fused_blocks_per_sm, kernels.fused_block_edges, kernels.fused_cache_visited = None, default_edges, True
-    kernels.fused_cluster_levels = False
+    kernels.fused_cluster_levels = default_clusters
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(record, handle, indent=1)

@@ -1,11 +1,12 @@
 """Where a fused level's time goes on one GPU: kernels/fused.cu built with -DLD_FUSED_TRACE,
 whose block 0 thread 0 adds the clock64 cycles between named marks of every level (block
 levels: edge search, claim, append, barrier, record; grid levels: head, clearing, work, count,
-barrier, record; hand-overs) to a device array read after each search. Thread 0 always holds
+barrier, record; cluster levels: entry, loads, claim, place, sum, barrier, totals, record; hand-overs) to a device array read after each search. Thread 0 always holds
 edge 0 of a block level and warp 0's first item of a grid level, so its marks are one latency
 chain of the level; the rest of the grid shows up as its wait at the barrier mark.
 
-    python3 benchmarks/fused_trace.py path:200000 mesh:1000x1000 kron:20 [--block-edges 0,2048] [--json out.json]
+    python3 benchmarks/fused_trace.py path:200000 mesh:1000x1000 kron:20 [--block-edges 0,2048] [--clusters on]
+                                      [--json out.json]
 
 The traced build has a few more register spills than the shipped one: read it for shares, and
 take level times from fused_blocks.py."""
@@ -19,13 +20,16 @@ import lagraph_dist.local.gpu_kernels.base as base
 from gpu_quick import build
 from lagraph_dist.tools.bench import write_json
 
-MARKS = 24       # LD_TRACE_MARKS in kernels/fused.cu
+MARKS = 32       # LD_TRACE_MARKS in kernels/fused.cu
 NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",
          3: "block: barrier", 4: "block: record + rule", 5: "warp levels (a run)", 8: "grid: head (counts, rule)", 9: "grid: clearing",
          10: "grid: level work (own chain)", 11: "grid: block count", 12: "grid: barrier", 13: "grid: record + checks",
          19: "warp: edge's source + neighbour load", 20: "warp: degree loads + claim atomic",
          21: "warp: found + ballots", 22: "warp: scan", 23: "warp: record + entries to lanes",
-         16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier"}
+         16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier",
+         24: "cluster: entry (inbox or queue)", 25: "cluster: neighbour loads", 26: "cluster: degree loads + claim atomic",
+         27: "cluster: found + place", 28: "cluster: sum + clears", 29: "cluster: barrier",
+         30: "cluster: totals (remote reads) + block barrier", 31: "cluster: record + rule"}
 
 
 def traced_defines(plain=base.cuda_defines):
@@ -38,10 +42,14 @@ def main():
     parser.add_argument("graphs", nargs="+")
     parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
     parser.add_argument("--searches", type=int, default=3)
+    parser.add_argument("--clusters", choices=("on", "off"), default=None,
+                        help="cluster levels (KernelsBase.fused_cluster_levels); default: the package's")
     parser.add_argument("--json")
     args = parser.parse_args()
     base.cuda_defines = traced_defines()          # before the first build of the modules
     kernels = ld.get_backend("gpu").kernels
+    if args.clusters:
+        kernels.fused_cluster_levels = args.clusters == "on"
     sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [kernels.fused_block_edges]
     props = cp.cuda.runtime.getDeviceProperties(0)
     clock_khz = props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0)   # cudaDevAttrClockRate

@@ -118,6 +118,10 @@
 #error "LD_STATUS_UNEXPLORED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_STATUS_STARTED)
 #error "LD_STATUS_STARTED is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_STATUS_CLUSTER_LEVELS)
+#error "LD_STATUS_CLUSTER_LEVELS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_STATUS_CLUSTER_SPILLS)
+#error "LD_STATUS_CLUSTER_SPILLS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_NSTATUS)
 #error "LD_FUSED_NSTATUS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_RECORD_FRONTIER)

@@ -73,7 +73,8 @@ static_assert(LD_SLOT_TARGET < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED
 // holding the last frontier; its queue is valid), LD_STATUS_FRONTIER, LD_STATUS_EDGES,
 // LD_STATUS_REASON (an LD_STOP_*), LD_STATUS_PUSH, LD_STATUS_PREVIOUS, LD_STATUS_UNEXPLORED (the
 // rule's state after the run), LD_STATUS_STARTED (%globaltimer (ns) when the first level
-// began); then LD_FUSED_RECORD words a level: LD_RECORD_FRONTIER, LD_RECORD_DISCOVERED,
+// began), LD_STATUS_CLUSTER_LEVELS and LD_STATUS_CLUSTER_SPILLS (levels run inside the first
+// thread block cluster, and those whose output overfilled an inbox); then LD_FUSED_RECORD words a level: LD_RECORD_FRONTIER, LD_RECORD_DISCOVERED,
 // LD_RECORD_EXAMINED, LD_RECORD_PUSH (1 push / 0 pull), LD_RECORD_END_NS (%globaltimer at its end).
 
 // lagraph_dist.direction.DirectionRule.choose, evaluated by every thread on the same inputs
@@ -103,7 +104,7 @@ struct ld_rule {
 // before the next mark (a volatile instruction that reads it). Without the define the marks are
 // no code at all.
 #ifdef LD_FUSED_TRACE
-#define LD_TRACE_MARKS 24
+#define LD_TRACE_MARKS 32
 __device__ unsigned long long ld_trace[2 * LD_TRACE_MARKS + 1];     // the last word: the uses' sink
 struct ld_tracer {
     long long last;
@@ -208,6 +209,14 @@ __device__ __forceinline__ unsigned long long ld_ns_here() {
 #define LD_G_RECORD 13
 #define LD_H_BLOCK 16
 #define LD_H_BARRIER 17
+#define LD_C_ENTRY 24
+#define LD_C_LOAD 25
+#define LD_C_CLAIM 26
+#define LD_C_FOUND 27
+#define LD_C_SUM 28
+#define LD_C_BARRIER 29
+#define LD_C_TOTAL 30
+#define LD_C_NEXT 31
 
 // Everything a level writes for the vertices it finds.
 template <typename V>
@@ -1113,10 +1122,11 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
 // inbox with one remote shared atomic (distributed shared memory). A level's chain so has no
 // global queue entry to read and no global tail to append to: the inbox, the row's neighbours,
 // their claims (rows read beside), the places (benchmarks/level_floor.py's inbox variant: 2.7-3.0
-// us a level of 257 or more entries on an H100, the grid's 3.3-3.4; these levels have measured
-// 3.9 us for 513-1,024 entries against the grid levels' 4.0, so the launch is off by default:
-// KernelsBase.fused_cluster_levels, docs/design.md). The level's output (count,
-// out-edges, a hit of the target) is read from every block's shared memory after the barrier.
+// us a level of 257 or more entries on an H100, the grid's 3.3-3.4). A level's totals (count,
+// out-edges, a hit of the target, a spill) reach every block's shared memory before the barrier
+// (ld_cluster_add_totals), and a found vertex's parent and depth are written a level later: on
+// an H100 these levels measure 3.4-3.5 us for 513-1,024 mesh entries against the grid levels'
+// 3.9-4.0 (KernelsBase.fused_cluster_levels, docs/design.md).
 // The first level reads its entries from the global queue (entry i by block i mod the cluster).
 // An inbox that fills spills the vertex to the level's global queue (one global atomic), and the
 // search goes back to the grid after that level. Levels write what block levels write (no
@@ -1126,23 +1136,36 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
 #endif
 #define LD_CLUSTER_FRONTIER (LD_FUSED_CLUSTER * LD_FUSED_INBOX / 4)   // room for owners' uneven shares
 #define LD_SLOT_SPILL 31           // entries the full inboxes spilled to the level's global queue
-static_assert(LD_SLOT_SPILL < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
+#define LD_SLOT_CLUSTER_LEVELS 32  // the run's cluster levels so far (LD_STATUS_CLUSTER_LEVELS)
+#define LD_SLOT_CLUSTER_SPILLS 33  // and those that spilled (LD_STATUS_CLUSTER_SPILLS)
+static_assert(LD_SLOT_CLUSTER_SPILLS < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED_NSLOTS words");
 static_assert((LD_FUSED_CLUSTER & (LD_FUSED_CLUSTER - 1)) == 0 && LD_FUSED_CLUSTER <= 32,
               "a cluster's size is a power of two, its blocks' counters read by one warp");
 
+// A vertex in its owner's inbox: its id and its parent's id (the parent's value and the depth
+// are written a level later, by the thread that reads the entry: written when found, those
+// global stores sat on the level's chain, as the cluster barrier's release waits for them,
+// about 0.25 us of a 3.9 us level on an H100), and its row, start << LD_INBOX_DEGREE_BITS |
+// degree (cluster levels run on thin graphs only, whose rows hold at most LD_FUSED_THIN_ROW).
+#define LD_INBOX_DEGREE_BITS 4
+static_assert(LD_FUSED_THIN_ROW < (1 << LD_INBOX_DEGREE_BITS), "a thin row's degree fits an inbox entry's low bits");
 struct ld_inbox {                  // the vertices of a level a cluster block owns
-    int vertex[LD_FUSED_INBOX];
-    int degree[LD_FUSED_INBOX];
-    i64 start[LD_FUSED_INBOX];     // its first out-edge
+    u64 who[LD_FUSED_INBOX];       // vertex | parent << 32
+    u64 row[LD_FUSED_INBOX];       // start << LD_INBOX_DEGREE_BITS | degree
 };
 
+// A level's output sits at slot level % 3 of each field, zeroed by its block two levels ahead,
+// when every thread of the block has read it. `count` is this block's inbox count (spilled
+// vertices too); the totals are the cluster's, which every warp that found vertices adds to
+// every block's copy before the barrier, so that after it each thread reads them in its own
+// block's shared memory (no remote read and no block barrier after the cluster's).
 struct ld_cluster_state {
     ld_inbox inbox[2];                   // a level's input and output, alternating
-    unsigned count[3];                   // a level's output this block owns (spilled ones too), at
-    u64 edges[3];                        // level % 3, and the out-edges of what it found; zeroed
-    unsigned hit[3], spilled[3];         // two levels ahead, when every block has read them
-    unsigned owned[LD_FUSED_CLUSTER];    // each block's count of the last level's output
-    u64 total[4];                        // the last level's output: count, out-edges, hit, spilled
+    unsigned count[3];
+    unsigned found[3];                   // the totals: found vertices, their out-edges, a hit of
+    u64 edges[3];                        // the target, a spill
+    unsigned hit[3], spilled[3];
+    unsigned owned[LD_FUSED_CLUSTER];    // every block's count of the last output (the hand-over)
 };
 
 // The block of the cluster that owns v: v mod the cluster's size. On a mesh a vertex's neighbour
@@ -1183,6 +1206,12 @@ __device__ __forceinline__ u32 ld_remote_add(u32 at, u32 x) {
     asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(at), "r"(x) : "memory");
     return old;
 }
+__device__ __forceinline__ void ld_remote_red(u32 at, u32 x) {
+    asm volatile("red.shared::cluster.add.u32 [%0], %1;" :: "r"(at), "r"(x) : "memory");
+}
+__device__ __forceinline__ void ld_remote_red(u32 at, u64 x) {
+    asm volatile("red.shared::cluster.add.u64 [%0], %1;" :: "r"(at), "l"(x) : "memory");
+}
 __device__ __forceinline__ void ld_remote_store(u32 at, u32 x) {
     asm volatile("st.shared::cluster.u32 [%0], %1;" :: "r"(at), "r"(x) : "memory");
 }
@@ -1194,29 +1223,47 @@ __device__ __forceinline__ u32 ld_remote_load(u32 at) {
     asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(x) : "r"(at) : "memory");
     return x;
 }
-__device__ __forceinline__ u64 ld_remote_load_wide(u32 at) {
-    u64 x;
-    asm volatile("ld.shared::cluster.u64 %0, [%1];" : "=l"(x) : "r"(at) : "memory");
-    return x;
+
+// Found vertex v (parent `parent`, row [start, start + degree)) into its owner's inbox `into`
+// of the level whose output counters are at `slot`; false when that inbox is full.
+__device__ __forceinline__ bool ld_inbox_place(ld_cluster_state& sh, int into, int slot, int v, int parent, i64 start,
+                                               int degree) {
+    const unsigned owner = ld_owner(v);
+    const u32 at = ld_remote_add(ld_in_block(&sh.count[slot], owner), 1u);
+    if (at >= LD_FUSED_INBOX) return false;
+    ld_inbox& box = sh.inbox[into];
+    ld_remote_store(ld_in_block(&box.who[at], owner), (u64)(u32)v | (u64)(u32)parent << 32);
+    ld_remote_store(ld_in_block(&box.row[at], owner), (u64)start << LD_INBOX_DEGREE_BITS | (u64)(u32)degree);
+    return true;
 }
 
-// Found vertex v (its row [start, start + degree)) into its owner's inbox `into` of the level whose
-// output counters are at `at_level`, or, when that inbox is full, onto the level's global queue.
-__device__ __forceinline__ void ld_inbox_place(ld_cluster_state& sh, int into, int at_level, int v, i64 start,
-                                               int degree, int* spill_queue, u64* slots) {
-    const unsigned owner = ld_owner(v);
-    const u32 at = ld_remote_add(ld_in_block(&sh.count[at_level], owner), 1u);
-    if (at < LD_FUSED_INBOX) {
-        ld_inbox& box = sh.inbox[into];
-        ld_remote_store(ld_in_block(&box.vertex[at], owner), (u32)v);
-        ld_remote_store(ld_in_block(&box.start[at], owner), (u64)start);
-        ld_remote_store(ld_in_block(&box.degree[at], owner), (u32)degree);
-    } else {
-        spill_queue[atomicAdd(slots + LD_SLOT_SPILL, 1ull)] = v;
-        sh.spilled[at_level] = 1u;
-    }
+// This warp's share of a level's output totals, added to every block's copy (lane r to block r's).
+__device__ __forceinline__ void ld_cluster_add_totals(ld_cluster_state& sh, int slot, unsigned found, u64 edges,
+                                                      bool hit, bool spilled) {
+    const u32 full = 0xffffffffu;
+    const unsigned lane = threadIdx.x & 31;
+    found = __reduce_add_sync(full, found);
+    edges = ld_warp_sum(edges);
+    hit = __any_sync(full, hit);
+    spilled = __any_sync(full, spilled);
+    if (found == 0 || lane >= LD_FUSED_CLUSTER) return;
+    ld_remote_red(ld_in_block(&sh.found[slot], lane), found);
+    if (edges) ld_remote_red(ld_in_block(&sh.edges[slot], lane), edges);
+    if (hit) ld_remote_store(ld_in_block(&sh.hit[slot], lane), 1u);
+    if (spilled) ld_remote_store(ld_in_block(&sh.spilled[slot], lane), 1u);
 }
 #endif
+
+// Vertex v's parent (`parent`'s value) and depth (`out`'s depth + depth_offset): a found vertex's
+// at the next level (or the hand-over), as it reads its inbox entry (offset -1), or a spilled
+// vertex's at once (offset 0).
+template <int MULT, typename V>
+__device__ __forceinline__ void ld_cluster_write_found(const ld_level_out<V>& out, int v, int parent, int depth_offset) {
+    out.parents[v] = ld_multiply<MULT, V>(parent, V(), 1, 1, 0);
+    ld_level_out<V> at = out;
+    at.depth += depth_offset;
+    ld_mark_found(at, v, false);
+}
 
 // The first cluster's levels from `level` (whose frontier, nf vertices with `edges` out-edges, is
 // in the global queue of slot level % 3 and was chosen push by every thread's rule), until a
@@ -1231,43 +1278,51 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                                                u32* __restrict__ bitmaps, u64* __restrict__ slots, ld_rule rule,
                                                i64 level, i64 nf, i64 edges, i64 max_frontier, i64 max_edges,
                                                i64 max_levels, i64 block_edges, int target,
-                                               u64* __restrict__ records, ld_cluster_state& sh) {
+                                               u64* __restrict__ records, ld_cluster_state& sh, ld_tracer& trace) {
 #ifdef LD_CLUSTER_LEVELS
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
-    const u32 full = 0xffffffffu;
     const i64 nwords = (n + 31) >> 5;
     if (threadIdx.x < 3) {
-        sh.count[threadIdx.x] = 0; sh.edges[threadIdx.x] = 0; sh.hit[threadIdx.x] = 0; sh.spilled[threadIdx.x] = 0;
+        sh.count[threadIdx.x] = 0; sh.found[threadIdx.x] = 0; sh.edges[threadIdx.x] = 0;
+        sh.hit[threadIdx.x] = 0; sh.spilled[threadIdx.x] = 0;
     }
     if (rank == 0 && threadIdx.x == 0) slots[LD_SLOT_SPILL] = 0ull;
     cluster.sync();                  // every block's counters clear before any block places a vertex
     int input = 0;                   // the inbox holding this level's entries (from the second level)
     bool from_queue = true;
-    i64 found = nf, found_edges = edges;
+    const i64 first_level = level;
+    int slot = (int)(level % 3);     // the slots rotate in 32 bits: a 64-bit `level % 3` is some
+    i64 found = nf, found_edges = edges;    // thirty dependent instructions (0.25 us a level)
     long long stop = -1;
     while (true) {
-        const int at_level = (int)(level % 3), nxt = (int)((level + 1) % 3), ahead = (int)((level + 2) % 3);
+        const int nxt = slot == 2 ? 0 : slot + 1, ahead = nxt == 2 ? 0 : nxt + 1;
         const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr, nullptr,
                                   nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, nullptr};
         const ld_inbox& in = sh.inbox[input];
-        const i64 mine = from_queue ? (nf + LD_FUSED_CLUSTER - 1 - rank) / LD_FUSED_CLUSTER
-                                    : min((i64)sh.count[at_level], (i64)LD_FUSED_INBOX);
+        const int mine = from_queue ? (int)((nf + LD_FUSED_CLUSTER - 1 - rank) / LD_FUSED_CLUSTER)
+                                    : (int)min(sh.count[slot], (unsigned)LD_FUSED_INBOX);
+        unsigned next_found = 0;
         u64 next_edges = 0;
-        for (i64 base = 0; base < mine; base += blockDim.x) {      // a thread an entry
-            const i64 i = base + threadIdx.x;
+        bool hit = false, spilled = false;
+        for (int base = 0; base < mine; base += blockDim.x) {      // a thread an entry
+            const int i = base + threadIdx.x;
             int u = 0, degree = 0;
             i64 row = 0;
             if (i < mine && from_queue) {
-                u = __ldcg(queues + (i64)at_level * n + rank + i * LD_FUSED_CLUSTER);
+                u = __ldcg(queues + (i64)slot * n + rank + (i64)i * LD_FUSED_CLUSTER);
                 row = __ldg(out_indptr + u);
                 degree = (int)(__ldg(out_indptr + u + 1) - row);
-                bitmaps[(i64)at_level * nwords + (u >> 5)] = 0u;     // its bits leave the bitmap
+                bitmaps[(i64)slot * nwords + (u >> 5)] = 0u;     // its bits leave the bitmap
             } else if (i < mine) {
-                u = in.vertex[i];
-                row = in.start[i];
-                degree = in.degree[i];
+                const u64 who = in.who[i], packed = in.row[i];
+                u = (int)(u32)who;
+                row = (i64)(packed >> LD_INBOX_DEGREE_BITS);
+                degree = (int)(packed & ((1u << LD_INBOX_DEGREE_BITS) - 1u));
+                ld_cluster_write_found<MULT, V>(out, u, (int)(who >> 32), -1);
             }
+            LD_TRACE_USE(trace, row + degree);
+            LD_TRACE_MARK(trace, LD_C_ENTRY);
             for (int first = 0; first < degree; first += LD_THIN_STEP) {
                 int v[LD_THIN_STEP];
                 bool ok[LD_THIN_STEP];
@@ -1276,63 +1331,72 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                     ok[j] = first + j < degree;
                     v[j] = ok[j] ? __ldg(out_indices + row + first + j) : 0;
                 }
+                LD_TRACE_USE(trace, v[0] + v[LD_THIN_STEP - 1]);
+                LD_TRACE_MARK(trace, LD_C_LOAD);
                 ld_eager_claim claim[LD_THIN_STEP];
 #pragma unroll
                 for (int j = 0; j < LD_THIN_STEP; ++j)
                     if (ok[j]) claim[j].issue(out_indptr, words, v[j]);
+                LD_TRACE_USE(trace, claim[0].before + claim[0].start + claim[LD_THIN_STEP - 1].before +
+                                        claim[LD_THIN_STEP - 1].end);
+                LD_TRACE_MARK(trace, LD_C_CLAIM);
 #pragma unroll
                 for (int j = 0; j < LD_THIN_STEP; ++j)
                     if (claim[j].fresh(ok[j], v[j])) {
-                        parents[v[j]] = ld_multiply<MULT, V>(u, V(), 1, 1, 0);
-                        ld_mark_found(out, v[j], false);
-                        if (v[j] == target) sh.hit[nxt] = 1u;
+                        ++next_found;
                         next_edges += (u64)claim[j].degree();
-                        ld_inbox_place(sh, input ^ 1, nxt, v[j], claim[j].start, (int)claim[j].degree(),
-                                       queues + (i64)nxt * n, slots);
+                        hit |= v[j] == target;
+                        if (!ld_inbox_place(sh, input ^ 1, nxt, v[j], u, claim[j].start, (int)claim[j].degree())) {
+                            ld_cluster_write_found<MULT, V>(out, v[j], u, 0);     // a full inbox: spill
+                            queues[(i64)nxt * n + atomicAdd(slots + LD_SLOT_SPILL, 1ull)] = v[j];
+                            spilled = true;
+                        }
                     }
+                LD_TRACE_MARK(trace, LD_C_FOUND);
             }
         }
-        next_edges = ld_warp_sum(next_edges);
-        if ((threadIdx.x & 31) == 0 && next_edges) atomicAdd(&sh.edges[nxt], next_edges);
-        if (threadIdx.x == 0) { sh.count[ahead] = 0; sh.edges[ahead] = 0; sh.hit[ahead] = 0; sh.spilled[ahead] = 0; }
+        ld_cluster_add_totals(sh, nxt, next_found, next_edges, hit, spilled);
+        if (threadIdx.x == 0) {
+            sh.count[ahead] = 0; sh.found[ahead] = 0; sh.edges[ahead] = 0; sh.hit[ahead] = 0; sh.spilled[ahead] = 0;
+        }
+        LD_TRACE_MARK(trace, LD_C_SUM);
         cluster.sync();
-        if (threadIdx.x < 32) {      // the level's output: every block's counters, a remote read each
-            u64 count = 0, out_edges = 0;
-            bool hit = false, spilled = false;
-            if (threadIdx.x < LD_FUSED_CLUSTER) {
-                count = ld_remote_load(ld_in_block(&sh.count[nxt], threadIdx.x));
-                out_edges = ld_remote_load_wide(ld_in_block(&sh.edges[nxt], threadIdx.x));
-                hit = ld_remote_load(ld_in_block(&sh.hit[nxt], threadIdx.x)) != 0u;
-                spilled = ld_remote_load(ld_in_block(&sh.spilled[nxt], threadIdx.x)) != 0u;
-                sh.owned[threadIdx.x] = (unsigned)count;
-            }
-            count = ld_warp_sum(count);
-            out_edges = ld_warp_sum(out_edges);
-            hit = __any_sync(full, hit);
-            spilled = __any_sync(full, spilled);
-            if (threadIdx.x == 0) { sh.total[0] = count; sh.total[1] = out_edges; sh.total[2] = hit; sh.total[3] = spilled; }
-        }
-        __syncthreads();
-        found = (i64)sh.total[0];
-        found_edges = (i64)sh.total[1];
+        LD_TRACE_MARK(trace, LD_C_BARRIER);
+        found = (i64)sh.found[nxt];
+        found_edges = (i64)sh.edges[nxt];
+        LD_TRACE_MARK(trace, LD_C_TOTAL);
         if (rank == 0 && threadIdx.x == blockDim.x - 1)
             ld_write_record(records, level, nf, found, edges, true, ld_now_ns());
         ++level;
+        slot = nxt;
         input ^= 1;
         from_queue = false;
-        stop = ld_stop_after(found, sh.total[2] != 0, max_frontier);
-        if (stop >= 0 || sh.total[3] != 0 || level >= max_levels) break;
+        stop = ld_stop_after(found, sh.hit[nxt] != 0u, max_frontier);
+        if (stop >= 0 || sh.spilled[nxt] != 0u || level >= max_levels) break;
         if (!ld_cluster_keeps(rule, found, found_edges, block_edges, max_edges)) break;
         nf = found;
         edges = found_edges;
+        LD_TRACE_MARK(trace, LD_C_NEXT);
     }
-    // the hand-over: the last output onto its global queue, after the spilled entries
-    const int now = (int)(level % 3);
+    // the hand-over: the last output (its parents and depths written now) onto its global
+    // queue, after the spilled entries, in the blocks' order
+    if (threadIdx.x < LD_FUSED_CLUSTER)
+        sh.owned[threadIdx.x] = min(ld_remote_load(ld_in_block(&sh.count[slot], threadIdx.x)), (u32)LD_FUSED_INBOX);
+    __syncthreads();
     i64 offset = (i64)__ldcg(slots + LD_SLOT_SPILL);
-    for (unsigned r = 0; r < rank; ++r) offset += min(sh.owned[r], (unsigned)LD_FUSED_INBOX);
-    const int owned = (int)min(sh.owned[rank], (unsigned)LD_FUSED_INBOX);
-    for (int i = threadIdx.x; i < owned; i += blockDim.x) queues[(i64)now * n + offset + i] = sh.inbox[input].vertex[i];
-    if (rank == 0 && threadIdx.x == 0) ld_write_handover(slots, level, found, found_edges, 0, rule, stop);
+    for (unsigned r = 0; r < rank; ++r) offset += sh.owned[r];
+    const ld_level_out<V> last{words, parents, depths, depth_words, first_depth + level, out_indptr, nullptr,
+                               nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, nullptr};
+    for (int i = threadIdx.x; i < (int)sh.owned[rank]; i += blockDim.x) {
+        const u64 who = sh.inbox[input].who[i];
+        ld_cluster_write_found<MULT, V>(last, (int)(u32)who, (int)(who >> 32), -1);
+        queues[(i64)slot * n + offset + i] = (int)(u32)who;
+    }
+    if (rank == 0 && threadIdx.x == 0) {
+        ld_write_handover(slots, level, found, found_edges, 0, rule, stop);
+        slots[LD_SLOT_CLUSTER_LEVELS] += (u64)(level - first_level);
+        if (sh.spilled[slot] != 0u) slots[LD_SLOT_CLUSTER_SPILLS] += 1ull;
+    }
     cluster.sync();                  // every block's writes before block 0's epoch; no block leaves
 #else                                // while another may read its shared memory
     __trap();                        // (a clustered launch needs compute capability 9.0)
@@ -1515,7 +1579,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                     ld_cluster_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, level_depth_words,
                                                first_depth, queues, bitmaps, slots, rule, level, nf, fe, max_frontier,
                                                max_edges, max_levels, block_edges, target, records,
-                                               level_shared.cluster);
+                                               level_shared.cluster, trace);
                 }
                 if (blockIdx.x == 0 && threadIdx.x == 0) {
                     __threadfence();
@@ -1623,6 +1687,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         status[LD_STATUS_PUSH] = rule.push;
         status[LD_STATUS_PREVIOUS] = rule.previous;
         status[LD_STATUS_UNEXPLORED] = rule.unexplored;
+        status[LD_STATUS_CLUSTER_LEVELS] = (long long)*(volatile u64*)(slots + LD_SLOT_CLUSTER_LEVELS);
+        status[LD_STATUS_CLUSTER_SPILLS] = (long long)*(volatile u64*)(slots + LD_SLOT_CLUSTER_SPILLS);
     }
     // The report's head (the status, a tile push's stamps between them and the records, the
     // first mirror_levels records) written into the host's page-locked mirror by block 0, whose

@@ -524,11 +524,23 @@ def test_fused_search_cluster_levels_match_twin(gpu, graph, mode, block_edges, c
     small meshes, the tree, the path); by default the 600 x 600 mesh's diagonals go from block 0
     to the cluster and back, the small world's from block 0 to the cluster to the grid and back,
     and the broom's level of 2,048 entries finds 16,384 vertices, more than the inboxes hold (they
-    spill onto the global queue and the grid takes the search back)."""
+    spill onto the global queue and the grid takes the search back). The kernel's status says
+    which ran: no cluster level with them off, some whenever no push level runs in block 0, and
+    the broom's spill."""
     if clusters and not gpu.kernels._clusters:
         pytest.skip("this GPU has no thread block clusters (compute capability below 9.0)")
     monkeypatch.setattr(gpu.kernels, "fused_cluster_levels", clusters)
     _fused_against_twin(gpu, True, graph, mode)
+    ran = gpu.kernels.fused_cluster_counts
+    if not clusters:
+        assert ran == {"levels": 0, "spills": 0}
+        return
+    if block_edges == "grid-only":
+        assert ran["levels"] > 0
+    if graph == "broom":             # (auto may pull the level of 2,048 entries)
+        assert ran["spills"] == 1 if mode == "push" else ran["spills"] <= 1
+    elif graph != "small-world":
+        assert ran["spills"] == 0
 
 
 @pytest.mark.parametrize("clusters", [True, False])
@@ -542,6 +554,7 @@ def test_fused_search_stops_like_twin_in_cluster_levels(gpu, stop, clusters, mon
     monkeypatch.setattr(gpu.kernels, "fused_cluster_levels", clusters)
     monkeypatch.setattr(gpu.kernels, "fused_block_edges", 0)
     _fused_stop_against_twin(gpu, stop, "push", graph="small-world")
+    assert (gpu.kernels.fused_cluster_counts["levels"] > 0) == clusters
 
 
 @pytest.mark.parametrize("positional", [True, False])

@@ -77,7 +77,7 @@ M_NCOUNTERS = 8
 RULE_PUSH, RULE_PULL, RULE_AUTO = 0, 1, 2
 # why a run stopped (status[STATUS_REASON])
 STOP_EMPTY, STOP_TOO_BIG, STOP_LEVELS, STOP_TARGET = 0, 1, 2, 3
-FUSED_NSLOTS = 32            # u64 words of the kernel's counters (their layout is fused.cu's own)
+FUSED_NSLOTS = 34            # u64 words of the kernel's counters (their layout is fused.cu's own)
 # status[] written at exit (int64), in this order
 STATUS_LEVELS = 0
 STATUS_SLOT = 1              # the slot holding the last frontier (its queue is valid)
@@ -88,7 +88,9 @@ STATUS_PUSH = 5              # the rule's state after the run
 STATUS_PREVIOUS = 6
 STATUS_UNEXPLORED = 7
 STATUS_STARTED = 8           # %globaltimer (ns) when the first level began
-FUSED_NSTATUS = 9
+STATUS_CLUSTER_LEVELS = 9    # levels run inside one thread block cluster (fused.cu's ld_cluster_levels)
+STATUS_CLUSTER_SPILLS = 10   # of those, levels whose output overfilled an inbox (the grid took it)
+FUSED_NSTATUS = 11
 # a level's record (uint64), FUSED_RECORD words a level after the status
 RECORD_FRONTIER, RECORD_DISCOVERED, RECORD_EXAMINED, RECORD_PUSH, RECORD_END_NS = range(5)
 FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %globaltimer at its end
@@ -106,7 +108,8 @@ SHARED = (
     "RULE_PUSH", "RULE_PULL", "RULE_AUTO", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET",
     "FUSED_NSLOTS",
     "STATUS_LEVELS", "STATUS_SLOT", "STATUS_FRONTIER", "STATUS_EDGES", "STATUS_REASON", "STATUS_PUSH",
-    "STATUS_PREVIOUS", "STATUS_UNEXPLORED", "STATUS_STARTED", "FUSED_NSTATUS",
+    "STATUS_PREVIOUS", "STATUS_UNEXPLORED", "STATUS_STARTED", "STATUS_CLUSTER_LEVELS", "STATUS_CLUSTER_SPILLS",
+    "FUSED_NSTATUS",
     "RECORD_FRONTIER", "RECORD_DISCOVERED", "RECORD_EXAMINED", "RECORD_PUSH", "RECORD_END_NS",
     "FUSED_RECORD",
 )

@@ -284,7 +284,8 @@ class FusedKernels(KernelsBase):
         FUSED_RECORDS_READ levels).
         ``while_running``, when given, is called once while the first run's kernel runs (work
         the host would otherwise do after the read).
-        Updates ``rule``'s state. Returns the twin's tuple (records, frontier ids (a copy),
+        Updates ``rule``'s state, and ``fused_cluster_counts`` (the levels its runs ran inside
+        one thread block cluster, and those that spilled an inbox). Returns the twin's tuple (records, frontier ids (a copy),
         frontier out-edges, stop reason); each level's seconds come from %globaltimer readings."""
         cp = self.cp
         n = out_csr.nmajor
@@ -295,6 +296,7 @@ class FusedKernels(KernelsBase):
         frontier = source if frontier_ids is None else frontier_ids.astype(cp.int32, copy=False)
         kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
         runs, depth, levels_left = [], first_depth, max_levels
+        self.fused_cluster_counts = {"levels": 0, "spills": 0}
         pushed = False           # a tile push level made the next run's first frontier
         started_here = frontier_ids is None     # depths' bits equal the visited bits from the start
         while True:
@@ -366,8 +368,11 @@ class FusedKernels(KernelsBase):
             while_running()
         # the one read: the status, the stamps and the first records, which the kernel wrote
         head = self.read_mirrored(report.mirror)
-        levels, slot, count, edges, reason, push, previous, unexplored, started = head[:FUSED_NSTATUS].tolist()
+        (levels, slot, count, edges, reason, push, previous, unexplored, started, cluster_levels,
+         cluster_spills) = head[:FUSED_NSTATUS].tolist()
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
+        self.fused_cluster_counts["levels"] += cluster_levels
+        self.fused_cluster_counts["spills"] += cluster_spills
         # (the mirror is read into again by the next run: the records keep copies)
         if levels > FUSED_RECORDS_READ:
             flat = self.read(report.records[:FUSED_RECORD * levels])
