@@ -1,7 +1,8 @@
 """Where a fused level's time goes on one GPU: kernels/fused.cu built with -DLD_FUSED_TRACE,
 whose block 0 thread 0 adds the clock64 cycles between named marks of every level (block
 levels: edge search, claim, append, barrier, record; grid levels: head, clearing, work, count,
-barrier, record; cluster levels: entry, loads, claim, place, sum, barrier, totals, record; hand-overs) to a device array read after each search. Thread 0 always holds
+barrier, record; cluster levels (--clusters on): entry, loads, claim, place, sum, barrier,
+totals, record; hand-overs) to a device array read after each search. Thread 0 always holds
 edge 0 of a block level and warp 0's first item of a grid level, so its marks are one latency
 chain of the level; the rest of the grid shows up as its wait at the barrier mark.
 

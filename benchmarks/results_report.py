@@ -56,7 +56,8 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-83218ba.json", "h100-high-diame
 # the fused search's one-block threshold swept, and one grid barrier timed (benchmarks/fused_blocks.py,
 # benchmarks/grid_barrier.py)
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json",
-                     "h100-fused-blocks-clusters-9d4a2a5.json")
+                     "h100-fused-blocks-clusters-9d4a2a5.json", "h100-fused-blocks-clusters-9dbd217.json",
+                     "h100-fused-blocks-clusters-cdd754f.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
 H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.json")

@@ -1125,8 +1125,8 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
 // us a level of 257 or more entries on an H100, the grid's 3.3-3.4). A level's totals (count,
 // out-edges, a hit of the target, a spill) reach every block's shared memory before the barrier
 // (ld_cluster_add_totals), and a found vertex's parent and depth are written a level later: on
-// an H100 these levels measure 3.4-3.5 us for 513-1,024 mesh entries against the grid levels'
-// 3.9-4.0 (KernelsBase.fused_cluster_levels, docs/design.md).
+// an H100 these levels have measured 3.4-3.5 us for 513-1,024 mesh entries on some machines and
+// 3.9 on others, the grid levels' 3.9-4.1 (KernelsBase.fused_cluster_levels, docs/design.md).
 // The first level reads its entries from the global queue (entry i by block i mod the cluster).
 // An inbox that fills spills the vertex to the level's global queue (one global atomic), and the
 // search goes back to the grid after that level. Levels write what block levels write (no
@@ -1144,8 +1144,8 @@ static_assert((LD_FUSED_CLUSTER & (LD_FUSED_CLUSTER - 1)) == 0 && LD_FUSED_CLUST
 
 // A vertex in its owner's inbox: its id and its parent's id (the parent's value and the depth
 // are written a level later, by the thread that reads the entry: written when found, those
-// global stores sat on the level's chain, as the cluster barrier's release waits for them,
-// about 0.25 us of a 3.9 us level on an H100), and its row, start << LD_INBOX_DEGREE_BITS |
+// global stores sat on the level's chain, as the cluster barrier's release waits for them:
+// 0.25-0.3 us of a 3.9 us level on an H100, by a build without them), and its row, start << LD_INBOX_DEGREE_BITS |
 // degree (cluster levels run on thin graphs only, whose rows hold at most LD_FUSED_THIN_ROW).
 #define LD_INBOX_DEGREE_BITS 4
 static_assert(LD_FUSED_THIN_ROW < (1 << LD_INBOX_DEGREE_BITS), "a thin row's degree fits an inbox entry's low bits");
@@ -1293,7 +1293,7 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
     bool from_queue = true;
     const i64 first_level = level;
     int slot = (int)(level % 3);     // the slots rotate in 32 bits: a 64-bit `level % 3` is some
-    i64 found = nf, found_edges = edges;    // thirty dependent instructions (0.25 us a level)
+    i64 found = nf, found_edges = edges;    // thirty dependent instructions (0.22-0.26 us a level)
     long long stop = -1;
     while (true) {
         const int nxt = slot == 2 ? 0 : slot + 1, ahead = nxt == 2 ? 0 : nxt + 1;
