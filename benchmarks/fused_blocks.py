@@ -1,9 +1,10 @@
 """The fused search's shape on one GPU: ms per search (median over roots, warm-up excluded)
-and the levels' own device time, for each blocks-per-multiprocessor setting and each
-one-block threshold (frontier edges up to which a push level runs inside one block; 0: never),
-with block 0's shared copy of the visited words on or off (on: where it fits) and with the
-cluster levels on or off (on: thin graphs on a GPU with thread block clusters), the settings
-alternated `--rounds` times in one process.
+and the levels' own device time (the last search's also by frontier size, from
+lagraph_dist.tools.bench.frontier_bands, with the levels it ran in a thread block cluster),
+for each blocks-per-multiprocessor setting and each one-block threshold (frontier edges up to
+which a push level runs inside one block; 0: never), with block 0's shared copy of the visited
+words on or off (on: where it fits) and with the cluster levels on or off (on: thin graphs on a
+GPU with thread block clusters), the settings alternated `--rounds` times in one process.
 
     python3 benchmarks/fused_blocks.py kron:22 mesh:1000x1000 path:200000 \
         [--blocks 1,2,policy] [--block-edges 0,1024,4096,16384] [--cache-visited on,off] \
@@ -18,6 +19,7 @@ import numpy as np
 
 import lagraph_dist as ld
 from gpu_quick import build
+from lagraph_dist.tools.bench import frontier_bands
 
 
 def timed_searches(A, roots):
@@ -64,13 +66,20 @@ def main():
             level_ms = 1e3 * sum(s["seconds"] for s in result.stats)
             run = {"graph": spec, "round": round_, "blocks_per_sm": blocks or "policy", "block_edges": edges,
                    "cache_visited": cache, "cluster_levels": cluster, "ms": times, "median_ms": float(np.median(times)),
-                   "levels": len(result.stats), "level_ms_last": level_ms}
+                   "levels": len(result.stats), "level_ms_last": level_ms,
+                   "frontier_bands_last": frontier_bands(result.stats),
+                   "cluster_counts_last": dict(kernels.fused_cluster_counts)}
             record["runs"].append(run)
             print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={edges} cache={'on' if cache else 'off'} "
                   f"clusters={'on' if cluster else 'off'}: "
                   f"median {run['median_ms']:.3f} ms, "
                   f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
                   f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)
+            print("    by frontier: " + "; ".join(
+                f"{b['frontier_from']}-{b['frontier_to'] or ''}: {b['levels']} x {b['us_mean']:.2f} us"
+                for b in run["frontier_bands_last"]) +
+                f" | cluster levels {run['cluster_counts_last']['levels']}, spills {run['cluster_counts_last']['spills']}",
+                flush=True)
     kernels.fused_blocks_per_sm, kernels.fused_block_edges, kernels.fused_cache_visited = None, default_edges, True
     kernels.fused_cluster_levels = default_clusters
     if args.json:

@@ -31,6 +31,32 @@ def small_config(**changes):
     return bench.BenchConfig(**settings)
 
 
+# -- a search's levels by frontier size ---------------------------------------------------------
+def test_frontier_bands_count_each_size_of_a_mesh_search():
+    """A 30 x 40 mesh searched from a corner, on the CPU: each band holds the levels whose
+    frontier size falls in it, as scipy's distances count them (the number of vertices at each
+    distance), and its figures are those levels' own; bands without a level are left out."""
+    from lagraph_dist.io.generators import grid2d_edges
+    rows, cols = 30, 40
+    src, dst = grid2d_edges(rows, cols)
+    A = ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, backend="cpu")
+    stats = ld.bfs(A, 0).stats
+    distances = csgraph.shortest_path(A.to_scipy(), unweighted=True, indices=0).astype(int)
+    sizes = np.bincount(distances)              # vertices at each distance: 1, 2, ..., 30, ..., 1
+    bands = bench.frontier_bands(stats, bounds=(8, 16, 29))
+    assert [(b["frontier_from"], b["frontier_to"]) for b in bands] == [(1, 8), (9, 16), (17, 29), (30, None)]
+    expected = [int(((sizes >= lo) & (sizes <= (hi or sizes.max()))).sum()) for lo, hi in
+                [(1, 8), (9, 16), (17, 29), (30, None)]]
+    assert [b["levels"] for b in bands] == expected and sum(expected) == len(stats)
+    for band in bands:
+        inside = [s for s in stats if band["frontier_from"] <= s["frontier"] <= (band["frontier_to"] or 1 << 62)]
+        assert band["us_mean"] == pytest.approx(1e6 * np.mean([s["seconds"] for s in inside]))
+        assert band["host_reads"] == sum(s["host_reads"] for s in inside)
+        assert band["launches"] == sum(s["launches"] for s in inside)
+    assert [b["frontier_to"] for b in bench.frontier_bands(stats, bounds=(2, 1000))] == [2, 1000]
+    assert bench.frontier_bands([]) == []
+
+
 # -- each fused level's own seconds -----------------------------------------------------------
 def test_fused_cpu_levels_are_timed_one_by_one(kron):
     """A fused 1x1 CPU search times every level by itself: the seconds differ between levels

@@ -143,6 +143,33 @@ def teps_summary(edges, seconds):
     }
 
 
+#: frontier sizes that bound the bands of :func:`frontier_bands` (a band holds the levels of
+#: more entries than the bound before it, up to its own; the last band is open)
+FRONTIER_BANDS = (64, 256, 512, 1024, 2048)
+
+
+def frontier_bands(stats, bounds=FRONTIER_BANDS):
+    """One search's levels grouped by frontier size (``res.stats``): for each band that holds
+    a level, its bounds, its levels, their own seconds' mean and median in microseconds, and
+    the launches and host reads counted on its levels (each level's measured figures, none a
+    share of a total). Shows where a deep search's time goes: its small levels run in one
+    block, its middle ones in a cluster or the grid (docs/design.md)."""
+    frontier = np.array([s["frontier"] for s in stats], dtype=np.int64)
+    seconds = np.array([s["seconds"] for s in stats], dtype=float)
+    launches = np.array([s["launches"] for s in stats], dtype=np.int64)
+    reads = np.array([s["host_reads"] for s in stats], dtype=np.int64)
+    bands, low = [], 1
+    for high in (*bounds, None):
+        inside = (frontier >= low) & (frontier <= high if high is not None else True)
+        if inside.any():
+            us = 1e6 * seconds[inside]
+            bands.append({"frontier_from": low, "frontier_to": high, "levels": int(inside.sum()),
+                          "us_mean": float(us.mean()), "us_median": float(np.median(us)),
+                          "launches": int(launches[inside].sum()), "host_reads": int(reads[inside].sum())})
+        low = high + 1 if high is not None else low
+    return bands
+
+
 #: a timed root is named an outlier when it takes more than this many times the median
 OUTLIER_FACTOR = 3.0
 
