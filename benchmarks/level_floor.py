@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from lagraph_dist.tools.bench import banded_levels
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cpu_bench import scipy_csr  # noqa: E402  (a sibling script)
 
@@ -436,25 +438,17 @@ SMALL_THREADS = (512, 1024)
 #: dynamic shared memory a block of a cluster asks for, so that no two share a multiprocessor
 ONE_AN_SM_SHARED = 120 * 1024
 CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14
-#: frontier sizes the levels are grouped by (the fused kernel's notes use the same bands)
-BANDS = ((1, 64), (65, 256), (257, 512), (513, None))
+#: the frontier sizes that bound the bands levels are grouped by: 1-64, 65-256, 257-512, 513+
+#: (the fused kernel's notes use the same bands)
+BAND_BOUNDS = (64, 256, 512)
 THREADS = (128, 256, 512)
 
 
-def band_name(band):
-    low, high = band
-    return f"{low}-{high}" if high else f"{low}+"
-
-
 def banded(sizes, seconds):
-    """Mean and count of the levels' (or rounds') measured seconds in each frontier band, in us."""
-    out = {}
-    for band in BANDS:
-        low, high = band
-        picked = [s for f, s in zip(sizes, seconds) if f >= low and (high is None or f <= high)]
-        if picked:
-            out[band_name(band)] = {"levels": len(picked), "mean_us": 1e6 * statistics.fmean(picked)}
-    return out
+    """Mean and count of the levels' (or rounds') measured seconds in each frontier band, in us,
+    by band name (lagraph_dist.tools.bench.banded_levels groups them)."""
+    return {f"{b['frontier_from']}-{b['frontier_to']}" if b["frontier_to"] else f"{b['frontier_from']}+":
+            {"levels": b["levels"], "mean_us": b["us_mean"]} for b in banded_levels(sizes, seconds, BAND_BOUNDS)}
 
 
 def mesh(rows, cols):

@@ -154,18 +154,27 @@ def frontier_bands(stats, bounds=FRONTIER_BANDS):
     the launches and host reads counted on its levels (each level's measured figures, none a
     share of a total). Shows where a deep search's time goes: its small levels run in one
     block, its middle ones in a cluster or the grid (docs/design.md)."""
-    frontier = np.array([s["frontier"] for s in stats], dtype=np.int64)
-    seconds = np.array([s["seconds"] for s in stats], dtype=float)
-    launches = np.array([s["launches"] for s in stats], dtype=np.int64)
-    reads = np.array([s["host_reads"] for s in stats], dtype=np.int64)
+    return banded_levels([s["frontier"] for s in stats], [s["seconds"] for s in stats], bounds,
+                         launches=[s["launches"] for s in stats], host_reads=[s["host_reads"] for s in stats])
+
+
+def banded_levels(frontiers, seconds, bounds=FRONTIER_BANDS, *, launches=None, host_reads=None):
+    """Levels (or rounds) grouped by frontier size: ``frontiers[i]`` and ``seconds[i]`` are
+    level i's; each band that holds one gives ``frontier_from``, ``frontier_to`` (None: open),
+    ``levels``, ``us_mean``, ``us_median`` and, where given, the sums of ``launches`` and
+    ``host_reads``."""
+    frontier = np.asarray(frontiers, dtype=np.int64)
+    us = 1e6 * np.asarray(seconds, dtype=float)
     bands, low = [], 1
     for high in (*bounds, None):
         inside = (frontier >= low) & (frontier <= high if high is not None else True)
         if inside.any():
-            us = 1e6 * seconds[inside]
-            bands.append({"frontier_from": low, "frontier_to": high, "levels": int(inside.sum()),
-                          "us_mean": float(us.mean()), "us_median": float(np.median(us)),
-                          "launches": int(launches[inside].sum()), "host_reads": int(reads[inside].sum())})
+            band = {"frontier_from": low, "frontier_to": high, "levels": int(inside.sum()),
+                    "us_mean": float(us[inside].mean()), "us_median": float(np.median(us[inside]))}
+            for name, values in (("launches", launches), ("host_reads", host_reads)):
+                if values is not None:
+                    band[name] = int(np.asarray(values, dtype=np.int64)[inside].sum())
+            bands.append(band)
         low = high + 1 if high is not None else low
     return bands
 
