@@ -503,6 +503,35 @@ def readme_multigpu(results, folder=MULTIGPU):
     return "\n\n".join([md_table(header, rows), multigpu_provenance(results, folder)])
 
 
+def fused_blocks_bands(records):
+    """The runs that recorded their last search's levels by frontier size (fused_blocks.py's
+    ``frontier_bands_last``): a row a run, a band's cell its own mean us a level and its levels;
+    empty when no record holds them."""
+    named = {}
+    for record in records.values():
+        for run in record["runs"]:
+            for band in run.get("frontier_bands_last", ()):
+                low, high = band["frontier_from"], band["frontier_to"]
+                named[(low, high)] = f"{count(low)}-{count(high)}" if high else f"{count(low)}+"
+    if not named:
+        return ""
+    order = sorted(named)
+    rows = []
+    for record in records.values():
+        for run in record["runs"]:
+            if "frontier_bands_last" not in run:
+                continue
+            cells = {(b["frontier_from"], b["frontier_to"]): f"{sig(b['us_mean'])} ({count(b['levels'])})"
+                     for b in run["frontier_bands_last"]}
+            clusters = {True: "on", False: "off"}.get(run.get("cluster_levels"), "-")
+            ran = run.get("cluster_counts_last", {}).get("levels")
+            rows.append([run["graph"], f"`{record.get('commit')}`", clusters, "-" if ran is None else count(ran),
+                         *(cells.get(key, "-") for key in order)])
+    header = ["graph", "commit", "cluster levels", "levels run in the cluster",
+              *(f"frontier {named[key]}: us a level (levels)" for key in order)]
+    return md_table(header, rows)
+
+
 def results_fused_blocks(results):
     """The one-block threshold's sweep (ms a search and the levels' own device time) and what
     one grid barrier costs, from records that name their commit and device at the top."""
@@ -524,7 +553,9 @@ def results_fused_blocks(results):
     barrier = load(results, H100_BARRIER)
     barrier_rows = [[row["barrier"], count(row["blocks"]), count(row["threads"]), sig(row["us"], 3)]
                     for row in barrier["barriers"]]
+    bands = fused_blocks_bands(records)
     return "\n\n".join([md_table(header, rows), f"JSON {sources}.",
+                         *([f"The last search of each run, by frontier size:\n\n{bands}"] if bands else []),
                          md_table(["barrier", "blocks", "threads a block", "us each"], barrier_rows),
                          f"JSON `{H100_BARRIER}`: commit `{barrier.get('commit')}`, {barrier.get('device')}."
                          + (f" A cooperative launch of a kernel built with clusters (both barriers in one kernel): "
