@@ -30,7 +30,7 @@ NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + cla
          16: "hand-over: block levels (block 0) / wait", 17: "hand-over: barrier",
          24: "cluster: entry (inbox or queue)", 25: "cluster: neighbour loads", 26: "cluster: degree loads + claim atomic",
          27: "cluster: found + place", 28: "cluster: sum + clears", 29: "cluster: barrier",
-         30: "cluster: totals (remote reads) + block barrier", 31: "cluster: record + rule"}
+         30: "cluster: totals (own shared memory)", 31: "cluster: record + rule"}
 
 
 def traced_defines(plain=base.cuda_defines):

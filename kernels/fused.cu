@@ -74,8 +74,9 @@ static_assert(LD_SLOT_TARGET < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED
 // LD_STATUS_REASON (an LD_STOP_*), LD_STATUS_PUSH, LD_STATUS_PREVIOUS, LD_STATUS_UNEXPLORED (the
 // rule's state after the run), LD_STATUS_STARTED (%globaltimer (ns) when the first level
 // began), LD_STATUS_CLUSTER_LEVELS and LD_STATUS_CLUSTER_SPILLS (levels run inside the first
-// thread block cluster, and those whose output overfilled an inbox); then LD_FUSED_RECORD words a level: LD_RECORD_FRONTIER, LD_RECORD_DISCOVERED,
-// LD_RECORD_EXAMINED, LD_RECORD_PUSH (1 push / 0 pull), LD_RECORD_END_NS (%globaltimer at its end).
+// thread block cluster, and those whose output overfilled an inbox); then LD_FUSED_RECORD words
+// a level: LD_RECORD_FRONTIER, LD_RECORD_DISCOVERED, LD_RECORD_EXAMINED, LD_RECORD_PUSH (1 push /
+// 0 pull), LD_RECORD_END_NS (%globaltimer at its end).
 
 // lagraph_dist.direction.DirectionRule.choose, evaluated by every thread on the same inputs
 struct ld_rule {
@@ -1145,8 +1146,9 @@ static_assert((LD_FUSED_CLUSTER & (LD_FUSED_CLUSTER - 1)) == 0 && LD_FUSED_CLUST
 // A vertex in its owner's inbox: its id and its parent's id (the parent's value and the depth
 // are written a level later, by the thread that reads the entry: written when found, those
 // global stores sat on the level's chain, as the cluster barrier's release waits for them:
-// 0.25-0.3 us of a 3.9 us level on an H100, by a build without them), and its row, start << LD_INBOX_DEGREE_BITS |
-// degree (cluster levels run on thin graphs only, whose rows hold at most LD_FUSED_THIN_ROW).
+// 0.25-0.3 us of a 3.9 us level on an H100, by a build without them), and its row,
+// start << LD_INBOX_DEGREE_BITS | degree (cluster levels run on thin graphs only, whose rows
+// hold at most LD_FUSED_THIN_ROW).
 #define LD_INBOX_DEGREE_BITS 4
 static_assert(LD_FUSED_THIN_ROW < (1 << LD_INBOX_DEGREE_BITS), "a thin row's degree fits an inbox entry's low bits");
 struct ld_inbox {                  // the vertices of a level a cluster block owns

@@ -285,8 +285,9 @@ class FusedKernels(KernelsBase):
         ``while_running``, when given, is called once while the first run's kernel runs (work
         the host would otherwise do after the read).
         Updates ``rule``'s state, and ``fused_cluster_counts`` (the levels its runs ran inside
-        one thread block cluster, and those that spilled an inbox). Returns the twin's tuple (records, frontier ids (a copy),
-        frontier out-edges, stop reason); each level's seconds come from %globaltimer readings."""
+        one thread block cluster, and those that spilled an inbox). Returns the twin's tuple
+        (records, frontier ids (a copy), frontier out-edges, stop reason); each level's seconds
+        come from %globaltimer readings."""
         cp = self.cp
         n = out_csr.nmajor
         space = workspace or self.fused_workspace(n, int(out_csr.indices.shape[0]))
