@@ -1256,15 +1256,12 @@ __device__ __forceinline__ void ld_cluster_add_totals(ld_cluster_state& sh, int 
 }
 #endif
 
-// Vertex v's parent (`parent`'s value) and depth (`out`'s depth + depth_offset): a found vertex's
-// at the next level (or the hand-over), as it reads its inbox entry (offset -1), or a spilled
-// vertex's at once (offset 0).
+// Vertex v's parent (`parent`'s value) and depth (`out`'s): a found vertex's at the next level
+// (or the hand-over), as it reads its inbox entry, or a spilled vertex's at once.
 template <int MULT, typename V>
-__device__ __forceinline__ void ld_cluster_write_found(const ld_level_out<V>& out, int v, int parent, int depth_offset) {
+__device__ __forceinline__ void ld_cluster_write_found(const ld_level_out<V>& out, int v, int parent) {
     out.parents[v] = ld_multiply<MULT, V>(parent, V(), 1, 1, 0);
-    ld_level_out<V> at = out;
-    at.depth += depth_offset;
-    ld_mark_found(at, v, false);
+    ld_mark_found(out, v, false);
 }
 
 // The first cluster's levels from `level` (whose frontier, nf vertices with `edges` out-edges, is
@@ -1297,10 +1294,13 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
     int slot = (int)(level % 3);     // the slots rotate in 32 bits: a 64-bit `level % 3` is some
     i64 found = nf, found_edges = edges;    // thirty dependent instructions (0.22-0.26 us a level)
     long long stop = -1;
+    auto found_at = [&](i64 at_level) {        // what a level writes for the vertices it found
+        return ld_level_out<V>{words, parents, depths, depth_words, first_depth + at_level, out_indptr, nullptr,
+                               nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, nullptr};
+    };
     while (true) {
         const int nxt = slot == 2 ? 0 : slot + 1, ahead = nxt == 2 ? 0 : nxt + 1;
-        const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, out_indptr, nullptr,
-                                  nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, nullptr};
+        const ld_level_out<V> out = found_at(level), before = found_at(level - 1);
         const ld_inbox& in = sh.inbox[input];
         const int mine = from_queue ? (int)((nf + LD_FUSED_CLUSTER - 1 - rank) / LD_FUSED_CLUSTER)
                                     : (int)min(sh.count[slot], (unsigned)LD_FUSED_INBOX);
@@ -1321,7 +1321,7 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                 u = (int)(u32)who;
                 row = (i64)(packed >> LD_INBOX_DEGREE_BITS);
                 degree = (int)(packed & ((1u << LD_INBOX_DEGREE_BITS) - 1u));
-                ld_cluster_write_found<MULT, V>(out, u, (int)(who >> 32), -1);
+                ld_cluster_write_found<MULT, V>(before, u, (int)(who >> 32));
             }
             LD_TRACE_USE(trace, row + degree);
             LD_TRACE_MARK(trace, LD_C_ENTRY);
@@ -1349,7 +1349,7 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                         next_edges += (u64)claim[j].degree();
                         hit |= v[j] == target;
                         if (!ld_inbox_place(sh, input ^ 1, nxt, v[j], u, claim[j].start, (int)claim[j].degree())) {
-                            ld_cluster_write_found<MULT, V>(out, v[j], u, 0);     // a full inbox: spill
+                            ld_cluster_write_found<MULT, V>(out, v[j], u);     // a full inbox: spill
                             queues[(i64)nxt * n + atomicAdd(slots + LD_SLOT_SPILL, 1ull)] = v[j];
                             spilled = true;
                         }
@@ -1387,11 +1387,10 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
     __syncthreads();
     i64 offset = (i64)__ldcg(slots + LD_SLOT_SPILL);
     for (unsigned r = 0; r < rank; ++r) offset += sh.owned[r];
-    const ld_level_out<V> last{words, parents, depths, depth_words, first_depth + level, out_indptr, nullptr,
-                               nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, nullptr};
+    const ld_level_out<V> last = found_at(level - 1);
     for (int i = threadIdx.x; i < (int)sh.owned[rank]; i += blockDim.x) {
         const u64 who = sh.inbox[input].who[i];
-        ld_cluster_write_found<MULT, V>(last, (int)(u32)who, (int)(who >> 32), -1);
+        ld_cluster_write_found<MULT, V>(last, (int)(u32)who, (int)(who >> 32));
         queues[(i64)slot * n + offset + i] = (int)(u32)who;
     }
     if (rank == 0 && threadIdx.x == 0) {
