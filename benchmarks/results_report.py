@@ -503,6 +503,11 @@ def readme_multigpu(results, folder=MULTIGPU):
     return "\n\n".join([md_table(header, rows), multigpu_provenance(results, folder)])
 
 
+def on_off(setting):
+    """A run's boolean setting as a table writes it ('-': the record predates the setting)."""
+    return {True: "on", False: "off"}.get(setting, "-")
+
+
 def fused_blocks_bands(records):
     """The runs that recorded their last search's levels by frontier size (fused_blocks.py's
     ``frontier_bands_last``): a row a run, a band's cell its own mean us a level and its levels;
@@ -523,7 +528,7 @@ def fused_blocks_bands(records):
                 continue
             cells = {(b["frontier_from"], b["frontier_to"]): f"{sig(b['us_mean'])} ({count(b['levels'])})"
                      for b in run["frontier_bands_last"]}
-            clusters = {True: "on", False: "off"}.get(run.get("cluster_levels"), "-")
+            clusters = on_off(run.get("cluster_levels"))
             ran = run.get("cluster_counts_last", {}).get("levels")
             rows.append([run["graph"], f"`{record.get('commit')}`", clusters, "-" if ran is None else count(ran),
                          *(cells.get(key, "-") for key in order)])
@@ -540,7 +545,7 @@ def results_fused_blocks(results):
         for run in record["runs"]:
             threshold = "grid only" if run["block_edges"] == 0 else count(run["block_edges"])
             copy = {True: "yes", False: "no"}.get(run.get("cache_visited"), "-")     # (older records: not swept)
-            clusters = {True: "on", False: "off"}.get(run.get("cluster_levels"), "-")
+            clusters = on_off(run.get("cluster_levels"))
             rows.append([run["graph"], f"`{record.get('commit')}`", threshold, copy, clusters,
                          sig(run["median_ms"], 4),
                          sig(run["level_ms_last"], 4), count(run["levels"]),
