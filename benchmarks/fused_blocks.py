@@ -7,7 +7,7 @@ words on or off (on: where it fits) and with the cluster levels on or off (on: t
 GPU with thread block clusters), the settings alternated `--rounds` times in one process.
 
     python3 benchmarks/fused_blocks.py kron:22 mesh:1000x1000 path:200000 \
-        [--blocks 1,2,policy] [--block-edges 0,1024,4096,16384] [--cache-visited on,off] \
+        [--blocks 1,2,policy] [--block-edges 0,1024,policy] [--cache-visited on,off] \
         [--clusters on,off] [--rounds 2] [--json out.json]
 """
 import argparse
@@ -40,7 +40,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("graphs", nargs="+")
     parser.add_argument("--blocks", default="policy", help="blocks a multiprocessor, comma separated (policy: ours)")
-    parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
+    parser.add_argument("--block-edges", default=None,
+                        help="one-block thresholds, comma separated (policy: ours, by the launch)")
     parser.add_argument("--cache-visited", default="on", help="block 0's shared visited copy: on, off or on,off")
     parser.add_argument("--clusters", default=None, help="the cluster levels: on, off or on,off (default: the package's)")
     parser.add_argument("--rounds", type=int, default=1, help="passes over the settings, alternating them")
@@ -48,7 +49,8 @@ def main():
     args = parser.parse_args()
     kernels = ld.get_backend("gpu").kernels
     default_edges, default_clusters = kernels.fused_block_edges, kernels.fused_cluster_levels
-    sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [default_edges]
+    sweeps = ([None if x == "policy" else int(x) for x in args.block_edges.split(",")] if args.block_edges
+              else [default_edges])
     blockings = [None if b == "policy" else int(b) for b in args.blocks.split(",")]
     caches = [{"on": True, "off": False}[c] for c in args.cache_visited.split(",")]
     clusters = ([{"on": True, "off": False}[c] for c in args.clusters.split(",")] if args.clusters
@@ -64,13 +66,14 @@ def main():
             kernels.fused_cache_visited, kernels.fused_cluster_levels = cache, cluster
             times, result = timed_searches(A, roots)
             level_ms = 1e3 * sum(s["seconds"] for s in result.stats)
-            run = {"graph": spec, "round": round_, "blocks_per_sm": blocks or "policy", "block_edges": edges,
+            run = {"graph": spec, "round": round_, "blocks_per_sm": blocks or "policy",
+                   "block_edges": "policy" if edges is None else edges,
                    "cache_visited": cache, "cluster_levels": cluster, "ms": times, "median_ms": float(np.median(times)),
                    "levels": len(result.stats), "level_ms_last": level_ms,
                    "frontier_bands_last": frontier_bands(result.stats),
                    "cluster_counts_last": dict(kernels.fused_cluster_counts)}
             record["runs"].append(run)
-            print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={edges} cache={'on' if cache else 'off'} "
+            print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={run['block_edges']} cache={'on' if cache else 'off'} "
                   f"clusters={'on' if cluster else 'off'}: "
                   f"median {run['median_ms']:.3f} ms, "
                   f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "

@@ -41,7 +41,8 @@ def main():
     import cupy as cp
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("graphs", nargs="+")
-    parser.add_argument("--block-edges", default=None, help="one-block thresholds, comma separated")
+    parser.add_argument("--block-edges", default=None,
+                        help="one-block thresholds, comma separated (policy: ours, by the launch)")
     parser.add_argument("--searches", type=int, default=3)
     parser.add_argument("--clusters", choices=("on", "off"), default=None,
                         help="cluster levels (KernelsBase.fused_cluster_levels); default: the package's")
@@ -51,7 +52,8 @@ def main():
     kernels = ld.get_backend("gpu").kernels
     if args.clusters:
         kernels.fused_cluster_levels = args.clusters == "on"
-    sweeps = [int(x) for x in args.block_edges.split(",")] if args.block_edges else [kernels.fused_block_edges]
+    sweeps = ([None if x == "policy" else int(x) for x in args.block_edges.split(",")] if args.block_edges
+              else [kernels.fused_block_edges])
     props = cp.cuda.runtime.getDeviceProperties(0)
     clock_khz = props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0)   # cudaDevAttrClockRate
     clock_hz = 1e3 * clock_khz
@@ -75,9 +77,10 @@ def main():
             marks = {NAMES.get(k, str(k)): {"cycles_a_search": cycles[k], "marks_a_search": counts[k],
                                             "us_a_level": 1e6 * cycles[k] / clock_hz / max(levels, 1)}
                      for k in range(MARKS) if counts[k]}
-            run = {"graph": spec, "block_edges": edges, "levels": levels, "levels_own_us": own_us, "marks": marks}
+            run = {"graph": spec, "block_edges": "policy" if edges is None else edges, "levels": levels,
+                   "levels_own_us": own_us, "marks": marks}
             record["runs"].append(run)
-            print(f"{spec} block_edges={edges}: {levels} levels, levels' own {own_us:.1f} us "
+            print(f"{spec} block_edges={run['block_edges']}: {levels} levels, levels' own {own_us:.1f} us "
                   f"({own_us / max(levels, 1):.2f} us a level)")
             for name, m in marks.items():
                 print(f"    {name:42s} {m['marks_a_search']:10.0f} marks {m['cycles_a_search'] / max(m['marks_a_search'], 1):9.0f} "

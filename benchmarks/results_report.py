@@ -170,6 +170,14 @@ def count(n):
     return f"{n:,}"
 
 
+def one_block_threshold(edges):
+    """A run's one-block threshold as a table shows it: 0 runs no block level, "policy" is the
+    package's choice by launch (fused.py's _one_block_edges); "-" where a record has none."""
+    if edges is None:
+        return "-"
+    return {0: "grid only", "policy": "policy"}.get(edges) or count(edges)
+
+
 def plural(n, noun):
     return f"{count(n)} {noun}" + ("" if n == 1 else "s")
 
@@ -530,9 +538,9 @@ def fused_blocks_bands(records):
                      for b in run["frontier_bands_last"]}
             clusters = on_off(run.get("cluster_levels"))
             ran = run.get("cluster_counts_last", {}).get("levels")
-            rows.append([run["graph"], f"`{record.get('commit')}`", clusters, "-" if ran is None else count(ran),
-                         *(cells.get(key, "-") for key in order)])
-    header = ["graph", "commit", "cluster levels", "levels run in the cluster",
+            rows.append([run["graph"], f"`{record.get('commit')}`", one_block_threshold(run.get("block_edges")),
+                         clusters, "-" if ran is None else count(ran), *(cells.get(key, "-") for key in order)])
+    header = ["graph", "commit", "block levels up to", "cluster levels", "levels run in the cluster",
               *(f"frontier {named[key]}: us a level (levels)" for key in order)]
     return md_table(header, rows)
 
@@ -543,7 +551,7 @@ def results_fused_blocks(results):
     rows, records = [], {name: load(results, name) for name in H100_FUSED_BLOCKS}
     for record in records.values():
         for run in record["runs"]:
-            threshold = "grid only" if run["block_edges"] == 0 else count(run["block_edges"])
+            threshold = one_block_threshold(run["block_edges"])
             copy = {True: "yes", False: "no"}.get(run.get("cache_visited"), "-")     # (older records: not swept)
             clusters = on_off(run.get("cluster_levels"))
             rows.append([run["graph"], f"`{record.get('commit')}`", threshold, copy, clusters,
@@ -712,7 +720,7 @@ def results_fused_trace(results):
         for run in record["runs"]:
             for mark, m in run["marks"].items():
                 each = m["cycles_a_search"] / max(m["marks_a_search"], 1)
-                rows.append([run["graph"], f"`{record.get('commit')}`", count(run["block_edges"]), mark,
+                rows.append([run["graph"], f"`{record.get('commit')}`", one_block_threshold(run["block_edges"]), mark,
                              count(round(m["marks_a_search"])), count(round(each)), sig(m["us_a_level"], 3)])
     header = ["graph", "commit", "block levels up to", "mark", "marks a search", "cycles each",
               "us a level (nominal clock)"]

@@ -5,7 +5,7 @@ import pytest
 import lagraph_dist as ld
 from lagraph_dist.local import cpu_kernels
 from lagraph_dist.local import wire
-from lagraph_dist.local.layout import FUSED_BLOCK_EDGES
+from lagraph_dist.local.layout import FUSED_BLOCK_EDGES, FUSED_CLUSTER_BLOCK_EDGES
 from lagraph_dist.comm.grid import IdMap
 from lagraph_dist.local.parts import LocalCSR, LocalPart
 from lagraph_dist.semirings import semirings
@@ -482,15 +482,16 @@ def _fused_graph(graph):
     return _csr_of(src, dst, length), _csr_of(dst, src, length), length
 
 
-# push levels inside one block: never, by the default threshold, whenever the frontier fits
-BLOCK_EDGES = {"grid-only": 0, "default": FUSED_BLOCK_EDGES, "block-first": 1 << 40}
+# push levels inside one block: never, by the default policy (fused.py's _one_block_edges),
+# whenever the frontier fits
+BLOCK_EDGES = {"grid-only": 0, "default": None, "block-first": 1 << 40}
 
 
 @pytest.fixture(params=list(BLOCK_EDGES))
 def block_edges(request, gpu):
     gpu.kernels.fused_block_edges = BLOCK_EDGES[request.param]
     yield request.param
-    gpu.kernels.fused_block_edges = FUSED_BLOCK_EDGES
+    gpu.kernels.fused_block_edges = None
 
 
 @pytest.fixture
@@ -607,6 +608,26 @@ def _fused_against_twin(gpu, positional, graph, mode):
             p = int(got[v])
             assert depths[p] == depths[v] - 1
             assert v in out_csr.indices[out_csr.indptr[p]:out_csr.indptr[p + 1]]
+    return twin
+
+
+def test_fused_one_block_threshold_lower_where_the_cluster_runs(gpu, monkeypatch):
+    """By default a clustered launch (a thin graph) keeps push levels in block 0 up to
+    FUSED_CLUSTER_BLOCK_EDGES frontier edges, so that the cluster runs the levels between that
+    and FUSED_BLOCK_EDGES: on the 600 x 600 mesh, against the same search with the threshold
+    set to FUSED_BLOCK_EDGES, exactly those levels (counted in the twin's records) move to the
+    cluster, and the levels still equal the twin's."""
+    if not gpu.kernels._clusters:
+        pytest.skip("this GPU has no thread block clusters (compute capability below 9.0)")
+    ran = {}
+    for setting in (None, FUSED_BLOCK_EDGES):
+        monkeypatch.setattr(gpu.kernels, "fused_block_edges", setting)
+        twin = _fused_against_twin(gpu, True, "wide-mesh", "push")
+        ran[setting] = gpu.kernels.fused_cluster_counts["levels"]
+    between = sum(1 for _, _, edges, push, _ in twin[0]
+                  if push and FUSED_CLUSTER_BLOCK_EDGES < edges <= FUSED_BLOCK_EDGES)
+    assert between > 0
+    assert ran[None] - ran[FUSED_BLOCK_EDGES] == between
 
 
 @pytest.mark.parametrize("mode", ["pull", "push"])

@@ -155,24 +155,26 @@ def test_fused_blocks_band_table_holds_each_runs_bands():
     mesh = ld.bfs(ld.Matrix.from_edges(src, dst, 600, symmetrize=True, backend="cpu"), 0).stats
     ids = np.arange(99)
     path = ld.bfs(ld.Matrix.from_edges(ids, ids + 1, 100, symmetrize=True, backend="cpu"), 0).stats
-    runs = [{"graph": name, "cluster_levels": True, "cluster_counts_last": {"levels": 3, "spills": 0},
-             "frontier_bands_last": frontier_bands(stats, bounds=(4, 16))} for name, stats in
-            (("mesh", mesh), ("path", path))]
+    runs = [{"graph": name, "block_edges": edges, "cluster_levels": True,
+             "cluster_counts_last": {"levels": 3, "spills": 0},
+             "frontier_bands_last": frontier_bands(stats, bounds=(4, 16))}
+            for name, stats, edges in (("mesh", mesh, "policy"), ("path", path, 1024))]
     text = report.fused_blocks_bands({"a.json": {"commit": "abc1234", "runs": runs}})
     rows = table_rows(text)
-    assert rows["graph"][4:] == ["frontier 1-4: us a level (levels)", "frontier 5-16: us a level (levels)",
+    assert rows["graph"][5:] == ["frontier 1-4: us a level (levels)", "frontier 5-16: us a level (levels)",
                                  "frontier 17+: us a level (levels)"]
     for run in runs:
         cells = rows[run["graph"]]
-        assert cells[1:4] == ["`abc1234`", "on", "3"]
+        threshold = {"policy": "policy", 1024: "1,024"}[run["block_edges"]]
+        assert cells[1:5] == ["`abc1234`", threshold, "on", "3"]
         bands = {b["frontier_from"]: b for b in run["frontier_bands_last"]}
-        for cell, low in zip(cells[4:], (1, 5, 17)):
+        for cell, low in zip(cells[5:], (1, 5, 17)):
             if low not in bands:
                 assert cell == "-"
                 continue
             assert number(cell) == pytest.approx(bands[low]["us_mean"], rel=ROUNDING)
             assert cell.endswith(f"({bands[low]['levels']:,})")
-    assert rows["path"][5:] == ["-", "-"]          # every level of a path has one entry
+    assert rows["path"][6:] == ["-", "-"]          # every level of a path has one entry
     assert report.fused_blocks_bands({"a.json": {"commit": "x", "runs": [{"graph": "g"}]}}) == ""
 
 

@@ -38,6 +38,9 @@ FUSED_BUILDS = (1, 2)
 FUSED_BLOCK_FRONTIER = 1024  # fused.cu: frontier entries a one-block level holds in shared memory
 FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many frontier edges runs in
                              # one block (a kernel argument, not a define: benchmarks sweep it)
+FUSED_CLUSTER_BLOCK_EDGES = 1024  # the same where the cluster levels run above block 0's (a thin
+                             # graph's clustered build): a mesh level of 257-512 entries is faster
+                             # in the cluster than in block 0 (docs/design.md)
 FUSED_THIN_ROW = 8           # fused.cu: a graph whose rows have at most this many out-edges runs
                              # its block levels a thread an entry (the one-block-an-SM build)
 FUSED_CLUSTER = 8            # fused.cu: blocks of the thread block cluster whose levels run between

@@ -8,7 +8,7 @@ from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BLOCK_EDGES, FUSED_BUILDS,
+from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BUILDS,
                                        MULT_CODES, MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN,
                                        THREADS, cuda_defines)
 from lagraph_dist.local.fit import RESULTS_AHEAD_BYTES
@@ -137,9 +137,9 @@ class KernelsBase:
         # blocks a multiprocessor of the fused search (None: the policy of _fused_launch; fewer
         # make its grid barrier cheaper, more hide the latency of big levels)
         self.fused_blocks_per_sm = None
-        # frontier edges up to which a fused push level runs inside one block (0: never);
-        # benchmarks/fused_blocks.py sweeps it
-        self.fused_block_edges = FUSED_BLOCK_EDGES
+        # frontier edges up to which a fused push level runs inside one block (0: never; None:
+        # the policy of fused.py's _one_block_edges); benchmarks/fused_blocks.py sweeps it
+        self.fused_block_edges = None
         # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
         # visited words where they fit (benchmarks compare both)
         self.fused_cache_visited = True

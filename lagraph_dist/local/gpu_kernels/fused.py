@@ -10,7 +10,8 @@ import numpy as np
 from lagraph_dist.local.cpu_kernels.fused import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
-from lagraph_dist.local.layout import (FUSED_BUILDS, FUSED_CLUSTER, FUSED_GIANT_DEGREE, FUSED_NSLOTS,
+from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
+                                       FUSED_GIANT_DEGREE, FUSED_NSLOTS,
                                        FUSED_NSTATUS, FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW,
                                        FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG)
 
@@ -202,20 +203,31 @@ class FusedKernels(KernelsBase):
             _CALL_PACKING)
 
     def _launch_plan(self, space, out_csr, in_csr, mult, ctype):
-        """(kernel, blocks, dynamic shared bytes, argument buffer) of a launch over ``in_csr``
-        (:meth:`_fused_launch`, :meth:`_arguments`), made once and kept in the workspace under
-        everything they depend on: one lookup a call."""
+        """(kernel, blocks, dynamic shared bytes, argument buffer, one-block threshold) of a
+        launch over ``in_csr`` (:meth:`_fused_launch`, :meth:`_arguments`,
+        :meth:`_one_block_edges`), made once and kept in the workspace under everything they
+        depend on: one lookup a call."""
         key = (id(in_csr.indptr), mult, ctype, self.fused_blocks_per_sm, self.fused_cache_visited,
-               self.fused_cluster_levels)
+               self.fused_cluster_levels, self.fused_block_edges)
         plan = space["plans"].get(key)
         if plan is None:
-            function, blocks, cache, thin = self._fused_launch(space, out_csr, mult, ctype)
+            function, blocks, cache, thin, clustered = self._fused_launch(space, out_csr, mult, ctype)
             arguments = self._arguments(space, out_csr, in_csr, thin)
-            plan = space["plans"][key] = (function, blocks, cache, arguments)
+            plan = space["plans"][key] = (function, blocks, cache, arguments, self._one_block_edges(clustered))
         return plan
 
+    def _one_block_edges(self, clustered):
+        """Frontier edges up to which a push level runs in block 0 (fused.cu's ld_block_fits):
+        the ``fused_block_edges`` setting, else FUSED_CLUSTER_BLOCK_EDGES where the launch is
+        clustered, so that the cluster levels take the levels between it and FUSED_BLOCK_EDGES
+        (a 1000 x 1000 mesh's levels of 257-512 entries, 3.5 us a level there against 4.1 in
+        block 0 on an H200: ``benchmarks/fused_blocks.py``), else FUSED_BLOCK_EDGES."""
+        if self.fused_block_edges is not None:
+            return self.fused_block_edges
+        return FUSED_CLUSTER_BLOCK_EDGES if clustered else FUSED_BLOCK_EDGES
+
     def _fused_launch(self, space, out_csr, mult, ctype):
-        """(kernel, blocks, dynamic shared bytes, thin) of a cooperative launch over the graph of
+        """(kernel, blocks, dynamic shared bytes, thin, clustered) of a cooperative launch over the graph of
         workspace ``space`` (made once: :meth:`_launch_plan` keeps it; the attributes read are
         driver queries). Blocks a
         multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
@@ -235,7 +247,7 @@ class FusedKernels(KernelsBase):
         if self.fused_cluster_levels and self._clusters and thin:
             function = self._function("fused", "ld_bfs_fused_clustered", mult, ctype)
             cache = self._visited_cache_bytes(function, n, build)
-            return function, self._clustered_blocks(function, cache), cache, thin
+            return function, self._clustered_blocks(function, cache), cache, thin, True
         function = self._function("fused", "ld_bfs_fused", mult, ctype, build)
         cache = self._visited_cache_bytes(function, n, build)
         props = self._props
@@ -244,7 +256,7 @@ class FusedKernels(KernelsBase):
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // FUSED_THREADS
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + cache + 1024, 1)
         fit = max(1, min(by_regs, by_threads, by_shared, int(props["maxBlocksPerMultiProcessor"])))
-        return function, self._sms * min(fit, wanted), cache, thin
+        return function, self._sms * min(fit, wanted), cache, thin, False
 
     def _clustered_blocks(self, function, cache):
         """Blocks of a clustered launch: one a multiprocessor, in whole clusters of
@@ -356,11 +368,11 @@ class FusedKernels(KernelsBase):
         first, nfirst, source = (0, 1, frontier) if isinstance(frontier, int) else (frontier.data.ptr,
                                                                                     frontier.shape[0], -1)
         mult, ctype = (2, "long long") if positional else (0, "bool")
-        function, blocks, cache, arguments = self._launch_plan(space, out_csr, in_csr, mult, ctype)
+        function, blocks, cache, arguments, block_edges = self._launch_plan(space, out_csr, in_csr, mult, ctype)
         arguments.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
             source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
-            rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, self.fused_block_edges, target,
+            rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, block_edges, target,
             report.records_at, report.whole_at, report.mirror.address, FUSED_RECORDS_READ, cache > 0,
             depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
