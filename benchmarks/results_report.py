@@ -58,6 +58,9 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-83218ba.json", "h100-high-diame
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json",
                      "h100-fused-blocks-clusters-9d4a2a5.json", "h100-fused-blocks-clusters-9dbd217.json",
                      "h100-fused-blocks-clusters-cdd754f.json")
+#: the same on one H200: the one-block threshold where the cluster levels run (985a6c1 swept it,
+#: b22d608 made 1,024 the clustered launch's policy)
+H200_FUSED_BLOCKS = ("h200-fused-blocks-sweep-985a6c1.json", "h200-fused-blocks-policy-b22d608.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
 H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.json")
@@ -545,10 +548,10 @@ def fused_blocks_bands(records):
     return md_table(header, rows)
 
 
-def results_fused_blocks(results):
-    """The one-block threshold's sweep (ms a search and the levels' own device time) and what
-    one grid barrier costs, from records that name their commit and device at the top."""
-    rows, records = [], {name: load(results, name) for name in H100_FUSED_BLOCKS}
+def fused_blocks_sweep(records):
+    """fused_blocks.py's runs, a row a run (ms a search, the levels' own device time), with the
+    line naming each record's commit and device."""
+    rows = []
     for record in records.values():
         for run in record["runs"]:
             threshold = one_block_threshold(run["block_edges"])
@@ -563,12 +566,29 @@ def results_fused_blocks(results):
     header = ["graph", "commit", "block levels up to (frontier edges)", "block 0's shared visited copy",
               "cluster levels", "ms a search (median)", "levels' own ms",
               "levels", "us a level (own)"]
+    return md_table(header, rows) + f"\n\nJSON {sources}."
+
+
+def fused_blocks_with_bands(records):
+    """fused_blocks_sweep, then the runs' last searches by frontier size where they hold them."""
+    bands = fused_blocks_bands(records)
+    return "\n\n".join([fused_blocks_sweep(records),
+                         *([f"The last search of each run, by frontier size:\n\n{bands}"] if bands else [])])
+
+
+def results_h200_fused_blocks(results):
+    """The same sweep on one H200 (``nvidia-h200``)."""
+    return fused_blocks_with_bands({name: load(results, name) for name in H200_FUSED_BLOCKS})
+
+
+def results_fused_blocks(results):
+    """The one-block threshold's sweep (ms a search and the levels' own device time) and what
+    one grid barrier costs, from records that name their commit and device at the top."""
+    records = {name: load(results, name) for name in H100_FUSED_BLOCKS}
     barrier = load(results, H100_BARRIER)
     barrier_rows = [[row["barrier"], count(row["blocks"]), count(row["threads"]), sig(row["us"], 3)]
                     for row in barrier["barriers"]]
-    bands = fused_blocks_bands(records)
-    return "\n\n".join([md_table(header, rows), f"JSON {sources}.",
-                         *([f"The last search of each run, by frontier size:\n\n{bands}"] if bands else []),
+    return "\n\n".join([fused_blocks_with_bands(records),
                          md_table(["barrier", "blocks", "threads a block", "us each"], barrier_rows),
                          f"JSON `{H100_BARRIER}`: commit `{barrier.get('commit')}`, {barrier.get('device')}."
                          + (f" A cooperative launch of a kernel built with clusters (both barriers in one kernel): "
@@ -1134,6 +1154,7 @@ README_REGIONS = {"h100-bench": readme_h100_bench, "high-diameter": readme_high_
 RESULTS_README_REGIONS = {
     "index": record_index, "h100-bench": results_h100_bench, "h100-levels": results_h100_levels,
     "h100-roots": results_h100_roots, "fused-blocks": results_fused_blocks,
+    "h200-fused-blocks": results_h200_fused_blocks,
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
     "multigpu-4gpu": lambda results: results_multigpu(results, FOUR_GPUS),
     "multigpu-4gpu-levels": lambda results: results_multigpu_levels(results, FOUR_GPUS),
