@@ -32,6 +32,8 @@
 #error "LD_FUSED_BLOCK_FRONTIER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_THIN_ROW)
 #error "LD_FUSED_THIN_ROW is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_THIN_ROW_DEGREE_BITS)
+#error "LD_THIN_ROW_DEGREE_BITS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_CLUSTER)
 #error "LD_FUSED_CLUSTER is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_FUSED_INBOX)

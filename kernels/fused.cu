@@ -315,6 +315,28 @@ struct ld_eager_claim {
     __device__ __forceinline__ i64 degree() const { return end - start; }
 };
 
+// A thin graph's row (at most LD_FUSED_THIN_ROW out-edges) as one word, start <<
+// LD_THIN_ROW_DEGREE_BITS | degree: the launch's `thin_rows` (fused.py's _thin_rows, made once
+// per matrix), so that a claim reads the found vertex's row with one load where indptr takes two.
+// The thin levels' memory instructions are their cost: the second load cost a cluster level of
+// 513-1,024 mesh entries 0.16 us of 3.67 (nvidia-h200). A cluster inbox entry carries the word.
+static_assert(LD_FUSED_THIN_ROW < (1 << LD_THIN_ROW_DEGREE_BITS), "a thin row's degree fits its word's low bits");
+__device__ __forceinline__ i64 ld_thin_start(u64 row) { return (i64)(row >> LD_THIN_ROW_DEGREE_BITS); }
+__device__ __forceinline__ int ld_thin_degree(u64 row) { return (int)(row & ((1u << LD_THIN_ROW_DEGREE_BITS) - 1u)); }
+
+// ld_eager_claim on a thin graph: the row's word read beside the atomic.
+struct ld_thin_claim {
+    u64 row = 0;
+    u32 before = ~0u;
+    __device__ __forceinline__ void issue(const u64* __restrict__ thin_rows, u32* words, int v) {
+        row = __ldg(thin_rows + v);
+        before = atomicOr(words + (v >> 5), 1u << (v & 31));
+    }
+    __device__ __forceinline__ bool fresh(bool ok, int v) const { return ok && !((before >> (v & 31)) & 1u); }
+    __device__ __forceinline__ i64 start() const { return ld_thin_start(row); }
+    __device__ __forceinline__ int degree() const { return ld_thin_degree(row); }
+};
+
 // A grid push level of at most this many frontier edges claims eagerly (ld_push_visit), in the
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
@@ -825,9 +847,9 @@ static_assert(((u64)LD_FUSED_BLOCK_FRONTIER * LD_FUSED_THIN_ROW << LD_THIN_EDGE_
               "a thin level's packed count fits 32 bits");
 
 template <int MULT, typename V>
-__device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_block_frontier& in, int nf, i64 edges,
-                                    ld_block_frontier& next, ld_block_state& sh, int at_level,
-                                    const ld_level_out<V>& out) {
+__device__ void ld_block_thin_level(const int* __restrict__ indices, const u64* __restrict__ thin_rows,
+                                    const ld_block_frontier& in, int nf, i64 edges, ld_block_frontier& next,
+                                    ld_block_state& sh, int at_level, const ld_level_out<V>& out) {
     int u[LD_THIN_ENTRIES], degree[LD_THIN_ENTRIES];
     i64 row[LD_THIN_ENTRIES];
     int longest = 0;
@@ -854,12 +876,12 @@ __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_bl
                 ok[e][j] = first + j < degree[e];
                 v[e][j] = ok[e][j] ? __ldg(indices + row[e] + first + j) : 0;
             }
-        ld_eager_claim claim[LD_THIN_ENTRIES][LD_THIN_STEP];
+        ld_thin_claim claim[LD_THIN_ENTRIES][LD_THIN_STEP];
 #pragma unroll
         for (int e = 0; e < LD_THIN_ENTRIES; ++e)
 #pragma unroll
             for (int j = 0; j < LD_THIN_STEP; ++j)
-                if (ok[e][j]) claim[e][j].issue(out.out_indptr, ld_claim_words(out), v[e][j]);
+                if (ok[e][j]) claim[e][j].issue(thin_rows, ld_claim_words(out), v[e][j]);
         u32 mine = 0;
 #pragma unroll
         for (int e = 0; e < LD_THIN_ENTRIES; ++e)
@@ -883,8 +905,8 @@ __device__ void ld_block_thin_level(const int* __restrict__ indices, const ld_bl
                 const u32 position = at >> LD_THIN_EDGE_BITS;
                 out.next_queue[position] = v[e][j];
                 if (position < LD_FUSED_BLOCK_FRONTIER)
-                    ld_add_entry(next, (int)position, v[e][j], claim[e][j].start, (int)(at & (LD_THIN_ONE_ENTRY - 1u)),
-                                 claim[e][j].degree(), &sh.unowned[at_level]);
+                    ld_add_entry(next, (int)position, v[e][j], claim[e][j].start(),
+                                 (int)(at & (LD_THIN_ONE_ENTRY - 1u)), claim[e][j].degree(), &sh.unowned[at_level]);
                 at += LD_THIN_ONE_ENTRY + (u32)claim[e][j].degree();
             }
     }
@@ -1006,8 +1028,9 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                 u32* __restrict__ depth_words, long long first_depth, int* __restrict__ queues,
                                 u32* __restrict__ bitmaps, int* __restrict__ giants, i64 giant_capacity,
                                 u64* __restrict__ slots, ld_rule rule, i64 level, i64 nf, i64 edges,
-                                i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, bool thin,
-                                int target, u64* __restrict__ records, u32* cache, ld_block_state& sh) {
+                                i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges,
+                                const u64* __restrict__ thin_rows, int target, u64* __restrict__ records, u32* cache,
+                                ld_block_state& sh) {
     ld_tracer trace;
     LD_TRACE_START(trace);
     const i64 nwords = (n + 31) >> 5;
@@ -1073,10 +1096,10 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
                                   nullptr, queues + (i64)nxt * n, nullptr, giants + (i64)nxt * giant_capacity,
                                   nullptr, target, slots + LD_SLOT_TARGET, cache};
         // a thin graph's level of more than one edge-flattened round: a thread an entry
-        const bool thin_level = BLOCKS == 1 && thin && edges > (i64)LD_BLOCK_EDGES_A_THREAD * LD_FUSED_THREADS;
+        const bool thin_level = BLOCKS == 1 && thin_rows && edges > (i64)LD_BLOCK_EDGES_A_THREAD * LD_FUSED_THREADS;
         if (thin_level)
-            ld_block_thin_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, sh.frontier[input ^ 1], sh,
-                                         at_level, out);
+            ld_block_thin_level<MULT, V>(out_indices, thin_rows, sh.frontier[input], (int)nf, edges,
+                                         sh.frontier[input ^ 1], sh, at_level, out);
         else
             ld_block_push_level<MULT, V>(out_indices, sh.frontier[input], (int)nf, edges, owned,
                                          sh.frontier[input ^ 1], sh, at_level, out, trace);
@@ -1146,14 +1169,11 @@ static_assert((LD_FUSED_CLUSTER & (LD_FUSED_CLUSTER - 1)) == 0 && LD_FUSED_CLUST
 // A vertex in its owner's inbox: its id and its parent's id (the parent's value and the depth
 // are written a level later, by the thread that reads the entry: written when found, those
 // global stores sat on the level's chain, as the cluster barrier's release waits for them:
-// 0.25-0.3 us of a 3.9 us level on an H100, by a build without them), and its row,
-// start << LD_INBOX_DEGREE_BITS | degree (cluster levels run on thin graphs only, whose rows
-// hold at most LD_FUSED_THIN_ROW).
-#define LD_INBOX_DEGREE_BITS 4
-static_assert(LD_FUSED_THIN_ROW < (1 << LD_INBOX_DEGREE_BITS), "a thin row's degree fits an inbox entry's low bits");
+// 0.25-0.3 us of a 3.9 us level on an H100, by a build without them), and its thin row's word
+// as its claim read it (cluster levels run on thin graphs only).
 struct ld_inbox {                  // the vertices of a level a cluster block owns
     u64 who[LD_FUSED_INBOX];       // vertex | parent << 32
-    u64 row[LD_FUSED_INBOX];       // start << LD_INBOX_DEGREE_BITS | degree
+    u64 row[LD_FUSED_INBOX];       // start << LD_THIN_ROW_DEGREE_BITS | degree
 };
 
 // A level's output sits at slot level % 3 of each field, zeroed by its block two levels ahead,
@@ -1228,14 +1248,13 @@ __device__ __forceinline__ u32 ld_remote_load(u32 at) {
 
 // Found vertex v (parent `parent`, row [start, start + degree)) into its owner's inbox `into`
 // of the level whose output counters are at `slot`; false when that inbox is full.
-__device__ __forceinline__ bool ld_inbox_place(ld_cluster_state& sh, int into, int slot, int v, int parent, i64 start,
-                                               int degree) {
+__device__ __forceinline__ bool ld_inbox_place(ld_cluster_state& sh, int into, int slot, int v, int parent, u64 row) {
     const unsigned owner = ld_owner(v);
     const u32 at = ld_remote_add(ld_in_block(&sh.count[slot], owner), 1u);
     if (at >= LD_FUSED_INBOX) return false;
     ld_inbox& box = sh.inbox[into];
     ld_remote_store(ld_in_block(&box.who[at], owner), (u64)(u32)v | (u64)(u32)parent << 32);
-    ld_remote_store(ld_in_block(&box.row[at], owner), (u64)start << LD_INBOX_DEGREE_BITS | (u64)(u32)degree);
+    ld_remote_store(ld_in_block(&box.row[at], owner), row);
     return true;
 }
 
@@ -1277,7 +1296,8 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                                                u32* __restrict__ bitmaps, u64* __restrict__ slots, ld_rule rule,
                                                i64 level, i64 nf, i64 edges, i64 max_frontier, i64 max_edges,
                                                i64 max_levels, i64 block_edges, int target,
-                                               u64* __restrict__ records, ld_cluster_state& sh, ld_tracer& trace) {
+                                               const u64* __restrict__ thin_rows, u64* __restrict__ records,
+                                               ld_cluster_state& sh, ld_tracer& trace) {
 #ifdef LD_CLUSTER_LEVELS
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
@@ -1309,20 +1329,20 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
         bool hit = false, spilled = false;
         for (int base = 0; base < mine; base += blockDim.x) {      // a thread an entry
             const int i = base + threadIdx.x;
-            int u = 0, degree = 0;
-            i64 row = 0;
+            int u = 0;
+            u64 thin_row = 0;
             if (i < mine && from_queue) {
                 u = __ldcg(queues + (i64)slot * n + rank + (i64)i * LD_FUSED_CLUSTER);
-                row = __ldg(out_indptr + u);
-                degree = (int)(__ldg(out_indptr + u + 1) - row);
+                thin_row = __ldg(thin_rows + u);
                 bitmaps[(i64)slot * nwords + (u >> 5)] = 0u;     // its bits leave the bitmap
             } else if (i < mine) {
-                const u64 who = in.who[i], packed = in.row[i];
+                const u64 who = in.who[i];
                 u = (int)(u32)who;
-                row = (i64)(packed >> LD_INBOX_DEGREE_BITS);
-                degree = (int)(packed & ((1u << LD_INBOX_DEGREE_BITS) - 1u));
+                thin_row = in.row[i];
                 ld_cluster_write_found<MULT, V>(before, u, (int)(who >> 32));
             }
+            const i64 row = ld_thin_start(thin_row);
+            const int degree = ld_thin_degree(thin_row);
             LD_TRACE_USE(trace, row + degree);
             LD_TRACE_MARK(trace, LD_C_ENTRY);
             for (int first = 0; first < degree; first += LD_THIN_STEP) {
@@ -1335,12 +1355,12 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                 }
                 LD_TRACE_USE(trace, v[0] + v[LD_THIN_STEP - 1]);
                 LD_TRACE_MARK(trace, LD_C_LOAD);
-                ld_eager_claim claim[LD_THIN_STEP];
+                ld_thin_claim claim[LD_THIN_STEP];
 #pragma unroll
                 for (int j = 0; j < LD_THIN_STEP; ++j)
-                    if (ok[j]) claim[j].issue(out_indptr, words, v[j]);
-                LD_TRACE_USE(trace, claim[0].before + claim[0].start + claim[LD_THIN_STEP - 1].before +
-                                        claim[LD_THIN_STEP - 1].end);
+                    if (ok[j]) claim[j].issue(thin_rows, words, v[j]);
+                LD_TRACE_USE(trace, claim[0].before + claim[0].row + claim[LD_THIN_STEP - 1].before +
+                                        claim[LD_THIN_STEP - 1].row);
                 LD_TRACE_MARK(trace, LD_C_CLAIM);
 #pragma unroll
                 for (int j = 0; j < LD_THIN_STEP; ++j)
@@ -1348,7 +1368,7 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                         ++next_found;
                         next_edges += (u64)claim[j].degree();
                         hit |= v[j] == target;
-                        if (!ld_inbox_place(sh, input ^ 1, nxt, v[j], u, claim[j].start, (int)claim[j].degree())) {
+                        if (!ld_inbox_place(sh, input ^ 1, nxt, v[j], u, claim[j].row)) {
                             ld_cluster_write_found<MULT, V>(out, v[j], u);     // a full inbox: spill
                             queues[(i64)nxt * n + atomicAdd(slots + LD_SLOT_SPILL, 1ull)] = v[j];
                             spilled = true;
@@ -1426,7 +1446,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
              long long* __restrict__ depths, u32* __restrict__ depth_words, long long first_depth,
              const int* __restrict__ first, i64 nfirst, int source, const u64* __restrict__ pushed,
              int* __restrict__ queues, u32* __restrict__ bitmaps, int* __restrict__ giants,
-             int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible, int thin_rows,
+             int* __restrict__ giant_rows, i64 giant_capacity, int giant_rows_possible,
+             const u64* __restrict__ thin_rows,       // a thin graph's rows (ld_thin_claim), else null
              u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
              long long rule_unexplored,
@@ -1560,7 +1581,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             }
         };
         const bool to_block = ld_block_fits(push, nf, fe, ngiants, block_edges, max_edges);
-        const bool to_cluster = CLUSTERED && thin_rows != 0 && ld_cluster_fits(push, nf, fe, ngiants, block_edges,
+        const bool to_cluster = CLUSTERED && thin_rows && ld_cluster_fits(push, nf, fe, ngiants, block_edges,
                                                                                  max_edges);
         if (to_block || to_cluster) {
             clear_old();
@@ -1572,14 +1593,14 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                     ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths,
                                                      level_depth_words, first_depth, queues, bitmaps, giants,
                                                      giant_capacity, slots, rule, level, nf, fe, max_frontier,
-                                                     max_edges, max_levels, block_edges, thin_rows != 0, target,
+                                                     max_edges, max_levels, block_edges, thin_rows, target,
                                                      records, cache_visited ? ld_visited_cache : nullptr,
                                                      level_shared.block);
                     __syncthreads();
                 } else {                            // (ends with the cluster's barrier)
                     ld_cluster_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, level_depth_words,
                                                first_depth, queues, bitmaps, slots, rule, level, nf, fe, max_frontier,
-                                               max_edges, max_levels, block_edges, target, records,
+                                               max_edges, max_levels, block_edges, target, thin_rows, records,
                                                level_shared.cluster, trace);
                 }
                 if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -1715,7 +1736,7 @@ struct ld_fused_args {
     const i64* out_indptr; const int* out_indices; const i64* in_indptr; const int* in_indices;
     const u32* empty_rows; i64 n;
     int* queues; u32* bitmaps; int* giants; int* giant_rows; i64 giant_capacity; i64 giant_rows_possible;
-    i64 thin_rows; u64* slots;
+    const u64* thin_rows; u64* slots;
     u32* words; V* parents; long long* depths; u32* depth_words; long long first_depth;
     const int* first; i64 nfirst; i64 source; const u64* pushed;
     i64 rule_mode; double alpha; double beta; long long rule_push; long long rule_previous;
@@ -1728,7 +1749,7 @@ struct ld_fused_args {
 #define LD_FUSED_SEARCH(MULT, V, BLOCKS, CLUSTERED) ld_bfs_fused_search<MULT, V, BLOCKS, CLUSTERED>( \
         a.out_indptr, a.out_indices, a.in_indptr, a.in_indices, a.empty_rows, a.n, a.words, a.parents, a.depths, \
         a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues, \
-        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, (int)a.thin_rows, a.slots, \
+        a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, a.thin_rows, a.slots, \
         (int)a.rule_mode, a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, \
         a.max_edges, a.max_levels, a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels, \
         a.cache_visited != 0, a.depth_bits_follow != 0)

@@ -43,6 +43,7 @@ FUSED_CLUSTER_BLOCK_EDGES = 1024  # the same where the cluster levels run above 
                              # in the cluster than in block 0 (docs/design.md)
 FUSED_THIN_ROW = 8           # fused.cu: a graph whose rows have at most this many out-edges runs
                              # its block levels a thread an entry (the one-block-an-SM build)
+THIN_ROW_DEGREE_BITS = 4     # fused.cu: such a graph's rows, a word each: start << these | degree
 FUSED_CLUSTER = 8            # fused.cu: blocks of the thread block cluster whose levels run between
                              # block 0's and the grid's on thin graphs (compute capability 9.0 and up)
 FUSED_INBOX = 1024           # fused.cu: entries a cluster block's inbox holds (the vertices it owns
@@ -102,7 +103,7 @@ FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %glo
 SHARED = (
     "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
     "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "FUSED_THIN_ROW",
-    "FUSED_CLUSTER", "FUSED_INBOX",
+    "THIN_ROW_DEGREE_BITS", "FUSED_CLUSTER", "FUSED_INBOX",
     "MAX_OWNERS",
     "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "ADD_ANY", "ADD_MIN", "ADD_LOR",
     "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",

@@ -13,7 +13,7 @@ from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
                                        FUSED_GIANT_DEGREE, FUSED_NSLOTS,
                                        FUSED_NSTATUS, FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW,
-                                       FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG)
+                                       FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG, THIN_ROW_DEGREE_BITS)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 #: level records the kernel writes into the host's mirror with the status (deeper runs read
@@ -35,7 +35,7 @@ FUSED_MAX_PUSH_EDGES = 1 << 20
 FUSED_FIXED_ARGUMENTS = (
     ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("empty_rows", "Q"),
     ("n", "q"), ("queues", "Q"), ("bitmaps", "Q"), ("giants", "Q"), ("giant_rows", "Q"), ("giant_capacity", "q"),
-    ("giant_rows_possible", "q"), ("thin_rows", "q"), ("slots", "Q"))
+    ("giant_rows_possible", "q"), ("thin_rows", "Q"), ("slots", "Q"))
 FUSED_CALL_ARGUMENTS = (
     ("words", "Q"), ("parents", "Q"), ("depths", "Q"), ("depth_words", "Q"), ("first_depth", "q"), ("first", "Q"),
     ("nfirst", "q"), ("source", "q"), ("pushed", "Q"), ("rule_mode", "q"),
@@ -187,11 +187,22 @@ class FusedKernels(KernelsBase):
         FUSED_THIN_ROW out-edges."""
         return build == 1 and self._longest_row(space, out_csr) <= FUSED_THIN_ROW
 
+    def _thin_rows(self, space, out_csr):
+        """A thin graph's rows as one word each, start << THIN_ROW_DEGREE_BITS | degree (fused.cu's
+        ld_thin_claim reads a found vertex's row with one load where the indptr takes two), made
+        once per matrix: 8 bytes a vertex."""
+        def words(csr):
+            cp = self.cp
+            indptr = csr.indptr.astype(cp.uint64)
+            return (indptr[:-1] << THIN_ROW_DEGREE_BITS) | (indptr[1:] - indptr[:-1])
+        return self._per_matrix(space, "thin_rows", out_csr, words)
+
     def _arguments(self, space, out_csr, in_csr, thin):
         """The kernel's argument buffer (a KernelArguments), made once per launch plan
         (:meth:`_launch_plan` keeps it) with the fields that stay from call to call
-        (FUSED_FIXED_ARGUMENTS: the graph's blocks, empty rows and n, whether its block levels
-        may run a thread an entry (``thin``: :meth:`_thin`); the workspace's queues, bitmaps,
+        (FUSED_FIXED_ARGUMENTS: the graph's blocks, empty rows and n, its thin rows where its
+        block levels may run a thread an entry (``thin``: :meth:`_thin`, :meth:`_thin_rows`; null
+        elsewhere); the workspace's queues, bitmaps,
         giant lists and slots) packed: a call packs only its own (a whole call on a small
         graph is a few hundred microseconds of which the host's part is what is left to cut). The
         arrays stay alive in the workspace and the matrix, which outlive the launches."""
@@ -199,7 +210,8 @@ class FusedKernels(KernelsBase):
             _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
             _pointer(self._empty_rows(space, in_csr)), out_csr.nmajor, _pointer(space["queues"]),
             _pointer(space["bitmaps"]), _pointer(space["giants"]), _pointer(space["giant_rows"]),
-            space["giant_capacity"], int(self._giant_rows(space, in_csr)), int(thin), _pointer(space["slots"])),
+            space["giant_capacity"], int(self._giant_rows(space, in_csr)),
+            _pointer(self._thin_rows(space, out_csr) if thin else None), _pointer(space["slots"])),
             _CALL_PACKING)
 
     def _launch_plan(self, space, out_csr, in_csr, mult, ctype):
