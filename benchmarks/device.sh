@@ -142,6 +142,18 @@ for stage in "$@"; do
             ${CLUSTERS:+--clusters $CLUSTERS} --rounds ${ROUNDS:-1} \
             --json "$OUT/fused-blocks.json" \
             2>&1 | tee "$OUT/blocks.log" ;;
+    blocks-ab)              # fused_blocks.py on $QUICK at this commit against the one in $OLD_TREE (.old;
+                            # $OLD_COMMIT), each in its own process, alternating $ROUNDS (2) times
+        old_site=$(install_old)
+        for round in $(seq ${ROUNDS:-2}); do
+            for side in head old; do
+                if [ $side = head ]; then path=$site commit=$LAGRAPH_DIST_COMMIT
+                else path=$old_site:$site commit=${OLD_COMMIT:-old}; fi
+                LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${QUICK_TIMEOUT:-300} python3 \
+                    "$repo/benchmarks/fused_blocks.py" ${QUICK:-mesh:1000x1000 mesh:2000x2000} \
+                    --json "$OUT/blocks-$side-$round.json" 2>&1 | sed "s/^/$side $round: /" | tee -a "$OUT/blocks-ab.log"
+            done
+        done ;;
     host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20)
         for spec in ${HOST_GRAPHS:-kron:20}; do
             timeout 150 python3 "$repo/benchmarks/host_profile.py" $spec --lines ${HOST_LINES:-30} \
