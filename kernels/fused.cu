@@ -1171,9 +1171,12 @@ static_assert((LD_FUSED_CLUSTER & (LD_FUSED_CLUSTER - 1)) == 0 && LD_FUSED_CLUST
 // global stores sat on the level's chain, as the cluster barrier's release waits for them:
 // 0.25-0.3 us of a 3.9 us level on an H100, by a build without them), and its thin row's word
 // as its claim read it (cluster levels run on thin graphs only).
+struct __align__(16) ld_inbox_entry {     // one 16-byte store places it, one load reads it
+    u64 who;                       // vertex | parent << 32
+    u64 row;                       // start << LD_THIN_ROW_DEGREE_BITS | degree
+};
 struct ld_inbox {                  // the vertices of a level a cluster block owns
-    u64 who[LD_FUSED_INBOX];       // vertex | parent << 32
-    u64 row[LD_FUSED_INBOX];       // start << LD_THIN_ROW_DEGREE_BITS | degree
+    ld_inbox_entry entry[LD_FUSED_INBOX];
 };
 
 // A level's output sits at slot level % 3 of each field, zeroed by its block two levels ahead,
@@ -1240,21 +1243,22 @@ __device__ __forceinline__ void ld_remote_store(u32 at, u32 x) {
 __device__ __forceinline__ void ld_remote_store(u32 at, u64 x) {
     asm volatile("st.shared::cluster.u64 [%0], %1;" :: "r"(at), "l"(x) : "memory");
 }
+__device__ __forceinline__ void ld_remote_store(u32 at, u64 x, u64 y) {       // 16 bytes, aligned
+    asm volatile("st.shared::cluster.v2.u64 [%0], {%1, %2};" :: "r"(at), "l"(x), "l"(y) : "memory");
+}
 __device__ __forceinline__ u32 ld_remote_load(u32 at) {
     u32 x;
     asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(x) : "r"(at) : "memory");
     return x;
 }
 
-// Found vertex v (parent `parent`, row [start, start + degree)) into its owner's inbox `into`
-// of the level whose output counters are at `slot`; false when that inbox is full.
+// Found vertex v (parent `parent`, its thin row's word `row`) into its owner's inbox `into` of
+// the level whose output counters are at `slot`; false when that inbox is full.
 __device__ __forceinline__ bool ld_inbox_place(ld_cluster_state& sh, int into, int slot, int v, int parent, u64 row) {
     const unsigned owner = ld_owner(v);
     const u32 at = ld_remote_add(ld_in_block(&sh.count[slot], owner), 1u);
     if (at >= LD_FUSED_INBOX) return false;
-    ld_inbox& box = sh.inbox[into];
-    ld_remote_store(ld_in_block(&box.who[at], owner), (u64)(u32)v | (u64)(u32)parent << 32);
-    ld_remote_store(ld_in_block(&box.row[at], owner), row);
+    ld_remote_store(ld_in_block(&sh.inbox[into].entry[at], owner), (u64)(u32)v | (u64)(u32)parent << 32, row);
     return true;
 }
 
@@ -1329,17 +1333,18 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
         bool hit = false, spilled = false;
         for (int base = 0; base < mine; base += blockDim.x) {      // a thread an entry
             const int i = base + threadIdx.x;
-            int u = 0;
+            int u = 0, parent = -1;
             u64 thin_row = 0;
             if (i < mine && from_queue) {
                 u = __ldcg(queues + (i64)slot * n + rank + (i64)i * LD_FUSED_CLUSTER);
                 thin_row = __ldg(thin_rows + u);
                 bitmaps[(i64)slot * nwords + (u >> 5)] = 0u;     // its bits leave the bitmap
             } else if (i < mine) {
-                const u64 who = in.who[i];
-                u = (int)(u32)who;
-                thin_row = in.row[i];
-                ld_cluster_write_found<MULT, V>(before, u, (int)(who >> 32));
+                const ld_inbox_entry entry = in.entry[i];
+                u = (int)(u32)entry.who;
+                parent = (int)(entry.who >> 32);
+                thin_row = entry.row;
+                ld_cluster_write_found<MULT, V>(before, u, parent);
             }
             const i64 row = ld_thin_start(thin_row);
             const int degree = ld_thin_degree(thin_row);
@@ -1355,6 +1360,9 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
                 }
                 LD_TRACE_USE(trace, v[0] + v[LD_THIN_STEP - 1]);
                 LD_TRACE_MARK(trace, LD_C_LOAD);
+                // u's parent is visited: no claim (the level's memory instructions are its cost)
+#pragma unroll
+                for (int j = 0; j < LD_THIN_STEP; ++j) ok[j] = ok[j] && v[j] != parent;
                 ld_thin_claim claim[LD_THIN_STEP];
 #pragma unroll
                 for (int j = 0; j < LD_THIN_STEP; ++j)
@@ -1409,7 +1417,7 @@ __device__ __noinline__ void ld_cluster_levels(const i64* __restrict__ out_indpt
     for (unsigned r = 0; r < rank; ++r) offset += sh.owned[r];
     const ld_level_out<V> last = found_at(level - 1);
     for (int i = threadIdx.x; i < (int)sh.owned[rank]; i += blockDim.x) {
-        const u64 who = sh.inbox[input].who[i];
+        const u64 who = sh.inbox[input].entry[i].who;
         ld_cluster_write_found<MULT, V>(last, (int)(u32)who, (int)(who >> 32));
         queues[(i64)slot * n + offset + i] = (int)(u32)who;
     }
