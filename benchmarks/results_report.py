@@ -59,8 +59,12 @@ H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056a
                      "h100-fused-blocks-clusters-9d4a2a5.json", "h100-fused-blocks-clusters-9dbd217.json",
                      "h100-fused-blocks-clusters-cdd754f.json")
 #: the same on one H200: the one-block threshold where the cluster levels run (985a6c1 swept it,
-#: b22d608 made 1,024 the clustered launch's policy)
-H200_FUSED_BLOCKS = ("h200-fused-blocks-sweep-985a6c1.json", "h200-fused-blocks-policy-b22d608.json")
+#: b22d608 made 1,024 the clustered launch's policy), then two commits each against its base in
+#: alternating processes (8d1176e: a thin row in one word; c7a649e: the cluster's inbox entries
+#: and its parent claims)
+H200_FUSED_BLOCKS = ("h200-fused-blocks-sweep-985a6c1.json", "h200-fused-blocks-policy-b22d608.json",
+                     "h200-fused-blocks-thin-rows-base-adc225e.json", "h200-fused-blocks-thin-rows-8d1176e.json",
+                     "h200-fused-blocks-inbox-base-e51df30.json", "h200-fused-blocks-inbox-c7a649e.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
 H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.json")
