@@ -1148,9 +1148,11 @@ __device__ __noinline__ void ld_block_levels(const i64* __restrict__ out_indptr,
 // their claims (rows read beside), the places (benchmarks/level_floor.py's inbox variant: 2.7-3.0
 // us a level of 257 or more entries on an H100, the grid's 3.3-3.4). A level's totals (count,
 // out-edges, a hit of the target, a spill) reach every block's shared memory before the barrier
-// (ld_cluster_add_totals), and a found vertex's parent and depth are written a level later: on
-// an H100 these levels have measured 3.4-3.5 us for 513-1,024 mesh entries on some machines and
-// 3.9 on others, the grid levels' 3.9-4.1 (KernelsBase.fused_cluster_levels, docs/design.md).
+// (ld_cluster_add_totals), and a found vertex's parent and depth are written a level later.
+// What such a level costs is its memory instructions more than its chain: a claim reads its
+// vertex's thin row as one word, an inbox entry is one 16-byte pair, and a vertex read from an
+// inbox does not claim its parent. On an H200 these levels measure 2.6-2.8 us for 257-1,024 mesh
+// entries, the grid levels' about 4 (KernelsBase.fused_cluster_levels, docs/design.md).
 // The first level reads its entries from the global queue (entry i by block i mod the cluster).
 // An inbox that fills spills the vertex to the level's global queue (one global atomic), and the
 // search goes back to the grid after that level. Levels write what block levels write (no

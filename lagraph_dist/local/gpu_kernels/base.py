@@ -146,7 +146,8 @@ class KernelsBase:
         # whether the one-block-an-SM build on thin graphs launches in thread block clusters whose
         # first cluster runs the levels between block 0's and the grid's (fused.cu's
         # ld_cluster_levels; compute capability 9.0 and up): on an H100 the 1000 x 1000 mesh's
-        # levels 4% faster, the 2000 x 2000's equal, a path's 5% (docs/design.md); benchmarks
+        # levels 4% faster, the 2000 x 2000's equal, a path's 5%, before their levels took
+        # fewer memory instructions and block 0 handed them more (docs/design.md); benchmarks
         # compare both
         self.fused_cluster_levels = True
         # the last fused search's levels inside the cluster and those that spilled an inbox (the
