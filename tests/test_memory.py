@@ -283,6 +283,24 @@ def test_one_gpu_counts_the_outputs_made_ahead_all_or_none(scale, held):
     n = 1 << scale
     outputs = 8 * n + 8 * n + 2 * (n // 8)
     gpu, cpu = (memory.estimate_memory(n, 32 * n, backend=b, symmetric=True) for b in ("gpu", "cpu"))
-    extra = gpu.search - cpu.search
+    # every one-GPU search also counts a thin graph's row words (test_thin_rows_... below)
+    extra = gpu.search - cpu.search - memory.THIN_ROWS_BYTES_PER_VERTEX * n
     assert (extra >= outputs) == held and (extra == 0) == (not held)
     assert extra <= memory.RESULTS_AHEAD_BYTES
+
+
+@given(st.lists(st.integers(0, 8), min_size=1, max_size=50))
+@settings(max_examples=40, deadline=None)
+def test_thin_rows_hold_each_rows_start_and_degree_in_the_bytes_counted(degrees):
+    """The one-GPU search's thin rows (fused.py's _thin_rows, made with numpy here as CuPy would
+    make them): a word a vertex, THIN_ROW_DEGREE_BITS of degree under the row's start, in the
+    bytes a vertex the estimate counts."""
+    from types import SimpleNamespace
+    from lagraph_dist.local.gpu_kernels.fused import FusedKernels
+    from lagraph_dist.local.layout import THIN_ROW_DEGREE_BITS
+    indptr = np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64)
+    csr = LocalCSR(indptr, np.zeros(int(indptr[-1]), np.int32), len(degrees))
+    words = FusedKernels._thin_rows(SimpleNamespace(cp=np, _per_matrix=FusedKernels._per_matrix), {}, csr)
+    assert words.nbytes == memory.THIN_ROWS_BYTES_PER_VERTEX * len(degrees)
+    assert np.array_equal(words >> np.uint64(THIN_ROW_DEGREE_BITS), indptr[:-1])
+    assert np.array_equal(words & np.uint64((1 << THIN_ROW_DEGREE_BITS) - 1), degrees)

@@ -61,6 +61,9 @@ WORKSPACE_BYTES_PER_VERTEX = 96  # per vertex of the larger local space: visited
                                  # degrees, frontier, the gathered frontier, the product's output
 RESULT_BYTES_PER_VERTEX = 48     # per graph vertex: dense levels and parents on every rank
                                  # (to_numpy) and the per-vertex arrays of their validation
+THIN_ROWS_BYTES_PER_VERTEX = 8   # one GPU: a thin graph's rows as one word each (fused.py's
+                                 # _thin_rows), made at its first fused search; counted for every
+                                 # graph, as the estimate does not know the longest row
 AHEAD_BYTES_PER_VERTEX = 17      # one GPU: the next search's parents, depths and their bits, made
                                  # while a search runs when under RESULTS_AHEAD_BYTES (made_ahead)
 
@@ -192,7 +195,7 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     search = (transient + RESULT_BYTES_PER_VERTEX * n
               + WORKSPACE_BYTES_PER_VERTEX * max(layout.col_space_len, layout.row_space_len))
     if name == "gpu" and rows * cols == 1:
-        search += results_ahead_bytes(n)
+        search += results_ahead_bytes(n) + THIN_ROWS_BYTES_PER_VERTEX * n
 
     chunk = min(edges, 2 * EDGES_PER_CHUNK if chunk_keys is None else _count("chunk_keys", chunk_keys, 0))
     construction = INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
