@@ -221,3 +221,17 @@ def test_kernel_arguments_pack_each_call_after_the_fixed_fields():
         arguments.pack(*fields)
         address = ctypes.c_void_p.from_address(arguments.pointers).value
         assert ctypes.string_at(address, fixed.size + call.size) == fixed.pack(0xDEADBEEF, -3) + call.pack(*fields)
+
+
+@pytest.mark.parametrize("setting, clustered, expected", [
+    (None, True, "cluster"), (None, False, "block"), (0, True, 0), (4096, False, 4096), (512, True, 512)])
+def test_one_block_threshold_policy_and_its_override(setting, clustered, expected):
+    """The fused launch's one-block threshold (fused.py's _one_block_edges): without a setting,
+    FUSED_CLUSTER_BLOCK_EDGES where the launch is clustered (the cluster takes the levels above
+    it) and FUSED_BLOCK_EDGES elsewhere; a setting, 0 included, wins on both launches."""
+    from types import SimpleNamespace
+    from lagraph_dist.local.gpu_kernels.fused import FusedKernels
+    from lagraph_dist.local.layout import FUSED_BLOCK_EDGES, FUSED_CLUSTER_BLOCK_EDGES
+    assert FUSED_CLUSTER_BLOCK_EDGES < FUSED_BLOCK_EDGES
+    want = {"cluster": FUSED_CLUSTER_BLOCK_EDGES, "block": FUSED_BLOCK_EDGES}.get(expected, expected)
+    assert FusedKernels._one_block_edges(SimpleNamespace(fused_block_edges=setting), clustered) == want
