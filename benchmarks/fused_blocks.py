@@ -19,7 +19,7 @@ import numpy as np
 
 import lagraph_dist as ld
 from gpu_quick import build
-from lagraph_dist.tools.bench import frontier_bands
+from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings
 
 
 def timed_searches(A, roots):
@@ -49,9 +49,8 @@ def main():
     args = parser.parse_args()
     kernels = ld.get_backend("gpu").kernels
     default_edges, default_clusters = kernels.fused_block_edges, kernels.fused_cluster_levels
-    sweeps = ([None if x == "policy" else int(x) for x in args.block_edges.split(",")] if args.block_edges
-              else [default_edges])
-    blockings = [None if b == "policy" else int(b) for b in args.blocks.split(",")]
+    sweeps = policy_settings(args.block_edges) if args.block_edges else [default_edges]
+    blockings = policy_settings(args.blocks)
     caches = [{"on": True, "off": False}[c] for c in args.cache_visited.split(",")]
     clusters = ([{"on": True, "off": False}[c] for c in args.clusters.split(",")] if args.clusters
                 else [default_clusters])
@@ -66,15 +65,15 @@ def main():
             kernels.fused_cache_visited, kernels.fused_cluster_levels = cache, cluster
             times, result = timed_searches(A, roots)
             level_ms = 1e3 * sum(s["seconds"] for s in result.stats)
-            run = {"graph": spec, "round": round_, "blocks_per_sm": blocks or "policy",
-                   "block_edges": "policy" if edges is None else edges,
+            run = {"graph": spec, "round": round_, "blocks_per_sm": policy_label(blocks),
+                   "block_edges": policy_label(edges),
                    "cache_visited": cache, "cluster_levels": cluster, "ms": times, "median_ms": float(np.median(times)),
                    "levels": len(result.stats), "level_ms_last": level_ms,
                    "frontier_bands_last": frontier_bands(result.stats),
                    "cluster_counts_last": dict(kernels.fused_cluster_counts)}
             record["runs"].append(run)
-            print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={run['block_edges']} cache={'on' if cache else 'off'} "
-                  f"clusters={'on' if cluster else 'off'}: "
+            print(f"{spec} blocks/SM={run['blocks_per_sm']} block_edges={run['block_edges']} "
+                  f"cache={'on' if cache else 'off'} clusters={'on' if cluster else 'off'}: "
                   f"median {run['median_ms']:.3f} ms, "
                   f"levels' own {level_ms:.3f} ms, {len(result.stats)} levels, "
                   f"{1e3 * run['median_ms'] / max(len(result.stats), 1):.2f} us/level", flush=True)

@@ -19,7 +19,7 @@ import numpy as np
 import lagraph_dist as ld
 import lagraph_dist.local.gpu_kernels.base as base
 from gpu_quick import build
-from lagraph_dist.tools.bench import write_json
+from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
 
 MARKS = 32       # LD_TRACE_MARKS in kernels/fused.cu
 NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",
@@ -52,8 +52,7 @@ def main():
     kernels = ld.get_backend("gpu").kernels
     if args.clusters:
         kernels.fused_cluster_levels = args.clusters == "on"
-    sweeps = ([None if x == "policy" else int(x) for x in args.block_edges.split(",")] if args.block_edges
-              else [kernels.fused_block_edges])
+    sweeps = policy_settings(args.block_edges) if args.block_edges else [kernels.fused_block_edges]
     props = cp.cuda.runtime.getDeviceProperties(0)
     clock_khz = props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0)   # cudaDevAttrClockRate
     clock_hz = 1e3 * clock_khz
@@ -77,7 +76,7 @@ def main():
             marks = {NAMES.get(k, str(k)): {"cycles_a_search": cycles[k], "marks_a_search": counts[k],
                                             "us_a_level": 1e6 * cycles[k] / clock_hz / max(levels, 1)}
                      for k in range(MARKS) if counts[k]}
-            run = {"graph": spec, "block_edges": "policy" if edges is None else edges, "levels": levels,
+            run = {"graph": spec, "block_edges": policy_label(edges), "levels": levels,
                    "levels_own_us": own_us, "marks": marks}
             record["runs"].append(run)
             print(f"{spec} block_edges={run['block_edges']}: {levels} levels, levels' own {own_us:.1f} us "

@@ -262,3 +262,13 @@ def test_plot_of_a_missing_record_is_a_file_error(tmp_path):
 def test_a_record_that_cannot_be_written_is_a_file_error(tmp_path):
     with pytest.raises(ld.FileError, match="write the benchmark record"):
         bench.write_json({"a": 1}, tmp_path / "no-such-folder" / "out.json")
+
+
+def test_policy_settings_name_the_packages_policy_none_and_back():
+    """Benchmarks' knob settings ("1,2,policy") read as ints and None (the package's policy),
+    and a record names None "policy" again."""
+    from lagraph_dist.tools.bench import policy_label, policy_settings
+    assert policy_settings("0,1024,policy") == [0, 1024, None]
+    assert [policy_label(x) for x in policy_settings("policy,2")] == ["policy", 2]
+    with pytest.raises(ValueError):
+        policy_settings("1,auto")

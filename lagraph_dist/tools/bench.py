@@ -148,6 +148,17 @@ def teps_summary(edges, seconds):
 FRONTIER_BANDS = (64, 256, 512, 1024, 2048)
 
 
+def policy_settings(text):
+    """A benchmark's comma-separated settings of a kernel knob whose None is the package's own
+    policy: "1,2,policy" -> [1, 2, None]."""
+    return [None if x == "policy" else int(x) for x in text.split(",")]
+
+
+def policy_label(setting):
+    """A setting from :func:`policy_settings` as a record names it: "policy" for None."""
+    return "policy" if setting is None else setting
+
+
 def frontier_bands(stats, bounds=FRONTIER_BANDS):
     """One search's levels grouped by frontier size (``res.stats``): for each band that holds
     a level, its bounds, its levels, their own seconds' mean and median in microseconds, and

@@ -239,9 +239,9 @@ class FusedKernels(KernelsBase):
         return FUSED_CLUSTER_BLOCK_EDGES if clustered else FUSED_BLOCK_EDGES
 
     def _fused_launch(self, space, out_csr, mult, ctype):
-        """(kernel, blocks, dynamic shared bytes, thin, clustered) of a cooperative launch over the graph of
-        workspace ``space`` (made once: :meth:`_launch_plan` keeps it; the attributes read are
-        driver queries). Blocks a
+        """(kernel, blocks, dynamic shared bytes, thin, clustered) of a cooperative launch over
+        the graph of workspace ``space`` (made once: :meth:`_launch_plan` keeps it; the
+        attributes read are driver queries). Blocks a
         multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
         degree, whose thin frontiers make the level's latency chain the cost
         (benchmarks/fused_blocks.py: 23 against 32 ms on the 1000 x 1000 mesh), else as many as
