@@ -838,7 +838,7 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
 // shared atomic a warp (the 64-bit packing is a compare-and-swap loop in shared memory).
 #define LD_THIN_STEP 4
 #define LD_THIN_ENTRIES 2          // entries a thread
-#define LD_THIN_EDGE_BITS 18
+#define LD_THIN_EDGE_BITS 17
 #define LD_THIN_ONE_ENTRY (1u << LD_THIN_EDGE_BITS)
 static_assert(LD_FUSED_BLOCK_FRONTIER <= LD_THIN_ENTRIES * LD_FUSED_THREADS, "a thin level holds an entry a thread");
 static_assert((u64)LD_FUSED_BLOCK_FRONTIER * LD_FUSED_THIN_ROW * LD_FUSED_THIN_ROW < (1ull << LD_THIN_EDGE_BITS),

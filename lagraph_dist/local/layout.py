@@ -41,10 +41,8 @@ FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many front
 FUSED_CLUSTER_BLOCK_EDGES = 1024  # the same where the cluster levels run above block 0's (a thin
                              # graph's clustered build): a mesh level of 257-512 entries is faster
                              # in the cluster than in block 0 (docs/design.md)
-FUSED_THIN_ROW = 15          # fused.cu: a graph whose rows have at most this many out-edges runs
-                             # its block levels a thread an entry and its cluster levels (the
-                             # one-block-an-SM build); the most a row word's degree bits hold, so
-                             # that a road-like graph (rows of up to 9) is thin too
+FUSED_THIN_ROW = 8           # fused.cu: a graph whose rows have at most this many out-edges runs
+                             # its block levels a thread an entry (the one-block-an-SM build)
 THIN_ROW_DEGREE_BITS = 4     # fused.cu: such a graph's rows, a word each: start << these | degree
 FUSED_CLUSTER = 8            # fused.cu: blocks of the thread block cluster whose levels run between
                              # block 0's and the grid's on thin graphs (compute capability 9.0 and up)
