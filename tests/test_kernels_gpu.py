@@ -567,8 +567,16 @@ def test_fused_search_hands_big_push_levels_to_the_tile_push(gpu, positional, gr
     _fused_against_twin(gpu, positional, graph, mode)
 
 
-def _fused_against_twin(gpu, positional, graph, mode):
-    from lagraph_dist.core.direction import DirectionRule
+@pytest.mark.parametrize("alpha", [3.0, 16.0])
+@pytest.mark.parametrize("graph", ["random", "giants", "switching"])
+def test_fused_rule_with_other_alphas(gpu, graph, alpha):
+    """The kernel's rule off the default alpha (8): divided (3) or scaled by another power of two
+    (16), the same directions, levels and rule state as the twin's."""
+    _fused_against_twin(gpu, True, graph, "auto", alpha=alpha)
+
+
+def _fused_against_twin(gpu, positional, graph, mode, alpha=None):
+    from lagraph_dist.core.direction import DEFAULT_ALPHA, DirectionRule
     cp = gpu.xp
     out_csr, in_csr, length = _fused_graph(graph)
     source = 0
@@ -581,7 +589,8 @@ def _fused_against_twin(gpu, positional, graph, mode):
     nnz = int(out_csr.indptr[-1])
     args = dict(max_frontier=length, max_edges=nnz, max_levels=4096, target=-1)
     gw, gp, gdw, gd = (cp.asarray(a) for a in (words, parents, depth_words, depths))
-    twin_rule, cuda_rule = DirectionRule(mode, length, nnz), DirectionRule(mode, length, nnz)
+    alpha = DEFAULT_ALPHA if alpha is None else alpha
+    twin_rule, cuda_rule = DirectionRule(mode, length, nnz, alpha), DirectionRule(mode, length, nnz, alpha)
     twin = K.bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, 1, frontier, positional, twin_rule,
                        **args)
     cuda = gpu.kernels.bfs_fused(to_gpu(out_csr, cp), to_gpu(in_csr, cp), gw, gp, gdw, gd, 1, cp.asarray(frontier),
@@ -592,7 +601,7 @@ def _fused_against_twin(gpu, positional, graph, mode):
     assert [e for _, _, e, p, _ in cuda[0] if p] == [e for _, _, e, p, _ in twin[0] if p]
     # each level timed by the kernel's clock (a positive difference of %globaltimer readings)
     assert all(t > 0 for *_, t in cuda[0])
-    if mode == "auto" and graph in ("random", "giants", "directed"):
+    if mode == "auto" and graph in ("random", "giants", "directed") and alpha == DEFAULT_ALPHA:
         assert {p for _, _, _, p, _ in twin[0]} == {0, 1}, "the case should take both directions"
     assert sorted(cp.asnumpy(cuda[1]).tolist()) == sorted(twin[1].tolist())
     assert cuda[2:] == twin[2:]
