@@ -65,6 +65,18 @@ H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056a
 H200_FUSED_BLOCKS = ("h200-fused-blocks-sweep-985a6c1.json", "h200-fused-blocks-policy-b22d608.json",
                      "h200-fused-blocks-thin-rows-base-adc225e.json", "h200-fused-blocks-thin-rows-8d1176e.json",
                      "h200-fused-blocks-inbox-base-e51df30.json", "h200-fused-blocks-inbox-c7a649e.json")
+#: A/Bs on one H200 after c7a649e, each side in its own process, alternating: the cluster levels'
+#: parent skip taken out (a scratch tree) against it kept; FUSED_THIN_ROW 15 (c2dd7f6, reverted)
+#: against 8; the one-block threshold swept lower where the cluster runs (256, 512, the policy);
+#: the rule's power-of-two alpha scaled instead of divided (cb48ce7 against 4af5918)
+H200_FUSED_BLOCKS_AB = ("h200-fused-blocks-parent-skip-c2dd7f6.json", "h200-fused-blocks-parent-skip-off-eec75e7.json",
+                        "h200-fused-blocks-thin-15-c2dd7f6.json", "h200-fused-blocks-thin-15-base-eec75e7.json",
+                        "h200-fused-blocks-threshold-c2dd7f6.json")
+#: high_diameter.py and gpu_quick.py on one H200 (the issue's table, peers in the same run)
+H200_HIGH_DIAMETER = ("h200-high-diameter-meshes-4af5918.json", "h200-high-diameter-path-4af5918.json",
+                      "h200-high-diameter-road-4af5918.json")
+H200_QUICK = ("h200-quick-4af5918.json",)
+H200_HOST_PROFILE = ("h200-host-profile-mesh1000x1000-4af5918.json", "h200-host-profile-kron20-4af5918.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
 H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.json")
@@ -580,9 +592,20 @@ def fused_blocks_with_bands(records):
                          *([f"The last search of each run, by frontier size:\n\n{bands}"] if bands else [])])
 
 
-def results_h200_fused_blocks(results):
+def results_h200_fused_blocks(results, names=H200_FUSED_BLOCKS):
     """The same sweep on one H200 (``nvidia-h200``)."""
-    return fused_blocks_with_bands({name: load(results, name) for name in H200_FUSED_BLOCKS})
+    return fused_blocks_with_bands({name: load(results, name) for name in names})
+
+
+def results_h200_high_diameter(results):
+    """high_diameter.py's records on one H200: every run beside its peers, one table."""
+    records = [(name, load(results, name)) for name in H200_HIGH_DIAMETER]
+    header = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours",
+              "fused levels", "host reads / level", "validated"]
+    rows = [row for _, record in records for row in high_diameter_rows(record)]
+    sources = [f"`{name}`: commit `{commit_of(record['environment'])}`, {device_of(record['environment'])}"
+               for name, record in records]
+    return "\n\n".join([md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_fused_blocks(results):
@@ -604,11 +627,11 @@ def results_fused_blocks(results):
                          results_launch_cost(results)])
 
 
-def results_quick(results):
+def results_quick(results, names=H100_QUICK):
     """Whole ld.bfs calls on one GPU (benchmarks/gpu_quick.py): each root's ms, a row a graph and
     direction."""
     rows, sources = [], []
-    for name in H100_QUICK:
+    for name in names:
         record = load(results, name)
         sources.append(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}")
         for graph, runs in record["graphs"].items():
@@ -629,11 +652,11 @@ HOST_PARTS = ("before the launch", "the launch call", "after the report", "kerne
               "host beyond the kernel", "plain call less the kernel")
 
 
-def results_host_profile(results):
+def results_host_profile(results, names=H100_HOST_PROFILE):
     """One ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py): the
     timeline's medians over calls of one fused run, a row a record."""
     rows, sources = [], []
-    for name in H100_HOST_PROFILE:
+    for name in names:
         record = load(results, name)
         sources.append(f"`{name}`: commit `{record.get('commit')}`, {record.get('device')}")
         parts = record["timeline_us"]
@@ -1159,6 +1182,10 @@ RESULTS_README_REGIONS = {
     "index": record_index, "h100-bench": results_h100_bench, "h100-levels": results_h100_levels,
     "h100-roots": results_h100_roots, "fused-blocks": results_fused_blocks,
     "h200-fused-blocks": results_h200_fused_blocks,
+    "h200-fused-blocks-ab": lambda results: results_h200_fused_blocks(results, H200_FUSED_BLOCKS_AB),
+    "h200-high-diameter": results_h200_high_diameter,
+    "h200-quick": lambda results: results_quick(results, H200_QUICK),
+    "h200-host": lambda results: results_host_profile(results, H200_HOST_PROFILE),
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
     "multigpu-4gpu": lambda results: results_multigpu(results, FOUR_GPUS),
     "multigpu-4gpu-levels": lambda results: results_multigpu_levels(results, FOUR_GPUS),
