@@ -78,20 +78,11 @@ static_assert(LD_SLOT_TARGET < LD_FUSED_NSLOTS, "the slots buffer holds LD_FUSED
 // a level: LD_RECORD_FRONTIER, LD_RECORD_DISCOVERED, LD_RECORD_EXAMINED, LD_RECORD_PUSH (1 push /
 // 0 pull), LD_RECORD_END_NS (%globaltimer at its end).
 
-// lagraph_dist.direction.DirectionRule.choose, evaluated by every thread on the same inputs.
-// `scaled`: alpha is a power of two (the default, 8), so edges * alpha > unexplored is the same
-// comparison as edges > unexplored / alpha, both sides exact, without the division's subroutine
-// on every growing level's chain (0.6-1.3% of a mesh's or the road-like graph's levels, H200).
-__device__ __forceinline__ bool ld_power_of_two(double x) {     // a normal x > 0 whose mantissa is 1
-    const long long bits = __double_as_longlong(x);
-    return bits > 0 && (bits >> 52) != 0 && (bits >> 52) != 0x7ff && (bits & 0xFFFFFFFFFFFFFll) == 0;
-}
-
+// lagraph_dist.direction.DirectionRule.choose, evaluated by every thread on the same inputs
 struct ld_rule {
     int mode;
     double alpha, beta, n;
     long long push, previous, unexplored;
-    bool scaled;
 
     __device__ bool choose(long long nf, long long edges) {
         if (mode != LD_RULE_AUTO) return mode == LD_RULE_PUSH;
@@ -99,8 +90,7 @@ struct ld_rule {
         const bool growing = nf > previous;
         if (push && growing) {
             unexplored -= edges;
-            const double e = (double)edges, u = (double)unexplored;
-            if (scaled ? e * alpha > u : e > u / alpha) push = 0;
+            if ((double)edges > (double)unexplored / alpha) push = 0;
         } else if (!push && !growing && (double)nf < n / beta) {
             push = 1;
         }
@@ -1556,8 +1546,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         nf = (i64)counts[0], fe = (i64)counts[1], ngiants = (i64)counts[2];
     }
 
-    ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored,
-                 ld_power_of_two(alpha)};
+    ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
     // bit s: F[s] holds slot s's frontier bits (else it is all clear). Push levels write none: a
     // pull lists its frontier's bits when a push made it, and only written bitmaps are cleared.

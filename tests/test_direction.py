@@ -3,7 +3,6 @@ and the python-graphblas reference all ask it, so changing it changes every sear
 reference takes the same directions as ld.bfs from the same counts and defaults."""
 import numpy as np
 import pytest
-from hypothesis import example, given, strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist.tools import reference
@@ -90,19 +89,3 @@ def test_a_count_handed_over_replaces_the_rules_own():
     assert told.unexplored == 700
 
 
-
-@given(edges=st.integers(0, 2**62), unexplored=st.integers(-2**62, 2**62), exponent=st.integers(-30, 30))
-@example(edges=1, unexplored=8, exponent=3)                                  # equal: stay push
-@example(edges=86746618549628752, unexplored=2081918845191089988, exponent=3)
-def test_a_power_of_two_alpha_scales_the_edges_exactly(edges, unexplored, exponent):
-    """fused.cu's rule compares edges * alpha > unexplored when alpha is a power of two (no
-    division on a level's chain): in doubles that is exactly the rule's edges > unexplored / alpha."""
-    alpha = 2.0 ** exponent
-    e, u = float(edges), float(unexplored)
-    assert (e * alpha > u) == (e > u / alpha)
-
-
-def test_other_alphas_need_the_division():
-    """Off a power of two the product rounds apart from the quotient (so fused.cu divides there)."""
-    e, u, alpha = 86746618549628752.0, 2081918845191089988.0, 24.0
-    assert (e * alpha > u) != (e > u / alpha)

@@ -570,8 +570,8 @@ def test_fused_search_hands_big_push_levels_to_the_tile_push(gpu, positional, gr
 @pytest.mark.parametrize("alpha", [3.0, 16.0])
 @pytest.mark.parametrize("graph", ["random", "giants", "switching"])
 def test_fused_rule_with_other_alphas(gpu, graph, alpha):
-    """The kernel's rule off the default alpha (8): divided (3) or scaled by another power of two
-    (16), the same directions, levels and rule state as the twin's."""
+    """The kernel's rule off the default alpha (8): 3 pulls later, 16 sooner; the same
+    directions, levels and rule state as the twin's."""
     _fused_against_twin(gpu, True, graph, "auto", alpha=alpha)
 
 
