@@ -68,10 +68,12 @@ H200_FUSED_BLOCKS = ("h200-fused-blocks-sweep-985a6c1.json", "h200-fused-blocks-
 #: A/Bs on one H200 after c7a649e, each side in its own process, alternating: the cluster levels'
 #: parent skip taken out (a scratch tree) against it kept; FUSED_THIN_ROW 15 (c2dd7f6, reverted)
 #: against 8; the one-block threshold swept lower where the cluster runs (256, 512, the policy);
-#: the rule's power-of-two alpha scaled instead of divided (cb48ce7 against 4af5918)
+#: the rule's power-of-two alpha scaled instead of divided (d81d9de, cb48ce7's kernel, reverted
+#: in 02d60af, against 4af5918)
 H200_FUSED_BLOCKS_AB = ("h200-fused-blocks-parent-skip-c2dd7f6.json", "h200-fused-blocks-parent-skip-off-eec75e7.json",
                         "h200-fused-blocks-thin-15-c2dd7f6.json", "h200-fused-blocks-thin-15-base-eec75e7.json",
-                        "h200-fused-blocks-threshold-c2dd7f6.json")
+                        "h200-fused-blocks-threshold-c2dd7f6.json", "h200-fused-blocks-rule-scaled-d81d9de.json",
+                        "h200-fused-blocks-rule-divided-4af5918.json")
 #: high_diameter.py and gpu_quick.py on one H200 (the issue's table, peers in the same run)
 H200_HIGH_DIAMETER = ("h200-high-diameter-meshes-4af5918.json", "h200-high-diameter-path-4af5918.json",
                       "h200-high-diameter-road-4af5918.json")
