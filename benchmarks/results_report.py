@@ -394,13 +394,15 @@ def high_diameter_rows(record):
     return rows
 
 
+HIGH_DIAMETER_HEADER = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours",
+                        "fused levels", "host reads / level", "validated"]
+
+
 def high_diameter_summary(record, name):
     env = record["environment"]
-    header = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours",
-              "fused levels", "host reads / level", "validated"]
     return "\n".join([f"## `{name}`: commit `{commit_of(env)}`, {device_of(env)}", "",
                       f"Backend {record['backend']}, source {record['source']}; levels = {record['levels_definition']}.",
-                      "", md_table(header, high_diameter_rows(record))])
+                      "", md_table(HIGH_DIAMETER_HEADER, high_diameter_rows(record))])
 
 
 # -- the files written whole ------------------------------------------------------------------------
@@ -601,13 +603,8 @@ def results_h200_fused_blocks(results, names=H200_FUSED_BLOCKS):
 
 def results_h200_high_diameter(results):
     """high_diameter.py's records on one H200: every run beside its peers, one table."""
-    records = [(name, load(results, name)) for name in H200_HIGH_DIAMETER]
-    header = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours",
-              "fused levels", "host reads / level", "validated"]
-    rows = [row for _, record in records for row in high_diameter_rows(record)]
-    sources = [f"`{name}`: commit `{commit_of(record['environment'])}`, {device_of(record['environment'])}"
-               for name, record in records]
-    return "\n\n".join([md_table(header, rows), f"JSON {'; '.join(sources)}."])
+    rows = [row for name in H200_HIGH_DIAMETER for row in high_diameter_rows(load(results, name))]
+    return "\n\n".join([md_table(HIGH_DIAMETER_HEADER, rows), provenance(results, H200_HIGH_DIAMETER)])
 
 
 def results_fused_blocks(results):

@@ -1242,9 +1242,6 @@ __device__ __forceinline__ void ld_remote_red(u32 at, u64 x) {
 __device__ __forceinline__ void ld_remote_store(u32 at, u32 x) {
     asm volatile("st.shared::cluster.u32 [%0], %1;" :: "r"(at), "r"(x) : "memory");
 }
-__device__ __forceinline__ void ld_remote_store(u32 at, u64 x) {
-    asm volatile("st.shared::cluster.u64 [%0], %1;" :: "r"(at), "l"(x) : "memory");
-}
 __device__ __forceinline__ void ld_remote_store(u32 at, u64 x, u64 y) {       // 16 bytes, aligned
     asm volatile("st.shared::cluster.v2.u64 [%0], {%1, %2};" :: "r"(at), "l"(x), "l"(y) : "memory");
 }

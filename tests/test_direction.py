@@ -88,4 +88,3 @@ def test_a_count_handed_over_replaces_the_rules_own():
     assert not told.choose(10, 100, unexplored=700)      # 100 > 700 / 8: pull
     assert told.unexplored == 700
 
-
