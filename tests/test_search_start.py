@@ -166,6 +166,72 @@ def test_started_gpu_search_in_every_shape(graph, block_edges, cache_visited, pu
             ld.validate(A, source, _dense(depths), _dense(visited))
 
 
+def _hub_edges(n, m, seed):
+    """A directed graph of n vertices whose m edges' heads favour a few hundred hubs (half of
+    them go to vertices below n // 200, spread over the id range by a fixed permutation), so
+    that push levels probe the hubs' bits most, with more vertices than ld_push_hubbed's slots
+    (several share a slot)."""
+    rng = np.random.default_rng(seed)
+    permutation = rng.permutation(n)
+    heads = np.where(rng.random(m) < 0.5, rng.integers(0, max(n // 200, 1), m), rng.integers(0, n, m))
+    return rng.integers(0, n, m), permutation[heads], n
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("n", [300, 20_000, 70_000])
+def test_push_hub_slots_hold_each_slots_busiest_head(n):
+    """push.py's hub table against numpy: slot s holds the vertex of most in-edges among those
+    congruent to s modulo PUSH_HUB_SLOTS (ties: the highest id), -1 where none has an
+    in-edge (graphs of fewer vertices than slots, about one, and four a slot)."""
+    from lagraph_dist.local.layout import PUSH_HUB_SLOTS
+    src, dst, n = _hub_edges(n, 4 * n, 5)
+    A = ld.Matrix.from_edges(src, dst, n, backend="gpu")
+    A.T.prepare_pull()
+    in_degree = np.bincount(np.unique(dst * n + src) // n, minlength=n)     # duplicate edges merged
+    expected = np.full(PUSH_HUB_SLOTS, -1)
+    for v in range(n):
+        slot = v % PUSH_HUB_SLOTS
+        if in_degree[v] and (expected[slot] < 0 or in_degree[v] >= in_degree[expected[slot]]):
+            expected[slot] = v
+    got = A.backend.kernels.hub_slots(A.T.block.by_col)
+    np.testing.assert_array_equal(A.backend.to_host(got), expected)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("graph", ["hubs", "hubs-symmetric", "random"])
+@pytest.mark.parametrize("hub_filter", [True, False])
+@pytest.mark.parametrize("parents", [True, False])
+def test_started_gpu_search_with_hub_filter(graph, hub_filter, parents, monkeypatch):
+    """Big push levels (cap 32 edges) handed to push.cu in place with the hub filter on and off
+    (ld_push_hubbed and ld_push_spmspv), on graphs of more vertices than hub slots whose heads
+    favour hubs: levels equal python-graphblas's, the result valid by the Graph500 rules."""
+    from lagraph_dist.local.gpu_kernels import fused
+    symmetrize = graph != "hubs"
+    src, dst, n = _random_edges(40_000, 160_000, 3) if graph == "random" else _hub_edges(40_000, 160_000, 4)
+    S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="gpu")
+    monkeypatch.setattr(fused, "FUSED_MAX_PUSH_EDGES", 32)
+    kernels = A.backend.kernels
+    monkeypatch.setattr(kernels, "push_hub_filter", hub_filter)
+    handed = []
+    in_place = kernels.push_level_in_place
+
+    def spied(*args, hubs=None, **kwargs):
+        handed.append(hubs is not None)
+        return in_place(*args, hubs=hubs, **kwargs)
+    monkeypatch.setattr(kernels, "push_level_in_place", spied)
+    for source in (int(src[0]), int(dst[1])):
+        for direction in ("push", "auto"):
+            handed.clear()
+            visited, depths, _, _ = _search(A, source, parents=parents, direction=direction)
+            if direction == "push":
+                assert handed and set(handed) == {hub_filter}       # levels ran in push.cu, as set
+            np.testing.assert_array_equal(_dense(depths), reference_levels(S, source))
+            ld.validate(A, source, _dense(depths), _dense(visited) if parents else None)
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
 def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
