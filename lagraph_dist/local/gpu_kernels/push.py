@@ -72,7 +72,7 @@ class PushKernels(KernelsBase):
         degrees = cp.diff(in_csr.indptr).astype(cp.uint64)
         keys[:n] = (degrees << cp.uint64(32)) | cp.arange(n, dtype=cp.uint64)
         best = keys.reshape(-1, PUSH_HUB_SLOTS).max(axis=0)
-        return cp.where(best >> cp.uint64(32), best & cp.uint64(0xFFFFFFFF), -1).astype(cp.int32)
+        return cp.where(best >> cp.uint64(32), (best & cp.uint64(0xFFFFFFFF)).astype(cp.int64), -1).astype(cp.int32)
 
     def push_level_in_place(self, csr, frontier, positional, words, parents, depth_words, depths, depth, queue,
                             frontier_edges, target, stamps, next_frontier=None, hubs=None):
