@@ -155,6 +155,8 @@ class KernelsBase:
         # whether a search's big push levels handed to push.cu run ld_push_hubbed, which keeps
         # the hubs' visited bits in shared memory (benchmarks compare both)
         self.push_hub_filter = True
+        self.push_hub_waves = 1         # scratch: blocks a multiprocessor of ld_push_hubbed
+        self.push_hub_empty = False     # scratch: an empty hub table (the launch shape alone)
         # the last fused search's levels inside the cluster and those that spilled an inbox (the
         # kernel's status; tests read it to know which mode ran)
         self.fused_cluster_counts = {"levels": 0, "spills": 0}

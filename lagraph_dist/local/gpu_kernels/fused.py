@@ -425,6 +425,6 @@ class FusedKernels(KernelsBase):
         self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
                                  depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps,
                                  next_frontier=space["first_frontier"],
-                                 hubs=self._per_matrix(space, "hubs", in_csr, self.hub_slots)
+                                 hubs=self._per_matrix(space, "hubs", out_csr, self.hub_slots)
                                  if self.push_hub_filter else None)
         return after

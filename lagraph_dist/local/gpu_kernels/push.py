@@ -67,9 +67,9 @@ class PushKernels(KernelsBase):
         in-edges, so these are the probes worth keeping in shared memory. One pass over the
         in-degrees, made once a matrix by the caller."""
         cp = self.cp
-        n = in_csr.nmajor
+        n = in_csr.nminor
         keys = cp.zeros(-(-max(n, 1) // PUSH_HUB_SLOTS) * PUSH_HUB_SLOTS, dtype=cp.uint64)    # 0: none
-        degrees = cp.diff(in_csr.indptr).astype(cp.uint64)
+        degrees = cp.bincount(in_csr.indices, minlength=n).astype(cp.uint64)
         keys[:n] = (degrees << cp.uint64(32)) | cp.arange(n, dtype=cp.uint64)
         best = keys.reshape(-1, PUSH_HUB_SLOTS).max(axis=0)
         return cp.where(best >> cp.uint64(32), (best & cp.uint64(0xFFFFFFFF)).astype(cp.int64), -1).astype(cp.int32)
@@ -106,7 +106,10 @@ class PushKernels(KernelsBase):
         if hubs is None:
             self._function("push", "ld_push_spmspv", *codes)((blocks,), (PUSH_THREADS,), arguments)
         else:
-            self._hubbed(codes)((self._sms,), (PUSH_HUB_THREADS,), arguments + (hubs,), shared_mem=PUSH_HUB_SHARED)
+            if self.push_hub_empty:
+                hubs = self.cp.full_like(hubs, -1)
+            self._hubbed(codes)((self._sms * self.push_hub_waves,), (PUSH_HUB_THREADS,), arguments + (hubs,),
+                                shared_mem=PUSH_HUB_SHARED)
         stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(1)))
 
     def _hubbed(self, codes):
