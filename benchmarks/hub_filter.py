@@ -18,11 +18,9 @@ import lagraph_dist as ld
 from gpu_quick import build
 from lagraph_dist.local.gpu_kernels.fused import FUSED_MAX_PUSH_EDGES
 
-SETTINGS = (("off", dict(push_hub_filter=False)), ("on", dict(push_hub_filter=True, push_hub_waves=1)),
-            ("on-2", dict(push_hub_filter=True, push_hub_waves=2)),
-            ("on-4", dict(push_hub_filter=True, push_hub_waves=4)),
-            ("empty-2", dict(push_hub_filter=True, push_hub_waves=2, push_hub_empty=True)),
-            ("empty-1", dict(push_hub_filter=True, push_hub_waves=1, push_hub_empty=True)))
+SETTINGS = tuple((f"off-{k}", dict(push_hub_filter=False, push_blocks_per_sm=k)) for k in (8, 16, 32, 64, 128)) + \
+    tuple((f"on-{k}", dict(push_hub_filter=True, push_hub_waves=k)) for k in (4, 8, 16))
+RESET = dict(push_hub_filter=True, push_hub_waves=1, push_hub_empty=False, push_blocks_per_sm=8)
 LEVEL_FIELDS = ("level", "direction", "fused", "frontier", "discovered", "edges_examined", "bytes", "seconds", "launches",
                 "host_reads")
 
@@ -47,8 +45,7 @@ def main():
             depths_seen = {}
             for round_ in range(args.rounds):
                 for label, setting in SETTINGS:
-                    kernels.push_hub_filter, kernels.push_hub_waves, kernels.push_hub_empty = True, 1, False
-                    for name, value in setting.items():
+                    for name, value in {**RESET, **setting}.items():
                         setattr(kernels, name, value)
                     ld.bfs(A, roots[0], direction=direction, parents=True)       # warm-up (and the hub table)
                     times = []
@@ -77,7 +74,8 @@ def main():
                         raise SystemExit(f"{spec} {direction}: the depths from root {roots[-1]} differ between the settings")
         del A
         cp.get_default_memory_pool().free_all_blocks()
-    kernels.push_hub_filter, kernels.push_hub_waves, kernels.push_hub_empty = default, 1, False
+    for name, value in {**RESET, "push_hub_filter": default}.items():
+        setattr(kernels, name, value)
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(record, handle, indent=1)

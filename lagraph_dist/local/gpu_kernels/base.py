@@ -157,6 +157,7 @@ class KernelsBase:
         self.push_hub_filter = True
         self.push_hub_waves = 1         # scratch: blocks a multiprocessor of ld_push_hubbed
         self.push_hub_empty = False     # scratch: an empty hub table (the launch shape alone)
+        self.push_blocks_per_sm = 8     # scratch: push.cu's blocks a multiprocessor
         # the last fused search's levels inside the cluster and those that spilled an inbox (the
         # kernel's status; tests read it to know which mode ran)
         self.fused_cluster_counts = {"levels": 0, "spills": 0}

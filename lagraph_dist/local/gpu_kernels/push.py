@@ -28,7 +28,7 @@ class PushKernels(KernelsBase):
         are an upper bound; None: unknown). Five stay resident at once (48 registers, 29 KB of
         shared memory) and the rest start as blocks finish: launching only the resident five
         made Kronecker 26's fifth push-only level 17.9 ms against 13.2 (H100, one run)."""
-        resident = self._sms * 8
+        resident = self._sms * self.push_blocks_per_sm
         if frontier_edges is None:
             return resident
         return max(1, min(-(-int(frontier_edges) // TILE_EDGES), resident))
