@@ -133,10 +133,11 @@ for stage in "$@"; do
                             # (benchmarks/hub_labels.py at $HUB_SCALE, 25: both graphs fit an H100 at once)
         timeout ${HUB_TIMEOUT:-200} python3 "$repo/benchmarks/hub_labels.py" --scale ${HUB_SCALE:-25} \
             --roots ${HUB_ROOTS:-8} --json "$OUT/hub-labels-scale${HUB_SCALE:-25}.json" 2>&1 | tail -6 ;;
-    hub-filter)             # big push levels with and without the hub filter (benchmarks/hub_filter.py on
-                            # $HUB_GRAPHS, kron:22 kron:26), alternating in one process
-        timeout ${HUB_TIMEOUT:-300} python3 "$repo/benchmarks/hub_filter.py" ${HUB_GRAPHS:-kron:22 kron:26} \
-            --rounds ${ROUNDS:-2} --json "$OUT/hub-filter.json" 2>&1 | tee "$OUT/hub-filter.log" ;;
+    push-blocks)            # push.cu's blocks a multiprocessor ($PUSH_BLOCKS, 8,32,policy) on the big push levels
+                            # of $PUSH_GRAPHS (kron:22 kron:26), push and auto, alternated $ROUNDS (2) times
+        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/push_blocks.py" ${PUSH_GRAPHS:-kron:22 kron:26} \
+            --blocks ${PUSH_BLOCKS:-8,32,policy} --rounds ${ROUNDS:-2} --json "$OUT/push-blocks.json" 2>&1 \
+            | tee "$OUT/push-blocks.log" ;;
     blocks)                 # the fused search's shape (benchmarks/fused_blocks.py): blocks a multiprocessor
                             # ($BLOCKS, e.g. 1,2,policy), one-block thresholds ($BLOCK_EDGES, e.g. 0,4096), block
                             # 0's visited copy ($CACHE_VISITED, e.g. on,off), the cluster levels ($CLUSTERS, e.g.

@@ -18,12 +18,6 @@
 #error "LD_PUSH_THREADS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_EDGES_PER_THREAD)
 #error "LD_EDGES_PER_THREAD is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
-#elif !defined(LD_PUSH_WARP_STAGE)
-#error "LD_PUSH_WARP_STAGE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
-#elif !defined(LD_PUSH_HUB_THREADS)
-#error "LD_PUSH_HUB_THREADS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
-#elif !defined(LD_PUSH_HUB_SLOTS)
-#error "LD_PUSH_HUB_SLOTS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_SMALL_SCAN)
 #error "LD_SMALL_SCAN is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_LONG_ROW_THRESHOLD)

@@ -99,6 +99,7 @@ __device__ __forceinline__ int ld_owner_of_edge(const i64* __restrict__ scan, in
 
 // A warp's tile: LD_WARP_TILE consecutive frontier edges, staged and read by that warp alone.
 #define LD_WARP_TILE (32 * LD_EDGES_PER_THREAD)
+#define LD_WARP_STAGE 256          // found ids a warp holds before one global atomic moves them
 
 // A warp's found ids, kept in its share of shared memory and moved to the output queue with one
 // global atomic a flush (a single counter bumped by every warp of a big level would serialise).
@@ -109,7 +110,7 @@ struct ld_warp_stage {
         const u32 news = __ballot_sync(0xffffffffu, fresh);
         if (fresh) items[count + __popc(news & ((1u << lane) - 1u))] = v;
         count += __popc(news);
-        if (count > LD_PUSH_WARP_STAGE - 32) flush(lane, queue, tail);
+        if (count > LD_WARP_STAGE - 32) flush(lane, queue, tail);
     }
     __device__ __forceinline__ void flush(int lane, int* __restrict__ queue, u64* tail) {
         __syncwarp();
@@ -152,15 +153,9 @@ __device__ __forceinline__ int ld_window_owner(const i64* __restrict__ window, i
 // window of the scan from its first entry on, the entries it spans (vertex, start), then its
 // edges in phases, each phase's loads issued together: sources, out-neighbours, the mask's and
 // the output's bits, claims.
-// One warp's tiles (w: its index in a block of WARPS): the body of ld_push_spmspv and of
-// ld_push_hubbed, whose warps' tile state (window, s_start, s_vertex, found ids) lies where each
-// kernel keeps it. HUB_SLOTS > 0: `hub_seen` holds, in slot v % HUB_SLOTS, hub vertex v where its
-// visited bit was set when the block started (ld_push_hubbed); a neighbour found there is
-// dropped before its probe of the global bits.
-template <int MULT, int ADD, typename V, int WARPS, int HUB_SLOTS>
-__device__ __forceinline__ void ld_push_tiles(i64* window, i64* s_start,
-                                              int* s_vertex, int* found_items,
-                                              const int* __restrict__ hub_seen, const i64* __restrict__ indptr, const int* __restrict__ indices,
+template <int MULT, int ADD, typename V>
+__global__ void __launch_bounds__(LD_PUSH_THREADS)
+ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
                const int* __restrict__ frontier, const V* __restrict__ frontier_values,
                const i64* __restrict__ scan, int nf,
                const u32* __restrict__ mask, int mask_mode,
@@ -169,9 +164,14 @@ __device__ __forceinline__ void ld_push_tiles(i64* window, i64* s_start,
                i64 block_len, i64 stride, i64 offset,
                int in_place, long long* __restrict__ depths, u32* __restrict__ depth_words, long long depth,
                int* __restrict__ next_giants) {
-    constexpr int J = LD_EDGES_PER_THREAD;
+    constexpr int WARPS = LD_PUSH_THREADS / 32, J = LD_EDGES_PER_THREAD;
+    __shared__ i64 s_scan[WARPS][LD_WARP_TILE + 1];   // scan[k0 ..], past nf: "infinity"
+    __shared__ i64 s_start[WARPS][LD_WARP_TILE];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
+    __shared__ int s_vertex[WARPS][LD_WARP_TILE];
+    __shared__ int s_found[WARPS][LD_WARP_STAGE];
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    ld_warp_stage found{found_items, 0};
+    i64* window = s_scan[w];
+    ld_warp_stage found{s_found[w], 0};
     const i64 total = scan[nf];
     const i64 ntiles = (total + LD_WARP_TILE - 1) / LD_WARP_TILE;
     const i64 nwarps = (i64)gridDim.x * WARPS, warp = (i64)blockIdx.x * WARPS + w;
@@ -190,8 +190,8 @@ __device__ __forceinline__ void ld_push_tiles(i64* window, i64* s_start,
         if (staged) {
             for (int i = lane; i < span; i += 32) {
                 const int u = frontier[k0 + i];
-                s_vertex[i] = u;
-                s_start[i] = indptr[u] - window[i];
+                s_vertex[w][i] = u;
+                s_start[w][i] = indptr[u] - window[i];
             }
         }
         __syncwarp();
@@ -206,7 +206,7 @@ __device__ __forceinline__ void ld_push_tiles(i64* window, i64* s_start,
             if (open[j]) {
                 if (staged) {
                     const int i = ld_owner_of_edge(window, 0, span, edge);
-                    k[j] = k0 + i; u[j] = s_vertex[i]; at[j] = s_start[i] + edge;
+                    k[j] = k0 + i; u[j] = s_vertex[w][i]; at[j] = s_start[w][i] + edge;
                 } else {
                     k[j] = ld_owner_of_edge(scan, k0, k1 + 1, edge);
                     u[j] = frontier[k[j]]; at[j] = indptr[u[j]] + (edge - scan[k[j]]);
@@ -217,10 +217,6 @@ __device__ __forceinline__ void ld_push_tiles(i64* window, i64* s_start,
         for (int j = 0; j < J; ++j) v[j] = open[j] ? __ldcs(indices + at[j]) : 0;   // read once: evict first
 #pragma unroll
         for (int j = 0; j < J; ++j) open[j] = open[j] && ld_allowed(mask, mask_mode, v[j]);
-        if constexpr (HUB_SLOTS > 0) {
-#pragma unroll
-            for (int j = 0; j < J; ++j) open[j] = open[j] && hub_seen[v[j] & (HUB_SLOTS - 1)] != v[j];
-        }
 #pragma unroll
         for (int j = 0; j < J; ++j) open[j] = open[j] && ld_push_probe<ADD>(out_words, v[j]);
 #pragma unroll
@@ -250,68 +246,6 @@ __device__ __forceinline__ void ld_push_tiles(i64* window, i64* s_start,
     found.flush(lane, queue, counters + LD_FOUND);
     ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
     if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(counters + LD_EXAMINED, (u64)total);
-}
-
-template <int MULT, int ADD, typename V>
-__global__ void __launch_bounds__(LD_PUSH_THREADS)
-ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
-               const int* __restrict__ frontier, const V* __restrict__ frontier_values,
-               const i64* __restrict__ scan, int nf,
-               const u32* __restrict__ mask, int mask_mode,
-               u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
-               u64* __restrict__ counters, const i64* __restrict__ out_degree,
-               i64 block_len, i64 stride, i64 offset,
-               int in_place, long long* __restrict__ depths, u32* __restrict__ depth_words, long long depth,
-               int* __restrict__ next_giants) {
-    constexpr int WARPS = LD_PUSH_THREADS / 32;
-    __shared__ i64 s_scan[WARPS][LD_WARP_TILE + 1];   // scan[k0 ..], past nf: "infinity"
-    __shared__ i64 s_start[WARPS][LD_WARP_TILE];      // indptr[u] - scan[k]: edge e of entry k is s_start + e
-    __shared__ int s_vertex[WARPS][LD_WARP_TILE];
-    __shared__ int s_found[WARPS][LD_PUSH_WARP_STAGE];
-    const int w = threadIdx.x >> 5;
-    ld_push_tiles<MULT, ADD, V, WARPS, 0>(s_scan[w], s_start[w], s_vertex[w], s_found[w], nullptr,
-        indptr, indices, frontier, frontier_values, scan, nf, mask, mask_mode, out_words, out_values, queue,
-        counters, out_degree, block_len, stride, offset, in_place, depths, depth_words, depth, next_giants);
-}
-
-#define LD_PUSH_HUB_WARPS (LD_PUSH_HUB_THREADS / 32)
-static_assert((LD_PUSH_HUB_SLOTS & (LD_PUSH_HUB_SLOTS - 1)) == 0, "hub slots are a power of two");
-
-// The push in place with a hub filter (a big push level of a search): one block a multiprocessor
-// whose shared memory holds, beside its warps' tiles, the visited bits of the graph's hubs as the
-// block starts (`hubs`: slot s holds the vertex of most in-edges among those = s mod
-// LD_PUSH_HUB_SLOTS, -1 for none; made once a matrix). A Kronecker level's probes go mostly to
-// hubs, visited early: each one found set there is a probe the L2 does not serve. Bits only
-// turn on during a level, so a hub seen set is final; one seen clear is probed as usual.
-template <int MULT, int ADD, typename V>
-__global__ void __launch_bounds__(LD_PUSH_HUB_THREADS, 1)
-ld_push_hubbed(const i64* __restrict__ indptr, const int* __restrict__ indices,
-               const int* __restrict__ frontier, const V* __restrict__ frontier_values,
-               const i64* __restrict__ scan, int nf,
-               const u32* __restrict__ mask, int mask_mode,
-               u32* __restrict__ out_words, V* __restrict__ out_values, int* __restrict__ queue,
-               u64* __restrict__ counters, const i64* __restrict__ out_degree,
-               i64 block_len, i64 stride, i64 offset,
-               int in_place, long long* __restrict__ depths, u32* __restrict__ depth_words, long long depth,
-               int* __restrict__ next_giants, const int* __restrict__ hubs) {
-    constexpr int WARPS = LD_PUSH_HUB_WARPS;
-    // dynamic shared memory (its bytes: push.py's PUSH_HUB_SHARED): the warps' tiles, then the hub slots
-    extern __shared__ __align__(16) unsigned char ld_push_shared[];
-    i64* scans = (i64*)ld_push_shared;
-    i64* starts = scans + WARPS * (LD_WARP_TILE + 1);
-    int* vertices = (int*)(starts + WARPS * LD_WARP_TILE);
-    int* found = vertices + WARPS * LD_WARP_TILE;
-    int* seen = found + WARPS * LD_PUSH_WARP_STAGE;
-    for (int s = threadIdx.x; s < LD_PUSH_HUB_SLOTS; s += blockDim.x) {
-        const int hub = hubs[s];
-        seen[s] = hub >= 0 && ld_bit(out_words, hub) ? hub : -1;
-    }
-    __syncthreads();
-    const int w = threadIdx.x >> 5;
-    ld_push_tiles<MULT, ADD, V, WARPS, LD_PUSH_HUB_SLOTS>(
-        scans + w * (LD_WARP_TILE + 1), starts + w * LD_WARP_TILE, vertices + w * LD_WARP_TILE,
-        found + w * LD_PUSH_WARP_STAGE, seen, indptr, indices, frontier, frontier_values, scan, nf, mask, mask_mode, out_words, out_values, queue,
-        counters, out_degree, block_len, stride, offset, in_place, depths, depth_words, depth, next_giants);
 }
 
 // A single push level's clock and record (fused.py's big push levels), in order on the stream:
@@ -344,10 +278,4 @@ LD_PUSH_INSTANCE(LD_MULT_PAIR, LD_ADD_ANY, bool)
 LD_PUSH_INSTANCE(LD_MULT_LAND, LD_ADD_LOR, bool)
 LD_PUSH_INSTANCE(LD_MULT_SECONDI, LD_ADD_ANY, long long)
 LD_PUSH_INSTANCE(LD_MULT_SECONDI, LD_ADD_MIN, long long)
-template __global__ void ld_push_hubbed<LD_MULT_PAIR, LD_ADD_ANY, bool>(
-    const i64*, const int*, const int*, const bool*, const i64*, int, const u32*, int, u32*, bool*, int*, u64*,
-    const i64*, i64, i64, i64, int, long long*, u32*, long long, int*, const int*);
-template __global__ void ld_push_hubbed<LD_MULT_SECONDI, LD_ADD_ANY, long long>(
-    const i64*, const int*, const int*, const long long*, const i64*, int, const u32*, int, u32*, long long*,
-    int*, u64*, const i64*, i64, i64, i64, int, long long*, u32*, long long, int*, const int*);
 #endif

@@ -20,11 +20,6 @@ THREADS = 256                # block of the plain launches (bitmap, pull, fold, 
 PUSH_THREADS = 256           # push.cu: ld_push_spmspv's block (its __launch_bounds__ and tile)
 EDGES_PER_THREAD = 4         # push.cu: a thread's edges a tile (Bisson et al. 2015 measured 4 best)
 TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD       # push.cu: the edges a block's warps take in one tile each
-PUSH_WARP_STAGE = 256        # push.cu: found ids a warp holds before one global atomic moves them
-PUSH_HUB_THREADS = 1024      # push.cu: ld_push_hubbed's block, one a multiprocessor (its shared
-                             # memory holds the hub slots beside its 32 warps' tiles)
-PUSH_HUB_SLOTS = 1 << 14     # push.cu: hub vertices whose visited bits ld_push_hubbed keeps in
-                             # shared memory (a power of two: slot v % PUSH_HUB_SLOTS)
 SMALL_SCAN = 1024            # push.cu: frontiers up to this size are scanned by one block
 LONG_ROW_THRESHOLD = 128     # pull rows longer than this are scanned a warp at a time, whose
                              # 32-wide reads coalesce (pull.cu's second kernel, fused.cu's warp
@@ -106,7 +101,7 @@ FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %glo
 
 #: the names handed to the kernels, each as -DLD_<name>=<value>
 SHARED = (
-    "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "PUSH_WARP_STAGE", "PUSH_HUB_THREADS", "PUSH_HUB_SLOTS", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
+    "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
     "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "FUSED_THIN_ROW",
     "THIN_ROW_DEGREE_BITS", "FUSED_CLUSTER", "FUSED_INBOX",
     "MAX_OWNERS",

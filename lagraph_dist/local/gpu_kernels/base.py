@@ -20,7 +20,6 @@ _CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
 # the (multiply, add, value type) combinations of the package's semirings
 _INSTANCES = [(MULT_PAIR, ADD_ANY, "bool"), (MULT_LAND, ADD_LOR, "bool"), (MULT_SECONDI, ADD_ANY, "long long"),
               (MULT_SECONDI, ADD_MIN, "long long")]
-_IN_PLACE_INSTANCES = [(MULT_PAIR, ADD_ANY, "bool"), (MULT_SECONDI, ADD_ANY, "long long")]   # a search's push
 _VALUE_TYPES = ("bool", "long long")
 
 
@@ -45,8 +44,7 @@ def _modules(device_id):
         sources = kernel_sources()
         names = {
             "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
-            "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES]
-                    + [_template("ld_push_hubbed", *i) for i in _IN_PLACE_INSTANCES],
+            "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
             "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
             "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
                     + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
@@ -152,12 +150,9 @@ class KernelsBase:
         # fewer memory instructions and block 0 handed them more (docs/design.md); benchmarks
         # compare both
         self.fused_cluster_levels = True
-        # whether a search's big push levels handed to push.cu run ld_push_hubbed, which keeps
-        # the hubs' visited bits in shared memory (benchmarks compare both)
-        self.push_hub_filter = True
-        self.push_hub_waves = 1         # scratch: blocks a multiprocessor of ld_push_hubbed
-        self.push_hub_empty = False     # scratch: an empty hub table (the launch shape alone)
-        self.push_blocks_per_sm = 8     # scratch: push.cu's blocks a multiprocessor
+        # blocks a multiprocessor of push.cu's launches (None: push.py's PUSH_BLOCKS_PER_SM);
+        # benchmarks/push_blocks.py sweeps it
+        self.push_blocks_per_sm = None
         # the last fused search's levels inside the cluster and those that spilled an inbox (the
         # kernel's status; tests read it to know which mode ran)
         self.fused_cluster_counts = {"levels": 0, "spills": 0}

@@ -339,8 +339,8 @@ class FusedKernels(KernelsBase):
             # next run takes the push's output from the device, with no read between them (and,
             # in a search started here, copies the visited words to the depths' bits as it exits:
             # the push sets none of them)
-            slot = self._push_level(out_csr, in_csr, words, parents, None if started_here else depth_words, depths,
-                                    depth, slot, count, edges, positional, target, space, report.stamps)
+            slot = self._push_level(out_csr, words, parents, None if started_here else depth_words, depths, depth,
+                                    slot, count, edges, positional, target, space, report.stamps)
             frontier, pushed = space["queues"][slot * n:(slot + 1) * n], True
             depth, levels_left = depth + 1, levels_left - 1
         # the queue is the workspace's, which the next run overwrites: a frontier left over is copied
@@ -411,20 +411,17 @@ class FusedKernels(KernelsBase):
         pushed_level = _level_records(seen[NCOUNTERS + 2:].reshape(1, FUSED_RECORD), int(seen[NCOUNTERS]))
         return [pushed_level, run], slot, count, edges, reason
 
-    def _push_level(self, out_csr, in_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional,
+    def _push_level(self, out_csr, words, parents, depth_words, depths, depth, slot, count, edges, positional,
                     target, space, stamps):
         """The push level the kernel handed back (its frontier: slot ``slot``'s queue of ``count``
         entries and ``edges`` out-edges), written in place into the next slot's queue, which it
         returns; nothing is read back (the next run reads the push's ``stamps``, in its report). The
         push also lists what the next run's set-up would (the found vertices' bits in slot 0's
-        bitmap, their giants in slot 0's list). With ``push_hub_filter`` it probes the hubs'
-        visited bits in shared memory (:meth:`hub_slots`, made once a matrix)."""
+        bitmap, their giants in slot 0's list)."""
         n = out_csr.nmajor
         after = (slot + 1) % 3
         queues = space["queues"]
         self.push_level_in_place(out_csr, queues[slot * n:slot * n + count], positional, words, parents, depth_words,
                                  depths, depth, queues[after * n:(after + 1) * n], edges, target, stamps,
-                                 next_frontier=space["first_frontier"],
-                                 hubs=self._per_matrix(space, "hubs", out_csr, self.hub_slots)
-                                 if self.push_hub_filter else None)
+                                 next_frontier=space["first_frontier"])
         return after

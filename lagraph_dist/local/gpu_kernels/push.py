@@ -4,16 +4,15 @@ from __future__ import annotations
 import numpy as np
 
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.layout import (ADD_ANY, EDGES_PER_THREAD, FUSED_RECORD, MULT_PAIR, MULT_SECONDI, NCOUNTERS,
-                                       PUSH_HUB_SLOTS, PUSH_HUB_THREADS, PUSH_THREADS, PUSH_WARP_STAGE, TILE_EDGES)
+from lagraph_dist.local.layout import (ADD_ANY, FUSED_RECORD, MULT_PAIR, MULT_SECONDI, NCOUNTERS, PUSH_THREADS,
+                                       TILE_EDGES)
 
 PUSH_STAMPS = NCOUNTERS + 2 + FUSED_RECORD     # push_level_in_place's stamps: counters, clock, hit, record
-
-#: ld_push_hubbed's dynamic shared memory, in push.cu's order: each warp's scan window (a tile's
-#: edges + 1 entries), starts (int64), vertices and found ids (int32), then the hub slots (int32)
-_WARP_TILE = 32 * EDGES_PER_THREAD
-PUSH_HUB_SHARED = (PUSH_HUB_THREADS // 32) * (8 * (2 * _WARP_TILE + 1) + 4 * (_WARP_TILE + PUSH_WARP_STAGE)) \
-    + 4 * PUSH_HUB_SLOTS
+#: blocks a multiprocessor of a big push launch, most of them waiting for a resident block to
+#: finish: the shorter each warp's run of tiles, the less a level waits on its slowest warps at
+#: the end (H200, push-only Kronecker 26, benchmarks/push_blocks.py: its level of 625 M edges
+#: 9.4 ms at 8, 8.3 at 16, 7.7 at 64 and 128; launching only the resident blocks had cost 35%)
+PUSH_BLOCKS_PER_SM = 64
 
 # in place, depths, depth bits, depth, the next run's giants
 _NOT_IN_PLACE = (np.int32(0), np.intp(0), np.intp(0), np.int64(0), np.intp(0))
@@ -23,12 +22,12 @@ class PushKernels(KernelsBase):
     """The kernels of push.cu (its frontier scan is shared: KernelsBase._frontier_scan)."""
 
     def _push_blocks(self, frontier_edges):
-        """Blocks of a push launch: each warp walks a contiguous run of tiles; eight a
-        multiprocessor, fewer for a small frontier (its out-edges, when the caller knows them,
-        are an upper bound; None: unknown). Five stay resident at once (48 registers, 29 KB of
-        shared memory) and the rest start as blocks finish: launching only the resident five
-        made Kronecker 26's fifth push-only level 17.9 ms against 13.2 (H100, one run)."""
-        resident = self._sms * self.push_blocks_per_sm
+        """Blocks of a push launch: each warp walks a contiguous run of tiles; the
+        ``push_blocks_per_sm`` setting, else PUSH_BLOCKS_PER_SM, a multiprocessor, fewer for a
+        small frontier (its out-edges, when the caller knows them, are an upper bound; None:
+        unknown). Four or five stay resident at once (64 or 48 registers, 29 KB of shared
+        memory) and the rest start as blocks finish."""
+        resident = self._sms * (self.push_blocks_per_sm or PUSH_BLOCKS_PER_SM)
         if frontier_edges is None:
             return resident
         return max(1, min(-(-int(frontier_edges) // TILE_EDGES), resident))
@@ -60,22 +59,8 @@ class PushKernels(KernelsBase):
         over)."""
         return whole, whole[:NCOUNTERS], whole[NCOUNTERS:NCOUNTERS + 2], whole[NCOUNTERS + 2:]
 
-    def hub_slots(self, in_csr):
-        """ld_push_hubbed's hub table of the graph whose in-edge block is ``in_csr``: slot s holds
-        the vertex of most in-edges among those = s mod PUSH_HUB_SLOTS (ties: the highest id),
-        -1 where none has an in-edge. A push level probes a vertex about as often as it has
-        in-edges, so these are the probes worth keeping in shared memory. One pass over the
-        in-degrees, made once a matrix by the caller."""
-        cp = self.cp
-        n = in_csr.nminor
-        keys = cp.zeros(-(-max(n, 1) // PUSH_HUB_SLOTS) * PUSH_HUB_SLOTS, dtype=cp.uint64)    # 0: none
-        degrees = cp.bincount(in_csr.indices, minlength=n).astype(cp.uint64)
-        keys[:n] = (degrees << cp.uint64(32)) | cp.arange(n, dtype=cp.uint64)
-        best = keys.reshape(-1, PUSH_HUB_SLOTS).max(axis=0)
-        return cp.where(best >> cp.uint64(32), (best & cp.uint64(0xFFFFFFFF)).astype(cp.int64), -1).astype(cp.int32)
-
     def push_level_in_place(self, csr, frontier, positional, words, parents, depth_words, depths, depth, queue,
-                            frontier_edges, target, stamps, next_frontier=None, hubs=None):
+                            frontier_edges, target, stamps, next_frontier=None):
         """One BFS level as the push product written into the search's own state (push.cu, in
         place): a neighbour whose ``words`` bit it claims gets its parent in ``parents`` (its id
         when ``positional``, else true), its depth (when ``depths`` is given; its bit in
@@ -85,9 +70,7 @@ class PushKernels(KernelsBase):
         record in fused.cu's layout; nothing is read back here. ``next_frontier`` (bits, giants),
         when given: ``bits`` gets a copy of ``words`` from before the level and the found vertices
         of more than FUSED_PUSH_GIANT_DEGREE out-edges are listed in ``giants`` (their count: the
-        counters' PUSH_GIANTS), from which fused.cu's next run makes its first frontier. ``hubs`` (:meth:`hub_slots`), when
-        given: the level runs ld_push_hubbed, one block a multiprocessor, which probes the hubs'
-        visited bits in shared memory."""
+        counters' PUSH_GIANTS), from which fused.cu's next run makes its first frontier."""
         nf = int(frontier.shape[0])
         _, counters, clock, record = stamps
         giants = np.intp(0)
@@ -100,22 +83,9 @@ class PushKernels(KernelsBase):
         blocks = self._push_blocks(frontier_edges)
         n = np.int64(csr.nminor)      # one block: local ids are the global ids
         codes = (MULT_SECONDI, ADD_ANY, "long long") if positional else (MULT_PAIR, ADD_ANY, "bool")
-        arguments = (csr.indptr, csr.indices, frontier, parents, scan, np.int32(nf), self._dummy_words, np.int32(0),
-                     words, parents, queue, counters, np.intp(0), n, n, np.int64(0), np.int32(1),
-                     self._or_null(depths), self._or_null(depth_words), np.int64(depth), giants)
-        if hubs is None:
-            self._function("push", "ld_push_spmspv", *codes)((blocks,), (PUSH_THREADS,), arguments)
-        else:
-            if self.push_hub_empty:
-                hubs = self.cp.full_like(hubs, -1)
-            self._hubbed(codes)((self._sms * self.push_hub_waves,), (PUSH_HUB_THREADS,), arguments + (hubs,),
-                                shared_mem=PUSH_HUB_SHARED)
+        self._function("push", "ld_push_spmspv", *codes)(
+            (blocks,), (PUSH_THREADS,),
+            (csr.indptr, csr.indices, frontier, parents, scan, np.int32(nf), self._dummy_words, np.int32(0),
+             words, parents, queue, counters, np.intp(0), n, n, np.int64(0), np.int32(1),
+             self._or_null(depths), self._or_null(depth_words), np.int64(depth), giants))
         stamp((1,), (32,), (counters, clock, record, np.int64(nf), words, np.int64(target), np.int32(1)))
-
-    def _hubbed(self, codes):
-        """ld_push_hubbed for ``codes``, allowed its dynamic shared memory (past the 48 KB default)."""
-        function = self._function("push", "ld_push_hubbed", *codes)
-        kernel = function._function
-        if kernel.max_dynamic_shared_size_bytes < PUSH_HUB_SHARED:
-            kernel.max_dynamic_shared_size_bytes = PUSH_HUB_SHARED
-        return function
