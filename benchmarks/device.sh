@@ -75,12 +75,16 @@ for stage in "$@"; do
             mgb $(grid_ranks $g) --scale ${SCALE:-26} --grid $g --transport $t --directions auto --roots ${ROOTS:-8} \
                 --tag transport
         done; done ;;
-    bench)                  # Graph500 protocol on one GPU at each of $BENCH_SCALES, validated
-        for s in ${BENCH_SCALES:-26 27}; do
-            timeout ${BENCH_TIMEOUT:-200} python3 -c "import sys; from lagraph_dist.tools.cli import main; sys.exit(main())" \
+    bench)                  # Graph500 protocol on one GPU at each of $BENCH_SCALES, validated; with BENCH_OLD=1
+                            # also the commit in $OLD_TREE (.old; $OLD_COMMIT) on the same roots, before this one
+        sides=(head); [ -n "${BENCH_OLD:-}" ] && { old_site=$(install_old); sides=(old head); }
+        for s in ${BENCH_SCALES:-26 27}; do for side in "${sides[@]}"; do
+            if [ $side = head ]; then path=$site commit=$LAGRAPH_DIST_COMMIT tag=""
+            else path=$old_site:$site commit=${OLD_COMMIT:-old} tag=-${OLD_COMMIT:-old}; fi
+            LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${BENCH_TIMEOUT:-200} python3 -c "$run_cli" \
                 bench --scale $s --roots ${BENCH_ROOTS:-16} --peers cupyx-naive --no-check-levels --no-progress \
-                --json "$OUT/gpu-bench-scale$s.json" 2>&1 | tail -12 | tee -a "$OUT/bench.log"
-        done ;;
+                --json "$OUT/gpu-bench-scale$s$tag.json" 2>&1 | tail -12 | sed "s/^/$side: /" | tee -a "$OUT/bench.log"
+        done; done ;;
     hidiam)                 # meshes with every peer, then a long path with scipy
         timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --path 0 \
             --peer-repeats 1 --json "$OUT/high-diameter-meshes.json" 2>&1 | tail -14 | tee "$OUT/hidiam.log"
