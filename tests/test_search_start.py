@@ -168,6 +168,29 @@ def test_started_gpu_search_in_every_shape(graph, block_edges, cache_visited, pu
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("blocks_per_sm", [1, 3, None])
+@pytest.mark.parametrize("parents", [True, False])
+def test_started_gpu_search_at_each_push_launch_shape(blocks_per_sm, parents, monkeypatch):
+    """Push levels of more than 32 out-edges handed to push.cu in place, launched one block a
+    multiprocessor, three, and by the policy (push.py's PUSH_BLOCKS_PER_SM; the level's tiles
+    bound it), so that the warps' runs of tiles split differently: levels equal
+    python-graphblas's and the result valid by the Graph500 rules, from a hub and a leaf."""
+    from lagraph_dist.local.gpu_kernels import fused
+    src, dst, n = _random_edges(30_000, 240_000, 11)
+    S = edges_to_scipy(src, dst, n, symmetrize=True)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")
+    monkeypatch.setattr(fused, "FUSED_MAX_PUSH_EDGES", 32)
+    monkeypatch.setattr(A.backend.kernels, "push_blocks_per_sm", blocks_per_sm)
+    degrees = np.diff(S.indptr)
+    for source in (int(np.argmax(degrees)), int(np.flatnonzero(degrees == 1)[0])):
+        for direction in ("push", "auto"):
+            visited, depths, _, _ = _search(A, source, parents=parents, direction=direction)
+            np.testing.assert_array_equal(_dense(depths), reference_levels(S, source))
+            ld.validate(A, source, _dense(depths), _dense(visited) if parents else None)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
 def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     """One GPU makes the next search's outputs while a search's kernel runs
     (``made_ahead``): the next search of the same graph takes them, no two results share
