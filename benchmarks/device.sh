@@ -81,9 +81,13 @@ for stage in "$@"; do
         for s in ${BENCH_SCALES:-26 27}; do for side in "${sides[@]}"; do
             if [ $side = head ]; then path=$site commit=$LAGRAPH_DIST_COMMIT tag=""
             else path=$old_site:$site commit=${OLD_COMMIT:-old} tag=-${OLD_COMMIT:-old}; fi
-            LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${BENCH_TIMEOUT:-200} python3 -c "$run_cli" \
+            echo "$side: lagraph_dist from $(cd "$OUT" && PYTHONPATH=$path python3 -c \
+                'import os, lagraph_dist; print(os.path.dirname(lagraph_dist.__file__))')" | tee -a "$OUT/bench.log"
+            # (from $OUT: python3 -c puts the working directory first on sys.path, and $site holds
+            # this commit's package, which would shadow the old one)
+            (cd "$OUT" && LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${BENCH_TIMEOUT:-200} python3 -c "$run_cli" \
                 bench --scale $s --roots ${BENCH_ROOTS:-16} --peers cupyx-naive --no-check-levels --no-progress \
-                --json "$OUT/gpu-bench-scale$s$tag.json" 2>&1 | tail -12 | sed "s/^/$side: /" | tee -a "$OUT/bench.log"
+                --json "$OUT/gpu-bench-scale$s$tag.json" 2>&1 | tail -12 | sed "s/^/$side: /" | tee -a "$OUT/bench.log")
         done; done ;;
     hidiam)                 # meshes with every peer, then a long path with scipy
         timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --path 0 \
