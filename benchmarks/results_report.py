@@ -82,10 +82,13 @@ H200_QUICK = ("h200-quick-4af5918.json", "h200-quick-09b8f99.json")
 #: push.cu's big push levels on one H200: the hub filter (not kept), the launch's blocks a
 #: multiprocessor (push_blocks.py), a next-tile prefetch (not kept), in the order they were run
 H200_PUSH_LEVELS = ("h200-hub-filter-5834eeb.json", "h200-push-blocks-sweep-55f4c38.json",
-                    "h200-push-blocks-09b8f99.json", "h200-push-prefetch-ab-94058e0.json")
-#: the Graph500 bench at scale 26 on one H200, the commit before push.cu's 64 blocks a
-#: multiprocessor and after it, on the same roots in one device call
-H200_BENCH_PUSH_BLOCKS = ("h200-bench-scale26-280d4a9.json", "h200-bench-scale26-94058e0.json")
+                    "h200-push-blocks-09b8f99.json", "h200-push-prefetch-ab-94058e0.json",
+                    "h200-hub-filter-bench-roots-55f4c38.json")
+#: the Graph500 bench at scale 26 on one H200: the commit before push.cu's 64 blocks a
+#: multiprocessor and after it on the same roots in one device call, then an earlier call's run
+#: after it
+H200_BENCH_PUSH_BLOCKS = ("h200-bench-scale26-280d4a9.json", "h200-bench-scale26-82a0bbf.json",
+                          "h200-bench-scale26-94058e0.json")
 H200_HOST_PROFILE = ("h200-host-profile-mesh1000x1000-4af5918.json", "h200-host-profile-kron20-4af5918.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
@@ -1022,8 +1025,9 @@ def results_h200_push_levels(results, names=H200_PUSH_LEVELS):
 
 def results_h200_bench_push_blocks(results):
     return "\n\n".join([comparison_table(results, H200_BENCH_PUSH_BLOCKS, 1e9, ("cupyx-naive",)),
-                        "Harmonic means over the same 16 roots (`lagraph-dist bench --scale 26 --roots 16`), the "
-                        "earlier commit first in the same device call. " + provenance(results, H200_BENCH_PUSH_BLOCKS)])
+                        "Harmonic means over the same 16 roots (`lagraph-dist bench --scale 26 --roots 16`): "
+                        "280d4a9 (8 blocks a multiprocessor) and 82a0bbf (64) in one device call, in that order; "
+                        "94058e0 (64) in an earlier call. " + provenance(results, H200_BENCH_PUSH_BLOCKS)])
 
 
 def results_h200(results):
