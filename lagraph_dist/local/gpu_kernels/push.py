@@ -11,7 +11,8 @@ PUSH_STAMPS = NCOUNTERS + 2 + FUSED_RECORD     # push_level_in_place's stamps: c
 #: blocks a multiprocessor of a big push launch, most of them waiting for a resident block to
 #: finish: the shorter each warp's run of tiles, the less a level waits on its slowest warps at
 #: the end (H200, push-only Kronecker 26, benchmarks/push_blocks.py: its level of 625 M edges
-#: 9.4 ms at 8, 8.3 at 16, 7.7 at 64 and 128; launching only the resident blocks had cost 35%)
+#: 9.4 ms at 8, 8.3 at 16, 7.7 at 64 and 128; the Graph500 bench's 16 roots 37.3 -> 41.5 GTEPS
+#: from 8 to 64; launching only the resident blocks had cost 35%)
 PUSH_BLOCKS_PER_SM = 64
 
 # in place, depths, depth bits, depth, the next run's giants
