@@ -22,14 +22,14 @@ from gpu_quick import build
 from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings
 
 
-def timed_searches(A, roots):
+def timed_searches(A, roots, direction="auto"):
     """(ms of each search, the last search's result), after one untimed search."""
     import cupy as cp
-    ld.bfs(A, roots[0])
+    ld.bfs(A, roots[0], direction=direction)
     times = []
     for root in (roots[1:] or roots) * (1 if len(roots) > 1 else 3):
         started = time.perf_counter()
-        result = ld.bfs(A, root)
+        result = ld.bfs(A, root, direction=direction)
         cp.cuda.Device().synchronize()
         times.append(1e3 * (time.perf_counter() - started))
     return times, result

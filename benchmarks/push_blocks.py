@@ -1,8 +1,9 @@
 """push.cu's launch shape on one GPU: a search's big push levels (those the fused kernel hands
 to push.cu, in place) at each blocks-a-multiprocessor setting (``KernelsBase.push_blocks_per_sm``;
 policy: push.py's PUSH_BLOCKS_PER_SM), the settings alternated ``--rounds`` times in one
-process over the same roots: ms per search (median), the levels' own ms, and the last search's
-levels one by one (direction, frontier, found, edges, bytes, seconds, launches, host reads).
+process over the same roots (the first root's search untimed): ms per search (median), the
+levels' own ms, and the last search's levels one by one (direction, frontier, found, edges,
+bytes, seconds, launches, host reads).
 The last search of each run is checked: its depths equal to the first setting's from the same
 root, and its result valid by the Graph500 rules (``ld.validate``, on the device).
 
@@ -12,31 +13,17 @@ root, and its result valid by the Graph500 rules (``ld.validate``, on the device
 import argparse
 import json
 import os
-import time
 
 import numpy as np
 
 import lagraph_dist as ld
+from fused_blocks import timed_searches
 from gpu_quick import build
 from lagraph_dist.local.gpu_kernels.fused import FUSED_MAX_PUSH_EDGES
 from lagraph_dist.tools.bench import policy_label, policy_settings
 
 LEVEL_FIELDS = ("level", "direction", "fused", "frontier", "discovered", "edges_examined", "bytes", "seconds",
                 "launches", "host_reads")
-
-
-def timed_searches(A, roots, direction):
-    """(ms of each search from ``roots``, the last search's result), after one untimed search."""
-    import cupy as cp
-    ld.bfs(A, roots[0], direction=direction)
-    times = []
-    for root in roots:
-        cp.cuda.Device().synchronize()
-        started = time.perf_counter()
-        result = ld.bfs(A, root, direction=direction)
-        cp.cuda.Device().synchronize()
-        times.append(1e3 * (time.perf_counter() - started))
-    return times, result
 
 
 def handed_levels(stats):
