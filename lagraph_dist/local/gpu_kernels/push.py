@@ -23,15 +23,13 @@ class PushKernels(KernelsBase):
     """The kernels of push.cu (its frontier scan is shared: KernelsBase._frontier_scan)."""
 
     def _push_blocks(self, frontier_edges):
-        """Blocks of a push launch: each warp walks a contiguous run of tiles; the
-        ``push_blocks_per_sm`` setting, else PUSH_BLOCKS_PER_SM, a multiprocessor, fewer for a
-        small frontier (its out-edges, when the caller knows them, are an upper bound; None:
-        unknown). Four or five stay resident at once (64 or 48 registers, 29 KB of shared
-        memory) and the rest start as blocks finish."""
-        resident = self._sms * (self.push_blocks_per_sm or PUSH_BLOCKS_PER_SM)
-        if frontier_edges is None:
-            return resident
-        return max(1, min(-(-int(frontier_edges) // TILE_EDGES), resident))
+        """Blocks of a push launch over at most ``frontier_edges`` edges (the frontier's
+        out-edges, or a bound on them): each warp walks a contiguous run of tiles; the
+        ``push_blocks_per_sm`` setting, else PUSH_BLOCKS_PER_SM, a multiprocessor, fewer where
+        the edges fill fewer blocks' tiles. Four or five stay resident at once (64 or 48
+        registers, 29 KB of shared memory) and the rest start as blocks finish."""
+        most = self._sms * (self.push_blocks_per_sm or PUSH_BLOCKS_PER_SM)
+        return max(1, min(-(-int(frontier_edges) // TILE_EDGES), most))
 
     def push_spmspv(self, csr, frontier_ids, frontier_values, semiring, mask_words, complement, in_map,
                     *, out_degree=None, frontier_edges=None):
@@ -43,7 +41,8 @@ class PushKernels(KernelsBase):
             return part, counters
         frontier = frontier_ids.astype(cp.int32, copy=False)
         scan = self._frontier_scan(csr, frontier)
-        blocks = self._push_blocks(frontier_edges)
+        # (unknown out-edges: the matrix's entries bound them, so a small matrix launches few blocks)
+        blocks = self._push_blocks(csr.nnz if frontier_edges is None else frontier_edges)
         mask, mode = self._mask(mask_words, complement)
         left = frontier_values if frontier_values is not None else part.values[:1]
         self._function("push", "ld_push_spmspv", *self._codes(semiring))(
