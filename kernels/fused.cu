@@ -303,15 +303,20 @@ __device__ __forceinline__ i64 ld_record_found(const ld_level_out<V>& out, int v
 // A claim of v with the atomic alone and v's out-edges [start, end) read beside it, all issued
 // before any is used (small levels: their time is this chain, not the traffic): the block's, the
 // warp's and an eager grid level's claim.
+// Both eager claims' bit: set with one atomic, v found here when it was off in the word before
+// (and the lane's v is real: `ok`).
+__device__ __forceinline__ u32 ld_claim_bit(u32* words, int v) { return atomicOr(words + (v >> 5), 1u << (v & 31)); }
+__device__ __forceinline__ bool ld_claimed_here(u32 before, bool ok, int v) { return ok && !((before >> (v & 31)) & 1u); }
+
 struct ld_eager_claim {
     i64 start = 0, end = 0;
     u32 before = ~0u;
     __device__ __forceinline__ void issue(const i64* __restrict__ indptr, u32* words, int v) {
         start = __ldg(indptr + v);
         end = __ldg(indptr + v + 1);
-        before = atomicOr(words + (v >> 5), 1u << (v & 31));
+        before = ld_claim_bit(words, v);
     }
-    __device__ __forceinline__ bool fresh(bool ok, int v) const { return ok && !((before >> (v & 31)) & 1u); }
+    __device__ __forceinline__ bool fresh(bool ok, int v) const { return ld_claimed_here(before, ok, v); }
     __device__ __forceinline__ i64 degree() const { return end - start; }
 };
 
@@ -330,9 +335,9 @@ struct ld_thin_claim {
     u32 before = ~0u;
     __device__ __forceinline__ void issue(const u64* __restrict__ thin_rows, u32* words, int v) {
         row = __ldg(thin_rows + v);
-        before = atomicOr(words + (v >> 5), 1u << (v & 31));
+        before = ld_claim_bit(words, v);
     }
-    __device__ __forceinline__ bool fresh(bool ok, int v) const { return ok && !((before >> (v & 31)) & 1u); }
+    __device__ __forceinline__ bool fresh(bool ok, int v) const { return ld_claimed_here(before, ok, v); }
     __device__ __forceinline__ i64 start() const { return ld_thin_start(row); }
     __device__ __forceinline__ int degree() const { return ld_thin_degree(row); }
 };
