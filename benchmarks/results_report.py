@@ -70,11 +70,13 @@ H200_FUSED_BLOCKS = ("h200-fused-blocks-sweep-985a6c1.json", "h200-fused-blocks-
 #: parent skip taken out (a scratch tree) against it kept; FUSED_THIN_ROW 15 (c2dd7f6, reverted)
 #: against 8; the one-block threshold swept lower where the cluster runs (256, 512, the policy);
 #: the rule's power-of-two alpha scaled instead of divided (d81d9de, cb48ce7's kernel, reverted
-#: in 02d60af, against 4af5918)
+#: in 02d60af, against 4af5918); the eager and thin claims sharing one bit claim (0817a17) against
+#: each restating it (9e4c1e7)
 H200_FUSED_BLOCKS_AB = ("h200-fused-blocks-parent-skip-c2dd7f6.json", "h200-fused-blocks-parent-skip-off-eec75e7.json",
                         "h200-fused-blocks-thin-15-c2dd7f6.json", "h200-fused-blocks-thin-15-base-eec75e7.json",
                         "h200-fused-blocks-threshold-c2dd7f6.json", "h200-fused-blocks-rule-scaled-d81d9de.json",
-                        "h200-fused-blocks-rule-divided-4af5918.json")
+                        "h200-fused-blocks-rule-divided-4af5918.json", "h200-fused-blocks-claim-bit-0817a17.json",
+                        "h200-fused-blocks-claim-bit-base-9e4c1e7.json")
 #: high_diameter.py and gpu_quick.py on one H200 (the issue's table, peers in the same run)
 H200_HIGH_DIAMETER = ("h200-high-diameter-meshes-4af5918.json", "h200-high-diameter-path-4af5918.json",
                       "h200-high-diameter-road-4af5918.json")
@@ -89,7 +91,8 @@ H200_PUSH_LEVELS = ("h200-hub-filter-5834eeb.json", "h200-push-blocks-sweep-55f4
 #: after it
 H200_BENCH_PUSH_BLOCKS = ("h200-bench-scale26-280d4a9.json", "h200-bench-scale26-82a0bbf.json",
                           "h200-bench-scale26-94058e0.json")
-H200_HOST_PROFILE = ("h200-host-profile-mesh1000x1000-4af5918.json", "h200-host-profile-kron20-4af5918.json")
+H200_HOST_PROFILE = ("h200-host-profile-mesh1000x1000-4af5918.json", "h200-host-profile-kron20-4af5918.json",
+                     "h200-host-profile-mesh1000x1000-0817a17.json", "h200-host-profile-kron20-0817a17.json")
 H100_FUSED_TRACE = ("h100-fused-trace-7750237.json", "h100-fused-trace-b56d813.json", "h100-fused-trace-c933eed.json")
 #: warp_clocks.py records: every warp's clocks of each fused grid level
 H100_WARP_CLOCKS = ("h100-warp-clocks-784744b.json", "h100-warp-clocks-6bb6349.json")
