@@ -15,11 +15,13 @@ export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
 repo=$PWD
 site=$(mktemp -d)
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
-python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target "$site" . > "$OUT/install.log" 2>&1 \
-    || { cat "$OUT/install.log"; exit 1; }
+# (set-up logs stay in /tmp and are printed only on failure: a call brings back at most 8 files
+# from $OUT, gpu.txt is one, and the stages' records need the rest)
+python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target "$site" . > /tmp/install.log 2>&1 \
+    || { cat /tmp/install.log; exit 1; }
 # the reference must work before any stage spends device time on it
-PYTHONPATH="$site" python3 -c "import graphblas as gb; gb.Vector.from_coo([0], [1], size=2)" > "$OUT/graphblas.log" 2>&1 \
-    || { echo "the carried wheels give no working python-graphblas:"; tail -3 "$OUT/graphblas.log"; exit 1; }
+PYTHONPATH="$site" python3 -c "import graphblas as gb; gb.Vector.from_coo([0], [1], size=2)" > /tmp/graphblas.log 2>&1 \
+    || { echo "the carried wheels give no working python-graphblas:"; tail -3 /tmp/graphblas.log; exit 1; }
 # the commit the records name: pass it from the machine the call is made on (put
 # LAGRAPH_DIST_COMMIT=<hash> in the command); the device copy's .git is not the working tree's
 export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
