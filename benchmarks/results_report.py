@@ -80,7 +80,7 @@ H200_FUSED_BLOCKS_AB = ("h200-fused-blocks-parent-skip-c2dd7f6.json", "h200-fuse
 #: high_diameter.py and gpu_quick.py on one H200 (the issue's table, peers in the same run)
 H200_HIGH_DIAMETER = ("h200-high-diameter-meshes-4af5918.json", "h200-high-diameter-path-4af5918.json",
                       "h200-high-diameter-road-4af5918.json")
-H200_QUICK = ("h200-quick-4af5918.json", "h200-quick-09b8f99.json")
+H200_QUICK = ("h200-quick-4af5918.json", "h200-quick-09b8f99.json", "h200-quick-58d2fa4.json")
 #: push.cu's big push levels on one H200: the hub filter (not kept), the launch's blocks a
 #: multiprocessor (push_blocks.py), a next-tile prefetch (not kept), in the order they were run
 H200_PUSH_LEVELS = ("h200-hub-filter-5834eeb.json", "h200-push-blocks-sweep-55f4c38.json",
