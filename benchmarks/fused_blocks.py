@@ -13,26 +13,12 @@ GPU with thread block clusters), the settings alternated `--rounds` times in one
 import argparse
 import json
 import os
-import time
 
 import numpy as np
 
 import lagraph_dist as ld
-from gpu_quick import build
+from gpu_quick import build, timed_searches
 from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings
-
-
-def timed_searches(A, roots, direction="auto"):
-    """(ms of each search, the last search's result), after one untimed search."""
-    import cupy as cp
-    ld.bfs(A, roots[0], direction=direction)
-    times = []
-    for root in (roots[1:] or roots) * (1 if len(roots) > 1 else 3):
-        started = time.perf_counter()
-        result = ld.bfs(A, root, direction=direction)
-        cp.cuda.Device().synchronize()
-        times.append(1e3 * (time.perf_counter() - started))
-    return times, result
 
 
 def main():

@@ -17,8 +17,7 @@ import os
 import numpy as np
 
 import lagraph_dist as ld
-from fused_blocks import timed_searches
-from gpu_quick import build
+from gpu_quick import build, timed_searches
 from lagraph_dist.local.gpu_kernels.fused import FUSED_MAX_PUSH_EDGES
 from lagraph_dist.tools.bench import policy_label, policy_settings
 
