@@ -114,6 +114,16 @@ class _Namespace:
     def __iter__(self):
         return iter(self._entries.values())
 
+    def _lookup(self, value, kind_class):
+        """``value`` if it is a ``kind_class``, the entry it names if it is a name here; anything
+        else is a DomainMismatch naming what was given and what exists."""
+        if isinstance(value, kind_class):
+            return value
+        if isinstance(value, str) and value in self._entries:
+            return self._entries[value]
+        raise DomainMismatch(f"expected a {self._kind} (one of {', '.join(sorted(self._entries))}), "
+                             f"got {value!r}")
+
 
 _bool = np.dtype(np.bool_)
 _int64 = np.dtype(np.int64)
@@ -149,19 +159,9 @@ semiring, monoid = semirings, monoids      # python-graphblas's names
 
 def lookup_semiring(semiring) -> Semiring:
     """Accept a Semiring or its name; anything else is a DomainMismatch naming what was given."""
-    if isinstance(semiring, Semiring):
-        return semiring
-    if isinstance(semiring, str) and semiring in semirings._entries:
-        return semirings._entries[semiring]
-    raise DomainMismatch(f"expected a semiring (one of {', '.join(sorted(semirings._entries))}), "
-                         f"got {semiring!r}")
+    return semirings._lookup(semiring, Semiring)
 
 
 def lookup_monoid(monoid) -> Monoid:
     """Accept a Monoid or its name; anything else is a DomainMismatch naming what was given."""
-    if isinstance(monoid, Monoid):
-        return monoid
-    if isinstance(monoid, str) and monoid in monoids._entries:
-        return monoids._entries[monoid]
-    raise DomainMismatch(f"expected a monoid (one of {', '.join(sorted(monoids._entries))}), "
-                         f"got {monoid!r}")
+    return monoids._lookup(monoid, Monoid)
