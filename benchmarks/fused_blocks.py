@@ -11,14 +11,13 @@ GPU with thread block clusters), the settings alternated `--rounds` times in one
         [--clusters on,off] [--rounds 2] [--json out.json]
 """
 import argparse
-import json
 import os
 
 import numpy as np
 
 import lagraph_dist as ld
 from gpu_quick import build, timed_searches
-from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings
+from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings, write_json
 
 
 def main():
@@ -71,8 +70,7 @@ def main():
     kernels.fused_blocks_per_sm, kernels.fused_block_edges, kernels.fused_cache_visited = None, default_edges, True
     kernels.fused_cluster_levels = default_clusters
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ root, and its result valid by the Graph500 rules (``ld.validate``, on the device
         [--rounds 2] [--json out.json]
 """
 import argparse
-import json
 import os
 
 import numpy as np
@@ -19,7 +18,7 @@ import numpy as np
 import lagraph_dist as ld
 from gpu_quick import build, timed_searches
 from lagraph_dist.local.gpu_kernels.fused import FUSED_MAX_PUSH_EDGES
-from lagraph_dist.tools.bench import policy_label, policy_settings
+from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
 
 LEVEL_FIELDS = ("level", "direction", "fused", "frontier", "discovered", "edges_examined", "bytes", "seconds",
                 "launches", "host_reads")
@@ -76,8 +75,7 @@ def main():
         cp.get_default_memory_pool().free_all_blocks()
     kernels.push_blocks_per_sm = default
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

@@ -300,14 +300,14 @@ __device__ __forceinline__ i64 ld_record_found(const ld_level_out<V>& out, int v
     return __ldg(out.out_indptr + v + 1) - __ldg(out.out_indptr + v);
 }
 
-// A claim of v with the atomic alone and v's out-edges [start, end) read beside it, all issued
-// before any is used (small levels: their time is this chain, not the traffic): the block's, the
-// warp's and an eager grid level's claim.
 // Both eager claims' bit: set with one atomic, v found here when it was off in the word before
 // (and the lane's v is real: `ok`).
 __device__ __forceinline__ u32 ld_claim_bit(u32* words, int v) { return atomicOr(words + (v >> 5), 1u << (v & 31)); }
 __device__ __forceinline__ bool ld_claimed_here(u32 before, bool ok, int v) { return ok && !((before >> (v & 31)) & 1u); }
 
+// A claim of v with the atomic alone and v's out-edges [start, end) read beside it, all issued
+// before any is used (small levels: their time is this chain, not the traffic): the block's, the
+// warp's and an eager grid level's claim.
 struct ld_eager_claim {
     i64 start = 0, end = 0;
     u32 before = ~0u;
