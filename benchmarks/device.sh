@@ -37,6 +37,17 @@ mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $
         "$repo/benchmarks/multigpu_bench.py" --out "$OUT" "$@" 2>&1 | tee -a "$OUT/multigpu-full.log" \
         | grep -v "^\s*$" | tail -8 | tee -a "$OUT/multigpu.log"
 }
+cli_at() {          # lagraph-dist from the package on PYTHONPATH $1, under a timeout of $2 s, run from
+                    # $OUT: python3 -c puts the working directory first on sys.path, and this script's ($site)
+                    # holds this commit's package, which would shadow an older one
+    local path=$1 limit=$2; shift 2
+    (cd "$OUT" && PYTHONPATH=$path timeout "$limit" python3 -c "$run_cli" "$@")
+}
+side_env() {        # path and commit of one side of an A/B ($1): head (this commit) or old (the tree in
+                    # $old_site from install_old, this commit's site behind it for what the old one lacks)
+    if [ "$1" = head ]; then path=$site commit=$LAGRAPH_DIST_COMMIT
+    else path=$old_site:$site commit=${OLD_COMMIT:-old}; fi
+}
 install_old() {     # the base commit's tree carried in $OLD_TREE (default .old), installed into a scratch folder it prints
     local into
     into=$(mktemp -d)
@@ -81,15 +92,12 @@ for stage in "$@"; do
                             # also the commit in $OLD_TREE (.old; $OLD_COMMIT) on the same roots, before this one
         sides=(head); [ -n "${BENCH_OLD:-}" ] && { old_site=$(install_old); sides=(old head); }
         for s in ${BENCH_SCALES:-26 27}; do for side in "${sides[@]}"; do
-            if [ $side = head ]; then path=$site commit=$LAGRAPH_DIST_COMMIT tag=""
-            else path=$old_site:$site commit=${OLD_COMMIT:-old} tag=-${OLD_COMMIT:-old}; fi
+            side_env $side; tag=""; [ $side = old ] && tag=-$commit
             echo "$side: lagraph_dist from $(cd "$OUT" && PYTHONPATH=$path python3 -c \
                 'import os, lagraph_dist; print(os.path.dirname(lagraph_dist.__file__))')" | tee -a "$OUT/bench.log"
-            # (from $OUT: python3 -c puts the working directory first on sys.path, and $site holds
-            # this commit's package, which would shadow the old one)
-            (cd "$OUT" && LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${BENCH_TIMEOUT:-200} python3 -c "$run_cli" \
+            LAGRAPH_DIST_COMMIT=$commit cli_at $path ${BENCH_TIMEOUT:-200} \
                 bench --scale $s --roots ${BENCH_ROOTS:-16} --peers cupyx-naive --no-check-levels --no-progress \
-                --json "$OUT/gpu-bench-scale$s$tag.json" 2>&1 | tail -12 | sed "s/^/$side: /" | tee -a "$OUT/bench.log")
+                --json "$OUT/gpu-bench-scale$s$tag.json" 2>&1 | tail -12 | sed "s/^/$side: /" | tee -a "$OUT/bench.log"
         done; done ;;
     hidiam)                 # meshes with every peer, then a long path with scipy
         timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --path 0 \
@@ -162,8 +170,7 @@ for stage in "$@"; do
         old_site=$(install_old)
         for round in $(seq ${ROUNDS:-2}); do
             for side in head old; do
-                if [ $side = head ]; then path=$site commit=$LAGRAPH_DIST_COMMIT
-                else path=$old_site:$site commit=${OLD_COMMIT:-old}; fi
+                side_env $side
                 LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${QUICK_TIMEOUT:-300} python3 \
                     "$repo/benchmarks/fused_blocks.py" ${QUICK:-mesh:1000x1000 mesh:2000x2000} \
                     --json "$OUT/blocks-$side-$round.json" 2>&1 | sed "s/^/$side $round: /" | tee -a "$OUT/blocks-ab.log"
@@ -222,7 +229,7 @@ for stage in "$@"; do
     old-outliers)           # the scale-22 bench with peers at the commit in .old (cold, then warm CuPy cache)
         old_site=$(install_old)
         for cache in cold warm; do
-            PYTHONPATH="$old_site:$site" CUPY_CACHE_DIR=/tmp/cupy-old timeout 300 python3 -c "$run_cli" bench \
+            CUPY_CACHE_DIR=/tmp/cupy-old cli_at "$old_site:$site" 300 bench \
                 --scale 22 --roots 16 --peers graphblas-pushpull,scipy,cupyx-naive --peer-roots 4 --no-progress \
                 --json "$OUT/old-scale22-$cache.json" 2>&1 | tail -9 | tee -a "$OUT/old.log"
         done ;;
