@@ -20,8 +20,9 @@ rank with ``root=None``; ``to_mtx`` writes its one file on ``root``. A vector (O
 every rank, like ``to_numpy``. Only the pattern crosses: values of the other
 library are dropped (an explicit zero is an edge), and what comes out holds True (cupyx: 1.0).
 Directedness travels as ``Matrix.symmetric``: an undirected networkx graph, a symmetric Matrix
-Market file or ``symmetrize=True`` make a symmetric matrix, which goes back out as an undirected
-graph or a symmetric file. A networkx graph's nodes travel as ``Matrix.labels`` (unless they are
+Market file, a scipy or cupyx matrix whose pattern equals its transpose (``from_scipy`` finds
+out, unless told ``symmetric=``) or ``symmetrize=True`` make a symmetric matrix, which goes back
+out as an undirected graph or a symmetric file. A networkx graph's nodes travel as ``Matrix.labels`` (unless they are
 0..n-1) and name the nodes of ``to_networkx``.
 """
 from __future__ import annotations
@@ -174,23 +175,71 @@ def _square(shape, what) -> int:
 
 
 # -- scipy.sparse and cupyx.scipy.sparse ------------------------------------------------------
-def from_sparse(S, *, grid=None, backend="auto", root: int = 0) -> Matrix:
-    """Collective. A scipy or cupyx sparse matrix given on ``root``; its pattern is the graph."""
+def from_sparse(S, *, symmetric: bool | None = None, grid=None, backend="auto", root: int = 0) -> Matrix:
+    """Collective. A scipy or cupyx sparse matrix given on ``root``; its pattern is the graph.
+    ``symmetric``: None finds out (on ``root``) whether the pattern equals its transpose; True
+    says it does, and is checked (InvalidValue if not: a symmetric matrix shares one copy of
+    its edges for both directions, so a wrong claim would give wrong searches); False keeps it
+    directed even when it is symmetric."""
     def read():
         kind = graph_kind(S)
         if kind not in ("scipy", "cupyx"):
             raise DomainMismatch(f"from_scipy needs a scipy or cupyx sparse matrix, got "
                                  f"{type(S).__module__}.{type(S).__name__}")
+        if symmetric is not None and not isinstance(symmetric, (bool, np.bool_)):
+            raise DomainMismatch(f"from_scipy's symmetric must be None, True or False, got {symmetric!r}")
         n = _square(S.shape, "from_scipy")
-        if kind == "scipy" and S.format in ("csr", "coo") and S.has_canonical_format:    # sorted, no duplicates
-            if S.format == "csr":
-                return RootGraph(n, None, None, csr=(S.indptr, S.indices))
-            indptr = np.zeros(n + 1, dtype=np.int64)
-            np.cumsum(np.bincount(S.row, minlength=n), out=indptr[1:])
-            return RootGraph(n, None, None, csr=(indptr, S.col))
-        coo = S.tocoo()
-        return RootGraph(n, coo.row, coo.col)
+        graph = _sparse_graph(S, kind, n)
+        graph.symmetric = _symmetric_as_said(symmetric, graph, kind)
+        return graph
     return from_root(read, grid=grid, backend=backend, root=root)
+
+
+def _sparse_graph(S, kind, n) -> RootGraph:
+    """The edges of S's pattern: its own CSR arrays when it is a canonical scipy CSR or COO."""
+    if kind == "scipy" and S.format in ("csr", "coo") and S.has_canonical_format:    # sorted, no duplicates
+        if S.format == "csr":
+            return RootGraph(n, None, None, csr=(S.indptr, S.indices))
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(S.row, minlength=n), out=indptr[1:])
+        return RootGraph(n, None, None, csr=(indptr, S.col))
+    coo = S.tocoo()
+    return RootGraph(n, coo.row, coo.col)
+
+
+def _symmetric_as_said(symmetric, graph: RootGraph, kind) -> bool:
+    """``symmetric`` as from_scipy takes it: False as it is, None found out, True checked."""
+    if symmetric is not None and not symmetric:
+        return False
+    found = _pattern_is_symmetric(graph, kind)
+    if symmetric and not found:
+        raise InvalidValue("from_scipy was told symmetric=True, but the matrix's pattern is not "
+                           "symmetric (some entry (i, j) has no (j, i)); pass symmetric=None to "
+                           "find out, or False for a directed graph")
+    return found
+
+
+def _pattern_is_symmetric(graph: RootGraph, kind) -> bool:
+    """Whether the stored entries (explicit zeros too) equal their transpose: a canonical CSR
+    of the pattern against its transpose, made by S's own library (a counting sort, linear in
+    the edges; cupyx on the device)."""
+    if kind == "cupyx":
+        import cupy as xp
+        import cupyx.scipy.sparse as sparse
+    else:
+        import scipy.sparse as sparse
+        xp = np
+    n = graph.n
+    if graph.csr is not None:
+        indptr, indices = graph.csr
+        P = sparse.csr_matrix((xp.ones(indices.shape[0], np.float32), indices, indptr), shape=(n, n))
+    else:
+        src, dst = graph.edges()
+        P = sparse.coo_matrix((xp.ones(src.shape[0], np.float32), (src, dst)), shape=(n, n)).tocsr()
+        P.sum_duplicates()                    # sorted, duplicate-free: comparable entry by entry
+    T = P.T.tocsr()
+    T.sum_duplicates()
+    return bool(P.nnz == T.nnz and (P.indptr == T.indptr).all() and (P.indices == T.indices).all())
 
 
 def to_cupyx(A: Matrix, *, root: int | None = 0):

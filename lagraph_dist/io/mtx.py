@@ -613,6 +613,11 @@ def _check_no_diagonal(source: _Source, entries: _Entries) -> None:
         raise source.error(source.entry_line(k), what)
 
 
+#: How to accept a file that stores an entry twice (scipy's mmread does): said with the error.
+DUPLICATES_HINT = ("; to accept the file, its copies merged into one edge, pass merge_duplicates=True "
+                   "to ld.Matrix.from_mtx, or --merge-duplicates to lagraph-dist")
+
+
 def _check_no_duplicates(source: _Source, header: _Header, entries: _Entries) -> None:
     rows, cols = entries.rows, entries.cols
     if _strictly_ordered(rows, cols, header.symmetry in _MIRRORED):
@@ -626,7 +631,7 @@ def _check_no_duplicates(source: _Source, header: _Header, entries: _Entries) ->
     raise source.error(
         source.entry_line(k1),
         f"duplicate entry ({int(entries.rows[k1])}, {int(entries.cols[k1])}), "
-        f"already stored on line {source.entry_line(k0)}",
+        f"already stored on line {source.entry_line(k0)}{DUPLICATES_HINT}",
     )
 
 

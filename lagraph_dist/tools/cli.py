@@ -109,6 +109,8 @@ def _graph_arguments(parser):
                              "(default: none; give --scale or --mtx)")
     source.add_argument("--mtx", "-f", metavar="PATH",
                         help="Matrix Market coordinate file (default: none; give --scale or --mtx)")
+    parser.add_argument("--merge-duplicates", action="store_true",
+                        help="merge entries the --mtx file stores twice instead of rejecting it")
     parser.add_argument("--edgefactor", "-e", type=_positive_int, default=16,
                         help="Kronecker edges per vertex")
     parser.add_argument("--seed", type=_nonnegative_int, default=0, help="Kronecker generator seed")
@@ -256,9 +258,11 @@ def _load_graph(args):
     grid = Grid(*args.grid) if args.grid else Grid()
     started = time.perf_counter()
     if args.mtx:
-        A = Matrix.from_mtx(args.mtx, grid=grid, backend=args.backend)
-        info = {"kind": "mtx", "path": args.mtx}
+        A = Matrix.from_mtx(args.mtx, merge_duplicates=args.merge_duplicates, grid=grid, backend=args.backend)
+        info = {"kind": "mtx", "path": args.mtx, "merge_duplicates": args.merge_duplicates}
     else:
+        if args.merge_duplicates:       # a generated graph has no file entries to merge: say so
+            raise InvalidValue("--merge-duplicates applies to a --mtx file, not to a --scale graph")
         A = kronecker(args.scale, args.edgefactor, seed=args.seed, grid=grid, backend=args.backend)
         info = {"kind": "kronecker", "scale": args.scale, "edgefactor": args.edgefactor, "seed": args.seed}
     A.backend.sync()

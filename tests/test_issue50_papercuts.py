@@ -1,0 +1,155 @@
+"""Issue 50's papercuts, one section each: a Matrix Market file with a duplicate entry through
+``bfs`` and ``bench`` (``--merge-duplicates``, and an error that names it); ``from_scipy``'s
+``symmetric`` (an undirected graph comes back undirected); plot titles that name the scale,
+grid, ranks and backend; a plot written into a missing folder; ranks that outnumber the host's
+cores; what ``get_backend`` returns; no scipy negative-weights warning; what docs/api.md says of
+``bfs_multi``'s speed."""
+import json
+import warnings
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+
+import lagraph_dist as ld
+from helpers import edges_to_scipy
+from lagraph_dist.tools import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+API = (ROOT / "docs" / "api.md").read_text()
+
+
+def run(capsys, *argv):
+    """(exit status, stdout, stderr) of ``lagraph-dist argv`` in this process."""
+    try:
+        status = cli.main([str(arg) for arg in argv])
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def hop_levels(S, source):
+    """scipy's unweighted shortest paths from ``source`` (on positive unit data): -1 unreached."""
+    P = sp.csr_matrix(S, dtype=np.float64, copy=True)
+    P.data[:] = 1.0
+    hops = csgraph.shortest_path(P, unweighted=True, directed=True, indices=source)
+    return np.where(np.isinf(hops), -1, hops).astype(np.int64)
+
+
+# -- 1. a Matrix Market file with a duplicate entry -------------------------------------------
+@pytest.fixture
+def duplicated_mtx(tmp_path):
+    """A directed graph of 7 vertices whose file stores the edge 2 -> 3 (1-based) twice."""
+    entries = [(1, 2), (2, 3), (3, 4), (2, 3), (4, 1), (4, 5), (6, 7), (5, 2)]
+    path = tmp_path / "twice.mtx"
+    path.write_text("%%MatrixMarket matrix coordinate pattern general\n"
+                    f"7 7 {len(entries)}\n" + "".join(f"{i} {j}\n" for i, j in entries))
+    return path
+
+
+def test_a_duplicate_entry_error_says_how_to_accept_the_file(duplicated_mtx):
+    with pytest.raises(ld.MatrixMarketError) as info:
+        ld.Matrix.from_mtx(duplicated_mtx, backend="cpu")
+    message = str(info.value)
+    assert f"{duplicated_mtx}:6: duplicate entry (2, 3), already stored on line 4" in message
+    assert "merge_duplicates=True" in message and "ld.Matrix.from_mtx" in message
+    assert "--merge-duplicates" in message
+
+
+@pytest.mark.parametrize("command", [["bfs", "--root", "0"],
+                                     ["bench", "--roots", "2", "--peers", "none", "--no-progress"]])
+def test_bfs_and_bench_refuse_a_duplicate_entry_naming_the_flag(capsys, duplicated_mtx, command):
+    status, out, err = run(capsys, *command, "--mtx", duplicated_mtx, "--backend", "cpu")
+    assert status == 2 and out == ""
+    assert err.startswith("lagraph-dist: error: ") and "duplicate entry (2, 3)" in err
+    assert "--merge-duplicates" in err
+
+
+def test_bfs_merges_duplicates_when_asked(capsys, duplicated_mtx, tmp_path):
+    saved = tmp_path / "levels.npz"
+    status, out, err = run(capsys, "bfs", "--mtx", duplicated_mtx, "--merge-duplicates", "--root", "0",
+                           "--root", "5", "--backend", "cpu", "--out", saved)
+    assert status == 0, err
+    merged = scipy.io.mmread(duplicated_mtx).tocsr()     # scipy reads the file, its copies summed
+    assert merged.nnz == 7
+    with np.load(saved) as arrays:
+        for root in (0, 5):
+            np.testing.assert_array_equal(arrays[f"levels_{root}"], hop_levels(merged, root))
+    assert "7 stored (directed) edges" in out
+
+
+def test_bench_merges_duplicates_when_asked(capsys, duplicated_mtx, tmp_path):
+    record_file = tmp_path / "bench.json"
+    status, out, err = run(capsys, "bench", "--mtx", duplicated_mtx, "--merge-duplicates", "--roots", "3",
+                           "--peers", "none", "--backend", "cpu", "--no-progress", "--json", record_file)
+    assert status == 0, err
+    record = json.loads(record_file.read_text())
+    assert record["graph"]["merge_duplicates"] is True and record["nvals"] == 7
+    for run_ in record["lagraph_dist"].values():
+        # every search validated, and its levels equal python-graphblas's on the merged graph
+        assert run_["validated"] == run_["roots"] == 3 and run_["levels_checked"] == 3
+
+
+def test_merge_duplicates_is_refused_for_a_generated_graph(capsys):
+    status, _, err = run(capsys, "bfs", "--scale", "5", "--merge-duplicates", "--backend", "cpu")
+    assert status == 2 and "--merge-duplicates applies to a --mtx file" in err
+
+
+# -- 2. from_scipy's symmetric ------------------------------------------------------------------
+def test_an_undirected_graph_comes_back_undirected_through_scipy():
+    A = ld.kronecker(6, backend="cpu")
+    B = ld.Matrix.from_scipy(A.to_scipy(), backend="cpu")
+    assert B.symmetric
+    G = B.to_networkx()
+    assert type(G) is nx.Graph
+    assert G.number_of_nodes() == A.n and 2 * G.number_of_edges() == A.nvals   # no self-loops
+    assert {frozenset(e) for e in G.edges()} == {frozenset(e) for e in A.to_networkx().edges()}
+    # every scipy format, and through the constructor's other path (not a canonical CSR)
+    for S in (A.to_scipy().tocoo(), A.to_scipy().tocsc(), sp.coo_array(A.to_scipy()).tolil()):
+        assert ld.Matrix.from_scipy(S, backend="cpu").symmetric
+
+
+def test_a_directed_scipy_matrix_stays_directed():
+    S = edges_to_scipy([0, 1, 2, 2], [1, 2, 0, 2], 4)
+    A = ld.Matrix.from_scipy(S, backend="cpu")
+    assert not A.symmetric and type(A.to_networkx()) is nx.DiGraph
+    assert set(A.to_networkx().edges()) == {(0, 1), (1, 2), (2, 0), (2, 2)}
+    # a symmetric pattern told to stay directed stays directed
+    U = edges_to_scipy([0, 1], [1, 2], 3, symmetrize=True)
+    assert type(ld.Matrix.from_scipy(U, symmetric=False, backend="cpu").to_networkx()) is nx.DiGraph
+    assert ld.Matrix.from_scipy(U, symmetric=True, backend="cpu").symmetric
+
+
+def test_explicit_zeros_count_when_symmetry_is_found():
+    """(1, 0) stored as an explicit zero is an edge: the pattern is symmetric."""
+    S = sp.csr_matrix((np.array([1.0, 0.0]), (np.array([0, 1]), np.array([1, 0]))), shape=(2, 2))
+    assert S.nnz == 2 and ld.Matrix.from_scipy(S, backend="cpu").symmetric
+
+
+def test_a_wrong_symmetric_claim_is_refused():
+    S = edges_to_scipy([0, 1], [1, 2], 3)
+    for given in (S, S.tocoo(), S.tolil()):
+        with pytest.raises(ld.InvalidValue, match="symmetric=True, but the matrix's pattern is not symmetric"):
+            ld.Matrix.from_scipy(given, symmetric=True, backend="cpu")
+    with pytest.raises(ld.DomainMismatch, match="symmetric must be None, True or False, got 'yes'"):
+        ld.Matrix.from_scipy(S, symmetric="yes", backend="cpu")
+
+
+def test_a_symmetric_scipy_matrix_searches_as_the_directed_one_does():
+    """Found symmetric, the graph gives the levels its directed reading gives, both directions."""
+    S = edges_to_scipy(*ld.kronecker(7, seed=3, backend="cpu").to_edgelist().T, 128)
+    sym, directed = (ld.Matrix.from_scipy(S, symmetric=s, backend="cpu") for s in (None, False))
+    assert sym.symmetric and not directed.symmetric
+    for direction in ("push", "pull"):
+        np.testing.assert_array_equal(ld.bfs(sym, 1, direction=direction).levels.to_numpy(),
+                                      ld.bfs(directed, 1, direction=direction).levels.to_numpy())
+
+
+def test_api_docs_describe_from_scipys_symmetric():
+    assert 'ld.Matrix.from_scipy(S, *, symmetric=None, grid=None, backend="auto", root=0)' in API
+    assert "`symmetric=True` is checked" in API and "`symmetric=False` keeps the graph directed" in API
