@@ -153,3 +153,62 @@ def test_a_symmetric_scipy_matrix_searches_as_the_directed_one_does():
 def test_api_docs_describe_from_scipys_symmetric():
     assert 'ld.Matrix.from_scipy(S, *, symmetric=None, grid=None, backend="auto", root=0)' in API
     assert "`symmetric=True` is checked" in API and "`symmetric=False` keeps the graph directed" in API
+
+
+# -- 3. plot titles name the graph, grid, ranks and backend --------------------------------------
+@pytest.fixture(scope="module")
+def bench_record():
+    """A real record of a small run (1x1 grid, one rank, the CPU backend)."""
+    from lagraph_dist.tools.bench import BenchConfig, run_bench
+    A = ld.kronecker(7, seed=1, backend="cpu")
+    info = {"kind": "kronecker", "scale": 7, "edgefactor": 16, "seed": 1, "build_seconds": 0.0}
+    return run_bench(A, info, BenchConfig(roots=2, peers=("scipy",), progress=False))
+
+
+def figure_title(record):
+    """The title text of the figure drawn for ``record`` (matplotlib, Agg backend)."""
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    from lagraph_dist.tools.plot import draw_record, pyplot
+    fig = draw_record(record)
+    try:
+        return fig._suptitle.get_text()
+    finally:
+        pyplot().close(fig)
+
+
+def test_plot_titles_tell_a_1x1_run_from_a_2x2_run(bench_record):
+    one = figure_title(bench_record)
+    four = json.loads(json.dumps(bench_record, default=str))        # the same record, as on 2x2
+    four["environment"].update(grid=[2, 2], ranks=4)
+    four["graph"]["scale"] = 9
+    wide = figure_title(four)
+    assert one != wide
+    assert "Kronecker scale 7" in one and "grid 1x1 (1 rank)" in one and "cpu backend" in one
+    assert "Kronecker scale 9" in wide and "grid 2x2 (4 ranks)" in wide and "cpu backend" in wide
+    assert bench_record["environment"]["device"] in one
+
+
+def test_plot_title_of_a_file_graph_names_the_file():
+    from lagraph_dist.tools.plot import record_title
+    record = {"graph": {"kind": "mtx", "path": "/data/west0067.mtx"}, "backend": "gpu",
+              "environment": {"grid": [1, 2], "ranks": 2, "device": "NVIDIA H200"}}
+    assert record_title(record) == ("Matrix Market file west0067.mtx; grid 1x2 (2 ranks); gpu backend, "
+                                    "NVIDIA H200")
+
+
+# -- 4. a plot written into a missing folder ------------------------------------------------------
+def test_plot_into_a_missing_folder_names_the_folder(bench_record, tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    from lagraph_dist.tools.bench import write_json
+    write_json(bench_record, tmp_path / "bench.json")
+    folder = tmp_path / "missing" / "dir"
+    status, out, err = run(capsys, "plot", tmp_path / "bench.json", "-o", folder / "x.png")
+    assert status != 0 and out == ""
+    assert err.strip() == (f"lagraph-dist: error: cannot write the plot {folder / 'x.png'} (the folder "
+                           f"{folder} does not exist): no such file or directory")
+    assert "Errno" not in err and not (tmp_path / "missing").exists()
+    # the library call raises the package's MissingFile, which is also the OSError
+    from lagraph_dist.tools.plot import plot_record
+    with pytest.raises(ld.MissingFile) as info:
+        plot_record(bench_record, folder / "x.png")
+    assert isinstance(info.value, FileNotFoundError) and str(folder) in str(info.value)

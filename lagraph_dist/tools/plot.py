@@ -8,10 +8,11 @@ merge, as far as the record has them) with push and pull levels told apart. Need
 from __future__ import annotations
 
 import json
+import os
 
 from lagraph_dist.core.errors import InvalidValue, MissingDependency, open_file
 
-__all__ = ["load_record", "plot_record", "pyplot"]
+__all__ = ["load_record", "plot_record", "draw_record", "record_title", "pyplot"]
 
 STAGES = ("expand", "mask", "local", "fold", "merge")
 HATCH = {"push": "", "pull": "///"}
@@ -62,8 +63,7 @@ def _throughput_bars(ax, record):
         if value > 0:
             ax.annotate(f"{value:.3g}", (bar.get_x() + bar.get_width() / 2, value),
                         ha="center", va="bottom", fontsize=7)
-    ax.set_title(f"{record.get('n', '?'):,} vertices, {record.get('nvals', '?'):,} stored edges, "
-                 f"{record.get('environment', {}).get('device', '')}", fontsize=9)
+    ax.set_title(f"{record.get('n', '?'):,} vertices, {record.get('nvals', '?'):,} stored edges", fontsize=9)
 
 
 def _level_bars(ax, name, levels):
@@ -90,20 +90,54 @@ def _level_bars(ax, name, levels):
     ax.legend(fontsize=7)
 
 
-def plot_record(record, path):
-    """Write the figure of ``record`` (a dict, or the path of its JSON) to ``path`` (PNG)."""
+def record_title(record):
+    """What was measured, where: the graph (its scale), the grid and its ranks, the backend and
+    the device, so that the figures of a 1x1 and a 2x2 run cannot be taken for each other."""
+    graph = record.get("graph", {})
+    if graph.get("kind") == "kronecker":
+        what = f"Kronecker scale {graph.get('scale', '?')}, edge factor {graph.get('edgefactor', '?')}"
+    elif graph.get("kind") == "mtx":
+        what = f"Matrix Market file {os.path.basename(str(graph.get('path', '?')))}"
+    else:
+        what = "graph"
+    env = record.get("environment", {})
+    rows, cols = (env.get("grid") or ("?", "?"))[:2]
+    ranks = env.get("ranks", "?")
+    backend = record.get("backend", env.get("backend", "?"))
+    device = f", {env['device']}" if env.get("device") else ""
+    return (f"{what}; grid {rows}x{cols} ({ranks} rank{'' if ranks == 1 else 's'}); "
+            f"{backend} backend{device}")
+
+
+def draw_record(record):
+    """The matplotlib figure of ``record`` (a dict, or the path of its JSON); close it after use."""
     if not isinstance(record, dict):
         record = load_record(record)
     plt = pyplot()
     runs = [(name, run["levels_first_root"]) for name, run in record["lagraph_dist"].items()
             if run.get("levels_first_root")]
     fig, axes = plt.subplots(1 + len(runs), 1, figsize=(8, 3.2 * (1 + len(runs))), squeeze=False)
+    fig.suptitle(record_title(record), fontsize=10)
     _throughput_bars(axes[0][0], record)
     for ax, (name, levels) in zip(axes[1:, 0], runs):
         _level_bars(ax, name, levels)
     fig.tight_layout()
+    return fig
+
+
+def plot_record(record, path):
+    """Write the figure of ``record`` (a dict, or the path of its JSON) to ``path`` (PNG)."""
+    fig = draw_record(record)
     try:
-        fig.savefig(path, format="png", dpi=110)
+        with _open_to_write(path) as handle:
+            fig.savefig(handle, format="png", dpi=110)
     finally:
-        plt.close(fig)
+        pyplot().close(fig)
     return path
+
+
+def _open_to_write(path):
+    """``path`` opened for writing, or a FileError that names a missing folder as such."""
+    folder = os.path.dirname(os.fspath(path))
+    missing = f" (the folder {folder} does not exist)" if folder and not os.path.isdir(folder) else ""
+    return open_file(path, "wb", doing=f"write the plot {path}{missing}")
