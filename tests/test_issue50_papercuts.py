@@ -5,6 +5,7 @@ grid, ranks and backend; a plot written into a missing folder; ranks that outnum
 cores; what ``get_backend`` returns; no scipy negative-weights warning; what docs/api.md says of
 ``bfs_multi``'s speed."""
 import json
+import os
 import warnings
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from helpers import edges_to_scipy
+from helpers import edges_to_scipy, needs_mpi, run_mpi
 from lagraph_dist.tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -212,3 +213,77 @@ def test_plot_into_a_missing_folder_names_the_folder(bench_record, tmp_path, cap
     with pytest.raises(ld.MissingFile) as info:
         plot_record(bench_record, folder / "x.png")
     assert isinstance(info.value, FileNotFoundError) and str(folder) in str(info.value)
+
+
+# -- 5. ranks that outnumber the host's cores -----------------------------------------------------
+@pytest.mark.parametrize("ranks,cores,crowded", [(1, 1, False), (2, 2, False), (1, 64, False),
+                                                 (3, 2, True), (4, 2, True), (128, 64, True)])
+def test_oversubscription_arithmetic(ranks, cores, crowded):
+    from lagraph_dist.tools.bench import oversubscription
+    assert oversubscription(ranks, cores) == {"oversubscribed": crowded, "ranks_on_host": ranks,
+                                              "usable_cores": cores}
+
+
+def test_one_process_is_not_oversubscribed():
+    from mpi4py import MPI
+    from lagraph_dist.tools.bench import host_load
+    assert host_load(MPI.COMM_SELF) == {"oversubscribed": False, "ranks_on_host": 1,
+                                        "usable_cores": len(os.sched_getaffinity(0))}
+
+
+def test_bench_warns_once_and_records_oversubscription(monkeypatch, capsys, tmp_path):
+    """A host of 4 ranks and 2 usable cores (as host_load would find it): one warning, the
+    record and the table say so."""
+    from lagraph_dist.tools import bench
+    monkeypatch.setattr(bench, "host_load", lambda comm: bench.oversubscription(4, 2))
+    record_file = tmp_path / "bench.json"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status, out, err = run(capsys, "bench", "--scale", "6", "--roots", "2", "--peers", "none",
+                               "--no-check-levels", "--no-progress", "--backend", "cpu", "--json", record_file)
+    assert status == 0, err
+    crowded = [w for w in caught if issubclass(w.category, bench.OversubscribedWarning)]
+    assert len(crowded) == 1 and issubclass(crowded[0].category, RuntimeWarning)
+    assert "4 MPI ranks share the 2 usable cores of a host" in str(crowded[0].message)
+    record = json.loads(record_file.read_text())
+    assert (record["oversubscribed"], record["ranks_on_host"], record["usable_cores"]) == (True, 4, 2)
+    assert "Oversubscribed: 4 ranks on a host of 2 usable cores" in out
+
+
+def test_bench_on_enough_cores_does_not_warn(capsys, tmp_path):
+    from lagraph_dist.tools import bench
+    record_file = tmp_path / "bench.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", bench.OversubscribedWarning)
+        status, out, err = run(capsys, "bench", "--scale", "6", "--roots", "2", "--peers", "none",
+                               "--no-check-levels", "--no-progress", "--backend", "cpu", "--json", record_file)
+    assert status == 0, err
+    record = json.loads(record_file.read_text())
+    assert record["oversubscribed"] is False and record["ranks_on_host"] == 1
+    assert "Oversubscribed" not in out
+
+
+HOST_LOAD = """
+from mpi4py import MPI
+from lagraph_dist.tools.bench import host_load
+load = host_load(MPI.COMM_WORLD)
+if MPI.COMM_WORLD.Get_rank() == 0:
+    print("LOAD", load["oversubscribed"], load["ranks_on_host"], load["usable_cores"], flush=True)
+"""
+
+
+@pytest.mark.mpi
+@needs_mpi
+def test_host_load_counts_the_ranks_of_this_host(tmp_path):
+    """More ranks than this machine's cores under mpiexec: host_load finds them all on one host."""
+    cores = len(os.sched_getaffinity(0))
+    ranks = cores + 1
+    if ranks > 8:
+        pytest.skip(f"{ranks} ranks would be too many to start here")
+    script = tmp_path / "load.py"
+    script.write_text(HOST_LOAD)
+    done = run_mpi(ranks, script, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("LOAD")]
+    found, on_host, usable = line.split()[1:]
+    assert found == "True" and int(on_host) == ranks and int(usable) <= cores

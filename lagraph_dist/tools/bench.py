@@ -18,6 +18,7 @@ import platform
 import subprocess
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -561,6 +562,49 @@ def environment(A):
     return env
 
 
+class OversubscribedWarning(RuntimeWarning):
+    """More MPI ranks on a host than it has usable cores: they take turns on the cores, so
+    every time measured (ours, and the peers' on rank 0 while the others wait) is too slow."""
+
+
+def oversubscription(ranks_on_host: int, usable_cores: int) -> dict:
+    """The record's account of a host: its ranks, its usable cores, whether the ranks
+    outnumber the cores."""
+    return {"oversubscribed": int(ranks_on_host) > int(usable_cores), "ranks_on_host": int(ranks_on_host),
+            "usable_cores": int(usable_cores)}
+
+
+def _usable_cores() -> set:
+    """The cores this process may run on (its affinity, which a launcher's binding narrows)."""
+    if hasattr(os, "sched_getaffinity"):
+        return set(os.sched_getaffinity(0))
+    return set(range(os.cpu_count() or 1))
+
+
+def host_load(comm) -> dict:
+    """Collective: :func:`oversubscription` of the most loaded host among ``comm``'s ranks. A
+    host's ranks are those sharing its memory (an MPI shared-memory split); its usable cores
+    the union of their affinities, so ranks bound one to a core are not counted as crowded."""
+    if comm.Get_size() == 1:
+        return oversubscription(1, len(_usable_cores()))
+    from mpi4py import MPI
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    cores = set().union(*node.allgather(sorted(_usable_cores())))
+    here = oversubscription(node.Get_size(), len(cores))
+    node.Free()
+    return max(comm.allgather(here), key=lambda host: host["ranks_on_host"] / max(host["usable_cores"], 1))
+
+
+def _warn_if_oversubscribed(load, rank):
+    """Once a run, on rank 0: the ranks outnumber a host's cores (the record says so too)."""
+    if load["oversubscribed"] and rank == 0:
+        warnings.warn(OversubscribedWarning(
+            f"{load['ranks_on_host']} MPI ranks share the {plural(load['usable_cores'], 'usable core')} "
+            f"of a host: they take turns on the cores, so every time in this benchmark (ours, and the "
+            f"peers' on rank 0) is slower than with a core a rank; run at most "
+            f"{plural(load['usable_cores'], 'rank')} a host"), stacklevel=3)
+
+
 def _host_graph(A, needed, progress):
     """Collective: the whole graph as a scipy CSR on rank 0 (None elsewhere), or (None, why)
     on every rank when it is not needed or cannot fit."""
@@ -592,6 +636,8 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
     own_progress = progress is None
     if own_progress:
         progress = Progress(config.progress and A.grid.rank == 0, len(config.directions) + 2)
+    load = host_load(A.grid.comm)
+    _warn_if_oversubscribed(load, A.grid.rank)
     record = {
         "graph": graph_info, "n": A.n, "nvals": A.nvals,
         "backend": A.backend.name, "backend_requested": config.requested_backend,
@@ -602,6 +648,7 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
                     f"outliers: roots above {OUTLIER_FACTOR:g}x the median",
         "roots": roots, "lagraph_dist": {}, "peers": {},
         "graph_bytes_per_edge": A.grid.allreduce(A.block.nbytes) / max(A.nvals, 1),
+        **load,
     }
 
     def publish():
@@ -704,6 +751,10 @@ def format_table(record):
             notes.append(f"{name} ran the first {plural(run['roots'], 'root')} of our {our_roots}{why}.")
     if record.get("level_check_skipped"):
         notes.append(f"Levels not compared with python-graphblas: {record['level_check_skipped']}.")
+    if record.get("oversubscribed"):
+        notes.append(f"Oversubscribed: {record['ranks_on_host']} ranks on a host of "
+                     f"{plural(record['usable_cores'], 'usable core')}; every time above is slower than "
+                     f"with a core a rank.")
     for name, run in ours.items():
         for outlier in run.get("outliers", []):
             notes.append(f"Outlier, {name} from root {outlier['root']}: {1e3 * outlier['seconds']:.2f} ms, "
