@@ -287,3 +287,15 @@ def test_host_load_counts_the_ranks_of_this_host(tmp_path):
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("LOAD")]
     found, on_host, usable = line.split()[1:]
     assert found == "True" and int(on_host) == ranks and int(usable) <= cores
+
+
+# -- 6. what get_backend returns --------------------------------------------------------------------
+def test_get_backend_returns_the_backend_object():
+    from lagraph_dist.local.backend import Backend
+    backend = ld.get_backend("auto")
+    assert isinstance(backend, Backend) and backend.name in {"cpu", "gpu"}
+    assert ld.get_backend(backend) is backend and ld.get_backend("cpu").name == "cpu"
+    line = next(line for line in API.splitlines() if line.startswith('ld.get_backend("auto")'))
+    assert "a Backend object, whose .name is" in line and '# "gpu" when' not in line
+    assert '`ld.get_backend("auto").name` is `"cpu"`' in " ".join(API.split())
+    assert "The :class:`Backend` object (not its name)" in ld.get_backend.__doc__

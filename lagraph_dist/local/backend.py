@@ -158,7 +158,8 @@ def _bind_device(cupy):
 
 
 def get_backend(name="auto") -> Backend:
-    """The backend called ``name``: "cpu", "gpu", or "auto" (gpu when CuPy sees a device)."""
+    """The :class:`Backend` object (not its name) called ``name``: "cpu", "gpu", or "auto" (gpu
+    when CuPy sees a device); its ``.name`` is "cpu" or "gpu". A Backend comes back as it is."""
     if isinstance(name, Backend):
         return name
     if name not in BACKENDS:
