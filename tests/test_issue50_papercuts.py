@@ -17,7 +17,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from helpers import edges_to_scipy, needs_mpi, run_mpi
+from helpers import data_dir, edges_to_scipy, needs_mpi, run_mpi
 from lagraph_dist.tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -299,3 +299,24 @@ def test_get_backend_returns_the_backend_object():
     assert "a Backend object, whose .name is" in line and '# "gpu" when' not in line
     assert '`ld.get_backend("auto").name` is `"cpu"`' in " ".join(API.split())
     assert "The :class:`Backend` object (not its name)" in ld.get_backend.__doc__
+
+
+# -- 7. no scipy negative-weights warning -----------------------------------------------------------
+def test_levels_of_a_valued_file_raise_no_warning(tmp_path):
+    """test_examples' scipy levels of a Matrix Market file with negative values (west0067 has
+    them) went through csgraph's shortest paths on those values, which warns; on the pattern
+    they raise nothing, and a stored zero is still an edge."""
+    from test_examples import mtx_levels
+    path = tmp_path / "valued.mtx"
+    path.write_text("%%MatrixMarket matrix coordinate real general\n5 5 4\n"
+                    "1 2 -1.5\n2 3 0.0\n3 4 2.0\n5 1 -3.0\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        levels = mtx_levels(path, 0)
+    np.testing.assert_array_equal(levels, [0, 1, 2, 3, -1])
+    west0067 = data_dir() / "lagraph" / "west0067.mtx"
+    if west0067.exists():                       # the real file, when the data folder is there
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            reached = int((mtx_levels(west0067, 3) >= 0).sum())
+        assert reached == int((ld.reference.bfs_levels_scipy(scipy.io.mmread(west0067), 3) >= 0).sum())
