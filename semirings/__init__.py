@@ -38,6 +38,8 @@ class BinaryOp:
     def __repr__(self):
         return f"binary.{self.name}"
 
+    agreement_text = __repr__     # what collective calls compare between ranks
+
 
 @dataclass(frozen=True)
 class Monoid:
@@ -57,6 +59,8 @@ class Monoid:
     def __repr__(self):
         return f"monoids.{self.name}"
 
+    agreement_text = __repr__
+
     def mpi_op(self):
         from mpi4py import MPI
         return getattr(MPI, self.mpi_op_name)
@@ -73,6 +77,8 @@ class Semiring:
 
     def __repr__(self):
         return f"semirings.{self.name}"
+
+    agreement_text = __repr__
 
     @property
     def out_dtype(self) -> np.dtype:

@@ -28,6 +28,7 @@ from typing import Callable, Union
 import numpy as np
 
 from lagraph_dist.algebra import ops
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
 from lagraph_dist.local.parts import LocalPart
@@ -102,6 +103,10 @@ class Mask:
 
     def __repr__(self):
         return f"{'~' if self.complement else ''}v.{'S' if self.structure else 'V'}"
+
+    def agreement_text(self) -> str:
+        """What collective calls compare between ranks: the flags and the vector's shape."""
+        return f"{self!r} of {self.parent.agreement_text()}"
 
     def as_ops_arguments(self) -> dict:
         """The keywords of ``ld.vxm``/``ld.mxv`` that apply this mask inside a product."""
@@ -189,6 +194,8 @@ class VectorExpression:
 
     def __repr__(self):
         return f"<VectorExpression {self.method} size={self.size} dtype={self.dtype}>"
+
+    agreement_text = __repr__     # what collective calls compare between ranks
 
     def __bool__(self):
         raise TypeError(f"{self!r} has no truth value: write it (w << expr, expr.new()) and use "
@@ -304,6 +311,7 @@ class Scalar:
         return f"Scalar({self.value!r}, dtype={self.dtype})"
 
 
+@collective("u", "monoid", what="reduce")
 def reduce(u: Vector, monoid=plus) -> Scalar:
     """Collective. ``u.reduce(monoid)``: the monoid over all values, in u's dtype."""
     monoid = _as_monoid(monoid)
@@ -327,9 +335,16 @@ class Output:
     def __repr__(self):
         return f"<Output mask={self.mask!r} accum={self.accum!r} replace={self.replace}>"
 
+    def agreement_text(self) -> str:
+        """What collective calls compare between ranks: where and how the result is written."""
+        mask = "no mask" if self.mask is None else self.mask.agreement_text()
+        return (f"into {self.target.agreement_text()}, {mask}, accum {self.accum!r}, "
+                f"replace={self.replace}")
+
     def __lshift__(self, expr) -> None:
         self.update(expr)
 
+    @collective("self", "expr", what="w(...) << expr")
     def update(self, expr) -> None:
         """Collective. Compute ``expr`` and write it by GraphBLAS's output rule."""
         _write(self, expr)
@@ -369,14 +384,13 @@ def output(target: Vector, args, mask=None, accum=None, replace=False) -> Output
     return Output(target, mask, accum, bool(replace))
 
 
+@collective("v", "index", "value", what="v[i] = x")
 def set_element(v: Vector, index, value) -> None:
     """Collective ``v[index] = value``: every rank passes the same index and value."""
     def checked():
         return check_vertex(index, v.n, "index"), _scalar(value, "the assigned value")
 
     i, x = v.grid.agree(checked)
-    if v.grid.size > 1 and len(set(v.grid.comm.allgather(repr((i, np.asarray(x).item()))))) > 1:
-        raise InvalidValue("v[i] = x is collective: every rank must pass the same i and x")
     start, _ = v.layout.block_range(v.grid.row, v.grid.col)
     mine = [i - start] if v.layout.owner_rank(i) == v.grid.rank else []
     xp = v.backend.xp

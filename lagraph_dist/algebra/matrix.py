@@ -7,11 +7,11 @@ id (``by_row``: pull into unvisited rows). Entry A[u, v] is the edge u -> v.
 """
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 
 from lagraph_dist.comm import collectives
+from lagraph_dist.comm.agreement import whole
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.checks import check_size, check_vertex, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
@@ -167,6 +167,11 @@ class Matrix:
         self._cache = {}
         self._labels = None          # node labels, when built from a networkx graph
 
+    def agreement_text(self) -> str:
+        """What collective calls compare between ranks."""
+        return (f"Matrix(n={self.n}, nvals={self.nvals}, {self.backend.name}"
+                f"{', transposed' if self.transposed else ''})")
+
     def __repr__(self):
         return (f"<Matrix n={self.n} nvals={self.nvals} on {self.grid.rows}x{self.grid.cols} "
                 f"{self.backend.name}{' (transposed view)' if self.transposed else ''}>")
@@ -190,6 +195,7 @@ class Matrix:
 
     # -- constructors (collective) ---------------------------------------------------------
     @classmethod
+    @collective("n", "symmetrize", "grid", "backend")
     def from_edges(cls, src, dst, n: int, *, symmetrize: bool = False, grid=None,
                    backend="auto") -> "Matrix":
         """Collective. Each rank passes its share of the edges src[k] -> dst[k]."""
@@ -300,6 +306,7 @@ class Matrix:
         return cls(n, grid, backend, block, nvals, symmetric=symmetric)
 
     # -- renumbering ----------------------------------------------------------------------
+    @collective("self", order=whole)
     def permuted(self, order) -> "Matrix":
         """Collective: the same graph with its vertices renumbered, vertex k of the result being
         vertex ``order[k]`` of this one (python-graphblas's ``A[order, order].new()``): edge
@@ -309,10 +316,6 @@ class Matrix:
         this graph's ``labels[order[k]]``). Searches of the result answer in its ids: this
         graph's levels are the result's ``levels[new]`` (docs/api.md, Renumbering)."""
         order = self.grid.agree(_checked_permutation, order, self.n, self.backend)
-        if self.grid.size > 1:       # every rank's own edges move by it: one order for all
-            mark = zlib.crc32(order.tobytes())
-            if self.grid.allreduce(mark, "MIN") != self.grid.allreduce(mark, "MAX"):
-                raise InvalidValue("order differs between ranks: every rank must pass the same permutation")
         new = np.empty(self.n, dtype=np.int64)
         new[order] = np.arange(self.n, dtype=np.int64)
         renumber = self.backend.asarray(new)          # (on the CPU the array itself)
@@ -395,6 +398,7 @@ class Matrix:
         dst = self.layout.row_space(self.grid.row).to_global(by_col.indices[start:stop])
         return (dst, src) if self.transposed else (src, dst)
 
+    @collective("self", "root")
     def to_scipy(self, root: int | None = 0):
         """Collective (every rank calls it): the pattern as a boolean scipy CSR matrix on
         ``root``, None elsewhere; on every rank with ``root=None``. The whole graph on one
@@ -428,6 +432,7 @@ class Matrix:
     def dtype(self) -> np.dtype:
         return np.dtype(bool)
 
+    @collective("self")
     def prepare_pull(self) -> None:
         """Collective: build the block a pull ``mxv(self, u)`` reads (compressed by this matrix's
         rows: the by-row copy for a transposed view), after checking on every rank that it fits,
@@ -439,6 +444,7 @@ class Matrix:
         self.grid.agree(self.backend.check_fits, need, "the by-row copy of the graph that pull levels read")
         self.block.build_by_row(passes)
 
+    @collective("self")
     def out_degree(self) -> "Vector":
         """Collective, cached: the Vector of out-degrees (entries only where nonzero)."""
         if "out_degree" not in self._cache:

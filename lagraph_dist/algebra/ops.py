@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm import collectives
 from lagraph_dist.local.layout import STOP_LEVELS
 from lagraph_dist.core.checks import check_vertex
@@ -312,12 +313,14 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
     return w
 
 
+@collective("u", "A", "semiring", "mask", "complement", "structure")
 def vxm(u, A, semiring, *, mask=None, complement=False, structure=True):
     """Collective. ``w = u' A`` (``w[j] = add_k mul(u[k], A[k, j])``), restricted to where the
     mask allows (``complement``: where it has no entry; ``structure=False``: truthy values)."""
     return _product(u, A, semiring, mask, complement, structure, along_rows=True)
 
 
+@collective("A", "u", "semiring", "mask", "complement", "structure")
 def mxv(A, u, semiring, *, mask=None, complement=False, structure=True):
     """Collective. ``w = A u`` (``w[i] = add_k mul(A[i, k], u[k])``); mask as for :func:`vxm`."""
     return _product(u, A, semiring, mask, complement, structure, along_rows=False)
@@ -332,6 +335,7 @@ def _check_pair(u, v):
         raise DimensionMismatch(f"vectors of sizes {u.n} and {v.n} (or on different grids)")
 
 
+@collective("u", "v", "monoid")
 def ewise_add(u, v, monoid):
     """Union of the patterns; where both have an entry, ``monoid`` combines the values."""
     monoid = lookup_monoid(monoid)
@@ -345,6 +349,7 @@ def ewise_add(u, v, monoid):
     return u._like(LocalPart.from_list(ids, vals, a.length))
 
 
+@collective("u", "v", "op")
 def ewise_mult(u, v, op):
     """Intersection of the patterns; ``op`` (``binary.first`` or ``binary.second``) picks the value.
 
@@ -372,6 +377,7 @@ def ewise_mult(u, v, op):
     return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length))
 
 
+@collective("w", "u", "value")
 def assign(w, u, *, value=None):
     """In place, GrB_assign with u as a structural mask: ``w[k] = u[k]`` (or ``= value``) for
     every entry k of u. A bitmap ``w`` takes this in one launch proportional to u's entries; a
@@ -407,6 +413,7 @@ def assign(w, u, *, value=None):
     return w
 
 
+@collective("u", "op", "right")
 def apply(u, op, *, right=None):
     """A new vector with u's pattern: ``binary.second`` with ``right=s`` sets every value to s;
     ``binary.first`` keeps the values (a copy)."""
@@ -420,6 +427,7 @@ def apply(u, op, *, right=None):
     return u._like(part.copy())          # a new vector shares nothing with u
 
 
+@collective("u", "monoid")
 def reduce(u, monoid):
     """Collective: the monoid's reduction of all values (its identity when there are none)."""
     monoid = lookup_monoid(monoid)

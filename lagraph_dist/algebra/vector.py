@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from lagraph_dist.comm import collectives
+from lagraph_dist.comm.agreement import agree_on, dtype_name, share_or_scalar
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.checks import check_size, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
@@ -135,6 +137,7 @@ class Vector:
         return (made[0][0], made[1]) if with_list else made[0]
 
     @classmethod
+    @collective("index", "entries", "n", "grid", "backend", "with_list")
     def singles(cls, index: int, entries, n: int, *, grid=None, backend="auto", with_list=False):
         """Collective. Bitmap vectors of the one entry ``index``, one for each (value, dtype) of
         ``entries`` (one or two: a search's visited set and depths), all made in one launch;
@@ -174,6 +177,7 @@ class Vector:
         return backend.made_ahead((n, tuple(dtypes), id(grid)), make)
 
     @classmethod
+    @collective("n", "grid", "backend", dtype=dtype_name)
     def from_indices(cls, indices, n: int, *, values=None, grid=None, backend="auto",
                      dtype=None) -> "Vector":
         """Collective. Each rank passes its share of the entries (any rank may pass any id);
@@ -198,6 +202,8 @@ class Vector:
             return ids, vals
 
         ids, vals = grid.agree(checked)
+        if dtype is None:       # the values make the dtype: a rank without entries must make the same
+            agree_on(grid, "Vector.from_indices without dtype=", {"dtype of the values": vals.dtype})
         layout = Layout(n, grid.rows, grid.cols)
         ids, vals = collectives.route_to_owners(layout.owner_rank(ids), [ids, vals], grid.transport.world, host)
         start, _ = layout.block_range(grid.row, grid.col)
@@ -206,6 +212,7 @@ class Vector:
         return cls._from_part(n, grid, backend, part)
 
     @classmethod
+    @collective("n", "grid", "backend", dtype=dtype_name)
     def empty(cls, n: int, *, dtype=bool, grid=None, backend="auto") -> "Vector":
         """Collective. A vector with no entries."""
         return cls.from_indices([], n, dtype=dtype, grid=grid, backend=backend)
@@ -246,6 +253,10 @@ class Vector:
     def local_nvals(self) -> int:
         return self.part.nvals
 
+    def agreement_text(self) -> str:
+        """What collective calls compare between ranks (the local entries differ by design)."""
+        return f"Vector(n={self.n}, {self.dtype}, {self.backend.name})"
+
     def __repr__(self):
         return (f"<Vector n={self.n} dtype={self.dtype} local_nvals={self.part.nvals} "
                 f"encoding={self.encoding} on {self.grid.rows}x{self.grid.cols} {self.backend.name}>")
@@ -273,11 +284,13 @@ class Vector:
         values = collectives.allgather_arrays(values, self.grid.transport.world, self.backend)
         return ids, values
 
+    @collective("self")
     def indices(self) -> np.ndarray:
         """Collective: sorted int64 global ids of the entries, on every rank."""
         ids, _ = self._gather()
         return np.sort(ids)
 
+    @collective("self", "fill")
     def to_numpy(self, fill=-1) -> np.ndarray:
         """Collective: the dense numpy array on every rank, ``fill`` where there is no entry."""
         ids, values = self._gather()
@@ -289,6 +302,7 @@ class Vector:
 
     # -- python-graphblas's names and grammar (the machinery is in lagraph_dist.algebra.expr) -------
     @classmethod
+    @collective("size", "grid", "backend", dtype=dtype_name, values=share_or_scalar)
     def from_coo(cls, indices, values=1.0, dtype=None, *, size: int | None = None, grid=None,
                  backend="auto") -> "Vector":
         """Collective. python-graphblas's constructor: each rank passes its share of the
@@ -328,6 +342,7 @@ class Vector:
         raise Unsupported(f"del v[{index!r}] is not supported; delete with a mask: "
                           f"v(~m.S, replace=True) << v")
 
+    @collective("self", dtype=dtype_name)
     def to_coo(self, dtype=None) -> tuple[np.ndarray, np.ndarray]:
         """Collective: (sorted int64 indices, values) numpy arrays, on every rank."""
         ids, values = self._gather()
@@ -340,6 +355,7 @@ class Vector:
         part = self.part.copy()
         return self._like(part if dtype is None else part.astype(np.dtype(dtype)))
 
+    @collective("self", "other", "check_dtype")
     def isequal(self, other: "Vector", *, check_dtype: bool = False) -> bool:
         """Collective: same size, pattern and values (and dtype with ``check_dtype``)."""
         if not isinstance(other, Vector):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_search_options, check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.io.interop import as_matrix
@@ -41,6 +42,11 @@ class BFSResult:
     levels: Vector | None
     parents: Vector | None
     _stats: object = field(repr=False)
+
+    @property
+    def grid(self):
+        """The grid the search ran on."""
+        return (self.levels if self.levels is not None else self.parents).grid
 
     @property
     def stats(self) -> list:
@@ -85,6 +91,7 @@ def _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_l
     return A._vertex_id(source, "source")     # a node label where A has labels, else an id
 
 
+@collective("source", "levels", "parents", "direction", "alpha", "beta", "depth_limit", "target")
 def bfs(A, source, *, levels=True, parents=True, direction="auto",
         alpha=DEFAULT_ALPHA, beta=DEFAULT_BETA, depth_limit=None, target=None) -> BFSResult:
     """Collective. Breadth-first search from ``source`` along out-edges of ``A``.

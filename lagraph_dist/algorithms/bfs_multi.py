@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_optional_count, check_search_options, check_vertex_array
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRule
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue, OutOfHostMemory
@@ -45,6 +46,11 @@ class MultiBFSResult:
     parents: DenseRows | None
     stats: list
     widths: list
+
+    @property
+    def grid(self):
+        """The grid the searches ran on."""
+        return (self.levels if self.levels is not None else self.parents).grid
 
 
 def _check_sources(sources, n):
@@ -117,6 +123,7 @@ def _search_batch(A, sources, batch, *, levels, parents, direction, alpha, beta,
     return visited, records
 
 
+@collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
 def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direction="auto",
               alpha=DEFAULT_ALPHA, beta=DEFAULT_BETA, batch_size=None) -> MultiBFSResult:
     """Collective. Breadth-first searches from each of ``sources`` along out-edges of ``A``,

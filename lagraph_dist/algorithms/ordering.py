@@ -5,6 +5,7 @@ of every bitmap, where a cache keeps them; the Graph500 generator scatters them 
 (``benchmarks/hub_labels.py`` measures the difference)."""
 import numpy as np
 
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.errors import InvalidValue
 
 __all__ = ["sort_by_degree"]
@@ -12,6 +13,7 @@ __all__ = ["sort_by_degree"]
 _DEGREES = ("out", "in")
 
 
+@collective("A", "by", "ascending")
 def sort_by_degree(A, *, by="out", ascending=False) -> np.ndarray:
     """Collective: the vertices of ``A`` ordered by degree, as an int64 numpy array on every
     rank (LAGraph's ``LAGr_SortByDegree``): ``order[k]`` is the vertex that comes k-th, by

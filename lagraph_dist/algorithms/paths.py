@@ -10,6 +10,7 @@ import numpy as np
 
 from lagraph_dist.algorithms.bfs import BFSResult
 from lagraph_dist.algorithms.bfs_multi import MultiBFSResult
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex, check_vertex_array
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue, ValidationError
 
@@ -69,6 +70,7 @@ def _walk(parents, source, targets):
     return [steps[:length, k][::-1].copy() for k, length in enumerate(lengths.tolist())]
 
 
+@collective("target", "search")
 def bfs_path(result, target, *, search=None) -> np.ndarray:
     """Collective. The path from the search's source to ``target``: an int64 array of vertex ids,
     source first and ``target`` last (just the source when it is the target), each step an
@@ -82,6 +84,7 @@ def bfs_path(result, target, *, search=None) -> np.ndarray:
     return _walk(_gathered_parents(rows, row), source, np.array([target], dtype=np.int64))[0]
 
 
+@collective("targets", "search")
 def bfs_paths(result, targets, *, search=None) -> list:
     """Collective. :func:`bfs_path` for many targets at once: a list with one int64 array per
     target, in the order given (empty arrays for unreached ones). The parents are gathered

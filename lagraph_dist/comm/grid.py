@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lagraph_dist.comm.agreement import agree_on
 from lagraph_dist.core.errors import DimensionMismatch, InvalidValue, LagraphDistError
 from lagraph_dist.local.layout import WORD_BITS
 from lagraph_dist.comm.transport import Transport, resolve_transport
@@ -48,6 +49,9 @@ class Grid:
         MPI = _mpi()
         comm = MPI.COMM_WORLD if comm is None else comm
         size = comm.Get_size()
+        # a shape or transport that differs between ranks would split the ranks into grids
+        # that do not fit together: refused on every rank before any rank splits
+        agree_on(comm, "Grid", {"rows": rows, "cols": cols, "transport": transport})
         rows, cols = self._checked_shape(rows, cols, size)
         self.comm = comm.Dup()
         self.rows, self.cols = rows, cols
@@ -56,6 +60,7 @@ class Grid:
         self.row_comm = self.comm.Split(color=self.row, key=self.col)
         self.col_comm = self.comm.Split(color=self.col, key=self.row)
         name = self.agree(resolve_transport, transport)
+        agree_on(self.comm, "Grid", {"the transport chosen ($LAGRAPH_DIST_TRANSPORT or what works here)": name})
         self.transport = Transport(name, self.comm, self.row_comm, self.col_comm)
         self._members = {}
 
@@ -99,6 +104,10 @@ class Grid:
     @property
     def size(self):
         return self.rows * self.cols
+
+    def agreement_text(self) -> str:
+        """What collective calls compare between ranks (the rank differs by design)."""
+        return f"Grid({self.rows} x {self.cols}, {self.transport.name})"
 
     def __repr__(self):
         return (f"Grid({self.rows} x {self.cols}, rank {self.rank} at ({self.row}, {self.col}), "

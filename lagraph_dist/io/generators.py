@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy
 
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import default_grid
@@ -394,6 +395,7 @@ def _kronecker_chunks(scale, edgefactor, seed, grid, backend):
         yield src[keep], dst[keep]
 
 
+@collective("scale", "edgefactor", "seed", "grid", "backend")
 def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
               backend="auto") -> Matrix:
     """Collective. The Graph500 Kronecker graph (A, B, C = 0.57, 0.19, 0.19), symmetric, labels

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.errors import (
@@ -301,6 +302,7 @@ class Comparison:
         return "\n".join(lines)
 
 
+@collective("source", "direction", "grid", "backend", what="reference.compare")
 def compare(A, source, *, direction="auto", grid=None, backend="auto") -> Comparison:
     """Collective. Run ``ld.bfs`` and python-graphblas's BFS on the same graph from ``source``
     and report the differences: levels exactly, our parents by the Graph500 rules.

@@ -20,6 +20,7 @@ import numpy as np
 from mpi4py import MPI
 
 from lagraph_dist.algebra import memory
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.errors import (
     DomainMismatch,
@@ -437,6 +438,7 @@ def _edge_checks(comm, arrays, depth, parents, n, source):
 # --------------------------------------------------------------------------- entry point
 
 
+@collective("A", "source", "levels", "parents")
 def validate(A, source, levels, parents):
     """Check a BFS result against the Graph500 rules; collective over ``A.grid.comm``.
 
