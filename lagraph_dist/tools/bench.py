@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 import warnings
@@ -34,6 +33,7 @@ from lagraph_dist.algebra.memory import estimate_memory, format_bytes, host_memo
 from lagraph_dist.algebra.ops import ewise_mult, reduce, separate_levels
 from lagraph_dist.semirings import binary, plus
 from lagraph_dist.core.text import plural
+from lagraph_dist.core.version import code_identity
 
 __all__ = ["BenchConfig", "Progress", "pick_roots", "run_bench", "teps_summary", "environment",
            "device_name", "format_table", "write_json", "PEERS"]
@@ -510,16 +510,6 @@ def _agreement(peers, runs):
             result["agrees_with_ours"] = list(theirs) == list(ours[:len(theirs)])
 
 
-def _git_commit():
-    if os.environ.get("LAGRAPH_DIST_COMMIT"):      # set where the checkout has no .git (device runs)
-        return os.environ["LAGRAPH_DIST_COMMIT"]
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10).stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
-
-
 def device_name(backend):
     """What computes: the GPU's name on the GPU backend, the processor's model on the CPU."""
     if backend.name == "gpu":
@@ -540,16 +530,21 @@ def _cpu_name():
 
 
 def environment(A):
-    """Device, grid, versions and commit, for the JSON record."""
+    """Device, grid, versions and the code that ran (the imported package's commit, whether it
+    had uncommitted changes, and where that was read: :func:`~lagraph_dist.core.version.code_identity`),
+    for the JSON record."""
     import mpi4py
     import scipy
     env = {
         "backend": A.backend.name, "grid": list(A.grid.shape), "ranks": A.grid.size,
         "host": platform.node(), "cpu_count": os.cpu_count(),
         "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
-        "mpi4py": mpi4py.__version__, "commit": _git_commit(),
+        "mpi4py": mpi4py.__version__,
         "transport": A.grid.transport.describe(),
     }
+    code = code_identity()
+    env.update({"lagraph_dist": code["version"], "commit": code["commit"], "dirty": code["dirty"],
+                "commit_from": code["commit_from"]})
     if A.backend.name == "gpu":
         env.update(A.backend.kernels.device_info())
     else:
@@ -701,6 +696,9 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
 
 
 def write_json(record, path):
+    """Write a benchmark record, stamped with the code that made it (``record["code"]``: the
+    package's version, commit, dirty flag and where the commit was read) unless it has one."""
+    record.setdefault("code", code_identity())
     with open_file(path, "w", doing=f"write the benchmark record {path}") as handle:
         json.dump(record, handle, indent=1, default=lambda o: o.item() if hasattr(o, "item") else str(o))
 
