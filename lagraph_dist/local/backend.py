@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from lagraph_dist.core.errors import CupyUnusableWarning, InvalidValue
-from lagraph_dist.local import fit, parts
+from lagraph_dist.local import fit
 
 __all__ = ["Backend", "get_backend", "gpu_available", "gpu_status", "BACKENDS", "local_index_dtype"]
 
@@ -138,8 +138,9 @@ class Backend:
 @functools.lru_cache(maxsize=None)
 def _cpu_backend():
     from lagraph_dist.local import cpu_kernels
-    cpu_kernels.compile_kernels()        # numba's compile (or cache load) here, never in a search,
-    parts.warm_up()                      # nor in a graph's build
+    # the kernels compile (or load from numba's cache) on their first use: a call compiles only
+    # what it runs, and the first compile says so (local.compile_notice)
+    cpu_kernels.set_kernel_threads()
     return Backend("cpu", np, cpu_kernels)
 
 

@@ -21,6 +21,10 @@ import numba
 import numpy as np
 from numba import prange
 
+from lagraph_dist.local import compile_notice
+
+compile_notice.install()      # the first compile of a fresh install says so on stderr
+
 __all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "csr_from_edges", "sorted_runs"]
 
 
