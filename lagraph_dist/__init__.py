@@ -10,33 +10,38 @@ ld.semirings.any_pair, mask=v, complement=True)``) and python-graphblas's gramma
 (``w(~v.S, replace=True) << q.vxm(A, ld.semiring.any_pair)``, see :mod:`lagraph_dist.algebra.expr`).
 :mod:`lagraph_dist.io.interop` converts from and to scipy, cupyx, graphblas, networkx, edge lists
 and Matrix Market files.
+
+The public names load on first use (PEP 562): ``import lagraph_dist`` alone reads only the
+version, so that ``lagraph-dist --version`` and ``--help`` start at once; the first public name
+read imports the whole engine together (numpy, scipy, mpi4py, numba), with the grammar and the
+conversions installed on ``Vector`` and ``Matrix``.
 """
-from lagraph_dist import semirings as _semirings_pkg
-from lagraph_dist.algorithms import (BFSResult, MultiBFSResult, bfs, bfs_multi, bfs_path, bfs_paths,
-                                     sort_by_degree)
-from lagraph_dist.local.backend import get_backend, gpu_available, gpu_status
-from lagraph_dist.core.errors import (CupyUnusableWarning, DimensionMismatch, DomainMismatch,
-                                 FileAccessDenied, FileError, IndexOutOfBound, InvalidValue,
-                                 LagraphDistError, MatrixMarketError, MissingDependency, MissingFile,
-                                 OutOfDeviceMemory, OutOfHostMemory, Unsupported, ValidationError)
-from lagraph_dist.algebra import ops
-from lagraph_dist.algebra.expr import Mask, Scalar, VectorExpression
-from lagraph_dist.io import interop  # noqa: F401  (installs Matrix.from_* and the conversions out)
-from lagraph_dist.comm.grid import Grid
-from lagraph_dist.io.generators import kronecker
-from lagraph_dist.algebra.matrix import Matrix
-from lagraph_dist.algebra.memory import MemoryEstimate, estimate_memory
-from lagraph_dist.algebra.ops import apply, assign, ewise_add, ewise_mult, mxv, reduce, vxm
-from lagraph_dist.tools.validate import validate
-from lagraph_dist.algebra.vector import Vector
+import importlib
 
-semirings = _semirings_pkg.semirings
-monoids = _semirings_pkg.monoids
-binary = _semirings_pkg.binary
-semiring = _semirings_pkg.semiring     # python-graphblas's names (with .ss for positional ops)
-monoid = _semirings_pkg.monoid
+from lagraph_dist.core.version import __version__
 
-from lagraph_dist.core.version import __version__  # noqa: E402  (the one place it is written)
+# where each public name lives; the modules are imported in this order, all at once
+_HOMES = {
+    "lagraph_dist.semirings": ("semirings", "monoids", "binary", "semiring", "monoid"),
+    "lagraph_dist.algorithms": ("BFSResult", "MultiBFSResult", "bfs", "bfs_multi", "bfs_path", "bfs_paths",
+                                "sort_by_degree"),
+    "lagraph_dist.local.backend": ("get_backend", "gpu_available", "gpu_status"),
+    "lagraph_dist.core.errors": ("CupyUnusableWarning", "DimensionMismatch", "DomainMismatch", "FileAccessDenied",
+                                 "FileError", "IndexOutOfBound", "InvalidValue", "LagraphDistError",
+                                 "MatrixMarketError", "MissingDependency", "MissingFile", "OutOfDeviceMemory",
+                                 "OutOfHostMemory", "Unsupported", "ValidationError"),
+    "lagraph_dist.algebra": ("ops",),
+    "lagraph_dist.algebra.expr": ("Mask", "Scalar", "VectorExpression"),
+    "lagraph_dist.io.interop": (),        # installs Matrix.from_* and the conversions out
+    "lagraph_dist.comm.grid": ("Grid",),
+    "lagraph_dist.io.generators": ("kronecker",),
+    "lagraph_dist.algebra.matrix": ("Matrix",),
+    "lagraph_dist.algebra.memory": ("MemoryEstimate", "estimate_memory"),
+    "lagraph_dist.algebra.ops": ("apply", "assign", "ewise_add", "ewise_mult", "mxv", "reduce", "vxm"),
+    "lagraph_dist.tools.validate": ("validate",),
+    "lagraph_dist.algebra.vector": ("Vector",),
+}
+_SUBMODULES = {"reference": "lagraph_dist.tools.reference"}     # python-graphblas: loaded when read
 
 __all__ = [
     "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "bfs_multi", "MultiBFSResult",
@@ -51,9 +56,25 @@ __all__ = [
 ]
 
 
+def _load_engine():
+    """Import every home of a public name and bind the names here (once: afterwards they are
+    plain module attributes and this is not called again)."""
+    names = {}
+    for module, exported in _HOMES.items():
+        home = importlib.import_module(module)
+        names.update((name, getattr(home, name)) for name in exported)
+    # after the imports: importing lagraph_dist.semirings bound its module to that name
+    globals().update(names)
+
+
 def __getattr__(name):
-    # the reference loads on first use: importing graphblas is slow
-    if name == "reference":
-        import importlib
-        return importlib.import_module("lagraph_dist.tools.reference")
+    if name in _SUBMODULES:
+        return importlib.import_module(_SUBMODULES[name])
+    if name in __all__:
+        _load_engine()
+        return globals()[name]
     raise AttributeError(f"module 'lagraph_dist' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
