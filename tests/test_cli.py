@@ -35,9 +35,11 @@ def subcommands(parser):
 
 # -- help and version -------------------------------------------------------------------------
 def test_version(capsys):
+    """The installed version, then the commit of the checkout the package is imported from
+    (tests/test_code_identity.py checks where that commit comes from)."""
     status, out, _ = run(capsys, "--version")
     assert status == 0
-    assert out.strip() == f"lagraph-dist {importlib.metadata.version('lagraph-dist')}"
+    assert out.startswith(f"lagraph-dist {importlib.metadata.version('lagraph-dist')} (commit ")
 
 
 def test_every_option_shows_its_default_and_every_command_an_example():

@@ -36,11 +36,11 @@ def git_state(checkout: Path) -> dict | None:
     """``{"commit", "dirty"}`` of the git work tree whose top level is ``checkout`` (dirty: a
     tracked file differs from the commit), or None when ``checkout`` is no such top level
     (a folder inside another repository does not count: its commit is not this code's)."""
-    top = _git(checkout, "rev-parse", "--show-toplevel")
-    if top is None or Path(top).resolve() != Path(checkout).resolve():
+    answer = _git(checkout, "rev-parse", "--show-toplevel", "HEAD")
+    if answer is None or len(answer.splitlines()) != 2:
         return None
-    commit = _git(checkout, "rev-parse", "HEAD")
-    if commit is None:
+    top, commit = answer.splitlines()
+    if Path(top).resolve() != Path(checkout).resolve():
         return None
     changes = _git(checkout, "status", "--porcelain", "--untracked-files=no")
     return {"commit": commit, "dirty": None if changes is None else bool(changes)}

@@ -34,6 +34,7 @@ from lagraph_dist.algebra.ops import ewise_mult, reduce, separate_levels
 from lagraph_dist.semirings import binary, plus
 from lagraph_dist.core.text import plural
 from lagraph_dist.core.version import code_identity
+from lagraph_dist.tools.peers import HOST_PEERS, PEER_SECONDS, PEERS
 
 __all__ = ["BenchConfig", "Progress", "pick_roots", "run_bench", "teps_summary", "environment",
            "device_name", "format_table", "write_json", "PEERS"]
@@ -49,7 +50,7 @@ class BenchConfig:
     directions: tuple = ("push", "auto")
     peers: tuple = ("graphblas-push", "graphblas-pushpull", "scipy")
     peer_roots: int | None = None    # the peers run the first ``peer_roots`` of ours (None: all)...
-    peer_seconds: float = 20.0       # ... until a peer has spent this long (at least one root)
+    peer_seconds: float = PEER_SECONDS   # ... until a peer has spent this long (at least one root)
     check_levels: bool = True        # compare levels with python-graphblas on the peers' roots
     progress: bool = True
     requested_backend: str | None = None   # what the user asked for ("auto" ...), for the record
@@ -286,9 +287,6 @@ def _run_direction(A, roots, direction, check_roots, progress):
     return summary, digests
 
 
-PEERS = ("graphblas-push", "graphblas-pushpull", "scipy", "cupyx-naive", "lagraph-cpu")
-
-
 def naive_cupyx_bfs(AT, root):
     """The BFS a CuPy user writes first: one cupyx.scipy.sparse SpMV a level over the whole
     graph, a dense frontier, and a host check for termination. Returns the levels (device)."""
@@ -306,9 +304,6 @@ def naive_cupyx_bfs(AT, root):
             return levels
         levels[fresh] = depth
         frontier = fresh.astype(cp.float32)
-
-
-HOST_PEERS = ("graphblas-push", "graphblas-pushpull", "scipy", "lagraph-cpu")
 
 
 # -- what each part of a run needs, checked before it allocates -----------------------------
