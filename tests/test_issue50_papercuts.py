@@ -151,6 +151,23 @@ def test_a_symmetric_scipy_matrix_searches_as_the_directed_one_does():
                                       ld.bfs(directed, 1, direction=direction).levels.to_numpy())
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+def test_a_cupyx_matrix_is_found_symmetric_on_the_device():
+    import cupy
+    import cupyx.scipy.sparse as csp
+    A = ld.kronecker(8, backend="cpu")
+    C = csp.csr_matrix(A.to_scipy().astype(np.float32))
+    assert ld.Matrix.from_scipy(C, backend="gpu").symmetric
+    D = csp.csr_matrix(edges_to_scipy([0, 1, 2], [1, 2, 0], 4).astype(np.float32))
+    assert not ld.Matrix.from_scipy(D, backend="gpu").symmetric
+    with pytest.raises(ld.InvalidValue, match="not symmetric"):
+        ld.Matrix.from_scipy(D, symmetric=True, backend="gpu")
+    twice = csp.coo_matrix((cupy.ones(4, cupy.float32), (cupy.array([0, 1, 0, 1], cupy.int32),
+                                                          cupy.array([1, 0, 1, 0], cupy.int32))), shape=(3, 3))
+    assert ld.Matrix.from_scipy(twice, backend="gpu").symmetric      # duplicates merged first
+
+
 def test_api_docs_describe_from_scipys_symmetric():
     assert 'ld.Matrix.from_scipy(S, *, symmetric=None, grid=None, backend="auto", root=0)' in API
     assert "`symmetric=True` is checked" in API and "`symmetric=False` keeps the graph directed" in API
