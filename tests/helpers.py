@@ -60,11 +60,21 @@ def mpi_command(ranks, script, *args):
     return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
 
 
+@functools.cache
+def fill_kernel_cache():
+    """Compile every CPU kernel once, in this process, before the first test that starts other
+    processes: they then load the kernels from numba's disk cache, where on a fresh clone each
+    of a grid's ranks would compile them at once (2-6 compiles of the same kernels on 2 cores)."""
+    from lagraph_dist.local import cpu_kernels
+    cpu_kernels.compile_kernels()
+
+
 def run_mpi(ranks, script, *args, timeout=600):
     """``script`` on ``ranks`` processes (see mpi_command), its output captured. The environment
     is passed explicitly: Open MPI's initialisation of this session (mpi4py imported here) sets
     variables in the C environment only, and an mpirun that inherits them thinks it is nested."""
     import subprocess
+    fill_kernel_cache()
     return subprocess.run(mpi_command(ranks, script, *args), capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL, env=dict(os.environ))
 
