@@ -18,7 +18,7 @@ conversions installed on ``Vector`` and ``Matrix``.
 """
 import importlib
 
-from lagraph_dist.core.version import __version__
+from lagraph_dist.core.version import __version__  # noqa: F401  (read without loading the engine)
 
 # where each public name lives; the modules are imported in this order, all at once
 _HOMES = {

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.checks import check_size, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
@@ -78,6 +79,7 @@ def _not_a_graph(X, what):
                           f"got {type(X).__module__}.{type(X).__name__}")
 
 
+@collective("grid", "backend", "root", "what", what="as_matrix")
 def as_matrix(X, *, grid=None, backend="auto", root: int = 0, what: str = "as_matrix") -> Matrix:
     """Collective. ``X`` itself when it is a Matrix, else ``X`` (given on ``root``) converted
     once: scipy or cupyx sparse, a graphblas.Matrix, or a networkx graph. ``what`` names the
@@ -175,6 +177,7 @@ def _square(shape, what) -> int:
 
 
 # -- scipy.sparse and cupyx.scipy.sparse ------------------------------------------------------
+@collective("symmetric", "grid", "backend", "root", what="Matrix.from_scipy")
 def from_sparse(S, *, symmetric: bool | None = None, grid=None, backend="auto", root: int = 0) -> Matrix:
     """Collective. A scipy or cupyx sparse matrix given on ``root``; its pattern is the graph.
     ``symmetric``: None finds out (on ``root``) whether the pattern equals its transpose; True
@@ -242,6 +245,7 @@ def _pattern_is_symmetric(graph: RootGraph, kind) -> bool:
     return bool(P.nnz == T.nnz and (P.indptr == T.indptr).all() and (P.indices == T.indices).all())
 
 
+@collective("A", "root", what="to_cupyx")
 def to_cupyx(A: Matrix, *, root: int | None = 0):
     """Collective: the pattern as a ``cupyx.scipy.sparse.csr_matrix`` of 1.0 on ``root`` (None
     elsewhere), or on every rank with ``root=None``."""
@@ -263,6 +267,7 @@ def require(grid, module: str, what: str):
 
 # -- python-graphblas -------------------------------------------------------------------------
 
+@collective("grid", "backend", "root", what="Matrix.from_graphblas")
 def from_graphblas(M, *, grid=None, backend="auto", root: int = 0) -> Matrix:
     """Collective. A ``graphblas.Matrix`` given on ``root``; its structure is the graph."""
     def read():
@@ -275,6 +280,7 @@ def from_graphblas(M, *, grid=None, backend="auto", root: int = 0) -> Matrix:
     return from_root(read, grid=grid, backend=backend, root=root)
 
 
+@collective("A", "root", what="to_graphblas")
 def to_graphblas(A: Matrix, *, root: int | None = 0):
     """Collective: a boolean ``graphblas.Matrix`` of the pattern on ``root`` (None elsewhere),
     or on every rank with ``root=None``."""
@@ -285,6 +291,7 @@ def to_graphblas(A: Matrix, *, root: int | None = 0):
     return gb.Matrix.from_coo(src, dst, True, dtype=bool, nrows=A.n, ncols=A.n)
 
 
+@collective("v", what="Vector.to_graphblas")
 def vector_to_graphblas(v: Vector):
     """Collective: ``v`` as a ``graphblas.Vector`` of its dtype, on every rank (like to_numpy)."""
     gb = require(v.grid, "graphblas", "to_graphblas")
@@ -292,6 +299,7 @@ def vector_to_graphblas(v: Vector):
     return gb.Vector.from_coo(ids, values, dtype=values.dtype, size=v.n)
 
 
+@collective("grid", "backend", "root", what="Vector.from_graphblas")
 def vector_from_graphblas(x, *, grid=None, backend="auto", root: int = 0) -> Vector:
     """Collective. A ``graphblas.Vector`` given on ``root``, with its values and dtype."""
     grid = grid or default_grid()
@@ -314,6 +322,7 @@ def vector_from_graphblas(x, *, grid=None, backend="auto", root: int = 0) -> Vec
 
 
 # -- networkx ---------------------------------------------------------------------------------
+@collective("grid", "backend", "root", "nodelist", what="Matrix.from_networkx")
 def from_networkx(G, *, grid=None, backend="auto", root: int = 0, nodelist=None) -> Matrix:
     """Collective. A networkx graph given on ``root``. Vertex k is ``nodelist[k]``, by default
     the k-th node of G; the matrix keeps the nodes as its ``labels`` (on every rank), except
@@ -360,6 +369,7 @@ def _are_ids(nodes) -> bool:
                for k, node in enumerate(nodes))
 
 
+@collective("A", "root", "directed", what="to_networkx")
 def to_networkx(A: Matrix, *, root: int | None = 0, directed: bool | None = None):
     """Collective: on ``root`` (None elsewhere; every rank with ``root=None``), a networkx
     graph whose nodes are A's labels (0..n-1 without labels), in vertex order; a
@@ -378,6 +388,7 @@ def to_networkx(A: Matrix, *, root: int | None = 0, directed: bool | None = None
 
 
 # -- edge lists -------------------------------------------------------------------------------
+@collective("n", "symmetrize", "grid", "backend", what="Matrix.from_edgelist")
 def from_edgelist(E, n: int | None = None, *, symmetrize: bool = False, grid=None,
                   backend="auto") -> Matrix:
     """Collective. ``E``: this rank's share of the edges as an (m, 2) integer numpy or CuPy
@@ -414,6 +425,7 @@ def on_backend_2d(E, backend):
     return edges
 
 
+@collective("A", "root", what="to_edgelist")
 def to_edgelist(A: Matrix, *, root: int | None = 0):
     """Collective: the stored edges as a sorted (m, 2) int64 numpy array on ``root`` (None
     elsewhere), or on every rank with ``root=None``."""
@@ -422,6 +434,7 @@ def to_edgelist(A: Matrix, *, root: int | None = 0):
 
 
 # -- Matrix Market ----------------------------------------------------------------------------
+@collective("merge_duplicates", "grid", "backend", "root", what="Matrix.from_mtx")   # path: read on root
 def from_mtx(path, *, merge_duplicates: bool = False, grid=None, backend="auto",
              root: int = 0) -> Matrix:
     """Collective. A Matrix Market coordinate file (``.mtx``, or gzip-compressed ``.mtx.gz``)
@@ -435,6 +448,7 @@ def from_mtx(path, *, merge_duplicates: bool = False, grid=None, backend="auto",
     return from_root(read, grid=grid, backend=backend, root=root)
 
 
+@collective("A", "root", what="to_mtx")     # path: written on root
 def to_mtx(A: Matrix, path, *, root: int = 0) -> None:
     """Collective: ``root`` writes the pattern (gzip when ``path`` ends in .gz); a symmetric
     matrix is written as a symmetric file (one triangle). A failure raises on every rank."""
