@@ -1,9 +1,10 @@
-"""What a newcomer runs first: every example (and the README's snippet) runs with no arguments,
-as one process and under ``mpiexec -n 4``, prints its report once (rank 0 only), and reports
+"""What a newcomer runs first: every example runs with no arguments, as one process and under
+``mpiexec -n 4``, prints its report once (rank 0 only), and reports
 what an independent computation (scipy.sparse.csgraph over the same edges) says about the
 graph; given a bad argument (not a number, too many, a missing file, a source out of range) it
 prints one line and exits with status 2, no traceback. The README and docs link only files
-that are in the repository."""
+that are in the repository, and every Python block of the README runs as written."""
+import os
 import re
 import subprocess
 import sys
@@ -284,19 +285,38 @@ README = ROOT / "README.md"
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def readme_snippet():
-    """The README's first Python block."""
-    return re.search(r"```python\n(.*?)```", README.read_text(), flags=re.S).group(1)
+def readme_blocks():
+    """Every Python block of the README, in order."""
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
 
 
-@pytest.mark.parametrize("ranks", LAUNCHES)
-def test_readme_snippet(ranks, tmp_path):
+def frontiers_printed(out):
+    """The frontier sizes the README's first block prints, a line a level."""
+    return [int(f) for f in re.findall(r"^\d+ (?:push|pull) (\d+) \{", out, flags=re.M)]
+
+
+@pytest.mark.parametrize("index", range(len(readme_blocks())), ids=lambda i: f"block-{i + 1}")
+def test_readme_block_runs_as_written(index, tmp_path):
+    """Each block runs alone, as a newcomer pastes it into a file: a fresh process of the
+    repository's python, on the CPU backend, every name defined in the block itself."""
+    script = tmp_path / f"readme_block_{index + 1}.py"
+    script.write_text(readme_blocks()[index])
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="")         # no device: the CPU backend
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=TIMEOUT, cwd=tmp_path, env=env)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    if index == 0:                                          # the first searches from vertex 0
+        assert frontiers_printed(done.stdout) == level_sizes(levels_by_scipy(kronecker_scipy(16), 0)), done.stdout
+
+
+@pytest.mark.mpi
+@needs_mpi
+def test_readme_snippet_under_mpiexec(tmp_path):
+    """The README's first block, unchanged, on a 2 x 2 grid: rank 0 alone prints the levels."""
     script = tmp_path / "readme_snippet.py"
-    script.write_text(readme_snippet())
-    out = run_script(ranks, script)
-    expected = levels_by_scipy(kronecker_scipy(16), 0)       # the snippet searches from vertex 0
-    frontiers = [int(f) for f in re.findall(r"^\d+ (?:push|pull) (\d+) \{", out, flags=re.M)]
-    assert frontiers == level_sizes(expected), out
+    script.write_text(readme_blocks()[0])
+    out = run_script(RANKS, script)
+    assert frontiers_printed(out) == level_sizes(levels_by_scipy(kronecker_scipy(16), 0)), out
 
 
 def heading_anchors(path):
