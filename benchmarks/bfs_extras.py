@@ -22,14 +22,13 @@ Every rank runs it (every call below is collective); rank 0 prints and writes th
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import device_name, environment, pick_roots
+from lagraph_dist.tools.bench import device_name, environment, pick_roots, write_json
 
 
 def timed(A, func, *args, **kwargs):
@@ -222,8 +221,7 @@ def main(argv=None):
     record["environment"] = environment(A)
     record["peak_device_bytes"] = A.backend.memory_pool_peak()
     if A.grid.rank == 0 and args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1, default=lambda o: o.item() if hasattr(o, "item") else str(o))
+        write_json(record, args.json)
         print(f"wrote {args.json}", flush=True)
     return record
 

@@ -44,9 +44,9 @@ cores), so 1.0 means that R ranks search as fast as one rank with every core as 
 ``T(1 core) / (cores x T(R ranks))`` is reported beside it.
 
 The record (JSON): benchmarks/results/cpu-scaling-<host>-<commit>.json unless ``--json`` (the
-commit: $LAGRAPH_DIST_COMMIT when set, else git's), and a PNG beside it (``--plot``; matplotlib,
-skipped with a note when it is missing). The script exits non-zero when a search failed
-validation or its levels differ from python-graphblas's.
+first 7 characters of the imported package's commit, lagraph_dist.core.version.code_identity),
+and a PNG beside it (``--plot``; matplotlib, skipped with a note when it is missing). The script
+exits non-zero when a search failed validation or its levels differ from python-graphblas's.
 """
 from __future__ import annotations
 
@@ -316,6 +316,15 @@ def summarize(scale_record, args):
     return problems
 
 
+def short_commit(commit):
+    """A commit as a table or a file name shows it: a git hash's first 7 characters (a new record
+    holds the full hash); anything else as it is (an old record's short hash, or a name given by
+    hand through $LAGRAPH_DIST_COMMIT such as ``9f19b52+stack``); None stays None."""
+    if isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{8,64}", commit):
+        return commit[:7]
+    return commit
+
+
 def default_path(env, commit):
     host = re.sub(r"[^a-z0-9]+", "-", (env.get("host") or "host").lower()).strip("-")
     return RESULTS / f"cpu-scaling-{host}-{(commit or 'uncommitted')[:7]}.json"
@@ -323,7 +332,7 @@ def default_path(env, commit):
 
 def table(record):
     """The record as markdown lines: one row a configuration and direction, the peer below."""
-    lines = [f"CPU strong scaling, {record['cores']} cores ({record.get('device', '?')}), commit {record['commit']}",
+    lines = [f"CPU strong scaling, {record['cores']} cores ({record.get('device', '?')}), commit {short_commit(record['commit'])}",
              "", "| scale | run | ranks x threads | median ms | hmean GTEPS | efficiency vs 1 rank "
              "| local / expand / fold / merge / fused / outside levels ms (slowest rank) | roots |", "|---|---|---|---|---|---|---|---|"]
     for scale in record["scales"]:
@@ -393,6 +402,7 @@ def plot(record, path):
 
 
 def drive(args):
+    from lagraph_dist.core.version import code_identity
     from lagraph_dist.tools.bench import write_json
     began = time.perf_counter()
 
@@ -448,7 +458,7 @@ def drive(args):
         problems += summarize(scale_record, args)
     env = record.get("environment", {})
     record["device"] = env.get("device")
-    record["commit"] = os.environ.get("LAGRAPH_DIST_COMMIT") or env.get("commit")
+    record["commit"] = code_identity()["commit"]          # the workers' package: this process's
     record["problems"] = problems
     record["total_seconds"] = time.perf_counter() - began
     path = Path(args.json) if args.json else default_path(env, record["commit"])

@@ -11,12 +11,11 @@ GPU with thread block clusters), the settings alternated `--rounds` times in one
         [--clusters on,off] [--rounds 2] [--json out.json]
 """
 import argparse
-import os
 
 import numpy as np
 
 import lagraph_dist as ld
-from gpu_quick import build, timed_searches
+from gpu_quick import build, code_identity, timed_searches
 from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings, write_json
 
 
@@ -39,7 +38,7 @@ def main():
     caches = [{"on": True, "off": False}[c] for c in args.cache_visited.split(",")]
     clusters = ([{"on": True, "off": False}[c] for c in args.clusters.split(",")] if args.clusters
                 else [default_clusters])
-    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+    record = {"commit": code_identity()["commit"],
               "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "runs": []}
     for spec in args.graphs:
         A, roots = build(spec)

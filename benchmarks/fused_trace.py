@@ -12,13 +12,13 @@ chain of the level; the rest of the grid shows up as its wait at the barrier mar
 The traced build has a few more register spills than the shipped one: read it for shares, and
 take level times from fused_blocks.py."""
 import argparse
-import os
 
 import numpy as np
 
 import lagraph_dist as ld
 import lagraph_dist.local.gpu_kernels.base as base
 from gpu_quick import build
+from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
 
 MARKS = 32       # LD_TRACE_MARKS in kernels/fused.cu
@@ -56,7 +56,7 @@ def main():
     props = cp.cuda.runtime.getDeviceProperties(0)
     clock_khz = props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0)   # cudaDevAttrClockRate
     clock_hz = 1e3 * clock_khz
-    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": props["name"].decode(),
+    record = {"commit": code_identity()["commit"], "device": props["name"].decode(),
               "clock_hz_nominal": clock_hz, "runs": []}
     for spec in args.graphs:
         A, roots = build(spec)

@@ -9,7 +9,6 @@ the same graph and roots: python-graphblas push and push/pull on the host's core
 csgraph (scale <= 22), the naive cupyx SpMV BFS, and our CPU backend (scale <= 20).
 """
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -58,7 +57,7 @@ def main():
               f"build peak {info['build_peak_device_bytes'] / 2**30:.1f} GiB, "
               f"graph {info['graph_device_bytes'] / 2**30:.1f} GiB", flush=True)
         if args.build_only:
-            (out / f"gpu-build-scale{scale}.json").write_text(json.dumps(info | {"nvals": A.nvals}, indent=1))
+            write_json(info | {"nvals": A.nvals}, out / f"gpu-build-scale{scale}.json")
             continue
         config = BenchConfig(roots=args.roots, peers=peers_for(scale), peer_roots=args.peer_roots,
                              check_levels=scale < 26, progress=False)

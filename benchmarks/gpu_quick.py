@@ -5,7 +5,6 @@ also a record of it (e.g. to compare two commits in one device call).
     python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000 road:1000000 [--json out.json]
 """
 import importlib
-import json
 import os
 import sys
 import time
@@ -18,6 +17,16 @@ try:
     from lagraph_dist.io.generators import grid2d_edges
 except ImportError:          # a commit from before the layer folders, timed beside this one
     grid2d_edges = importlib.import_module("lagraph_dist.generators").grid2d_edges
+    write_json = importlib.import_module("lagraph_dist.bench").write_json
+else:
+    from lagraph_dist.tools.bench import write_json
+try:
+    from lagraph_dist.core.version import code_identity
+except ImportError:          # a commit from before records named their code, timed beside this one (device.sh's
+    def code_identity():     # compare and blocks-ab, host_ab.py): the commit its harness names, as code_identity would
+        commit = os.environ.get("LAGRAPH_DIST_COMMIT")
+        return {"version": getattr(ld, "__version__", None), "commit": commit, "dirty": None,
+                "commit_from": "$LAGRAPH_DIST_COMMIT" if commit else "unknown"}
 
 
 def build(spec, backend="gpu"):
@@ -57,7 +66,7 @@ def timed_searches(A, roots, direction="auto"):
 
 def main(specs, json_path=None):
     import cupy as cp
-    record = {"commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+    record = {"commit": code_identity()["commit"], "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
               "graphs": {}}
     for spec in specs:
         started = time.perf_counter()
@@ -86,8 +95,7 @@ def main(specs, json_path=None):
 
 
     if json_path:
-        with open(json_path, "w") as handle:
-            json.dump(record, handle, indent=1)
+        write_json(record, json_path)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ with --json, writes it.
     python3 benchmarks/grid_barrier.py [--rounds 20000] [--json out.json]
 """
 import argparse
-import json
-import os
+
+from lagraph_dist.core.version import code_identity
+from lagraph_dist.tools.bench import write_json
 
 SOURCE = r"""
 #include <cooperative_groups.h>
@@ -95,11 +96,9 @@ def main():
     if cooperative_clusters is not None:
         print(f"a cooperative launch of a kernel built with clusters: {cooperative_clusters}")
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump({"commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
-                       "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "barriers": rows,
-                       "cooperative_launch_with_clusters": cooperative_clusters},
-                      handle, indent=1)
+        write_json({"commit": code_identity()["commit"],
+                    "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "barriers": rows,
+                    "cooperative_launch_with_clusters": cooperative_clusters}, args.json)
 
 
 def cooperative_cluster_launch(cp, sms, rounds, sink, rows):

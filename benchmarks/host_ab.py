@@ -114,13 +114,15 @@ def main():
     for name, ratio in ratios.items():
         print(f"{name:44s} {medians['base'][name]:9.1f} {medians['head'][name]:9.1f} {ratio:9.3f}")
     if args.json:
+        # base and head name the two trees compared (git in each); write_json adds the code of the
+        # package this script imports (loaded only now: MPI starts with it, after the rounds' processes)
+        from lagraph_dist.tools.bench import write_json
         record = {"benchmark": "host_ab", "graph": args.graph, "backend": args.backend, "calls": args.calls,
                   "rounds": args.rounds, "device": device, "cpu_count": os.cpu_count(),
                   "base": names["base"], "head": names["head"], "commit": names["head"],
                   "head_dirty": uncommitted(TREE),
                   "medians_us": medians, "ratios": ratios, "rounds_us": rounds}
-        with open(args.json, "w") as out:
-            json.dump(record, out, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

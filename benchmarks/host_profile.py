@@ -20,15 +20,13 @@ no GPU needed) follows changes to it where no device is at hand.
 import argparse
 import cProfile
 import functools
-import json
-import os
 import pstats
 import time
 
 import numpy as np
 
 import lagraph_dist as ld
-from gpu_quick import build
+from gpu_quick import build, code_identity, write_json
 from lagraph_dist.tools.bench import device_name
 
 
@@ -209,14 +207,14 @@ def timeline(A, roots, calls):
 
 
 def write_record(args, A, walls, own, levels, split, parts, single_runs):
-    """The medians as a JSON record, with the device and the commit (LAGRAPH_DIST_COMMIT)."""
+    """The medians as a JSON record, with the device and the code that ran (its commit; write_json
+    stamps the rest)."""
     record = {"benchmark": "host_profile", "graph": args.graph, "backend": args.backend, "n": A.n,
               "nvals": A.nvals, "calls": args.calls, "levels": levels,
-              "commit": os.environ.get("LAGRAPH_DIST_COMMIT", "unknown"), "device": device_name(A.backend),
+              "commit": code_identity()["commit"] or "unknown", "device": device_name(A.backend),
               "call_us": 1e6 * float(np.median(walls)), "levels_own_us": 1e6 * float(np.median(own)),
               "split_us": split, "timeline_us": parts, "timeline_calls": single_runs}
-    with open(args.json, "w") as out:
-        json.dump(record, out, indent=1)
+    write_json(record, args.json)
 
 
 def stages(A, roots, calls):

@@ -14,14 +14,13 @@ decreasing degree (``A.permuted(ld.sort_by_degree(A))``), searched from the same
 are the original's, renumbered, and reports each search's milliseconds and the ratio.
 """
 import argparse
-import json
 import statistics
 import time
 
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import environment
+from lagraph_dist.tools.bench import environment, write_json
 
 
 def timed_searches(A, roots, direction, sync):
@@ -82,8 +81,7 @@ def main():
               f"hub-first {after:.2f} ms ({edges / after / 1e6:.1f} GTEPS), {before / after:.2f}x", flush=True)
     print(f"levels equal after renumbering: {same_levels}; renumbered graph built in {renumber_seconds:.1f} s")
     if args.json:
-        with open(args.json, "w") as out:
-            json.dump(record, out, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

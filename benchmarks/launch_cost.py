@@ -11,11 +11,11 @@ the stream drained between calls (untimed). Prints a table and, with --json, wri
     python3 benchmarks/launch_cost.py [--calls 2000] [--json out.json]
 """
 import argparse
-import os
 import time
 
 import numpy as np
 
+from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import write_json
 
 SOURCE = r"""
@@ -138,7 +138,7 @@ def main():
     for name, answer_text in capture.items():
         print(f"stream capture of {name}: {answer_text}")
     if args.json:
-        write_json({"benchmark": "launch_cost", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+        write_json({"benchmark": "launch_cost", "commit": code_identity()["commit"],
                     "device": runtime.getDeviceProperties(0)["name"].decode(), "blocks": blocks,
                     "threads": THREADS, "calls": args.calls, "host_us": rows, "capture": capture}, args.json)
 

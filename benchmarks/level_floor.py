@@ -33,8 +33,6 @@ parents one level up, levels' sizes (or depths) equal to scipy's breadth-first d
     python3 benchmarks/level_floor.py [--meshes 1000x1000,2000x2000] [--calls 7] [--json out.json]
 """
 import argparse
-import json
-import os
 import statistics
 import sys
 import time
@@ -42,7 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lagraph_dist.tools.bench import banded_levels
+from lagraph_dist.core.version import code_identity
+from lagraph_dist.tools.bench import banded_levels, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cpu_bench import scipy_csr  # noqa: E402  (a sibling script)
@@ -644,7 +643,7 @@ def main():
                           enable_cooperative_groups=True)
     props = cp.cuda.runtime.getDeviceProperties(0)
     sms = props["multiProcessorCount"]
-    record = {"benchmark": "level-floor", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+    record = {"benchmark": "level-floor", "commit": code_identity()["commit"],
               "device": props["name"].decode(), "graphs": []}
     for spec in args.meshes.split(","):
         rows, cols = (int(x) for x in spec.split("x"))
@@ -673,8 +672,7 @@ def main():
                     show(run, package)
         record["graphs"].append(graph)
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(record, handle, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

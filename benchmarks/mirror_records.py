@@ -7,8 +7,6 @@ a copy that these events do not time), blocks of calls alternating in one proces
         [--json out.json]
 """
 import argparse
-import json
-import os
 import statistics
 
 import cupy as cp
@@ -16,7 +14,8 @@ import cupy as cp
 import lagraph_dist as ld
 import lagraph_dist.local.gpu_kernels.fused as fused
 from gpu_quick import build
-from lagraph_dist.tools.bench import device_name
+from lagraph_dist.core.version import code_identity
+from lagraph_dist.tools.bench import device_name, write_json
 
 FEW = 64          # the mirror's records before 83218ba
 
@@ -80,13 +79,12 @@ def main():
         graphs.append(row)
         print(f"{spec}: {row['levels']} levels; fused kernel median {few:.1f} us with {FEW} records mirrored, "
               f"{full:.1f} with {shipped} ({full - few:+.1f} us)")
-    record = {"benchmark": "mirror-records", "device": graphs[0]["device"], "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+    record = {"benchmark": "mirror-records", "device": graphs[0]["device"], "commit": code_identity()["commit"],
               "mirrors": list(mirrors), "rounds": args.rounds, "calls": args.calls,
               "protocol": "one process; blocks of calls alternating between the two mirror sizes; CUDA events "
                           "around each fused launch; medians over all calls of a size", "graphs": graphs}
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(record, f, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ Writes a JSON of predicted bytes per rank per level and per search for each grid
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ import numpy as np
 from lagraph_dist.tools import model
 from lagraph_dist.core.errors import InvalidValue
 from lagraph_dist.comm.grid import Layout
+from lagraph_dist.tools.bench import write_json
 from lagraph_dist.tools.plot import load_record, pyplot
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -229,8 +229,7 @@ def main(argv=None):
         "families": families,
     }
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    with open(args.json, "w") as handle:
-        json.dump(result, handle, indent=1)
+    write_json(result, args.json)
     plot(result, args.png)
     for family, points in families.items():
         last = points[-1]

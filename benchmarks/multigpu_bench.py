@@ -12,15 +12,12 @@ timers that wait for the device, for the per-level compute / expand / fold secon
 record carries its bytes and encodings, so lagraph_dist.tools.model can be set beside them.
 """
 import argparse
-import json
 import time
 from pathlib import Path
 
-import numpy as np
-
 import lagraph_dist as ld
 from lagraph_dist.algebra import ops
-from lagraph_dist.tools.bench import _component_edges, environment, pick_roots, teps_summary
+from lagraph_dist.tools.bench import _component_edges, environment, pick_roots, teps_summary, write_json
 
 
 def arguments():
@@ -88,8 +85,7 @@ def main():
     if grid.rank == 0:
         args.out.mkdir(parents=True, exist_ok=True)
         name = f"gpu{grid.size}-{args.grid}-{grid.transport.name}-scale{args.scale}{'-' + args.tag if args.tag else ''}.json"
-        with open(args.out / name, "w") as handle:
-            json.dump(record, handle, indent=1, default=lambda o: o.item() if hasattr(o, "item") else str(o))
+        write_json(record, args.out / name)
         for direction, run in runs.items():
             print(f"{name}: {direction} {run['harmonic_mean_teps'] / 1e9:.2f} GTEPS hmean, median "
                   f"{run['median_ms']:.2f} ms, build {build:.1f} s", flush=True)

@@ -36,12 +36,14 @@ from pathlib import Path
 import numpy as np
 
 from lagraph_dist.tools import model
+from lagraph_dist.tools.bench import write_json
 
 BENCHMARKS = Path(__file__).resolve().parent
 RESULTS = BENCHMARKS / "results"
 sys.path.insert(0, str(BENCHMARKS))
 
 import multigpu_report  # noqa: E402  (sibling scripts, not a package)
+from cpu_scaling import short_commit  # noqa: E402
 from model_extrapolate import Profile  # noqa: E402
 TARGETS = {"2x4": "2x2", "4x2": "2x2", "1x8": "1x4", "8x1": "4x1"}      # new grid: the 4-GPU base
 VALIDATION = {"1x4": "1x2", "2x2": "1x2", "4x1": "2x1"}                 # 4-GPU grid: the 2-GPU base
@@ -160,8 +162,9 @@ def predictions(base_folder, base_scale, targets):
 
 
 def commit_of_records(folder):
-    """The commits of the records the predictions start from, as one text."""
-    commits = sorted({json.loads(path.read_text())["environment"]["commit"]
+    """The commits of the records the predictions start from, as one text (a full hash, as a new
+    record holds, by its first 7 characters)."""
+    commits = sorted({short_commit(json.loads(path.read_text())["environment"].get("commit")) or "not recorded"
                       for path in Path(folder).glob("gpu*-*.json")})
     return ", ".join(commits)
 
@@ -223,7 +226,7 @@ def main(argv=None):
     print(table(rows))
     result.update(fit={"a_seconds": fit[0], "seconds_per_byte": fit[1], "rms_seconds": fit[2]}, predictions=rows)
     if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
+        write_json(result, args.json)
         print(f"wrote {args.json}")
     return 0
 

@@ -12,7 +12,6 @@ price of the same levels.
 import argparse
 import cProfile
 import io
-import json
 import pstats
 import time
 
@@ -21,7 +20,7 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.algebra import ops
 from lagraph_dist.io.generators import grid2d_edges
-from lagraph_dist.tools.bench import environment
+from lagraph_dist.tools.bench import environment, write_json
 
 
 def arguments():
@@ -95,8 +94,7 @@ def main():
             pstats.Stats(profile, stream=text).sort_stats(order).print_stats(args.lines)
             print(f"  cProfile of rank 0 by {order} ({calls} levels):\n{text.getvalue()}", flush=True)
         if args.json:
-            with open(args.json, "w") as handle:
-                json.dump(record, handle, indent=1, default=str)
+            write_json(record, args.json)
 
 
 if __name__ == "__main__":

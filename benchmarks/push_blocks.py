@@ -11,12 +11,12 @@ root, and its result valid by the Graph500 rules (``ld.validate``, on the device
         [--rounds 2] [--json out.json]
 """
 import argparse
-import os
 
 import numpy as np
 
 import lagraph_dist as ld
 from gpu_quick import build, timed_searches
+from lagraph_dist.core.version import code_identity
 from lagraph_dist.local.gpu_kernels.fused import FUSED_MAX_PUSH_EDGES
 from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
 
@@ -43,7 +43,7 @@ def main():
     args = parser.parse_args()
     kernels = ld.get_backend("gpu").kernels
     default, settings = kernels.push_blocks_per_sm, policy_settings(args.blocks)
-    record = {"benchmark": "push_blocks", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"),
+    record = {"benchmark": "push_blocks", "commit": code_identity()["commit"],
               "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "runs": []}
     for spec in args.graphs:
         A, roots = build(spec)

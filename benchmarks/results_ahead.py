@@ -11,7 +11,6 @@ the modes' medians (a record of every call's time does not come back from a devi
 A block's first two calls are not timed: the mode takes effect from the search after the switch.
 """
 import argparse
-import json
 import time
 
 import numpy as np
@@ -19,7 +18,7 @@ import numpy as np
 import lagraph_dist as ld
 from gpu_quick import build
 from lagraph_dist.local.gpu_kernels import base
-from lagraph_dist.tools.bench import environment
+from lagraph_dist.tools.bench import environment, write_json
 
 MODES = ("off", "on")
 
@@ -74,8 +73,7 @@ def main():
     if args.json:
         record = {"benchmark": "results_ahead", "graph": args.graph, "environment": environment(A),
                   "blocks": args.blocks, "calls_a_block": args.calls, "summary": summary, "on_over_off": ratio}
-        with open(args.json, "w") as out:
-            json.dump(record, out, indent=1)
+        write_json(record, args.json)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,13 @@ barrier instruction defers its wait), so a block's release is its master warp's 
 The clocks build reads two clocks and writes a row per warp a level: read it for where a
 level's time goes, and take level times from gpu_quick.py or fused_blocks.py."""
 import argparse
-import os
 
 import numpy as np
 
 import lagraph_dist as ld
 import lagraph_dist.local.gpu_kernels.base as base
 from gpu_quick import build
+from lagraph_dist.core.version import code_identity
 from lagraph_dist.local.layout import FUSED_THREADS
 from lagraph_dist.tools.bench import write_json
 
@@ -96,7 +96,7 @@ def main():
     base.cuda_defines = clocks_defines()          # before the first build of the modules
     props = cp.cuda.runtime.getDeviceProperties(0)
     clock_hz = 1e3 * (props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0))   # cudaDevAttrClockRate
-    record = {"benchmark": "warp_clocks", "commit": os.environ.get("LAGRAPH_DIST_COMMIT"), "device": props["name"].decode(),
+    record = {"benchmark": "warp_clocks", "commit": code_identity()["commit"], "device": props["name"].decode(),
               "clock_hz_nominal": clock_hz, "direction": args.direction, "runs": []}
     warps_a_block = FUSED_THREADS // 32
     for spec in args.graphs:
