@@ -5,9 +5,11 @@ common.cuh's guard; and the numbers the sources take from kernel_layout are the 
 code uses."""
 import ast
 import inspect
+import os
 import re
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 import pytest
@@ -41,23 +43,42 @@ def _nvcc(source, tmp_path, defines):
             capture_output=True, text=True, timeout=300)
 
 
+INSTRUMENTED = ("-DLD_FUSED_TRACE", "-DLD_WARP_CLOCKS")
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    """Every full build of this module, started at once on all cores (nvcc is one process a
+    source, and fused.cu alone takes most of a minute): {(source, switch): (result, folder)}
+    futures, each build in a folder of its own."""
+    wanted = [(source, None) for source in KERNELS + HEADERS] + [("fused.cu", switch) for switch in INSTRUMENTED]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        started = {}
+        for source, switch in wanted:
+            folder = tmp_path_factory.mktemp("nvcc")
+            defines = cuda_defines() + ((switch,) if switch else ())
+            started[source, switch] = (pool.submit(_nvcc, source, folder, defines), folder)
+        yield started
+
+
 def test_sources_are_packaged():
     assert set(kernel_sources()) == set(KERNELS) | set(HEADERS)
 
 
 @needs_nvcc
 @pytest.mark.parametrize("source", KERNELS + HEADERS)
-def test_nvcc_compiles(source, tmp_path):
-    done = _nvcc(source, tmp_path, cuda_defines())
+def test_nvcc_compiles(source, builds):
+    future, folder = builds[source, None]
+    done = future.result()
     assert done.returncode == 0, done.stderr[-3000:]
-    assert (tmp_path / (source + ".o")).stat().st_size > 0
+    assert (folder / (source + ".o")).stat().st_size > 0
 
 
 @needs_nvcc
-@pytest.mark.parametrize("switch", ["-DLD_FUSED_TRACE", "-DLD_WARP_CLOCKS"])
-def test_instrumented_builds_compile(switch, tmp_path):
+@pytest.mark.parametrize("switch", INSTRUMENTED)
+def test_instrumented_builds_compile(switch, builds):
     """fused.cu as benchmarks/fused_trace.py and benchmarks/warp_clocks.py build it."""
-    done = _nvcc("fused.cu", tmp_path, cuda_defines() + (switch,))
+    done = builds["fused.cu", switch][0].result()
     assert done.returncode == 0, done.stderr[-3000:]
 
 
