@@ -74,7 +74,8 @@ def run_mpi(ranks, script, *args, timeout=600):
     is passed explicitly: Open MPI's initialisation of this session (mpi4py imported here) sets
     variables in the C environment only, and an mpirun that inherits them thinks it is nested."""
     import subprocess
-    fill_kernel_cache()
+    if "gpu" not in map(str, args):       # a check on the GPU backend runs few CPU kernels
+        fill_kernel_cache()
     return subprocess.run(mpi_command(ranks, script, *args), capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL, env=dict(os.environ))
 
