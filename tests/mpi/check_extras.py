@@ -118,12 +118,16 @@ def bad_input(grid):
     expect_error(grid, ld.DomainMismatch, ld.bfs_multi, A, 3)
     expect_error(grid, ld.InvalidValue, ld.bfs_multi, A, [0], batch_size=65)
     expect_error(grid, ld.InvalidValue, ld.bfs, A, 0, depth_limit=-1)
-    # bad input on one rank only raises on every rank
-    expect_error(grid, ld.IndexOutOfBound, ld.bfs_multi, A, [0, 99] if grid.rank == grid.size - 1 else [0, 1])
-    expect_error(grid, ld.IndexOutOfBound, ld.bfs, A, 0, target=99 if grid.rank == 0 else 1)
+    expect_error(grid, ld.IndexOutOfBound, ld.bfs, A, 0, target=99)
     res = ld.bfs(A, 0)
-    expect_error(grid, ld.IndexOutOfBound, ld.bfs_path, res, 10 if grid.rank == grid.size - 1 else 3)
-    expect_error(grid, ld.DomainMismatch, ld.bfs_paths, res, [1, 2.5] if grid.rank == 0 else [1, 2])
+    expect_error(grid, ld.IndexOutOfBound, ld.bfs_path, res, 10)
+    expect_error(grid, ld.DomainMismatch, ld.bfs_paths, res, [1, 2.5])
+    # bad input on one rank only: the ranks disagree, and every rank says which argument
+    if grid.size > 1:
+        said = expect_error(grid, ld.InvalidValue, ld.bfs_multi, A, [0, 99] if grid.rank == grid.size - 1 else [0, 1])
+        assert "different sources (" in said, said
+        said = expect_error(grid, ld.InvalidValue, ld.bfs_path, res, 10 if grid.rank == grid.size - 1 else 3)
+        assert "different target (" in said, said
     expect_error(grid, ld.InvalidValue, ld.bfs_path, ld.bfs(A, 0, parents=False), 3)
     expect_error(grid, ld.InvalidValue, ld.bfs_path, ld.bfs_multi(A, [0, 1]), 3)
     # nobody was left inside a collective
