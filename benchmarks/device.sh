@@ -14,6 +14,10 @@ set -uo pipefail
 export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
 repo=$PWD
 site=$(mktemp -d)
+# the copy's .git is the session's first checkout, not this working tree (seen: its HEAD was the
+# session's starting commit): moved aside, so that the build writes no commit into the package
+# and the records name $LAGRAPH_DIST_COMMIT (lagraph_dist.core.version.code_identity)
+[ -d .git ] && mv .git "$(mktemp -d)/stale.git"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
 # (set-up logs stay in /tmp and are printed only on failure: a call brings back at most 8 files
 # from $OUT, gpu.txt is one, and the stages' records need the rest)
@@ -23,7 +27,8 @@ python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --
 PYTHONPATH="$site" python3 -c "import graphblas as gb; gb.Vector.from_coo([0], [1], size=2)" > /tmp/graphblas.log 2>&1 \
     || { echo "the carried wheels give no working python-graphblas:"; tail -3 /tmp/graphblas.log; exit 1; }
 # the commit the records name: pass it from the machine the call is made on (put
-# LAGRAPH_DIST_COMMIT=<hash> in the command); the device copy's .git is not the working tree's
+# LAGRAPH_DIST_COMMIT=<hash> in the command, the hash written out: git on the device reads the
+# stale copy); the device copy's .git is not the working tree's
 export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
 [ -d "$repo/.data" ] && export LAGRAPH_DIST_DATA="$repo/.data"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
