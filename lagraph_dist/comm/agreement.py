@@ -44,9 +44,10 @@ def _checksum(array, sample=SAMPLE) -> str:
 
 
 def describe(value) -> str:
-    """A short text of ``value`` that is equal on two ranks exactly when the values are, for the
-    kinds of argument a collective takes: None, numbers, strings, arrays (small ones in full,
-    large ones by dtype, shape and a checksum), sequences and dicts of those, and objects that
+    """A short text of ``value``, equal on two ranks when the values are and different when they
+    differ (a large array: when its dtype, shape or a sampled element does), for the kinds of
+    argument a collective takes: None, numbers, strings, arrays (small ones in full, large ones
+    by dtype, shape and a checksum), sequences and dicts of those, and objects that
     describe themselves with an ``agreement_text()`` method (matrices, vectors, masks,
     semirings). Any other object is described by its type alone: its repr may hold an
     address that differs between processes."""
