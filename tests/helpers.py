@@ -52,6 +52,8 @@ def mpi_command(ranks, script, *args):
     """The command running ``script`` (with ``python -m mpi4py``, so that an exception on one
     rank aborts the job) on ``ranks`` processes. Open MPI run as root needs its flag."""
     import subprocess
+    if "gpu" not in map(str, args):       # the ranks load the kernels (a check on the GPU backend runs few)
+        fill_kernel_cache()
     launcher = mpi_launcher()
     flags = []
     version = subprocess.run([launcher, "--version"], capture_output=True, text=True, timeout=60)
@@ -60,13 +62,36 @@ def mpi_command(ranks, script, *args):
     return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
 
 
-@functools.cache
+_filler = []     # the process filling numba's cache with every CPU kernel (at most one)
+
+
+def start_filling_kernel_cache():
+    """Compile every CPU kernel in a process of its own, beside the tests of this one (conftest
+    starts it when the session holds mpiexec tests; on a fresh clone that is about 2 minutes of
+    one core). The grid ranks of those tests then load the kernels from numba's disk cache,
+    where each of them would compile them at once (2-6 compiles of the same kernels on 2 cores)."""
+    import subprocess
+    if not _filler:
+        _filler.append(subprocess.Popen(
+            [sys.executable, "-c", "from lagraph_dist.local import cpu_kernels; cpu_kernels.compile_kernels()"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+
+
 def fill_kernel_cache():
-    """Compile every CPU kernel once, in this process, before the first test that starts other
-    processes: they then load the kernels from numba's disk cache, where on a fresh clone each
-    of a grid's ranks would compile them at once (2-6 compiles of the same kernels on 2 cores)."""
-    from lagraph_dist.local import cpu_kernels
-    cpu_kernels.compile_kernels()
+    """Wait until every CPU kernel is in numba's cache (starting the filling if no one has)."""
+    start_filling_kernel_cache()
+    process = _filler[0]
+    if process.returncode is None:
+        _, errors = process.communicate()
+        if process.returncode:
+            raise RuntimeError(f"compiling the CPU kernels failed:\n{errors[-3000:]}")
+
+
+def stop_filling_kernel_cache():
+    """At the session's end: a filling no test waited for is stopped."""
+    if _filler and _filler[0].poll() is None:
+        _filler[0].kill()
+        _filler[0].wait()
 
 
 def run_mpi(ranks, script, *args, timeout=600):
@@ -74,8 +99,6 @@ def run_mpi(ranks, script, *args, timeout=600):
     is passed explicitly: Open MPI's initialisation of this session (mpi4py imported here) sets
     variables in the C environment only, and an mpirun that inherits them thinks it is nested."""
     import subprocess
-    if "gpu" not in map(str, args):       # a check on the GPU backend runs few CPU kernels
-        fill_kernel_cache()
     return subprocess.run(mpi_command(ranks, script, *args), capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL, env=dict(os.environ))
 

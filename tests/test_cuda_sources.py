@@ -29,16 +29,19 @@ KERNELS = ("bitmap.cu", "fold.cu", "fused.cu", "multi.cu", "pull.cu", "push.cu")
 HEADERS = ("common.cuh", "pull_steps.cuh", "push_steps.cuh")
 
 
-def _nvcc(source, tmp_path, defines):
+def _nvcc(source, tmp_path, defines, *, machine_code=True):
     """nvcc's result for one source of lagraph_dist.kernels; a header is compiled through a
-    file that includes it alone (so it must include what it uses)."""
+    file that includes it alone (so it must include what it uses). ``machine_code``: to sm_90
+    code (ptxas checks registers and shared memory too), else to PTX only (the compiler's
+    checks of the code, a quarter of fused.cu's time)."""
     with resources.as_file(resources.files("lagraph_dist.kernels")) as folder:
         path = folder / source
         if source.endswith(".cuh"):
             path = tmp_path / f"only_{source}.cu"
             path.write_text(f'#include "{source}"\n')
+        target = ["-arch=sm_90", "-c"] if machine_code else ["-arch=compute_90", "-ptx"]
         return subprocess.run(
-            [NVCC, "-std=c++17", "-arch=sm_90", "-DLD_NVCC_CHECK", *defines, f"-I{folder}", "-c",
+            [NVCC, "-std=c++17", *target, "-DLD_NVCC_CHECK", *defines, f"-I{folder}",
              str(path), "-o", str(tmp_path / (source + ".o"))],
             capture_output=True, text=True, timeout=300)
 
@@ -50,14 +53,16 @@ INSTRUMENTED = ("-DLD_FUSED_TRACE", "-DLD_WARP_CLOCKS")
 def builds(tmp_path_factory):
     """Every full build of this module, started at once on all cores (nvcc is one process a
     source, and fused.cu alone takes most of a minute): {(source, switch): (result, folder)}
-    futures, each build in a folder of its own."""
+    futures, each build in a folder of its own. The kernels build to machine code; a header
+    alone and the instrumented builds (what changes is inside the kernels' code) to PTX."""
     wanted = [(source, None) for source in KERNELS + HEADERS] + [("fused.cu", switch) for switch in INSTRUMENTED]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         started = {}
         for source, switch in wanted:
             folder = tmp_path_factory.mktemp("nvcc")
             defines = cuda_defines() + ((switch,) if switch else ())
-            started[source, switch] = (pool.submit(_nvcc, source, folder, defines), folder)
+            whole = source in KERNELS and switch is None
+            started[source, switch] = (pool.submit(_nvcc, source, folder, defines, machine_code=whole), folder)
         yield started
 
 
