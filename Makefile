@@ -27,10 +27,8 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	$(VENV)/bin/lagraph-dist bench --scale $(SCALE) --roots 16 --json bench-scale$(SCALE).json
 
-# two workers, each taking whole test files (a file's module fixtures are made once); the
-# mpiexec tests come last in each, while a process fills numba's cache (tests/conftest.py)
 test: $(VENV)/.installed
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q
 
 test-gpu: $(VENV)/.installed
 	$(PY) -m pytest -q -m gpu
