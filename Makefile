@@ -10,7 +10,6 @@ SCALE ?= 16
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[test,plot]"
 	@# A GPU machine also gets the CuPy extra for its driver's CUDA major version (the newest
 	@# CUDA the driver runs, from nvidia-smi): cuda12, or cuda13 for 13 and later.

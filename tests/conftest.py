@@ -1,19 +1,45 @@
 """Test configuration. Markers (gpu, mpi, slow) are declared in pyproject.toml."""
 import os
 import sys
+import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 # tests/helpers.py is imported as a plain module by the test files.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import helpers  # noqa: E402  (after the path above)
+
+_FILLER = pytest.StashKey()
+
 
 def pytest_collection_modifyitems(session, config, items):
-    """The mpiexec tests run last (in their own order): the tests of this process compile the
-    CPU kernels first, once, and the ranks find them in numba's cache
-    (:func:`helpers.fill_kernel_cache` adds the few no test here ran)."""
+    """The mpiexec tests run last (in their own order): the tests of this process run first,
+    while numba's cache fills beside them, and the ranks find it full."""
     items.sort(key=lambda item: item.get_closest_marker("mpi") is not None)
+
+
+def pytest_configure(config):
+    """The session starts filling numba's cache with every CPU kernel, in a process of its own,
+    when mpiexec is here, for its mpiexec tests (which come last); unless only GPU tests are
+    asked for (their ranks run few CPU kernels). On 2 cores the filling takes the core the
+    tests of this process leave."""
+    if hasattr(config, "workerinput") or helpers.mpi_launcher() is None:
+        return
+    if config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
+        return
+    done = Path(tempfile.mkdtemp(prefix="lagraph-dist-kernels-")) / "filled"
+    config.stash[_FILLER] = helpers.start_filling_kernel_cache(done)
+
+
+def pytest_unconfigure(config):
+    """A filling still running when the session ends (no mpiexec test waited for it) is stopped."""
+    filler = config.stash.get(_FILLER, None)
+    if filler is not None and filler.poll() is None:
+        filler.kill()
+        filler.wait()
 
 
 # CI: reproducible examples (same every run) and no per-example deadline on a slow machine.

@@ -62,14 +62,51 @@ def mpi_command(ranks, script, *args):
     return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
 
 
-@functools.cache
-def fill_kernel_cache():
-    """Compile (or load) every CPU kernel in this process before its first mpiexec launch, so
-    that the ranks load them all from numba's disk cache instead of each compiling the same ones
-    at once (2-6 compiles on 2 cores). The mpiexec tests run last (conftest), so by then the
-    tests before them have compiled most kernels, and this compiles what they did not run."""
+#: the variable naming the file the session's filling of numba's cache writes when it ends:
+#: "ok", or why it failed (set by conftest; the environment carries it to any process the tests
+#: start)
+FILLED_KERNELS = "LAGRAPH_DIST_TEST_KERNELS_FILLED"
+_FILL = """
+import sys, traceback
+try:
     from lagraph_dist.local import cpu_kernels
     cpu_kernels.compile_kernels()
+    said = "ok"
+except BaseException:
+    said = traceback.format_exc()
+with open(sys.argv[1] + ".part", "w") as out:
+    out.write(said)
+import os
+os.replace(sys.argv[1] + ".part", sys.argv[1])
+"""
+
+
+def start_filling_kernel_cache(done_file):
+    """Compile every CPU kernel in a process of its own, beside the tests (on a fresh clone about
+    2 minutes of one core; conftest starts it with the session). The grid ranks of the mpiexec
+    tests then load the kernels from numba's disk cache, where each of them would compile them
+    at once (2-6 compiles of the same kernels on 2 cores). Returns the process."""
+    import subprocess
+    os.environ[FILLED_KERNELS] = str(done_file)
+    return subprocess.Popen([sys.executable, "-c", _FILL, str(done_file)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def fill_kernel_cache(timeout=900):
+    """Wait until the session's filling has every CPU kernel in numba's cache (nothing to wait
+    for where no filling was started: the ranks then compile what they run)."""
+    import time
+    done = os.environ.get(FILLED_KERNELS)
+    if done is None:
+        return
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(done):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the CPU kernels were not compiled within {timeout} s")
+        time.sleep(0.2)
+    said = Path(done).read_text()
+    if said != "ok":
+        raise RuntimeError(f"compiling the CPU kernels failed:\n{said[-3000:]}")
 
 
 def run_mpi(ranks, script, *args, timeout=600):

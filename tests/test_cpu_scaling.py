@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import mpi_launcher
+from helpers import fill_kernel_cache, mpi_launcher
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "cpu_scaling.py"
@@ -26,6 +26,7 @@ pytestmark = [pytest.mark.mpi,
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     """(record, stdout, plot path) of one --small run."""
+    fill_kernel_cache()              # its own mpiexec launches find the kernels compiled
     folder = tmp_path_factory.mktemp("cpu_scaling")
     out, picture = folder / "small.json", folder / "small.png"
     done = subprocess.run([sys.executable, str(SCRIPT), "--small", "--json", str(out), "--plot", str(picture)],
