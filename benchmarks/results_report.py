@@ -287,6 +287,8 @@ def what_is(record):
     """One line saying what kind of record a JSON file holds."""
     if record.get("benchmark") == "high-diameter":
         return "high-diameter BFS: " + ", ".join(graph["name"] for graph in record["graphs"])
+    if record.get("benchmark") == "agreement_cost":
+        return f"what the check that collective calls agree costs a call, {record['ranks']} ranks (agreement_cost.py)"
     if record.get("benchmark") == "launch_cost":
         return "host cost of a launch: plain, cooperative, CUDA graph, a search's round"
     if record.get("benchmark") == "bfs_extras":
@@ -1240,8 +1242,26 @@ def results_hub_labels(results):
                          md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
+def results_agreement(results):
+    """The cost of one agreement check (benchmarks/agreement_cost.py), a row a record."""
+    rows, names = [], sorted(path.name for path in Path(results).glob("cpu-agreement-cost-*.json"))
+    for name in names:
+        record = load(results, name)
+        rows.append([str(record["ranks"]), sig(record.get("agree_on_bfs_arguments_us"), 3),
+                     sig(record.get("barrier_us"), 3), sig(record["vxm_1x1_decorated_us"], 3),
+                     sig(record["vxm_1x1_undecorated_us"], 3), f"`{record_commit(record)}`", record["device"],
+                     f"`{name}`"])
+    header = ["ranks", "agree_on, ld.bfs's arguments (us, median)", "MPI barrier (us, median)",
+              "ld.vxm on 1 x 1, checked (us)", "ld.vxm on 1 x 1, unchecked (us)", "commit", "device", "record"]
+    return "\n\n".join(["One check that a collective's ranks passed the same arguments (describe, digest, one "
+                          "allgather of 8 bytes), beside a barrier of the same ranks; on one rank the decorator "
+                          "checks nothing, and its way in is the difference of the two `ld.vxm` columns. "
+                          "Ranks on one host of 2 cores: 4 ranks are oversubscribed.", md_table(header, rows)])
+
+
 # -- regions -------------------------------------------------------------------------------------------
 RESULTS_README_REGIONS = {
+    "cpu-agreement": results_agreement,
     "readme-h100-bench": readme_h100_bench, "readme-high-diameter": readme_high_diameter,
     "readme-multigpu": readme_multigpu,
     "readme-multigpu-4gpu": lambda results: readme_multigpu(results, FOUR_GPUS),
