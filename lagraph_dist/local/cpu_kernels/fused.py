@@ -662,8 +662,9 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         if nf > max_frontier:
             reason = STOP_TOO_BIG
             break
-    if copy_bits:
-        depth_words[:] = words
+    if copy_bits:            # element by element: a slice assignment compiles numba's shape-error
+        for k in range(words.shape[0]):      # messages (string formatting), 8 of the 31 s of the compile
+            depth_words[k] = words[k]
     if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
         return records[:level].copy(), seconds[:level].copy(), discovered, in_b, nf, edges, reason
     return records[:level], seconds[:level], discovered, in_b, nf, edges, reason
