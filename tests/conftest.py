@@ -1,18 +1,14 @@
 """Test configuration. Markers (gpu, mpi, slow) are declared in pyproject.toml."""
 import os
 import sys
-import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import settings
 
 # tests/helpers.py is imported as a plain module by the test files.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import helpers  # noqa: E402  (after the path above)
-
-_FILLER = pytest.StashKey()
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -26,20 +22,14 @@ def pytest_configure(config):
     when mpiexec is here, for its mpiexec tests (which come last); unless only GPU tests are
     asked for (their ranks run few CPU kernels). On 2 cores the filling takes the core the
     tests of this process leave."""
-    if hasattr(config, "workerinput") or helpers.mpi_launcher() is None:
+    if helpers.mpi_launcher() is None or config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
         return
-    if config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
-        return
-    done = Path(tempfile.mkdtemp(prefix="lagraph-dist-kernels-")) / "filled"
-    config.stash[_FILLER] = helpers.start_filling_kernel_cache(done)
+    helpers.start_filling_kernel_cache()
 
 
 def pytest_unconfigure(config):
     """A filling still running when the session ends (no mpiexec test waited for it) is stopped."""
-    filler = config.stash.get(_FILLER, None)
-    if filler is not None and filler.poll() is None:
-        filler.kill()
-        filler.wait()
+    helpers.stop_filling_kernel_cache()
 
 
 # CI: reproducible examples (same every run) and no per-example deadline on a slow machine.

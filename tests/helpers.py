@@ -62,51 +62,38 @@ def mpi_command(ranks, script, *args):
     return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
 
 
-#: the variable naming the file the session's filling of numba's cache writes when it ends:
-#: "ok", or why it failed (set by conftest; the environment carries it to any process the tests
-#: start)
-FILLED_KERNELS = "LAGRAPH_DIST_TEST_KERNELS_FILLED"
-_FILL = """
-import sys, traceback
-try:
-    from lagraph_dist.local import cpu_kernels
-    cpu_kernels.compile_kernels()
-    said = "ok"
-except BaseException:
-    said = traceback.format_exc()
-with open(sys.argv[1] + ".part", "w") as out:
-    out.write(said)
-import os
-os.replace(sys.argv[1] + ".part", sys.argv[1])
-"""
+_filler = []     # the process filling numba's cache with every CPU kernel (at most one a session)
 
 
-def start_filling_kernel_cache(done_file):
+def start_filling_kernel_cache():
     """Compile every CPU kernel in a process of its own, beside the tests (on a fresh clone about
     2 minutes of one core; conftest starts it with the session). The grid ranks of the mpiexec
     tests then load the kernels from numba's disk cache, where each of them would compile them
-    at once (2-6 compiles of the same kernels on 2 cores). Returns the process."""
+    at once (2-6 compiles of the same kernels on 2 cores)."""
     import subprocess
-    os.environ[FILLED_KERNELS] = str(done_file)
-    return subprocess.Popen([sys.executable, "-c", _FILL, str(done_file)], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if not _filler:
+        _filler.append(subprocess.Popen(
+            [sys.executable, "-c", "from lagraph_dist.local import cpu_kernels; cpu_kernels.compile_kernels()"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
 
 
-def fill_kernel_cache(timeout=900):
+def fill_kernel_cache():
     """Wait until the session's filling has every CPU kernel in numba's cache (nothing to wait
-    for where no filling was started: the ranks then compile what they run)."""
-    import time
-    done = os.environ.get(FILLED_KERNELS)
-    if done is None:
+    for where none was started: the ranks then compile what they run)."""
+    if not _filler:
         return
-    deadline = time.monotonic() + timeout
-    while not os.path.exists(done):
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the CPU kernels were not compiled within {timeout} s")
-        time.sleep(0.2)
-    said = Path(done).read_text()
-    if said != "ok":
-        raise RuntimeError(f"compiling the CPU kernels failed:\n{said[-3000:]}")
+    process = _filler[0]
+    if process.returncode is None:            # the first wait: read what it said
+        process.errors = process.communicate()[1]
+    if process.returncode:
+        raise RuntimeError(f"compiling the CPU kernels failed:\n{(process.errors or '')[-3000:]}")
+
+
+def stop_filling_kernel_cache():
+    """At the session's end: a filling no test waited for is stopped."""
+    if _filler and _filler[0].poll() is None:
+        _filler[0].kill()
+        _filler[0].wait()
 
 
 def run_mpi(ranks, script, *args, timeout=600):
