@@ -7,7 +7,9 @@ import pytest
 import lagraph_dist as ld
 from lagraph_dist.tools import reference
 from lagraph_dist.core.direction import DirectionRule
-from helpers import edges_to_scipy
+from lagraph_dist.algebra.ops import RepeatLimits, repeat_masked_vxm
+from lagraph_dist.algebra.vector import Vector
+from helpers import BACKENDS, edges_to_scipy
 
 gb = pytest.importorskip("graphblas")
 
@@ -59,6 +61,34 @@ def test_changing_the_rule_changes_every_search(monkeypatch):
     assert chosen and not any(chosen)
     for found in (single.levels.to_numpy(), multi.levels.to_numpy()[0], levels):
         np.testing.assert_array_equal(found, expected)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("on", ["class", "instance"])
+def test_a_replaced_rule_is_asked_every_level_on_every_backend(monkeypatch, backend, on):
+    """A rule whose choose is replaced (the class's, or one rule's own) is asked once a level
+    on both backends and its choice taken: the GPU's fused kernel, which evaluates only the
+    stock arithmetic, is not used for it; the CPU's asks it level by level."""
+    S = random_digraph(n=300, m=900, seed=5)
+    A = ld.Matrix.from_scipy(S, backend=backend)
+    A.T.prepare_pull()
+    asked = []
+
+    def alternate(self, nvals, edges, unexplored=None):
+        asked.append(nvals)
+        return len(asked) % 2 == 1            # push, pull, push, ...
+    rule = DirectionRule("auto", A.n, A.nvals)
+    if on == "class":
+        monkeypatch.setattr(DirectionRule, "choose", alternate)
+    else:
+        rule.choose = alternate.__get__(rule)
+    assert rule.replaced and DirectionRule("auto", 1, 1).replaced == (on == "class")
+    visited, depths = Vector._unset(A.n, (bool, np.int64), grid=A.grid, backend=A.backend)
+    _, records = repeat_masked_vxm(None, A, "any_pair", visited, depths=depths,
+                                   limits=RepeatLimits(max_levels=A.n), rule=rule, source=3)
+    assert [r.push for r in records] == [k % 2 == 0 for k in range(len(records))]
+    assert len(asked) == len(records) > 2
+    np.testing.assert_array_equal(depths.to_numpy(), reference.bfs_levels_scipy(S, 3))
 
 
 def test_bfs_multi_hands_the_rule_the_edges_some_search_has_still_to_explore(monkeypatch):

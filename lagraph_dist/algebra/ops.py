@@ -492,6 +492,13 @@ FUSED_MAX_LEVELS = 4096
 _NO_CAP = (1 << 63) - 1
 
 
+def _fused_run_honours(kernels, rule):
+    """Whether the backend's fused run follows ``rule``: a stock rule's arithmetic every fused
+    run evaluates itself; a replaced ``choose`` only a run that asks it level by level does
+    (the CPU's). Elsewhere the levels run as separate products, each asking the rule."""
+    return not rule.replaced or getattr(kernels.bfs_fused, "asks_replaced_rule", False)
+
+
 def _fused_level_cap(kernels):
     """The levels one fused run of ``kernels`` takes at most: what its ``bfs_fused`` says
     (``max_levels``; None: no cap, the CPU's compiled run, whose records grow), else
@@ -609,7 +616,7 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
         raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
     rule = rule or DirectionRule("push", A.n, A.nvals)
     fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
-               and (depths is None or depths.encoding == "bitmap"))
+               and (depths is None or depths.encoding == "bitmap") and _fused_run_honours(A.backend.kernels, rule))
     engine = _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable, source)
     if limits.target is not None and (source == limits.target if q is None else q.nvals and holds(q, limits.target)):
         engine.start()

@@ -42,6 +42,13 @@ class DirectionRule:
     def code(self) -> int:
         return DIRECTIONS.index(self.mode)
 
+    @property
+    def replaced(self) -> bool:
+        """True when ``choose`` is not this class's own (a subclass's, or one set on the
+        instance): a fused run can then not evaluate the rule's arithmetic itself, and must ask
+        it level by level or not fuse at all."""
+        return type(self).choose is not _STOCK_CHOOSE or "choose" in self.__dict__
+
     def choose(self, frontier_nvals, frontier_edges, unexplored=None) -> bool:
         """True for a push level. ``frontier_edges`` is a number or a function giving it (called
         only when the rule needs it). ``unexplored``: the caller's own count of the unexplored
@@ -64,3 +71,6 @@ class DirectionRule:
             self.push = True
         self.previous = frontier_nvals
         return self.push
+
+
+_STOCK_CHOOSE = DirectionRule.choose     # as defined here (a test may patch the class's)

@@ -48,7 +48,6 @@ PARALLEL_FOUND = 1 << 14
 CHUNKS_PER_THREAD = 16
 
 _MACHINE = platform.machine().lower()
-_STOCK_CHOOSE = DirectionRule.choose
 
 
 # -- the clock ------------------------------------------------------------------------------
@@ -766,7 +765,7 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
     while its kernel runs) is not called: this run has no device to wait for.
     """
     space = workspace if workspace is not None else fused_workspace(out_csr.nmajor, out_csr.nnz)
-    if type(rule).choose is not _STOCK_CHOOSE:
+    if rule.replaced:
         if frontier_ids is None:             # the start first, as the compiled run makes it
             _start_at(source, words, parents, bool(positional), *_compiled_depths(depth_words, depths),
                       int(first_depth))
@@ -833,3 +832,5 @@ def _start_threads(slots):
 #: a run goes on to the end, whatever its levels (its records grow as it goes; ops reads this:
 #: the CUDA kernel's runs end at its report's size)
 bfs_fused.max_levels = None
+#: a replaced DirectionRule.choose is asked level by level (the layer above fuses such a search here)
+bfs_fused.asks_replaced_rule = True
