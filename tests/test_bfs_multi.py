@@ -549,7 +549,7 @@ def test_expand_of_words_on_a_grid(tmp_path):
     ([1], {"depth_limit": -1}, ld.InvalidValue, "depth_limit must be >= 0"),
     ([1], {"depth_limit": 2.0}, ld.DomainMismatch, "depth_limit must be an integer"),
     ([1], {"batch_size": 0}, ld.InvalidValue, "batch_size must be >= 1"),
-    ([1], {"batch_size": 65}, ld.InvalidValue, "batch_size must be <= 64"),
+    ([1], {"batch_size": 513}, ld.InvalidValue, "batch_size must be <= 512"),
     ([1], {"alpha": 0}, ld.InvalidValue, "alpha must be a positive number"),
     ([1], {"batch_size": True}, ld.DomainMismatch, "batch_size must be an integer or None"),
     ([1], {"batch_size": 2.0}, ld.DomainMismatch, "batch_size must be an integer or None"),

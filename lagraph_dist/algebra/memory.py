@@ -239,7 +239,8 @@ def multi_search_bytes(n, nvals, *, grid_shape=(1, 1), backend="gpu", width=64, 
     name = _backend_name(backend)
     layout = Layout(n, rows, cols)
     edges = -(-nvals // (rows * cols))
-    workspace = MULTI_BLOCK_BYTES * layout.block_len + MULTI_INPUT_BYTES * layout.col_space_len
+    words = -(-width // 64)          # a fused run's batch holds several words a vertex
+    workspace = MULTI_BLOCK_BYTES * words * layout.block_len + MULTI_INPUT_BYTES * layout.col_space_len
     if cols > 1:
         workspace += MULTI_OUTPUT_BYTES * layout.row_space_len
         if parents:

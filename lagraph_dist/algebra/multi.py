@@ -42,12 +42,13 @@ import numpy as np
 from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collectives import LevelCounts
-from lagraph_dist.local.cpu_kernels import MultiTarget
+from lagraph_dist.local.engine import MultiTarget
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 
-__all__ = ["repeat_masked_mxm", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
+__all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
            "sources_frontier", "masked_vxm", "full_mask"]
 
 #: Searches a frontier matrix holds at most: the bits of one word.
@@ -160,7 +161,8 @@ def _gather_blocks(local, n, grid, backend):
 class DenseRows:
     """k x n int64 rows (levels or parents of k searches), one (block_len, width) block a batch
     on each rank (on the backend's device, or in host memory), -1 where a search did not reach
-    a vertex."""
+    a vertex. A fused run's blocks hold int32 (its ids and depths fit: one process); what comes
+    out is int64."""
 
     def __init__(self, n, grid, backend, blocks):
         self.n, self.grid, self.backend = n, grid, backend
@@ -177,13 +179,13 @@ class DenseRows:
         """Collective: the dense (k, n) int64 array on every rank."""
         if not self.blocks:
             return np.zeros((0, self.n), dtype=np.int64)
-        return np.concatenate([self._gathered(block).T for block in self.blocks])
+        return np.concatenate([self._gathered(block).T for block in self.blocks]).astype(np.int64, copy=False)
 
     def row(self, i) -> np.ndarray:
         """Collective: row i as a dense (n,) int64 array on every rank (only its batch is gathered)."""
         for block in self.blocks:
             if i < block.shape[1]:
-                return self._gathered(block)[:, i].copy()
+                return self._gathered(block)[:, i].astype(np.int64)
             i -= block.shape[1]
         raise IndexError(f"row index out of range for {self.shape[0]} rows")
 
@@ -328,3 +330,40 @@ def repeat_masked_mxm(F, A, visited, *, depth=1, limits, rule):
     :func:`masked_vxm` a level, ``rule`` a DirectionRule); returns (the last frontier matrix, a
     LevelRecord a level)."""
     return _MatrixLevels(F, A, visited, depth, limits, rule).run()
+
+
+# -- all levels of a batch in one call of the backend -----------------------------------------
+def multi_fusable(A, rule) -> bool:
+    """Whether a batch on ``A`` runs as one fused call of the backend
+    (:func:`fused_multi_search`): one process, and a rule whose arithmetic the run evaluates
+    itself (a replaced ``choose`` is asked level by level by :func:`repeat_masked_mxm`)."""
+    return A.grid.size == 1 and not rule.replaced and hasattr(A.backend.kernels, "multi_bfs_fused")
+
+
+def batch_most(A, rule) -> int:
+    """The searches one batch carries at most: MULTI_FUSED_MAX_WIDTH (several words a vertex)
+    in a fused run, MAX_WIDTH (one word) where the levels are separate products."""
+    return MULTI_FUSED_MAX_WIDTH if multi_fusable(A, rule) else MAX_WIDTH
+
+
+def fused_multi_search(A, sources, *, levels, parents, rule, max_levels):
+    """A batch's searches from ``sources`` (int64 numpy ids, at most MULTI_FUSED_MAX_WIDTH),
+    every level inside one call of the backend (``kernels.multi_bfs_fused``: a persistent
+    kernel on one GPU, a compiled loop on the CPU), in the directions ``rule`` gives on the
+    batch's counts (as :class:`_MatrixLevels` asks it). Returns (levels block, parents block:
+    (block_len, k) int32 or None, the run's LevelRecords: its one launch counted on the first
+    level, its reads on the last)."""
+    backend = A.backend
+    orient = _orientation(A, along_rows=True)
+    reads, launches = backend.device_reads, backend.kernel_launches
+    run = backend.kernels.multi_bfs_fused(orient.push_csr, orient.pull_csr_of(), sources,
+                                          A.out_degree().part.values, rows=A.layout.block_len, levels=levels,
+                                          parents=parents, rule=rule, max_levels=max_levels)
+    reads, launches = backend.device_reads - reads, backend.kernel_launches - launches
+    last = run.counts.shape[0] - 1
+    records = [LevelRecord(int(frontier), int(discovered), int(examined), bool(push), float(seconds), run.clock,
+                           fused=True, host_reads=reads if k == last else 0, launches=launches if k == 0 else 0,
+                           vertices=int(vertices))
+               for k, ((frontier, discovered, examined, push, vertices), seconds)
+               in enumerate(zip(run.counts.tolist(), run.seconds.tolist()))]
+    return run.levels, run.parents, records

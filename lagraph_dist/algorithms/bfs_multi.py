@@ -25,7 +25,9 @@ from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRu
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.algebra import memory
-from lagraph_dist.algebra.multi import MAX_WIDTH, DenseRows, repeat_masked_mxm, sources_frontier
+from lagraph_dist.algebra.multi import (DenseRows, batch_most, fused_multi_search, multi_fusable, repeat_masked_mxm,
+                                        sources_frontier)
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.algebra.ops import RepeatLimits
 from lagraph_dist.core.stats import level_record, summarize_levels
 
@@ -67,8 +69,9 @@ def _check_arguments(A, sources, levels, parents, direction, alpha, beta, depth_
     check_search_options("bfs_multi", levels=levels, parents=parents, direction=direction, alpha=alpha,
                          beta=beta, depth_limit=depth_limit)
     check_optional_count(batch_size, "batch_size", 1)
-    if batch_size is not None and batch_size > MAX_WIDTH:
-        raise InvalidValue(f"batch_size must be <= {MAX_WIDTH} (the searches of one word), got {batch_size}")
+    if batch_size is not None and batch_size > MULTI_FUSED_MAX_WIDTH:
+        raise InvalidValue(f"batch_size must be <= {MULTI_FUSED_MAX_WIDTH} (the searches of one fused run), "
+                           f"got {batch_size}")
     return _check_sources(sources, A.n)
 
 
@@ -109,18 +112,26 @@ def _explain_no_room(A, count, sharing, host_sharing, options):
     raise OutOfHostMemory(f"{what}, with the outputs of all sources on the host, leaves no room to run")
 
 
-def _search_batch(A, sources, batch, *, levels, parents, direction, alpha, beta, last_depth):
-    """One batch of searches to the end (or to ``last_depth``): (visited matrix, level records)."""
-    frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
-    rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
-    _, levels_run = repeat_masked_mxm(frontier, A, visited, limits=RepeatLimits(max_levels=last_depth), rule=rule)
+def _search_batch(A, sources, batch, rule, *, levels, parents, last_depth, on_host):
+    """One batch of searches to the end (or to ``last_depth``), all its levels in one call of
+    the backend where it fuses them (:func:`~lagraph_dist.algebra.multi.multi_fusable`), else a
+    masked product a level: (levels block, parents block, level records)."""
+    if multi_fusable(A, rule):
+        level_block, parent_block, levels_run = fused_multi_search(A, sources, levels=levels, parents=parents,
+                                                                   rule=rule, max_levels=last_depth)
+        if on_host:
+            level_block, parent_block = (None if b is None else A.backend.to_host(b) for b in (level_block, parent_block))
+    else:
+        frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
+        _, levels_run = repeat_masked_mxm(frontier, A, visited, limits=RepeatLimits(max_levels=last_depth), rule=rule)
+        level_block, parent_block = visited.outputs(on_host=on_host)
     records = []
     for depth, r in enumerate(levels_run, start=1):
         record = level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
-                              r.host_reads, r.launches, clock=r.clock)
+                              r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
         record["batch"], record["vertices"] = batch, r.vertices
         records.append(record)
-    return visited, records
+    return level_block, parent_block, records
 
 
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
@@ -144,15 +155,18 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     grid = A.grid
     sources = grid.agree(_check_arguments, A, sources, levels, parents, direction, alpha, beta,
                          depth_limit, batch_size)
+    def new_rule():
+        return DirectionRule(direction, A.n, A.nvals, alpha, beta)
+    most = batch_most(A, new_rule())
     plan = _plan(A, int(sources.shape[0]), bool(levels), bool(parents),
-                 MAX_WIDTH if batch_size is None else int(batch_size))
+                 most if batch_size is None else min(most, int(batch_size)))
     last_depth = A.n if depth_limit is None else int(depth_limit)
     level_blocks, parent_blocks, records, widths = [], [], [], []
     for batch, start in enumerate(range(0, sources.shape[0], plan.width)):
         chunk = sources[start:start + plan.width]
-        visited, found = _search_batch(A, chunk, batch, levels=bool(levels), parents=bool(parents),
-                                       direction=direction, alpha=alpha, beta=beta, last_depth=last_depth)
-        batch_levels, batch_parents = visited.outputs(on_host=plan.offload)
+        batch_levels, batch_parents, found = _search_batch(A, chunk, batch, new_rule(), levels=bool(levels),
+                                                           parents=bool(parents), last_depth=last_depth,
+                                                           on_host=plan.offload)
         level_blocks.append(batch_levels)
         parent_blocks.append(batch_parents)
         records.extend(found)

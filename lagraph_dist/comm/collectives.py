@@ -34,7 +34,7 @@ import numpy as np
 from lagraph_dist.local.layout import (M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE, M_NCOUNTERS,
                                        M_PUSH_EDGES, MAX_OWNERS)
 from lagraph_dist.local import wire
-from lagraph_dist.local.cpu_kernels import EXAMINED, FOUND, OVERFLOW, PUSH_EDGES
+from lagraph_dist.local.layout import EXAMINED, FOUND, OVERFLOW, PUSH_EDGES
 from lagraph_dist.comm.grid import WORD_BITS
 from lagraph_dist.local.parts import LocalPart
 

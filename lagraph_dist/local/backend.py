@@ -103,6 +103,10 @@ class Backend:
         kernels are calls): per-level figures of the search statistics."""
         return self.kernels.launches if self.xp is not np else 0
 
+    def device_info(self) -> dict:
+        """The device's name, memory and compute capability (empty on the CPU backend)."""
+        return self.kernels.device_info() if self.xp is not np else {}
+
     def sync(self):
         """Wait for queued device work (timing and MPI both need it)."""
         if self.xp is not np:

@@ -1,21 +1,96 @@
-"""The engine boundary: what the algebra asks of a backend's kernel set, and the records the two
-kernel sets (:mod:`lagraph_dist.local.cpu_kernels`, :mod:`lagraph_dist.local.gpu_kernels`) share.
+"""The engine boundary: what the layers above ask of a backend's kernels, declared once.
 
-(The typed interface itself is added beside these records; see the module's ``Kernels``.)
+Two kernel sets implement it: the CPU's compiled loops (:mod:`lagraph_dist.local.cpu_kernels`, a
+module) and the GPU's CUDA kernels (:class:`lagraph_dist.local.gpu_kernels.GpuKernels`).
+:class:`Kernels` is the typed interface both implement, member for member with the same
+parameters (``tests/test_engine_boundary.py`` walks both, and checks that the algebra, the
+collectives and the algorithms call nothing else); :class:`DeviceKernels` adds what only a
+device has (reads, launches, the memory pool), which the :class:`~lagraph_dist.local.backend.Backend`
+alone uses. The records the two sides hand each other live here too: a multi-source kernel's
+:class:`MultiTarget`, a fused search's :class:`FusedRecords` and a fused multi-source run's
+:class:`MultiFusedRun`.
+
+What a semiring means to a kernel is the semiring's own business (its monoid's and multiply's
+kernel codes, :mod:`lagraph_dist.semirings`): a kernel set derives its codes from those objects,
+never from a name.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS"]
+__all__ = ["Kernels", "DeviceKernels", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
+           "MultiTarget", "FusedRecords"]
 
 #: searches one fused multi-source run carries at most: 8 uint64 words a vertex
 MULTI_FUSED_MAX_WIDTH = 512
 
 #: the columns of MultiFusedRun.counts, one row a level run
 MULTI_RECORD_FIELDS = ("frontier", "discovered", "examined", "push", "vertices")
+
+Array = Any        # a numpy array on the CPU backend, a CuPy array on the GPU backend
+
+
+# -- the records both sides share --------------------------------------------------------------
+@dataclass
+class MultiTarget:
+    """Where a multi-source kernel claims bits, over one space of ``length`` vertices.
+
+    ``words``: uint64, the bits already claimed, updated in place; ``next``: zeroed uint64,
+    receives the bits claimed now; ``queue``: int32 room for ``length`` ids, receives each
+    vertex whose next word became nonzero (any order; counters[M_FOUND] of them);
+    ``parents``/``levels``: (length, width) int64 or None; ``depth``: the value written to
+    levels; ``full``: the bits of all the batch's searches; ``out_degree``: dense int64 over
+    the space, or None (then M_PUSH_EDGES and M_COMPLETED stay 0); ``counters``: M_NCOUNTERS
+    zeroed uint64, added to.
+    """
+
+    words: object
+    next: object
+    queue: object
+    parents: object
+    levels: object
+    width: int
+    depth: int
+    full: int
+    out_degree: object
+    counters: object
+
+
+class FusedRecords:
+    """The per-level tuples (frontier, discovered, examined, push, seconds) of a run, read from
+    the compiled loop's arrays as they are asked for (a run of 100,000 levels makes no tuple
+    until one is read)."""
+
+    __slots__ = ("counts", "seconds", "found")
+
+    def __init__(self, counts, seconds, found=None):
+        self.counts, self.seconds, self.found = counts, seconds, found     # found: their discovered, summed
+
+    def __len__(self):
+        return int(self.counts.shape[0])
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        frontier, discovered, examined, push = (int(x) for x in self.counts[k])
+        return frontier, discovered, examined, push, float(self.seconds[k])
+
+    def __iter__(self):
+        for row, seconds in zip(self.counts.tolist(), self.seconds.tolist()):
+            yield (*row, seconds)
+
+    @property
+    def discovered(self) -> int:
+        """The vertices the run's levels found, all together."""
+        return int(self.counts[:, 1].sum()) if self.found is None else int(self.found)
+
+    @classmethod
+    def joined(cls, runs):
+        return cls(np.concatenate([r.counts for r in runs]) if runs else np.zeros((0, 4), np.int64),
+                   np.concatenate([r.seconds for r in runs]) if runs else np.zeros(0))
 
 
 @dataclass
@@ -31,8 +106,133 @@ class MultiFusedRun:
     level's own time by ``clock``.
     """
 
-    levels: object
-    parents: object
+    levels: Array
+    parents: Array
     counts: np.ndarray
     seconds: np.ndarray
     clock: str
+
+
+# -- the interface ---------------------------------------------------------------------------------
+class Kernels(Protocol):
+    """The kernels the algebra (:mod:`lagraph_dist.algebra`), the collectives
+    (:mod:`lagraph_dist.comm.collectives`) and the searches call, on either backend. Arrays are
+    the backend's; ``csr`` is a :class:`~lagraph_dist.local.parts.LocalCSR`, ``in_map`` an
+    :class:`~lagraph_dist.comm.grid.IdMap`, ``semiring`` a :class:`~lagraph_dist.semirings.Semiring`,
+    ``counters`` the uint64 counters of :mod:`lagraph_dist.local.layout` (FOUND, EXAMINED, ...)."""
+
+    #: the clock a fused run's levels are timed by
+    FUSED_LEVEL_CLOCK: str
+
+    # bitmaps (bitmap.cu)
+    def bitmap_from_list(self, ids: Array, length: int, words: Array | None = None) -> Array:
+        """The uint32 bitmap of ``ids`` over ``length`` slots (set into ``words`` when given)."""
+
+    def list_from_bitmap(self, words: Array, count: int | None = None) -> Array:
+        """The increasing int32 ids of the set bits (``count``: a size hint)."""
+
+    def popcount(self, words: Array) -> int:
+        """Set bits of a bitmap."""
+
+    def bitmap_test(self, words: Array, ids: Array) -> Array:
+        """A bool per id: is its bit set."""
+
+    def new_counters(self) -> Array:
+        """A product's zeroed counters."""
+
+    def single_entries(self, index: int, entries, length: int, *, as_list: bool = False):
+        """Bitmap parts holding one entry each at ``index`` (and its list, ``as_list``)."""
+
+    def assign_from_list(self, ids: Array, words: Array, values: Array, *, src_dense=None, src_compact=None,
+                         scalar=None) -> None:
+        """A bitmap part takes the entries ``ids`` in place: values from a dense or compact
+        source, or one scalar."""
+
+    # products (push.cu, pull.cu)
+    def push_spmspv(self, csr, frontier_ids: Array, frontier_values: Array | None, semiring, mask_words: Array | None,
+                    complement: bool, in_map, *, out_degree: Array | None = None, frontier_edges: int | None = None):
+        """Top-down masked product of a listed frontier: (output part, counters)."""
+
+    def pull_spmv(self, csr, frontier_words: Array, frontier_values: Array | None, semiring, mask_words: Array | None,
+                  complement: bool, in_map, *, out_degree: Array | None = None):
+        """Bottom-up masked product of a bitmap frontier: (output part, counters)."""
+
+    # the fold of a product's candidates to their owners (fold.cu)
+    def fold_count(self, part, counters: Array, block_len: int, nowners: int) -> Array:
+        """Candidates per owner."""
+
+    def fold_pack(self, part, counters: Array, vw: int, block_len: int, nowners: int, cap: int, threshold: int,
+                  counts: Array | None = None):
+        """The candidates packed by owner, each piece list- or bitmap-encoded by the one rule."""
+
+    def fold_merge(self, recv: Array, nowners: int, block_len: int, vw: int, cap: int, threshold: int,
+                   counts: Array, semiring, mask_words: Array | None, complement: bool, *,
+                   out_degree: Array | None = None):
+        """The owner's merge of received pieces by the semiring's monoid: (part, counters)."""
+
+    # the fused single search (fused.cu)
+    def bfs_fused(self, out_csr, in_csr, words: Array, parents: Array, depth_words: Array | None,
+                  depths: Array | None, first_depth: int, frontier_ids: Array | None, positional: bool, rule,
+                  max_frontier: int, max_edges: int, max_levels: int, target: int, workspace=None, source=None,
+                  while_running=None):
+        """A search's levels in one call: (FusedRecords, frontier ids left, their out-edges, STOP_* reason).
+        Its attributes: ``max_levels`` (levels one run takes at most, None: no cap) and
+        ``asks_replaced_rule`` (whether a rule with its own ``choose`` is asked level by level)."""
+
+    def fused_workspace(self, n: int, nnz: int):
+        """The buffers of a fused search over an n-vertex block, kept by the caller."""
+
+    # the multi-source search, one word a vertex (multi.cu)
+    def multi_new_counters(self) -> Array:
+        """A multi-source kernel's zeroed counters (M_FOUND ... of layout)."""
+
+    def multi_push(self, csr, frontier_ids: Array, frontier_words: Array, in_map, target: MultiTarget) -> Array:
+        """Top-down: the frontier's words offered to out-neighbours, claimed into ``target``."""
+
+    def multi_pull(self, csr, frontier_words: Array, live: int, in_map, target: MultiTarget) -> Array:
+        """Bottom-up: each row with live searches not yet claimed looks among its inputs."""
+
+    def multi_merge(self, ids: Array, words: Array, offsets: Array | None, parents: Array | None,
+                    target: MultiTarget) -> Array:
+        """The owner's claims of received (id, word) pairs and their parents."""
+
+    def multi_popcounts(self, words: Array) -> Array:
+        """Set bits of every word (int64)."""
+
+    def multi_nonzero_ids(self, words: Array, count: int | None = None) -> Array:
+        """int32 ids of the nonzero words, increasing."""
+
+    def multi_fold_count(self, queue: Array, counters: Array, words: Array, block_len: int, nowners: int) -> Array:
+        """[vertices per owner, bits per owner] of a kernel's queue."""
+
+    def multi_pack_parents(self, sources: Array, words: Array, offsets: Array, cand_parents: Array, total: int) -> Array:
+        """The parents of every set bit, packed in bit order at each word's offset."""
+
+    # the fused multi-source search (several words a vertex)
+    def multi_bfs_fused(self, out_csr, in_csr, sources: np.ndarray, out_degree: Array, *, rows: int, levels: bool,
+                        parents: bool, rule, max_levels: int) -> MultiFusedRun:
+        """Up to MULTI_FUSED_MAX_WIDTH searches from ``sources``, every level in one call, in
+        the directions ``rule`` (a stock DirectionRule, its state updated) gives."""
+
+
+class DeviceKernels(Kernels, Protocol):
+    """What a device's kernels add, for the :class:`~lagraph_dist.local.backend.Backend` only:
+    device reads and launches counted, reads, results made ahead, and the memory pool."""
+
+    reads: int
+    launches: int
+
+    def read(self, array: Array) -> np.ndarray:
+        """A device array on the host (one counted read)."""
+
+    def made_ahead(self, key, make):
+        """``make()``'s first value, made while the previous search of ``key`` ran where small."""
+
+    def peak_bytes(self) -> int:
+        """The memory pool's high-water mark since the last reset."""
+
+    def reset_peak(self) -> None:
+        """Start a new high-water mark."""
+
+    def device_info(self) -> dict:
+        """The device's name, memory and compute capability."""

@@ -508,7 +508,7 @@ def _agreement(peers, runs):
 def device_name(backend):
     """What computes: the GPU's name on the GPU backend, the processor's model on the CPU."""
     if backend.name == "gpu":
-        return backend.kernels.device_info()["device"]
+        return backend.device_info()["device"]
     return _cpu_name()
 
 
@@ -541,7 +541,7 @@ def environment(A):
     env.update({"lagraph_dist": code["version"], "commit": code["commit"], "dirty": code["dirty"],
                 "commit_from": code["commit_from"]})
     if A.backend.name == "gpu":
-        env.update(A.backend.kernels.device_info())
+        env.update(A.backend.device_info())
     else:
         env["device"] = device_name(A.backend)
     try:

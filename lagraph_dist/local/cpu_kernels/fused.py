@@ -28,6 +28,7 @@ from numba.np.arrayobj import make_array
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
+from lagraph_dist.local.engine import FusedRecords
 from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
 
@@ -670,40 +671,6 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
 
 
 # -- the host side ----------------------------------------------------------------------------
-class FusedRecords:
-    """The per-level tuples (frontier, discovered, examined, push, seconds) of a run, read from
-    the compiled loop's arrays as they are asked for (a run of 100,000 levels makes no tuple
-    until one is read)."""
-
-    __slots__ = ("counts", "seconds", "found")
-
-    def __init__(self, counts, seconds, found=None):
-        self.counts, self.seconds, self.found = counts, seconds, found     # found: their discovered, summed
-
-    def __len__(self):
-        return int(self.counts.shape[0])
-
-    def __getitem__(self, k):
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        frontier, discovered, examined, push = (int(x) for x in self.counts[k])
-        return frontier, discovered, examined, push, float(self.seconds[k])
-
-    def __iter__(self):
-        for row, seconds in zip(self.counts.tolist(), self.seconds.tolist()):
-            yield (*row, seconds)
-
-    @property
-    def discovered(self) -> int:
-        """The vertices the run's levels found, all together."""
-        return int(self.counts[:, 1].sum()) if self.found is None else int(self.found)
-
-    @classmethod
-    def joined(cls, runs):
-        return cls(np.concatenate([r.counts for r in runs]) if runs else np.zeros((0, 4), np.int64),
-                   np.concatenate([r.seconds for r in runs]) if runs else np.zeros(0))
-
-
 def fused_workspace(n, nnz):
     """The run's buffers over an n-vertex block (kept by the caller, one per matrix): two
     frontier queues, the push's parents queue and two frontier bitmaps (the bitmap of the rows

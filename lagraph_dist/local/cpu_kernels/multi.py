@@ -8,12 +8,11 @@ independent: wide outputs are cut into chunks of rows, one a thread, whose queue
 counters are joined in order, so the result is the one-thread result."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numba
 import numpy as np
 
 from lagraph_dist.local.cpu_kernels.bitmap import popcount64
+from lagraph_dist.local.engine import MultiTarget
 from lagraph_dist.local.cpu_kernels.common import chunks_for, map_args, optional_int64, to_global
 from lagraph_dist.local.layout import M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, M_LIVE, M_NCOUNTERS, M_PUSH_EDGES
 
@@ -26,31 +25,6 @@ from lagraph_dist.local.layout import M_BITS, M_COMPLETED, M_EXAMINED, M_FOUND, 
 # (these loops make the first claim in input order win).
 
 # counters of the multi-source kernels: M_FOUND ... M_NCOUNTERS of lagraph_dist.local.layout
-
-
-@dataclass
-class MultiTarget:
-    """Where a multi-source kernel claims bits, over one space of ``length`` vertices.
-
-    ``words``: uint64, the bits already claimed, updated in place; ``next``: zeroed uint64,
-    receives the bits claimed now; ``queue``: int32 room for ``length`` ids, receives each
-    vertex whose next word became nonzero (any order; counters[M_FOUND] of them);
-    ``parents``/``levels``: (length, width) int64 or None; ``depth``: the value written to
-    levels; ``full``: the bits of all the batch's searches; ``out_degree``: dense int64 over
-    the space, or None (then M_PUSH_EDGES and M_COMPLETED stay 0); ``counters``: M_NCOUNTERS
-    zeroed uint64, added to.
-    """
-
-    words: object
-    next: object
-    queue: object
-    parents: object
-    levels: object
-    width: int
-    depth: int
-    full: int
-    out_degree: object
-    counters: object
 
 
 def multi_new_counters():
