@@ -1,0 +1,160 @@
+"""Many searches at once: ``ld.bfs_multi`` against the same searches one ``ld.bfs`` call each, and
+scipy's many-source search, in one run on one process.
+
+For each graph and each number of sources k: the batch levels only (``parents=False``) and with
+parents, the k separate calls in the same two forms, and ``scipy.sparse.csgraph.shortest_path(
+unweighted=True, indices=...)`` on the host from the first ``--scipy-sources`` of them (a compiled
+BFS a source; its rate is searches per second, as ours). Every timed
+batch is checked: its levels equal the separate calls' row for row, and its parents pass
+``ld.validate`` on the first ``--validate`` rows. Timing follows BENCHMARKING.md: warm-up calls
+first (every kernel compiled), then the median of ``--repeats``, the device synchronised. The
+record keeps every call's seconds and the last batch's level records (each level's own seconds,
+launches, reads and edges, measured inside the run).
+
+    python3 benchmarks/multi_source.py --graph kron:22 --sources 64 512 --json $OUT/multi.json
+    python3 benchmarks/multi_source.py --backend cpu --graph kron:18 --graph mtx:4elt.mtx:16 --sources 64
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import lagraph_dist as ld
+from lagraph_dist.tools.bench import environment, pick_roots, write_json
+
+
+def build(spec, backend):
+    """(graph, its name, sources it asks for or None) of kron:SCALE, mesh:RxC or mtx:PATH[:K]."""
+    kind, _, rest = spec.partition(":")
+    if kind == "kron":
+        return ld.kronecker(int(rest), backend=backend), f"Kronecker {rest}", None
+    if kind == "mesh":
+        rows, cols = (int(x) for x in rest.split("x"))
+        ids = np.arange(rows * cols).reshape(rows, cols)
+        src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+        dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+        return ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, backend=backend), f"mesh {rest}", None
+    if kind == "mtx":
+        path, _, count = rest.partition(":")
+        name = path.rsplit("/", 1)[-1].removesuffix(".gz").removesuffix(".mtx")
+        return ld.Matrix.from_mtx(path, backend=backend), name, int(count) if count else None
+    raise SystemExit(f"unknown graph {spec!r}: kron:SCALE, mesh:RxC or mtx:PATH[:SOURCES]")
+
+
+def timed(A, func, *args, **kwargs):
+    """(result, seconds) of one call, its device work complete."""
+    started = time.perf_counter()
+    result = func(*args, **kwargs)
+    A.backend.sync()
+    return result, time.perf_counter() - started
+
+
+def separate(A, sources, parents):
+    """The searches one ld.bfs call each: (their results, seconds in all)."""
+    started = time.perf_counter()
+    results = [ld.bfs(A, s, parents=parents) for s in sources]
+    A.backend.sync()
+    seconds = time.perf_counter() - started
+    return results, seconds
+
+
+def scipy_searches(S, sources):
+    """scipy's many-source unweighted shortest paths on the host: (hop counts, seconds)."""
+    from scipy.sparse.csgraph import shortest_path
+    started = time.perf_counter()
+    hops = shortest_path(S, unweighted=True, directed=True, indices=sources)
+    return hops, time.perf_counter() - started
+
+
+def checked(A, sources, batch, singles, validate):
+    """Rows of the batch equal the separate searches' levels; the first ``validate`` rows'
+    parents pass ld.validate. Returns the rows validated."""
+    levels = batch.levels.to_numpy()
+    for i, single in enumerate(singles):
+        if not np.array_equal(levels[i], single.levels.to_numpy()):
+            raise AssertionError(f"bfs_multi row {i} (source {sources[i]}) differs from ld.bfs's levels")
+    if batch.parents is None:
+        return 0
+    parents = batch.parents.to_numpy()
+    for i in range(min(validate, len(sources))):
+        ld.validate(A, sources[i], levels[i], parents[i])
+    return min(validate, len(sources))
+
+
+def level_digest(stats):
+    """The level records a table reads: direction, entries, seconds, launches, reads, edges."""
+    keys = ("batch", "level", "direction", "fused", "frontier", "discovered", "vertices", "edges_examined",
+            "seconds", "clock", "launches", "host_reads")
+    return [{k: record.get(k) for k in keys} for record in stats]
+
+
+def run_graph(spec, args):
+    A, name, asked = build(spec, args.backend)
+    S = A.to_scipy()
+    print(f"{name}: {A}", flush=True)
+    runs = []
+    for k in ([asked] if asked else args.sources):
+        sources = pick_roots(A, k, seed=args.root_seed)
+        if len(sources) < k:           # more sources than roots: repeat them (each its own search)
+            sources = [sources[i % len(sources)] for i in range(k)]
+        peer = sources[:args.scipy_sources]
+        hops, scipy_seconds = scipy_searches(S, peer) if args.scipy_sources else (None, None)
+        scipy_rate = None if scipy_seconds is None else len(peer) / scipy_seconds
+        for parents in (False, True):
+            ld.bfs_multi(A, sources, parents=parents)                      # warm-up: compiled, pools sized
+            separate(A, sources[:2], parents)
+            batch_seconds, single_seconds = [], []
+            for _ in range(args.repeats):
+                batch, seconds = timed(A, ld.bfs_multi, A, sources, parents=parents)
+                batch_seconds.append(seconds)
+                singles, seconds = separate(A, sources, parents)
+                single_seconds.append(seconds)
+            validated = checked(A, sources, batch, singles, args.validate)
+            if hops is not None and not np.array_equal(np.where(np.isinf(hops), -1, hops).astype(np.int64),
+                                                       batch.levels.to_numpy()[:len(peer)]):
+                raise AssertionError(f"{name}: scipy's hop counts differ from bfs_multi's levels")
+            batch_median, single_median = float(np.median(batch_seconds)), float(np.median(single_seconds))
+            run = {"graph": name, "spec": spec, "n": A.n, "nvals": A.nvals, "sources": k, "parents": parents,
+                   "widths": batch.widths, "batch_seconds": batch_seconds, "separate_seconds": single_seconds,
+                   "batch_searches_per_second": k / batch_median,
+                   "separate_searches_per_second": k / single_median,
+                   "ratio_to_separate": single_median / batch_median,
+                   "scipy_sources": len(peer) if scipy_seconds is not None else 0, "scipy_seconds": scipy_seconds,
+                   "scipy_searches_per_second": scipy_rate,
+                   "ratio_to_scipy": None if scipy_rate is None else (k / batch_median) / scipy_rate,
+                   "levels_equal_separate": True, "parents_validated_rows": validated,
+                   "levels": level_digest(batch.stats)}
+            runs.append(run)
+            print(f"  k={k} {'with parents' if parents else 'levels only'}: batch {1e3 * batch_median:.2f} ms "
+                  f"({run['batch_searches_per_second']:,.0f}/s), separate {1e3 * single_median:.2f} ms "
+                  f"({run['ratio_to_separate']:.1f}x)"
+                  + ("" if scipy_rate is None else f", scipy {scipy_rate:,.0f}/s"), flush=True)
+    return A, runs
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--graph", action="append", required=True, help="kron:SCALE, mesh:RxC or mtx:PATH[:K]")
+    parser.add_argument("--sources", type=int, nargs="+", default=[64])
+    parser.add_argument("--backend", default="auto")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--validate", type=int, default=8, help="rows whose parents ld.validate checks")
+    parser.add_argument("--root-seed", type=int, default=3)
+    parser.add_argument("--scipy-sources", type=int, default=64,
+                        help="scipy searches from the first this many sources (its rate is per search; 0: none)")
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+    runs, A = [], None
+    for spec in args.graph:
+        A, found = run_graph(spec, args)
+        runs.extend(found)
+    if args.json:
+        write_json({"benchmark": "multi_source", "environment": environment(A), "runs": runs}, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
