@@ -53,6 +53,7 @@ def _modules(device_id):
                      + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
             "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
                       for p in ("false", "true")],
+            "multi_fused": [_template("ld_multi_bfs_fused", w, b) for w in (1, 2, 4, 8) for b in (1, 2)],
         }
         modules = {}
         with cupy.cuda.Device(device_id):

@@ -1,0 +1,505 @@
+// Multi-source BFS of up to 512 searches in one persistent cooperative kernel: the whole batch
+// runs level after level with a grid barrier between levels and no return to Python (the
+// multi-source twin of fused.cu; the bit-parallel BFS of Then et al., VLDB 2014, with W uint64
+// words a vertex, W = 1, 2, 4 or 8, a template parameter). Search i is bit i % 64 of word i / 64.
+//
+// Per level L (frontier F_L: the bits found at depth L):
+//   push: each frontier vertex u offers its words to its out-neighbours v; a bit not yet in
+//         visited[v] is set with one atomicOr whose old word tells which bits are new;
+//   pull: each vertex with searches that have not reached it (want = live & ~visited) reads its
+//         in-neighbours' frontier words until it has them all (early exit) or runs out.
+// The direction is the rule of lagraph_dist/core/direction.py (ld_mf_rule), evaluated by every
+// thread on the same counters, with the inputs of algebra/multi.py's _MatrixLevels.step.
+//
+// Layout: a vertex's W words are contiguous (visited, frontiers), so a group of W lanes reads or
+// claims a vertex's words in one coalesced access; lane l works on word l % W in every phase
+// (W divides 32). Frontiers rotate over three slots (level L reads slot L%3, writes (L+1)%3 and
+// clears (L+2)%3, F_{L-1}, through its queue) so that one barrier a level suffices; each slot
+// has a queue of its vertices (warp-aggregated appends) and a list of its giants (out-degree
+// over LD_MF_PUSH_GIANT). A vertex enters the next frontier once: stamps[v] holds the last
+// frontier it entered (an atomicExch decides). Counters are a row of LD_MF_ROW u64 per
+// frontier (row L describes F_L), reduced per block.
+//
+// Work inside a level: push warps take 32 frontier entries at a time and flatten their edges
+// over the lanes (a warp scan and a shuffle search find each edge's source), W lanes an edge;
+// giants are sliced over all warps (common.cuh's ld_giant_slice). Pull groups of W lanes take a
+// row each; rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the
+// host's slice list, made once a graph) by groups of their own, all claiming with atomicOr (a
+// hit is rare: a bit is claimed once), so that a hub's thousands of in-edges are read by many
+// groups at once.
+//
+// Outputs: levels / parents int32 (rows, k), row v's k values contiguous. A parent is written
+// by the claimant of its bit; the levels of F_L are written at the start of level L by a warp
+// a vertex (coalesced along the row), and the -1 of what was never reached at the end, so that
+// every element is written once. Data written inside the kernel is read with __ldcg (never the
+// read-only cache).
+#include <cooperative_groups.h>
+#include "common.cuh"
+
+namespace cg = cooperative_groups;
+
+#define LD_MF_THREADS 512
+#define LD_MF_FULL_WARP 0xffffffffu
+#define LD_MF_LONG_ROW 64          // pull: rows of more in-edges are read in slices of this many
+#define LD_MF_PUSH_GIANT 256       // push: vertices of more out-edges are sliced over all warps
+
+// a frontier's counters, row[what]: vertices (its queue's tail), their out-edges, entries
+// ((search, vertex) bits), out-edges of the vertices that became complete (all k bits
+// visited) as it was found, matrix entries read making it, giants (their list's tail), and
+// the OR of its bits a word (LD_MF_LIVE + j)
+#define LD_MF_COUNT 0
+#define LD_MF_EDGES 1
+#define LD_MF_ENTRIES 2
+#define LD_MF_COMPLETED 3
+#define LD_MF_EXAMINED 4
+#define LD_MF_GIANTS 5
+#define LD_MF_LIVE 8
+#define LD_MF_ROW 16
+
+// the report (lagraph_dist/local/gpu_kernels/multi_fused.py reads it): status words, then
+// LD_MF_RECORD words a level
+#define LD_MF_STATUS_LEVELS 0
+#define LD_MF_STATUS_PUSH 1
+#define LD_MF_STATUS_PREVIOUS 2
+#define LD_MF_STATUS_UNEXPLORED 3
+#define LD_MF_STATUS_STARTED 4
+#define LD_MF_NSTATUS 8
+#define LD_MF_REC_FRONTIER 0
+#define LD_MF_REC_DISCOVERED 1
+#define LD_MF_REC_EXAMINED 2
+#define LD_MF_REC_PUSH 3
+#define LD_MF_REC_VERTICES 4
+#define LD_MF_REC_END_NS 5
+#define LD_MF_RECORD 6
+
+// The kernel's one argument (multi_fused.py's MULTI_FUSED_ARGUMENTS names the fields in this
+// order; every field is 8 bytes wide, so the packing has no padding).
+struct ld_mf_args {
+    const i64* out_indptr; const int* out_indices; const i64* in_indptr; const int* in_indices;
+    const i64* out_degree; const int* slice_rows; const i64* slice_starts; i64 nslices;
+    i64 n; i64 rows; i64 k; i64 nwords; const i64* sources;
+    u64* visited; u64* frontiers; int* queues; int* giants; int* stamps; u32* full_words;
+    int* levels; int* parents; u64* counters; i64 counter_rows;
+    i64 rule_mode; double alpha; double beta; double rule_n; i64 rule_push; i64 rule_previous;
+    i64 rule_unexplored; i64 nnz; i64 max_levels;
+    u64* report; u64* mirror; i64 mirror_levels;
+};
+
+// lagraph_dist.core.direction.DirectionRule.choose with the unexplored edges handed over (the
+// multi-source search counts them itself), evaluated by every thread on the same inputs.
+struct ld_mf_rule {
+    int mode;
+    double alpha, beta, n;
+    long long push, previous, unexplored;
+
+    __device__ bool choose(long long nf, long long edges, long long handed) {
+        unexplored = handed;
+        if (mode != LD_RULE_AUTO) return mode == LD_RULE_PUSH;
+        if (previous == 0) { previous = nf; return push; }
+        const bool growing = nf > previous;
+        if (push && growing) {
+            if ((double)edges > (double)unexplored / alpha) push = 0;
+        } else if (!push && !growing && (double)nf < n / beta) {
+            push = 1;
+        }
+        previous = nf;
+        return push;
+    }
+};
+
+// What a level reads and writes: the run's arrays and the level's slots.
+template <int W>
+struct ld_mf_level {
+    const ld_mf_args* a;
+    const u64* frontier;          // F_L's words (slot L % 3)
+    const int* queue;             // F_L's vertices
+    const int* giants;            // F_L's giants
+    u64* next;                    // F_{L+1}'s words, queue, giants and counters
+    int* next_queue;
+    int* next_giants;
+    u64* row;
+    int stamp;                    // L + 1: the frontier a claim enters
+    u64 live;                     // this lane's word of F_L's live bits, within the k searches
+};
+
+// What a thread tallies for the counters, added once a phase (block-reduced).
+struct ld_mf_tally {
+    u64 edges = 0, entries = 0, completed = 0, examined = 0, live = 0;
+};
+
+__device__ __forceinline__ int ld_mf_low_bit(u64 x) { return __ffsll((long long)x) - 1; }
+
+// The bits of word j that belong to the k searches.
+__device__ __forceinline__ u64 ld_mf_full(i64 k, int j) {
+    const i64 below = (i64)j * 64;
+    if (k >= below + 64) return ~0ull;
+    return k > below ? (1ull << (k - below)) - 1ull : 0ull;
+}
+
+// Set `bits` (not all known visited) of v's word j, found from `parent`: returns the bits that
+// were new (their parents written, their next-frontier bits set, counters tallied), and sets
+// `entered` when this claim put v into the next frontier. A bit is claimed once, so its parent
+// has one writer.
+template <int W>
+__device__ __forceinline__ u64 ld_mf_take(const ld_mf_level<W>& m, int v, int j, u64 bits, int parent,
+                                          ld_mf_tally& t, bool& entered, u64& old) {
+    const ld_mf_args& a = *m.a;
+    old = atomicOr(a.visited + (i64)v * W + j, bits);
+    const u64 fresh = bits & ~old;
+    if (!fresh) return 0;
+    atomicOr(m.next + (i64)v * W + j, fresh);
+    t.entries += __popcll(fresh);
+    t.live |= fresh;
+    if (a.parents) {
+        int* row = a.parents + (i64)v * a.k + 64 * j;
+        for (u64 b = fresh; b; b &= b - 1) row[ld_mf_low_bit(b)] = parent;
+    }
+    // the claim that fills a word counts it; the one that fills the vertex's last word completes it
+    if ((old | fresh) == ld_mf_full(a.k, j) && atomicAdd(a.full_words + v, 1u) == (u32)a.nwords - 1u)
+        t.completed += (u64)__ldg(a.out_degree + v);
+    if (*(volatile int*)(a.stamps + v) != m.stamp && atomicExch(a.stamps + v, m.stamp) != m.stamp) entered = true;
+    return fresh;
+}
+
+// A push's offer of u's word j to v: a cheap read first (most offers are stale), then the claim.
+template <int W>
+__device__ __forceinline__ void ld_mf_offer(const ld_mf_level<W>& m, int v, int j, u64 offer, int u,
+                                            ld_mf_tally& t, bool& entered) {
+    if (!offer) return;
+    const u64 bits = offer & ~__ldcg(m.a->visited + (i64)v * W + j);
+    u64 old;
+    if (bits) ld_mf_take(m, v, j, bits, u, t, entered, old);
+}
+
+// v enters the next frontier for the lanes with `entered`: one atomic a warp on the queue's tail;
+// giants also go to the next giant list. Every lane of the warp calls it.
+template <int W>
+__device__ __forceinline__ void ld_mf_enter(const ld_mf_level<W>& m, bool entered, int v, ld_mf_tally& t) {
+    const u64 at = ld_warp_reserve(entered, m.row + LD_MF_COUNT);
+    if (!entered) return;
+    m.next_queue[at] = v;
+    const i64 degree = __ldg(m.a->out_degree + v);
+    t.edges += (u64)degree;
+    if (degree > LD_MF_PUSH_GIANT) m.next_giants[atomicAdd(m.row + LD_MF_GIANTS, 1ull)] = v;
+}
+
+// Add the block's tallies to the row (every thread of the block calls it).
+__device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int width) {
+    __shared__ u64 s_live[8];
+    if (threadIdx.x < 8) s_live[threadIdx.x] = 0;
+    ld_add_block_count(row + LD_MF_EDGES, t.edges);        // (its first barrier orders s_live's zeroing)
+    ld_add_block_count(row + LD_MF_ENTRIES, t.entries);
+    ld_add_block_count(row + LD_MF_COMPLETED, t.completed);
+    ld_add_block_count(row + LD_MF_EXAMINED, t.examined);
+    u64 live = t.live;                                      // lanes l, l + W, ... hold word l % W
+    for (int d = width; d < 32; d <<= 1) live |= __shfl_xor_sync(LD_MF_FULL_WARP, live, d);
+    const int lane = threadIdx.x & 31;
+    if (lane < width && live) atomicOr(s_live + lane, live);
+    __syncthreads();
+    if (threadIdx.x < width && s_live[threadIdx.x]) atomicOr(row + LD_MF_LIVE + threadIdx.x, s_live[threadIdx.x]);
+}
+
+// -- push: every frontier vertex's words offered to its out-neighbours --------------------------
+// The giants: every giant's edges in slices, a warp a slice, all giants at once.
+template <int W>
+__device__ void ld_mf_push_giants(const ld_mf_level<W>& m, i64 ngiants, i64 warp, i64 nwarps, int lane,
+                                  ld_mf_tally& t) {
+    const ld_mf_args& a = *m.a;
+    const int j = lane % W;
+    const i64 parts = ld_giant_parts(ngiants, nwarps);
+    for (i64 item = warp; item < ngiants * parts; item += nwarps) {
+        const int u = __ldcg(m.giants + item / parts);
+        i64 start, end;
+        ld_giant_slice(a.out_indptr, u, item % parts, parts, start, end);
+        const u64 offer = __ldcg(m.frontier + (i64)u * W + j);
+        if (lane == 0) t.examined += (u64)(end - start);
+        for (i64 first = start; first < end; first += 32 / W) {        // warp-uniform
+            const i64 e = first + lane / W;
+            bool entered = false;
+            int v = 0;
+            if (e < end) {
+                v = __ldg(a.out_indices + e);
+                ld_mf_offer(m, v, j, offer, u, t, entered);
+            }
+            ld_mf_enter(m, entered, v, t);
+        }
+    }
+}
+
+// The rest: a warp takes 32 entries, their edges flattened over its lanes, W lanes an edge
+// (a giant counts no edges here).
+template <int W>
+__device__ void ld_mf_push_entries(const ld_mf_level<W>& m, i64 nf, i64 warp, i64 nwarps, int lane,
+                                   ld_mf_tally& t) {
+    const ld_mf_args& a = *m.a;
+    const int j = lane % W;
+    for (i64 base = warp * 32; base < nf; base += nwarps * 32) {
+        int u = 0;
+        i64 degree = 0, first = 0;
+        if (base + lane < nf) {
+            u = __ldcg(m.queue + base + lane);
+            first = __ldg(a.out_indptr + u);
+            degree = __ldg(a.out_indptr + u + 1) - first;
+            if (degree > LD_MF_PUSH_GIANT) degree = 0;
+        }
+        const i64 inclusive = ld_warp_inclusive_sum(degree);
+        const i64 total = __shfl_sync(LD_MF_FULL_WARP, inclusive, 31);
+        if (lane == 0) t.examined += (u64)total;
+        for (i64 step = 0; step < total * W; step += 32) {           // warp-uniform
+            const i64 e = (step + lane) / W;
+            int owner = 0;                   // the lanes whose edges end at or before e
+            for (int b = 16; b; b >>= 1)
+                if (__shfl_sync(LD_MF_FULL_WARP, inclusive, owner + b - 1) <= e) owner += b;
+            const int source = __shfl_sync(LD_MF_FULL_WARP, u, owner);
+            const i64 below = __shfl_sync(LD_MF_FULL_WARP, inclusive - degree, owner);
+            const i64 at = __shfl_sync(LD_MF_FULL_WARP, first, owner) + (e - below);
+            bool entered = false;
+            int v = 0;
+            if (e < total) {
+                v = __ldg(a.out_indices + at);
+                ld_mf_offer(m, v, j, __ldcg(m.frontier + (i64)source * W + j), source, t, entered);
+            }
+            ld_mf_enter(m, entered, v, t);
+        }
+    }
+}
+
+// -- pull: rows look for the searches that have not reached them ------------------------------
+// One in-neighbour c's frontier bits that v wants: claimed at once (another slice of v's row may
+// claim too), `want` losing what is claimed by anyone.
+template <int W>
+__device__ __forceinline__ void ld_mf_hit(const ld_mf_level<W>& m, int v, int j, u64 hit, int c, u64& want,
+                                          ld_mf_tally& t, bool& entered) {
+    if (!hit) return;
+    u64 old;
+    ld_mf_take(m, v, j, hit, c, t, entered, old);
+    want &= ~(old | hit);
+}
+
+// The group of W lanes (mask `group`) reads in-edges [start, end) of v, two in flight, until no
+// lane wants a bit.
+template <int W>
+__device__ __forceinline__ void ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i64 start, i64 end, u32 group,
+                                                int j, ld_mf_tally& t, bool& entered) {
+    const ld_mf_args& a = *m.a;
+    u64 want = m.live & ~__ldcg(a.visited + (i64)v * W + j);
+    i64 e = start;
+    while (e < end && __ballot_sync(group, want != 0)) {          // group-uniform
+        const bool two = e + 1 < end;
+        const int c0 = __ldg(a.in_indices + e), c1 = two ? __ldg(a.in_indices + e + 1) : c0;
+        const u64 f0 = __ldcg(m.frontier + (i64)c0 * W + j), f1 = __ldcg(m.frontier + (i64)c1 * W + j);
+        ld_mf_hit(m, v, j, f0 & want, c0, want, t, entered);
+        if (two) ld_mf_hit(m, v, j, f1 & want, c1, want, t, entered);
+        e += two ? 2 : 1;
+    }
+    if (j == 0) t.examined += (u64)(e - start);
+}
+
+template <int W>
+__device__ void ld_mf_pull(const ld_mf_level<W>& m, i64 warp, i64 nwarps, int lane, ld_mf_tally& t) {
+    const ld_mf_args& a = *m.a;
+    constexpr int groups = 32 / W;
+    const int j = lane % W;
+    const u32 group = (W == 32 ? LD_MF_FULL_WARP : ((1u << W) - 1u)) << (lane / W * W);
+    // rows of at most LD_MF_LONG_ROW in-edges, a group each
+    for (i64 base = warp * groups; base < a.n; base += nwarps * groups) {     // warp-uniform
+        const i64 r = base + lane / W;
+        bool entered = false;
+        if (r < a.n) {
+            const i64 start = __ldg(a.in_indptr + r), end = __ldg(a.in_indptr + r + 1);
+            if (end > start && end - start <= LD_MF_LONG_ROW)
+                ld_mf_pull_scan(m, (int)r, start, end, group, j, t, entered);
+        }
+        ld_mf_enter(m, entered, (int)r, t);
+    }
+    // the longer rows' slices, a group each
+    for (i64 base = warp * groups; base < a.nslices; base += nwarps * groups) {
+        const i64 s = base + lane / W;
+        bool entered = false;
+        int v = 0;
+        if (s < a.nslices) {
+            v = __ldg(a.slice_rows + s);
+            const i64 start = __ldg(a.slice_starts + s);
+            const i64 end = min(start + LD_MF_LONG_ROW, __ldg(a.in_indptr + v + 1));
+            ld_mf_pull_scan(m, v, start, end, group, j, t, entered);
+        }
+        ld_mf_enter(m, entered, v, t);
+    }
+}
+
+// -- the run's set-up and bookkeeping ------------------------------------------------------------
+// Zero what a run claims into (visited, full words, the first two counter rows) and mark no
+// vertex as in any frontier; the frontier slots are left zero by the run before (ld_mf_clear).
+template <int W>
+__device__ void ld_mf_reset(const ld_mf_args& a, i64 thread, i64 nthreads) {
+    for (i64 i = thread; i < a.n * W; i += nthreads) a.visited[i] = 0;
+    for (i64 i = thread; i < a.n; i += nthreads) { a.full_words[i] = 0; a.stamps[i] = -1; }
+    for (i64 i = thread; i < 2 * LD_MF_ROW; i += nthreads) a.counters[i] = 0;
+}
+
+// Zero the words of a frontier's vertices (a thread a word).
+template <int W>
+__device__ void ld_mf_clear(u64* words, const int* queue, i64 count, i64 thread, i64 nthreads) {
+    for (i64 i = thread; i < count * W; i += nthreads) words[(i64)__ldcg(queue + i / W) * W + i % W] = 0;
+}
+
+// The levels of F_L's bits (depth L), a warp a vertex, along its row.
+template <int W>
+__device__ void ld_mf_write_levels(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
+                                   int depth, i64 warp, i64 nwarps, int lane) {
+    for (i64 i = warp; i < count; i += nwarps) {
+        const int v = __ldcg(queue + i);
+        const u64* words = frontier + (i64)v * W;
+        int* row = a.levels + (i64)v * a.k;
+        for (int c = lane; c < a.k; c += 32)
+            if ((__ldcg(words + (c >> 6)) >> (c & 63)) & 1ull) row[c] = depth;
+    }
+}
+
+// -1 where a search never reached a vertex (rows past n: everywhere), a warp a row.
+template <int W>
+__device__ void ld_mf_fill_unreached(const ld_mf_args& a, i64 warp, i64 nwarps, int lane) {
+    for (i64 r = warp; r < a.rows; r += nwarps) {
+        const u64* words = a.visited + r * W;
+        for (int c = lane; c < a.k; c += 32) {
+            if (r < a.n && ((__ldcg(words + (c >> 6)) >> (c & 63)) & 1ull)) continue;
+            if (a.levels) a.levels[r * a.k + c] = -1;
+            if (a.parents) a.parents[r * a.k + c] = -1;
+        }
+    }
+}
+
+// The first frontier: search i's source claims bit i of its word, depth 0, its own parent.
+template <int W>
+__device__ void ld_mf_sources(const ld_mf_level<W>& m, i64 thread, i64 nthreads, ld_mf_tally& t) {
+    const ld_mf_args& a = *m.a;
+    const i64 rounds = (a.k + nthreads - 1) / nthreads;             // the same for every lane
+    for (i64 round = 0; round < rounds; ++round) {
+        const i64 i = thread + round * nthreads;
+        bool entered = false;
+        int s = 0;
+        if (i < a.k) {
+            s = (int)a.sources[i];
+            const int j = (int)(i >> 6);
+            u64 old;
+            const u64 fresh = ld_mf_take(m, s, j, 1ull << (i & 63), s, t, entered, old);
+            if (fresh) atomicOr(m.row + LD_MF_LIVE + j, fresh);       // (a source's word is not the lane's)
+        }
+        ld_mf_enter(m, entered, s, t);
+    }
+    t.live = 0;
+}
+
+// The level's slots: F_L in slot L % 3, F_{L+1} in slot (L+1) % 3.
+template <int W>
+__device__ __forceinline__ ld_mf_level<W> ld_mf_slots(const ld_mf_args& a, i64 level) {
+    ld_mf_level<W> m;
+    const i64 in = level % 3, out = (level + 1) % 3;
+    m.a = &a;
+    m.frontier = a.frontiers + in * a.n * W;
+    m.queue = a.queues + in * a.n;
+    m.giants = a.giants + in * a.n;
+    m.next = a.frontiers + out * a.n * W;
+    m.next_queue = a.queues + out * a.n;
+    m.next_giants = a.giants + out * a.n;
+    m.row = a.counters + (level + 1) * LD_MF_ROW;
+    m.stamp = (int)(level + 1);
+    m.live = 0;
+    return m;
+}
+
+template <int W>
+__device__ __forceinline__ void ld_mf_write_record(const ld_mf_args& a, i64 level, const u64* row, const u64* out,
+                                                   bool push, u64 end_ns) {
+    u64 record[LD_MF_RECORD];
+    record[LD_MF_REC_FRONTIER] = __ldcg(row + LD_MF_ENTRIES);
+    record[LD_MF_REC_DISCOVERED] = __ldcg(out + LD_MF_ENTRIES);
+    record[LD_MF_REC_EXAMINED] = __ldcg(out + LD_MF_EXAMINED);
+    record[LD_MF_REC_PUSH] = push ? 1ull : 0ull;
+    record[LD_MF_REC_VERTICES] = __ldcg(out + LD_MF_COUNT);
+    record[LD_MF_REC_END_NS] = end_ns;
+    for (int f = 0; f < LD_MF_RECORD; ++f) {
+        a.report[LD_MF_NSTATUS + level * LD_MF_RECORD + f] = record[f];
+        if (level < a.mirror_levels) a.mirror[LD_MF_NSTATUS + level * LD_MF_RECORD + f] = record[f];
+    }
+}
+
+// BLOCKS: the blocks a multiprocessor the launch is built for (1: about 110 registers a thread,
+// no spills; 2: 64, some spilled, twice the warps in flight).
+template <int W, int BLOCKS>
+__global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(const ld_mf_args a) {
+    cg::grid_group grid = cg::this_grid();
+    const int lane = threadIdx.x & 31;
+    const i64 thread = (i64)blockIdx.x * blockDim.x + threadIdx.x, nthreads = (i64)gridDim.x * blockDim.x;
+    const i64 warp = thread >> 5, nwarps = nthreads >> 5;
+    const bool master = blockIdx.x == 0 && threadIdx.x == 0;
+    __shared__ u64 s_row[LD_MF_ROW + 1];          // F_L's counters, and F_{L-1}'s vertex count
+
+    ld_mf_reset<W>(a, thread, nthreads);
+    grid.sync();
+    {
+        ld_mf_level<W> m = ld_mf_slots<W>(a, -1);    // the sources: "level -1" writes F_0 into slot 0
+        m.next = a.frontiers;
+        m.next_queue = a.queues;
+        m.next_giants = a.giants;
+        m.stamp = 0;
+        ld_mf_tally t;
+        ld_mf_sources(m, thread, nthreads, t);
+        ld_mf_flush(m.row, t, W);
+    }
+    grid.sync();
+    const u64 started = ld_now_ns();
+    ld_mf_rule rule{(int)a.rule_mode, a.alpha, a.beta, a.rule_n, a.rule_push, a.rule_previous, a.rule_unexplored};
+    u64 completed = 0;              // out-edges of the vertices every search has reached
+    i64 level = 0;
+    for (;; ++level) {
+        __syncthreads();
+        if (threadIdx.x < LD_MF_ROW) s_row[threadIdx.x] = __ldcg(a.counters + level * LD_MF_ROW + threadIdx.x);
+        if (threadIdx.x == LD_MF_ROW) s_row[LD_MF_ROW] = level ? __ldcg(a.counters + (level - 1) * LD_MF_ROW) : 0;
+        __syncthreads();
+        const i64 nf = (i64)s_row[LD_MF_COUNT];
+        ld_mf_level<W> m = ld_mf_slots<W>(a, level);
+        if (a.levels) ld_mf_write_levels<W>(a, m.frontier, m.queue, nf, (int)level, warp, nwarps, lane);
+        completed += s_row[LD_MF_COMPLETED];
+        if (s_row[LD_MF_ENTRIES] == 0 || level >= a.max_levels) break;
+        const bool push = rule.choose(nf, (long long)s_row[LD_MF_EDGES], a.nnz - (long long)completed);
+        // F_{L-1}'s slot is free (nothing reads it now) for F_{L+2}; row L + 2 likewise
+        if (level > 0)
+            ld_mf_clear<W>(a.frontiers + ((level + 2) % 3) * a.n * W, a.queues + ((level + 2) % 3) * a.n,
+                           (i64)s_row[LD_MF_ROW], thread, nthreads);
+        if (level + 2 < a.counter_rows && thread < LD_MF_ROW) a.counters[(level + 2) * LD_MF_ROW + thread] = 0;
+        m.live = s_row[LD_MF_LIVE + lane % W] & ld_mf_full(a.k, lane % W);
+        ld_mf_tally t;
+        if (push) {
+            ld_mf_push_giants(m, (i64)s_row[LD_MF_GIANTS], warp, nwarps, lane, t);
+            ld_mf_push_entries(m, nf, warp, nwarps, lane, t);
+        } else {
+            ld_mf_pull(m, warp, nwarps, lane, t);
+        }
+        ld_mf_flush(m.row, t, W);
+        grid.sync();
+        if (master) ld_mf_write_record<W>(a, level, a.counters + level * LD_MF_ROW, m.row, push, ld_now_ns());
+    }
+    // the end: -1 where nothing was reached; the last two frontiers' slots zeroed for the next run
+    ld_mf_fill_unreached<W>(a, warp, nwarps, lane);
+    grid.sync();                    // (the last level's pass may still read F_L)
+    ld_mf_clear<W>(a.frontiers + (level % 3) * a.n * W, a.queues + (level % 3) * a.n, (i64)s_row[LD_MF_COUNT],
+                   thread, nthreads);
+    if (level > 0)
+        ld_mf_clear<W>(a.frontiers + ((level + 2) % 3) * a.n * W, a.queues + ((level + 2) % 3) * a.n,
+                       (i64)s_row[LD_MF_ROW], thread, nthreads);
+    if (master) {
+        const u64 status[5] = {(u64)level, (u64)rule.push, (u64)rule.previous, (u64)rule.unexplored, started};
+        for (int f = 0; f < 5; ++f) a.report[f] = a.mirror[f] = status[f];
+    }
+}
+
+#ifdef LD_NVCC_CHECK   // explicit instances, so that a plain nvcc compile checks every body
+#define LD_MF_INSTANCES(B) \
+    template __global__ void ld_multi_bfs_fused<1, B>(const ld_mf_args); \
+    template __global__ void ld_multi_bfs_fused<2, B>(const ld_mf_args); \
+    template __global__ void ld_multi_bfs_fused<4, B>(const ld_mf_args); \
+    template __global__ void ld_multi_bfs_fused<8, B>(const ld_mf_args);
+LD_MF_INSTANCES(1)
+LD_MF_INSTANCES(2)
+#endif

@@ -1,0 +1,172 @@
+"""Driver of kernels/multi_fused.cu: a batch of up to 512 searches as one cooperative launch,
+every level on the device, one read at the end."""
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
+
+MULTI_FUSED_CLOCK = "device %globaltimer"     # what times each level (the kernel's stamps)
+MULTI_FUSED_THREADS = 512                     # multi_fused.cu: LD_MF_THREADS
+MULTI_FUSED_LONG_ROW = 64                     # LD_MF_LONG_ROW: in-edges a pull slice reads at most
+MULTI_FUSED_ROW = 16                          # LD_MF_ROW: counters a frontier
+MULTI_FUSED_NSTATUS = 8                       # LD_MF_NSTATUS
+MULTI_FUSED_RECORD = 6                        # LD_MF_RECORD: frontier, discovered, examined, push, vertices, end
+#: level records the kernel writes into the host's page-locked mirror with the status (deeper
+#: runs read the rest from the device)
+MULTI_FUSED_RECORDS_READ = 1024
+#: blocks a multiprocessor of the launch's build (multi_fused.cu's BLOCKS: 2 spills a few
+#: registers for twice the warps in flight)
+MULTI_FUSED_BLOCKS_PER_SM = 2
+
+#: multi_fused.cu's ld_mf_args, field by field in its order, each 8 bytes
+MULTI_FUSED_ARGUMENTS = (
+    ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("out_degree", "Q"),
+    ("slice_rows", "Q"), ("slice_starts", "Q"), ("nslices", "q"), ("n", "q"), ("rows", "q"), ("k", "q"),
+    ("nwords", "q"), ("sources", "Q"), ("visited", "Q"), ("frontiers", "Q"), ("queues", "Q"), ("giants", "Q"),
+    ("stamps", "Q"), ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
+    ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
+    ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
+    ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"))
+_PACKING = struct.Struct("<" + "".join(kind for _, kind in MULTI_FUSED_ARGUMENTS))
+
+
+def multi_fused_width(k):
+    """uint64 words a vertex for k searches: ceil(k / 64) rounded up to 1, 2, 4 or 8."""
+    if not 1 <= k <= MULTI_FUSED_MAX_WIDTH:
+        raise ValueError(f"a fused multi-source run takes 1 to {MULTI_FUSED_MAX_WIDTH} searches, got {k}")
+    words = -(-k // 64)
+    return 1 << (words - 1).bit_length()
+
+
+def _pointer(array):
+    return 0 if array is None else array.data.ptr
+
+
+class MultiFusedKernels(KernelsBase):
+    """The kernel of multi_fused.cu."""
+
+    #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2); benchmarks compare both
+    multi_fused_blocks_per_sm = MULTI_FUSED_BLOCKS_PER_SM
+
+    def multi_bfs_fused(self, out_csr, in_csr, sources, out_degree, *, rows, levels, parents, rule,
+                        max_levels) -> MultiFusedRun:
+        """All searches from ``sources`` (int64 numpy, one a search, repeats allowed) in one
+        cooperative launch: levels / parents (rows, k) int32 on the device when asked for, -1 where
+        unreached; per level the counts of MULTI_RECORD_FIELDS and its device time. ``rule`` (a
+        DirectionRule) chooses each level's direction on the device and is left as its choose
+        would have left it; at most ``max_levels`` levels run. One device read."""
+        cp = self.cp
+        sources = np.asarray(sources, dtype=np.int64)
+        k = int(sources.shape[0])
+        width = multi_fused_width(k)
+        n = out_csr.nmajor
+        if rows < n:
+            raise ValueError(f"rows ({rows}) must be at least n ({n})")
+        space = self._multi_fused_space(out_csr, in_csr, width)
+        levels_out = cp.empty((rows, k), dtype=cp.int32) if levels else None
+        parents_out = cp.empty((rows, k), dtype=cp.int32) if parents else None
+        max_levels = max(int(max_levels), 0)
+        report = self._multi_fused_report(space, min(max_levels, n) + 3)
+        function = self._function("multi_fused", "ld_multi_bfs_fused", width, self._multi_fused_build())
+        arguments = space["arguments"]
+        arguments.pack(
+            _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
+            _pointer(out_degree), _pointer(space["slice_rows"]), _pointer(space["slice_starts"]),
+            space["nslices"], n, int(rows), k, -(-k // 64), _pointer(cp.asarray(sources)), _pointer(space["visited"]),
+            _pointer(space["frontiers"]), _pointer(space["queues"]), _pointer(space["giants"]),
+            _pointer(space["stamps"]), _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
+            _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
+            float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
+            _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ)
+        self.launch_cooperative(function, self._multi_fused_blocks(function), MULTI_FUSED_THREADS, 0, arguments)
+        head = self.read_mirrored(report["mirror"])            # the one read: status and records
+        ran, push, previous, unexplored, started = (int(x) for x in head[:5])
+        rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
+        if ran > MULTI_FUSED_RECORDS_READ:
+            flat = self.read(report["device"][MULTI_FUSED_NSTATUS:MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * ran])
+        else:
+            flat = head[MULTI_FUSED_NSTATUS:MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * ran].copy()
+        records = flat.view(np.uint64).reshape(ran, MULTI_FUSED_RECORD)
+        counts = records[:, :5].astype(np.int64)
+        ends = records[:, 5].astype(np.int64)
+        seconds = np.diff(np.concatenate([[started], ends]).astype(np.int64)).astype(np.float64) * 1e-9
+        return MultiFusedRun(levels_out, parents_out, counts, seconds, MULTI_FUSED_CLOCK)
+
+    # -- set-up, made once a graph and width ---------------------------------------------------
+    def _multi_fused_build(self):
+        return 1 if self.multi_fused_blocks_per_sm == 1 else 2
+
+    def _multi_fused_blocks(self, function):
+        """Blocks of the cooperative launch: as many as fit at once, up to the build's per
+        multiprocessor (registers, threads and shared memory, as the occupancy calculator counts)."""
+        props = self._props
+        regs = -(-max(function.num_regs, 1) // 8) * 8
+        by_regs = int(props["regsPerMultiprocessor"]) // (regs * MULTI_FUSED_THREADS)
+        by_threads = int(props["maxThreadsPerMultiProcessor"]) // MULTI_FUSED_THREADS
+        by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
+        fit = max(1, min(by_regs, by_threads, by_shared, self._multi_fused_build()))
+        return self._sms * fit
+
+    def _multi_fused_space(self, out_csr, in_csr, width):
+        """The run's workspace for this graph and width (kept while the graph is the last one
+        searched): visited words, three frontier slots (left zero by every run), their queues and
+        giant lists, stamps, full-word counts, the pull's slices of long rows, the argument buffer."""
+        key = (id(out_csr.indptr), id(in_csr.indptr), width)
+        cached = getattr(self, "_multi_fused_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        self._multi_fused_cache = None                        # free the last one first
+        cp = self.cp
+        n = out_csr.nmajor
+        rows, starts = self._long_row_slices(in_csr)
+        space = {
+            "visited": cp.empty(n * width, dtype=cp.uint64),
+            "frontiers": cp.zeros(3 * n * width, dtype=cp.uint64),
+            "queues": cp.empty(3 * max(n, 1), dtype=cp.int32),
+            "giants": cp.empty(3 * max(n, 1), dtype=cp.int32),
+            "stamps": cp.empty(max(n, 1), dtype=cp.int32),
+            "full_words": cp.empty(max(n, 1), dtype=cp.uint32),
+            "slice_rows": rows, "slice_starts": starts, "nslices": int(rows.shape[0]),
+            "arguments": KernelArguments(b"", _PACKING), "reports": {},
+            "keep": (out_csr, in_csr),
+        }
+        self._multi_fused_cache = (key, space)
+        return space
+
+    def _long_row_slices(self, in_csr):
+        """(row, first in-edge) of every slice of MULTI_FUSED_LONG_ROW in-edges of the rows that
+        have more (int32, int64)."""
+        cp = self.cp
+        indptr = in_csr.indptr
+        degrees = indptr[1:] - indptr[:-1]
+        long_rows = cp.flatnonzero(degrees > MULTI_FUSED_LONG_ROW)
+        per_row = (degrees[long_rows] + MULTI_FUSED_LONG_ROW - 1) // MULTI_FUSED_LONG_ROW
+        ends = cp.cumsum(per_row)
+        total = int(ends[-1]) if long_rows.shape[0] else 0
+        if total == 0:
+            return cp.zeros(1, dtype=cp.int32), cp.zeros(1, dtype=cp.int64)
+        index = cp.arange(total, dtype=cp.int64)
+        owner = cp.searchsorted(ends, index, side="right")
+        row = long_rows[owner]
+        starts = indptr[row] + MULTI_FUSED_LONG_ROW * (index - (ends[owner] - per_row[owner]))
+        return row.astype(cp.int32), starts.astype(cp.int64)
+
+    def _multi_fused_report(self, space, counter_rows):
+        """Counter rows (the kernel zeroes those it uses), the device report (status, then a
+        record a level) and its page-locked mirror's head, made once per capacity."""
+        report = space["reports"].get(counter_rows)
+        if report is None:
+            cp = self.cp
+            levels = counter_rows
+            report = space["reports"][counter_rows] = {
+                "counters": cp.empty(counter_rows * MULTI_FUSED_ROW, dtype=cp.uint64),
+                "counter_rows": counter_rows,
+                "device": cp.empty(MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * levels, dtype=cp.uint64),
+                "mirror": PinnedMirror(cp, MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * MULTI_FUSED_RECORDS_READ,
+                                       np.uint64),
+            }
+        return report

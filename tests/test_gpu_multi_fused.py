@@ -1,0 +1,223 @@
+"""The fused multi-source search's kernel (kernels/multi_fused.cu, marker gpu): every search's
+levels equal scipy.sparse.csgraph's hop distances (truncated at a depth limit), parents form a
+BFS tree, the level records count the (search, vertex) pairs, and the direction rule's choices
+and final state are those DirectionRule.choose makes from the same inputs; on random directed
+and undirected graphs, from isolated and repeated sources, for widths of one to eight words;
+against the CPU twin where it exists."""
+import importlib.util
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import lagraph_dist as ld
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS
+from extras_checks import check_tree, hop_levels, truncated
+from helpers import edges_to_scipy
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")]
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    from lagraph_dist.local.gpu_kernels import GpuKernels
+    from lagraph_dist.local.gpu_kernels.multi_fused import MultiFusedKernels
+
+    class K(GpuKernels, MultiFusedKernels):
+        pass
+
+    return K()
+
+
+def host(array):
+    return array.get() if hasattr(array, "get") else np.asarray(array)
+
+
+def random_graph(seed, n, m, *, symmetrize, isolated=0):
+    """(src, dst) of m random edges over the first n - isolated vertices (the rest isolated),
+    self-loops dropped."""
+    rng = np.random.default_rng(seed)
+    live = n - isolated
+    src, dst = rng.integers(0, live, m), rng.integers(0, live, m)
+    keep = src != dst
+    return src[keep].astype(np.int64), dst[keep].astype(np.int64), n, symmetrize
+
+
+def run(kernels, graph, sources, *, mode="auto", depth_limit=None, levels=True, parents=True, extra_rows=0):
+    src, dst, n, symmetrize = graph
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend=getattr(kernels, "backend", "gpu"))
+    S = edges_to_scipy(src, dst, n, symmetrize=symmetrize)
+    out_csr, in_csr = A.block.by_col, A.block.by_row
+    degrees = A.out_degree().part.values
+    rows = out_csr.nmajor + extra_rows
+    rule = DirectionRule(mode, A.n, A.nvals)
+    max_levels = A.n if depth_limit is None else depth_limit
+    res = kernels.multi_bfs_fused(out_csr, in_csr, np.asarray(sources, dtype=np.int64), degrees, rows=rows,
+                                  levels=levels, parents=parents, rule=rule, max_levels=max_levels)
+    return A, S, res, rule, rows
+
+
+def check(kernels, graph, sources, *, mode="auto", depth_limit=None, levels=True, parents=True, extra_rows=0):
+    A, S, res, rule, rows = run(kernels, graph, sources, mode=mode, depth_limit=depth_limit, levels=levels,
+                                parents=parents, extra_rows=extra_rows)
+    n, k = A.n, len(sources)
+    expected = hop_levels(S, sources)
+    if depth_limit is not None:
+        expected = truncated(expected, depth_limit)
+    if levels:
+        got = host(res.levels)
+        assert got.dtype == np.int32 and got.shape == (rows, k)
+        np.testing.assert_array_equal(got[:n].T, expected)
+        assert (got[n:] == -1).all()
+    else:
+        assert res.levels is None
+    if parents:
+        got = host(res.parents)
+        assert got.dtype == np.int32 and got.shape == (rows, k)
+        assert (got[n:] == -1).all()
+        for i, source in enumerate(sources):
+            check_tree(S, source, expected[i], got[:n, i].astype(np.int64), f"search {i}")
+    else:
+        assert res.parents is None
+    check_records(S, A, sources, expected, res, rule, mode, depth_limit)
+    return res
+
+
+def check_records(S, A, sources, expected, res, rule, mode, depth_limit):
+    """The counts of each level, and the rule's choices and state, from the expected levels:
+    DirectionRule.choose asked as algebra/multi.py's _MatrixLevels.step asks it."""
+    k = len(sources)
+    degrees = np.diff(sp.csr_matrix(S).indptr)
+    depth = int(expected.max())
+    ran = depth + 1 if depth_limit is None or depth < depth_limit else depth
+    assert res.counts.shape == (ran, len(MULTI_RECORD_FIELDS)) and res.counts.dtype == np.int64
+    assert res.seconds.shape == (ran,) and (res.seconds >= 0).all() and res.clock
+    twin = DirectionRule(mode, A.n, A.nvals)
+    for level in range(ran):
+        here, after = expected == level, expected == level + 1
+        reached = (expected >= 0) & (expected <= level)
+        complete = reached.all(axis=0)
+        frontier_vertices = here.any(axis=0)
+        push = twin.choose(int(frontier_vertices.sum()), int(degrees[frontier_vertices].sum()),
+                           unexplored=A.nvals - int(degrees[complete].sum()))
+        frontier, discovered, _, pushed, vertices = res.counts[level].tolist()
+        assert (frontier, discovered, vertices) == (int(here.sum()), int(after.sum()), int(after.any(axis=0).sum()))
+        assert pushed == int(push), f"level {level}"
+    assert (rule.push, rule.previous, rule.unexplored) == (twin.push, twin.previous, twin.unexplored)
+    assert res.counts[:, 0].sum() == int(((expected >= 0) & (expected < ran)).sum())
+
+
+GRAPHS = {
+    "directed": lambda: random_graph(1, 300, 900, symmetrize=False, isolated=20),
+    "undirected": lambda: random_graph(2, 500, 1000, symmetrize=True, isolated=30),
+    "sparse-directed": lambda: random_graph(3, 400, 500, symmetrize=False),
+    "hub": lambda: hub_graph(4),
+}
+
+
+def hub_graph(seed):
+    """Hubs of hundreds of edges (the push's giants, the pull's sliced rows) among sparse edges."""
+    rng = np.random.default_rng(seed)
+    n = 3000
+    src = [rng.integers(0, n, 4000)]
+    dst = [rng.integers(0, n, 4000)]
+    for hub in (5, 17, 999):
+        others = rng.choice(n, 700, replace=False)
+        src += [np.full(700, hub), others[:350]]
+        dst += [others, np.full(350, hub)]
+    src, dst = np.concatenate(src), np.concatenate(dst)
+    keep = src != dst
+    return src[keep].astype(np.int64), dst[keep].astype(np.int64), n, False
+
+
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+@pytest.mark.parametrize("mode", ["push", "pull", "auto"])
+@pytest.mark.parametrize("k", [1, 64, 65, 200, 512])
+def test_levels_and_parents_equal_csgraph(kernels, name, mode, k):
+    graph = GRAPHS[name]()
+    n = graph[2]
+    sources = np.random.default_rng(k).integers(0, n, k)        # repeats happen
+    check(kernels, graph, sources, mode=mode)
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 4])
+@pytest.mark.parametrize("mode", ["push", "pull", "auto"])
+def test_depth_limits(kernels, limit, mode):
+    graph = GRAPHS["undirected"]()
+    sources = np.random.default_rng(limit).integers(0, graph[2], 130)
+    check(kernels, graph, sources, mode=mode, depth_limit=limit)
+
+
+def test_isolated_and_repeated_sources(kernels):
+    graph = GRAPHS["directed"]()
+    n = graph[2]
+    sources = [n - 1, n - 1, 0, 0, 0, n - 5, 3]                    # the last 20 are isolated
+    check(kernels, graph, sources)
+    check(kernels, graph, [n - 1])                                   # nothing to find: one level
+
+
+@pytest.mark.parametrize("levels,parents", [(True, False), (False, True), (False, False)])
+def test_one_output_or_none(kernels, levels, parents):
+    graph = GRAPHS["hub"]()
+    sources = np.random.default_rng(7).integers(0, graph[2], 100)
+    check(kernels, graph, sources, levels=levels, parents=parents, extra_rows=40)
+
+
+def test_runs_in_a_row_reuse_the_workspace(kernels):
+    """A run leaves its frontier slots zero for the next: many runs of the same graph and width
+    (depth-limited ones, which stop with a frontier left, among them) agree with csgraph."""
+    graph = GRAPHS["undirected"]()
+    rng = np.random.default_rng(11)
+    for limit in (None, 1, None, 3, None):
+        check(kernels, graph, rng.integers(0, graph[2], 70), depth_limit=limit)
+
+
+def test_one_launch_one_read(kernels):
+    graph = GRAPHS["hub"]()
+    run(kernels, graph, [1, 2, 3])                                  # builds and caches first
+    launches, reads = kernels.launches, kernels.reads
+    res = run(kernels, graph, [4, 5, 6])[2]
+    assert kernels.launches - launches == 1 and kernels.reads - reads == 1
+    assert res.clock == "device %globaltimer"
+
+
+def test_width_limits(kernels):
+    from lagraph_dist.local.gpu_kernels.multi_fused import multi_fused_width
+    assert [multi_fused_width(k) for k in (1, 64, 65, 128, 129, 256, 257, 512)] == [1, 1, 2, 2, 4, 4, 8, 8]
+    with pytest.raises(ValueError):
+        multi_fused_width(MULTI_FUSED_MAX_WIDTH + 1)
+
+
+def test_kronecker_rows_equal_ld_bfs(kernels):
+    A = ld.kronecker(12, seed=5, backend="gpu")
+    degrees = A.out_degree().part.values
+    candidates = np.flatnonzero(degrees.get()[:A.n] > 0)
+    sources = np.random.default_rng(3).choice(candidates, 300)
+    rule = DirectionRule("auto", A.n, A.nvals)
+    res = kernels.multi_bfs_fused(A.block.by_col, A.block.by_row, sources, degrees, rows=A.block.by_col.nmajor,
+                                  levels=True, parents=True, rule=rule, max_levels=A.n)
+    levels = res.levels.get()
+    for i in (0, 1, 150, 299):
+        np.testing.assert_array_equal(levels[:A.n, i], ld.bfs(A, int(sources[i]), parents=False).levels.to_numpy())
+    assert set(res.counts[:, 3].tolist()) == {0, 1}                # both directions ran
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lagraph_dist.local.cpu_kernels.multi_fused") is None,
+                    reason="no CPU twin yet")
+@pytest.mark.parametrize("name", ["hub", "undirected"])
+def test_against_the_cpu_twin(kernels, name):
+    """The same levels, counts (but the entries read) and rule state as the CPU twin's."""
+    from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
+    src, dst, n, symmetrize = GRAPHS[name]()
+    sources = np.random.default_rng(9).integers(0, n, 90)
+    results = []
+    for backend, search in (("gpu", kernels.multi_bfs_fused), ("cpu", multi_bfs_fused)):
+        M = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend=backend)
+        rule = DirectionRule("auto", M.n, M.nvals)
+        res = search(M.block.by_col, M.block.by_row, sources, M.out_degree().part.values,
+                     rows=M.block.by_col.nmajor, levels=True, parents=False, rule=rule, max_levels=M.n)
+        results.append((host(res.levels)[:n], res.counts[:, [0, 1, 3, 4]], (rule.push, rule.previous, rule.unexplored)))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+    assert results[0][2] == results[1][2]
