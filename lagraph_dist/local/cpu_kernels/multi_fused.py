@@ -1,0 +1,601 @@
+"""The multi-source search of up to 512 sources as one compiled run on one process (1 x 1 grid).
+
+One call of :func:`_search` (numba, ``cache=True``) runs every level of the bit-parallel
+multi-source BFS (Then et al., VLDB 2014): search i is bit i % 64 of word i // 64 of a vertex's
+W = ceil(k / 64) uint64 words, so each edge read serves 64 searches. Each vertex has its
+visited words and its frontier words, W contiguous words a row. A push level walks the
+frontier's queue and offers each vertex's words to its out-neighbours (on one core); a pull
+level has every row that some live search has not reached yet OR in its in-neighbours'
+frontier words until it holds all the bits it wants, in parallel over chunks of rows (each
+chunk writes only its own rows and queue slots, so the result is the same whatever the
+threads). Which direction a level takes is fused.py's :func:`_rule` on the multi-source counts
+(the frontier's vertices and their out-edges; the unexplored edges are those of the vertices
+some search has still to reach, handed over each level).
+
+The levels are not written as they are found: each level's new frontier (its vertices and
+words) is appended to a log, and at the end one pass over cache-sized chunks of rows writes
+every row of the (rows, k) levels table once, -1 first, then the levels of the log's wide
+(sorted) segments inside the chunk; the thin segments' few entries are written after it. A
+table written as the levels find its entries was read and written back once a wide level.
+Parents are found with their edge, so they are written as found into a table filled with -1
+first (on all the cores).
+"""
+from __future__ import annotations
+
+import llvmlite.ir as llvm_ir
+import numba
+import numpy as np
+from numba import prange
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.local.cpu_kernels.common import nonnegative
+from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, FUSED_LEVEL_CLOCK, _choose, _read_clock,
+                                                  seconds_per_tick)
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
+from lagraph_dist.local.layout import RULE_PUSH
+from lagraph_dist.local.parts import LocalCSR
+
+__all__ = ["multi_bfs_fused", "compile_multi_fused"]
+
+#: a pull level over fewer rows than this runs on one core (a parallel region costs ~20 us)
+PARALLEL_ROWS = 1 << 13
+#: a pull level from a frontier of fewer than 1 / SPARSE_SHARE of the vertices reads a
+#: frontier vertex's words only where its bitmap has it
+SPARSE_SHARE = 8
+#: a push level whose next frontier holds at least 1 / SORTED_SHARE of the vertices lists it in
+#: increasing order (a scan of the frontier words): its log segment is then written by chunks
+SORTED_SHARE = 16
+#: bytes of the levels table one chunk of the final pass writes (it stays in the core's cache
+#: while the log's entries are written into it)
+CHUNK_BYTES = 1 << 17
+#: the record's columns (engine.MULTI_RECORD_FIELDS)
+FRONTIER, DISCOVERED, EXAMINED, PUSH, VERTICES = range(5)
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+# -- bits -------------------------------------------------------------------------------------
+@intrinsic
+def _ctz64(typingctx, word):
+    """The index of the lowest set bit of a nonzero uint64 (LLVM's cttz: one instruction)."""
+    def codegen(context, builder, signature, args):
+        i64 = llvm_ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(i64, [i64, llvm_ir.IntType(1)]),
+                                            "llvm.cttz.i64")
+        return builder.call(fn, [args[0], llvm_ir.Constant(llvm_ir.IntType(1), 1)])
+    return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def _popcount64(typingctx, word):
+    """Set bits of a uint64 (LLVM's ctpop: popcnt where the CPU has it)."""
+    def codegen(context, builder, signature, args):
+        i64 = llvm_ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
+        return builder.call(fn, [args[0]])
+    return types.int64(types.uint64), codegen
+
+
+@numba.njit(cache=True, inline="always")
+def _write_bits(table, v, w, bits, value):
+    """table[v, 64 w + b] = value for every set bit b of ``bits``."""
+    base = w * 64
+    while bits:
+        table[v, base + _ctz64(bits)] = value
+        bits &= bits - _ONE
+
+
+def full_words(k):
+    """The bits of k searches, word by word (uint64, ceil(k / 64) of them)."""
+    width = -(-k // 64)
+    full = np.full(width, _ALL, np.uint64)
+    if k % 64:
+        full[-1] = (_ONE << np.uint64(k % 64)) - _ONE
+    return full
+
+
+# -- the start --------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _start(sources, seen, cur, queue, parents, with_parents):
+    """Search i's bit at vertex sources[i] in ``seen`` and ``cur`` (zeroed), its parent itself;
+    the distinct sources listed in ``queue`` in order of first appearance. Returns how many."""
+    nf = 0
+    for i in range(sources.shape[0]):
+        s = sources[i]
+        w, bit = i >> 6, _ONE << np.uint64(i & 63)
+        fresh = True
+        for x in range(cur.shape[1]):
+            if cur[s, x]:
+                fresh = False
+        if fresh:
+            queue[nf] = s
+            nf += 1
+        cur[s, w] |= bit
+        seen[s, w] |= bit
+        if with_parents:
+            parents[s, i] = s
+    return nf
+
+
+# -- a push level -----------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents):
+    """Every frontier vertex u (``cq[:nf]``, in order) offers its words to its out-neighbours,
+    in adjacency order; a neighbour v claims the bits it has not seen, with parent u, into
+    ``nxt`` (zero before) and lists itself in ``nq`` when its next words were zero. Returns
+    (the vertices listed, the edges read)."""
+    width = cur.shape[1]
+    nn, examined = 0, 0
+    for j in range(nf):
+        u = nonnegative(cq[j])
+        start, stop = nonnegative(oip[u]), oip[u + 1]
+        examined += stop - start
+        if width == 1:                       # (one word: no loop over the words, a mesh 2x faster)
+            offer = cur[u, 0]
+            for e in range(start, stop):
+                v = nonnegative(oix[e])
+                new = offer & ~seen[v, 0]
+                if new == 0:
+                    continue
+                seen[v, 0] |= new
+                if nxt[v, 0] == 0:
+                    nq[nn] = v
+                    nn += 1
+                nxt[v, 0] |= new
+                if with_parents:
+                    _write_bits(parents, v, 0, new, u)
+            continue
+        for e in range(start, stop):
+            v = nonnegative(oix[e])
+            listed = False
+            for w in range(width):
+                new = cur[u, w] & ~seen[v, w]
+                if new == 0:
+                    continue
+                if not listed:
+                    listed = True
+                    empty = True
+                    for x in range(width):
+                        if nxt[v, x]:
+                            empty = False
+                    if empty:
+                        nq[nn] = v
+                        nn += 1
+                seen[v, w] |= new
+                nxt[v, w] |= new
+                if with_parents:
+                    _write_bits(parents, v, w, new, u)
+    return nn, examined
+
+
+@numba.njit(cache=True)
+def _tally(nq, nn, nxt, seen, full, degrees, live):
+    """The counts of the next frontier ``nq[:nn]``: (its entries, its out-edges, the out-edges
+    of those of its vertices that every search has now reached); its bits ORed into ``live``
+    (zero before)."""
+    width = nxt.shape[1]
+    entries, edges, completed = 0, 0, 0
+    for j in range(nn):
+        v = nq[j]
+        done = True
+        for w in range(width):
+            bits = nxt[v, w]
+            entries += _popcount64(bits)
+            live[w] |= bits
+            if seen[v, w] != full[w]:
+                done = False
+        edges += degrees[v]
+        if done:
+            completed += degrees[v]
+    return entries, edges, completed
+
+
+@numba.njit(cache=True)
+def _sorted_queue(nxt, nq):
+    """Lists the rows of ``nxt`` with some bit in ``nq``, in increasing order; returns how many."""
+    nn = 0
+    for v in range(nxt.shape[0]):
+        for w in range(nxt.shape[1]):
+            if nxt[v, w]:
+                nq[nn] = v
+                nn += 1
+                break
+    return nn
+
+
+@numba.njit(cache=True)
+def _clear_rows(words, ids, count):
+    """Zeroes the rows ``ids[:count]`` of ``words``."""
+    for j in range(count):
+        v = ids[j]
+        for w in range(words.shape[1]):
+            words[v, w] = 0
+
+
+# -- a pull level -----------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def _read(start, stop, e):
+    """In-edges a row read that stopped at slot e (``stop``: it read them all), counted 32 a
+    step as the multi-source pull kernels count them."""
+    if e >= stop:
+        return stop - start
+    return min(stop - start, ((e - start) // 32 + 1) * 32)
+
+
+@numba.njit(cache=True, inline="always")
+def _in_frontier(marks, u):
+    """Is u's bit set in the frontier's bitmap ``marks`` (all set: no bitmap)?"""
+    return (marks[u >> 6] >> np.uint64(u & 63)) & _ONE != 0
+
+
+@numba.njit(cache=True, inline="always")
+def _pull_one_word(iip, iix, cur, marks, sparse, v, wanted, parents, with_parents):
+    """Row v's scan of its in-neighbours for the bits ``wanted`` (one word a vertex); returns
+    (the bits found, the slot it stopped at). A ``sparse`` frontier's words are read only
+    where its bitmap ``marks`` (32 KiB for 2^18 vertices: in the core's first cache) has the
+    in-neighbour: most of a first pull's reads find nothing."""
+    start, stop = nonnegative(iip[v]), iip[v + 1]
+    got = _ZERO
+    e = start
+    if with_parents:
+        while e < stop:
+            u = nonnegative(iix[e])
+            if not sparse or _in_frontier(marks, u):
+                new = cur[u, 0] & wanted & ~got
+                if new:
+                    got |= new
+                    _write_bits(parents, v, 0, new, u)
+                    if got == wanted:
+                        break
+            e += 1
+        return got, e
+    if sparse:
+        while e < stop:
+            u = nonnegative(iix[e])
+            if _in_frontier(marks, u):
+                got |= cur[u, 0]
+                if got & wanted == wanted:
+                    break
+            e += 1
+        return got & wanted, e
+    while e < stop:                      # (no branch on a bit: half a dense frontier's would miss)
+        got |= cur[nonnegative(iix[e]), 0]
+        if got & wanted == wanted:
+            break
+        e += 1
+    return got & wanted, e
+
+
+@numba.njit(cache=True, inline="always")
+def _pull_words(iip, iix, cur, marks, sparse, v, want, got, parents, with_parents):
+    """Row v's scan of its in-neighbours for the bits ``want`` (W words a vertex), found ones
+    into ``got`` (zero before); returns the slot it stopped at."""
+    width = cur.shape[1]
+    start, stop = nonnegative(iip[v]), iip[v + 1]
+    e = start
+    while e < stop:
+        u = nonnegative(iix[e])
+        if sparse and not _in_frontier(marks, u):
+            e += 1
+            continue
+        done = True
+        for w in range(width):
+            new = cur[u, w] & want[w] & ~got[w]
+            if new:
+                got[w] |= new
+                if with_parents:
+                    _write_bits(parents, v, w, new, u)
+            if got[w] != want[w]:
+                done = False
+        if done:
+            break
+        e += 1
+    return e
+
+
+@numba.njit(cache=True)
+def _pull_rows(r0, r1, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
+    """Rows r0 .. r1 of a pull level: each row with bits of ``live`` it has not seen takes those
+    held by its in-neighbours' frontier words (the first in-neighbour holding a bit is its
+    parent), stopping when it has them all. Every row's next words are written; the rows that
+    found bits go to ``nq`` from slot r0 on, increasing. ``stats``: [rows found, entries,
+    in-edges read, their out-edges, out-edges of the rows now complete]; ``live_out``: the
+    bits found."""
+    width = cur.shape[1]
+    found, entries, examined, edges, completed = 0, 0, 0, 0, 0
+    want = np.empty(width, np.uint64)
+    got = np.empty(width, np.uint64)
+    for v in range(r0, r1):
+        if width == 1:
+            s = seen[v, 0]
+            wanted = live[0] & ~s
+            if wanted == 0:
+                nxt[v, 0] = 0
+                continue
+            new, e = _pull_one_word(iip, iix, cur, marks, sparse, v, wanted, parents, with_parents)
+            examined += _read(iip[v], iip[v + 1], e)
+            nxt[v, 0] = new
+            if new == 0:
+                continue
+            s |= new
+            seen[v, 0] = s
+            entries += _popcount64(new)
+            live_out[0] |= new
+            done = s == full[0]
+        else:
+            some = _ZERO
+            for w in range(width):
+                want[w] = live[w] & ~seen[v, w]
+                got[w] = 0
+                some |= want[w]
+            if some == 0:
+                for w in range(width):
+                    nxt[v, w] = 0
+                continue
+            e = _pull_words(iip, iix, cur, marks, sparse, v, want, got, parents, with_parents)
+            examined += _read(iip[v], iip[v + 1], e)
+            some, done = _ZERO, True
+            for w in range(width):
+                new = got[w]
+                nxt[v, w] = new
+                some |= new
+                seen[v, w] |= new
+                entries += _popcount64(new)
+                live_out[w] |= new
+                if seen[v, w] != full[w]:
+                    done = False
+            if some == 0:
+                continue
+        nq[r0 + found] = v
+        found += 1
+        edges += degrees[v]
+        if done:
+            completed += degrees[v]
+    stats[0], stats[1], stats[2], stats[3], stats[4] = found, entries, examined, edges, completed
+
+
+@numba.njit(cache=True, parallel=True)
+def _pull_parallel(bounds, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
+    for c in prange(bounds.shape[0] - 1):
+        _pull_rows(bounds[c], bounds[c + 1], iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents,
+                   nq, stats[c], live_out[c])
+
+
+@numba.njit(cache=True)
+def _pull_level(iip, iix, cur, cq, nf, marks, nxt, seen, live, full, degrees, parents, with_parents, nq, threads):
+    """A pull level over every row (:func:`_pull_rows`) from the frontier ``cur`` (its rows
+    listed in ``cq[:nf]``), in chunks on all the cores where there are enough rows; ``live``
+    becomes the bits found. A frontier of fewer than 1 / SPARSE_SHARE of the vertices is
+    marked in the bitmap ``marks`` first. Returns (rows found, packed at the front of ``nq``
+    in increasing order, entries, in-edges read, their out-edges, completed edges)."""
+    n, width = cur.shape[0], cur.shape[1]
+    sparse = nf * SPARSE_SHARE < n
+    if sparse:
+        marks[:] = 0
+        for j in range(nf):
+            u = cq[j]
+            marks[u >> 6] |= _ONE << np.uint64(u & 63)
+    nchunks = 1 if threads < 2 or n < PARALLEL_ROWS else threads * CHUNKS_PER_THREAD
+    bounds = np.empty(nchunks + 1, np.int64)
+    for c in range(nchunks + 1):
+        bounds[c] = n * c // nchunks
+    stats = np.zeros((nchunks, 5), np.int64)
+    live_out = np.zeros((nchunks, width), np.uint64)
+    if nchunks == 1:
+        _pull_rows(0, n, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats[0],
+                   live_out[0])
+    else:
+        _pull_parallel(bounds, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats,
+                       live_out)
+    nn = 0
+    for w in range(width):
+        live[w] = 0
+    for c in range(nchunks):                 # each chunk's rows follow the chunks before it
+        at = bounds[c]
+        for j in range(stats[c, 0]):
+            nq[nn + j] = nq[at + j]
+        nn += stats[c, 0]
+        for w in range(width):
+            live[w] |= live_out[c, w]
+    return nn, stats[:, 1].sum(), stats[:, 2].sum(), stats[:, 3].sum(), stats[:, 4].sum()
+
+
+# -- the log of the levels' frontiers ---------------------------------------------------------
+@numba.njit(cache=True)
+def _log_append(log_ids, log_words, used, nq, nn, nxt):
+    """The rows ``nq[:nn]`` and their words appended to the log at ``used`` (the arrays grown,
+    doubled, when full); returns the log's arrays."""
+    if used + nn > log_ids.shape[0]:
+        capacity = max(2 * log_ids.shape[0], used + nn)
+        ids, words = np.empty(capacity, np.int32), np.empty((capacity, log_words.shape[1]), np.uint64)
+        for j in range(used):
+            ids[j] = log_ids[j]
+            for w in range(log_words.shape[1]):
+                words[j, w] = log_words[j, w]
+        log_ids, log_words = ids, words
+    for j in range(nn):
+        v = nq[j]
+        log_ids[used + j] = v
+        for w in range(nxt.shape[1]):
+            log_words[used + j, w] = nxt[v, w]
+    return log_ids, log_words
+
+
+@numba.njit(cache=True, inline="always")
+def _first_at_least(ids, lo, hi, v):
+    """The first slot of the increasing ``ids[lo:hi]`` holding v or more (hi: none)."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if ids[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True, inline="always")
+def _write_entries(levels, log_ids, log_words, lo, hi, depth):
+    for j in range(lo, hi):
+        v = log_ids[j]
+        for w in range(log_words.shape[1]):
+            _write_bits(levels, v, w, log_words[j, w], depth)
+
+
+@numba.njit(cache=True, parallel=True)
+def _write_chunks(levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
+    """Each chunk of rows of ``levels``: -1, then the entries of the wide segments inside it."""
+    rows = levels.shape[0]
+    nchunks = -(-rows // rows_per_chunk)
+    for c in prange(nchunks):
+        r0 = c * rows_per_chunk
+        r1 = min(rows, r0 + rows_per_chunk)
+        for v in range(r0, r1):
+            for i in range(levels.shape[1]):
+                levels[v, i] = -1
+        for d in range(nseg):
+            if seg_wide[d]:
+                lo = _first_at_least(log_ids, seg_at[d], seg_at[d + 1], r0)
+                hi = _first_at_least(log_ids, lo, seg_at[d + 1], r1)
+                _write_entries(levels, log_ids, log_words, lo, hi, d)
+
+
+@numba.njit(cache=True)
+def _write_levels(levels, log_ids, log_words, seg_at, seg_sorted, nseg):
+    """The levels table from the log: segment d (rows ``log_ids[seg_at[d]:seg_at[d + 1]]``)
+    holds the bits found at depth d. Sorted segments of more entries than the chunks are
+    written chunk by chunk, the others after."""
+    k = max(levels.shape[1], 1)
+    rows_per_chunk = max(64, CHUNK_BYTES // (4 * k))
+    nchunks = -(-levels.shape[0] // rows_per_chunk)
+    seg_wide = np.zeros(nseg, np.bool_)
+    for d in range(nseg):
+        seg_wide[d] = seg_sorted[d] and seg_at[d + 1] - seg_at[d] >= 4 * nchunks
+    _write_chunks(levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+    for d in range(nseg):
+        if not seg_wide[d]:
+            _write_entries(levels, log_ids, log_words, seg_at[d], seg_at[d + 1], d)
+
+
+@numba.njit(cache=True, parallel=True)
+def _fill(table, value):
+    """Every slot of ``table`` = value, rows on all the cores (its pages are first touched there)."""
+    for v in prange(table.shape[0]):
+        for i in range(table.shape[1]):
+            table[v, i] = value
+
+
+# -- the run ----------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, parents, with_parents, mode, alpha,
+            beta, rule_n, state, nnz, max_levels, threads, tick_seconds):
+    """The run: levels until the frontier empties or ``max_levels`` ran. ``levels`` and
+    ``parents`` are (rows, k) int32 tables (written only when ``with_levels`` /
+    ``with_parents``; parents filled with -1 here); ``state`` is the rule's [push, previous,
+    unexplored] (updated). Returns (records (levels, 5), each level's seconds)."""
+    n, width = oip.shape[0] - 1, full.shape[0]
+    if with_parents:
+        _fill(parents, -1)
+    seen = np.zeros((n, width), np.uint64)
+    cur, nxt = np.zeros((n, width), np.uint64), np.zeros((n, width), np.uint64)
+    cq, nq = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
+    live = np.zeros(width, np.uint64)
+    marks = np.empty(max(-(-n // 64), 1), np.uint64)
+    nf = _start(sources, seen, cur, cq, parents, with_parents)
+    entries, edges, completed = _tally(cq, nf, cur, seen, full, degrees, live)
+    stale = 0                                # rows of nxt not zeroed yet, listed in nq
+    # the log: depth d's frontier is segment d
+    capacity = max(0, min(max_levels, n + 1))
+    log_ids, log_words = np.empty(n + 64, np.int32), np.empty((n + 64, width), np.uint64)
+    seg_at = np.zeros(capacity + 2, np.int64)
+    seg_sorted = np.zeros(capacity + 1, np.bool_)
+    if with_levels:
+        log_ids, log_words = _log_append(log_ids, log_words, 0, cq, nf, cur)
+    seg_at[1] = nf
+    records = np.zeros((capacity, 5), np.int64)
+    seconds = np.empty(capacity, np.float64)
+    level = 0
+    last_tick = _read_clock()
+    while level < max_levels and nf > 0:
+        unexplored = nnz - completed
+        state[2] = unexplored + edges        # handed over: the rule's subtraction gives it back
+        push = _choose(mode, alpha, beta, rule_n, state, nf, edges)
+        state[2] = unexplored
+        if push:
+            _clear_rows(nxt, nq, stale)
+            nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents)
+            wide = nn * SORTED_SHARE >= n
+            if wide:
+                nn = _sorted_queue(nxt, nq)
+            for w in range(width):
+                live[w] = 0
+            found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
+        else:
+            nn, found, examined, next_edges, done = _pull_level(iip, iix, cur, cq, nf, marks, nxt, seen, live, full,
+                                                                degrees, parents, with_parents, nq, threads)
+            wide = True
+        records[level, FRONTIER], records[level, DISCOVERED], records[level, EXAMINED] = entries, found, examined
+        records[level, PUSH], records[level, VERTICES] = 1 if push else 0, nn
+        if with_levels:
+            log_ids, log_words = _log_append(log_ids, log_words, seg_at[level + 1], nq, nn, nxt)
+        seg_at[level + 2] = seg_at[level + 1] + nn
+        seg_sorted[level + 1] = wide
+        now = _read_clock()
+        seconds[level] = (now - last_tick) * tick_seconds
+        last_tick = now
+        level += 1
+        completed += done
+        cur, nxt, cq, nq = nxt, cur, nq, cq
+        # the old frontier's rows, listed in nq, are zeroed before a push writes there (a
+        # pull writes every row)
+        stale, nf, entries, edges = nf, nn, found, next_edges
+    if with_levels:
+        _write_levels(levels, log_ids, log_words, seg_at, seg_sorted, level + 1)
+    return records[:level].copy(), seconds[:level].copy()
+
+
+# -- the host side ----------------------------------------------------------------------------
+def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, parents, rule, max_levels):
+    """The BFS of every source of ``sources`` (int64, 1 to MULTI_FUSED_MAX_WIDTH of them, a
+    repeat its own search) over the graph whose row u of ``out_csr`` lists u's out-neighbours
+    and row v of ``in_csr`` v's in-neighbours (one block, local id = global id), as one compiled
+    run of at most ``max_levels`` levels, push or pull as ``rule`` (a DirectionRule, its state
+    updated as its ``choose`` would have) chooses from the frontier's vertices, their out-edges
+    (``out_degree``) and the edges of the vertices some search has still to reach. Returns a
+    :class:`MultiFusedRun` whose ``levels`` / ``parents`` (when asked for) are (rows, k) int32,
+    -1 where a search did not reach a vertex (and on rows past the graph's)."""
+    sources = np.ascontiguousarray(sources, dtype=np.int64)
+    k, n = int(sources.shape[0]), out_csr.nmajor
+    if not 1 <= k <= MULTI_FUSED_MAX_WIDTH:
+        raise ValueError(f"a fused multi-source run takes 1 to {MULTI_FUSED_MAX_WIDTH} sources, got {k}")
+    if rows < n:
+        raise ValueError(f"the outputs need at least {n} rows, got {rows}")
+    level_table = np.empty((rows, k), np.int32) if levels else _NO_TABLE
+    parent_table = np.empty((rows, k), np.int32) if parents else _NO_TABLE
+    state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
+    counts, seconds = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
+                              np.ascontiguousarray(out_degree, dtype=np.int64), sources, full_words(k), level_table,
+                              bool(levels), parent_table, bool(parents), int(rule.code), float(rule.alpha),
+                              float(rule.beta), float(rule.n), state, int(out_csr.nnz), int(max(0, max_levels)),
+                              numba.get_num_threads(), float(seconds_per_tick() or 1.0))
+    if len(counts):
+        rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
+    return MultiFusedRun(level_table if levels else None, parent_table if parents else None, counts, seconds,
+                         FUSED_LEVEL_CLOCK)
+
+
+_NO_TABLE = np.zeros((0, 0), np.int32)
+
+
+def compile_multi_fused():
+    """Compile (or load from numba's disk cache) the run on a tiny graph, push and pull, one
+    and two words a vertex."""
+    indptr, indices = np.array([0, 1, 1], np.int64), np.array([1], np.int32)      # 0 -> 1
+    csr = LocalCSR(indptr, indices, 2)
+    for k in (1, 65):
+        for mode in ("push", "pull"):
+            multi_bfs_fused(csr, csr, np.zeros(k, np.int64), np.array([1, 0], np.int64), rows=2, levels=True,
+                            parents=True, rule=DirectionRule(mode, 2, 1), max_levels=4)
