@@ -78,7 +78,7 @@ struct ld_mf_args {
     const i64* out_indptr; const int* out_indices; const i64* in_indptr; const int* in_indices;
     const i64* out_degree; const int* slice_rows; const i64* slice_starts; i64 nslices;
     i64 n; i64 rows; i64 k; i64 nwords; const i64* sources;
-    u64* visited; u64* frontiers; int* queues; int* giants; int* stamps; u32* full_words;
+    u64* visited; u64* frontiers; u32* bitmaps; int* queues; int* giants; int* stamps; u32* full_words;
     int* levels; int* parents; u64* counters; i64 counter_rows;
     i64 rule_mode; double alpha; double beta; double rule_n; i64 rule_push; i64 rule_previous;
     i64 rule_unexplored; i64 nnz; i64 max_levels;
@@ -112,9 +112,11 @@ template <int W>
 struct ld_mf_level {
     const ld_mf_args* a;
     const u64* frontier;          // F_L's words (slot L % 3)
+    const u32* frontier_bits;     // F_L's vertices as bits (a pull reads a neighbour's words only when set)
     const int* queue;             // F_L's vertices
     const int* giants;            // F_L's giants
-    u64* next;                    // F_{L+1}'s words, queue, giants and counters
+    u64* next;                    // F_{L+1}'s words, bits, queue, giants and counters
+    u32* next_bits;
     int* next_queue;
     int* next_giants;
     u64* row;
@@ -178,6 +180,7 @@ __device__ __forceinline__ void ld_mf_enter(const ld_mf_level<W>& m, bool entere
     const u64 at = ld_warp_reserve(entered, m.row + LD_MF_COUNT);
     if (!entered) return;
     m.next_queue[at] = v;
+    atomicOr(m.next_bits + (v >> 5), 1u << (v & 31));
     const i64 degree = __ldg(m.a->out_degree + v);
     t.edges += (u64)degree;
     if (degree > LD_MF_PUSH_GIANT) m.next_giants[atomicAdd(m.row + LD_MF_GIANTS, 1ull)] = v;
@@ -276,6 +279,8 @@ __device__ __forceinline__ void ld_mf_hit(const ld_mf_level<W>& m, int v, int j,
     want &= ~(old | hit);
 }
 
+__device__ __forceinline__ bool ld_mf_in(const u32* bits, int v) { return (__ldcg(bits + (v >> 5)) >> (v & 31)) & 1u; }
+
 // The group of W lanes (mask `group`) reads in-edges [start, end) of v, two in flight, until no
 // lane wants a bit.
 template <int W>
@@ -287,7 +292,10 @@ __device__ __forceinline__ void ld_mf_pull_scan(const ld_mf_level<W>& m, int v, 
     while (e < end && __ballot_sync(group, want != 0)) {          // group-uniform
         const bool two = e + 1 < end;
         const int c0 = __ldg(a.in_indices + e), c1 = two ? __ldg(a.in_indices + e + 1) : c0;
-        const u64 f0 = __ldcg(m.frontier + (i64)c0 * W + j), f1 = __ldcg(m.frontier + (i64)c1 * W + j);
+        // the frontier's bit first (n / 8 bytes, in L2): most neighbours' words need no read
+        const bool in0 = ld_mf_in(m.frontier_bits, c0), in1 = two && ld_mf_in(m.frontier_bits, c1);
+        const u64 f0 = in0 ? __ldcg(m.frontier + (i64)c0 * W + j) : 0ull;
+        const u64 f1 = in1 ? __ldcg(m.frontier + (i64)c1 * W + j) : 0ull;
         ld_mf_hit(m, v, j, f0 & want, c0, want, t, entered);
         if (two) ld_mf_hit(m, v, j, f1 & want, c1, want, t, entered);
         e += two ? 2 : 1;
@@ -343,28 +351,48 @@ __device__ void ld_mf_clear(u64* words, const int* queue, i64 count, i64 thread,
     for (i64 i = thread; i < count * W; i += nthreads) words[(i64)__ldcg(queue + i / W) * W + i % W] = 0;
 }
 
-// The levels of F_L's bits (depth L), a warp a vertex, along its row.
+// The levels of F_L's bits (depth L): a warp takes 32 vertices, each lane loads one's words,
+// then the warp writes each vertex's row in turn (coalesced along the row; no load in the loop).
 template <int W>
 __device__ void ld_mf_write_levels(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
                                    int depth, i64 warp, i64 nwarps, int lane) {
-    for (i64 i = warp; i < count; i += nwarps) {
-        const int v = __ldcg(queue + i);
-        const u64* words = frontier + (i64)v * W;
-        int* row = a.levels + (i64)v * a.k;
-        for (int c = lane; c < a.k; c += 32)
-            if ((__ldcg(words + (c >> 6)) >> (c & 63)) & 1ull) row[c] = depth;
+    for (i64 base = warp * 32; base < count; base += nwarps * 32) {
+        const int mine = base + lane < count ? __ldcg(queue + base + lane) : -1;
+        u64 words[W];
+#pragma unroll
+        for (int w = 0; w < W; ++w) words[w] = mine >= 0 ? __ldcg(frontier + (i64)mine * W + w) : 0ull;
+        const int many = (int)min((i64)32, count - base);
+        for (int e = 0; e < many; ++e) {
+            int* row = a.levels + (i64)__shfl_sync(LD_MF_FULL_WARP, mine, e) * a.k;
+#pragma unroll
+            for (int step = 0; step < 2 * W; ++step) {
+                const u64 word = __shfl_sync(LD_MF_FULL_WARP, words[step >> 1], e);
+                const int c = 32 * step + lane;
+                if (c < a.k && ((word >> (c & 63)) & 1ull)) row[c] = depth;
+            }
+        }
     }
 }
 
-// -1 where a search never reached a vertex (rows past n: everywhere), a warp a row.
+// -1 where a search never reached a vertex (rows past n: everywhere), 32 rows a warp as above.
 template <int W>
 __device__ void ld_mf_fill_unreached(const ld_mf_args& a, i64 warp, i64 nwarps, int lane) {
-    for (i64 r = warp; r < a.rows; r += nwarps) {
-        const u64* words = a.visited + r * W;
-        for (int c = lane; c < a.k; c += 32) {
-            if (r < a.n && ((__ldcg(words + (c >> 6)) >> (c & 63)) & 1ull)) continue;
-            if (a.levels) a.levels[r * a.k + c] = -1;
-            if (a.parents) a.parents[r * a.k + c] = -1;
+    for (i64 base = warp * 32; base < a.rows; base += nwarps * 32) {
+        const i64 mine = base + lane;
+        u64 words[W];
+#pragma unroll
+        for (int w = 0; w < W; ++w) words[w] = mine < a.n ? __ldcg(a.visited + mine * W + w) : 0ull;
+        const int many = (int)min((i64)32, a.rows - base);
+        for (int e = 0; e < many; ++e) {
+            const i64 r = base + e;
+#pragma unroll
+            for (int step = 0; step < 2 * W; ++step) {
+                const u64 word = __shfl_sync(LD_MF_FULL_WARP, words[step >> 1], e);
+                const int c = 32 * step + lane;
+                if (c >= a.k || ((word >> (c & 63)) & 1ull)) continue;
+                if (a.levels) a.levels[r * a.k + c] = -1;
+                if (a.parents) a.parents[r * a.k + c] = -1;
+            }
         }
     }
 }
@@ -390,6 +418,16 @@ __device__ void ld_mf_sources(const ld_mf_level<W>& m, i64 thread, i64 nthreads,
     t.live = 0;
 }
 
+__device__ __forceinline__ i64 ld_mf_bitmap_words(i64 n) { return (n + 31) / 32; }
+
+// Zero slot `slot`'s words (through its queue of `count` vertices) and its bits.
+template <int W>
+__device__ void ld_mf_clear_slot(const ld_mf_args& a, i64 slot, i64 count, i64 thread, i64 nthreads) {
+    ld_mf_clear<W>(a.frontiers + slot * a.n * W, a.queues + slot * a.n, count, thread, nthreads);
+    u32* bits = a.bitmaps + slot * ld_mf_bitmap_words(a.n);
+    for (i64 i = thread; i < ld_mf_bitmap_words(a.n); i += nthreads) bits[i] = 0;
+}
+
 // The level's slots: F_L in slot L % 3, F_{L+1} in slot (L+1) % 3.
 template <int W>
 __device__ __forceinline__ ld_mf_level<W> ld_mf_slots(const ld_mf_args& a, i64 level) {
@@ -397,9 +435,11 @@ __device__ __forceinline__ ld_mf_level<W> ld_mf_slots(const ld_mf_args& a, i64 l
     const i64 in = level % 3, out = (level + 1) % 3;
     m.a = &a;
     m.frontier = a.frontiers + in * a.n * W;
+    m.frontier_bits = a.bitmaps + in * ld_mf_bitmap_words(a.n);
     m.queue = a.queues + in * a.n;
     m.giants = a.giants + in * a.n;
     m.next = a.frontiers + out * a.n * W;
+    m.next_bits = a.bitmaps + out * ld_mf_bitmap_words(a.n);
     m.next_queue = a.queues + out * a.n;
     m.next_giants = a.giants + out * a.n;
     m.row = a.counters + (level + 1) * LD_MF_ROW;
@@ -440,6 +480,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
     {
         ld_mf_level<W> m = ld_mf_slots<W>(a, -1);    // the sources: "level -1" writes F_0 into slot 0
         m.next = a.frontiers;
+        m.next_bits = a.bitmaps;
         m.next_queue = a.queues;
         m.next_giants = a.giants;
         m.stamp = 0;
@@ -464,9 +505,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         if (s_row[LD_MF_ENTRIES] == 0 || level >= a.max_levels) break;
         const bool push = rule.choose(nf, (long long)s_row[LD_MF_EDGES], a.nnz - (long long)completed);
         // F_{L-1}'s slot is free (nothing reads it now) for F_{L+2}; row L + 2 likewise
-        if (level > 0)
-            ld_mf_clear<W>(a.frontiers + ((level + 2) % 3) * a.n * W, a.queues + ((level + 2) % 3) * a.n,
-                           (i64)s_row[LD_MF_ROW], thread, nthreads);
+        if (level > 0) ld_mf_clear_slot<W>(a, (level + 2) % 3, (i64)s_row[LD_MF_ROW], thread, nthreads);
         if (level + 2 < a.counter_rows && thread < LD_MF_ROW) a.counters[(level + 2) * LD_MF_ROW + thread] = 0;
         m.live = s_row[LD_MF_LIVE + lane % W] & ld_mf_full(a.k, lane % W);
         ld_mf_tally t;
@@ -483,11 +522,8 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
     // the end: -1 where nothing was reached; the last two frontiers' slots zeroed for the next run
     ld_mf_fill_unreached<W>(a, warp, nwarps, lane);
     grid.sync();                    // (the last level's pass may still read F_L)
-    ld_mf_clear<W>(a.frontiers + (level % 3) * a.n * W, a.queues + (level % 3) * a.n, (i64)s_row[LD_MF_COUNT],
-                   thread, nthreads);
-    if (level > 0)
-        ld_mf_clear<W>(a.frontiers + ((level + 2) % 3) * a.n * W, a.queues + ((level + 2) % 3) * a.n,
-                       (i64)s_row[LD_MF_ROW], thread, nthreads);
+    ld_mf_clear_slot<W>(a, level % 3, (i64)s_row[LD_MF_COUNT], thread, nthreads);
+    if (level > 0) ld_mf_clear_slot<W>(a, (level + 2) % 3, (i64)s_row[LD_MF_ROW], thread, nthreads);
     if (master) {
         const u64 status[5] = {(u64)level, (u64)rule.push, (u64)rule.previous, (u64)rule.unexplored, started};
         for (int f = 0; f < 5; ++f) a.report[f] = a.mirror[f] = status[f];

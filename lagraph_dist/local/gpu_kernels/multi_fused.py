@@ -26,7 +26,7 @@ MULTI_FUSED_BLOCKS_PER_SM = 2
 MULTI_FUSED_ARGUMENTS = (
     ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("out_degree", "Q"),
     ("slice_rows", "Q"), ("slice_starts", "Q"), ("nslices", "q"), ("n", "q"), ("rows", "q"), ("k", "q"),
-    ("nwords", "q"), ("sources", "Q"), ("visited", "Q"), ("frontiers", "Q"), ("queues", "Q"), ("giants", "Q"),
+    ("nwords", "q"), ("sources", "Q"), ("visited", "Q"), ("frontiers", "Q"), ("bitmaps", "Q"), ("queues", "Q"), ("giants", "Q"),
     ("stamps", "Q"), ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
     ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
     ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
@@ -77,7 +77,7 @@ class MultiFusedKernels(KernelsBase):
             _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
             _pointer(out_degree), _pointer(space["slice_rows"]), _pointer(space["slice_starts"]),
             space["nslices"], n, int(rows), k, -(-k // 64), _pointer(cp.asarray(sources)), _pointer(space["visited"]),
-            _pointer(space["frontiers"]), _pointer(space["queues"]), _pointer(space["giants"]),
+            _pointer(space["frontiers"]), _pointer(space["bitmaps"]), _pointer(space["queues"]), _pointer(space["giants"]),
             _pointer(space["stamps"]), _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
@@ -113,8 +113,8 @@ class MultiFusedKernels(KernelsBase):
 
     def _multi_fused_space(self, out_csr, in_csr, width):
         """The run's workspace for this graph and width (kept while the graph is the last one
-        searched): visited words, three frontier slots (left zero by every run), their queues and
-        giant lists, stamps, full-word counts, the pull's slices of long rows, the argument buffer."""
+        searched): visited words, three frontier slots (words and bits, left zero by every run),
+        their queues and giant lists, stamps, full-word counts, the pull's slices of long rows, the argument buffer."""
         key = (id(out_csr.indptr), id(in_csr.indptr), width)
         cached = getattr(self, "_multi_fused_cache", None)
         if cached is not None and cached[0] == key:
@@ -126,6 +126,7 @@ class MultiFusedKernels(KernelsBase):
         space = {
             "visited": cp.empty(n * width, dtype=cp.uint64),
             "frontiers": cp.zeros(3 * n * width, dtype=cp.uint64),
+            "bitmaps": cp.zeros(3 * -(-n // 32), dtype=cp.uint32),
             "queues": cp.empty(3 * max(n, 1), dtype=cp.int32),
             "giants": cp.empty(3 * max(n, 1), dtype=cp.int32),
             "stamps": cp.empty(max(n, 1), dtype=cp.int32),
