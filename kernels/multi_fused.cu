@@ -281,24 +281,38 @@ __device__ __forceinline__ void ld_mf_hit(const ld_mf_level<W>& m, int v, int j,
 
 __device__ __forceinline__ bool ld_mf_in(const u32* bits, int v) { return (__ldcg(bits + (v >> 5)) >> (v & 31)) & 1u; }
 
-// The group of W lanes (mask `group`) reads in-edges [start, end) of v, two in flight, until no
-// lane wants a bit.
+// The group of W lanes (mask `group`) reads in-edges [start, end) of v until no lane wants a bit:
+// a lane alone takes two at a time; a wider group's lanes test W in-neighbours' frontier bits at
+// once, then all read the words of those in the frontier (most are not: one latency step for W).
 template <int W>
 __device__ __forceinline__ void ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i64 start, i64 end, u32 group,
                                                 int j, ld_mf_tally& t, bool& entered) {
     const ld_mf_args& a = *m.a;
     u64 want = m.live & ~__ldcg(a.visited + (i64)v * W + j);
     i64 e = start;
-    while (e < end && __ballot_sync(group, want != 0)) {          // group-uniform
-        const bool two = e + 1 < end;
-        const int c0 = __ldg(a.in_indices + e), c1 = two ? __ldg(a.in_indices + e + 1) : c0;
-        // the frontier's bit first (n / 8 bytes, in L2): most neighbours' words need no read
-        const bool in0 = ld_mf_in(m.frontier_bits, c0), in1 = two && ld_mf_in(m.frontier_bits, c1);
-        const u64 f0 = in0 ? __ldcg(m.frontier + (i64)c0 * W + j) : 0ull;
-        const u64 f1 = in1 ? __ldcg(m.frontier + (i64)c1 * W + j) : 0ull;
-        ld_mf_hit(m, v, j, f0 & want, c0, want, t, entered);
-        if (two) ld_mf_hit(m, v, j, f1 & want, c1, want, t, entered);
-        e += two ? 2 : 1;
+    if constexpr (W == 1) {
+        while (e < end && want) {
+            const bool two = e + 1 < end;
+            const int c0 = __ldg(a.in_indices + e), c1 = two ? __ldg(a.in_indices + e + 1) : c0;
+            // the frontier's bit first (n / 8 bytes, in L2): most neighbours' words need no read
+            const bool in0 = ld_mf_in(m.frontier_bits, c0), in1 = two && ld_mf_in(m.frontier_bits, c1);
+            const u64 f0 = in0 ? __ldcg(m.frontier + c0) : 0ull, f1 = in1 ? __ldcg(m.frontier + c1) : 0ull;
+            ld_mf_hit(m, v, j, f0 & want, c0, want, t, entered);
+            if (two) ld_mf_hit(m, v, j, f1 & want, c1, want, t, entered);
+            e += two ? 2 : 1;
+        }
+    } else {
+        const int first = __ffs(group) - 1;
+        while (e < end && __ballot_sync(group, want != 0)) {      // group-uniform
+            const i64 mine = e + j;
+            const int c = mine < end ? __ldg(a.in_indices + mine) : 0;
+            for (u32 in = __ballot_sync(group, mine < end && ld_mf_in(m.frontier_bits, c)) >> first; in; in &= in - 1) {
+                const int from = __shfl_sync(group, c, first + __ffs(in) - 1);
+                ld_mf_hit(m, v, j, __ldcg(m.frontier + (i64)from * W + j) & want, from, want, t, entered);
+            }
+            e += W;
+        }
+        e = min(e, end);
     }
     if (j == 0) t.examined += (u64)(e - start);
 }
