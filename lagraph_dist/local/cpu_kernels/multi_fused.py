@@ -50,6 +50,8 @@ SORTED_SHARE = 16
 #: bytes of the levels table one chunk of the final pass writes (it stays in the core's cache
 #: while the log's entries are written into it)
 CHUNK_BYTES = 1 << 17
+#: a log word of this many bits or more is written to the levels table as a whole
+DENSE_BITS = 12
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
 FRONTIER, DISCOVERED, EXAMINED, PUSH, VERTICES = range(5)
 
@@ -227,43 +229,39 @@ def _read(start, stop, e):
 
 
 @numba.njit(cache=True, inline="always")
-def _in_frontier(marks, u):
-    """Is u's bit set in the frontier's bitmap ``marks`` (all set: no bitmap)?"""
-    return (marks[u >> 6] >> np.uint64(u & 63)) & _ONE != 0
+def _slot(ranks, sparse, u):
+    """The row of ``words`` (:func:`_pull_level`) holding u's frontier words: u itself, or, for
+    a sparse frontier, its rank among the frontier's vertices (by the bitmap ``ranks[:, 0]`` and
+    the counts before each bitmap word ``ranks[:, 1]``, from 1), 0 (a zero row) when u is not
+    in the frontier: no branch on the bit, whose hits a first pull cannot predict."""
+    if not sparse:
+        return u
+    w, shift = u >> 6, np.uint64(u & 63)
+    bits = ranks[w, 0]
+    inside = np.int64((bits >> shift) & _ONE)
+    return np.int64(ranks[w, 1] + np.uint64(_popcount64(bits & ((_ONE << shift) - _ONE)))) * inside
 
 
 @numba.njit(cache=True, inline="always")
-def _pull_one_word(iip, iix, cur, marks, sparse, v, wanted, parents, with_parents):
+def _pull_one_word(iip, iix, words, ranks, sparse, v, wanted, parents, with_parents):
     """Row v's scan of its in-neighbours for the bits ``wanted`` (one word a vertex); returns
-    (the bits found, the slot it stopped at). A ``sparse`` frontier's words are read only
-    where its bitmap ``marks`` (32 KiB for 2^18 vertices: in the core's first cache) has the
-    in-neighbour: most of a first pull's reads find nothing."""
+    (the bits found, the slot it stopped at)."""
     start, stop = nonnegative(iip[v]), iip[v + 1]
     got = _ZERO
     e = start
     if with_parents:
         while e < stop:
             u = nonnegative(iix[e])
-            if not sparse or _in_frontier(marks, u):
-                new = cur[u, 0] & wanted & ~got
-                if new:
-                    got |= new
-                    _write_bits(parents, v, 0, new, u)
-                    if got == wanted:
-                        break
-            e += 1
-        return got, e
-    if sparse:
-        while e < stop:
-            u = nonnegative(iix[e])
-            if _in_frontier(marks, u):
-                got |= cur[u, 0]
-                if got & wanted == wanted:
+            new = words[_slot(ranks, sparse, u), 0] & wanted & ~got
+            if new:
+                got |= new
+                _write_bits(parents, v, 0, new, u)
+                if got == wanted:
                     break
             e += 1
-        return got & wanted, e
-    while e < stop:                      # (no branch on a bit: half a dense frontier's would miss)
-        got |= cur[nonnegative(iix[e]), 0]
+        return got, e
+    while e < stop:
+        got |= words[_slot(ranks, sparse, nonnegative(iix[e])), 0]
         if got & wanted == wanted:
             break
         e += 1
@@ -271,20 +269,18 @@ def _pull_one_word(iip, iix, cur, marks, sparse, v, wanted, parents, with_parent
 
 
 @numba.njit(cache=True, inline="always")
-def _pull_words(iip, iix, cur, marks, sparse, v, want, got, parents, with_parents):
+def _pull_words(iip, iix, words, ranks, sparse, v, want, got, parents, with_parents):
     """Row v's scan of its in-neighbours for the bits ``want`` (W words a vertex), found ones
     into ``got`` (zero before); returns the slot it stopped at."""
-    width = cur.shape[1]
+    width = words.shape[1]
     start, stop = nonnegative(iip[v]), iip[v + 1]
     e = start
     while e < stop:
         u = nonnegative(iix[e])
-        if sparse and not _in_frontier(marks, u):
-            e += 1
-            continue
+        slot = _slot(ranks, sparse, u)
         done = True
         for w in range(width):
-            new = cur[u, w] & want[w] & ~got[w]
+            new = words[slot, w] & want[w] & ~got[w]
             if new:
                 got[w] |= new
                 if with_parents:
@@ -298,14 +294,14 @@ def _pull_words(iip, iix, cur, marks, sparse, v, want, got, parents, with_parent
 
 
 @numba.njit(cache=True)
-def _pull_rows(r0, r1, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
+def _pull_rows(r0, r1, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
     """Rows r0 .. r1 of a pull level: each row with bits of ``live`` it has not seen takes those
     held by its in-neighbours' frontier words (the first in-neighbour holding a bit is its
     parent), stopping when it has them all. Every row's next words are written; the rows that
     found bits go to ``nq`` from slot r0 on, increasing. ``stats``: [rows found, entries,
     in-edges read, their out-edges, out-edges of the rows now complete]; ``live_out``: the
     bits found."""
-    width = cur.shape[1]
+    width = nxt.shape[1]
     found, entries, examined, edges, completed = 0, 0, 0, 0, 0
     want = np.empty(width, np.uint64)
     got = np.empty(width, np.uint64)
@@ -316,7 +312,7 @@ def _pull_rows(r0, r1, iip, iix, cur, marks, sparse, nxt, seen, live, full, degr
             if wanted == 0:
                 nxt[v, 0] = 0
                 continue
-            new, e = _pull_one_word(iip, iix, cur, marks, sparse, v, wanted, parents, with_parents)
+            new, e = _pull_one_word(iip, iix, words, ranks, sparse, v, wanted, parents, with_parents)
             examined += _read(iip[v], iip[v + 1], e)
             nxt[v, 0] = new
             if new == 0:
@@ -336,7 +332,7 @@ def _pull_rows(r0, r1, iip, iix, cur, marks, sparse, nxt, seen, live, full, degr
                 for w in range(width):
                     nxt[v, w] = 0
                 continue
-            e = _pull_words(iip, iix, cur, marks, sparse, v, want, got, parents, with_parents)
+            e = _pull_words(iip, iix, words, ranks, sparse, v, want, got, parents, with_parents)
             examined += _read(iip[v], iip[v + 1], e)
             some, done = _ZERO, True
             for w in range(width):
@@ -359,26 +355,49 @@ def _pull_rows(r0, r1, iip, iix, cur, marks, sparse, nxt, seen, live, full, degr
 
 
 @numba.njit(cache=True, parallel=True)
-def _pull_parallel(bounds, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
+def _pull_parallel(bounds, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
     for c in prange(bounds.shape[0] - 1):
-        _pull_rows(bounds[c], bounds[c + 1], iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents,
+        _pull_rows(bounds[c], bounds[c + 1], iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents,
                    nq, stats[c], live_out[c])
 
 
 @numba.njit(cache=True)
-def _pull_level(iip, iix, cur, cq, nf, marks, nxt, seen, live, full, degrees, parents, with_parents, nq, threads):
+def _frontier_ranks(cq, nf, cur, ranks, packed):
+    """A sparse frontier (its rows ``cq[:nf]`` of ``cur``) as its bitmap and counts
+    (``ranks``, see :func:`_slot`) and its words packed by rank from row 1 (row 0 zero): a
+    first pull's reads then stay in the core's caches instead of ``cur``'s megabytes."""
+    for w in range(ranks.shape[0]):
+        ranks[w, 0] = 0
+    for j in range(nf):
+        u = cq[j]
+        ranks[u >> 6, 0] |= _ONE << np.uint64(u & 63)
+    total = 1
+    for w in range(ranks.shape[0]):
+        ranks[w, 1] = total
+        bits = ranks[w, 0]
+        while bits:
+            u = w * 64 + _ctz64(bits)
+            for x in range(cur.shape[1]):
+                packed[total, x] = cur[u, x]
+            total += 1
+            bits &= bits - _ONE
+    for x in range(cur.shape[1]):
+        packed[0, x] = 0
+
+
+@numba.njit(cache=True)
+def _pull_level(iip, iix, cur, cq, nf, ranks, nxt, seen, live, full, degrees, parents, with_parents, nq, threads):
     """A pull level over every row (:func:`_pull_rows`) from the frontier ``cur`` (its rows
     listed in ``cq[:nf]``), in chunks on all the cores where there are enough rows; ``live``
-    becomes the bits found. A frontier of fewer than 1 / SPARSE_SHARE of the vertices is
-    marked in the bitmap ``marks`` first. Returns (rows found, packed at the front of ``nq``
-    in increasing order, entries, in-edges read, their out-edges, completed edges)."""
+    becomes the bits found. A frontier of fewer than 1 / SPARSE_SHARE of the vertices is read
+    packed (:func:`_frontier_ranks`). Returns (rows found, packed at the front of ``nq`` in
+    increasing order, entries, in-edges read, their out-edges, completed edges)."""
     n, width = cur.shape[0], cur.shape[1]
     sparse = nf * SPARSE_SHARE < n
+    words = cur
     if sparse:
-        marks[:] = 0
-        for j in range(nf):
-            u = cq[j]
-            marks[u >> 6] |= _ONE << np.uint64(u & 63)
+        words = np.empty((nf + 1, width), np.uint64)
+        _frontier_ranks(cq, nf, cur, ranks, words)
     nchunks = 1 if threads < 2 or n < PARALLEL_ROWS else threads * CHUNKS_PER_THREAD
     bounds = np.empty(nchunks + 1, np.int64)
     for c in range(nchunks + 1):
@@ -386,10 +405,10 @@ def _pull_level(iip, iix, cur, cq, nf, marks, nxt, seen, live, full, degrees, pa
     stats = np.zeros((nchunks, 5), np.int64)
     live_out = np.zeros((nchunks, width), np.uint64)
     if nchunks == 1:
-        _pull_rows(0, n, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats[0],
+        _pull_rows(0, n, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats[0],
                    live_out[0])
     else:
-        _pull_parallel(bounds, iip, iix, cur, marks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats,
+        _pull_parallel(bounds, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats,
                        live_out)
     nn = 0
     for w in range(width):
@@ -439,10 +458,22 @@ def _first_at_least(ids, lo, hi, v):
 
 @numba.njit(cache=True, inline="always")
 def _write_entries(levels, log_ids, log_words, lo, hi, depth):
+    """The depth of every bit of the log's entries lo .. hi into their rows of ``levels`` (-1
+    there before). A word of many bits is written as a whole: each of its columns gains
+    (depth + 1) times its bit, a loop the compiler makes vector instructions of (bit by bit, a
+    wide level's 40 bits a row cost 4x more)."""
+    k = levels.shape[1]
     for j in range(lo, hi):
         v = log_ids[j]
         for w in range(log_words.shape[1]):
-            _write_bits(levels, v, w, log_words[j, w], depth)
+            bits = log_words[j, w]
+            if _popcount64(bits) < DENSE_BITS:
+                _write_bits(levels, v, w, bits, depth)
+                continue
+            base = w * 64
+            step = np.int64(depth + 1)
+            for i in range(min(64, k - base)):
+                levels[v, base + i] += np.int32(np.int64((bits >> np.uint64(i)) & _ONE) * step)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -503,7 +534,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
     cur, nxt = np.zeros((n, width), np.uint64), np.zeros((n, width), np.uint64)
     cq, nq = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
     live = np.zeros(width, np.uint64)
-    marks = np.empty(max(-(-n // 64), 1), np.uint64)
+    ranks = np.empty((max(-(-n // 64), 1), 2), np.uint64)
     nf = _start(sources, seen, cur, cq, parents, with_parents)
     entries, edges, completed = _tally(cq, nf, cur, seen, full, degrees, live)
     stale = 0                                # rows of nxt not zeroed yet, listed in nq
@@ -534,7 +565,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
                 live[w] = 0
             found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
         else:
-            nn, found, examined, next_edges, done = _pull_level(iip, iix, cur, cq, nf, marks, nxt, seen, live, full,
+            nn, found, examined, next_edges, done = _pull_level(iip, iix, cur, cq, nf, ranks, nxt, seen, live, full,
                                                                 degrees, parents, with_parents, nq, threads)
             wide = True
         records[level, FRONTIER], records[level, DISCOVERED], records[level, EXAMINED] = entries, found, examined

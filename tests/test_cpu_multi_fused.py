@@ -1,0 +1,224 @@
+"""The CPU backend's fused multi-source run (local/cpu_kernels/multi_fused.py) on one process:
+levels equal to scipy.sparse.csgraph's hop distances, parents a BFS tree, for 1 to 512
+searches (repeats and isolated sources among them), every direction and depth limit; its
+records against a plain Python model of the levels (computed from the levels themselves) and
+the direction rule's own ``choose``; the same result on one thread and on all of them."""
+import numba
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import lagraph_dist as ld
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.local.cpu_kernels import multi_fused
+from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
+from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
+from extras_checks import check_tree, hop_levels, truncated
+from helpers import DIRECTIONS, edge_graphs
+
+NO_LIMIT = 10**9
+
+
+def blocks(A):
+    """(out-edges, in-edges, out-degrees) of a one-process matrix's block."""
+    out = A.block.by_col
+    return out, A.block.by_row, out.degrees()
+
+
+def run(A, sources, mode="auto", *, levels=True, parents=True, max_levels=NO_LIMIT, rows=None, rule=None):
+    out, inn, degrees = blocks(A)
+    rule = rule or DirectionRule(mode, A.n, out.nnz)
+    return multi_bfs_fused(out, inn, np.asarray(sources, dtype=np.int64), degrees,
+                           rows=out.nmajor if rows is None else rows, levels=levels, parents=parents, rule=rule,
+                           max_levels=max_levels)
+
+
+# -- the records' model -----------------------------------------------------------------------
+def model_records(A, sources, levels, mode, max_levels, alpha=None, beta=None):
+    """The records and the rule's final state that the run must give, from the levels table
+    ((n, k), checked against scipy first) alone: each level's frontier is the entries of the
+    depth before it, the direction DirectionRule.choose's on the multi-source counts, the
+    entries read the frontier's out-edges (push) or each unfinished row's in-edges up to the
+    one that gives it its last wanted bit, counted 32 a step (pull)."""
+    out, inn, degrees = blocks(A)
+    n, k = A.n, len(sources)
+    rule = DirectionRule(mode, n, out.nnz, **({} if alpha is None else {"alpha": alpha, "beta": beta}))
+    reached = levels >= 0
+    records, depth = [], 0
+    while depth < max_levels:
+        frontier = levels == depth
+        rows = np.flatnonzero(frontier.any(axis=1))
+        if len(rows) == 0:
+            break
+        seen = reached & (levels <= depth)
+        complete = seen.all(axis=1)
+        push = rule.choose(len(rows), int(degrees[rows].sum()),
+                           unexplored=out.nnz - int(degrees[:n][complete].sum()))
+        found = levels == depth + 1
+        if push:
+            examined = int(degrees[rows].sum())
+        else:
+            examined = pull_reads(inn, frontier, seen, frontier.any(axis=0), n)
+        records.append((int(frontier.sum()), int(found.sum()), examined, int(push),
+                        int(found.any(axis=1).sum())))
+        depth += 1
+    return records, rule
+
+
+def pull_reads(inn, frontier, seen, live, n):
+    """In-edges a pull level reads: every row wanting some live search's bit scans its
+    in-neighbours in order until it holds all it wants; read 32 a step when it stops early."""
+    total = 0
+    for v in range(n):
+        wanted = live & ~seen[v]
+        if not wanted.any():
+            continue
+        start, stop = int(inn.indptr[v]), int(inn.indptr[v + 1])
+        got = np.zeros_like(wanted)
+        read = stop - start
+        for e in range(start, stop):
+            got |= frontier[inn.indices[e]] & wanted
+            if (got == wanted).all():
+                read = min(read, ((e - start) // 32 + 1) * 32)
+                break
+        total += read
+    return total
+
+
+def check_run(A, S, sources, res, mode, max_levels=NO_LIMIT, rule=None):
+    """Levels equal scipy's (truncated at the limit), parents a BFS tree of them, rows past the
+    graph's -1, and the records and the rule's state those of the model."""
+    k, n = len(sources), A.n
+    expected = hop_levels(S, sources)
+    if max_levels < NO_LIMIT:
+        expected = truncated(expected, max_levels)
+    assert isinstance(res, MultiFusedRun) and res.clock == FUSED_LEVEL_CLOCK
+    if res.levels is not None:
+        assert res.levels.dtype == np.int32 and res.levels.shape[1] == k
+        np.testing.assert_array_equal(res.levels[:n].T, expected)
+        assert (res.levels[n:] == -1).all()
+    if res.parents is not None:
+        assert res.parents.dtype == np.int32 and res.parents.shape[1] == k
+        assert (res.parents[n:] == -1).all()
+        for i, source in enumerate(sources):
+            check_tree(S, source, expected[i], res.parents[:n, i].astype(np.int64), f"search {i}")
+    records, model_rule = model_records(A, sources, expected.T, mode, max_levels,
+                                        *((rule.alpha, rule.beta) if rule is not None else ()))
+    assert res.counts.dtype == np.int64 and res.counts.shape == (len(records), 5)
+    assert [tuple(r) for r in res.counts.tolist()] == records
+    assert res.seconds.dtype == np.float64 and res.seconds.shape == (len(records),)
+    assert (res.seconds >= 0).all()
+    if len(records):
+        assert res.counts[:, 1].sum() == (expected >= 0).sum() - k
+        assert res.counts[0, 0] == k
+    return model_rule
+
+
+# -- generated graphs -------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=edge_graphs(), data=st.data(), mode=st.sampled_from(DIRECTIONS),
+       width=st.sampled_from([1, 2, 7, 63, 64, 65, 130]), limit=st.sampled_from([NO_LIMIT, 0, 1, 3]),
+       outputs=st.sampled_from([(True, True), (True, False), (False, True)]))
+def test_generated(graph, data, mode, width, limit, outputs):
+    src, dst, n, symmetrize, _ = graph
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))   # repeats happen
+    rule = DirectionRule(mode, n, A.block.by_col.nnz)
+    res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule)
+    assert (res.levels is None) != outputs[0] and (res.parents is None) != outputs[1]
+    model_rule = check_run(A, S, sources, res, mode, limit)
+    assert (rule.push, rule.previous, rule.unexplored) == (model_rule.push, model_rule.previous,
+                                                          model_rule.unexplored)
+
+
+@pytest.mark.parametrize("mode", DIRECTIONS)
+@pytest.mark.parametrize("width", [64, 130, MULTI_FUSED_MAX_WIDTH])
+def test_wide_batches_with_isolated_and_repeated_sources(mode, width):
+    """Up to 512 searches (8 words a vertex) on a graph with isolated vertices, a directed
+    chain and a dense part; sources repeated, some isolated."""
+    rng = np.random.default_rng(width)
+    n = 300
+    src, dst = rng.integers(0, 200, 1500), rng.integers(0, 200, 1500)
+    chain = np.arange(200, 260)                    # 200 -> 201 -> ... -> 259: deep levels
+    src, dst = np.concatenate([src, chain[:-1]]), np.concatenate([dst, chain[1:]])
+    A = ld.Matrix.from_edges(src, dst, n)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = rng.integers(0, n, width)            # 260 .. 299 are isolated
+    sources[:3] = [299, 299, 200]
+    check_run(A, S, sources.tolist(), run(A, sources, mode), mode)
+
+
+@pytest.mark.parametrize("mode", DIRECTIONS)
+@pytest.mark.parametrize("limit", [0, 1, 2, 5])
+def test_depth_limits(mode, limit):
+    A = ld.kronecker(8, seed=3)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = [0, 5, 5, 17, 100, 255]
+    check_run(A, S, sources, run(A, sources, mode, max_levels=limit), mode, limit)
+
+
+def test_rows_past_the_graph_and_directed_in_edges():
+    """A directed graph (in-edges differ from out-edges) into an output of more rows than its
+    block; a pull finds a row's bits through its in-neighbours only."""
+    A = ld.Matrix.from_edges([0, 1, 2, 3, 3], [1, 2, 0, 4, 0], 5)
+    S = sp.csr_matrix(A.to_scipy())
+    for mode in DIRECTIONS:
+        res = run(A, [0, 3, 4, 0], mode, rows=A.block.by_col.nmajor + 7)
+        assert res.levels.shape == (A.block.by_col.nmajor + 7, 4)
+        check_run(A, S, [0, 3, 4, 0], res, mode)
+
+
+@pytest.mark.parametrize("mode", DIRECTIONS)
+def test_rule_parameters_and_state(mode):
+    """Other alpha and beta, and a rule already used: the run starts from its state and leaves
+    it as choose would have."""
+    A = ld.kronecker(9, seed=1)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = list(range(0, 512, 9))
+    rule = DirectionRule(mode, A.n, A.block.by_col.nnz, alpha=2.0, beta=4.0)
+    model_rule = check_run(A, S, sources, run(A, sources, rule=rule), mode, rule=rule)
+    assert (rule.push, rule.previous, rule.unexplored) == (model_rule.push, model_rule.previous,
+                                                          model_rule.unexplored)
+
+
+# -- the cores --------------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["pull", "auto"])
+def test_same_on_one_thread_and_all(mode):
+    """Pull levels over enough rows run in chunks on all the cores: levels, parents and records
+    (but the seconds) are those of one thread."""
+    A = ld.kronecker(14, seed=2)
+    degrees = A.block.by_col.degrees()
+    sources = np.flatnonzero(degrees[:A.n] > 0)[::97][:70]
+    assert A.n >= multi_fused.PARALLEL_ROWS
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = run(A, sources, mode)
+    finally:
+        numba.set_num_threads(threads)
+    every = run(A, sources, mode)
+    np.testing.assert_array_equal(one.levels, every.levels)
+    np.testing.assert_array_equal(one.parents, every.parents)
+    np.testing.assert_array_equal(one.counts, every.counts)
+    S = sp.csr_matrix(A.to_scipy())
+    np.testing.assert_array_equal(every.levels[:A.n].T, hop_levels(S, sources))
+    if mode == "pull":
+        assert (every.counts[:, 3] == 0).all()
+
+
+# -- bad input --------------------------------------------------------------------------------
+@pytest.mark.parametrize("width", [0, MULTI_FUSED_MAX_WIDTH + 1])
+def test_batch_width_checked(width):
+    A = ld.kronecker(5)
+    with pytest.raises(ValueError, match="sources"):
+        run(A, np.zeros(width, np.int64))
+
+
+def test_rows_checked():
+    A = ld.kronecker(5)
+    with pytest.raises(ValueError, match="rows"):
+        run(A, [0], rows=A.block.by_col.nmajor - 1)
