@@ -46,12 +46,26 @@
 #error "LD_MULT_LAND is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_SECONDI)
 #error "LD_MULT_SECONDI is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_MULT_FIRST)
+#error "LD_MULT_FIRST is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_MULT_SECOND)
+#error "LD_MULT_SECOND is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_MULT_TIMES)
+#error "LD_MULT_TIMES is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_MULT_PLUS)
+#error "LD_MULT_PLUS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_ADD_ANY)
 #error "LD_ADD_ANY is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_ADD_MIN)
 #error "LD_ADD_MIN is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_ADD_LOR)
 #error "LD_ADD_LOR is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_ADD_PLUS)
+#error "LD_ADD_PLUS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_ADD_MAX)
+#error "LD_ADD_MAX is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_ADD_LAND)
+#error "LD_ADD_LAND is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MASK_NONE)
 #error "LD_MASK_NONE is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MASK_KEEP_SET)

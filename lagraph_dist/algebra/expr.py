@@ -33,8 +33,7 @@ from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
 from lagraph_dist.local.parts import LocalPart
 from lagraph_dist.algebra.matrix import Matrix
-from lagraph_dist.semirings import (BinaryOp, Monoid, any_, first, lookup_semiring, lor, min_, plus,
-                                    second)
+from lagraph_dist.semirings import BinaryOp, Monoid, any_, binary_ops, lookup_semiring, monoids, plus
 from lagraph_dist.algebra.vector import Vector
 
 __all__ = ["Mask", "VectorExpression", "Scalar", "Output"]
@@ -142,25 +141,32 @@ def _as_mask(mask) -> Mask | None:
 # -- operators --------------------------------------------------------------------------------
 # How a union (ewise_add, and an accumulator) combines two entries at one position: a monoid
 # of the engine, and whether the right operand's value goes first. ``any`` keeps the value of
-# the first operand of ops.ewise_add, so ``first``/``second`` are ``any`` with that order.
-_UNION_RULES = {"first": (any_, False), "second": (any_, True), "any": (any_, False),
-                "min": (min_, False), "plus": (plus, False), "lor": (lor, False)}
-_UNION_NAMES = "binary.first, binary.second, binary.any, binary.min, binary.plus, binary.lor " \
-               "(or monoid.any, min, plus, lor)"
-# ewise_mult keeps the intersection; the engine picks one operand's value (ops.ewise_mult)
-_INTERSECTION_OPS = ("first", "second")
+# the first operand of ops.ewise_add, so ``first``/``second`` are ``any`` with that order; a
+# monoid's binary form is the monoid.
+# An accumulator writes into the output's own type, so it takes the monoids that keep it
+# (lor only on booleans).
+_ORDERED = {"first": False, "second": True}
+_UNION_NAMES = "binary.first, binary.second and the monoids' binary forms (any, min, max, plus, lor, land)"
+_ACCUMULATORS = ("first", "second", "any", "min", "plus", "lor")
+_ACCUMULATOR_NAMES = "binary.first, binary.second, binary.any, binary.min, binary.plus, binary.lor " \
+                     "(or monoid.any, min, plus, lor)"
 
 
-def _union_rule(op, what, dtype) -> tuple[Monoid, bool]:
+def _union_rule(op, what, dtype, *, accumulator=False) -> tuple[Monoid, bool]:
     if not isinstance(op, (BinaryOp, Monoid)):
         raise DomainMismatch(f"{what} takes a binary operator or a monoid, got {op!r}")
-    if op.name not in _UNION_RULES:
+    if accumulator and op.name not in _ACCUMULATORS:
+        raise Unsupported(f"{what} {op!r} is not supported; supported: {_ACCUMULATOR_NAMES}")
+    if op.name in _ORDERED:
+        return any_, _ORDERED[op.name]
+    monoid = getattr(monoids, op.name) if op.name in dir(monoids) else None
+    if monoid is None:
         raise Unsupported(f"{what} {op!r} is not supported; supported: {_UNION_NAMES}")
-    monoid, swapped = _UNION_RULES[op.name]
-    if monoid is lor and dtype != np.bool_:
+    if accumulator and monoid.boolean and dtype != np.bool_:
         raise Unsupported(f"{what} {op!r} on {dtype} values is not supported (lor combines "
                           f"booleans only)")
-    return monoid, swapped
+    monoid.check_dtype(dtype, what)
+    return monoid, False
 
 
 def _union(u: Vector, v: Vector, rule) -> Vector:
@@ -171,9 +177,9 @@ def _union(u: Vector, v: Vector, rule) -> Vector:
 def _as_monoid(op) -> Monoid:
     if isinstance(op, Monoid):
         return op
-    if isinstance(op, BinaryOp) and op.name in ("min", "plus", "lor", "any"):
-        return {"min": min_, "plus": plus, "lor": lor, "any": any_}[op.name]
-    raise DomainMismatch(f"reduce takes a monoid (monoid.plus, min, lor, any), got {op!r}")
+    if isinstance(op, BinaryOp) and op.name in dir(monoids):
+        return getattr(monoids, op.name)
+    raise DomainMismatch(f"reduce takes a monoid (monoid.{', '.join(dir(monoids))}), got {op!r}")
 
 
 # -- expressions ------------------------------------------------------------------------------
@@ -237,41 +243,47 @@ def ewise_add(u: Vector, v: Vector, op: Op = plus) -> VectorExpression:
     _check_alike(u, v, "ewise_add")
     dtype = np.result_type(u.dtype, v.dtype)
     rule = _union_rule(op, "ewise_add with", dtype)
-    return VectorExpression(f"ewise_add({op!r})", u, dtype,
+    return VectorExpression(f"ewise_add({op!r})", u, rule[0].result_dtype(dtype),
                             lambda mask: (_union(u, v, rule), False))
 
 
+def _value_op(op, what) -> BinaryOp:
+    """The operator of ewise_mult and apply: a value-computing BinaryOp (ops checks the rest)."""
+    if not isinstance(op, (BinaryOp, Monoid)):
+        raise DomainMismatch(f"{what} takes a binary operator, got {op!r}")
+    if isinstance(op, Monoid):
+        op = op.op
+    if op.positional:
+        raise Unsupported(f"{what} with the positional {op!r} is not supported; it takes operators on values "
+                          f"({', '.join(sorted(n for n, o in binary_ops.items() if o.rule is not None))})")
+    return op
+
+
 def ewise_mult(u: Vector, v: Vector, op: Op) -> VectorExpression:
-    """``u.ewise_mult(v, op)``: intersection of the patterns; ``op`` first or second."""
+    """``u.ewise_mult(v, op)``: intersection of the patterns, ``op`` of the two values."""
     _check_vector(v, "ewise_mult's other operand")
     _check_alike(u, v, "ewise_mult")
-    if not isinstance(op, (BinaryOp, Monoid)):
-        raise DomainMismatch(f"ewise_mult takes a binary operator, got {op!r}")
-    if not isinstance(op, BinaryOp) or op.name not in _INTERSECTION_OPS:
-        raise Unsupported(f"ewise_mult with {op!r} is not supported; supported: binary.first, "
-                          f"binary.second")
-    dtype = np.result_type(u.dtype, v.dtype)
+    op = _value_op(op, "ewise_mult")
+    dtype = ops._op_dtype(op, u.dtype, v.dtype)
     return VectorExpression(f"ewise_mult({op!r})", u, dtype,
                             lambda mask: (ops.ewise_mult(u, v, op), False))
 
 
 def apply(u: Vector, op: BinaryOp, right=None, *, left=None) -> VectorExpression:
-    """``u.apply(op, right=x)`` or ``u.apply(op, left=x)`` with ``op`` binary.first or second:
-    u's pattern, with u's values or with x."""
+    """``u.apply(op, right=x)`` or ``u.apply(op, left=x)``: u's pattern, ``op(u, x)`` or
+    ``op(x, u)`` its values (first/second keep u's values or give x)."""
     if not isinstance(op, BinaryOp):
         raise DomainMismatch(f"apply takes a binary operator with right= or left=, got {op!r}")
     if (right is None) == (left is None):
         raise DomainMismatch(f"apply({op!r}) needs exactly one of right= and left=")
+    op = _value_op(op, "apply")
     scalar = _scalar(right if left is None else left, "apply's scalar")
-    if op.name not in ("first", "second"):
-        raise Unsupported(f"apply with {op!r} is not supported; supported: binary.first, "
-                          f"binary.second (with right= or left=)")
-    # first(u, x) and second(x, u) keep u's values; the other two give x
-    keeps_values = (op.name == "first") == (left is None)
-    dtype = np.result_type(u.dtype, _scalar_dtype(scalar))
+    dtype = ops._op_dtype(op, u.dtype, _scalar_dtype(scalar))
 
     def compute(mask):
-        return (ops.apply(u, first) if keeps_values else ops.apply(u, second, right=scalar)), False
+        if left is None:
+            return ops.apply(u, op, right=scalar), False
+        return ops.apply(u, op, left=scalar), False
     return VectorExpression(f"apply({op!r})", u, dtype, compute)
 
 
@@ -315,11 +327,11 @@ class Scalar:
 def reduce(u: Vector, monoid=plus) -> Scalar:
     """Collective. ``u.reduce(monoid)``: the monoid over all values, in u's dtype."""
     monoid = _as_monoid(monoid)
-    if u.dtype.kind not in "biu":
-        raise Unsupported(f"reduce of {u.dtype} values is not supported (integers and booleans)")
+    dtype = monoid.result_dtype(u.dtype)
     if u.nvals == 0:
-        return Scalar(None, u.dtype)
-    return Scalar(u.dtype.type(ops.reduce(u, monoid)).item(), u.dtype)
+        monoid.check_dtype(u.dtype, "reduce")
+        return Scalar(None, dtype)
+    return Scalar(dtype.type(ops.reduce(u, monoid)).item(), dtype)
 
 
 # -- the output side --------------------------------------------------------------------------
@@ -380,7 +392,7 @@ def output(target: Vector, args, mask=None, accum=None, replace=False) -> Output
     if replace and mask is None:
         raise DomainMismatch("'replace' may only be True when a mask is given")
     if accum is not None:
-        _union_rule(accum, "accumulator", target.dtype)
+        _union_rule(accum, "accumulator", target.dtype, accumulator=True)
     return Output(target, mask, accum, bool(replace))
 
 
@@ -449,7 +461,7 @@ def _write(out: Output, expr) -> None:
         return
     result, masked, owned = _result_of(out, expr)
     if out.accum is not None:
-        result = _union(target, result, _union_rule(out.accum, "accumulator", target.dtype))
+        result = _union(target, result, _union_rule(out.accum, "accumulator", target.dtype, accumulator=True))
         owned = True
     part = result.part
     if mask is not None and not (replace and masked and out.accum is None):

@@ -34,7 +34,7 @@ from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidV
 from lagraph_dist.comm.grid import WORD_BITS
 from lagraph_dist.local.parts import LocalPart, combine_duplicates
 from lagraph_dist.algebra.vector import Vector
-from lagraph_dist.semirings import BinaryOp, lookup_monoid, lookup_semiring
+from lagraph_dist.semirings import BinaryOp, binary_ops, lookup_binary, lookup_monoid, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK
 
 __all__ = ["vxm", "mxv", "ewise_add", "ewise_mult", "assign", "apply", "reduce", "ProductStats", "LevelEngine",
@@ -233,14 +233,13 @@ def _fold_bound(push_edges, block_len):
     return block_len if push_edges is None else min(block_len, push_edges)
 
 
-_BOOL = np.dtype(bool)
-
-
 def _product(u, M, semiring, mask, complement, structure, along_rows):
     """The product's stages, timed by :class:`_Timer`'s laps. A search runs this every level,
-    so the stats' dicts are made directly."""
-    semiring = lookup_semiring(semiring)
+    so the stats' dicts are made directly. The kernels run the semiring typed by u's values
+    and oriented so that they read u's value as the multiply's left operand
+    (``Semiring.for_product``: the searches' four are themselves)."""
     _check_operands(u, M, mask)
+    semiring = lookup_semiring(semiring).for_product(u.dtype, vector_left=along_rows)
     backend, grid = M.backend, M.grid
     kernels = backend.kernels
     orient = _orientation(M, along_rows)
@@ -261,7 +260,7 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
     frontier_edges = u_facts.push_edges(degrees_vector) if push else None
 
     timer.start()
-    source = u_part.astype(_BOOL) if reads else u_part
+    source = u_part.astype(semiring.out_dtype) if reads else u_part     # the type the multiply reads
     in_channel = orient.in_channel
     counts = None if in_channel.size == 1 else _member_counts(u, in_channel, grid)
     gathered, traffic = collectives.expand(source, in_channel, backend, member_counts=counts,
@@ -337,11 +336,13 @@ def _check_pair(u, v):
 
 @collective("u", "v", "monoid")
 def ewise_add(u, v, monoid):
-    """Union of the patterns; where both have an entry, ``monoid`` combines the values."""
+    """Union of the patterns; where both have an entry, ``monoid`` combines the values (any:
+    u's value). The values take the operands' common type (lor, land: bool)."""
     monoid = lookup_monoid(monoid)
     _check_pair(u, v)
     xp, backend = u.backend.xp, u.backend
-    dtype = np.result_type(u.dtype, v.dtype)
+    dtype = monoid.result_dtype(np.result_type(u.dtype, v.dtype))
+    monoid.check_dtype(dtype, "ewise_add")
     a, b = u.part.to_list(backend), v.part.to_list(backend)
     ids = xp.concatenate([a.ids, b.ids])
     vals = xp.concatenate([a.values.astype(dtype), b.values.astype(dtype)])
@@ -349,32 +350,54 @@ def ewise_add(u, v, monoid):
     return u._like(LocalPart.from_list(ids, vals, a.length))
 
 
+def _value_op(op, what):
+    """The binary operator ``op`` names (a BinaryOp or its name) when it computes values; a
+    positional op (secondi) is a DomainMismatch: it has no values to give here."""
+    op = binary_ops.get(op.name, op) if isinstance(op, BinaryOp) else lookup_binary(op)
+    if op.rule is None:
+        raise DomainMismatch(f"{what} takes an operator on values, not the positional {op!r}")
+    return op
+
+
+def _op_dtype(op, left, right):
+    """The type of ``op``'s results on operands of these types (pair: int64, as graphblas)."""
+    if op.out_dtype is not None:
+        return op.out_dtype
+    if op.reads == "":
+        return np.dtype(np.int64)
+    return np.result_type(left, right)
+
+
 @collective("u", "v", "op")
 def ewise_mult(u, v, op):
-    """Intersection of the patterns; ``op`` (``binary.first`` or ``binary.second``) picks the value.
+    """Intersection of the patterns; ``op`` (first, second, plus, times, min, max, pair, land,
+    lor, ...) of the two values.
 
     A bitmap operand is probed in place, so the cost follows the list operand's size.
     """
     _check_pair(u, v)
-    if not isinstance(op, BinaryOp) or op.name not in ("first", "second"):
-        raise DomainMismatch(f"ewise_mult takes binary.first or binary.second, got {op!r}")
+    op = _value_op(op, "ewise_mult")
+    dtype = _op_dtype(op, u.dtype, v.dtype)
+    if op.numeric and dtype == np.bool_:
+        raise DomainMismatch(f"ewise_mult: {op!r} does not take bool values (as in graphblas)")
     backend, xp = u.backend, u.backend.xp
     a, b = u.part, v.part
-    if a.encoding == "bitmap" and b.encoding == "list":
-        a, b, op_name = b, a, {"first": "second", "second": "first"}[op.name]
-    else:
-        op_name = op.name
+    swapped = a.encoding == "bitmap" and b.encoding == "list"
+    if swapped:
+        a, b = b, a
     if b.encoding == "bitmap":
         a = a.to_list(backend)
         inside = backend.kernels.bitmap_test(b.words, a.ids)
         ids = a.ids[inside]
-        vals = a.values[inside] if op_name == "first" else b.values[ids]
-        return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length, ids_sorted=a.ids_sorted))
-    a, b = a.sorted_list(backend), b.sorted_list(backend)
-    ids = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
-    chosen = a if op_name == "first" else b
-    vals = chosen.values[xp.searchsorted(chosen.ids, ids)]
-    return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length))
+        mine, other, sorted_ids = a.values[inside], b.values[ids], a.ids_sorted
+    else:
+        a, b = a.sorted_list(backend), b.sorted_list(backend)
+        ids = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
+        mine, other = a.values[xp.searchsorted(a.ids, ids)], b.values[xp.searchsorted(b.ids, ids)]
+        sorted_ids = True
+    left, right = (other, mine) if swapped else (mine, other)
+    vals = op.apply_arrays(xp, left, right, dtype)
+    return u._like(LocalPart.from_list(ids.astype(np.int32), vals, a.length, ids_sorted=sorted_ids))
 
 
 @collective("w", "u", "value")
@@ -413,42 +436,44 @@ def assign(w, u, *, value=None):
     return w
 
 
-@collective("u", "op", "right")
-def apply(u, op, *, right=None):
-    """A new vector with u's pattern: ``binary.second`` with ``right=s`` sets every value to s;
-    ``binary.first`` keeps the values (a copy)."""
-    if not isinstance(op, BinaryOp) or op.name not in ("first", "second"):
-        raise DomainMismatch(f"apply takes binary.first or binary.second, got {op!r}")
-    part = u.part
-    if op.name == "second":
-        if right is None:
-            raise DomainMismatch("apply(u, binary.second) needs right=<scalar>")
-        return u._like(part.copy(u.backend.xp.full(part.values.shape[0], right, dtype=np.asarray(right).dtype)))
-    return u._like(part.copy())          # a new vector shares nothing with u
+@collective("u", "op", "right", "left")
+def apply(u, op, *, right=None, left=None):
+    """A new vector with u's pattern and ``op(u, right)`` (or ``op(left, u)``) as its values:
+    ``binary.second`` with ``right=s`` sets every value to s, ``binary.first`` without a
+    scalar keeps the values (a copy); plus, times, min, max, ... compute with the scalar. The
+    values take the common type of u's and the scalar's."""
+    op = _value_op(op, "apply")
+    part, xp = u.part, u.backend.xp
+    if right is None and left is None:
+        if op.name != "first":
+            raise DomainMismatch(f"apply(u, {op!r}) needs right=<scalar> or left=<scalar>")
+        return u._like(part.copy())          # a new vector shares nothing with u
+    if right is not None and left is not None:
+        raise DomainMismatch(f"apply({op!r}) takes one of right= and left=, not both")
+    scalar = np.asarray(right if left is None else left)
+    dtype = _op_dtype(op, u.dtype, scalar.dtype)
+    if op.numeric and dtype == np.bool_:
+        raise DomainMismatch(f"apply: {op!r} does not take bool values (as in graphblas)")
+    values = part.values
+    scalar = xp.asarray(scalar)
+    made = op.apply_arrays(xp, values, scalar, dtype) if left is None else op.apply_arrays(xp, scalar, values, dtype)
+    if made.shape != values.shape:               # a rule that reads only the scalar
+        made = xp.full(values.shape, made, dtype=dtype)
+    return u._like(part.copy(made))
 
 
 @collective("u", "monoid")
 def reduce(u, monoid):
-    """Collective: the monoid's reduction of all values (its identity when there are none)."""
+    """Collective: the monoid's reduction of all values, a numpy scalar of the monoid's result
+    type (its identity when there are none; ``any``: None)."""
     monoid = lookup_monoid(monoid)
-    values = u.part.to_list(u.backend).values
-    if monoid.kind == "plus":
-        local = int(values.sum())
-    elif monoid.kind == "min":
-        local = int(values.min()) if values.shape[0] else monoid.identity
-    else:                                   # lor and any over booleans/integers
-        local = bool(values.any()) if monoid.kind == "lor" else (
-            values[0].item() if values.shape[0] else None)
+    monoid.check_dtype(u.dtype, "reduce")
+    local = monoid.reduce_array(u.backend.xp, u.part.to_list(u.backend).values, u.dtype)
+    if local is not None and type(local).__module__.startswith("cupy"):
+        local = local.item()
     if u.grid.size == 1:
         return local
-    gathered = [x for x in u.grid.comm.allgather(local) if x is not None]
-    if monoid.kind == "plus":
-        return sum(gathered)
-    if monoid.kind == "min":
-        return min(gathered)
-    if monoid.kind == "lor":
-        return any(gathered)
-    return gathered[0] if gathered else None
+    return monoid.combine_scalars(u.grid.comm.allgather(local), u.dtype)
 
 
 # -- a composite: repeated masked products with assignment ------------------------------------

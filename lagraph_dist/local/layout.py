@@ -51,11 +51,16 @@ FUSED_INBOX = 1024           # fused.cu: entries a cluster block's inbox holds (
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 
 # -- semiring and mask codes (template arguments / kernel arguments) -----------------------------
-MULT_PAIR, MULT_LAND, MULT_SECONDI = 0, 1, 2
-ADD_ANY, ADD_MIN, ADD_LOR = 0, 1, 2
+# A multiply's code says what a kernel makes of the vector's value x (the left operand) and a
+# matrix entry (the value 1, the right operand): pair 1, land x != 0, secondi the entry's global
+# id, first x, second 1, times x * 1, plus x + 1. The semirings' objects carry these codes
+# (lagraph_dist.semirings); the tables below only name them (tests, messages).
+MULT_PAIR, MULT_LAND, MULT_SECONDI, MULT_FIRST, MULT_SECOND, MULT_TIMES, MULT_PLUS = 0, 1, 2, 3, 4, 5, 6
+ADD_ANY, ADD_MIN, ADD_LOR, ADD_PLUS, ADD_MAX, ADD_LAND = 0, 1, 2, 3, 4, 5
 MASK_NONE, MASK_KEEP_SET, MASK_KEEP_CLEAR = 0, 1, 2    # no mask, mask, complemented mask
-MULT_CODES = {"pair": MULT_PAIR, "land": MULT_LAND, "secondi": MULT_SECONDI}
-ADD_CODES = {"any": ADD_ANY, "min": ADD_MIN, "lor": ADD_LOR}
+MULT_CODES = {"pair": MULT_PAIR, "land": MULT_LAND, "secondi": MULT_SECONDI, "first": MULT_FIRST,
+              "second": MULT_SECOND, "times": MULT_TIMES, "plus": MULT_PLUS}
+ADD_CODES = {"any": ADD_ANY, "min": ADD_MIN, "lor": ADD_LOR, "plus": ADD_PLUS, "max": ADD_MAX, "land": ADD_LAND}
 
 # -- the counters every product kernel writes (u64 each, zeroed with the output) -----------------
 FOUND = 0                    # entries found = length of the output queue
@@ -105,7 +110,8 @@ SHARED = (
     "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "FUSED_THIN_ROW",
     "THIN_ROW_DEGREE_BITS", "FUSED_CLUSTER", "FUSED_INBOX",
     "MAX_OWNERS",
-    "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "ADD_ANY", "ADD_MIN", "ADD_LOR",
+    "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "MULT_FIRST", "MULT_SECOND", "MULT_TIMES", "MULT_PLUS",
+    "ADD_ANY", "ADD_MIN", "ADD_LOR", "ADD_PLUS", "ADD_MAX", "ADD_LAND",
     "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",
     "FOUND", "EXAMINED", "PUSH_EDGES", "LONG_ROWS", "OVERFLOW", "PUSH_GIANTS", "NCOUNTERS",
     "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",

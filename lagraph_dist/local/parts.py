@@ -228,29 +228,52 @@ class LocalPart:
 def combine_duplicates(ids, values, monoid, xp):
     """Sorted unique ids, each with its duplicates' values combined by ``monoid``.
 
-    Written once with operations numpy and CuPy share, so both backends merge alike.
+    Written once with operations numpy and CuPy share, so both backends merge alike: the
+    order monoids (min, max, lor, land) sort the value that wins first within its id; plus
+    sums integers by a scan and floats by adding each id's k-th duplicate in turn (exact, and
+    in the order given: ewise_add has two at most).
     """
     if ids.shape[0] == 0:
         return ids, values
-    if monoid.kind == "plus":
-        order = xp.argsort(ids, kind="stable")
-    elif monoid.kind == "lor":      # True sorts first within an id, so the first is the "or"
+    kind = monoid.kind
+    if kind == "lor":               # True sorts first within an id, so the first is the "or"
         order = xp.lexsort(xp.stack([~values.astype(bool), ids]))
-    elif monoid.kind == "min":      # smallest sorts first within an id
+    elif kind == "land":            # False sorts first: the first is the "and"
+        order = xp.lexsort(xp.stack([values.astype(bool), ids]))
+    elif kind in ("min", "max"):    # smallest (largest) sorts first (last) within an id
         order = xp.lexsort(xp.stack([values, ids]))
-    else:                           # any: the first in id order is as good as any other
+    else:                           # any, plus: the first in id order is as good as any other
         order = xp.argsort(ids, kind="stable")
     ids, values = ids[order], values[order]
     starts = xp.ones(ids.shape[0], dtype=bool)
     starts[1:] = ids[1:] != ids[:-1]
     first = xp.nonzero(starts)[0]
-    if monoid.kind == "plus":
+    ends = xp.concatenate([first[1:], xp.asarray([ids.shape[0]])]) - 1
+    if kind == "max":
+        return ids[first], values[ends]
+    if kind == "plus" and values.dtype.kind == "f":
+        return ids[first], _sum_runs(values, starts, first, xp)
+    if kind == "plus":
         sums = xp.cumsum(values)
-        ends = xp.concatenate([first[1:], xp.asarray([ids.shape[0]])]) - 1
         totals = sums[ends]
         totals[1:] -= sums[ends[:-1]]
         return ids[first], totals.astype(values.dtype)
     return ids[first], values[first]
+
+
+def _sum_runs(values, starts, first, xp):
+    """The sums of the runs of equal ids (``starts`` marks each run's first slot) in floating
+    point: each run's k-th value added in turn, k = 1, 2, ... (runs are short)."""
+    run = xp.cumsum(starts) - 1
+    rank = xp.arange(values.shape[0]) - first[run]
+    totals = values[first].copy()
+    k = 1
+    while True:
+        at = xp.nonzero(rank == k)[0]
+        if at.shape[0] == 0:
+            return totals
+        totals[run[at]] += values[at]
+        k += 1
 
 
 def multiply_values(semiring, source_local, left_values, in_map, xp):

@@ -4,8 +4,8 @@ collectives all follow the rules written here once.
 
 Encoding rule (Bisson et al. 2015, section 5): a list costs 32 bits an entry and a bitmap one
 bit a slot, so a piece of ``count`` entries over ``length`` slots goes as a bitmap once
-``count > length / 32``. A piece whose values must travel (any semiring but ``*_pair``, whose
-values are implicitly true) always goes as a list: ids and values side by side, since the
+``count > length / 32``. A piece whose values must travel (any semiring but ``*_pair`` under a monoid
+that keeps its 1s: any, lor, land, min, max) always goes as a list: ids and values side by side, since the
 values, not the pattern, dominate its size. The frontier matrix of the multi-source search
 (:mod:`lagraph_dist.algebra.multi`) follows the same rule with its own costs: 96 bits an (id, word)
 pair, 64 bits a slot's dense word (:func:`words_prefer_dense`, the rule with those costs).
@@ -19,7 +19,9 @@ Fold pieces come in two layouts:
   a piece is ``[count ids, padded to even][count values]``, or the block's bitmap words for a
   pattern-only piece over the threshold.
 
-Values occupy ``value_words`` words each (0 for pair semirings), stored as their own type, except
+Values occupy ``value_words`` words each (0 where they are implicitly 1: pair under any monoid
+but plus, :attr:`Semiring.implicit_values`), stored as their own type (bool, int32, int64,
+float32, float64), except
 positional values (global vertex ids, the parents of ``*_secondi``) on a backend that narrows them
 (:data:`NARROW_ID_BACKENDS`: both): when every id of the graph fits in 32 bits they travel as their
 low 32-bit word, one word instead of two (:func:`value_words` with ``backend`` and ``vertices``,
@@ -95,7 +97,7 @@ def value_words(semiring, *, backend=None, vertices=None) -> int:
     graph has ``vertices`` ids that fit in 32 bits they take one word (a third less fold for a
     parents search: an id and a parent in two words, not three). Without ``backend`` and
     ``vertices`` every value keeps its own width (the kernels take either)."""
-    if semiring.multiply.name == "pair":
+    if semiring.implicit_values:
         return 0
     if (semiring.multiply.positional and backend in NARROW_ID_BACKENDS and vertices is not None
             and vertices <= NARROW_ID_VERTICES):

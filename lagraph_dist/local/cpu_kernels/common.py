@@ -2,9 +2,12 @@
 codes, the mask test, a value's multiply and combine, the claim of an output entry, the output
 part with its counters, and how wide work is cut into chunks for the cores.
 
-Values inside the loops are int64 (pair: 1, land: the input's value as 0/1, secondi: the
-input's global id) and combined by the monoid's code; the output array has the semiring's
-dtype (bool or int64), the cast on store being numpy's (nonzero is True).
+Values inside the loops are the multiply's: pair 1, land the input's value as 0/1, secondi the
+input's global id (int64 each), first/times the input's value, plus the value + 1 (in the
+input values' type: numba specialises the loops on the arrays' dtypes); they are combined by
+the monoid's code and stored in the output array of the semiring's dtype, the cast on store
+being numpy's (nonzero is True). The codes are the semiring objects' own
+(lagraph_dist.semirings): the loops branch on them in the order of the searches' four first.
 """
 from __future__ import annotations
 
@@ -15,14 +18,10 @@ import numba
 import numpy as np
 
 from lagraph_dist.local.cpu_kernels.bitmap import _list_and_degrees, new_counters
-from lagraph_dist.local.layout import (ADD_ANY, ADD_LOR, ADD_MIN, EXAMINED, FOUND, MASK_KEEP_CLEAR, MASK_KEEP_SET,
-                                        MASK_NONE, MULT_LAND, MULT_PAIR, MULT_SECONDI, PUSH_EDGES)
+from lagraph_dist.local.layout import (ADD_ANY, ADD_LAND, ADD_LOR, ADD_MAX, ADD_MIN, ADD_PLUS, EXAMINED, FOUND,
+                                        MASK_KEEP_CLEAR, MASK_KEEP_SET, MASK_NONE, MULT_FIRST, MULT_LAND, MULT_PLUS,
+                                        MULT_SECONDI, MULT_TIMES, PUSH_EDGES)
 from lagraph_dist.local.parts import LocalPart
-
-#: the plus monoid: no CUDA kernel is specialised on it (no semiring uses it); the compiled
-#: loops sum for it, as the numpy combine did
-ADD_PLUS = 3
-_ADD_KINDS = {"any": ADD_ANY, "min": ADD_MIN, "lor": ADD_LOR, "plus": ADD_PLUS}
 
 #: below this much work (edges, rows) a product runs on one core: a parallel region costs more
 PARALLEL_WORK = 1 << 15
@@ -53,10 +52,8 @@ def reused_empty(kept, key, length, dtype):
 
 
 def semiring_codes(semiring):
-    """(add code, multiply code) of a semiring for the compiled loops."""
-    op = semiring.multiply
-    mult = MULT_SECONDI if op.positional else MULT_LAND if op.reads_left_values else MULT_PAIR
-    return _ADD_KINDS[semiring.add.kind], mult
+    """(add code, multiply code) of a semiring for the compiled loops: its objects' own."""
+    return semiring.codes
 
 
 def mask_args(mask_words, complement):
@@ -165,18 +162,26 @@ def multiply(mult, left, at, local, block_len, stride, offset):
         return np.int64(to_global(np.int64(local), block_len, stride, offset))
     if mult == MULT_LAND:
         return np.int64(left[at] != 0)
-    return np.int64(1)
+    if mult == MULT_FIRST or mult == MULT_TIMES:     # x, x * 1
+        return left[at]
+    if mult == MULT_PLUS:                            # x + 1
+        return left[at] + np.int64(1)
+    return np.int64(1)                               # pair, second: the matrix's 1
 
 
 @numba.njit(cache=True, inline="always")
 def combine(add, current, value):
-    """The monoid on two int64 values (any keeps the first)."""
+    """The monoid on two values (any keeps the first)."""
     if add == ADD_MIN:
         return min(current, value)
     if add == ADD_LOR:
         return np.int64(current != 0 or value != 0)
     if add == ADD_PLUS:
         return current + value
+    if add == ADD_MAX:
+        return max(current, value)
+    if add == ADD_LAND:
+        return np.int64(current != 0 and value != 0)
     return current
 
 
@@ -187,7 +192,7 @@ def claim(words, out, v, value, add):
     bit = np.uint32(1) << np.uint32(v & 31)
     if words[v >> 5] & bit:
         if add != ADD_ANY:
-            out[v] = combine(add, np.int64(out[v]), value)
+            out[v] = combine(add, out[v], value)
         return False
     words[v >> 5] |= bit
     out[v] = value

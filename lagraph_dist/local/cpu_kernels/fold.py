@@ -148,6 +148,7 @@ def _pack(ids, found, ids_sorted, values, words, vw, block_len, nowners, cap, th
 
 
 _NO_COUNTS = np.zeros(1, dtype=np.int64)
+_NO_VALUES = np.zeros(1, dtype=np.uint32)
 
 
 def fold_count(part, counters, block_len, nowners):
@@ -158,6 +159,8 @@ def fold_count(part, counters, block_len, nowners):
 def _wire_values(values, vw):
     """The values as they travel (:func:`lagraph_dist.local.wire.wire_dtype`): narrowed ids are
     read in place, each int64's low word, by a strided view."""
+    if vw == 0:                  # no values travel: a word-sized dummy (the buffer is viewed as it)
+        return _NO_VALUES
     dtype = wire.wire_dtype(values.dtype, vw)
     if dtype == values.dtype:
         return values
@@ -207,7 +210,7 @@ def _take_list(ids, values, vw, count, add, closed, mask, mode, words, out, clai
     ms rather than 1.0.)"""
     for j in range(count):
         v = np.int64(ids[j])
-        if _offer(v, np.int64(values[j]) if vw else np.int64(1), add, closed, mask, mode, words, out):
+        if _offer(v, values[j] if vw else np.int64(1), add, closed, mask, mode, words, out):
             claimed[found] = v
             found += 1
     return found

@@ -6,7 +6,8 @@ lets through that have inputs at all (the block's empty rows are found once, kep
 CSR), each set bit visited by its trailing zeros, so a visited or empty row costs a bit, not a
 row's reads. Rows are independent, so wide outputs are cut into chunks of whole bitmap words,
 one a thread, each writing only its own words, values, listed rows and counts: the result is
-the one-thread result.
+the one-thread result. A row's value is its hits' products combined in increasing input
+order, in the input values' type (numba specialises the loop on it).
 """
 from __future__ import annotations
 

@@ -149,7 +149,7 @@ def _push_chunks(indptr, indices, frontier, scan, total, left, mult, add, block_
     for c in range(1, nchunks):
         for j in range(counts[c]):
             v = found[c, j]
-            if claim(words, out, v, np.int64(chunk_out[c - 1, v]), add):
+            if claim(words, out, v, chunk_out[c - 1, v], add):
                 found[0, count] = v
                 count += 1
     return count

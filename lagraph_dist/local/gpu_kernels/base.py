@@ -8,18 +8,18 @@ from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.local.layout import (ADD_ANY, ADD_CODES, ADD_LOR, ADD_MIN, FUSED_BUILDS,
-                                       MULT_CODES, MULT_LAND, MULT_PAIR, MULT_SECONDI, NCOUNTERS, SMALL_SCAN,
-                                       THREADS, cuda_defines)
+from lagraph_dist.core.errors import Unsupported
+from lagraph_dist.local.layout import ADD_CODES, FUSED_BUILDS, MULT_CODES, NCOUNTERS, SMALL_SCAN, THREADS, cuda_defines
 from lagraph_dist.local.fit import RESULTS_AHEAD_BYTES
 from lagraph_dist.local.parts import LocalPart
+from lagraph_dist.semirings import semirings
 
-_MULT = MULT_CODES
+_MULT = MULT_CODES           # (the codes' names, for messages: the semirings carry the codes)
 _ADD = ADD_CODES
 _CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
-# the (multiply, add, value type) combinations of the package's semirings
-_INSTANCES = [(MULT_PAIR, ADD_ANY, "bool"), (MULT_LAND, ADD_LOR, "bool"), (MULT_SECONDI, ADD_ANY, "long long"),
-              (MULT_SECONDI, ADD_MIN, "long long")]
+# the (multiply, add, value type) combinations the modules are built with: the registry's
+# semirings built ahead (the searches' four)
+_INSTANCES = [(*reversed(s.codes), _CTYPE[np.dtype(s.out_dtype)]) for s in semirings]
 _VALUE_TYPES = ("bool", "long long")
 
 
@@ -274,7 +274,7 @@ class KernelsBase:
         dtype = semiring.out_dtype
         kind = semiring.add.kind
         if kind == "min":
-            values = cp.full(length, semiring.add.identity, dtype=dtype)
+            values = cp.full(length, semiring.add.identity_of(dtype), dtype=dtype)
         elif kind == "lor":
             values = cp.zeros(length, dtype=dtype)
         else:                       # any: the first claimant writes, nothing to initialise
@@ -290,7 +290,14 @@ class KernelsBase:
 
     @staticmethod
     def _codes(semiring):
-        return _MULT[semiring.multiply.name], _ADD[semiring.add.kind], _CTYPE[np.dtype(semiring.out_dtype)]
+        """(multiply code, add code, value type) of a semiring's kernels: its objects' own; a
+        combination the modules are not built with is Unsupported on this backend."""
+        add, mult = semiring.codes
+        codes = (mult, add, _CTYPE.get(np.dtype(semiring.out_dtype)))
+        if codes not in _INSTANCES:
+            raise Unsupported(f"{semiring!r} is not built for the GPU backend yet (it runs on the CPU backend); "
+                              f"the GPU's: {', '.join(repr(s) for s in semirings)}")
+        return codes
 
     @staticmethod
     def _idmap(in_map):

@@ -1,0 +1,36 @@
+"""The valued semirings' products on an R x C grid against python-graphblas (the cases of
+tests/semiring_cases.py): every valued semiring once on each dtype, push and pull, vxm and
+mxv, masked and complemented; the fold combines by the monoid and the wire carries each
+dtype. Run under mpiexec by tests/test_semirings_values.py; prints "rank K ok" on each rank.
+
+usage: check_semirings_values.py ROWS COLS
+"""
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import lagraph_dist as ld
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from semiring_cases import DTYPES, MASKS, VALUED, check_product, random_graph, random_values  # noqa: E402
+
+rows, cols = int(sys.argv[1]), int(sys.argv[2])
+grid = ld.Grid(rows, cols)
+rng = np.random.default_rng(7)               # the same draws on every rank
+S = random_graph(rng, 61, 0.08)
+A = ld.Matrix.from_scipy(S, grid=grid, backend="cpu")
+ids, mask_ids = np.flatnonzero(rng.random(61) < 0.4), np.flatnonzero(rng.random(61) < 0.5)
+mask_values = rng.random(mask_ids.shape[0]) < 0.5
+k = 0
+for name in VALUED + ("lor_land", "min_secondi"):
+    for dtype in (DTYPES if name in VALUED else (np.bool_,)):
+        values = random_values(rng, dtype, ids.shape[0])
+        product, encoding, mask_kind = ("vxm", "mxv")[k % 2], ("push", "pull")[(k // 2) % 2], MASKS[k % 4]
+        k += 1
+        problem = check_product(name, dtype, product, mask_kind, encoding, S=S, A=A, ids=ids, values=values,
+                                mask_ids=mask_ids, mask_values=mask_values)
+        if problem is not None:
+            raise AssertionError(f"rank {grid.rank}: {name} {np.dtype(dtype).name} {product} {mask_kind} "
+                                 f"{encoding}: {problem}")
+print(f"rank {grid.rank} ok", flush=True)
