@@ -156,7 +156,7 @@ def check_errors(grid):
     expect(TypeError, lambda: bool(u.S), "bool of a mask")
     expect(TypeError, lambda: bool(u.vxm(A, ld.semiring.any_pair)), "bool of an expression")
     expect(ld.Unsupported, lambda: lshift(w(ld.binary.land), u), "accumulator land")
-    expect(ld.Unsupported, lambda: u.ewise_mult(w, ld.binary.plus), "ewise_mult plus")
+    expect(ld.Unsupported, lambda: u.ewise_mult(w, ld.binary.secondi), "ewise_mult of a positional op")
     expect(ld.DimensionMismatch, lambda: lshift(w, lib.Vector(int, 11)), "sizes")
     expect(IndexError, lambda: w.__setitem__(10, 1), "index out of range")
     expect(ld.InvalidValue, lambda: w.__setitem__(1, grid.rank), "different values per rank")
