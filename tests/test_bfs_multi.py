@@ -80,10 +80,12 @@ def test_one_output_only(backend, levels, parents):
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 def test_kronecker_rows_equal_ld_bfs(backend, direction):
-    """70 sources: a batch of 64 and one of 6; each row is ld.bfs's levels, parents valid."""
+    """70 sources: one fused batch of two words a vertex on one process, or with batch_size=64
+    a batch of 64 and one of 6; each row is ld.bfs's levels, parents valid."""
     A = ld.kronecker(10, seed=3, backend=backend)
     sources = [int(s) for s in np.random.default_rng(1).choice(A.n, 70, replace=False)]
-    res = ld.bfs_multi(A, sources, direction=direction)
+    assert ld.bfs_multi(A, sources, direction=direction).widths == [70]
+    res = ld.bfs_multi(A, sources, direction=direction, batch_size=64)
     assert res.widths == [64, 6]
     levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
     for i, source in enumerate(sources):
@@ -108,6 +110,54 @@ def test_stats_count_the_entries(backend):
     assert [s["level"] for s in res.stats] == list(range(1, len(res.stats) + 1))
     columns = [int(np.count_nonzero((levels == d).any(axis=0))) for d in range(1, len(res.stats) + 1)]
     assert [s["vertices"] for s in res.stats] == columns
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("count", [65, 200, 512, 600])
+def test_wide_fused_batches(backend, count):
+    """Up to 512 searches a fused batch (several words a vertex; 600 make two batches), repeated
+    sources their own rows: levels are scipy's hop counts, parents valid; the levels-only run
+    gives the same levels; every level is recorded as the fused run's, its one launch on its
+    first level and its reads on its last."""
+    A = ld.kronecker(9, seed=5, backend=backend)
+    S = A.to_scipy()
+    rng = np.random.default_rng(count)
+    sources = [int(s) for s in rng.integers(0, A.n, count)]        # repeats, isolated vertices
+    res = ld.bfs_multi(A, sources, direction="auto")
+    assert res.widths == ([512, count - 512] if count > 512 else [count])
+    expected = check_rows(A, S, sources[:40], _first_rows(res, 40))
+    np.testing.assert_array_equal(res.levels.to_numpy(), hop_levels(S, sources))
+    levels_only = ld.bfs_multi(A, sources, parents=False)
+    assert levels_only.parents is None
+    np.testing.assert_array_equal(levels_only.levels.to_numpy()[:40], expected)
+    first_batch = [s for s in res.stats if s["batch"] == 0]
+    assert all(s["fused"] for s in res.stats)
+    assert all(s["seconds"] >= 0 for s in res.stats) and sum(s["seconds"] for s in first_batch) > 0
+    if backend == "gpu":
+        assert first_batch[0]["launches"] >= 1 and all(s["launches"] == 0 for s in first_batch[1:])
+        assert first_batch[-1]["host_reads"] >= 1
+
+
+def _first_rows(res, k):
+    """A MultiBFSResult of the first k rows of ``res``'s first batch."""
+    cut = [None if rows is None else multi.DenseRows(rows.n, rows.grid, rows.backend, [rows.blocks[0][:, :k]])
+           for rows in (res.levels, res.parents)]
+    return ld.MultiBFSResult(res.sources[:k], *cut, res.stats, [k])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_reverse_searches_follow_in_edges(backend):
+    """bfs_multi on A.T of a directed graph searches along in-edges: each row is the hop
+    distance to the source in A (scipy on the transpose), with no transposed copy made."""
+    rng = np.random.default_rng(7)
+    src, dst = rng.integers(0, 300, 1200), rng.integers(0, 300, 1200)
+    S = edges_to_scipy(src, dst, 300)
+    A = ld.Matrix.from_edges(src, dst, 300, backend=backend)
+    sources = [0, 5, 5, 299, 17]
+    res = ld.bfs_multi(A.T, sources, direction="auto")
+    np.testing.assert_array_equal(res.levels.to_numpy(), hop_levels(S.T.tocsr(), sources))
+    for i, source in enumerate(sources):
+        ld.validate(A.T, source, res.levels.to_numpy()[i], res.parents.to_numpy()[i])
 
 
 # -- real graphs ------------------------------------------------------------------------------
