@@ -1,17 +1,19 @@
-"""Multi-source breadth-first search: up to 64 searches a batch as one masked product a level.
+"""Multi-source breadth-first search: many searches a batch, bit-parallel.
 
-The k frontiers are the rows of a k x n boolean :class:`~lagraph_dist.algebra.multi.FrontierMatrix`
-(one uint64 word a vertex, bit i for search i: the bit-parallel multi-source BFS of Then et
-al., "The More the Merrier", VLDB 2014), and each level is
-:func:`~lagraph_dist.algebra.multi.masked_vxm`: ``F'<!V> = F any.secondi A``, assigned into the
-visited matrix with its levels and parents. Push and pull follow Beamer's rule
-(:class:`~lagraph_dist.core.direction.DirectionRule`, as in :func:`~lagraph_dist.algorithms.bfs.bfs`)
-on the counts the products return: the frontier's vertices and out-edges, and as the
-unexplored edges the out-edges of the vertices not yet reached by every search. More sources
-than a batch holds run as several batches, each as wide as the memory allows
-(:func:`lagraph_dist.algebra.memory.plan_multi_batches`); when the outputs of all searches do not fit
-on the device, each finished batch moves its outputs to the host. No kernel, MPI call or
-backend branch appears here.
+The k frontiers are the rows of a k x n boolean frontier matrix stored as words of 64 bits a
+vertex (bit i of word i // 64 for search i: the bit-parallel multi-source BFS of Then et al.,
+"The More the Merrier", VLDB 2014), so a level reads each edge once for every search of the
+batch. On one process a batch of up to MULTI_FUSED_MAX_WIDTH searches runs every level in one
+call of the backend (:func:`~lagraph_dist.algebra.multi.fused_multi_search`); on a grid a batch
+of 64 runs a masked product a level (:func:`~lagraph_dist.algebra.multi.masked_vxm`:
+``F'<!V> = F any.secondi A``, assigned into the visited matrix with its levels and parents).
+Push and pull follow Beamer's rule (:class:`~lagraph_dist.core.direction.DirectionRule`, as in
+:func:`~lagraph_dist.algorithms.bfs.bfs`) on the batch's counts: the frontier's vertices and
+out-edges, and as the unexplored edges the out-edges of the vertices not yet reached by every
+search. More sources than a batch holds run as several batches, each as wide as the memory
+allows (:func:`lagraph_dist.algebra.memory.plan_multi_batches`); when the outputs of all
+searches do not fit on the device, each finished batch moves its outputs to the host. No
+kernel, MPI call or backend branch appears here.
 """
 from __future__ import annotations
 
@@ -137,19 +139,15 @@ def _search_batch(A, sources, batch, rule, *, levels, parents, last_depth, on_ho
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
 def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direction="auto",
               alpha=DEFAULT_ALPHA, beta=DEFAULT_BETA, batch_size=None) -> MultiBFSResult:
-    """Collective. Breadth-first searches from each of ``sources`` along out-edges of ``A``,
-    up to 64 at once (``batch_size`` caps a batch; the memory may make batches narrower).
+    """Collective. Breadth-first searches from each of ``sources`` along out-edges of ``A``
+    (in-edges for ``A.T``), many at once: up to 512 a batch on one process, 64 on a grid
+    (``batch_size`` caps a batch; the memory may make batches narrower: ``widths`` says).
 
     ``sources``: a sequence of integer vertex ids, the same on every rank; a repeated source
     is searched again (its rows are equal). Returns a :class:`MultiBFSResult` whose
     ``levels.to_numpy()`` and ``parents.to_numpy()`` are (len(sources), n) int64 arrays, -1
     where unreached; row i is what ``ld.bfs(A, sources[i], depth_limit=depth_limit)`` gives
-    (the same levels, parents valid by the Graph500 rules).
-
-    It gives every search's outputs together; it is not yet faster than separate ``ld.bfs``
-    calls everywhere: on the CPU, on small graphs, it is slower (2 cores, 16 sources on the
-    15,606-vertex mesh 4elt: 210 ms against 75 ms for the 16 calls); on one H200 at Kronecker
-    scale 22 it ran 64 sources at 1.88x the searches per second of separate calls.
+    (the same levels, parents valid by the Graph500 rules). ``parents=False`` computes none.
     """
     A = as_matrix(A, what="bfs_multi")
     grid = A.grid
