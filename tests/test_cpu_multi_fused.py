@@ -188,12 +188,12 @@ def test_rule_parameters_and_state(mode):
 # -- the cores --------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["pull", "auto"])
 def test_same_on_one_thread_and_all(mode):
-    """Pull levels over enough rows run in chunks on all the cores: levels, parents and records
-    (but the seconds) are those of one thread."""
-    A = ld.kronecker(14, seed=2)
+    """Pull levels over enough rows, and the tables, are cut in chunks on all the cores: levels,
+    parents and records (but the seconds) are those of one thread."""
+    A = ld.kronecker(17, seed=2)
     degrees = A.block.by_col.degrees()
-    sources = np.flatnonzero(degrees[:A.n] > 0)[::97][:70]
-    assert A.n >= multi_fused.PARALLEL_ROWS
+    sources = np.flatnonzero(degrees[:A.n] > 0)[::997][:65]
+    assert (degrees > 0).sum() >= multi_fused.PARALLEL_ROWS
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -205,7 +205,7 @@ def test_same_on_one_thread_and_all(mode):
     np.testing.assert_array_equal(one.parents, every.parents)
     np.testing.assert_array_equal(one.counts, every.counts)
     S = sp.csr_matrix(A.to_scipy())
-    np.testing.assert_array_equal(every.levels[:A.n].T, hop_levels(S, sources))
+    np.testing.assert_array_equal(every.levels[:A.n, :4].T, hop_levels(S, sources[:4]))
     if mode == "pull":
         assert (every.counts[:, 3] == 0).all()
 

@@ -40,7 +40,7 @@ from lagraph_dist.local.parts import LocalCSR
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
 
 #: a pull level over fewer rows than this runs on one core (a parallel region costs ~20 us)
-PARALLEL_ROWS = 1 << 13
+PARALLEL_ROWS = 1 << 16
 #: a pull level from a frontier of fewer than 1 / SPARSE_SHARE of the vertices reads a
 #: frontier vertex's words only where its bitmap has it
 SPARSE_SHARE = 8
@@ -50,6 +50,8 @@ SORTED_SHARE = 16
 #: bytes of the levels table one chunk of the final pass writes (it stays in the core's cache
 #: while the log's entries are written into it)
 CHUNK_BYTES = 1 << 17
+#: a levels or parents table of fewer slots than this is written on one core
+PARALLEL_TABLE = 1 << 21
 #: a log word of this many bits or more is written to the levels table as a whole
 DENSE_BITS = 12
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
@@ -139,16 +141,15 @@ def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents):
         if width == 1:                       # (one word: no loop over the words, a mesh 2x faster)
             offer = cur[u, 0]
             for e in range(start, stop):
+                # without a branch on the bits: half a wave's neighbours are new, which no
+                # branch predicts (a mesh's push levels 1/3 faster)
                 v = nonnegative(oix[e])
                 new = offer & ~seen[v, 0]
-                if new == 0:
-                    continue
                 seen[v, 0] |= new
-                if nxt[v, 0] == 0:
-                    nq[nn] = v
-                    nn += 1
+                nq[nn] = v
+                nn += np.int64(nxt[v, 0] == 0) & np.int64(new != 0)
                 nxt[v, 0] |= new
-                if with_parents:
+                if with_parents and new:
                     _write_bits(parents, v, 0, new, u)
             continue
         for e in range(start, stop):
@@ -294,44 +295,53 @@ def _pull_words(iip, iix, words, ranks, sparse, v, want, got, parents, with_pare
 
 
 @numba.njit(cache=True)
-def _pull_rows(r0, r1, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
-    """Rows r0 .. r1 of a pull level: each row with bits of ``live`` it has not seen takes those
-    held by its in-neighbours' frontier words (the first in-neighbour holding a bit is its
-    parent), stopping when it has them all. Every row's next words are written; the rows that
-    found bits go to ``nq`` from slot r0 on, increasing. ``stats``: [rows found, entries,
-    in-edges read, their out-edges, out-edges of the rows now complete]; ``live_out``: the
-    bits found."""
+def _pull_rows(j0, j1, rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents,
+               nq, stats, live_out):
+    """The rows ``rows[j0:j1]`` of a pull level: each row with bits of ``live`` it has not seen
+    takes those held by its in-neighbours' frontier words (the first in-neighbour holding a bit
+    is its parent), stopping when it has them all. The rows that found bits get their next
+    words (zero before) and go to ``nq`` from slot j0 on; the rows still short of some search
+    stay listed, moved down to ``rows[j0:]`` (the others can take nothing more). ``stats``:
+    [rows found, entries, in-edges read, their out-edges, out-edges of the rows now complete,
+    rows kept]; ``live_out``: the bits found."""
     width = nxt.shape[1]
-    found, entries, examined, edges, completed = 0, 0, 0, 0, 0
+    found, entries, examined, edges, completed, kept = 0, 0, 0, 0, 0, 0
     want = np.empty(width, np.uint64)
     got = np.empty(width, np.uint64)
-    for v in range(r0, r1):
+    for j in range(j0, j1):
+        v = nonnegative(rows[j])
         if width == 1:
             s = seen[v, 0]
             wanted = live[0] & ~s
             if wanted == 0:
-                nxt[v, 0] = 0
+                if s != full[0]:             # (else completed by a push level: dropped)
+                    rows[j0 + kept] = v
+                    kept += 1
                 continue
             new, e = _pull_one_word(iip, iix, words, ranks, sparse, v, wanted, parents, with_parents)
             examined += _read(iip[v], iip[v + 1], e)
-            nxt[v, 0] = new
-            if new == 0:
-                continue
+            # the found row's work without a branch on it (most rows of a mesh's pull find
+            # nothing, a few something, which no branch predicts)
             s |= new
             seen[v, 0] = s
+            nxt[v, 0] = new
             entries += _popcount64(new)
             live_out[0] |= new
-            done = s == full[0]
-        else:
-            some = _ZERO
-            for w in range(width):
-                want[w] = live[w] & ~seen[v, w]
-                got[w] = 0
-                some |= want[w]
-            if some == 0:
-                for w in range(width):
-                    nxt[v, w] = 0
-                continue
+            hit = np.int64(new != 0)
+            nq[j0 + found] = v
+            found += hit
+            done = hit & np.int64(s == full[0])
+            edges += degrees[v] * hit
+            completed += degrees[v] * done
+            rows[j0 + kept] = v              # (at or before slot j: read already)
+            kept += 1 - done
+            continue
+        some = _ZERO
+        for w in range(width):
+            want[w] = live[w] & ~seen[v, w]
+            got[w] = 0
+            some |= want[w]
+        if some:
             e = _pull_words(iip, iix, words, ranks, sparse, v, want, got, parents, with_parents)
             examined += _read(iip[v], iip[v + 1], e)
             some, done = _ZERO, True
@@ -344,21 +354,41 @@ def _pull_rows(r0, r1, iip, iix, words, ranks, sparse, nxt, seen, live, full, de
                 live_out[w] |= new
                 if seen[v, w] != full[w]:
                     done = False
-            if some == 0:
-                continue
-        nq[r0 + found] = v
-        found += 1
-        edges += degrees[v]
-        if done:
-            completed += degrees[v]
-    stats[0], stats[1], stats[2], stats[3], stats[4] = found, entries, examined, edges, completed
+            if some:
+                nq[j0 + found] = v
+                found += 1
+                edges += degrees[v]
+                if done:
+                    completed += degrees[v]
+                    continue
+        rows[j0 + kept] = v
+        kept += 1
+    stats[0], stats[1], stats[2], stats[3], stats[4], stats[5] = found, entries, examined, edges, completed, kept
 
 
 @numba.njit(cache=True, parallel=True)
-def _pull_parallel(bounds, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats, live_out):
+def _pull_parallel(bounds, rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents,
+                   nq, stats, live_out):
     for c in prange(bounds.shape[0] - 1):
-        _pull_rows(bounds[c], bounds[c + 1], iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents,
-                   nq, stats[c], live_out[c])
+        _pull_rows(bounds[c], bounds[c + 1], rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees,
+                   parents, with_parents, nq, stats[c], live_out[c])
+
+
+@numba.njit(cache=True)
+def _pullable_rows(iip, seen, full, rows):
+    """Lists the rows with in-edges that some search has still to reach (no pull gives the
+    others anything: a Kronecker graph's third of isolated vertices, and the complete rows);
+    returns how many."""
+    count = 0
+    for v in range(seen.shape[0]):
+        if iip[v + 1] == iip[v]:
+            continue
+        for w in range(seen.shape[1]):
+            if seen[v, w] != full[w]:
+                rows[count] = v
+                count += 1
+                break
+    return count
 
 
 @numba.njit(cache=True)
@@ -386,41 +416,46 @@ def _frontier_ranks(cq, nf, cur, ranks, packed):
 
 
 @numba.njit(cache=True)
-def _pull_level(iip, iix, cur, cq, nf, ranks, nxt, seen, live, full, degrees, parents, with_parents, nq, threads):
-    """A pull level over every row (:func:`_pull_rows`) from the frontier ``cur`` (its rows
-    listed in ``cq[:nf]``), in chunks on all the cores where there are enough rows; ``live``
+def _pull_level(iip, iix, cur, cq, nf, ranks, rows, nrows, nxt, seen, live, full, degrees, parents, with_parents, nq,
+                threads):
+    """A pull level over the rows ``rows[:nrows]`` (increasing; :func:`_pull_rows`, which drops
+    the rows it completes) from the frontier ``cur`` (its rows listed in ``cq[:nf]``) into
+    ``nxt`` (zero before), in chunks on all the cores where there are enough rows; ``live``
     becomes the bits found. A frontier of fewer than 1 / SPARSE_SHARE of the vertices is read
     packed (:func:`_frontier_ranks`). Returns (rows found, packed at the front of ``nq`` in
-    increasing order, entries, in-edges read, their out-edges, completed edges)."""
+    increasing order, entries, in-edges read, their out-edges, completed edges, rows kept)."""
     n, width = cur.shape[0], cur.shape[1]
     sparse = nf * SPARSE_SHARE < n
     words = cur
     if sparse:
         words = np.empty((nf + 1, width), np.uint64)
         _frontier_ranks(cq, nf, cur, ranks, words)
-    nchunks = 1 if threads < 2 or n < PARALLEL_ROWS else threads * CHUNKS_PER_THREAD
+    nchunks = 1 if threads < 2 or nrows < PARALLEL_ROWS else threads * CHUNKS_PER_THREAD
     bounds = np.empty(nchunks + 1, np.int64)
     for c in range(nchunks + 1):
-        bounds[c] = n * c // nchunks
-    stats = np.zeros((nchunks, 5), np.int64)
+        bounds[c] = nrows * c // nchunks
+    stats = np.zeros((nchunks, 6), np.int64)
     live_out = np.zeros((nchunks, width), np.uint64)
     if nchunks == 1:
-        _pull_rows(0, n, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats[0],
-                   live_out[0])
+        _pull_rows(0, nrows, rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents,
+                   with_parents, nq, stats[0], live_out[0])
     else:
-        _pull_parallel(bounds, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents, with_parents, nq, stats,
-                       live_out)
-    nn = 0
+        _pull_parallel(bounds, rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents,
+                       with_parents, nq, stats, live_out)
+    nn, kept = 0, 0
     for w in range(width):
         live[w] = 0
     for c in range(nchunks):                 # each chunk's rows follow the chunks before it
         at = bounds[c]
         for j in range(stats[c, 0]):
             nq[nn + j] = nq[at + j]
+        for j in range(stats[c, 5]):
+            rows[kept + j] = rows[at + j]
         nn += stats[c, 0]
+        kept += stats[c, 5]
         for w in range(width):
             live[w] |= live_out[c, w]
-    return nn, stats[:, 1].sum(), stats[:, 2].sum(), stats[:, 3].sum(), stats[:, 4].sum()
+    return nn, stats[:, 1].sum(), stats[:, 2].sum(), stats[:, 3].sum(), stats[:, 4].sum(), kept
 
 
 # -- the log of the levels' frontiers ---------------------------------------------------------
@@ -476,47 +511,63 @@ def _write_entries(levels, log_ids, log_words, lo, hi, depth):
                 levels[v, base + i] += np.int32(np.int64((bits >> np.uint64(i)) & _ONE) * step)
 
 
+@numba.njit(cache=True)
+def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
+    """Chunk c of the rows of ``levels``: -1, then the entries of the wide segments inside it."""
+    r0 = c * rows_per_chunk
+    r1 = min(levels.shape[0], r0 + rows_per_chunk)
+    for v in range(r0, r1):
+        for i in range(levels.shape[1]):
+            levels[v, i] = -1
+    for d in range(nseg):
+        if seg_wide[d]:
+            lo = _first_at_least(log_ids, seg_at[d], seg_at[d + 1], r0)
+            hi = _first_at_least(log_ids, lo, seg_at[d + 1], r1)
+            _write_entries(levels, log_ids, log_words, lo, hi, d)
+
+
 @numba.njit(cache=True, parallel=True)
-def _write_chunks(levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
-    """Each chunk of rows of ``levels``: -1, then the entries of the wide segments inside it."""
-    rows = levels.shape[0]
-    nchunks = -(-rows // rows_per_chunk)
+def _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
     for c in prange(nchunks):
-        r0 = c * rows_per_chunk
-        r1 = min(rows, r0 + rows_per_chunk)
-        for v in range(r0, r1):
-            for i in range(levels.shape[1]):
-                levels[v, i] = -1
-        for d in range(nseg):
-            if seg_wide[d]:
-                lo = _first_at_least(log_ids, seg_at[d], seg_at[d + 1], r0)
-                hi = _first_at_least(log_ids, lo, seg_at[d + 1], r1)
-                _write_entries(levels, log_ids, log_words, lo, hi, d)
+        _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
 
 
 @numba.njit(cache=True)
-def _write_levels(levels, log_ids, log_words, seg_at, seg_sorted, nseg):
+def _write_levels(levels, log_ids, log_words, seg_at, seg_sorted, nseg, threads):
     """The levels table from the log: segment d (rows ``log_ids[seg_at[d]:seg_at[d + 1]]``)
     holds the bits found at depth d. Sorted segments of more entries than the chunks are
-    written chunk by chunk, the others after."""
+    written chunk by chunk (on all the cores for a table of PARALLEL_TABLE slots or more), the
+    others after."""
     k = max(levels.shape[1], 1)
     rows_per_chunk = max(64, CHUNK_BYTES // (4 * k))
     nchunks = -(-levels.shape[0] // rows_per_chunk)
     seg_wide = np.zeros(nseg, np.bool_)
     for d in range(nseg):
         seg_wide[d] = seg_sorted[d] and seg_at[d + 1] - seg_at[d] >= 4 * nchunks
-    _write_chunks(levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+    if threads < 2 or levels.size < PARALLEL_TABLE:
+        for c in range(nchunks):
+            _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+    else:
+        _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
     for d in range(nseg):
         if not seg_wide[d]:
             _write_entries(levels, log_ids, log_words, seg_at[d], seg_at[d + 1], d)
 
 
-@numba.njit(cache=True, parallel=True)
-def _fill(table, value):
-    """Every slot of ``table`` = value, rows on all the cores (its pages are first touched there)."""
-    for v in prange(table.shape[0]):
+@numba.njit(cache=True)
+def _fill_rows(table, value, r0, r1):
+    for v in range(r0, r1):
         for i in range(table.shape[1]):
             table[v, i] = value
+
+
+@numba.njit(cache=True, parallel=True)
+def _fill(table, value):
+    """Every slot of ``table`` = value, in chunks of rows on all the cores (its pages are first
+    touched there)."""
+    nchunks = 64
+    for c in prange(nchunks):
+        _fill_rows(table, value, table.shape[0] * c // nchunks, table.shape[0] * (c + 1) // nchunks)
 
 
 # -- the run ----------------------------------------------------------------------------------
@@ -529,12 +580,17 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
     unexplored] (updated). Returns (records (levels, 5), each level's seconds)."""
     n, width = oip.shape[0] - 1, full.shape[0]
     if with_parents:
-        _fill(parents, -1)
+        if threads < 2 or parents.size < PARALLEL_TABLE:
+            _fill_rows(parents, -1, 0, parents.shape[0])
+        else:
+            _fill(parents, -1)
     seen = np.zeros((n, width), np.uint64)
     cur, nxt = np.zeros((n, width), np.uint64), np.zeros((n, width), np.uint64)
     cq, nq = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
     live = np.zeros(width, np.uint64)
     ranks = np.empty((max(-(-n // 64), 1), 2), np.uint64)
+    rows = np.empty(max(n, 1), np.int32)     # the rows a pull reads, listed at the first one
+    nrows = -1
     nf = _start(sources, seen, cur, cq, parents, with_parents)
     entries, edges, completed = _tally(cq, nf, cur, seen, full, degrees, live)
     stale = 0                                # rows of nxt not zeroed yet, listed in nq
@@ -555,8 +611,8 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         state[2] = unexplored + edges        # handed over: the rule's subtraction gives it back
         push = _choose(mode, alpha, beta, rule_n, state, nf, edges)
         state[2] = unexplored
+        _clear_rows(nxt, nq, stale)
         if push:
-            _clear_rows(nxt, nq, stale)
             nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents)
             wide = nn * SORTED_SHARE >= n
             if wide:
@@ -565,8 +621,11 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
                 live[w] = 0
             found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
         else:
-            nn, found, examined, next_edges, done = _pull_level(iip, iix, cur, cq, nf, ranks, nxt, seen, live, full,
-                                                                degrees, parents, with_parents, nq, threads)
+            if nrows < 0:
+                nrows = _pullable_rows(iip, seen, full, rows)
+            nn, found, examined, next_edges, done, nrows = _pull_level(iip, iix, cur, cq, nf, ranks, rows, nrows, nxt,
+                                                                       seen, live, full, degrees, parents,
+                                                                       with_parents, nq, threads)
             wide = True
         records[level, FRONTIER], records[level, DISCOVERED], records[level, EXAMINED] = entries, found, examined
         records[level, PUSH], records[level, VERTICES] = 1 if push else 0, nn
@@ -580,11 +639,10 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         level += 1
         completed += done
         cur, nxt, cq, nq = nxt, cur, nq, cq
-        # the old frontier's rows, listed in nq, are zeroed before a push writes there (a
-        # pull writes every row)
+        # the old frontier's rows, listed in nq, are zeroed before the next level writes there
         stale, nf, entries, edges = nf, nn, found, next_edges
     if with_levels:
-        _write_levels(levels, log_ids, log_words, seg_at, seg_sorted, level + 1)
+        _write_levels(levels, log_ids, log_words, seg_at, seg_sorted, level + 1, threads)
     return records[:level].copy(), seconds[:level].copy()
 
 
