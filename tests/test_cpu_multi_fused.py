@@ -44,7 +44,7 @@ def model_records(A, sources, levels, mode, max_levels, alpha=None, beta=None):
     entries read the frontier's out-edges (push) or each unfinished row's in-edges up to the
     one that gives it its last wanted bit, counted 32 a step (pull)."""
     out, inn, degrees = blocks(A)
-    n, k = A.n, len(sources)
+    n = A.n
     rule = DirectionRule(mode, n, out.nnz, **({} if alpha is None else {"alpha": alpha, "beta": beta}))
     reached = levels >= 0
     records, depth = [], 0

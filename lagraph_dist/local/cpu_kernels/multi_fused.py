@@ -34,7 +34,6 @@ from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
-from lagraph_dist.local.layout import RULE_PUSH
 from lagraph_dist.local.parts import LocalCSR
 
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
@@ -243,7 +242,7 @@ def _slot(ranks, sparse, u):
     return np.int64(ranks[w, 1] + np.uint64(_popcount64(bits & ((_ONE << shift) - _ONE)))) * inside
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _pull_one_word(iip, iix, words, ranks, sparse, v, wanted, parents, with_parents):
     """Row v's scan of its in-neighbours for the bits ``wanted`` (one word a vertex); returns
     (the bits found, the slot it stopped at)."""
@@ -269,7 +268,7 @@ def _pull_one_word(iip, iix, words, ranks, sparse, v, wanted, parents, with_pare
     return got & wanted, e
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _pull_words(iip, iix, words, ranks, sparse, v, want, got, parents, with_parents):
     """Row v's scan of its in-neighbours for the bits ``want`` (W words a vertex), found ones
     into ``got`` (zero before); returns the slot it stopped at."""
@@ -437,7 +436,7 @@ def _pull_level(iip, iix, cur, cq, nf, ranks, rows, nrows, nxt, seen, live, full
     stats = np.zeros((nchunks, 6), np.int64)
     live_out = np.zeros((nchunks, width), np.uint64)
     if nchunks == 1:
-        _pull_rows(0, nrows, rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents,
+        _pull_rows(np.int64(0), nrows, rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents,
                    with_parents, nq, stats[0], live_out[0])
     else:
         _pull_parallel(bounds, rows, iip, iix, words, ranks, sparse, nxt, seen, live, full, degrees, parents,
@@ -491,7 +490,7 @@ def _first_at_least(ids, lo, hi, v):
     return lo
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _write_entries(levels, log_ids, log_words, lo, hi, depth):
     """The depth of every bit of the log's entries lo .. hi into their rows of ``levels`` (-1
     there before). A word of many bits is written as a whole: each of its columns gains
@@ -529,7 +528,7 @@ def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide
 @numba.njit(cache=True, parallel=True)
 def _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
     for c in prange(nchunks):
-        _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+        _write_chunk(np.int64(c), levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
 
 
 @numba.njit(cache=True)
@@ -561,15 +560,6 @@ def _fill_rows(table, value, r0, r1):
             table[v, i] = value
 
 
-@numba.njit(cache=True, parallel=True)
-def _fill(table, value):
-    """Every slot of ``table`` = value, in chunks of rows on all the cores (its pages are first
-    touched there)."""
-    nchunks = 64
-    for c in prange(nchunks):
-        _fill_rows(table, value, table.shape[0] * c // nchunks, table.shape[0] * (c + 1) // nchunks)
-
-
 # -- the run ----------------------------------------------------------------------------------
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, parents, with_parents, mode, alpha,
@@ -577,13 +567,12 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
     """The run: levels until the frontier empties or ``max_levels`` ran. ``levels`` and
     ``parents`` are (rows, k) int32 tables (written only when ``with_levels`` /
     ``with_parents``; parents filled with -1 here); ``state`` is the rule's [push, previous,
-    unexplored] (updated). Returns (records (levels, 5), each level's seconds)."""
+    unexplored] (updated). Returns (records (levels, 5), each level's seconds). (Every helper
+    is called with one set of argument types: a literal 0 where another call passes an int64
+    compiles a second copy.)"""
     n, width = oip.shape[0] - 1, full.shape[0]
     if with_parents:
-        if threads < 2 or parents.size < PARALLEL_TABLE:
-            _fill_rows(parents, -1, 0, parents.shape[0])
-        else:
-            _fill(parents, -1)
+        _fill_rows(parents, -1, 0, parents.shape[0])
     seen = np.zeros((n, width), np.uint64)
     cur, nxt = np.zeros((n, width), np.uint64), np.zeros((n, width), np.uint64)
     cq, nq = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
@@ -600,7 +589,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
     seg_at = np.zeros(capacity + 2, np.int64)
     seg_sorted = np.zeros(capacity + 1, np.bool_)
     if with_levels:
-        log_ids, log_words = _log_append(log_ids, log_words, 0, cq, nf, cur)
+        log_ids, log_words = _log_append(log_ids, log_words, np.int64(0), cq, nf, cur)
     seg_at[1] = nf
     records = np.zeros((capacity, 5), np.int64)
     seconds = np.empty(capacity, np.float64)
