@@ -218,6 +218,13 @@ def test_batch_width_checked(width):
         run(A, np.zeros(width, np.int64))
 
 
+@pytest.mark.parametrize("source", [-1, 32])
+def test_sources_checked(source):
+    A = ld.kronecker(5)
+    with pytest.raises(ValueError, match="sources"):
+        run(A, [0, source])
+
+
 def test_rows_checked():
     A = ld.kronecker(5)
     with pytest.raises(ValueError, match="rows"):

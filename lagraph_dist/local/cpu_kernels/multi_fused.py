@@ -8,9 +8,12 @@ frontier's queue and offers each vertex's words to its out-neighbours (on one co
 level has every row that some live search has not reached yet OR in its in-neighbours'
 frontier words until it holds all the bits it wants, in parallel over chunks of rows (each
 chunk writes only its own rows and queue slots, so the result is the same whatever the
-threads). Which direction a level takes is fused.py's :func:`_rule` on the multi-source counts
-(the frontier's vertices and their out-edges; the unexplored edges are those of the vertices
-some search has still to reach, handed over each level).
+threads). Pulls read a list of the rows that can still take bits (rows with in-edges not yet
+complete), and a sparse frontier's words packed by rank, so that a first pull's reads stay in
+the core's caches. Which direction a level takes is fused.py's :func:`_rule` on the
+multi-source counts (the frontier's vertices and their out-edges; the unexplored edges are
+those of the vertices some search has still to reach, handed over each level), as
+``algebra/multi.py`` asks DirectionRule.
 
 The levels are not written as they are found: each level's new frontier (its vertices and
 words) is appended to a log, and at the end one pass over cache-sized chunks of rows writes
@@ -18,7 +21,7 @@ every row of the (rows, k) levels table once, -1 first, then the levels of the l
 (sorted) segments inside the chunk; the thin segments' few entries are written after it. A
 table written as the levels find its entries was read and written back once a wide level.
 Parents are found with their edge, so they are written as found into a table filled with -1
-first (on all the cores).
+first.
 """
 from __future__ import annotations
 
@@ -242,7 +245,7 @@ def _slot(ranks, sparse, u):
     return np.int64(ranks[w, 1] + np.uint64(_popcount64(bits & ((_ONE << shift) - _ONE)))) * inside
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _pull_one_word(iip, iix, words, ranks, sparse, v, wanted, parents, with_parents):
     """Row v's scan of its in-neighbours for the bits ``wanted`` (one word a vertex); returns
     (the bits found, the slot it stopped at)."""
@@ -268,7 +271,7 @@ def _pull_one_word(iip, iix, words, ranks, sparse, v, wanted, parents, with_pare
     return got & wanted, e
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _pull_words(iip, iix, words, ranks, sparse, v, want, got, parents, with_parents):
     """Row v's scan of its in-neighbours for the bits ``want`` (W words a vertex), found ones
     into ``got`` (zero before); returns the slot it stopped at."""
@@ -651,6 +654,8 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
         raise ValueError(f"a fused multi-source run takes 1 to {MULTI_FUSED_MAX_WIDTH} sources, got {k}")
     if rows < n:
         raise ValueError(f"the outputs need at least {n} rows, got {rows}")
+    if sources.min() < 0 or sources.max() >= n:      # (the compiled loops do not check)
+        raise ValueError(f"sources must be vertices of the block (0 to {n - 1})")
     level_table = np.empty((rows, k), np.int32) if levels else _NO_TABLE
     parent_table = np.empty((rows, k), np.int32) if parents else _NO_TABLE
     state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
