@@ -81,8 +81,8 @@ extern "C" __global__ void ld_single_entries(int id, i64 nwords, int count, u32*
     if (list_ids) { list_ids[0] = id; ld_store_value(list_values, 0, bits0, size0); }
 }
 
-#ifdef LD_NVCC_CHECK
-template __global__ void ld_assign_from_list<bool>(const int*, i64, const bool*, const bool*, bool, int, u32*, bool*);
-template __global__ void ld_assign_from_list<long long>(const int*, i64, const long long*, const long long*,
-                                                        long long, int, u32*, long long*);
+#ifdef LD_NVCC_CHECK   // every value type's assignment
+#define LD_ASSIGN(V) template __global__ void ld_assign_from_list<V>(const int*, i64, const V*, const V*, V, int, \
+    u32*, V*);
+LD_ASSIGN(bool) LD_ASSIGN(int) LD_ASSIGN(long long) LD_ASSIGN(float) LD_ASSIGN(double)
 #endif

@@ -160,10 +160,13 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 #define LD_I64_MAX 0x7fffffffffffffffLL
 
-// Codes from lagraph_dist/local/layout.py: multiply operators LD_MULT_PAIR (1 / true), LD_MULT_LAND (the input
-// entry's value; the matrix is all true), LD_MULT_SECONDI (the input entry's global id); add
-// monoids LD_ADD_ANY, LD_ADD_MIN, LD_ADD_LOR; mask modes LD_MASK_NONE, LD_MASK_KEEP_SET (result
-// only where the mask has an entry), LD_MASK_KEEP_CLEAR (complement: only where it has none).
+// Codes from lagraph_dist/local/layout.py: multiply operators of the input entry's value x and a
+// matrix entry (the value 1 of V: matrices are patterns) LD_MULT_PAIR and LD_MULT_SECOND (1),
+// LD_MULT_LAND (x != 0; V is bool), LD_MULT_SECONDI (the input entry's global id), LD_MULT_FIRST
+// (x), LD_MULT_TIMES (x * 1 = x), LD_MULT_PLUS (x + 1, in V); add monoids LD_ADD_ANY, LD_ADD_MIN,
+// LD_ADD_MAX, LD_ADD_PLUS, LD_ADD_LOR, LD_ADD_LAND; mask modes LD_MASK_NONE, LD_MASK_KEEP_SET
+// (result only where the mask has an entry), LD_MASK_KEEP_CLEAR (complement: only where it has
+// none). Value types V: bool, int, long long, float, double (lagraph_dist.semirings.VALUE_DTYPES).
 
 // Local index l of a space -> global id (the IdMap of lagraph_dist/grid.py).
 __device__ __forceinline__ i64 ld_to_global(i64 l, i64 block_len, i64 stride, i64 offset) {
@@ -215,19 +218,58 @@ struct ld_first_hit_final {
     static constexpr bool value = ADD == LD_ADD_ANY || (ADD == LD_ADD_MIN && MULT == LD_MULT_SECONDI);
 };
 
+// Whether a multiply reads the input entry's value (the others leave the input's values unread).
+template <int MULT>
+struct ld_reads_left {
+    static constexpr bool value = MULT == LD_MULT_LAND || MULT == LD_MULT_FIRST || MULT == LD_MULT_TIMES ||
+                                  MULT == LD_MULT_PLUS;
+};
+
+// Input entry i's value as the multiply reads it (V() where it reads none: no load); the index
+// keeps the caller's type, so the load is the one written inline before.
+template <int MULT, typename V, typename I>
+__device__ __forceinline__ V ld_left(const V* __restrict__ values, I i) {
+    if constexpr (ld_reads_left<MULT>::value) return values[i];
+    else return V();
+}
+
 template <int MULT, typename V>
 __device__ __forceinline__ V ld_multiply(i64 source_local, V left, i64 block_len, i64 stride, i64 offset) {
     if constexpr (MULT == LD_MULT_SECONDI) return (V)ld_to_global(source_local, block_len, stride, offset);
-    else if constexpr (MULT == LD_MULT_LAND) return left;
-    else return (V)1;
+    else if constexpr (MULT == LD_MULT_LAND) return left;                 // x != 0: land's V is bool
+    else if constexpr (MULT == LD_MULT_FIRST || MULT == LD_MULT_TIMES) return left;   // x, x * 1
+    else if constexpr (MULT == LD_MULT_PLUS) return (V)(left + (V)1);     // wraps as V, as graphblas's
+    else return (V)1;                                                      // pair, second: the matrix's 1
 }
 
 template <int ADD, typename V>
 __device__ __forceinline__ V ld_combine(V a, V b) {
     if constexpr (ADD == LD_ADD_MIN) return a < b ? a : b;
     else if constexpr (ADD == LD_ADD_LOR) return a || b;
+    else if constexpr (ADD == LD_ADD_MAX) return a > b ? a : b;
+    else if constexpr (ADD == LD_ADD_PLUS) return (V)(a + b);
+    else if constexpr (ADD == LD_ADD_LAND) return a && b;
     else return a;
 }
+
+#ifdef LD_NVCC_CHECK
+// The valued instances a plain nvcc compile checks in push.cu and pull.cu (the drivers build any
+// (multiply, add, type) on first use): each multiply, and each monoid's atomic and combine on
+// each kind of value it takes (bool's or/and, int and long long atomics, float and double adds
+// and compare-and-swap loops).
+#define LD_VALUED_CHECKS(INSTANCE) \
+    INSTANCE(LD_MULT_PAIR, LD_ADD_PLUS, long long) \
+    INSTANCE(LD_MULT_FIRST, LD_ADD_PLUS, float) \
+    INSTANCE(LD_MULT_TIMES, LD_ADD_PLUS, double) \
+    INSTANCE(LD_MULT_SECOND, LD_ADD_PLUS, int) \
+    INSTANCE(LD_MULT_PLUS, LD_ADD_MIN, float) \
+    INSTANCE(LD_MULT_FIRST, LD_ADD_MAX, double) \
+    INSTANCE(LD_MULT_FIRST, LD_ADD_MIN, int) \
+    INSTANCE(LD_MULT_SECOND, LD_ADD_MAX, long long) \
+    INSTANCE(LD_MULT_FIRST, LD_ADD_MIN, bool) \
+    INSTANCE(LD_MULT_SECOND, LD_ADD_MAX, bool) \
+    INSTANCE(LD_MULT_LAND, LD_ADD_LAND, bool)
+#endif
 
 // Counters every product kernel shares (one u64 each, zeroed with the output; local/layout.py):
 // LD_FOUND (entries found = length of the output queue), LD_EXAMINED (edges read),
@@ -342,9 +384,67 @@ __device__ __forceinline__ void ld_stage_init(ld_stage& stage) {
     __syncthreads();
 }
 
+// Which value types are floats, and bool (the atomic combines differ).
+template <typename V> struct ld_is_float { static constexpr bool value = false; };
+template <> struct ld_is_float<float> { static constexpr bool value = true; };
+template <> struct ld_is_float<double> { static constexpr bool value = true; };
+template <typename V> struct ld_is_bool { static constexpr bool value = false; };
+template <> struct ld_is_bool<bool> { static constexpr bool value = true; };
+
+// A float's or double's bits as the unsigned word atomicCAS takes, and back.
+__device__ __forceinline__ u32 ld_to_bits(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ u64 ld_to_bits(double x) { return (u64)__double_as_longlong(x); }
+__device__ __forceinline__ float ld_from_bits(u32 bits) { return __uint_as_float(bits); }
+__device__ __forceinline__ double ld_from_bits(u64 bits) { return __longlong_as_double((long long)bits); }
+
+// min/max of a float or double slot by compare-and-swap (no atomicMin/Max for them; their bits
+// ordered as integers would put negatives backwards). The comparison is the float's own: -0.0
+// and +0.0 are equal (the first stays), infinities order as numbers; a larger value (for min)
+// costs one plain read and no atomic.
+template <int ADD, typename V>
+__device__ __forceinline__ void ld_atomic_keep(V* slot, V value) {
+    using Bits = decltype(ld_to_bits(value));
+    Bits* at = reinterpret_cast<Bits*>(slot);
+    Bits seen = *(volatile Bits*)at;
+    while (ADD == LD_ADD_MIN ? value < ld_from_bits(seen) : value > ld_from_bits(seen)) {
+        const Bits before = atomicCAS(at, seen, ld_to_bits(value));
+        if (before == seen) return;
+        seen = before;
+    }
+}
+
+// Combine `value` into values[v] under the monoid ADD, atomically, the slot starting at the monoid's
+// identity (gpu_kernels' _output). Integers: atomicAdd/Min/Max (long long's add as unsigned:
+// the same two's-complement sum); floats: atomicAdd, min/max by compare-and-swap; bool: an or
+// (lor, max) or and (land, min) whose every writer writes the same value, a plain store.
+template <int ADD, typename V>
+__device__ __forceinline__ void ld_atomic_combine(V* __restrict__ values, i64 v, V value) {
+    V* slot = values + v;
+    constexpr bool is_bool = ld_is_bool<V>::value, is_float = ld_is_float<V>::value;
+    if constexpr (is_bool && (ADD == LD_ADD_LOR || ADD == LD_ADD_MAX)) {
+        if (value) values[v] = true;
+    } else if constexpr (is_bool && (ADD == LD_ADD_LAND || ADD == LD_ADD_MIN)) {
+        if (!value) values[v] = false;
+    } else if constexpr (ADD == LD_ADD_PLUS && sizeof(V) == 8 && !is_float) {
+        atomicAdd((unsigned long long*)slot, (unsigned long long)value);
+    } else if constexpr (ADD == LD_ADD_PLUS) {
+        static_assert(!is_bool, "plus does not take bool values (the semirings refuse it)");
+        atomicAdd(slot, value);
+    } else if constexpr (is_float) {
+        static_assert(ADD == LD_ADD_MIN || ADD == LD_ADD_MAX, "a float's monoid: plus, min or max");
+        ld_atomic_keep<ADD, V>(slot, value);
+    } else if constexpr (ADD == LD_ADD_MIN) {
+        atomicMin(slot, value);
+    } else {
+        static_assert(ADD == LD_ADD_MAX, "an integer's monoid: plus, min or max");
+        atomicMax(slot, value);
+    }
+}
+
 // Claim entry v of an output bitmap for a product whose monoid is ADD, writing `value`:
 // returns true for the first claimant (the entry is new). `any` writes only the first value;
-// `min` keeps the smallest (values start at the identity); `lor` ors (values start false).
+// the other monoids combine every value into the slot (ld_atomic_combine: values start at the
+// monoid's identity, lor's at false).
 template <int ADD, typename V>
 __device__ __forceinline__ bool ld_claim(u32* __restrict__ words, V* __restrict__ values, i64 v, V value) {
     const u32 bit = 1u << (v & 31);
@@ -354,13 +454,9 @@ __device__ __forceinline__ bool ld_claim(u32* __restrict__ words, V* __restrict_
         if (atomicOr(word, bit) & bit) return false;
         values[v] = value;
         return true;
-    } else if constexpr (ADD == LD_ADD_MIN) {
-        const bool fresh = !(atomicOr(word, bit) & bit);
-        atomicMin((long long*)(values + v), (long long)value);
-        return fresh;
     } else {
         const bool fresh = !(atomicOr(word, bit) & bit);
-        if (value) values[v] = true;
+        ld_atomic_combine<ADD, V>(values, v, value);
         return fresh;
     }
 }

@@ -182,17 +182,15 @@ __global__ void ld_fold_merge(const u32* __restrict__ recv, int nowners, i64 blo
     ld_add_block_count(counters + LD_PUSH_EDGES, pushed_edges);
 }
 
-#ifdef LD_NVCC_CHECK
-template __global__ void ld_fold_pack<bool>(const int*, const u64*, const u32*, const bool*, i64, int, int, i64, i64,
-                                            const long long*, unsigned int*, u32*);
-template __global__ void ld_fold_pack<long long>(const int*, const u64*, const u32*, const long long*, i64, int,
-                                                 int, i64, i64, const long long*, unsigned int*, u32*);
-template __global__ void ld_fold_merge<LD_ADD_ANY, bool>(const u32*, int, i64, int, i64, i64, const long long*,
-    const u32*, int, u32*, bool*, int*, u64*, const i64*);
-template __global__ void ld_fold_merge<LD_ADD_LOR, bool>(const u32*, int, i64, int, i64, i64, const long long*,
-    const u32*, int, u32*, bool*, int*, u64*, const i64*);
-template __global__ void ld_fold_merge<LD_ADD_ANY, long long>(const u32*, int, i64, int, i64, i64, const long long*,
-    const u32*, int, u32*, long long*, int*, u64*, const i64*);
-template __global__ void ld_fold_merge<LD_ADD_MIN, long long>(const u32*, int, i64, int, i64, i64, const long long*,
-    const u32*, int, u32*, long long*, int*, u64*, const i64*);
+#ifdef LD_NVCC_CHECK   // every value type's pack, every monoid's merge on each type it takes
+#define LD_FOLD_PACK(V) template __global__ void ld_fold_pack<V>(const int*, const u64*, const u32*, const V*, i64, \
+    int, int, i64, i64, const long long*, unsigned int*, u32*);
+#define LD_FOLD_MERGE(A, V) template __global__ void ld_fold_merge<A, V>(const u32*, int, i64, int, i64, i64, \
+    const long long*, const u32*, int, u32*, V*, int*, u64*, const i64*);
+#define LD_FOLD_MERGES(V) LD_FOLD_MERGE(LD_ADD_ANY, V) LD_FOLD_MERGE(LD_ADD_MIN, V) LD_FOLD_MERGE(LD_ADD_MAX, V)
+LD_FOLD_PACK(bool) LD_FOLD_PACK(int) LD_FOLD_PACK(long long) LD_FOLD_PACK(float) LD_FOLD_PACK(double)
+LD_FOLD_MERGES(bool) LD_FOLD_MERGES(int) LD_FOLD_MERGES(long long) LD_FOLD_MERGES(float) LD_FOLD_MERGES(double)
+LD_FOLD_MERGE(LD_ADD_LOR, bool) LD_FOLD_MERGE(LD_ADD_LAND, bool)
+LD_FOLD_MERGE(LD_ADD_PLUS, int) LD_FOLD_MERGE(LD_ADD_PLUS, long long) LD_FOLD_MERGE(LD_ADD_PLUS, float)
+LD_FOLD_MERGE(LD_ADD_PLUS, double)
 #endif

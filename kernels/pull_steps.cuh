@@ -8,13 +8,37 @@
 //   ld_pull_warp_row   a warp scans a long row, LOADS coalesced steps in flight, until no later
 //                      input can change the row's value.
 // A row's inputs are read in increasing order; a scan stops at its first frontier input when
-// the semiring allows it (ld_first_hit_final), or, for lor, at its first true value.
+// the semiring allows it (ld_first_hit_final), or, for lor, at its first true value; the valued
+// monoids (plus, min, max of values) read the whole row, a warp combining a step's hits by
+// ld_warp_combine.
 // COHERENT says how the frontier bitmap is read: through the read-only cache when no thread of
 // the kernel writes it (pull.cu), at L2 with __ldcg when the same kernel writes it (fused.cu).
 #pragma once
 #include "common.cuh"
 
 #define LD_PULL_UNROLL 4
+
+// Lane x ^ d's value (bool travels as an int: the shuffles take no bytes).
+template <typename V>
+__device__ __forceinline__ V ld_shfl_xor(V x, int d) {
+    if constexpr (ld_is_bool<V>::value) return __shfl_xor_sync(0xffffffffu, (int)x, d) != 0;
+    else return __shfl_xor_sync(0xffffffffu, x, d);
+}
+
+// The monoid ADD over the values x of the lanes with `has` (one lane at least), in every lane:
+// an xor butterfly whose steps combine two lanes' partial values with the operands in either
+// order, so a commutative op (plus, float plus too) leaves the same bits in every lane; min and
+// max may differ only in the sign of a zero, and lane 0's is the one written.
+template <int ADD, typename V>
+__device__ __forceinline__ V ld_warp_combine(V x, bool has) {
+    for (int d = 16; d > 0; d >>= 1) {
+        const V other = ld_shfl_xor(x, d);
+        const bool other_has = __shfl_xor_sync(0xffffffffu, (int)has, d) != 0;
+        if (other_has) x = has ? ld_combine<ADD, V>(x, other) : other;
+        has = has || other_has;
+    }
+    return x;
+}
 
 template <bool COHERENT>
 __device__ __forceinline__ u32 ld_frontier_word(const u32* __restrict__ frontier_words, int c) {
@@ -49,8 +73,8 @@ __device__ __forceinline__ bool ld_pull_short_row(const int* __restrict__ indice
             if constexpr (stop_at_first) {
                 first = c[k];
             } else {
-                const V x = ld_multiply<MULT, V>(c[k], MULT == LD_MULT_LAND ? frontier_values[c[k]] : V(),
-                                                 block_len, stride, offset);
+                const V x = ld_multiply<MULT, V>(c[k], ld_left<MULT>(frontier_values, c[k]), block_len, stride,
+                                                 offset);
                 value = found ? ld_combine<ADD, V>(value, x) : x;
                 settled = ADD == LD_ADD_LOR && value;
             }
@@ -58,7 +82,7 @@ __device__ __forceinline__ bool ld_pull_short_row(const int* __restrict__ indice
         }
     }
     if (stop_at_first && found)
-        value = ld_multiply<MULT, V>(first, MULT == LD_MULT_LAND ? frontier_values[first] : V(), block_len, stride, offset);
+        value = ld_multiply<MULT, V>(first, ld_left<MULT>(frontier_values, first), block_len, stride, offset);
     return found;
 }
 
@@ -101,16 +125,22 @@ __device__ __forceinline__ bool ld_pull_warp_row(const int* __restrict__ indices
             if (!hits) continue;
             if constexpr (stop_at_first) {           // the lowest lane holds the smallest input id
                 const int first = __shfl_sync(0xffffffffu, c[h], __ffs(hits) - 1);
-                value = ld_multiply<MULT, V>(first, MULT == LD_MULT_LAND ? frontier_values[first] : V(),
-                                             block_len, stride, offset);
-            } else {                                 // lor: true as soon as any hit is true
+                value = ld_multiply<MULT, V>(first, ld_left<MULT>(frontier_values, first), block_len, stride, offset);
+            } else if constexpr (ADD == LD_ADD_LOR) {    // lor: true as soon as any hit is true
                 const bool hit = (hits >> lane) & 1u;
                 V x = V();
-                if (hit) x = ld_multiply<MULT, V>(c[h], MULT == LD_MULT_LAND ? frontier_values[c[h]] : V(),
-                                                  block_len, stride, offset);
+                if (hit) x = ld_multiply<MULT, V>(c[h], ld_left<MULT>(frontier_values, c[h]), block_len, stride,
+                                                  offset);
                 const bool any_true = __ballot_sync(0xffffffffu, hit && x) != 0;
                 value = found ? ld_combine<ADD, V>(value, (V)any_true) : (V)any_true;
                 settled = (bool)value;
+            } else {                                 // a valued monoid: the step's hits combined, then the row's
+                const bool hit = (hits >> lane) & 1u;
+                V x = V();
+                if (hit) x = ld_multiply<MULT, V>(c[h], ld_left<MULT>(frontier_values, c[h]), block_len, stride,
+                                                  offset);
+                x = ld_warp_combine<ADD, V>(x, hit);
+                value = found ? ld_combine<ADD, V>(value, x) : x;
             }
             found = true;
         }

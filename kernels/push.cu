@@ -223,7 +223,7 @@ ld_push_spmspv(const i64* __restrict__ indptr, const int* __restrict__ indices,
         for (int j = 0; j < J; ++j) {
             bool fresh = false;
             if (open[j]) {
-                const V left = MULT == LD_MULT_LAND ? frontier_values[k[j]] : V();
+                const V left = ld_left<MULT>(frontier_values, k[j]);
                 fresh = ld_claim<ADD, V>(out_words, out_values, v[j],
                                          ld_multiply<MULT, V>(u[j], left, block_len, stride, offset));
             }
@@ -278,4 +278,5 @@ LD_PUSH_INSTANCE(LD_MULT_PAIR, LD_ADD_ANY, bool)
 LD_PUSH_INSTANCE(LD_MULT_LAND, LD_ADD_LOR, bool)
 LD_PUSH_INSTANCE(LD_MULT_SECONDI, LD_ADD_ANY, long long)
 LD_PUSH_INSTANCE(LD_MULT_SECONDI, LD_ADD_MIN, long long)
+LD_VALUED_CHECKS(LD_PUSH_INSTANCE)
 #endif

@@ -3,7 +3,9 @@ complemented, by values; push and pull) on each vector dtype against python-grap
 random graphs, ewise_add/ewise_mult/apply/reduce with the new monoids and dtypes, the
 semiring policy the kernels read, and the bad inputs. The same products on 2 x 2 and 2 x 3
 grids: tests/mpi/check_semirings_values.py."""
+import functools
 import sys
+import time
 from pathlib import Path
 
 import graphblas as gb
@@ -30,7 +32,18 @@ def _backend(name):
         import cupy
         if cupy.cuda.runtime.getDeviceCount() == 0:
             pytest.skip("no CUDA device")
+        _gpu_built()
     return name
+
+
+@functools.lru_cache(maxsize=None)
+def _gpu_built():
+    """The valued semirings' GPU modules, built at once in threads before the first GPU case
+    (each would otherwise compile on its first product, one after another)."""
+    started = time.perf_counter()
+    built = ld.get_backend("gpu").kernels.build_semirings()
+    print(f"\nbuilt {built} GPU modules on demand in {time.perf_counter() - started:.1f} s")
+    return built
 
 
 @st.composite
@@ -146,6 +159,39 @@ def test_the_policy_lives_on_the_objects():
     assert list(ld.semirings) == [ld.semiring.any_pair, ld.semiring.lor_land, ld.semiring.any_secondi,
                                   ld.semiring.min_secondi]      # built ahead; the rest on first use
     assert {np.dtype(d) for d in DTYPES} == set(VALUE_DTYPES)
+
+
+def test_every_product_the_cpu_runs_has_gpu_kernels():
+    """Each typed, oriented semiring a product can run (every semiring the package names, every
+    dtype it takes, vxm and mxv) maps to a (multiply, add, value type) of the GPU's kernels:
+    the searches' four built ahead, the rest on demand; a value type the kernels lack is
+    Unsupported, naming what runs. (No device needed: the codes alone.)"""
+    from dataclasses import replace
+
+    from lagraph_dist.core.errors import DomainMismatch as Refused
+    from lagraph_dist.local.gpu_kernels import base
+    ctypes = {"bool", "int", "long long", "float", "double"}
+    seen = set()
+    for s in semirings.every():
+        for dtype in VALUE_DTYPES:
+            for vector_left in (True, False):
+                try:
+                    typed = s.for_product(dtype, vector_left=vector_left)
+                except Refused:
+                    continue
+                mult, add, ctype = base.KernelsBase._codes(typed)
+                assert (add, mult) == typed.codes and ctype in ctypes
+                assert ctype == base._CTYPE[np.dtype(typed.out_dtype)]
+                seen.add((mult, add, ctype))
+    assert set(base._INSTANCES) < seen and len(base._INSTANCES) == 4
+    assert len(seen) == 41                     # the four, and 37 built on demand
+    ahead = base._ahead()
+    on_demand = base._on_demand("pull", "ld_pull_long_rows", (3, 3, "float"))
+    assert on_demand == ("ld_pull_rows<3, 3, float>", "ld_pull_long_rows<3, 3, float>")
+    assert not set(on_demand) & set(ahead["pull"])
+    odd = replace(ld.semiring.plus_first, dtype=np.dtype(np.uint8))
+    with pytest.raises(ld.Unsupported, match="float64"):
+        base.KernelsBase._codes(odd)
 
 
 def test_bad_inputs_raise_the_packages_exceptions():

@@ -1,26 +1,40 @@
 """What the drivers of kernels/*.cu share: the sources built with the -D defines of
 lagraph_dist.local.layout (memoised per device), launches counted, device reads, block sizing,
-the memory pool, and the products' output part, mask and arguments."""
+the memory pool, and the products' output part, mask and arguments.
+
+The modules are built in two ways. Ahead, on a device's first kernel: every source with the
+searches' four semirings' instances (:data:`_INSTANCES`), the kernels a BFS runs. On demand:
+any other (kernel, multiply, add, value type) a product asks for (the valued semirings on
+bool, int32, int64, float32 and float64 vectors) is a module of its own, that instance alone,
+compiled on its first launch and memoised per device (:func:`_module_on_demand`), so the
+searches' build does not grow with the semirings; :meth:`KernelsBase.build_semirings` builds
+a set of them at once, in threads."""
 from __future__ import annotations
 
 import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 import numpy as np
 
-from lagraph_dist.core.errors import Unsupported
+from lagraph_dist.core.errors import DomainMismatch, Unsupported
 from lagraph_dist.local.layout import ADD_CODES, FUSED_BUILDS, MULT_CODES, NCOUNTERS, SMALL_SCAN, THREADS, cuda_defines
 from lagraph_dist.local.fit import RESULTS_AHEAD_BYTES
 from lagraph_dist.local.parts import LocalPart
-from lagraph_dist.semirings import semirings
+from lagraph_dist.semirings import VALUE_DTYPES, semirings
 
 _MULT = MULT_CODES           # (the codes' names, for messages: the semirings carry the codes)
 _ADD = ADD_CODES
-_CTYPE = {np.dtype(bool): "bool", np.dtype(np.int64): "long long"}
-# the (multiply, add, value type) combinations the modules are built with: the registry's
-# semirings built ahead (the searches' four)
+#: the kernels' value type V of each vector dtype (lagraph_dist.semirings.VALUE_DTYPES)
+_CTYPE = {np.dtype(bool): "bool", np.dtype(np.int32): "int", np.dtype(np.int64): "long long",
+          np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+# the (multiply, add, value type) combinations the modules are built with ahead: the registry's
+# semirings built ahead (the searches' four); the others are built on their first use
 _INSTANCES = [(*reversed(s.codes), _CTYPE[np.dtype(s.out_dtype)]) for s in semirings]
-_VALUE_TYPES = ("bool", "long long")
+_VALUE_TYPES = ("bool", "long long")    # the value types of the kernels built ahead
+#: kernels of one source built together on demand (a pull launches both)
+_TOGETHER = {"pull": ("ld_pull_rows", "ld_pull_long_rows")}
 
 
 def kernel_sources():
@@ -35,34 +49,64 @@ def _template(name, *args):
 
 
 @functools.lru_cache(maxsize=None)
+def _ahead():
+    """{source: the name expressions its module is built with ahead}."""
+    return {
+        "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
+        "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
+        "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
+        "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
+                + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
+        "fused": [_template("ld_bfs_fused", m, v, blocks) for m, v in ((0, "bool"), (2, "long long"))
+                  for blocks in FUSED_BUILDS]
+                 + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
+        "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
+                  for p in ("false", "true")],
+        "multi_fused": [_template("ld_multi_bfs_fused", w, b) for w in (1, 2, 4, 8) for b in (1, 2)],
+    }
+
+
+def _build(cupy, source, expressions, path, **kwargs):
+    module = cupy.RawModule(code=kernel_sources()[f"{source}.cu"],
+                            options=("-std=c++17", f"-I{path}") + cuda_defines(),
+                            name_expressions=list(expressions), **kwargs)
+    module.compile()
+    return module
+
+
+@functools.lru_cache(maxsize=None)
 def _modules(device_id):
-    """The compiled modules for one device (memoised per device, as CuPy's own kernels are)."""
+    """The modules built ahead for one device (memoised per device, as CuPy's own kernels are)."""
     import cupy
     folder = resources.files("lagraph_dist.kernels")
-    with resources.as_file(folder) as path:
-        options = ("-std=c++17", f"-I{path}") + cuda_defines()
-        sources = kernel_sources()
-        names = {
-            "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
-            "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
-            "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
-            "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
-                    + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
-            "fused": [_template("ld_bfs_fused", m, v, blocks) for m, v in ((0, "bool"), (2, "long long"))
-                      for blocks in FUSED_BUILDS]
-                     + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
-            "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
-                      for p in ("false", "true")],
-            "multi_fused": [_template("ld_multi_bfs_fused", w, b) for w in (1, 2, 4, 8) for b in (1, 2)],
-        }
-        modules = {}
-        with cupy.cuda.Device(device_id):
-            for name, expressions in names.items():
-                modules[name] = cupy.RawModule(code=sources[f"{name}.cu"], options=options,
-                                               name_expressions=expressions,
-                                               enable_cooperative_groups=name == "fused")
-                modules[name].compile()
+    modules = {}
+    with resources.as_file(folder) as path, cupy.cuda.Device(device_id):
+        for name, expressions in _ahead().items():
+            modules[name] = _build(cupy, name, expressions, path, enable_cooperative_groups=name == "fused")
     return modules
+
+
+@functools.lru_cache(maxsize=None)
+def _module_on_demand(device_id, source, expressions):
+    """A module of ``source`` holding one instance's kernels (``expressions``, their template
+    names), built on its first use and memoised per device."""
+    import cupy
+    with resources.as_file(resources.files("lagraph_dist.kernels")) as path, cupy.cuda.Device(device_id):
+        return _build(cupy, source, expressions, path)
+
+
+def _on_demand(source, name, args):
+    """The name expressions of the module on demand that holds kernel ``name<args>``."""
+    together = _TOGETHER.get(source, ())
+    return tuple(_template(k, *args) for k in (together if name in together else (name,)))
+
+
+def _module_holding(device_id, source, name, args):
+    """The module whose kernel ``name`` (with template arguments ``args``) a launch takes: the
+    one built ahead when it holds it, else the instance's own, built now if need be."""
+    if not args or _template(name, *args) in _ahead()[source]:
+        return _modules(device_id)[source]
+    return _module_on_demand(device_id, source, _on_demand(source, name, args))
 
 
 class _Counted:
@@ -239,7 +283,8 @@ class KernelsBase:
         function = self._functions.get(key)
         if function is None:
             full = _template(name, *template_args) if template_args else name
-            function = self._functions[key] = _Counted(_modules(key[0])[module].get_function(full), self)
+            function = self._functions[key] = _Counted(
+                _module_holding(key[0], module, name, template_args).get_function(full), self)
         return function
 
     def _blocks(self, work_items, per_thread=1, cap_per_sm=32, threads=THREADS):
@@ -273,12 +318,12 @@ class KernelsBase:
         counters, words = scratch[:2 * NCOUNTERS].view(cp.uint64), scratch[2 * NCOUNTERS:]
         dtype = semiring.out_dtype
         kind = semiring.add.kind
-        if kind == "min":
-            values = cp.full(length, semiring.add.identity_of(dtype), dtype=dtype)
-        elif kind == "lor":
-            values = cp.zeros(length, dtype=dtype)
-        else:                       # any: the first claimant writes, nothing to initialise
+        if kind == "any":           # the first claimant writes, nothing to initialise
             values = cp.empty(length, dtype=dtype)
+        elif kind in ("lor", "plus"):           # identity 0: a memset
+            values = cp.zeros(length, dtype=dtype)
+        else:                       # min, max, land: the claims combine into the identity
+            values = cp.full(length, semiring.add.identity_of(dtype), dtype=dtype)
         queue = cp.empty(max(min(int(queue_capacity), length), 1), dtype=cp.int32)
         part = LocalPart("bitmap", length, None, values, words=words, ids=queue, ids_sorted=False)
         return part, counters
@@ -290,14 +335,45 @@ class KernelsBase:
 
     @staticmethod
     def _codes(semiring):
-        """(multiply code, add code, value type) of a semiring's kernels: its objects' own; a
-        combination the modules are not built with is Unsupported on this backend."""
+        """(multiply code, add code, value type) of a semiring's kernels: its objects' own. Every
+        multiply and monoid of layout's codes runs on every value type of :data:`_CTYPE` (those
+        built ahead, the rest on first use); anything else is Unsupported, naming what runs."""
         add, mult = semiring.codes
-        codes = (mult, add, _CTYPE.get(np.dtype(semiring.out_dtype)))
-        if codes not in _INSTANCES:
-            raise Unsupported(f"{semiring!r} is not built for the GPU backend yet (it runs on the CPU backend); "
-                              f"the GPU's: {', '.join(repr(s) for s in semirings)}")
-        return codes
+        dtype = semiring.out_dtype
+        ctype = None if dtype is None else _CTYPE.get(np.dtype(dtype))
+        if ctype is None or mult not in _MULT.values() or add not in _ADD.values():
+            raise Unsupported(f"{semiring!r} does not run on the GPU backend: its kernels take the multiplies "
+                              f"{', '.join(_MULT)}, the monoids {', '.join(_ADD)} and values of "
+                              f"{', '.join(d.name for d in _CTYPE)}")
+        return mult, add, ctype
+
+    def build_semirings(self, which=None, dtypes=VALUE_DTYPES, *, threads=None):
+        """Build now the modules that products of the semirings ``which`` (default: every one
+        the package names) on vectors of ``dtypes`` would build on their first use, both
+        orientations (vxm and mxv): push, pull, the fold's pack and merge, the assignment of
+        their values. They compile in ``threads`` threads at once (default: the cores; NVRTC
+        compiles outside the GIL) on the current device. Returns how many were built."""
+        wanted = set()
+        for semiring in semirings.every() if which is None else which:
+            for dtype in dtypes:
+                for vector_left in (True, False):
+                    try:
+                        typed = semiring.for_product(dtype, vector_left=vector_left)
+                    except DomainMismatch:          # a type the semiring refuses
+                        continue
+                    mult, add, ctype = self._codes(typed)
+                    for source, name, args in (("push", "ld_push_spmspv", (mult, add, ctype)),
+                                               ("pull", "ld_pull_rows", (mult, add, ctype)),
+                                               ("fold", "ld_fold_merge", (add, ctype)),
+                                               ("fold", "ld_fold_pack", (ctype,)),
+                                               ("bitmap", "ld_assign_from_list", (ctype,))):
+                        if _template(name, *args) not in _ahead()[source]:
+                            wanted.add((source, _on_demand(source, name, args)))
+        device_id = self.cp.cuda.Device().id
+        _modules(device_id)
+        with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
+            list(pool.map(lambda job: _module_on_demand(device_id, *job), sorted(wanted)))
+        return len(wanted)
 
     @staticmethod
     def _idmap(in_map):
