@@ -43,8 +43,8 @@ __all__ = ["multi_bfs_fused", "compile_multi_fused"]
 
 #: a pull level over fewer rows than this runs on one core (a parallel region costs ~20 us)
 PARALLEL_ROWS = 1 << 16
-#: a pull level from a frontier of fewer than 1 / SPARSE_SHARE of the vertices reads a
-#: frontier vertex's words only where its bitmap has it
+#: a pull level from a frontier of fewer than 1 / SPARSE_SHARE of the vertices reads its words
+#: packed by rank (:func:`_frontier_ranks`)
 SPARSE_SHARE = 8
 #: a push level whose next frontier holds at least 1 / SORTED_SHARE of the vertices lists it in
 #: increasing order (a scan of the frontier words): its log segment is then written by chunks
@@ -52,7 +52,7 @@ SORTED_SHARE = 16
 #: bytes of the levels table one chunk of the final pass writes (it stays in the core's cache
 #: while the log's entries are written into it)
 CHUNK_BYTES = 1 << 17
-#: a levels or parents table of fewer slots than this is written on one core
+#: a levels table of fewer slots than this is written on one core (the parents' -1 always is)
 PARALLEL_TABLE = 1 << 21
 #: a log word of this many bits or more is written to the levels table as a whole
 DENSE_BITS = 12
