@@ -57,7 +57,7 @@ PARALLEL_TABLE = 1 << 21
 #: a log word of this many bits or more is written to the levels table as a whole
 DENSE_BITS = 12
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
-FRONTIER, DISCOVERED, EXAMINED, PUSH, VERTICES = range(5)
+_FRONTIER, _DISCOVERED, _EXAMINED, _PUSH, _VERTICES = range(5)
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -619,8 +619,8 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
                                                                        seen, live, full, degrees, parents,
                                                                        with_parents, nq, threads)
             wide = True
-        records[level, FRONTIER], records[level, DISCOVERED], records[level, EXAMINED] = entries, found, examined
-        records[level, PUSH], records[level, VERTICES] = 1 if push else 0, nn
+        records[level, _FRONTIER], records[level, _DISCOVERED], records[level, _EXAMINED] = entries, found, examined
+        records[level, _PUSH], records[level, _VERTICES] = 1 if push else 0, nn
         if with_levels:
             log_ids, log_words = _log_append(log_ids, log_words, seg_at[level + 1], nq, nn, nxt)
         seg_at[level + 2] = seg_at[level + 1] + nn
