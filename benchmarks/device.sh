@@ -104,6 +104,12 @@ for stage in "$@"; do
                 bench --scale $s --roots ${BENCH_ROOTS:-16} --peers cupyx-naive --no-check-levels --no-progress \
                 --json "$OUT/gpu-bench-scale$s$tag.json" 2>&1 | tail -12 | sed "s/^/$side: /" | tee -a "$OUT/bench.log"
         done; done ;;
+    multi)                  # many searches at once (benchmarks/multi_source.py): $MULTI_GRAPHS (kron:22) from
+                            # $MULTI_SOURCES (64 512) sources, beside the separate searches and scipy's
+        timeout ${MULTI_TIMEOUT:-300} python3 "$repo/benchmarks/multi_source.py" \
+            $(for g in ${MULTI_GRAPHS:-kron:22}; do echo --graph $g; done) --sources ${MULTI_SOURCES:-64 512} \
+            --backend gpu --scipy-sources ${MULTI_SCIPY_SOURCES:-4} --json "$OUT/multi-source.json" 2>&1 \
+            | tee "$OUT/multi.log" ;;
     hidiam)                 # meshes with every peer, then a long path with scipy
         timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --path 0 \
             --peer-repeats 1 --json "$OUT/high-diameter-meshes.json" 2>&1 | tail -14 | tee "$OUT/hidiam.log"
