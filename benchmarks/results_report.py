@@ -293,6 +293,11 @@ def what_is(record):
         return "host cost of a launch: plain, cooperative, CUDA graph, a search's round"
     if record.get("benchmark") == "bfs_extras":
         return "BFS extras: bfs_multi and depth_limit"
+    if record.get("benchmark") == "multi_source":
+        graphs = list(dict.fromkeys(run["graph"] for run in record["runs"]))
+        counts = sorted({run["sources"] for run in record["runs"]})
+        return (f"many searches at once (multi_source.py): {', '.join(graphs)}, "
+                f"{'/'.join(map(str, counts))} sources, beside the separate searches")
     if record.get("benchmark") == "cpu-scaling":
         options = record["options"]
         return (f"CPU strong scaling on one host: Kronecker scale {', '.join(map(str, options['scales']))}, "
@@ -1259,8 +1264,33 @@ def results_agreement(results):
                           "Ranks on one host of 2 cores: 4 ranks are oversubscribed.", md_table(header, rows)])
 
 
+def results_multi_source(results):
+    """Many searches at once (benchmarks/multi_source.py): a row a graph, source count and output."""
+    rows, names = [], sorted(path.name for path in Path(results).glob("*multi-source-*.json"))
+    for name in names:
+        record = load(results, name)
+        device = record["environment"].get("device", "?")
+        for run in record["runs"]:
+            scipy = run.get("scipy_searches_per_second")
+            rows.append([device, run["graph"], str(run["sources"]), "levels and parents" if run["parents"] else "levels",
+                         ms(min(run["batch_seconds"])) + " / " + ms(float(np.median(run["batch_seconds"]))),
+                         sig(run["batch_searches_per_second"], 3), sig(run["separate_searches_per_second"], 3),
+                         times(run["ratio_to_separate"]), "not run" if scipy is None else sig(scipy, 3),
+                         "-" if scipy is None else times(run["ratio_to_scipy"]),
+                         f"all rows = ld.bfs; {run['parents_validated_rows']} parents validated",
+                         f"`{record_commit(record)}`", f"`{name}`"])
+    header = ["device", "graph", "sources", "outputs", "batch ms (best / median)", "searches/s (batch)",
+              "searches/s (one ld.bfs call each)", "batch vs separate", "searches/s (scipy shortest_path)",
+              "batch vs scipy", "checked", "commit", "record"]
+    return "\n\n".join(["`ld.bfs_multi` against the same searches one `ld.bfs` call each, in the same run and "
+                          "process; scipy's many-source `shortest_path(unweighted=True)` on the host from the first "
+                          "sources (its rate per search). Median of the repeats; every batch's rows equal the "
+                          "separate searches' levels.", md_table(header, rows)])
+
+
 # -- regions -------------------------------------------------------------------------------------------
 RESULTS_README_REGIONS = {
+    "multi-source": results_multi_source,
     "cpu-agreement": results_agreement,
     "readme-h100-bench": readme_h100_bench, "readme-high-diameter": readme_high_diameter,
     "readme-multigpu": readme_multigpu,
