@@ -91,11 +91,10 @@ def level_digest(stats):
     return [{k: record.get(k) for k in keys} for record in stats]
 
 
-def run_graph(spec, args):
+def run_graph(spec, args, on_run):
     A, name, asked = build(spec, args.backend)
     S = A.to_scipy()
     print(f"{name}: {A}", flush=True)
-    runs = []
     for k in ([asked] if asked else args.sources):
         sources = pick_roots(A, k, seed=args.root_seed)
         if len(sources) < k:           # more sources than roots: repeat them (each its own search)
@@ -127,12 +126,11 @@ def run_graph(spec, args):
                    "ratio_to_scipy": None if scipy_rate is None else (k / batch_median) / scipy_rate,
                    "levels_equal_separate": True, "parents_validated_rows": validated,
                    "levels": level_digest(batch.stats)}
-            runs.append(run)
+            on_run(A, run)                 # written as measured: a later failure or timeout keeps it
             print(f"  k={k} {'with parents' if parents else 'levels only'}: batch {1e3 * batch_median:.2f} ms "
                   f"({run['batch_searches_per_second']:,.0f}/s), separate {1e3 * single_median:.2f} ms "
                   f"({run['ratio_to_separate']:.1f}x)"
-                  + ("" if scipy_rate is None else f", scipy {scipy_rate:,.0f}/s"), flush=True)
-    return A, runs
+                  + ("" if scipy_rate is None else f", scipy {scipy_rate:,.1f}/s"), flush=True)
 
 
 def main(argv=None):
@@ -147,12 +145,14 @@ def main(argv=None):
                         help="scipy searches from the first this many sources (its rate is per search; 0: none)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
-    runs, A = [], None
+    runs = []
+
+    def record(A, run):
+        runs.append(run)
+        if args.json:
+            write_json({"benchmark": "multi_source", "environment": environment(A), "runs": runs}, args.json)
     for spec in args.graph:
-        A, found = run_graph(spec, args)
-        runs.extend(found)
-    if args.json:
-        write_json({"benchmark": "multi_source", "environment": environment(A), "runs": runs}, args.json)
+        run_graph(spec, args, record)
     return 0
 
 
