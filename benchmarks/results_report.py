@@ -1272,8 +1272,11 @@ def results_multi_source(results):
         device = record["environment"].get("device", "?")
         for run in record["runs"]:
             scipy = run.get("scipy_searches_per_second")
+            timed = run.get("batch_seconds")       # (a record rebuilt from a log keeps the median only)
+            best = ms(min(timed)) if timed else "-"
+            median = ms(float(np.median(timed))) if timed else ms(run["batch_median_seconds"])
             rows.append([device, run["graph"], str(run["sources"]), "levels and parents" if run["parents"] else "levels",
-                         ms(min(run["batch_seconds"])) + " / " + ms(float(np.median(run["batch_seconds"]))),
+                         best + " / " + median,
                          sig(run["batch_searches_per_second"], 3), sig(run["separate_searches_per_second"], 3),
                          times(run["ratio_to_separate"]), "not run" if scipy is None else sig(scipy, 3),
                          "-" if scipy is None else times(run["ratio_to_scipy"]),
@@ -1285,7 +1288,8 @@ def results_multi_source(results):
     return "\n\n".join(["`ld.bfs_multi` against the same searches one `ld.bfs` call each, in the same run and "
                           "process; scipy's many-source `shortest_path(unweighted=True)` on the host from the first "
                           "sources (its rate per search). Median of the repeats; every batch's rows equal the "
-                          "separate searches' levels.", md_table(header, rows)])
+                          "separate searches' levels. A record marked `from_log` was rebuilt from its run's "
+                          "printed medians (the record says why).", md_table(header, rows)])
 
 
 # -- regions -------------------------------------------------------------------------------------------
