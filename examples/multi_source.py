@@ -1,5 +1,6 @@
-"""Many searches at once: ``ld.bfs_multi`` runs up to 64 BFS a batch, each level one masked
-product of a k x n frontier matrix (one bit per search and vertex) with the graph.
+"""Many searches at once: ``ld.bfs_multi`` runs up to 512 BFS a batch on one process (all their
+levels in one call of the backend) and 64 a batch on a grid (a masked product of the k x n
+frontier matrix with the graph a level); either way one bit per search and vertex.
 
     python examples/multi_source.py [scale] [sources]
     mpiexec -n 4 python -m mpi4py examples/multi_source.py

@@ -4,7 +4,7 @@ backend reads from them (one place: the kernels map no names of their own).
 Like ``graphblas.semiring`` the names are ``{monoid}_{binaryop}``. Each entry is a frozen
 dataclass that carries everything a backend needs:
 
-* a :class:`BinaryOp` its kernel code (``MULT_*`` of :mod:`lagraph_dist.local.layout`), which
+* a :class:`BinaryOp` its kernel code (``MULT_*``, defined here and handed to nvcc by :mod:`lagraph_dist.local.layout`), which
   operands' values it reads, its fixed result type if it has one, and its rule on arrays;
 * a :class:`Monoid` its kernel code (``ADD_*``), its identity and terminal value per dtype, its
   MPI reduction and its rule on arrays;
@@ -35,14 +35,21 @@ from typing import Callable
 import numpy as np
 
 from lagraph_dist.core.errors import DomainMismatch
-from lagraph_dist.local.layout import (ADD_ANY, ADD_LAND, ADD_LOR, ADD_MAX, ADD_MIN, ADD_PLUS, MULT_FIRST, MULT_LAND,
-                                       MULT_PAIR, MULT_PLUS, MULT_SECOND, MULT_SECONDI, MULT_TIMES)
 
 __all__ = [
     "BinaryOp", "Monoid", "Semiring", "binary", "monoids", "semirings", "monoid", "semiring", "VALUE_DTYPES",
     "any_pair", "lor_land", "any_secondi", "min_secondi", "lookup_semiring", "lookup_monoid", "lookup_binary",
     "check_value_dtype",
 ]
+
+# -- the kernel codes: template arguments of the CUDA kernels, branches of the compiled loops -----
+# A multiply's code says what a kernel makes of the vector's value x (the left operand) and a
+# matrix entry (the value 1, the right operand): pair 1, land x != 0, secondi the entry's global
+# id, first x, second 1, times x * 1, plus x + 1. A monoid's says how two values combine. They
+# are defined here, with the operators that carry them; lagraph_dist.local.layout hands them to
+# nvcc as -D defines with the other shared numbers.
+MULT_PAIR, MULT_LAND, MULT_SECONDI, MULT_FIRST, MULT_SECOND, MULT_TIMES, MULT_PLUS = 0, 1, 2, 3, 4, 5, 6
+ADD_ANY, ADD_MIN, ADD_LOR, ADD_PLUS, ADD_MAX, ADD_LAND = 0, 1, 2, 3, 4, 5
 
 INT64_MAX = np.iinfo(np.int64).max
 _bool = np.dtype(np.bool_)

@@ -17,6 +17,7 @@ from lagraph_dist.local import cpu_kernels as K
 from lagraph_dist.local import wire
 from lagraph_dist.local.parts import LocalCSR, LocalPart
 from lagraph_dist.semirings import VALUE_DTYPES, semirings
+from kernel_twins import entries, mask_of, random_csr
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")]
 
@@ -56,16 +57,6 @@ def gpu():
     return backend
 
 
-def random_csr(rng, nmajor, nminor, density, hub=True):
-    dense = rng.random((nmajor, nminor)) < density
-    if hub:                                   # one long row/column so the warp paths run
-        dense[nmajor // 2, :] = rng.random(nminor) < 0.9
-    rows, cols = np.nonzero(dense)
-    indptr = np.zeros(nmajor + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=nmajor), out=indptr[1:])
-    return LocalCSR(indptr, cols.astype(np.int32), nminor)
-
-
 def random_values(rng, dtype, count, special=None):
     """Values of ``dtype``: floats normal, or with ``special`` "whole" small integers (sums exact
     in any order) or "extremes" (infinities, signed zeros, ties)."""
@@ -77,24 +68,6 @@ def random_values(rng, dtype, count, special=None):
     if dtype.kind == "f" and special != "whole":
         return rng.normal(0, 4, count).astype(dtype)
     return rng.integers(-6, 7, count).astype(dtype)
-
-
-def mask_of(rng, length, kind):
-    if kind == "none":
-        return None, False
-    return K.bitmap_from_list(np.flatnonzero(rng.random(length) < 0.5).astype(np.int32), length), \
-        kind == "complement"
-
-
-def entries(part, counters, backend):
-    """{id: value} of a kernel output and its counters; the output's bitmap and queue agree."""
-    host_counters = backend.to_host(counters)
-    part.set_found(int(host_counters[K.FOUND]))
-    ids = backend.to_host(part.ids).astype(np.int64)
-    assert len(set(ids.tolist())) == ids.shape[0], "the output queue repeats an id"
-    assert sorted(ids.tolist()) == K.list_from_bitmap(backend.to_host(part.words)).tolist(), \
-        "queue and bitmap disagree"
-    return dict(zip(ids.tolist(), backend.to_host(part.values)[ids].tolist())), host_counters
 
 
 def assert_same(cpu_result, gpu_result, gpu, semiring):

@@ -134,7 +134,7 @@ def test_collective_calls_of_a_level():
     ({"direction": "sideways"}, InvalidValue),
     ({"frontier_per_rank": [1, 1, 1]}, DimensionMismatch),
     ({"frontier_per_rank": [1, 1, 1, 1]}, InvalidValue),      # sums to 4, frontier is 2
-    ({"semiring": "plus_times"}, DomainMismatch),
+    ({"semiring": "plus_nothing"}, DomainMismatch),
     ({"backend": "tpu"}, InvalidValue),
 ])
 def test_bad_input_is_refused(change, error):

@@ -148,6 +148,11 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     ``levels.to_numpy()`` and ``parents.to_numpy()`` are (len(sources), n) int64 arrays, -1
     where unreached; row i is what ``ld.bfs(A, sources[i], depth_limit=depth_limit)`` gives
     (the same levels, parents valid by the Graph500 rules). ``parents=False`` computes none.
+
+    It is the faster way to run many searches on graphs of short diameter (one H200, Kronecker
+    scale 22: 512 sources 9.0x the searches per second of separate ``ld.bfs`` calls, levels only;
+    2 cores, Kronecker 18, 64 sources: 6.8x), not on a mesh, whose searches' waves rarely meet
+    (2 cores, 16 sources on the 15,606-vertex mesh 4elt: 36 ms against 8 ms for the 16 calls).
     """
     A = as_matrix(A, what="bfs_multi")
     grid = A.grid

@@ -6,9 +6,12 @@ nvcc). The sources define none of these names themselves: ``kernels/common.cuh``
 compile that lacks one with an ``#error`` naming it. The numpy twins (``cpu_kernels``), the GPU
 driver (``gpu_kernels``) and ``grid`` import them from here.
 
-This module imports nothing from the package (it is the bottom of the kernel layer).
+It imports only the semirings' kernel codes, which their operators define (lagraph_dist.semirings).
 """
 from __future__ import annotations
+
+from lagraph_dist.semirings import (ADD_ANY, ADD_LAND, ADD_LOR, ADD_MAX, ADD_MIN, ADD_PLUS, MULT_FIRST,  # noqa: F401
+                                    MULT_LAND, MULT_PAIR, MULT_PLUS, MULT_SECOND, MULT_SECONDI, MULT_TIMES)
 
 __all__ = ["cuda_defines", "SHARED"]
 
@@ -51,12 +54,8 @@ FUSED_INBOX = 1024           # fused.cu: entries a cluster block's inbox holds (
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 
 # -- semiring and mask codes (template arguments / kernel arguments) -----------------------------
-# A multiply's code says what a kernel makes of the vector's value x (the left operand) and a
-# matrix entry (the value 1, the right operand): pair 1, land x != 0, secondi the entry's global
-# id, first x, second 1, times x * 1, plus x + 1. The semirings' objects carry these codes
-# (lagraph_dist.semirings); the tables below only name them (tests, messages).
-MULT_PAIR, MULT_LAND, MULT_SECONDI, MULT_FIRST, MULT_SECOND, MULT_TIMES, MULT_PLUS = 0, 1, 2, 3, 4, 5, 6
-ADD_ANY, ADD_MIN, ADD_LOR, ADD_PLUS, ADD_MAX, ADD_LAND = 0, 1, 2, 3, 4, 5
+# The semirings' codes are defined with the operators that carry them (lagraph_dist.semirings)
+# and handed on from here with the other shared numbers; the tables below only name them.
 MASK_NONE, MASK_KEEP_SET, MASK_KEEP_CLEAR = 0, 1, 2    # no mask, mask, complemented mask
 MULT_CODES = {"pair": MULT_PAIR, "land": MULT_LAND, "secondi": MULT_SECONDI, "first": MULT_FIRST,
               "second": MULT_SECOND, "times": MULT_TIMES, "plus": MULT_PLUS}

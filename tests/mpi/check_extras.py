@@ -116,7 +116,7 @@ def bad_input(grid):
     expect_error(grid, ld.IndexOutOfBound, ld.bfs_multi, A, [0, 10])
     expect_error(grid, ld.DomainMismatch, ld.bfs_multi, A, [0, 1.5])
     expect_error(grid, ld.DomainMismatch, ld.bfs_multi, A, 3)
-    expect_error(grid, ld.InvalidValue, ld.bfs_multi, A, [0], batch_size=65)
+    expect_error(grid, ld.InvalidValue, ld.bfs_multi, A, [0], batch_size=513)
     expect_error(grid, ld.InvalidValue, ld.bfs, A, 0, depth_limit=-1)
     expect_error(grid, ld.IndexOutOfBound, ld.bfs, A, 0, target=99)
     res = ld.bfs(A, 0)

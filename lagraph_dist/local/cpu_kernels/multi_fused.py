@@ -105,6 +105,15 @@ def full_words(k):
 
 
 # -- the start --------------------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def _row_empty(words, v):
+    """True when vertex v's words hold no bit."""
+    for x in range(words.shape[1]):
+        if words[v, x]:
+            return False
+    return True
+
+
 @numba.njit(cache=True)
 def _start(sources, seen, cur, queue, parents, with_parents):
     """Search i's bit at vertex sources[i] in ``seen`` and ``cur`` (zeroed), its parent itself;
@@ -113,11 +122,7 @@ def _start(sources, seen, cur, queue, parents, with_parents):
     for i in range(sources.shape[0]):
         s = sources[i]
         w, bit = i >> 6, _ONE << np.uint64(i & 63)
-        fresh = True
-        for x in range(cur.shape[1]):
-            if cur[s, x]:
-                fresh = False
-        if fresh:
+        if _row_empty(cur, s):
             queue[nf] = s
             nf += 1
         cur[s, w] |= bit
@@ -163,11 +168,7 @@ def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents):
                     continue
                 if not listed:
                     listed = True
-                    empty = True
-                    for x in range(width):
-                        if nxt[v, x]:
-                            empty = False
-                    if empty:
+                    if _row_empty(nxt, v):
                         nq[nn] = v
                         nn += 1
                 seen[v, w] |= new
