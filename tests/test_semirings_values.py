@@ -218,7 +218,7 @@ def test_bad_inputs_raise_the_packages_exceptions():
 
 # -- grids ------------------------------------------------------------------------------------------
 @needs_mpi
-@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3)])
+@pytest.mark.parametrize("rows, cols", [(1, 2), (2, 2), (2, 3)])     # (1 x 2 first: its 2 ranks compile the loops)
 def test_products_agree_on_grids(rows, cols):
     done = run_mpi(rows * cols, HERE / "mpi" / "check_semirings_values.py", rows, cols, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
