@@ -88,7 +88,7 @@ def assert_product(w, expected, semiring):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 70))
 def test_products_against_dense(backend, seed, n):
     rng = np.random.default_rng(seed)

@@ -118,7 +118,7 @@ def check_run(A, S, sources, res, mode, max_levels=NO_LIMIT, rule=None):
 
 
 # -- generated graphs -------------------------------------------------------------------------
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs(), data=st.data(), mode=st.sampled_from(DIRECTIONS),
        width=st.sampled_from([1, 2, 7, 63, 64, 65, 130]), limit=st.sampled_from([NO_LIMIT, 0, 1, 3]),
        outputs=st.sampled_from([(True, True), (True, False), (False, True)]))
