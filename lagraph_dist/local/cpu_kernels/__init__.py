@@ -55,6 +55,12 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
 compile_notice.install()      # before any kernel below compiles: a fresh install's wait is said
 
 
+#: a fold's loops are specialised on the value type: these types' (4 and 8 bytes, integer and
+#: float) are compiled ahead with the searches' (bool, int64), so that the ranks of a grid do not
+#: all compile them at once on their first valued product
+_VALUED_FOLDS = [semirings.plus_times.typed(np.float64), semirings.min_plus.typed(np.int32)]
+
+
 def compile_kernels():
     """Set the kernels' threads, then compile (or load from numba's disk cache) every compiled
     loop, one thread and chunked, for the types the searches use, on a tiny graph. The backend
@@ -70,6 +76,6 @@ def compile_kernels():
     bitmap.warm_up()
     push.warm_up(csr, in_map, list(semirings))
     pull.warm_up(csr, in_map, list(semirings))
-    fold.warm_up(list(semirings))
+    fold.warm_up(list(semirings) + _VALUED_FOLDS)
     multi.warm_up(csr, in_map)
     parts.warm_up()
