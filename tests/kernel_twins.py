@@ -38,3 +38,16 @@ def entries(part, counters, backend):
     assert sorted(ids.tolist()) == K.list_from_bitmap(words).tolist(), "queue and bitmap disagree"
     values = backend.to_host(part.values)[ids]
     return dict(zip(ids.tolist(), values.tolist())), host_counters
+
+
+def assign_twins_agree(gpu, ids, words, values, kwargs):
+    """assign_from_list of the same ``ids`` into copies of the same bitmap and values (the
+    source in ``kwargs``), on the CPU twin and on the GPU: the same words and values after."""
+    cp = gpu.xp
+    cpu_words, cpu_values = words.copy(), values.copy()
+    K.assign_from_list(ids, cpu_words, cpu_values, **kwargs)
+    gpu_words, gpu_values = cp.asarray(words), cp.asarray(values)
+    gpu.kernels.assign_from_list(cp.asarray(ids), gpu_words, gpu_values,
+                                 **{k: (cp.asarray(v) if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()})
+    np.testing.assert_array_equal(cp.asnumpy(gpu_words), cpu_words)
+    np.testing.assert_array_equal(cp.asnumpy(gpu_values), cpu_values)

@@ -9,7 +9,7 @@ from lagraph_dist.local.layout import FUSED_BLOCK_EDGES, FUSED_CLUSTER_BLOCK_EDG
 from lagraph_dist.comm.grid import IdMap
 from lagraph_dist.local.parts import LocalCSR, LocalPart
 from lagraph_dist.semirings import semirings
-from kernel_twins import entries, mask_of, random_csr, to_gpu
+from kernel_twins import assign_twins_agree, entries, mask_of, random_csr, to_gpu
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")]
 
@@ -183,7 +183,6 @@ def test_bitmap_kernels_match_twins(gpu, length, density):
 @pytest.mark.parametrize("mode", ["dense", "compact", "scalar"])
 @pytest.mark.parametrize("dtype", [np.int64, np.bool_])
 def test_assign_from_list_matches_twin(gpu, mode, dtype):
-    cp = gpu.xp
     rng = np.random.default_rng(5)
     length = 4096
     ids = rng.choice(length, 700, replace=False).astype(np.int32)
@@ -193,13 +192,7 @@ def test_assign_from_list_matches_twin(gpu, mode, dtype):
     compact = rng.integers(0, 1000, ids.shape[0]).astype(dtype)
     kwargs = {"dense": {"src_dense": dense}, "compact": {"src_compact": compact},
               "scalar": {"scalar": dtype(1)}}[mode]
-    cpu_words, cpu_values = words.copy(), values.copy()
-    K.assign_from_list(ids, cpu_words, cpu_values, **kwargs)
-    gpu_words, gpu_values = cp.asarray(words), cp.asarray(values)
-    gpu.kernels.assign_from_list(cp.asarray(ids), gpu_words, gpu_values,
-                                 **{k: (cp.asarray(v) if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()})
-    np.testing.assert_array_equal(cp.asnumpy(gpu_words), cpu_words)
-    np.testing.assert_array_equal(cp.asnumpy(gpu_values), cpu_values)
+    assign_twins_agree(gpu, ids, words, values, kwargs)
 
 
 # -- the fold -------------------------------------------------------------------------------

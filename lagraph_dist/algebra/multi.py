@@ -337,7 +337,7 @@ def multi_fusable(A, rule) -> bool:
     """Whether a batch on ``A`` runs as one fused call of the backend
     (:func:`fused_multi_search`): one process, and a rule whose arithmetic the run evaluates
     itself (a replaced ``choose`` is asked level by level by :func:`repeat_masked_mxm`)."""
-    return A.grid.size == 1 and not rule.replaced and hasattr(A.backend.kernels, "multi_bfs_fused")
+    return A.grid.size == 1 and not rule.replaced
 
 
 def batch_most(A, rule) -> int:

@@ -485,13 +485,7 @@ def _log_append(log_ids, log_words, used, nq, nn, nxt):
 @numba.njit(cache=True, inline="always")
 def _first_at_least(ids, lo, hi, v):
     """The first slot of the increasing ``ids[lo:hi]`` holding v or more (hi: none)."""
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if ids[mid] < v:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return lo + np.searchsorted(ids[lo:hi], v)
 
 
 @numba.njit(cache=True)
