@@ -185,6 +185,100 @@ def test_rule_parameters_and_state(mode):
                                                           model_rule.unexplored)
 
 
+# -- a pull level run from its frontier -------------------------------------------------------
+def level_state(A, sources, depth):
+    """The words of a run about to expand ``depth``, from scipy's hop levels: (seen, the
+    frontier's words, its vertices, the live bits, the full words)."""
+    k, n = len(sources), A.n
+    hops = hop_levels(sp.csr_matrix(A.to_scipy()), sources).T           # (n, k)
+    width = -(-k // 64)
+    seen, cur = np.zeros((n, width), np.uint64), np.zeros((n, width), np.uint64)
+    for i in range(k):
+        bit = np.uint64(1) << np.uint64(i % 64)
+        seen[(hops[:, i] >= 0) & (hops[:, i] <= depth), i // 64] |= bit
+        cur[hops[:, i] == depth, i // 64] |= bit
+    cq = np.flatnonzero(cur.any(axis=1)).astype(np.int32)
+    return seen, cur, cq, np.bitwise_or.reduce(cur, axis=0), multi_fused.full_words(k)
+
+
+def pull_both_ways(A, sources, depth, with_parents):
+    """One pull level from the state of ``depth`` as the row scans run it (:func:`_pull_level`,
+    one core) and from the frontier (:func:`_scatter_pull_level`): (what each returns, its
+    next words, seen words, parents, the found rows in increasing order)."""
+    out, inn, degrees = blocks(A)
+    n, k = A.n, len(sources)
+    results = []
+    for scatter in (False, True):
+        seen, cur, cq, live, full = level_state(A, sources, depth)
+        nxt, nq = np.zeros_like(cur), np.empty(n, np.int32)
+        rows = np.empty(n, np.int32)
+        nrows = multi_fused._pullable_rows(inn.indptr, seen, full, rows)
+        reads, nrows = multi_fused._wanting_reads(inn.indptr, rows, nrows, seen, live)
+        parents = np.full((n, k), -1, np.int32) if with_parents else multi_fused._NO_TABLE
+        args = (cur, cq, np.int64(len(cq)))
+        if scatter:
+            got = multi_fused._scatter_pull_level(out.indptr, out.indices, inn.indptr, inn.indices, *args, nxt, nq,
+                                                  seen, live, full, degrees, parents, with_parents, reads)
+        else:
+            ranks = np.empty((-(-n // 64), 2), np.uint64)
+            got = multi_fused._pull_level(inn.indptr, inn.indices, *args, ranks, rows, nrows, nxt, seen, live,
+                                          full, degrees, parents, with_parents, nq, 1)[:5]
+        results.append((got, nxt, seen, parents, np.sort(nq[:got[0]]), live))
+    return results
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=edge_graphs(), data=st.data(), width=st.sampled_from([1, 5, 64, 70]), with_parents=st.booleans())
+def test_scatter_pull_is_the_pull(graph, data, width, with_parents):
+    """From the same state, the pull run from its frontier finds what the row scans find: the
+    same rows and words, the same parents (each row's first in-neighbour holding the bit), and
+    the same counts, the in-edges read included (counted 32 a step where a scan stops)."""
+    src, dst, n, symmetrize, _ = graph
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
+    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))
+    depth = data.draw(st.integers(0, 4))
+    (pulled, *pull_state), (scattered, *scatter_state) = pull_both_ways(A, sources, depth, with_parents)
+    assert tuple(int(x) for x in pulled) == tuple(int(x) for x in scattered)
+    for a, b in zip(pull_state, scatter_state):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("with_parents", [False, True])
+def test_scatter_pull_long_rows(with_parents):
+    """Rows of more than 32 in-edges that a scan stops early (every wanted bit found) and rows
+    it reads to the end, beside a mesh's short rows."""
+    rng = np.random.default_rng(5)
+    n = 400
+    ids = np.arange(300).reshape(15, 20)                  # a 15 x 20 mesh
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    near = np.concatenate([np.arange(40), np.arange(200, 240)])      # each hub: 80 in-edges from the mesh
+    src = np.concatenate([src, np.tile(near, 20), rng.integers(0, 300, 1000)])
+    dst = np.concatenate([dst, np.repeat(np.arange(300, 320), 80), rng.integers(320, 400, 1000)])
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True)
+    for width, among in ((3, 10), (64, 10), (100, 300)):  # (sources near the hubs: scans stop early)
+        sources = rng.integers(0, among, width)
+        for depth in range(4):
+            (pulled, *pull_state), (scattered, *scatter_state) = pull_both_ways(A, sources, depth, with_parents)
+            assert tuple(int(x) for x in pulled) == tuple(int(x) for x in scattered)
+            for a, b in zip(pull_state, scatter_state):
+                np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("mode", DIRECTIONS)
+@pytest.mark.parametrize("width", [16, 70])
+def test_mesh(mode, width):
+    """A 2D mesh (the graphs whose pull levels run from the frontier: a wave's edges are a few
+    of the rows still short of some search), every direction."""
+    ids = np.arange(40 * 30).reshape(40, 30)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    A = ld.Matrix.from_edges(src, dst, ids.size, symmetrize=True)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = np.random.default_rng(width).integers(0, ids.size, width)
+    check_run(A, S, sources.tolist(), run(A, sources, mode), mode)
+
+
 # -- the cores --------------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["pull", "auto"])
 def test_same_on_one_thread_and_all(mode):

@@ -34,7 +34,7 @@ from numba.extending import intrinsic
 
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.common import nonnegative
-from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, FUSED_LEVEL_CLOCK, _choose, _read_clock,
+from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
 from lagraph_dist.local.parts import LocalCSR
@@ -54,6 +54,13 @@ SORTED_SHARE = 16
 CHUNK_BYTES = 1 << 17
 #: a levels table of fewer slots than this is written on one core (the parents' -1 always is)
 PARALLEL_TABLE = 1 << 21
+#: a pull level whose frontier has fewer out-edges than 1 / SCATTER_SHARE of the in-edges its
+#: rows would read at most (per core the pull runs on) runs from the frontier instead
+#: (:func:`_scatter_pull_level`, on one core)
+SCATTER_SHARE = 2
+#: a levels table of this many slots or more is written by chunks of rows (the log's wide
+#: segments sorted for it); a smaller one stays in the core's caches while written entry by entry
+CHUNKED_TABLE = 1 << 20
 #: a log word of this many bits or more is written to the levels table as a whole
 DENSE_BITS = 12
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
@@ -139,6 +146,7 @@ def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents):
     in adjacency order; a neighbour v claims the bits it has not seen, with parent u, into
     ``nxt`` (zero before) and lists itself in ``nq`` when its next words were zero. Returns
     (the vertices listed, the edges read)."""
+    _not_inlined()                           # (its own registers: a mesh's levels 1.3x faster)
     width = cur.shape[1]
     nn, examined = 0, 0
     for j in range(nf):
@@ -461,6 +469,64 @@ def _pull_level(iip, iix, cur, cq, nf, ranks, rows, nrows, nxt, seen, live, full
     return nn, stats[:, 1].sum(), stats[:, 2].sum(), stats[:, 3].sum(), stats[:, 4].sum(), kept
 
 
+@numba.njit(cache=True)
+def _wanting_reads(iip, rows, nrows, seen, live):
+    """The in-edges a pull level would read at most: those of the rows ``rows[:nrows]`` that
+    want some bit of ``live``. The rows that want none are dropped from the list (order kept):
+    ``live`` only loses bits and ``seen`` only gains them, so they never will. Returns (the
+    in-edges, the rows kept)."""
+    width = seen.shape[1]
+    reads, kept = 0, 0
+    for j in range(nrows):
+        v = nonnegative(rows[j])
+        some = _ZERO
+        for w in range(width):
+            some |= live[w] & ~seen[v, w]
+        rows[kept] = v
+        wanting = np.int64(some != 0)
+        kept += wanting
+        reads += (iip[v + 1] - iip[v]) * wanting
+    return reads, kept
+
+
+@numba.njit(cache=True)
+def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, full, degrees, parents, with_parents,
+                        reads):
+    """A pull level run from its frontier ``cq[:nf]`` (a mesh's pull levels: the rows that
+    want bits are most of the graph, the frontier's edges a few of theirs): the frontier's
+    words go to its out-neighbours as a push level's do, which finds the bits the rows' scans
+    would. The records stay the pull's: ``reads`` (:func:`_wanting_reads`) counts every
+    wanting row's in-edges, and a found row that a scan would have stopped early (more than
+    32 in-edges, every wanted bit found) or whose parents are asked for runs its own scan,
+    which writes the pull's parents and says where it stops. Returns what :func:`_pull_level`
+    does (the found rows in the order found) but the rows kept."""
+    width = cur.shape[1]
+    nn, _ = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, False)
+    examined = reads
+    want = np.empty(width, np.uint64)
+    got = np.empty(width, np.uint64)
+    ranks = np.empty((0, 2), np.uint64)
+    for j in range(nn):
+        v = nonnegative(nq[j])
+        start, stop = nonnegative(iip[v]), iip[v + 1]
+        if stop - start <= 32 and not with_parents:
+            continue
+        missing = _ZERO
+        for w in range(width):
+            missing |= live[w] & ~seen[v, w]
+        if missing and not with_parents:
+            continue                         # (it read every in-edge)
+        for w in range(width):
+            want[w] = live[w] & (~seen[v, w] | nxt[v, w])
+            got[w] = 0
+        e = _pull_words(iip, iix, cur, ranks, False, v, want, got, parents, with_parents)
+        examined -= (stop - start) - _read(start, stop, e)
+    for w in range(width):
+        live[w] = 0
+    found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
+    return nn, found, examined, next_edges, done
+
+
 # -- the log of the levels' frontiers ---------------------------------------------------------
 @numba.njit(cache=True)
 def _log_append(log_ids, log_words, used, nq, nn, nxt):
@@ -488,24 +554,38 @@ def _first_at_least(ids, lo, hi, v):
     return lo + np.searchsorted(ids[lo:hi], v)
 
 
+@numba.njit(cache=True, inline="always")
+def _write_word(levels, v, w, bits, depth):
+    """The depth of every bit of row v's word w into ``levels`` (-1 there before). A word of
+    many bits is written as a whole: each of its columns gains (depth + 1) times its bit, a
+    loop the compiler makes vector instructions of (bit by bit, a wide level's 40 bits a row
+    cost 4x more)."""
+    if _popcount64(bits) < DENSE_BITS:
+        _write_bits(levels, v, w, bits, depth)
+        return
+    base = w * 64
+    step = np.int64(depth + 1)
+    for i in range(min(64, levels.shape[1] - base)):
+        levels[v, base + i] += np.int32(np.int64((bits >> np.uint64(i)) & _ONE) * step)
+
+
 @numba.njit(cache=True)
 def _write_entries(levels, log_ids, log_words, lo, hi, depth):
-    """The depth of every bit of the log's entries lo .. hi into their rows of ``levels`` (-1
-    there before). A word of many bits is written as a whole: each of its columns gains
-    (depth + 1) times its bit, a loop the compiler makes vector instructions of (bit by bit, a
-    wide level's 40 bits a row cost 4x more)."""
-    k = levels.shape[1]
+    """The depth of every bit of the log's entries lo .. hi into their rows of ``levels``."""
     for j in range(lo, hi):
         v = log_ids[j]
         for w in range(log_words.shape[1]):
-            bits = log_words[j, w]
-            if _popcount64(bits) < DENSE_BITS:
-                _write_bits(levels, v, w, bits, depth)
-                continue
-            base = w * 64
-            step = np.int64(depth + 1)
-            for i in range(min(64, k - base)):
-                levels[v, base + i] += np.int32(np.int64((bits >> np.uint64(i)) & _ONE) * step)
+            _write_word(levels, v, w, log_words[j, w], depth)
+
+
+@numba.njit(cache=True)
+def _write_found(levels, nq, nn, nxt, depth):
+    """The depth of every bit of the rows ``nq[:nn]`` of ``nxt`` into ``levels`` (a table
+    small enough for the caches, written as its levels find its entries)."""
+    for j in range(nn):
+        v = nq[j]
+        for w in range(nxt.shape[1]):
+            _write_word(levels, v, w, nxt[v, w], depth)
 
 
 @numba.njit(cache=True)
@@ -583,11 +663,16 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
     stale = 0                                # rows of nxt not zeroed yet, listed in nq
     # the log: depth d's frontier is segment d
     capacity = max(0, min(max_levels, n + 1))
-    log_ids, log_words = np.empty(n + 64, np.int32), np.empty((n + 64, width), np.uint64)
+    logged = n + 64 if with_levels and levels.size >= CHUNKED_TABLE else 0
+    log_ids, log_words = np.empty(logged, np.int32), np.empty((logged, width), np.uint64)
     seg_at = np.zeros(capacity + 2, np.int64)
     seg_sorted = np.zeros(capacity + 1, np.bool_)
-    if with_levels:
+    chunked = with_levels and levels.size >= CHUNKED_TABLE
+    if chunked:
         log_ids, log_words = _log_append(log_ids, log_words, np.int64(0), cq, nf, cur)
+    elif with_levels:
+        _fill_rows(levels, -1, 0, levels.shape[0])
+        _write_found(levels, cq, nf, cur, 0)
     seg_at[1] = nf
     records = np.zeros((capacity, 5), np.int64)
     seconds = np.empty(capacity, np.float64)
@@ -599,25 +684,36 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         push = _choose(mode, alpha, beta, rule_n, state, nf, edges)
         state[2] = unexplored
         _clear_rows(nxt, nq, stale)
-        if push:
-            nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents)
-            wide = nn * SORTED_SHARE >= n
-            if wide:
-                nn = _sorted_queue(nxt, nq)
-            for w in range(width):
-                live[w] = 0
-            found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
-        else:
+        scatter = False
+        if not push:
             if nrows < 0:
                 nrows = _pullable_rows(iip, seen, full, rows)
+            reads, nrows = _wanting_reads(iip, rows, nrows, seen, live)
+            cores = 1 if threads < 2 or nrows < PARALLEL_ROWS else threads     # (the pull's; a scatter has one)
+            scatter = edges * SCATTER_SHARE * cores < reads
+        if push:
+            nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents)
+        elif scatter:
+            nn, found, examined, next_edges, done = _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq,
+                                                                        seen, live, full, degrees, parents,
+                                                                        with_parents, reads)
+        else:
             nn, found, examined, next_edges, done, nrows = _pull_level(iip, iix, cur, cq, nf, ranks, rows, nrows, nxt,
                                                                        seen, live, full, degrees, parents,
                                                                        with_parents, nq, threads)
-            wide = True
+        wide = not (push or scatter)         # (a pull lists its rows in increasing order)
+        if (push or scatter) and chunked and nn * SORTED_SHARE >= n:
+            nn, wide = _sorted_queue(nxt, nq), True
+        if push:
+            for w in range(width):
+                live[w] = 0
+            found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
         records[level, _FRONTIER], records[level, _DISCOVERED], records[level, _EXAMINED] = entries, found, examined
         records[level, _PUSH], records[level, _VERTICES] = 1 if push else 0, nn
-        if with_levels:
+        if chunked:
             log_ids, log_words = _log_append(log_ids, log_words, seg_at[level + 1], nq, nn, nxt)
+        elif with_levels:
+            _write_found(levels, nq, nn, nxt, level + 1)
         seg_at[level + 2] = seg_at[level + 1] + nn
         seg_sorted[level + 1] = wide
         now = _read_clock()
@@ -628,7 +724,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         cur, nxt, cq, nq = nxt, cur, nq, cq
         # the old frontier's rows, listed in nq, are zeroed before the next level writes there
         stale, nf, entries, edges = nf, nn, found, next_edges
-    if with_levels:
+    if chunked:
         _write_levels(levels, log_ids, log_words, seg_at, seg_sorted, level + 1, threads)
     return records[:level].copy(), seconds[:level].copy()
 
