@@ -3,11 +3,16 @@
 // multi-source twin of fused.cu; the bit-parallel BFS of Then et al., VLDB 2014, with W uint64
 // words a vertex, W = 1, 2, 4 or 8, a template parameter). Search i is bit i % 64 of word i / 64.
 //
-// Per level L (frontier F_L: the bits found at depth L):
-//   push: each frontier vertex u offers its words to its out-neighbours v; a bit not yet in
-//         visited[v] is set with one atomicOr whose old word tells which bits are new;
-//   pull: each vertex with searches that have not reached it (want = live & ~visited) reads its
+// Per level L (frontier F_L: the bits found at depth L; "seen": visited | F_L, every bit found
+// at depth L or before):
+//   push: each frontier vertex u offers its words to its out-neighbours v; the bits v has not
+//         seen are claimed with one atomicOr on v's next-frontier word, whose old value tells
+//         which bits are new, so each bit has one claimant (its parent's writer);
+//   pull: each vertex with searches that have not reached it (want = live & ~seen) reads its
 //         in-neighbours' frontier words until it has them all (early exit) or runs out.
+// visited is not claimed into: F_L's words are merged into it at the start of level L (while
+// the level runs, a reader ORs F_L's word anyway), so a claim costs one atomic, and a pull row
+// that one group reads alone costs none: it writes its next-frontier words once at the end.
 // The direction is the rule of lagraph_dist/core/direction.py (ld_mf_rule), evaluated by every
 // thread on the same counters, with the inputs of algebra/multi.py's _MatrixLevels.step.
 //
@@ -15,21 +20,21 @@
 // claims a vertex's words in one coalesced access; lane l works on word l % W in every phase
 // (W divides 32). Frontiers rotate over three slots (level L reads slot L%3, writes (L+1)%3 and
 // clears (L+2)%3, F_{L-1}, through its queue) so that one barrier a level suffices; each slot
-// has a queue of its vertices (warp-aggregated appends) and a list of its giants (out-degree
-// over LD_MF_PUSH_GIANT). A vertex enters the next frontier once: stamps[v] holds the last
-// frontier it entered (an atomicExch decides). Counters are a row of LD_MF_ROW u64 per
-// frontier (row L describes F_L), reduced per block.
+// has a bitmap of its vertices, a queue of them (warp-aggregated appends) and a list of its
+// giants (out-degree over LD_MF_PUSH_GIANT). A vertex enters the next frontier once: whoever
+// sets its bit in the next bitmap first. Counters are a row of LD_MF_ROW u64 per frontier
+// (row L describes F_L), reduced per block.
 //
 // Work inside a level: push warps take 32 frontier entries at a time and flatten their edges
 // over the lanes (a warp scan and a shuffle search find each edge's source), W lanes an edge;
-// giants are sliced over all warps (common.cuh's ld_giant_slice). Pull groups of W lanes take a
-// row each; rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the
-// host's slice list, made once a graph) by groups of their own, all claiming with atomicOr (a
-// hit is rare: a bit is claimed once), so that a hub's thousands of in-edges are read by many
-// groups at once.
+// giants are sliced over all warps (common.cuh's ld_giant_slice). Pull groups take a row each
+// (W lanes, lane j for word j; one word: PULL_LANES lanes reading that many in-edges a step);
+// rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the host's slice
+// list, made once a graph) by groups of their own, claiming with atomicOr, so that a hub's
+// thousands of in-edges are read by many groups at once.
 //
 // Outputs: levels / parents int32 (rows, k), row v's k values contiguous. A parent is written
-// by the claimant of its bit; the levels of F_L are written at the start of level L by a warp
+// by the finder of its bit; the levels of F_L are written at the start of level L by a warp
 // a vertex (coalesced along the row), and the -1 of what was never reached at the end, so that
 // every element is written once. Data written inside the kernel is read with __ldcg (never the
 // read-only cache).
@@ -78,7 +83,7 @@ struct ld_mf_args {
     const i64* out_indptr; const int* out_indices; const i64* in_indptr; const int* in_indices;
     const i64* out_degree; const int* slice_rows; const i64* slice_starts; i64 nslices;
     i64 n; i64 rows; i64 k; i64 nwords; const i64* sources;
-    u64* visited; u64* frontiers; u32* bitmaps; int* queues; int* giants; int* stamps; u32* full_words;
+    u64* visited; u64* frontiers; u32* bitmaps; int* queues; int* giants; u32* full_words;
     int* levels; int* parents; u64* counters; i64 counter_rows;
     i64 rule_mode; double alpha; double beta; double rule_n; i64 rule_push; i64 rule_previous;
     i64 rule_unexplored; i64 nnz; i64 max_levels;
@@ -120,8 +125,8 @@ struct ld_mf_level {
     int* next_queue;
     int* next_giants;
     u64* row;
-    int stamp;                    // L + 1: the frontier a claim enters
     u64 live;                     // this lane's word of F_L's live bits, within the k searches
+    const u64* live_words;        // all W of them (shared memory), not yet cut to the k searches
 };
 
 // What a thread tallies for the counters, added once a phase (block-reduced).
@@ -138,39 +143,61 @@ __device__ __forceinline__ u64 ld_mf_full(i64 k, int j) {
     return k > below ? (1ull << (k - below)) - 1ull : 0ull;
 }
 
-// Set `bits` (not all known visited) of v's word j, found from `parent`: returns the bits that
-// were new (their parents written, their next-frontier bits set, counters tallied), and sets
-// `entered` when this claim put v into the next frontier. A bit is claimed once, so its parent
-// has one writer.
+// The bits of v's word j that the searches have reached at level L: those of the levels before
+// (visited, into which F_L's are merged during level L) and F_L's own.
 template <int W>
-__device__ __forceinline__ u64 ld_mf_take(const ld_mf_level<W>& m, int v, int j, u64 bits, int parent,
-                                          ld_mf_tally& t, bool& entered, u64& old) {
-    const ld_mf_args& a = *m.a;
-    old = atomicOr(a.visited + (i64)v * W + j, bits);
+__device__ __forceinline__ u64 ld_mf_seen(const ld_mf_level<W>& m, int v, int j) {
+    const i64 at = (i64)v * W + j;
+    return __ldcg(m.a->visited + at) | __ldcg(m.frontier + at);
+}
+
+// Set v's bit in a frontier's bitmap: true for the one that set it first (v enters that frontier).
+__device__ __forceinline__ bool ld_mf_mark(u32* bits, int v) {
+    const u32 bit = 1u << (v & 31);
+    return !(atomicOr(bits + (v >> 5), bit) & bit);
+}
+
+// The parents of the bits `fresh` of v's word j: `parent` (each bit has one finder).
+__device__ __forceinline__ void ld_mf_parents(const ld_mf_args& a, int v, int j, u64 fresh, int parent) {
+    int* row = a.parents + (i64)v * a.k + 64 * j;
+    for (u64 b = fresh; b; b &= b - 1) row[ld_mf_low_bit(b)] = parent;
+}
+
+// Word j of v is now full: v completes (every search has reached it) with its last word, its
+// out-edges leaving the unexplored (one word: at once; several: a count of full words a vertex).
+template <int W>
+__device__ __forceinline__ void ld_mf_word_filled(const ld_mf_args& a, int v, ld_mf_tally& t) {
+    if (W == 1 || atomicAdd(a.full_words + v, 1u) == (u32)a.nwords - 1u) t.completed += (u64)__ldg(a.out_degree + v);
+}
+
+// Claim `bits` of v's word j (none of them in `seen`, the word's reached bits) for the next
+// frontier, found from `parent` (-1: its finder wrote the parents), where others may claim the
+// same word at once (a push, a long row's slices): the atomic's old word tells which bits are
+// new, so a bit has one claimant, and
+// the claim that makes the word nonzero marks v, whose first mark enters it (`entered`).
+// Returns the new bits and the word's old value.
+template <int W>
+__device__ __forceinline__ u64 ld_mf_claim(const ld_mf_level<W>& m, int v, int j, u64 bits, u64 seen, int parent,
+                                           ld_mf_tally& t, bool& entered, u64& old) {
+    old = atomicOr(m.next + (i64)v * W + j, bits);
     const u64 fresh = bits & ~old;
     if (!fresh) return 0;
-    atomicOr(m.next + (i64)v * W + j, fresh);
     t.entries += __popcll(fresh);
     t.live |= fresh;
-    if (a.parents) {
-        int* row = a.parents + (i64)v * a.k + 64 * j;
-        for (u64 b = fresh; b; b &= b - 1) row[ld_mf_low_bit(b)] = parent;
-    }
-    // the claim that fills a word counts it; the one that fills the vertex's last word completes it
-    if ((old | fresh) == ld_mf_full(a.k, j) && atomicAdd(a.full_words + v, 1u) == (u32)a.nwords - 1u)
-        t.completed += (u64)__ldg(a.out_degree + v);
-    if (*(volatile int*)(a.stamps + v) != m.stamp && atomicExch(a.stamps + v, m.stamp) != m.stamp) entered = true;
+    if (m.a->parents && parent >= 0) ld_mf_parents(*m.a, v, j, fresh, parent);
+    if ((seen | old | fresh) == ld_mf_full(m.a->k, j)) ld_mf_word_filled<W>(*m.a, v, t);
+    if (!old && ld_mf_mark(m.next_bits, v)) entered = true;
     return fresh;
 }
 
-// A push's offer of u's word j to v: a cheap read first (most offers are stale), then the claim.
+// A push's offer of u's word j to v: the bits v has not seen are claimed.
 template <int W>
 __device__ __forceinline__ void ld_mf_offer(const ld_mf_level<W>& m, int v, int j, u64 offer, int u,
                                             ld_mf_tally& t, bool& entered) {
     if (!offer) return;
-    const u64 bits = offer & ~__ldcg(m.a->visited + (i64)v * W + j);
+    const u64 seen = ld_mf_seen(m, v, j);
     u64 old;
-    if (bits) ld_mf_take(m, v, j, bits, u, t, entered, old);
+    if (offer & ~seen) ld_mf_claim(m, v, j, offer & ~seen, seen, u, t, entered, old);
 }
 
 // v enters the next frontier for the lanes with `entered`: one atomic a warp on the queue's tail;
@@ -180,12 +207,10 @@ __device__ __forceinline__ void ld_mf_enter(const ld_mf_level<W>& m, bool entere
     const u64 at = ld_warp_reserve(entered, m.row + LD_MF_COUNT);
     if (!entered) return;
     m.next_queue[at] = v;
-    atomicOr(m.next_bits + (v >> 5), 1u << (v & 31));
     const i64 degree = __ldg(m.a->out_degree + v);
     t.edges += (u64)degree;
     if (degree > LD_MF_PUSH_GIANT) m.next_giants[atomicAdd(m.row + LD_MF_GIANTS, 1ull)] = v;
 }
-
 // Add the block's tallies to the row (every thread of the block calls it).
 __device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int width) {
     __shared__ u64 s_live[8];
@@ -268,94 +293,200 @@ __device__ void ld_mf_push_entries(const ld_mf_level<W>& m, i64 nf, i64 warp, i6
 }
 
 // -- pull: rows look for the searches that have not reached them ------------------------------
-// One in-neighbour c's frontier bits that v wants: claimed at once (another slice of v's row may
-// claim too), `want` losing what is claimed by anyone.
-template <int W>
-__device__ __forceinline__ void ld_mf_hit(const ld_mf_level<W>& m, int v, int j, u64 hit, int c, u64& want,
-                                          ld_mf_tally& t, bool& entered) {
-    if (!hit) return;
-    u64 old;
-    ld_mf_take(m, v, j, hit, c, t, entered, old);
-    want &= ~(old | hit);
-}
-
 __device__ __forceinline__ bool ld_mf_in(const u32* bits, int v) { return (__ldcg(bits + (v >> 5)) >> (v & 31)) & 1u; }
 
-// The group of W lanes (mask `group`) reads in-edges [start, end) of v until no lane wants a bit:
-// a lane alone takes two at a time; a wider group's lanes test W in-neighbours' frontier bits at
-// once, then all read the words of those in the frontier (most are not: one latency step for W).
+// OR of `x` over the lanes of a P-lane group (P a power of two).
+template <int P>
+__device__ __forceinline__ u64 ld_mf_group_or(u32 group, u64 x) {
+    for (int d = 1; d < P; d <<= 1) x |= __shfl_xor_sync(group, x, d, P);
+    return x;
+}
+
+// Whether v, seen as `seen` (word j), wants bits from a pull: a live search has not reached it.
 template <int W>
-__device__ __forceinline__ void ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i64 start, i64 end, u32 group,
-                                                int j, ld_mf_tally& t, bool& entered) {
+__device__ __forceinline__ bool ld_mf_wants(const ld_mf_level<W>& m, int v) {
+#pragma unroll
+    for (int j = 0; j < W; ++j)
+        if (m.live_words[j] & ld_mf_full(m.a->k, j) & ~ld_mf_seen(m, v, j)) return true;
+    return false;
+}
+
+#define LD_MF_PULL_UNROLL 4       // in-edges a lane reads a step (their loads in flight together)
+
+// A group of P lanes reads in-edges [start, end) of v until it has every bit v wants (the live
+// searches' bits v has not seen) or runs out; lane j returns the bits it found of word j (one
+// word: every lane has them all). One word (W = 1): each lane reads LD_MF_PULL_UNROLL in-edges
+// a step, P apart; several: lane j owns word j (P = W), the lanes test W in-neighbours'
+// frontier bits at once, then each reads word j of all those in the frontier together. A
+// parent is written as found: every finder of a bit this level is a valid parent, so the
+// writes may race. SLICE: the group reads a slice of a long row, other groups the rest, so v's
+// next-frontier words, where they claim, are read each step to drop what they found.
+template <int W, int P, bool SLICE>
+__device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i64 start, i64 end, u32 group,
+                                               int sub, u64 seen, ld_mf_tally& t) {
     const ld_mf_args& a = *m.a;
-    u64 want = m.live & ~__ldcg(a.visited + (i64)v * W + j);
+    const int j = W == 1 ? 0 : sub;
+    const u64 wanted = m.live & ~seen;
+    u64 want = wanted;
     i64 e = start;
     if constexpr (W == 1) {
-        while (e < end && want) {
-            const bool two = e + 1 < end;
-            const int c0 = __ldg(a.in_indices + e), c1 = two ? __ldg(a.in_indices + e + 1) : c0;
-            // the frontier's bit first (n / 8 bytes, in L2): most neighbours' words need no read
-            const bool in0 = ld_mf_in(m.frontier_bits, c0), in1 = two && ld_mf_in(m.frontier_bits, c1);
-            const u64 f0 = in0 ? __ldcg(m.frontier + c0) : 0ull, f1 = in1 ? __ldcg(m.frontier + c1) : 0ull;
-            ld_mf_hit(m, v, j, f0 & want, c0, want, t, entered);
-            if (two) ld_mf_hit(m, v, j, f1 & want, c1, want, t, entered);
-            e += two ? 2 : 1;
+        constexpr int U = LD_MF_PULL_UNROLL;
+        while (e < end && want) {                                  // group-uniform
+            int c[U];
+            u64 words[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) c[u] = e + sub + u * P < end ? __ldg(a.in_indices + e + sub + u * P) : -1;
+            const u64 taken = SLICE ? __ldcg(m.next + v) : 0ull;
+#pragma unroll
+            for (int u = 0; u < U; ++u) words[u] = c[u] >= 0 && ld_mf_in(m.frontier_bits, c[u]) ? __ldcg(m.frontier + c[u]) : 0ull;
+            u64 hits = 0;
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const u64 hit = words[u] & want & ~hits;
+                if (hit && a.parents) ld_mf_parents(a, v, 0, hit, c[u]);
+                hits |= hit;
+            }
+            want &= ~(ld_mf_group_or<P>(group, hits) | taken);
+            e += U * P;
         }
     } else {
-        const int first = __ffs(group) - 1;
+        const int lead = __ffs(group) - 1;
         while (e < end && __ballot_sync(group, want != 0)) {      // group-uniform
             const i64 mine = e + j;
             const int c = mine < end ? __ldg(a.in_indices + mine) : 0;
-            for (u32 in = __ballot_sync(group, mine < end && ld_mf_in(m.frontier_bits, c)) >> first; in; in &= in - 1) {
-                const int from = __shfl_sync(group, c, first + __ffs(in) - 1);
-                ld_mf_hit(m, v, j, __ldcg(m.frontier + (i64)from * W + j) & want, from, want, t, entered);
+            const u64 taken = SLICE ? __ldcg(m.next + (i64)v * W + j) : 0ull;
+            const u32 in = __ballot_sync(group, mine < end && ld_mf_in(m.frontier_bits, c)) >> lead;
+            int from[W];
+            u64 words[W];
+#pragma unroll
+            for (int i = 0; i < W; ++i) {
+                from[i] = __shfl_sync(group, c, lead + i);
+                words[i] = (in >> i) & 1u ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
             }
+#pragma unroll
+            for (int i = 0; i < W; ++i) {
+                const u64 hit = words[i] & want;
+                if (hit && a.parents) ld_mf_parents(a, v, j, hit, from[i]);
+                want &= ~hit;
+            }
+            want &= ~taken;
             e += W;
         }
-        e = min(e, end);
     }
-    if (j == 0) t.examined += (u64)(e - start);
+    if (sub == 0) t.examined += (u64)(min(e, end) - start);
+    return wanted & ~want;
+}
+// The end of a row the group read alone: its found bits (lane j: word j; one word: every lane
+// has it and the first writes it) become v's next frontier words, the counts are tallied, and
+// the group's first lane marks v and enters it.
+template <int W>
+__device__ __forceinline__ void ld_mf_settle_row(const ld_mf_level<W>& m, int v, u32 group, int sub, u64 seen,
+                                                 u64 found, ld_mf_tally& t, bool& entered) {
+    const ld_mf_args& a = *m.a;
+    const int j = W == 1 ? 0 : sub;
+    const u64 mine = W == 1 && sub != 0 ? 0ull : found;
+    const bool full = (seen | found) == ld_mf_full(a.k, j);
+    const u32 filled = __ballot_sync(group, mine != 0 && full);      // the words this row filled
+    const u32 any = __ballot_sync(group, mine != 0);
+    const u32 all_full = __ballot_sync(group, full);
+    if (mine) {
+        m.next[(i64)v * W + j] = mine;
+        t.entries += __popcll(mine);
+        t.live |= mine;
+    }
+    if (sub != 0 || !any) return;
+    if (filled) {                  // v completes when its last words fill (no one else counts v's this level)
+        if (W > 1) a.full_words[v] += __popc(filled);
+        if (all_full == group) t.completed += (u64)__ldg(a.out_degree + v);
+    }
+    atomicOr(m.next_bits + (v >> 5), 1u << (v & 31));
+    entered = true;
 }
 
-template <int W>
+// The i-th (from 0) set bit of `bits`, or -1.
+__device__ __forceinline__ int ld_mf_nth_bit(u32 bits, int i) {
+    for (; i > 0 && bits; --i) bits &= bits - 1;
+    return bits ? __ffs(bits) - 1 : -1;
+}
+
+// `bits` without its lowest `count` set bits.
+__device__ __forceinline__ u32 ld_mf_drop_bits(u32 bits, int count) {
+    for (; count > 0 && bits; --count) bits &= bits - 1;
+    return bits;
+}
+
+// A pull level. The rows of at most LD_MF_LONG_ROW in-edges: a warp looks at 32 at a time, a
+// lane a row, and hands those that want bits to its groups of P lanes (W, lane j for word j;
+// one word: PULL_LANES), each reading its row alone, so that a row that is complete or empty
+// costs a lane a look. Then the longer rows' slices, the same way, each group claiming what its
+// slice found.
+template <int W, int PULL_LANES>
 __device__ void ld_mf_pull(const ld_mf_level<W>& m, i64 warp, i64 nwarps, int lane, ld_mf_tally& t) {
     const ld_mf_args& a = *m.a;
-    constexpr int groups = 32 / W;
-    const int j = lane % W;
-    const u32 group = (W == 32 ? LD_MF_FULL_WARP : ((1u << W) - 1u)) << (lane / W * W);
-    // rows of at most LD_MF_LONG_ROW in-edges, a group each
-    for (i64 base = warp * groups; base < a.n; base += nwarps * groups) {     // warp-uniform
-        const i64 r = base + lane / W;
-        bool entered = false;
+    constexpr int P = W == 1 ? PULL_LANES : W;
+    constexpr int groups = 32 / P;
+    const int sub = lane % P, g = lane / P, j = W == 1 ? 0 : sub;
+    const u32 group = (P == 32 ? LD_MF_FULL_WARP : ((1u << P) - 1u)) << (g * P);
+    for (i64 base = warp * 32; base < a.n; base += nwarps * 32) {             // warp-uniform
+        const i64 r = base + lane;
+        i64 start = 0, end = 0;
+        bool wants = false;
         if (r < a.n) {
-            const i64 start = __ldg(a.in_indptr + r), end = __ldg(a.in_indptr + r + 1);
-            if (end > start && end - start <= LD_MF_LONG_ROW)
-                ld_mf_pull_scan(m, (int)r, start, end, group, j, t, entered);
+            start = __ldg(a.in_indptr + r);
+            end = __ldg(a.in_indptr + r + 1);
+            wants = end > start && end - start <= LD_MF_LONG_ROW && ld_mf_wants(m, (int)r);
         }
-        ld_mf_enter(m, entered, (int)r, t);
+        for (u32 rows = __ballot_sync(LD_MF_FULL_WARP, wants); rows; rows = ld_mf_drop_bits(rows, groups)) {
+            const int pick = ld_mf_nth_bit(rows, g);                           // group-uniform
+            const int from = pick < 0 ? 0 : pick;
+            const i64 row_start = __shfl_sync(LD_MF_FULL_WARP, start, from);
+            const i64 row_end = __shfl_sync(LD_MF_FULL_WARP, end, from);
+            const int v = (int)(base + from);
+            bool entered = false;
+            if (pick >= 0) {
+                const u64 seen = ld_mf_seen(m, v, j);
+                const u64 found = ld_mf_pull_scan<W, P, false>(m, v, row_start, row_end, group, sub, seen, t);
+                ld_mf_settle_row(m, v, group, sub, seen, found, t, entered);
+            }
+            ld_mf_enter(m, entered, v, t);
+        }
     }
-    // the longer rows' slices, a group each
-    for (i64 base = warp * groups; base < a.nslices; base += nwarps * groups) {
-        const i64 s = base + lane / W;
-        bool entered = false;
+    for (i64 base = warp * 32; base < a.nslices; base += nwarps * 32) {
+        const i64 s = base + lane;
         int v = 0;
+        i64 start = 0, end = 0;
+        bool wants = false;
         if (s < a.nslices) {
             v = __ldg(a.slice_rows + s);
-            const i64 start = __ldg(a.slice_starts + s);
-            const i64 end = min(start + LD_MF_LONG_ROW, __ldg(a.in_indptr + v + 1));
-            ld_mf_pull_scan(m, v, start, end, group, j, t, entered);
+            start = __ldg(a.slice_starts + s);
+            end = min(start + LD_MF_LONG_ROW, __ldg(a.in_indptr + v + 1));
+            wants = ld_mf_wants(m, v);
         }
-        ld_mf_enter(m, entered, v, t);
+        for (u32 slices = __ballot_sync(LD_MF_FULL_WARP, wants); slices; slices = ld_mf_drop_bits(slices, groups)) {
+            const int pick = ld_mf_nth_bit(slices, g);
+            const int from = pick < 0 ? 0 : pick;
+            const i64 slice_start = __shfl_sync(LD_MF_FULL_WARP, start, from);
+            const i64 slice_end = __shfl_sync(LD_MF_FULL_WARP, end, from);
+            const int row = __shfl_sync(LD_MF_FULL_WARP, v, from);
+            bool entered = false;
+            if (pick >= 0) {
+                const u64 seen = ld_mf_seen(m, row, j);
+                const u64 found = ld_mf_pull_scan<W, P, true>(m, row, slice_start, slice_end, group, sub, seen, t);
+                u64 old;
+                if (found && (W > 1 || sub == 0)) ld_mf_claim(m, row, j, found, seen, -1, t, entered, old);
+            }
+            ld_mf_enter(m, entered, row, t);
+        }
     }
 }
 
 // -- the run's set-up and bookkeeping ------------------------------------------------------------
-// Zero what a run claims into (visited, full words, the first two counter rows) and mark no
-// vertex as in any frontier; the frontier slots are left zero by the run before (ld_mf_clear).
+// Zero what a run claims into (visited, full words, the first two counter rows); the frontier
+// slots are left zero by the run before (ld_mf_clear).
 template <int W>
 __device__ void ld_mf_reset(const ld_mf_args& a, i64 thread, i64 nthreads) {
     for (i64 i = thread; i < a.n * W; i += nthreads) a.visited[i] = 0;
-    for (i64 i = thread; i < a.n; i += nthreads) { a.full_words[i] = 0; a.stamps[i] = -1; }
+    for (i64 i = thread; i < a.n; i += nthreads) a.full_words[i] = 0;
     for (i64 i = thread; i < 2 * LD_MF_ROW; i += nthreads) a.counters[i] = 0;
 }
 
@@ -365,16 +496,23 @@ __device__ void ld_mf_clear(u64* words, const int* queue, i64 count, i64 thread,
     for (i64 i = thread; i < count * W; i += nthreads) words[(i64)__ldcg(queue + i / W) * W + i % W] = 0;
 }
 
-// The levels of F_L's bits (depth L): a warp takes 32 vertices, each lane loads one's words,
-// then the warp writes each vertex's row in turn (coalesced along the row; no load in the loop).
+// F_L settles (at the start of level L): its words are merged into visited, and the levels of
+// its bits (depth L) written. A warp takes 32 vertices, each lane loads one's words and merges
+// them (a vertex is in the queue once: no one else writes its visited words now; readers see
+// the word before or after, and OR it with F_L's anyway), then the warp writes each vertex's
+// row in turn (coalesced along the row; no load in the loop).
 template <int W>
-__device__ void ld_mf_write_levels(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
-                                   int depth, i64 warp, i64 nwarps, int lane) {
+__device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
+                             int depth, i64 warp, i64 nwarps, int lane) {
     for (i64 base = warp * 32; base < count; base += nwarps * 32) {
         const int mine = base + lane < count ? __ldcg(queue + base + lane) : -1;
         u64 words[W];
 #pragma unroll
-        for (int w = 0; w < W; ++w) words[w] = mine >= 0 ? __ldcg(frontier + (i64)mine * W + w) : 0ull;
+        for (int w = 0; w < W; ++w) {
+            words[w] = mine >= 0 ? __ldcg(frontier + (i64)mine * W + w) : 0ull;
+            if (words[w]) a.visited[(i64)mine * W + w] = __ldcg(a.visited + (i64)mine * W + w) | words[w];
+        }
+        if (!a.levels) continue;
         const int many = (int)min((i64)32, count - base);
         for (int e = 0; e < many; ++e) {
             int* row = a.levels + (i64)__shfl_sync(LD_MF_FULL_WARP, mine, e) * a.k;
@@ -424,7 +562,7 @@ __device__ void ld_mf_sources(const ld_mf_level<W>& m, i64 thread, i64 nthreads,
             s = (int)a.sources[i];
             const int j = (int)(i >> 6);
             u64 old;
-            const u64 fresh = ld_mf_take(m, s, j, 1ull << (i & 63), s, t, entered, old);
+            const u64 fresh = ld_mf_claim(m, s, j, 1ull << (i & 63), 0ull, s, t, entered, old);
             if (fresh) atomicOr(m.row + LD_MF_LIVE + j, fresh);       // (a source's word is not the lane's)
         }
         ld_mf_enter(m, entered, s, t);
@@ -457,7 +595,6 @@ __device__ __forceinline__ ld_mf_level<W> ld_mf_slots(const ld_mf_args& a, i64 l
     m.next_queue = a.queues + out * a.n;
     m.next_giants = a.giants + out * a.n;
     m.row = a.counters + (level + 1) * LD_MF_ROW;
-    m.stamp = (int)(level + 1);
     m.live = 0;
     return m;
 }
@@ -479,8 +616,9 @@ __device__ __forceinline__ void ld_mf_write_record(const ld_mf_args& a, i64 leve
 }
 
 // BLOCKS: the blocks a multiprocessor the launch is built for (1: about 110 registers a thread,
-// no spills; 2: 64, some spilled, twice the warps in flight).
-template <int W, int BLOCKS>
+// no spills; 2: 64, some spilled, twice the warps in flight). PULL_LANES: the lanes that read a
+// pull row together when a vertex has one word (layout.py's MULTI_FUSED_PULL_LANES_BUILT).
+template <int W, int BLOCKS, int PULL_LANES>
 __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(const ld_mf_args a) {
     cg::grid_group grid = cg::this_grid();
     const int lane = threadIdx.x & 31;
@@ -497,7 +635,6 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         m.next_bits = a.bitmaps;
         m.next_queue = a.queues;
         m.next_giants = a.giants;
-        m.stamp = 0;
         ld_mf_tally t;
         ld_mf_sources(m, thread, nthreads, t);
         ld_mf_flush(m.row, t, W);
@@ -514,7 +651,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         __syncthreads();
         const i64 nf = (i64)s_row[LD_MF_COUNT];
         ld_mf_level<W> m = ld_mf_slots<W>(a, level);
-        if (a.levels) ld_mf_write_levels<W>(a, m.frontier, m.queue, nf, (int)level, warp, nwarps, lane);
+        ld_mf_settle<W>(a, m.frontier, m.queue, nf, (int)level, warp, nwarps, lane);
         completed += s_row[LD_MF_COMPLETED];
         if (s_row[LD_MF_ENTRIES] == 0 || level >= a.max_levels) break;
         const bool push = rule.choose(nf, (long long)s_row[LD_MF_EDGES], a.nnz - (long long)completed);
@@ -522,18 +659,21 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         if (level > 0) ld_mf_clear_slot<W>(a, (level + 2) % 3, (i64)s_row[LD_MF_ROW], thread, nthreads);
         if (level + 2 < a.counter_rows && thread < LD_MF_ROW) a.counters[(level + 2) * LD_MF_ROW + thread] = 0;
         m.live = s_row[LD_MF_LIVE + lane % W] & ld_mf_full(a.k, lane % W);
+        m.live_words = s_row + LD_MF_LIVE;
         ld_mf_tally t;
         if (push) {
             ld_mf_push_giants(m, (i64)s_row[LD_MF_GIANTS], warp, nwarps, lane, t);
             ld_mf_push_entries(m, nf, warp, nwarps, lane, t);
         } else {
-            ld_mf_pull(m, warp, nwarps, lane, t);
+            ld_mf_pull<W, PULL_LANES>(m, warp, nwarps, lane, t);
         }
         ld_mf_flush(m.row, t, W);
         grid.sync();
         if (master) ld_mf_write_record<W>(a, level, a.counters + level * LD_MF_ROW, m.row, push, ld_now_ns());
     }
-    // the end: -1 where nothing was reached; the last two frontiers' slots zeroed for the next run
+    // the end: -1 where nothing was reached (once the last frontier has settled); the last two
+    // frontiers' slots zeroed for the next run
+    grid.sync();
     ld_mf_fill_unreached<W>(a, warp, nwarps, lane);
     grid.sync();                    // (the last level's pass may still read F_L)
     ld_mf_clear_slot<W>(a, level % 3, (i64)s_row[LD_MF_COUNT], thread, nthreads);
@@ -546,10 +686,11 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
 
 #ifdef LD_NVCC_CHECK   // explicit instances, so that a plain nvcc compile checks every body
 #define LD_MF_INSTANCES(B) \
-    template __global__ void ld_multi_bfs_fused<1, B>(const ld_mf_args); \
-    template __global__ void ld_multi_bfs_fused<2, B>(const ld_mf_args); \
-    template __global__ void ld_multi_bfs_fused<4, B>(const ld_mf_args); \
-    template __global__ void ld_multi_bfs_fused<8, B>(const ld_mf_args);
+    template __global__ void ld_multi_bfs_fused<1, B, 1>(const ld_mf_args); \
+    template __global__ void ld_multi_bfs_fused<1, B, 4>(const ld_mf_args); \
+    template __global__ void ld_multi_bfs_fused<2, B, 2>(const ld_mf_args); \
+    template __global__ void ld_multi_bfs_fused<4, B, 4>(const ld_mf_args); \
+    template __global__ void ld_multi_bfs_fused<8, B, 8>(const ld_mf_args);
 LD_MF_INSTANCES(1)
 LD_MF_INSTANCES(2)
 #endif

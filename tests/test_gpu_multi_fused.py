@@ -13,6 +13,7 @@ import scipy.sparse as sp
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS
+from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 from extras_checks import check_tree, hop_levels, truncated
 from helpers import edges_to_scipy
 
@@ -139,6 +140,32 @@ def test_levels_and_parents_equal_csgraph(kernels, name, mode, k):
     n = graph[2]
     sources = np.random.default_rng(k).integers(0, n, k)        # repeats happen
     check(kernels, graph, sources, mode=mode)
+
+
+@pytest.mark.parametrize("lanes", MULTI_FUSED_PULL_LANES_BUILT)
+@pytest.mark.parametrize("name", sorted(GRAPHS))
+def test_every_pull_lanes_build(kernels, lanes, name):
+    """One word a vertex: every built number of lanes a pull row reads with (the hub graph's
+    long rows, read in slices, among them), levels and parents, pull only and auto."""
+    graph = GRAPHS[name]()
+    sources = np.random.default_rng(lanes).integers(0, graph[2], 64)
+    kept = kernels.multi_fused_pull_lanes
+    kernels.multi_fused_pull_lanes = lanes
+    try:
+        for mode in ("pull", "auto"):
+            check(kernels, graph, sources, mode=mode)
+    finally:
+        kernels.multi_fused_pull_lanes = kept
+
+
+def test_unbuilt_pull_lanes_refused(kernels):
+    kept = kernels.multi_fused_pull_lanes
+    kernels.multi_fused_pull_lanes = 3
+    try:
+        with pytest.raises(ValueError, match="multi_fused_pull_lanes"):
+            run(kernels, GRAPHS["directed"](), [0, 1])
+    finally:
+        kernels.multi_fused_pull_lanes = kept
 
 
 @pytest.mark.parametrize("limit", [0, 1, 2, 4])

@@ -38,6 +38,10 @@ FUSED_PUSH_GIANT_DEGREE = 1024  # fused.cu: push vertices of more out-edges are 
 #: fused.cu's builds: the blocks a multiprocessor each is built for (__launch_bounds__); one
 #: gives a thread twice the registers of two (not a -D define: the template argument)
 FUSED_BUILDS = (1, 2)
+#: multi_fused.cu's pull lanes a row when a vertex has one word (its PULL_LANES template
+#: argument; with several words a row takes one lane a word), and the (words, lanes) shapes built
+MULTI_FUSED_PULL_LANES_BUILT = (1, 2, 4, 8)
+MULTI_FUSED_SHAPES = tuple((1, p) for p in MULTI_FUSED_PULL_LANES_BUILT) + tuple((w, w) for w in (2, 4, 8))
 FUSED_BLOCK_FRONTIER = 1024  # fused.cu: frontier entries a one-block level holds in shared memory
 FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many frontier edges runs in
                              # one block (a kernel argument, not a define: benchmarks sweep it)

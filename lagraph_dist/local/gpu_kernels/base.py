@@ -19,7 +19,8 @@ from importlib import resources
 import numpy as np
 
 from lagraph_dist.core.errors import DomainMismatch, Unsupported
-from lagraph_dist.local.layout import ADD_CODES, FUSED_BUILDS, MULT_CODES, NCOUNTERS, SMALL_SCAN, THREADS, cuda_defines
+from lagraph_dist.local.layout import (ADD_CODES, FUSED_BUILDS, MULT_CODES, MULTI_FUSED_SHAPES, NCOUNTERS, SMALL_SCAN,
+                                      THREADS, cuda_defines)
 from lagraph_dist.local.fit import RESULTS_AHEAD_BYTES
 from lagraph_dist.local.parts import LocalPart
 from lagraph_dist.semirings import VALUE_DTYPES, semirings
@@ -62,7 +63,7 @@ def _ahead():
                  + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
         "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
                   for p in ("false", "true")],
-        "multi_fused": [_template("ld_multi_bfs_fused", w, b) for w in (1, 2, 4, 8) for b in (1, 2)],
+        "multi_fused": [_template("ld_multi_bfs_fused", w, b, p) for w, p in MULTI_FUSED_SHAPES for b in (1, 2)],
     }
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
+from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 
 MULTI_FUSED_CLOCK = "device %globaltimer"     # what times each level (the kernel's stamps)
 MULTI_FUSED_THREADS = 512                     # multi_fused.cu: LD_MF_THREADS
@@ -21,13 +22,16 @@ MULTI_FUSED_RECORDS_READ = 1024
 #: blocks a multiprocessor of the launch's build (multi_fused.cu's BLOCKS: 2 spills a few
 #: registers for twice the warps in flight)
 MULTI_FUSED_BLOCKS_PER_SM = 2
+#: lanes that read a pull row together when a vertex has one word (multi_fused.cu's PULL_LANES;
+#: Kronecker 22, 64 sources, one H200: 1, 2, 4, 8 lanes gave 5.89, 5.81, 6.04, 7.38 ms a batch)
+MULTI_FUSED_PULL_LANES = 2
 
 #: multi_fused.cu's ld_mf_args, field by field in its order, each 8 bytes
 MULTI_FUSED_ARGUMENTS = (
     ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("out_degree", "Q"),
     ("slice_rows", "Q"), ("slice_starts", "Q"), ("nslices", "q"), ("n", "q"), ("rows", "q"), ("k", "q"),
     ("nwords", "q"), ("sources", "Q"), ("visited", "Q"), ("frontiers", "Q"), ("bitmaps", "Q"), ("queues", "Q"), ("giants", "Q"),
-    ("stamps", "Q"), ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
+    ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
     ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
     ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
     ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"))
@@ -51,6 +55,8 @@ class MultiFusedKernels(KernelsBase):
 
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2); benchmarks compare both
     multi_fused_blocks_per_sm = MULTI_FUSED_BLOCKS_PER_SM
+    #: lanes a pull row for one word a vertex (MULTI_FUSED_PULL_LANES_BUILT); benchmarks compare them
+    multi_fused_pull_lanes = MULTI_FUSED_PULL_LANES
 
     def multi_bfs_fused(self, out_csr, in_csr, sources, out_degree, *, rows, levels, parents, rule,
                         max_levels) -> MultiFusedRun:
@@ -71,14 +77,15 @@ class MultiFusedKernels(KernelsBase):
         parents_out = cp.empty((rows, k), dtype=cp.int32) if parents else None
         max_levels = max(int(max_levels), 0)
         report = self._multi_fused_report(space, min(max_levels, n) + 3)
-        function = self._function("multi_fused", "ld_multi_bfs_fused", width, self._multi_fused_build())
+        function = self._function("multi_fused", "ld_multi_bfs_fused", width, self._multi_fused_build(),
+                                  self._multi_fused_pull_lanes() if width == 1 else width)
         arguments = space["arguments"]
         arguments.pack(
             _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
             _pointer(out_degree), _pointer(space["slice_rows"]), _pointer(space["slice_starts"]),
             space["nslices"], n, int(rows), k, -(-k // 64), _pointer(cp.asarray(sources)), _pointer(space["visited"]),
             _pointer(space["frontiers"]), _pointer(space["bitmaps"]), _pointer(space["queues"]), _pointer(space["giants"]),
-            _pointer(space["stamps"]), _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
+            _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
             _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ)
@@ -100,6 +107,12 @@ class MultiFusedKernels(KernelsBase):
     def _multi_fused_build(self):
         return 1 if self.multi_fused_blocks_per_sm == 1 else 2
 
+    def _multi_fused_pull_lanes(self):
+        lanes = int(self.multi_fused_pull_lanes)
+        if lanes not in MULTI_FUSED_PULL_LANES_BUILT:
+            raise ValueError(f"multi_fused_pull_lanes must be one of {MULTI_FUSED_PULL_LANES_BUILT}, got {lanes}")
+        return lanes
+
     def _multi_fused_blocks(self, function):
         """Blocks of the cooperative launch: as many as fit at once, up to the build's per
         multiprocessor (registers, threads and shared memory, as the occupancy calculator counts)."""
@@ -114,7 +127,7 @@ class MultiFusedKernels(KernelsBase):
     def _multi_fused_space(self, out_csr, in_csr, width):
         """The run's workspace for this graph and width (kept while the graph is the last one
         searched): visited words, three frontier slots (words and bits, left zero by every run),
-        their queues and giant lists, stamps, full-word counts, the pull's slices of long rows, the argument buffer."""
+        their queues and giant lists, full-word counts, the pull's slices of long rows, the argument buffer."""
         key = (id(out_csr.indptr), id(in_csr.indptr), width)
         cached = getattr(self, "_multi_fused_cache", None)
         if cached is not None and cached[0] == key:
@@ -129,7 +142,6 @@ class MultiFusedKernels(KernelsBase):
             "bitmaps": cp.zeros(3 * -(-n // 32), dtype=cp.uint32),
             "queues": cp.empty(3 * max(n, 1), dtype=cp.int32),
             "giants": cp.empty(3 * max(n, 1), dtype=cp.int32),
-            "stamps": cp.empty(max(n, 1), dtype=cp.int32),
             "full_words": cp.empty(max(n, 1), dtype=cp.uint32),
             "slice_rows": rows, "slice_starts": starts, "nslices": int(rows.shape[0]),
             "arguments": KernelArguments(b"", _PACKING), "reports": {},
