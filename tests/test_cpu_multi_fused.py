@@ -203,8 +203,9 @@ def level_state(A, sources, depth):
 
 def pull_both_ways(A, sources, depth, with_parents):
     """One pull level from the state of ``depth`` as the row scans run it (:func:`_pull_level`,
-    one core) and from the frontier (:func:`_scatter_pull_level`): (what each returns, its
-    next words, seen words, parents, the found rows in increasing order)."""
+    one core) and from the frontier (:func:`_scatter_pull_level`, then :func:`_finish_level`,
+    which sorts and counts the rows found): (the counts, the next words, the seen words, the
+    parents, the found rows in increasing order, the live bits)."""
     out, inn, degrees = blocks(A)
     n, k = A.n, len(sources)
     results = []
@@ -217,8 +218,15 @@ def pull_both_ways(A, sources, depth, with_parents):
         parents = np.full((n, k), -1, np.int32) if with_parents else multi_fused._NO_TABLE
         args = (cur, cq, np.int64(len(cq)))
         if scatter:
-            got = multi_fused._scatter_pull_level(out.indptr, out.indices, inn.indptr, inn.indices, *args, nxt, nq,
-                                                  seen, live, full, degrees, parents, with_parents, reads)
+            long_rows = bool((np.diff(inn.indptr) > 32).any())
+            nn, examined = multi_fused._scatter_pull_level(out.indptr, out.indices, inn.indptr, inn.indices, *args,
+                                                           nxt, nq, seen, live, parents, with_parents, reads, long_rows)
+            live[:] = 0
+            marks = np.zeros(-(-n // 64), np.uint64)
+            found, edges, done = multi_fused._finish_level(nq, nn, marks, nxt, seen, full, degrees, live,
+                                                           multi_fused._NO_TABLE, np.int64(1), False)
+            assert not marks.any() and (np.diff(nq[:nn]) > 0).all()
+            got = (nn, found, examined, edges, done)
         else:
             ranks = np.empty((-(-n // 64), 2), np.uint64)
             got = multi_fused._pull_level(inn.indptr, inn.indices, *args, ranks, rows, nrows, nxt, seen, live,

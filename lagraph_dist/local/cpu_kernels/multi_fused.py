@@ -34,7 +34,7 @@ from numba.extending import intrinsic
 
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.common import nonnegative
-from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, FUSED_LEVEL_CLOCK, _choose, _read_clock,
+from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
 from lagraph_dist.local.parts import LocalCSR
@@ -58,6 +58,8 @@ SCATTER_SHARE = 2
 #: a levels table of this many slots or more is written at the end by chunks of rows from the
 #: log; a smaller one stays in the core's caches while written entry by entry as levels find them
 CHUNKED_TABLE = 1 << 20
+#: rows ahead of the one a one-word pull reads that it asks the caches for (:func:`_prefetch_rows`)
+PREFETCH_ROWS = 16
 #: a log word of this many bits or more is written to the levels table as a whole
 DENSE_BITS = 12
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
@@ -138,11 +140,12 @@ def _start(sources, seen, cur, queue, parents, with_parents):
 
 # -- a push level -----------------------------------------------------------------------------
 @numba.njit(cache=True)
-def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents):
+def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents, clear):
     """Every frontier vertex u (``cq[:nf]``, in order) offers its words to its out-neighbours,
     in adjacency order; a neighbour v claims the bits it has not seen, with parent u, into
-    ``nxt`` (zero before) and lists itself in ``nq`` when its next words were zero. Returns
-    (the vertices listed, the edges read)."""
+    ``nxt`` (zero before) and lists itself in ``nq`` when its next words were zero. With
+    ``clear``, u's words are zeroed once offered (no pass of their own later). Returns (the
+    vertices listed, the edges read)."""
     _not_inlined()                           # (its own registers: a mesh's levels 1.3x faster)
     width = cur.shape[1]
     nn, examined = 0, 0
@@ -163,6 +166,8 @@ def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents):
                 nxt[v, 0] |= new
                 if with_parents and new:
                     _write_bits(parents, v, 0, new, u)
+            if clear:
+                cur[u, 0] = 0
             continue
         for e in range(start, stop):
             v = nonnegative(oix[e])
@@ -180,6 +185,9 @@ def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents):
                 nxt[v, w] |= new
                 if with_parents:
                     _write_bits(parents, v, w, new, u)
+        if clear:
+            for w in range(width):
+                cur[u, w] = 0
     return nn, examined
 
 
@@ -206,24 +214,39 @@ def _tally(nq, nn, nxt, seen, full, degrees, live):
 
 
 @numba.njit(cache=True)
-def _sort_queue(nq, nn, marks):
-    """Puts the vertices ``nq[:nn]`` (distinct) in increasing order through the bitmap
-    ``marks`` (zero before and after): the next level then walks the graph's arrays in
-    order (a mesh's push levels 2x faster than in the order found, where the searches'
-    waves interleave), and the log's segments are sorted."""
+def _finish_level(nq, nn, marks, nxt, seen, full, degrees, live, levels, depth, write):
+    """The rows found by a push ``nq[:nn]`` (distinct) put in increasing order through the
+    bitmap ``marks`` (zero before and after), and in the same pass counted as :func:`_tally`
+    counts them (``live`` zero before) and, with ``write``, their depths written into
+    ``levels``. In order, the next level walks the graph's arrays in order (a mesh's push levels
+    2x faster than in the order found, where the searches' waves interleave), and the log's
+    segments are sorted. Returns (entries, out-edges, out-edges of the rows now complete)."""
+    width = nxt.shape[1]
     for j in range(nn):
         v = nq[j]
         marks[v >> 6] |= _ONE << np.uint64(v & 63)
-    at = 0
-    for w in range(marks.shape[0]):
-        bits = marks[w]
+    at, entries, edges, completed = 0, 0, 0, 0
+    for x in range(marks.shape[0]):
+        bits = marks[x]
         if bits == 0:
             continue
-        marks[w] = 0
+        marks[x] = 0
         while bits:
-            nq[at] = w * 64 + _ctz64(bits)
-            at += 1
+            v = x * 64 + _ctz64(bits)
             bits &= bits - _ONE
+            nq[at] = v
+            at += 1
+            done = True
+            for w in range(width):
+                word = nxt[v, w]
+                entries += _popcount64(word)
+                live[w] |= word
+                done = done and seen[v, w] == full[w]
+                if write:
+                    _write_word(levels, v, w, word, depth)
+            edges += degrees[v]
+            completed += degrees[v] * np.int64(done)
+    return entries, edges, completed
 
 
 @numba.njit(cache=True)
@@ -257,6 +280,23 @@ def _slot(ranks, sparse, u):
     bits = ranks[w, 0]
     inside = np.int64((bits >> shift) & _ONE)
     return np.int64(ranks[w, 1] + np.uint64(_popcount64(bits & ((_ONE << shift) - _ONE)))) * inside
+
+
+@numba.njit(cache=True, inline="always")
+def _prefetch_rows(j, j1, rows, iip, iix, seen, words):
+    """Asks the caches for what the rows ahead of ``rows[j]`` read first, in three steps, each
+    from lines an earlier step asked for: a late pull's few scattered rows (Kronecker's fifth
+    level: 19,000 rows, 1.3 in-edges each) otherwise wait on memory at every row, three loads
+    one after another (offsets, in-edges, frontier words)."""
+    if j + PREFETCH_ROWS < j1:
+        v = nonnegative(rows[j + PREFETCH_ROWS])
+        _prefetch(seen, v)
+        _prefetch(iip, v)
+    if j + PREFETCH_ROWS // 2 < j1:
+        _prefetch(iix, iip[nonnegative(rows[j + PREFETCH_ROWS // 2])])
+    if j + PREFETCH_ROWS // 4 < j1:
+        u = nonnegative(iix[nonnegative(iip[nonnegative(rows[j + PREFETCH_ROWS // 4])])])
+        _prefetch(words, u * words.shape[1])
 
 
 @numba.njit(cache=True, inline="always")
@@ -327,6 +367,8 @@ def _pull_rows(j0, j1, rows, iip, iix, words, ranks, sparse, nxt, seen, live, fu
     for j in range(j0, j1):
         v = nonnegative(rows[j])
         if width == 1:
+            if not sparse:                   # (a sparse frontier's packed words are in the caches)
+                _prefetch_rows(j, j1, rows, iip, iix, seen, words)
             s = seen[v, 0]
             wanted = live[0] & ~s
             if wanted == 0:
@@ -518,19 +560,24 @@ def _same_words(a, b):
 
 
 @numba.njit(cache=True)
-def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, full, degrees, parents, with_parents,
-                        reads):
+def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, parents, with_parents, reads,
+                        long_rows):
     """A pull level run from its frontier ``cq[:nf]`` (a mesh's pull levels: the rows that
     want bits are most of the graph, the frontier's edges a few of theirs): the frontier's
     words go to its out-neighbours as a push level's do, which finds the bits the rows' scans
     would. The records stay the pull's: ``reads`` (:func:`_wanting_reads`) counts every
     wanting row's in-edges, and a found row that a scan would have stopped early (more than
     32 in-edges, every wanted bit found) or whose parents are asked for runs its own scan,
-    which writes the pull's parents and says where it stops. Returns what :func:`_pull_level`
-    does (the found rows in the order found) but the rows kept."""
+    which writes the pull's parents and says where it stops (``long_rows``: some row has more
+    than 32 in-edges). The frontier's words are zeroed unless a scan reads them. Returns (the
+    rows found, listed in ``nq`` in the order found, the in-edges read); :func:`_finish_level`
+    counts them."""
     width = cur.shape[1]
-    nn, _ = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, False)
+    scans = with_parents or long_rows
+    nn, _ = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, False, not scans)
     examined = reads
+    if not scans:
+        return nn, examined
     want = np.empty(width, np.uint64)
     got = np.empty(width, np.uint64)
     ranks = np.empty((0, 2), np.uint64)
@@ -549,10 +596,7 @@ def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, fu
             got[w] = 0
         e = _pull_words(iip, iix, cur, ranks, False, v, want, got, parents, with_parents)
         examined -= (stop - start) - _read(start, stop, e)
-    for w in range(width):
-        live[w] = 0
-    found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
-    return nn, found, examined, next_edges, done
+    return nn, examined
 
 
 # -- the log of the levels' frontiers ---------------------------------------------------------
@@ -697,6 +741,10 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
     log_ids, log_words = np.empty(logged, np.int32), np.empty((logged, width), np.uint64)
     seg_at = np.zeros(capacity + 2, np.int64)
     chunked = with_levels and levels.size >= CHUNKED_TABLE
+    direct = with_levels and not chunked
+    long_rows = False
+    for v in range(n):
+        long_rows = long_rows or iip[v + 1] - iip[v] > 32
     if chunked:
         log_ids, log_words = _log_append(log_ids, log_words, np.int64(0), cq, nf, cur)
     elif with_levels:
@@ -723,29 +771,28 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
             cores = 1 if threads < 2 or nrows < PARALLEL_ROWS else threads     # (the pull's; a scatter has one)
             scatter = edges * SCATTER_SHARE * cores < reads
         if push:
-            nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents)
+            nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents, True)
         elif scatter:
-            nn, found, examined, next_edges, done = _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq,
-                                                                        seen, live, full, degrees, parents,
-                                                                        with_parents, reads)
+            nn, examined = _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, parents,
+                                               with_parents, reads, long_rows)
         else:
             nn, found, examined, next_edges, done, nrows = _pull_level(iip, iix, cur, cq, nf, ranks, rows, nrows, nxt,
                                                                        seen, live, full, degrees, parents,
                                                                        with_parents, nq, threads)
-        if push or scatter:                  # (a pull lists its rows in increasing order)
-            _sort_queue(nq, nn, marks)
-        if push:
+        if push or scatter:                  # (a pull lists its rows in increasing order, counted)
             for w in range(width):
                 live[w] = 0
-            found, next_edges, done = _tally(nq, nn, nxt, seen, full, degrees, live)
+            found, next_edges, done = _finish_level(nq, nn, marks, nxt, seen, full, degrees, live, levels, level + 1,
+                                                    direct)
+        elif direct:
+            _write_found(levels, nq, nn, nxt, level + 1)
+        cleared = push or (scatter and not (with_parents or long_rows))    # (the frontier's words zeroed)
         if _same_words(reads_live, live):        # (the rows found are the only ones whose wants changed)
             reads -= _done_reads(iip, nq, nn, seen, live)
         records[level, _FRONTIER], records[level, _DISCOVERED], records[level, _EXAMINED] = entries, found, examined
         records[level, _PUSH], records[level, _VERTICES] = 1 if push else 0, nn
         if chunked:
             log_ids, log_words = _log_append(log_ids, log_words, seg_at[level + 1], nq, nn, nxt)
-        elif with_levels:
-            _write_found(levels, nq, nn, nxt, level + 1)
         seg_at[level + 2] = seg_at[level + 1] + nn
         now = _read_clock()
         seconds[level] = (now - last_tick) * tick_seconds
@@ -754,7 +801,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         completed += done
         cur, nxt, cq, nq = nxt, cur, nq, cq
         # the old frontier's rows, listed in nq, are zeroed before the next level writes there
-        stale, nf, entries, edges = nf, nn, found, next_edges
+        stale, nf, entries, edges = 0 if cleared else nf, nn, found, next_edges
     if chunked:
         _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads)
     return records[:level].copy(), seconds[:level].copy()
