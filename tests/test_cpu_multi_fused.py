@@ -228,9 +228,9 @@ def pull_both_ways(A, sources, depth, with_parents):
             assert not marks.any() and (np.diff(nq[:nn]) > 0).all()
             got = (nn, found, examined, edges, done)
         else:
-            ranks = np.empty((-(-n // 64), 2), np.uint64)
-            got = multi_fused._pull_level(inn.indptr, inn.indices, *args, ranks, rows, nrows, nxt, seen, live,
-                                          full, degrees, parents, with_parents, nq, 1)[:5]
+            fbits, fcounts = np.empty(-(-n // 64), np.uint64), np.empty(-(-n // 64), np.uint32)
+            got = multi_fused._pull_level(inn.indptr, inn.indices, *args, fbits, fcounts, rows, nrows, nxt, seen,
+                                          live, full, degrees, parents, with_parents, nq, 1)[:5]
         results.append((got, nxt, seen, parents, np.sort(nq[:got[0]]), live))
     return results
 
