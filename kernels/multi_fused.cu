@@ -27,7 +27,7 @@
 //
 // Work inside a level: push warps take 32 frontier entries at a time and flatten their edges
 // over the lanes (a warp scan and a shuffle search find each edge's source), W lanes an edge;
-// giants are sliced over all warps (common.cuh's ld_giant_slice). Pull groups take a row each
+// the giants' edges, end to end, are cut in equal runs, a warp a run. Pull groups take a row each
 // (W lanes, lane j for word j; one word: PULL_LANES lanes reading that many in-edges a step);
 // rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the host's slice
 // list, made once a graph) by groups of their own, claiming with atomicOr, so that a hub's
@@ -50,8 +50,9 @@ namespace cg = cooperative_groups;
 
 // a frontier's counters, row[what]: vertices (its queue's tail), their out-edges, entries
 // ((search, vertex) bits), out-edges of the vertices that became complete (all k bits
-// visited) as it was found, matrix entries read making it, giants (their list's tail), and
-// the OR of its bits a word (LD_MF_LIVE + j)
+// visited) as it was found, matrix entries read making it, giants (their list's tail in the
+// high LD_MF_GIANT_SHIFT bits, their out-edges in the low: one atomic gives a giant its place
+// and its edges' place end to end), and the OR of its bits a word (LD_MF_LIVE + j)
 #define LD_MF_COUNT 0
 #define LD_MF_EDGES 1
 #define LD_MF_ENTRIES 2
@@ -60,6 +61,8 @@ namespace cg = cooperative_groups;
 #define LD_MF_GIANTS 5
 #define LD_MF_LIVE 8
 #define LD_MF_ROW 16
+#define LD_MF_GIANT_SHIFT 40       // (multi_fused.py's MULTI_FUSED_GIANT_SHIFT: at most 2^24 giants)
+#define LD_MF_GIANT_EDGES ((1ull << LD_MF_GIANT_SHIFT) - 1ull)
 
 // the report (lagraph_dist/local/gpu_kernels/multi_fused.py reads it): status words, then
 // LD_MF_RECORD words a level
@@ -83,7 +86,7 @@ struct ld_mf_args {
     const i64* out_indptr; const int* out_indices; const i64* in_indptr; const int* in_indices;
     const i64* out_degree; const int* slice_rows; const i64* slice_starts; i64 nslices;
     i64 n; i64 rows; i64 k; i64 nwords; const i64* sources;
-    u64* visited; u64* frontiers; u32* bitmaps; int* queues; int* giants; u32* full_words;
+    u64* visited; u64* frontiers; u32* bitmaps; int* queues; int* giants; i64* giant_ends; u32* full_words;
     int* levels; int* parents; u64* counters; i64 counter_rows;
     i64 rule_mode; double alpha; double beta; double rule_n; i64 rule_push; i64 rule_previous;
     i64 rule_unexplored; i64 nnz; i64 max_levels;
@@ -119,11 +122,13 @@ struct ld_mf_level {
     const u64* frontier;          // F_L's words (slot L % 3)
     const u32* frontier_bits;     // F_L's vertices as bits (a pull reads a neighbour's words only when set)
     const int* queue;             // F_L's vertices
-    const int* giants;            // F_L's giants
+    const int* giants;            // F_L's giants, and where each one's out-edges end, end to end
+    const i64* giant_ends;
     u64* next;                    // F_{L+1}'s words, bits, queue, giants and counters
     u32* next_bits;
     int* next_queue;
     int* next_giants;
+    i64* next_giant_ends;
     u64* row;
     u64 live;                     // this lane's word of F_L's live bits, within the k searches
     const u64* live_words;        // all W of them (shared memory), not yet cut to the k searches
@@ -209,7 +214,11 @@ __device__ __forceinline__ void ld_mf_enter(const ld_mf_level<W>& m, bool entere
     m.next_queue[at] = v;
     const i64 degree = __ldg(m.a->out_degree + v);
     t.edges += (u64)degree;
-    if (degree > LD_MF_PUSH_GIANT) m.next_giants[atomicAdd(m.row + LD_MF_GIANTS, 1ull)] = v;
+    if (degree > LD_MF_PUSH_GIANT) {
+        const u64 at = atomicAdd(m.row + LD_MF_GIANTS, (1ull << LD_MF_GIANT_SHIFT) | (u64)degree);
+        m.next_giants[at >> LD_MF_GIANT_SHIFT] = v;
+        m.next_giant_ends[at >> LD_MF_GIANT_SHIFT] = (i64)(at & LD_MF_GIANT_EDGES) + degree;
+    }
 }
 // Add the block's tallies to the row (every thread of the block calls it).
 __device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int width) {
@@ -228,29 +237,40 @@ __device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int 
 }
 
 // -- push: every frontier vertex's words offered to its out-neighbours --------------------------
-// The giants: every giant's edges in slices, a warp a slice, all giants at once.
+// The giants: their out-edges end to end (in their list's order) cut in equal runs, a warp a
+// run, so that a hub of a million edges is read by hundreds of warps and a level's giants end
+// together. A warp finds the giant its run starts in by a binary search of their ends.
 template <int W>
-__device__ void ld_mf_push_giants(const ld_mf_level<W>& m, i64 ngiants, i64 warp, i64 nwarps, int lane,
+__device__ void ld_mf_push_giants(const ld_mf_level<W>& m, u64 giants, i64 warp, i64 nwarps, int lane,
                                   ld_mf_tally& t) {
     const ld_mf_args& a = *m.a;
     const int j = lane % W;
-    const i64 parts = ld_giant_parts(ngiants, nwarps);
-    for (i64 item = warp; item < ngiants * parts; item += nwarps) {
-        const int u = __ldcg(m.giants + item / parts);
-        i64 start, end;
-        ld_giant_slice(a.out_indptr, u, item % parts, parts, start, end);
+    const i64 count = (i64)(giants >> LD_MF_GIANT_SHIFT), total = (i64)(giants & LD_MF_GIANT_EDGES);
+    i64 p = total * warp / nwarps;
+    const i64 last = total * (warp + 1) / nwarps;
+    if (p >= last) return;                                               // warp-uniform
+    i64 g = 0;
+    for (i64 hi = count - 1; g < hi;) {                                  // the first giant ending past p
+        const i64 mid = (g + hi) / 2;
+        if (__ldcg(m.giant_ends + mid) > p) hi = mid; else g = mid + 1;
+    }
+    if (lane == 0) t.examined += (u64)(last - p);
+    for (; p < last; ++g) {                                              // warp-uniform
+        const int u = __ldcg(m.giants + g);
+        const i64 ends = __ldcg(m.giant_ends + g), stop = min(last, ends);
+        const i64 at = __ldg(a.out_indptr + u + 1) - ends;                 // edge position q is out_indices[at + q]
         const u64 offer = __ldcg(m.frontier + (i64)u * W + j);
-        if (lane == 0) t.examined += (u64)(end - start);
-        for (i64 first = start; first < end; first += 32 / W) {        // warp-uniform
-            const i64 e = first + lane / W;
+        for (; p < stop; p += 32 / W) {
+            const i64 q = p + lane / W;
             bool entered = false;
             int v = 0;
-            if (e < end) {
-                v = __ldg(a.out_indices + e);
+            if (q < stop) {
+                v = __ldg(a.out_indices + at + q);
                 ld_mf_offer(m, v, j, offer, u, t, entered);
             }
             ld_mf_enter(m, entered, v, t);
         }
+        p = stop;
     }
 }
 
@@ -590,10 +610,12 @@ __device__ __forceinline__ ld_mf_level<W> ld_mf_slots(const ld_mf_args& a, i64 l
     m.frontier_bits = a.bitmaps + in * ld_mf_bitmap_words(a.n);
     m.queue = a.queues + in * a.n;
     m.giants = a.giants + in * a.n;
+    m.giant_ends = a.giant_ends + in * a.n;
     m.next = a.frontiers + out * a.n * W;
     m.next_bits = a.bitmaps + out * ld_mf_bitmap_words(a.n);
     m.next_queue = a.queues + out * a.n;
     m.next_giants = a.giants + out * a.n;
+    m.next_giant_ends = a.giant_ends + out * a.n;
     m.row = a.counters + (level + 1) * LD_MF_ROW;
     m.live = 0;
     return m;
@@ -635,6 +657,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         m.next_bits = a.bitmaps;
         m.next_queue = a.queues;
         m.next_giants = a.giants;
+        m.next_giant_ends = a.giant_ends;
         ld_mf_tally t;
         ld_mf_sources(m, thread, nthreads, t);
         ld_mf_flush(m.row, t, W);
@@ -662,7 +685,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         m.live_words = s_row + LD_MF_LIVE;
         ld_mf_tally t;
         if (push) {
-            ld_mf_push_giants(m, (i64)s_row[LD_MF_GIANTS], warp, nwarps, lane, t);
+            ld_mf_push_giants(m, s_row[LD_MF_GIANTS], warp, nwarps, lane, t);
             ld_mf_push_entries(m, nf, warp, nwarps, lane, t);
         } else {
             ld_mf_pull<W, PULL_LANES>(m, warp, nwarps, lane, t);

@@ -168,6 +168,19 @@ def test_unbuilt_pull_lanes_refused(kernels):
         kernels.multi_fused_pull_lanes = kept
 
 
+def test_giant_capacity_refused(kernels, monkeypatch):
+    """The giants' counter holds their count above MULTI_FUSED_GIANT_SHIFT bits: a graph with
+    more giants than fit is refused before any launch (here, a shift that leaves room for one)."""
+    from lagraph_dist.local.gpu_kernels import multi_fused
+    monkeypatch.setattr(multi_fused, "MULTI_FUSED_GIANT_SHIFT", 63)
+    kernels._multi_fused_cache = None
+    launches = kernels.launches
+    with pytest.raises(ValueError, match="out-edges"):
+        run(kernels, GRAPHS["hub"](), [0, 1])                   # three hubs of 700 out-edges
+    assert kernels.launches == launches
+    kernels._multi_fused_cache = None
+
+
 @pytest.mark.parametrize("limit", [0, 1, 2, 4])
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
 def test_depth_limits(kernels, limit, mode):

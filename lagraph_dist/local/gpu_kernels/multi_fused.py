@@ -14,6 +14,8 @@ MULTI_FUSED_CLOCK = "device %globaltimer"     # what times each level (the kerne
 MULTI_FUSED_THREADS = 512                     # multi_fused.cu: LD_MF_THREADS
 MULTI_FUSED_LONG_ROW = 64                     # LD_MF_LONG_ROW: in-edges a pull slice reads at most
 MULTI_FUSED_ROW = 16                          # LD_MF_ROW: counters a frontier
+MULTI_FUSED_PUSH_GIANT = 256                  # LD_MF_PUSH_GIANT: out-edges past which a push vertex is a giant
+MULTI_FUSED_GIANT_SHIFT = 40                  # LD_MF_GIANT_SHIFT: a giant's place and its edges' in one counter
 MULTI_FUSED_NSTATUS = 8                       # LD_MF_NSTATUS
 MULTI_FUSED_RECORD = 6                        # LD_MF_RECORD: frontier, discovered, examined, push, vertices, end
 #: level records the kernel writes into the host's page-locked mirror with the status (deeper
@@ -30,7 +32,7 @@ MULTI_FUSED_PULL_LANES = 2
 MULTI_FUSED_ARGUMENTS = (
     ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("out_degree", "Q"),
     ("slice_rows", "Q"), ("slice_starts", "Q"), ("nslices", "q"), ("n", "q"), ("rows", "q"), ("k", "q"),
-    ("nwords", "q"), ("sources", "Q"), ("visited", "Q"), ("frontiers", "Q"), ("bitmaps", "Q"), ("queues", "Q"), ("giants", "Q"),
+    ("nwords", "q"), ("sources", "Q"), ("visited", "Q"), ("frontiers", "Q"), ("bitmaps", "Q"), ("queues", "Q"), ("giants", "Q"), ("giant_ends", "Q"),
     ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
     ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
     ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
@@ -85,6 +87,7 @@ class MultiFusedKernels(KernelsBase):
             _pointer(out_degree), _pointer(space["slice_rows"]), _pointer(space["slice_starts"]),
             space["nslices"], n, int(rows), k, -(-k // 64), _pointer(cp.asarray(sources)), _pointer(space["visited"]),
             _pointer(space["frontiers"]), _pointer(space["bitmaps"]), _pointer(space["queues"]), _pointer(space["giants"]),
+            _pointer(space["giant_ends"]),
             _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
@@ -127,7 +130,7 @@ class MultiFusedKernels(KernelsBase):
     def _multi_fused_space(self, out_csr, in_csr, width):
         """The run's workspace for this graph and width (kept while the graph is the last one
         searched): visited words, three frontier slots (words and bits, left zero by every run),
-        their queues and giant lists, full-word counts, the pull's slices of long rows, the argument buffer."""
+        their queues, giant lists and the ends of the giants' edges, full-word counts, the pull's slices of long rows, the argument buffer."""
         key = (id(out_csr.indptr), id(in_csr.indptr), width)
         cached = getattr(self, "_multi_fused_cache", None)
         if cached is not None and cached[0] == key:
@@ -135,6 +138,11 @@ class MultiFusedKernels(KernelsBase):
         self._multi_fused_cache = None                        # free the last one first
         cp = self.cp
         n = out_csr.nmajor
+        giants = int((out_csr.indptr[1:] - out_csr.indptr[:-1] > MULTI_FUSED_PUSH_GIANT).sum())
+        if giants >= 1 << (64 - MULTI_FUSED_GIANT_SHIFT) or out_csr.nnz >= 1 << MULTI_FUSED_GIANT_SHIFT:
+            raise ValueError(f"a fused multi-source run counts at most 2^{64 - MULTI_FUSED_GIANT_SHIFT} vertices of "
+                             f"more than {MULTI_FUSED_PUSH_GIANT} out-edges and 2^{MULTI_FUSED_GIANT_SHIFT} edges; "
+                             f"this graph has {giants:,} and {out_csr.nnz:,}")
         rows, starts = self._long_row_slices(in_csr)
         space = {
             "visited": cp.empty(n * width, dtype=cp.uint64),
@@ -142,6 +150,7 @@ class MultiFusedKernels(KernelsBase):
             "bitmaps": cp.zeros(3 * -(-n // 32), dtype=cp.uint32),
             "queues": cp.empty(3 * max(n, 1), dtype=cp.int32),
             "giants": cp.empty(3 * max(n, 1), dtype=cp.int32),
+            "giant_ends": cp.empty(3 * max(n, 1), dtype=cp.int64),
             "full_words": cp.empty(max(n, 1), dtype=cp.uint32),
             "slice_rows": rows, "slice_starts": starts, "nslices": int(rows.shape[0]),
             "arguments": KernelArguments(b"", _PACKING), "reports": {},
