@@ -85,7 +85,8 @@ class BinaryOp:
     ``positional`` ops read neither and give the left entry's global index; ``out_dtype`` a
     fixed result type (None: the operands'); ``swapped``: the op's name with its operands
     exchanged; ``rule(xp, a, b)`` its values on arrays; ``numeric``: refused on booleans (as
-    graphblas refuses ``plus`` on BOOL)."""
+    graphblas refuses ``plus`` on BOOL); ``float_result``: integer operands give float64 (as
+    graphblas's ``truediv``)."""
 
     name: str
     code: int | None = None
@@ -95,6 +96,7 @@ class BinaryOp:
     swapped: str | None = None
     rule: Callable | None = field(default=None, compare=False, repr=False)
     numeric: bool = False
+    float_result: bool = False
 
     def __repr__(self):
         return f"binary.{self.name}"
@@ -320,6 +322,12 @@ class _Namespace:
                              f"got {value!r}")
 
 
+def _true_divide(xp, a, b):
+    """a / b as graphblas's truediv: IEEE results (inf, nan) for a zero divisor, no warning."""
+    with np.errstate(divide="ignore", invalid="ignore"):      # (numpy's; CuPy warns of nothing)
+        return xp.true_divide(a, b)
+
+
 # -- binary operators: (name, kernel code, reads, ...) --------------------------------------------
 pair = BinaryOp("pair", MULT_PAIR, reads="", swapped="pair", rule=lambda xp, a, b: xp.ones_like(xp.asarray(a)))
 land = BinaryOp("land", MULT_LAND, out_dtype=_bool, swapped="land",
@@ -334,8 +342,11 @@ min_op = BinaryOp("min", rule=lambda xp, a, b: xp.minimum(a, b))
 max_op = BinaryOp("max", rule=lambda xp, a, b: xp.maximum(a, b))
 lor_op = BinaryOp("lor", out_dtype=_bool, rule=lambda xp, a, b: xp.logical_or(a, b))
 any_op = BinaryOp("any", rule=lambda xp, a, b: a + xp.zeros_like(b))
+# element-wise only (ewise_mult, apply): what dependency sums and averages need
+minus = BinaryOp("minus", rule=lambda xp, a, b: a - b, numeric=True)
+truediv = BinaryOp("truediv", rule=_true_divide, numeric=True, float_result=True)
 binary_ops = {op.name: op for op in (pair, land, secondi, second, first, times, plus_op, min_op, max_op, lor_op,
-                                     any_op)}
+                                     any_op, minus, truediv)}
 
 # -- monoids: (name, kind, kernel code, MPI op, identity per dtype, terminal per dtype, binary form)
 lor = Monoid("lor", "lor", ADD_LOR, "LOR", lambda d: False, lambda d: True, lor_op, boolean=True)

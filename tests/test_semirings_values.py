@@ -123,14 +123,16 @@ def test_elementwise_apply_reduce_agree_with_graphblas(backend, dtypes):
             _same(w, ug.ewise_add(vg, getattr(gb.monoid, name)).new())
         _same((u.ewise_add(v, getattr(ld.monoid, name))).new() if name != "any" else w,
               ug.ewise_add(vg, getattr(gb.monoid, name)).new() if name != "any" else None) if name != "any" else None
-    for name in ("first", "second", "plus", "times", "min", "max", "pair"):
-        if name in ("plus",) and not numeric:
+    for name in ("first", "second", "plus", "times", "min", "max", "pair", "minus", "truediv"):
+        if name in ("plus", "minus", "truediv") and not numeric:
+            with pytest.raises(ld.DomainMismatch, match="bool"):
+                ld.ewise_mult(u, v, name)
             continue
         _same(ld.ewise_mult(u, v, getattr(ld.binary, name)), ug.ewise_mult(vg, getattr(gb.binary, name)).new())
         _same(u.ewise_mult(v, getattr(ld.binary, name)).new(), ug.ewise_mult(vg, getattr(gb.binary, name)).new())
     scalar = 3 if numeric else True
-    for name in ("first", "second", "plus", "times", "min", "max"):
-        if name == "plus" and not numeric:
+    for name in ("first", "second", "plus", "times", "min", "max", "minus", "truediv"):
+        if name in ("plus", "minus", "truediv") and not numeric:
             continue
         op = getattr(ld.binary, name)
         _same(u.apply(op, right=scalar).new(), ug.apply(getattr(gb.binary, name), right=scalar).new())

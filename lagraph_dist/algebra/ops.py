@@ -365,7 +365,14 @@ def _op_dtype(op, left, right):
         return op.out_dtype
     if op.reads == "":
         return np.dtype(np.int64)
-    return np.result_type(left, right)
+    dtype = np.result_type(left, right)
+    return np.dtype(np.float64) if op.float_result and dtype.kind != "f" else dtype
+
+
+def _refuse_bool(op, dtypes, what):
+    """A numeric op (plus, minus, truediv, ...) on bool operands, as graphblas: DomainMismatch."""
+    if op.numeric and all(np.dtype(d) == np.bool_ for d in dtypes):
+        raise DomainMismatch(f"{what}: {op!r} does not take bool values (as in graphblas)")
 
 
 @collective("u", "v", "op")
@@ -378,8 +385,7 @@ def ewise_mult(u, v, op):
     _check_pair(u, v)
     op = _value_op(op, "ewise_mult")
     dtype = _op_dtype(op, u.dtype, v.dtype)
-    if op.numeric and dtype == np.bool_:
-        raise DomainMismatch(f"ewise_mult: {op!r} does not take bool values (as in graphblas)")
+    _refuse_bool(op, (u.dtype, v.dtype), "ewise_mult")
     backend, xp = u.backend, u.backend.xp
     a, b = u.part, v.part
     swapped = a.encoding == "bitmap" and b.encoding == "list"
@@ -452,8 +458,7 @@ def apply(u, op, *, right=None, left=None):
         raise DomainMismatch(f"apply({op!r}) takes one of right= and left=, not both")
     scalar = np.asarray(right if left is None else left)
     dtype = _op_dtype(op, u.dtype, scalar.dtype)
-    if op.numeric and dtype == np.bool_:
-        raise DomainMismatch(f"apply: {op!r} does not take bool values (as in graphblas)")
+    _refuse_bool(op, (np.result_type(u.dtype, scalar.dtype),), "apply")
     values = part.values
     scalar = xp.asarray(scalar)
     made = op.apply_arrays(xp, values, scalar, dtype) if left is None else op.apply_arrays(xp, scalar, values, dtype)
