@@ -10,18 +10,26 @@ frontier words until it holds all the bits it wants, in parallel over chunks of 
 chunk writes only its own rows and queue slots, so the result is the same whatever the
 threads). Pulls read a list of the rows that can still take bits (rows with in-edges not yet
 complete), and a sparse frontier's words packed by rank, so that a first pull's reads stay in
-the core's caches. Which direction a level takes is fused.py's :func:`_rule` on the
-multi-source counts (the frontier's vertices and their out-edges; the unexplored edges are
-those of the vertices some search has still to reach, handed over each level), as
-``algebra/multi.py`` asks DirectionRule.
+the core's caches; a one-word pull over a dense frontier asks the caches for the rows ahead.
+Which direction a level takes is fused.py's :func:`_rule` on the multi-source counts (the
+frontier's vertices and their out-edges; the unexplored edges are those of the vertices some
+search has still to reach, handed over each level), as ``algebra/multi.py`` asks DirectionRule.
 
-The levels are not written as they are found: each level's new frontier (its vertices and
-words) is appended to a log, and at the end one pass over cache-sized chunks of rows writes
-every row of the (rows, k) levels table once, -1 first, then the levels of the log's wide
-(sorted) segments inside the chunk; the thin segments' few entries are written after it. A
-table written as the levels find its entries was read and written back once a wide level.
-Parents are found with their edge, so they are written as found into a table filled with -1
-first.
+A pull level whose frontier has few out-edges beside the in-edges its rows would read (a
+mesh's: the rows short of some search are most of the graph, the wave a thin ring) runs from
+the frontier instead, as a push does (:func:`_scatter_pull_level`); its records, parents and
+rows stay the pull's (the in-edges the rows' scans would read are kept up to date level by
+level). Every frontier is kept in increasing vertex order (a push's rows found are sorted
+through a bitmap, counted in the same pass: :func:`_finish_level`), so that a level walks the
+graph's arrays in order, and each level's cost is its frontier's, not the graph's.
+
+A levels table small enough for the caches is written as the levels find its entries. A
+larger one is not: each level's new frontier (its vertices and words) is appended to a log,
+and at the end one pass over cache-sized chunks of rows writes every row of the (rows, k)
+levels table once, -1 first, then the levels of the log's wide segments inside the chunk; the
+thin segments' few entries are written after it (a large table written as the levels find its
+entries was read and written back once a wide level). Parents are found with their edge, so
+they are written as found into a table filled with -1 first.
 """
 from __future__ import annotations
 
