@@ -59,6 +59,9 @@ compile_notice.install()      # before any kernel below compiles: a fresh instal
 #: float) are compiled ahead with the searches' (bool, int64), so that the ranks of a grid do not
 #: all compile them at once on their first valued product
 _VALUED_FOLDS = [semirings.plus_times.typed(np.float64), semirings.min_plus.typed(np.int32)]
+#: the valued products compiled ahead: betweenness's sweeps (plus_first on float64 path counts,
+#: both directions: mxv's plus_second runs as plus_first on the transpose)
+_VALUED_PRODUCTS = [semirings.plus_first.typed(np.float64)]
 
 
 def compile_kernels():
@@ -74,8 +77,8 @@ def compile_kernels():
     csr = LocalCSR(indptr, ((np.arange(n) + 1) % n).astype(np.int32), n)
     in_map = SimpleNamespace(block_len=n, stride=n, offset=0)
     bitmap.warm_up()
-    push.warm_up(csr, in_map, list(semirings))
-    pull.warm_up(csr, in_map, list(semirings))
-    fold.warm_up(list(semirings) + _VALUED_FOLDS)
+    push.warm_up(csr, in_map, list(semirings) + _VALUED_PRODUCTS)
+    pull.warm_up(csr, in_map, list(semirings) + _VALUED_PRODUCTS)
+    fold.warm_up(list(semirings) + _VALUED_FOLDS + _VALUED_PRODUCTS)
     multi.warm_up(csr, in_map)
     parts.warm_up()

@@ -1,0 +1,137 @@
+"""ld.betweenness_centrality against networkx.betweenness_centrality (to 1e-9 relative): every
+scaling (normalized or not, endpoints or not, all sources, k sampled with a seed, given
+sources), on small hand graphs, directed and undirected graphs with self-loops, duplicate edges
+and several components, deep ones (a path, a mesh), a Kronecker graph and hypothesis's random
+graphs; bad input; and on 2 x 2 and 2 x 3 grids under mpiexec (tests/mpi/check_centrality.py)."""
+import random
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import lagraph_dist as ld
+from helpers import BACKENDS, edge_graphs, needs_mpi, run_mpi
+
+HERE = Path(__file__).resolve().parent
+SCALINGS = [{}, {"normalized": False}, {"endpoints": True}, {"normalized": False, "endpoints": True}]
+
+
+def networkx_graph(src, dst, n, directed):
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(np.asarray(src).tolist(), np.asarray(dst).tolist()))
+    return G
+
+
+def check(src, dst, n, directed, backend="cpu", **kwargs):
+    """Ours equals networkx's for every vertex (NaN where networkx gives NaN)."""
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=not directed, backend=backend)
+    G = networkx_graph(src, dst, n, directed)
+    nx_kwargs = {key: value for key, value in kwargs.items() if key != "sources"}
+    if "sources" in kwargs:      # networkx has no such argument: its sample is what we pass
+        want = _networkx_from_sources(G, kwargs["sources"], **nx_kwargs)
+    else:
+        want = nx.betweenness_centrality(G, **nx_kwargs)
+    got = ld.betweenness_centrality(A, **kwargs)
+    assert got.dtype == np.float64 and got.nvals == n
+    expected = np.array([want[v] for v in range(n)])
+    np.testing.assert_allclose(got.to_numpy(fill=np.inf), expected, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+def _networkx_from_sources(G, sources, **kwargs):
+    """networkx with its sample replaced by ``sources`` (its sampler returns them)."""
+    class Given(random.Random):
+        def sample(self, population, k, *, counts=None):
+            assert k == len(sources)
+            return list(sources)
+    return nx.betweenness_centrality(G, k=len(sources), seed=Given(), **kwargs)
+
+
+HAND = {
+    "path": ([0, 1, 2, 3], [1, 2, 3, 4], 5),
+    "star": ([0, 0, 0, 0], [1, 2, 3, 4], 5),
+    "diamond": ([0, 0, 1, 2], [1, 2, 3, 3], 4),
+    "two components and an isolated vertex": ([0, 1, 3, 4], [1, 2, 4, 5], 7),
+    "self-loops and duplicates": ([0, 0, 1, 1, 2, 2, 2], [0, 1, 1, 2, 3, 3, 0], 4),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", sorted(HAND))
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("scaling", SCALINGS, ids=str)
+def test_hand_graphs(backend, name, directed, scaling):
+    src, dst, n = HAND[name]
+    check(src, dst, n, directed, backend, **scaling)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("scaling", SCALINGS, ids=str)
+@pytest.mark.parametrize("k, seed", [(1, 0), (7, 3), (40, 1)])
+def test_sampled_sources(backend, directed, scaling, k, seed):
+    rng = np.random.default_rng(k)
+    src, dst = rng.integers(0, 40, 90), rng.integers(0, 40, 90)
+    check(src, dst, 40, directed, backend, k=k, seed=seed, **scaling)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("scaling", SCALINGS, ids=str)
+def test_given_sources(directed, scaling):
+    rng = np.random.default_rng(5)
+    src, dst = rng.integers(0, 30, 70), rng.integers(0, 30, 70)
+    check(src, dst, 30, directed, sources=[3, 17, 0, 29], **scaling)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_deep_graphs(backend):
+    """A long path and a mesh: many levels, path counts in the thousands."""
+    n = 120
+    check(np.arange(n - 1), np.arange(1, n), n, False, backend, k=5, seed=2)
+    side = 15
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    check(src, dst, side * side, False, backend, k=8, seed=4)
+
+
+def test_kronecker():
+    """A skewed graph: hubs, isolated vertices, a Graph500 generator's duplicates merged."""
+    src, dst = ld.kronecker(9, seed=3, backend="cpu").local_edges()
+    check(src, dst, 1 << 9, False, k=16, seed=1)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=edge_graphs(), scaling=st.sampled_from(SCALINGS), sample=st.booleans())
+def test_random_graphs(graph, scaling, sample):
+    src, dst, n, symmetrize, _ = graph
+    kwargs = dict(scaling, **({"k": max(1, n // 2), "seed": n} if sample else {}))
+    check(src, dst, n, not symmetrize, **kwargs)
+
+
+def test_bad_input():
+    A = ld.Matrix.from_edges([0, 1], [1, 2], 3, backend="cpu")
+    with pytest.raises(ld.DomainMismatch, match="ld.Matrix"):
+        ld.betweenness_centrality(np.eye(3))
+    with pytest.raises(ld.InvalidValue, match="not both"):
+        ld.betweenness_centrality(A, k=2, sources=[0])
+    for k in (0, 4, -1, 1.5, True):
+        with pytest.raises(ld.InvalidValue, match="k must be"):
+            ld.betweenness_centrality(A, k=k)
+    with pytest.raises(ld.InvalidValue, match="repeats"):
+        ld.betweenness_centrality(A, sources=[1, 1])
+    with pytest.raises(ld.InvalidValue, match="empty"):
+        ld.betweenness_centrality(A, sources=[])
+    with pytest.raises(ld.IndexOutOfBound):
+        ld.betweenness_centrality(A, sources=[3])
+
+
+@needs_mpi
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3)])
+def test_grids_agree_with_networkx(rows, cols):
+    done = run_mpi(rows * cols, HERE / "mpi" / "check_centrality.py", rows, cols, timeout=240)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.count("ok") == rows * cols, done.stdout
