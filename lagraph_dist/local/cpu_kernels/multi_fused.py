@@ -235,27 +235,31 @@ def _finish_level(nq, nn, marks, nxt, seen, full, degrees, live, levels, depth, 
     for j in range(nn):
         v = nq[j]
         marks[v >> 6] |= _ONE << np.uint64(v & 63)
-    at, entries, edges, completed = 0, 0, 0, 0
+    at = 0
     for x in range(marks.shape[0]):
         bits = marks[x]
         if bits == 0:
             continue
         marks[x] = 0
         while bits:
-            v = x * 64 + _ctz64(bits)
-            bits &= bits - _ONE
-            nq[at] = v
+            nq[at] = x * 64 + _ctz64(bits)
             at += 1
-            done = True
-            for w in range(width):
-                word = nxt[v, w]
-                entries += _popcount64(word)
-                live[w] |= word
-                done &= seen[v, w] == full[w]
-                if write:
-                    _write_word(levels, v, w, word, depth)
-            edges += degrees[v]
-            completed += degrees[v] * np.int64(done)
+            bits &= bits - _ONE
+    entries, edges, completed = 0, 0, 0
+    for j in range(nn):
+        if write and j + PREFETCH_ROWS < nn:     # (a mesh's rows found are spread over its table)
+            _prefetch(levels, nonnegative(nq[j + PREFETCH_ROWS]) * levels.shape[1])
+        v = nonnegative(nq[j])
+        done = True
+        for w in range(width):
+            word = nxt[v, w]
+            entries += _popcount64(word)
+            live[w] |= word
+            done &= seen[v, w] == full[w]
+            if write:
+                _write_word(levels, v, w, word, depth)
+        edges += degrees[v]
+        completed += degrees[v] * np.int64(done)
     return entries, edges, completed
 
 
