@@ -41,9 +41,11 @@ import numpy as np
 
 from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
+from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
 from lagraph_dist.local.engine import MultiTarget
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
+from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
@@ -192,6 +194,82 @@ class DenseRows:
     def _gathered(self, block):
         host = block if isinstance(block, np.ndarray) else self.backend.to_host(block)
         return _gather_blocks(host, self.n, self.grid, self.backend)
+
+    @collective("monoids", "nvals")
+    def reduce_rows(self, *monoids, nvals=False) -> tuple:
+        """Collective: each row reduced over its entries (its values >= 0; -1 is none) by each of
+        ``monoids`` (``plus``, ``min`` or ``max``, or their names), then, with ``nvals``, each
+        row's number of entries: a tuple of (k,) int64 numpy arrays, the same on every rank, in
+        that order (a row without entries gets the monoid's identity). Levels: ``max`` gives a
+        search's depth, ``plus`` its distances' sum, ``nvals`` the vertices it reached.
+
+        Each rank reduces the rows of its own vertex block where the block lives (device or
+        host), in slices of rows, never gathering the table; every vertex block belongs to one
+        rank, so the ranks' (k,) results combine by one allreduce per MPI operation."""
+        kinds = tuple(_row_monoid(m) for m in monoids)
+        start, stop = Layout(self.n, self.grid.rows, self.grid.cols).block_range(self.grid.row, self.grid.col)
+        batches = [self._reduce_block(block, stop - start, kinds) for block in self.blocks]
+        local = [np.concatenate([batch[i] for batch in batches]) if batches else np.zeros(0, dtype=np.int64)
+                 for i in range(len(kinds) + 1)]
+        ops = [m.mpi_op_name for m in kinds] + ["SUM"]
+        reduced = _allreduce_grouped(self.grid, local, ops)
+        return tuple(reduced[:len(kinds)]) + ((reduced[-1],) if nvals else ())
+
+    def _reduce_block(self, block, rows, kinds):
+        """This rank's (k_batch,) int64 reductions of one batch's block over its first ``rows``
+        rows (the rest pad the block), one per monoid kind, then the entries' counts."""
+        xp = np if isinstance(block, np.ndarray) else self.backend.xp
+        width = block.shape[1]
+        found = [xp.full(width, m.identity_of(np.int64), dtype=np.int64) for m in kinds]
+        counts = xp.zeros(width, dtype=np.int64)
+        step = max(1, _REDUCE_SLICE // max(width, 1))
+        for first in range(0, rows, step):
+            part = block[first:min(rows, first + step)]
+            here = (part >= 0).sum(axis=0, dtype=np.int64)
+            for k, m in enumerate(kinds):
+                found[k] = _combine_slice(xp, m.kind, found[k], part, here)
+            counts += here
+        together = xp.stack([*found, counts])              # one read from the device
+        return list(together if xp is np else self.backend.to_host(together))
+
+
+#: Elements a slice of :meth:`DenseRows.reduce_rows` reads at once (its temporaries stay small).
+_REDUCE_SLICE = 1 << 22
+_ROW_MONOIDS = ("plus", "min", "max")
+
+
+def _row_monoid(monoid):
+    """The monoid ``reduce_rows`` takes (plus, min, max), else DomainMismatch."""
+    found = lookup_monoid(monoid)
+    if found.kind not in _ROW_MONOIDS:
+        raise DomainMismatch(f"reduce_rows takes the monoids {', '.join(_ROW_MONOIDS)} over int64 rows, "
+                             f"got {found!r}")
+    return found
+
+
+def _combine_slice(xp, kind, so_far, part, counts):
+    """``so_far`` combined with the reduction of ``part``'s entries (values >= 0; -1 is no
+    entry) column by column; ``counts``: the entries of each column of ``part``."""
+    if kind == "plus":      # the -1s summed with the entries, added back
+        return so_far + part.sum(axis=0, dtype=np.int64) + (part.shape[0] - counts)
+    if kind == "max":       # -1 is below every entry: a column without entries stays -1
+        top = part.max(axis=0).astype(np.int64)
+        return xp.where(counts > 0, xp.maximum(so_far, top), so_far)
+    # min: read as unsigned, -1 is above every entry
+    low = part.view(np.dtype(part.dtype.str.replace("i", "u"))).min(axis=0).astype(np.int64)
+    return xp.where(counts > 0, xp.minimum(so_far, low), so_far)
+
+
+def _allreduce_grouped(grid, arrays, ops):
+    """Each of ``arrays`` (host int64, the same length on every rank) reduced over the grid by
+    its MPI op name, one allreduce per distinct op."""
+    out = list(arrays)
+    for op in dict.fromkeys(ops):
+        at = [i for i, o in enumerate(ops) if o == op]
+        stacked = grid.allreduce(np.ascontiguousarray(np.stack([arrays[i] for i in at])), op)
+        for row, i in enumerate(at):
+            out[i] = np.asarray(stacked[row], dtype=np.int64)
+    return out
 
 
 # -- the sources: the first frontier ----------------------------------------------------------

@@ -333,3 +333,49 @@ def compare(A, source, *, direction="auto", grid=None, backend="auto") -> Compar
         level_differences=int(differing.shape[0]),
         examples=[(int(v), int(levels[v]), int(expected[v])) for v in differing[:MAX_EXAMPLES]],
         parents_error=parents_error)
+
+
+def eccentricity(S, sources=None):
+    """Eccentricities with python-graphblas: the oracle for
+    ``lagraph_dist.algorithms.distances.eccentricity`` (networkx's semantics, out-distances).
+
+    All sources search at once as the rows of a k x n frontier matrix ``F``, one masked product
+    a level (``F<!L.S, replace> = F any.pair A``, then ``L<F.S> = depth``); each row's largest
+    level is its source's eccentricity (``reduce_rowwise`` by ``max``), and a row with fewer
+    entries than n vertices (``count``) is a source that does not reach every vertex.
+
+    Parameters
+    ----------
+    S : scipy sparse matrix/array or graphblas.Matrix
+        Square adjacency matrix; only the pattern counts.
+    sources : sequence of int, optional
+        The sources (every vertex when None).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (len(sources),)
+
+    Raises
+    ------
+    InvalidValue
+        Naming the first source that does not reach every vertex.
+    """
+    gb = _import_graphblas()
+    A, n = _to_graphblas_pattern(gb, S)
+    sources = np.arange(n, dtype=np.int64) if sources is None else np.asarray(sources, dtype=np.int64)
+    k = sources.shape[0]
+    rows = np.arange(k, dtype=np.int64)
+    F = gb.Matrix.from_coo(rows, sources, True, nrows=k, ncols=n)
+    L = gb.Matrix.from_coo(rows, sources, 0, dtype=gb.dtypes.INT64, nrows=k, ncols=n)
+    depth = 0
+    while F.nvals:
+        depth += 1
+        F(~L.S, replace=True) << gb.semiring.any_pair(F @ A)
+        L(F.S) << depth
+    reached = L.reduce_rowwise(gb.agg.count).new().to_dense(fill_value=0, dtype=np.int64)
+    short = np.flatnonzero(reached < n)
+    if short.shape[0]:
+        i = int(short[0])
+        raise InvalidValue(f"eccentricity of source {int(sources[i])}: it reaches {int(reached[i])} of the "
+                           f"{n} vertices (infinite path length)")
+    return L.reduce_rowwise(gb.monoid.max).new().to_dense(fill_value=0, dtype=np.int64)
