@@ -52,8 +52,8 @@ GRAPHS = {
     "karate": nx.karate_club_graph,
     "petersen_loops_duplicates": _loops_and_duplicates,
     "directed": _strongly_connected_digraph,
-    "path_600": lambda: nx.path_graph(600),                 # deep, and two calls of 512 sources
-    "mesh_12x45": lambda: nx.convert_node_labels_to_integers(nx.grid_2d_graph(12, 45)),
+    "path_300": lambda: nx.path_graph(300),                 # deep
+    "mesh_10x30": lambda: nx.convert_node_labels_to_integers(nx.grid_2d_graph(10, 30)),
     "kronecker_component": _kronecker_component,
     "single_vertex": lambda: nx.empty_graph(1),
 }
@@ -152,12 +152,23 @@ def test_other_graph_kinds_are_converted():
 def test_many_calls_of_searches(monkeypatch):
     """More sources than one call takes: each call's rows land at their sources."""
     monkeypatch.setattr(distances, "SEARCHES_A_CALL", 7)
-    G = graph("mesh_12x45")
+    G = graph("mesh_10x30")
     A = matrix(G, "cpu")
-    sources = list(range(0, 540, 11))
-    expected = nx_eccentricity("mesh_12x45")
+    sources = list(range(0, 300, 7))
+    expected = nx_eccentricity("mesh_10x30")
     assert values_at(eccentricity(A, sources), sources, "int64").tolist() == [expected[s] for s in sources]
-    check_closeness(G, A, nx_closeness("mesh_12x45", True), sources=sources)
+    check_closeness(G, A, nx_closeness("mesh_10x30", True), sources=sources)
+
+
+def test_more_sources_than_one_call_on_a_long_path():
+    """600 sources (two calls of 512) on a 600-vertex path, against the path's formulas:
+    eccentricity max(v, n - 1 - v), distances summing to v(v + 1)/2 + (n - 1 - v)(n - v)/2."""
+    n = 600
+    A = ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend="cpu")
+    v = np.arange(n)
+    assert (eccentricity(A).to_numpy() == np.maximum(v, n - 1 - v)).all()
+    total = v * (v + 1) // 2 + (n - 1 - v) * (n - v) // 2
+    np.testing.assert_allclose(closeness_centrality(A).to_numpy(), (n - 1) / total, rtol=1e-12)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -179,7 +190,7 @@ def test_generated_graphs_equal_networkx(edges):
             eccentricity(A)
 
 
-@pytest.mark.parametrize("name", ["karate", "directed", "mesh_12x45", "kronecker_component", "single_vertex"])
+@pytest.mark.parametrize("name", ["karate", "directed", "mesh_10x30", "kronecker_component", "single_vertex"])
 def test_eccentricity_equals_the_graphblas_reference(name):
     """python-graphblas running the same method in its own grammar (tools.reference)."""
     G = graph(name)

@@ -5,8 +5,8 @@ Both search from the sources in calls of :func:`~lagraph_dist.algorithms.bfs_mul
 of at most :data:`SEARCHES_A_CALL` sources (levels only), and reduce each call's k x n levels
 row by row where they live (:meth:`~lagraph_dist.algebra.multi.DenseRows.reduce_rows`: the
 deepest level, the levels' sum and the vertices reached of each search), so no (k, n) table is
-gathered and at most one call's levels are held at once. No kernel, MPI call or backend branch
-appears here.
+gathered, and a call's levels are let go before the next call runs. No kernel, MPI call or
+backend branch appears here.
 """
 from __future__ import annotations
 
@@ -49,12 +49,14 @@ def _check_flag(value, what):
 
 
 # -- the searches, a call at a time -----------------------------------------------------------
-def _level_calls(A, sources):
-    """Collective. (positions in ``sources``, that call's levels as DenseRows) for each call of
-    at most SEARCHES_A_CALL searches along A's out-edges (in-edges for ``A.T``)."""
+def _reduced_calls(A, sources, monoid):
+    """Collective. (positions in ``sources``, (each search's ``monoid`` over its levels, the
+    vertices it reached)) for each call of at most SEARCHES_A_CALL searches along A's
+    out-edges (in-edges for ``A.T``); a call's levels are let go before the next call runs."""
     for start in range(0, sources.shape[0], SEARCHES_A_CALL):
         chunk = sources[start:start + SEARCHES_A_CALL]
-        yield slice(start, start + chunk.shape[0]), bfs_multi(A, chunk, parents=False).levels
+        reduced = bfs_multi(A, chunk, parents=False).levels.reduce_rows(monoid, nvals=True)
+        yield slice(start, start + chunk.shape[0]), reduced
 
 
 def _vector_of_sources(A, sources, values, dtype):
@@ -92,8 +94,7 @@ def eccentricity(A, sources=None) -> Vector:
     A = as_matrix(A, what="eccentricity")
     sources = A.grid.agree(_check_sources, sources, A.n, "eccentricity")
     values = np.zeros(sources.shape[0], dtype=np.int64)
-    for at, levels in _level_calls(A, sources):
-        deepest, reached = levels.reduce_rows("max", nvals=True)
+    for at, (deepest, reached) in _reduced_calls(A, sources, "max"):
         _require_all_reached(A, sources[at], reached)
         values[at] = deepest
     return _vector_of_sources(A, sources, values, "int64")
@@ -135,7 +136,6 @@ def closeness_centrality(A, *, sources=None, wf_improved=True) -> Vector:
         return _check_sources(sources, A.n, "closeness_centrality"), _check_flag(wf_improved, "wf_improved")
     sources, wf_improved = A.grid.agree(checked)
     values = np.zeros(sources.shape[0], dtype=np.float64)
-    for at, levels in _level_calls(A.T, sources):
-        total, reached = levels.reduce_rows("plus", nvals=True)
+    for at, (total, reached) in _reduced_calls(A.T, sources, "plus"):
         values[at] = _closeness(total, reached, A.n, wf_improved)
     return _vector_of_sources(A, sources, values, "float64")
