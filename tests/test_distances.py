@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import lagraph_dist as ld
+from lagraph_dist.comm.transport import TRANSPORT_ENV
 from lagraph_dist.algebra.multi import DenseRows
 from lagraph_dist.algorithms import distances
 from lagraph_dist.algorithms.distances import closeness_centrality, eccentricity
@@ -316,6 +317,8 @@ def test_distances_on_grids():
 @pytest.mark.timeout(300)
 @pytest.mark.gpu
 @pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
-def test_distances_on_grids_gpu():
-    """The same on the GPU backend, the ranks sharing one device."""
+def test_distances_on_grids_gpu(monkeypatch):
+    """The same on the GPU backend, the ranks sharing one device over host MPI (NCCL refuses
+    two ranks a device)."""
+    monkeypatch.setenv(TRANSPORT_ENV, "mpi-host")
     check_on_grids("gpu", (2, 3), (2, 2))

@@ -1,31 +1,56 @@
-"""ld.betweenness_centrality on an R x C grid against networkx: a directed and an undirected
-random graph with several components, all sources and a seeded sample, normalized or not.
-Run under mpiexec by tests/test_centrality.py; prints "rank K ok" on each rank.
+"""ld.betweenness_centrality on R x C grids against networkx: a directed and an undirected
+random graph with several components and isolated vertices, seeded samples, normalized or not,
+with and without endpoints. Run under mpiexec by tests/test_centrality.py on as many ranks as
+the largest grid holds (one start of the ranks for every grid: a smaller grid runs on the
+first ranks while the others wait); prints "rank K ok" on each rank.
 
-usage: check_centrality.py ROWS COLS
+usage: check_centrality.py BACKEND ROWSxCOLS [ROWSxCOLS ...]
 """
 import sys
+import time
 
 import networkx as nx
 import numpy as np
+from mpi4py import MPI
 
 import lagraph_dist as ld
 
-rows, cols = int(sys.argv[1]), int(sys.argv[2])
-grid = ld.Grid(rows, cols)
-rng = np.random.default_rng(3)                  # the same draws on every rank
-n = 45
-src, dst = rng.integers(0, 40, 100), rng.integers(0, 40, 100)     # vertices 40..44 isolated
-for directed in (False, True):
-    mine = slice(grid.rank, None, grid.size)     # each rank passes a share of the edges
-    A = ld.Matrix.from_edges(src[mine], dst[mine], n, symmetrize=not directed, grid=grid, backend="cpu")
-    G = nx.DiGraph() if directed else nx.Graph()
-    G.add_nodes_from(range(n))
-    G.add_edges_from(zip(src.tolist(), dst.tolist()))
-    for kwargs in ({"k": 9, "seed": 5, "normalized": False}, {"k": 9, "seed": 6, "endpoints": True}):
-        want = nx.betweenness_centrality(G, **kwargs)
-        got = ld.betweenness_centrality(A, **kwargs).to_numpy(fill=np.inf)
-        expected = np.array([want[v] for v in range(n)])
-        if not np.allclose(got, expected, rtol=1e-9, atol=1e-12, equal_nan=True):
-            raise AssertionError(f"rank {grid.rank}: directed={directed} {kwargs}: {got} != {expected}")
-print(f"rank {grid.rank} ok", flush=True)
+BACKEND = sys.argv[1]
+SHAPES = [tuple(int(x) for x in shape.split("x")) for shape in sys.argv[2:]]
+
+
+def check_grid(grid):
+    rng = np.random.default_rng(3)                  # the same draws on every rank
+    n = 45
+    src, dst = rng.integers(0, 40, 100), rng.integers(0, 40, 100)     # vertices 40..44 isolated
+    mine = slice(grid.rank, None, grid.size)         # each rank passes a share of the edges
+    for directed in (False, True):
+        A = ld.Matrix.from_edges(src[mine], dst[mine], n, symmetrize=not directed, grid=grid, backend=BACKEND)
+        G = nx.DiGraph() if directed else nx.Graph()
+        G.add_nodes_from(range(n))
+        G.add_edges_from(zip(src.tolist(), dst.tolist()))
+        for kwargs in ({"k": 9, "seed": 5, "normalized": False}, {"k": 9, "seed": 6, "endpoints": True}):
+            want = nx.betweenness_centrality(G, **kwargs)
+            got = ld.betweenness_centrality(A, **kwargs).to_numpy(fill=np.inf)
+            expected = np.array([want[v] for v in range(n)])
+            if not np.allclose(got, expected, rtol=1e-9, atol=1e-12, equal_nan=True):
+                raise AssertionError(f"rank {grid.rank} of {grid.rows}x{grid.cols}: directed={directed} "
+                                     f"{kwargs}: {got} != {expected}")
+
+
+def wait_for_all(comm):
+    """A barrier whose waiting ranks sleep between looks (a blocking one spins, taking the
+    cores from the ranks still at work)."""
+    request = comm.Ibarrier()
+    while not request.Test():
+        time.sleep(0.002)
+
+
+world = MPI.COMM_WORLD
+for rows, cols in SHAPES:
+    members = world.Split(0 if world.rank < rows * cols else MPI.UNDEFINED, world.rank)
+    if members != MPI.COMM_NULL:
+        check_grid(ld.Grid(rows, cols, comm=members))
+        members.Free()
+    wait_for_all(world)
+print(f"rank {world.rank} ok", flush=True)
