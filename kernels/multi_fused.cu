@@ -714,6 +714,5 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
     template __global__ void ld_multi_bfs_fused<2, B, 2>(const ld_mf_args); \
     template __global__ void ld_multi_bfs_fused<4, B, 4>(const ld_mf_args); \
     template __global__ void ld_multi_bfs_fused<8, B, 8>(const ld_mf_args);
-LD_MF_INSTANCES(1)
-LD_MF_INSTANCES(2)
+LD_MF_INSTANCES(2)       // (BLOCKS changes only the launch bounds: one build checks the code)
 #endif
