@@ -1,4 +1,7 @@
-"""Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_extras.py R C WHICH DIR``.
+"""Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_extras.py R C WHICH DIR``,
+or ``mpiexec -n N python -m mpi4py tests/mpi/check_extras.py RxC [RxC ...] WHICH DIR`` for
+several grids in one start of the ranks (N: the largest grid's ranks; each grid runs on the
+first ranks while the others wait).
 
 Checks the BFS extras on an R x C grid against scipy.sparse.csgraph (tests/extras_checks.py):
 ``ld.bfs`` with ``depth_limit`` and ``target``, ``ld.bfs_multi`` (several batches, every
@@ -9,8 +12,8 @@ also when only one rank passes it. WHICH picks the graphs:
 ``generated DIR``  random, Kronecker and hand-drawn graphs built here (DIR is unused)
 ``real DIR``       some real graphs of the shared data folder DIR (its lagraph/)
 
-Each rank prints ``rank K ok`` at the end; any failure exits non-zero (``python -m mpi4py``
-turns an uncaught exception into MPI_Abort).
+Each rank prints ``rank K ok`` once at the end; any failure exits non-zero (``python -m mpi4py``
+turns an uncaught exception into MPI_Abort), its message naming the grid.
 """
 import sys
 from pathlib import Path
@@ -23,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/extras_c
 from extras_checks import check_path, check_tree, hop_levels, truncated, until_target  # noqa: E402
 from graphs import small_digraph, triangle_mesh, west_like_digraph  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
-from common import expect_error, gathered, grid_arguments  # noqa: E402
+from common import expect_error, gathered, grid_arguments, on_grids, parse_shapes  # noqa: E402
 
 BACKEND = "cpu"
 DIRECTIONS = ("push", "pull", "auto")
@@ -142,14 +145,14 @@ def arguments():
 
 def main():
     args = arguments()
-    grid = ld.Grid(rows=args.rows, cols=args.cols)
-    for label, A, S in graphs(grid, args.which, args.folder):
-        sources = sources_of(S, 5, A.n)
-        check_single(A, S, sources[1], label)
-        check_multi(A, S, sources, label)
-    bad_input(grid)
-    grid.comm.Barrier()
-    print(f"rank {grid.rank} ok", flush=True)
+
+    def check_grid(grid):
+        for label, A, S in graphs(grid, args.which, args.folder):
+            sources = sources_of(S, 5, A.n)
+            check_single(A, S, sources[1], label)
+            check_multi(A, S, sources, label)
+        bad_input(grid)
+    on_grids(parse_shapes(args.shape), check_grid)
 
 
 if __name__ == "__main__":

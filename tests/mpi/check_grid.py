@@ -1,4 +1,7 @@
-"""Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_grid.py R C WHICH DIR``.
+"""Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_grid.py R C WHICH DIR``,
+or ``mpiexec -n N python -m mpi4py tests/mpi/check_grid.py RxC [RxC ...] WHICH DIR`` for several
+grids in one start of the ranks (N: the largest grid's ranks; each grid runs on the first ranks
+of a communicator of their own while the others wait).
 
 Checks on an R x C grid that BFS levels equal python-graphblas's and parents pass the Graph500
 rules in every direction; that a Kronecker seed gives the same graph as one process does; that
@@ -6,16 +9,17 @@ list and bitmap messages give identical results; and that bad input raises on ev
 without a hang. WHICH picks the graphs:
 
 ``generated DIR``  random and Kronecker graphs, and Matrix Market files this script writes into
-                   the (empty, shared) folder DIR: stand-ins for the real graphs and bad files.
+                   the (empty, shared) folder DIR/RxC: stand-ins for the real graphs and bad files.
 ``real DIR``       the real graphs and bad files of the shared data folder DIR (its lagraph/).
 
 ``--backend gpu --transport nccl|mpi-cuda|mpi-host`` runs the same on GPUs (one rank a GPU),
 plus the transport's channels on device arrays, meshes and long paths, and the host reads a
-level makes. A transport that cannot work here must fail on every rank instead: the script
-then says why (``transport T unavailable: ...``) and checks nothing else.
+level makes. A transport that cannot work here must fail on every rank of the grid instead:
+the script then says why (``grid RxC: transport T unavailable: ...``) and checks nothing else
+on that grid.
 
-Each rank prints ``rank K ok`` at the end; any failure exits non-zero (``python -m mpi4py``
-turns an uncaught exception into MPI_Abort).
+Each rank prints ``rank K ok`` once at the end; any failure exits non-zero (``python -m mpi4py``
+turns an uncaught exception into MPI_Abort), its message naming the grid.
 """
 import sys
 from pathlib import Path
@@ -34,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))    # tests/graphs.p
 from graphs import (MALFORMED_MTX, small_digraph, triangle_mesh,  # noqa: E402
                     west_like_digraph, write_real_general)
 sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
-from common import expect_error, gathered, grid_arguments, small_edge_chunks  # noqa: E402
+from common import expect_error, gathered, grid_arguments, on_grids, parse_shapes, small_edge_chunks  # noqa: E402
 
 BACKEND = "cpu"            # set from --backend
 TRANSPORT = None           # set from --transport (None: the default)
@@ -315,7 +319,7 @@ def bad_input(grid, bad_files, folder):
     assert "cannot read Matrix Market file" in said and "missing.mtx" in said, said
     said = expect_error(grid, ld.MissingFile, A.to_mtx, folder / "no_folder" / "g.mtx")
     assert "cannot write Matrix Market file" in said, said
-    expect_error(grid, ValueError, ld.Grid, rows=grid.size + 1, cols=1)
+    expect_error(grid, ValueError, ld.Grid, rows=grid.size + 1, cols=1, comm=grid.comm)
     # after all those errors the grid still works: nobody was left inside a collective
     assert ld.bfs(A, 0).levels.to_numpy()[2] == 2
 
@@ -327,14 +331,13 @@ def arguments():
     return parser.parse_args()
 
 
-def transport_or_why(args):
-    """The grid on the asked transport, or (None, why) when it must fail, having checked that
-    it fails on every rank alike."""
-    from mpi4py import MPI
+def transport_or_why(rows, cols, comm, transport):
+    """The rows x cols grid over ``comm`` on the asked transport, or (None, why) when it must
+    fail, having checked that it fails on every rank of ``comm`` alike."""
     try:
-        return ld.Grid(rows=args.rows, cols=args.cols, transport=args.transport), None
+        return ld.Grid(rows=rows, cols=cols, comm=comm, transport=transport), None
     except ld.InvalidValue as exc:
-        reasons = MPI.COMM_WORLD.allgather(str(exc))
+        reasons = comm.allgather(str(exc))
         assert all(r.split(" (raised on rank")[0] == reasons[0].split(" (raised on rank")[0] for r in reasons)
         return None, reasons[0]
 
@@ -343,29 +346,38 @@ def main():
     global BACKEND, TRANSPORT
     args = arguments()
     BACKEND, TRANSPORT = args.backend, args.transport
-    grid, why = transport_or_why(args)
-    if grid is None:
-        from mpi4py import MPI
-        print(f"transport {args.transport} unavailable: {why}", flush=True)
-        print(f"rank {MPI.COMM_WORLD.Get_rank()} ok", flush=True)
-        return
-    assert grid.transport.name == (args.transport or grid.transport.name)
-    if args.which == "generated":
-        channel_checks(grid)
-        high_diameter_graphs(grid)
-        random_graphs(grid)
-        kronecker_graph(grid)
-        renumbering(grid)
-        written_graphs(grid, stand_in_files(grid, args.folder))
-        conversions(grid, args.folder)
-        node_labels(grid)
-        bad_input(grid, [args.folder / name for name in sorted(MALFORMED_MTX)], args.folder)
-    else:
-        lagraph = args.folder / "lagraph"
-        real_graphs(grid, lagraph)
-        bad_input(grid, [lagraph / name for name in REAL_BAD_FILES], lagraph)
-    grid.comm.Barrier()
-    print(f"rank {grid.rank} ok", flush=True)
+    if ld.gpu_available() and (BACKEND == "gpu" or TRANSPORT in ("nccl", "mpi-cuda")):
+        ld.get_backend("gpu")     # binds each rank's device, collective on COMM_WORLD: before any grid
+
+    def make_grid(rows, cols, comm):
+        grid, why = transport_or_why(rows, cols, comm, TRANSPORT)
+        if grid is None:
+            print(f"grid {rows}x{cols}: transport {TRANSPORT} unavailable: {why}", flush=True)
+            return None
+        assert grid.transport.name == (TRANSPORT or grid.transport.name)
+        return grid
+
+    def check_grid(grid):
+        if args.which == "generated":
+            folder = args.folder / f"{grid.rows}x{grid.cols}"      # empty for each grid, as DIR was
+            if grid.rank == 0:
+                folder.mkdir(exist_ok=True)
+            grid.comm.Barrier()
+            channel_checks(grid)
+            high_diameter_graphs(grid)
+            random_graphs(grid)
+            kronecker_graph(grid)
+            renumbering(grid)
+            written_graphs(grid, stand_in_files(grid, folder))
+            conversions(grid, folder)
+            node_labels(grid)
+            bad_input(grid, [folder / name for name in sorted(MALFORMED_MTX)], folder)
+        else:
+            lagraph = args.folder / "lagraph"
+            real_graphs(grid, lagraph)
+            bad_input(grid, [lagraph / name for name in REAL_BAD_FILES], lagraph)
+
+    on_grids(parse_shapes(args.shape), check_grid, make_grid=make_grid)
 
 
 if __name__ == "__main__":
