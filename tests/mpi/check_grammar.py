@@ -1,11 +1,14 @@
-"""Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_grammar.py R C``.
+"""Run under mpiexec: ``mpiexec -n R*C python -m mpi4py tests/mpi/check_grammar.py R C``, or
+``mpiexec -n N python -m mpi4py tests/mpi/check_grammar.py RxC [RxC ...]`` for several grids in
+one start of the ranks (N: the largest grid's ranks; each grid runs on the first ranks while
+the others wait, and calls given no grid use the grid under test).
 
 Checks on an R x C grid that the programs of tests/programs.py (written once) give
 python-graphblas's results, that random updates ``w(mask, accum, replace) << rhs`` agree with
 python-graphblas, that conversions read on rank 0 round-trip, that ``reference.compare``
 agrees on every rank, and that bad grammar and bad input raise on every rank without a hang.
-Each rank prints ``rank K ok`` at the end; ``python -m mpi4py`` turns an uncaught exception
-on any rank into MPI_Abort.
+Each rank prints ``rank K ok`` once at the end; ``python -m mpi4py`` turns an uncaught exception
+on any rank into MPI_Abort (its message names the grid).
 """
 import os
 import sys
@@ -19,9 +22,11 @@ import scipy.sparse as sp
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))                                   # tests/mpi/common.py
 
 import lagraph_dist as ld  # noqa: E402
 import programs  # noqa: E402
+from common import on_grids, parse_shapes  # noqa: E402
 
 DATA = HERE.parents[2] / "shared" / "data"
 BACKEND = "cpu"
@@ -139,7 +144,7 @@ def expect(exc_type, action, what):
         action()
     except exc_type:
         return
-    raise AssertionError(f"rank did not raise {exc_type.__name__}: {what}")
+    raise AssertionError(f"rank did not raise {exc_type.__name__}: {what}")   # on_grids adds the grid
 
 
 def check_errors(grid):
@@ -174,15 +179,15 @@ def check_errors(grid):
     assert w.nvals == 2 and u.nvals == 2          # nobody is left waiting: collectives still match
 
 
-def main():
-    rows, cols = int(sys.argv[1]), int(sys.argv[2])
-    grid = ld.Grid(rows, cols)
+def check_grid(grid):
     check_random_programs(grid)
     check_random_updates(grid)
     check_conversions(grid)
     check_errors(grid)
-    grid.comm.Barrier()
-    print(f"rank {grid.rank} ok", flush=True)
+
+
+def main():
+    on_grids(parse_shapes(sys.argv[1:]), check_grid)
 
 
 if __name__ == "__main__":
