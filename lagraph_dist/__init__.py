@@ -24,7 +24,8 @@ from lagraph_dist.core.version import __version__  # noqa: F401  (read without l
 _HOMES = {
     "lagraph_dist.semirings": ("semirings", "monoids", "binary", "semiring", "monoid"),
     "lagraph_dist.algorithms": ("BFSResult", "MultiBFSResult", "bfs", "bfs_multi", "bfs_path", "bfs_paths",
-                                "sort_by_degree", "betweenness_centrality", "closeness_centrality", "eccentricity"),
+                                "sort_by_degree", "betweenness_centrality", "closeness_centrality", "eccentricity",
+                                "connected_components", "number_connected_components"),
     "lagraph_dist.local.backend": ("get_backend", "gpu_available", "gpu_status"),
     "lagraph_dist.core.errors": ("CupyUnusableWarning", "DimensionMismatch", "DomainMismatch", "FileAccessDenied",
                                  "FileError", "IndexOutOfBound", "InvalidValue", "LagraphDistError",
@@ -46,7 +47,7 @@ _SUBMODULES = {"reference": "lagraph_dist.tools.reference"}     # python-graphbl
 __all__ = [
     "Grid", "Matrix", "Vector", "kronecker", "bfs", "BFSResult", "bfs_multi", "MultiBFSResult",
     "bfs_path", "bfs_paths", "sort_by_degree", "betweenness_centrality", "closeness_centrality",
-    "eccentricity", "vxm", "mxv", "ewise_add", "assign",
+    "eccentricity", "connected_components", "number_connected_components", "vxm", "mxv", "ewise_add", "assign",
     "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "semiring", "monoid",
     "Mask", "Scalar", "VectorExpression", "validate", "reference",
     "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate",

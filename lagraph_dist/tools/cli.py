@@ -17,7 +17,7 @@ import sys
 from lagraph_dist.core.direction import DIRECTIONS
 from lagraph_dist.core.errors import LagraphDistError
 from lagraph_dist.core.version import version_line
-from lagraph_dist.tools.peers import PEER_SECONDS, PEERS
+from lagraph_dist.tools.peers import ALGORITHMS, DEFAULT_PEERS, FAMILY_PEERS, PEER_SECONDS, PEERS
 
 __all__ = ["main", "build_parser"]
 
@@ -175,9 +175,17 @@ def build_parser():
     bench.add_argument("--root-seed", type=_nonnegative_int, default=2, help="seed picking the roots")
     bench.add_argument("--directions", type=_comma_list(DIRECTIONS, "direction"), default="push,auto",
                        help=f"comma list of {', '.join(DIRECTIONS)}")
-    bench.add_argument("--peers", type=_comma_list(PEERS, "peer"),
-                       default="graphblas-push,graphblas-pushpull,scipy",
-                       help=f"comma list of {', '.join(PEERS)}, or 'none'")
+    family_peers = tuple(sorted({p for names in FAMILY_PEERS.values() for p in names} - set(PEERS)))
+    bench.add_argument("--peers", type=_comma_list(PEERS + family_peers, "peer"), default=None,
+                       help=f"comma list of {', '.join(PEERS)}, or 'none' (default: {','.join(DEFAULT_PEERS)}); "
+                            "with --algorithm msbfs, bc or cc: its own ("
+                            + "; ".join(f"{a}: {','.join(p)}" for a, p in FAMILY_PEERS.items()) + "), all by default")
+    bench.add_argument("--algorithm", choices=ALGORITHMS, default="bfs",
+                       help="what to time: bfs (the Graph500 search, the default), msbfs (bfs_multi from --roots "
+                            "sources, levels only), bc (betweenness_centrality from --roots sources) or cc "
+                            "(connected_components)")
+    bench.add_argument("--repeats", type=_positive_int, default=5,
+                       help="--algorithm msbfs, bc, cc: timed calls after the warm-up (the median is reported)")
     bench.add_argument("--peer-roots", type=_positive_int, default=None,
                        help="the peers run only the first PEER_ROOTS of our roots "
                             "(default: all of them, within --peer-seconds)")

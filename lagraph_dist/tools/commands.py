@@ -15,6 +15,8 @@ from lagraph_dist.algebra import ops
 from lagraph_dist.algorithms import bfs
 from lagraph_dist.tools.bench import BenchConfig, Progress, device_name, format_table, pick_roots, run_bench, write_json
 from lagraph_dist.tools.check import run_check
+from lagraph_dist.tools.family_bench import format_family_table, run_family_bench
+from lagraph_dist.tools.peers import DEFAULT_PEERS, FAMILY_PEERS, PEERS
 from lagraph_dist.io.generators import kronecker
 from lagraph_dist.io.interop import from_mtx
 from lagraph_dist.comm.grid import Grid, default_grid
@@ -123,6 +125,13 @@ def _save_npz(path, arrays):
 
 
 def _run_bench(args):
+    if args.algorithm != "bfs":
+        return _run_family_bench(args)
+    if args.peers is None:
+        args.peers = DEFAULT_PEERS
+    unknown = [p for p in args.peers if p not in PEERS]
+    if unknown:
+        raise InvalidValue(f"--peers {','.join(unknown)}: not a peer of the search; its peers are {', '.join(PEERS)}")
     if args.plot:
         pyplot()                             # no matplotlib: say so before the long run
     if not args.directions:
@@ -141,6 +150,27 @@ def _run_bench(args):
     finally:
         progress.close()
     _on_rank0(A.grid, _bench_outputs, record, args)
+
+
+def _run_family_bench(args):
+    """bench --algorithm msbfs|bc|cc: ours beside the algorithm's own peers (family_bench)."""
+    if args.plot:
+        raise InvalidValue(f"--plot draws the search's record; --algorithm {args.algorithm} writes a table and JSON")
+    own = FAMILY_PEERS[args.algorithm]
+    unknown = [p for p in args.peers or () if p not in own]
+    if unknown:
+        raise InvalidValue(f"--peers {','.join(unknown)}: not a peer of --algorithm {args.algorithm} "
+                           f"(its peers: {', '.join(own)})")
+    A, info = _load_graph(args)
+    record = run_family_bench(A, info, args.algorithm, sources=args.roots, root_seed=args.root_seed,
+                              repeats=args.repeats, peers=args.peers, peer_seconds=args.peer_seconds)
+
+    def report():
+        print(format_family_table(record), flush=True)
+        if args.json:
+            write_json(record, args.json)
+            print(f"wrote {args.json}", flush=True)
+    _on_rank0(A.grid, report)
 
 
 def _bench_outputs(record, args):

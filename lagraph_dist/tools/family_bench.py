@@ -1,0 +1,218 @@
+"""``lagraph-dist bench --algorithm msbfs|bc|cc``: the BFS family timed beside its peers, on the
+same graph and sources, in one run (``bfs``, the default, is :func:`lagraph_dist.tools.bench.run_bench`).
+
+Every algorithm is one :class:`Algorithm`: what ours runs, its peers (each a function timed on
+rank 0 over the graph gathered there, stopped once it has spent ``peer_seconds``, rates compared
+per unit of work: searches or sources a second for the searches, whole calls for components),
+and the check that our answer equals a peer's. Ours: a warm-up call, then the median of
+``repeats`` calls, the device synchronised. The record keeps every timing, the ratios, what was
+checked and, where the algorithm has them, the per-level records of our last call.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from lagraph_dist.algorithms.bfs_multi import bfs_multi
+from lagraph_dist.algorithms.centrality import betweenness_centrality
+from lagraph_dist.algorithms.components import connected_components
+from lagraph_dist.core.errors import InvalidValue, ValidationError
+from lagraph_dist.tools.bench import environment, pick_roots
+from lagraph_dist.tools.peers import ALGORITHMS, FAMILY_PEERS
+
+__all__ = ["FAMILY", "run_family_bench", "format_family_table"]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One member of the family: ``ours(A, sources)`` (collective) returns (result, level
+    records or None); ``peers`` maps a name to ``peer(S, sources, directed, budget)`` returning
+    (answer, units of work done, seconds); ``unit`` names the work; ``check(A, S, result, answer,
+    done)`` (collective; S the graph on rank 0) raises ValidationError when ours differs from
+    a peer's answer on the work it did."""
+
+    name: str
+    summary: str
+    ours: Callable
+    peers: dict
+    unit: str
+    check: Callable
+
+
+# -- multi-source BFS ------------------------------------------------------------------------------
+def _msbfs(A, sources):
+    result = bfs_multi(A, sources, parents=False)
+    keys = ("batch", "level", "direction", "frontier", "discovered", "vertices", "edges_examined", "seconds",
+            "clock", "launches", "host_reads")
+    return result, [{k: record.get(k) for k in keys} for record in result.stats]
+
+
+def _separate_searches(S, sources, directed, budget):
+    """scipy's compiled BFS a source (csgraph.shortest_path, unweighted), until the budget."""
+    from scipy.sparse.csgraph import shortest_path
+    rows, started = [], time.perf_counter()
+    for s in sources:
+        rows.append(shortest_path(S, unweighted=True, directed=True, indices=[s])[0])
+        if time.perf_counter() - started > budget:
+            break
+    hops = np.where(np.isinf(rows), -1, rows).astype(np.int64)
+    return hops, len(rows), time.perf_counter() - started
+
+
+def _check_msbfs(A, S, result, hops, done):
+    if not np.array_equal(result.levels.to_numpy()[:done], hops):
+        raise ValidationError("bfs_multi's levels differ from scipy's hop counts")
+
+
+# -- betweenness -------------------------------------------------------------------------------------
+def _bc(A, sources):
+    return betweenness_centrality(A, sources=sources, normalized=False), None
+
+
+class _Given(random.Random):
+    """A random source for networkx whose sample is the sources given (its k sampled sources)."""
+
+    def __init__(self, sources):
+        super().__init__(0)
+        self.sources = list(sources)
+
+    def sample(self, population, k, *, counts=None):
+        return self.sources[:k]
+
+
+def _networkx_graph(S, directed):
+    import networkx as nx
+    return nx.from_scipy_sparse_array(S, create_using=nx.DiGraph if directed else nx.Graph)
+
+
+def _networkx_betweenness(S, sources, directed, budget):
+    """networkx's Brandes from one source a call (``betweenness_centrality_subset`` with every
+    vertex a target: its work adds up by source), until the budget; the answer: the sources it
+    ran."""
+    import networkx as nx
+    G = _networkx_graph(S, directed)
+    targets, done, started = list(G), 0, time.perf_counter()
+    for s in sources:
+        nx.betweenness_centrality_subset(G, [s], targets, normalized=False)
+        done += 1
+        if time.perf_counter() - started > budget:
+            break
+    return list(sources[:done]), done, time.perf_counter() - started
+
+
+def _check_bc(A, S, result, ran, done):
+    """Ours from the sources networkx ran equals networkx's betweenness_centrality from the same
+    sources (its sampler handed them), unnormalised, to 1e-9."""
+    import networkx as nx
+    ours = betweenness_centrality(A, sources=ran, normalized=False).to_numpy(fill=np.nan)
+
+    def theirs():
+        values = nx.betweenness_centrality(_networkx_graph(S, not A.symmetric), k=len(ran), seed=_Given(ran),
+                                           normalized=False)
+        return np.array([values[v] for v in range(S.shape[0])])
+    if not np.allclose(ours, A.grid.bcast_from(0, theirs), rtol=1e-9, atol=1e-9, equal_nan=True):
+        raise ValidationError("betweenness differs from networkx's from the sources it ran")
+
+
+# -- connected components ----------------------------------------------------------------------------
+def _cc(A, sources):
+    return connected_components(A), None
+
+
+def _scipy_components(S, sources, directed, budget):
+    from scipy.sparse.csgraph import connected_components
+    started = time.perf_counter()
+    _, labels = connected_components(S, directed=directed, connection="weak")
+    return labels, 1, time.perf_counter() - started
+
+
+def _networkx_components(S, sources, directed, budget):
+    import networkx as nx
+    G = _networkx_graph(S, directed)
+    started = time.perf_counter()
+    parts = nx.weakly_connected_components(G) if directed else nx.connected_components(G)
+    labels = np.empty(S.shape[0], dtype=np.int64)
+    for part in parts:
+        members = np.fromiter(part, dtype=np.int64)
+        labels[members] = members.min()
+    return labels, 1, time.perf_counter() - started
+
+
+def _check_cc(A, S, result, labels, done):
+    """The same partition: each of our labels maps to one peer label and back."""
+    ours = result.to_numpy()
+    pairs = np.unique(np.stack([ours, labels]), axis=1)
+    if np.unique(pairs[0]).shape[0] != pairs.shape[1] or np.unique(pairs[1]).shape[0] != pairs.shape[1]:
+        raise ValidationError("connected components differ from the peer's partition")
+
+
+FAMILY = {
+    "msbfs": Algorithm("msbfs", "multi-source BFS, levels only (ld.bfs_multi)", _msbfs,
+                       {"scipy": _separate_searches}, "searches", _check_msbfs),
+    "bc": Algorithm("bc", "betweenness centrality from the sources, unnormalised (ld.betweenness_centrality)",
+                    _bc, {"networkx": _networkx_betweenness}, "sources", _check_bc),
+    "cc": Algorithm("cc", "connected components (ld.connected_components)", _cc,
+                    {"scipy": _scipy_components, "networkx": _networkx_components}, "calls", _check_cc),
+}
+assert {name: tuple(m.peers) for name, m in FAMILY.items()} == FAMILY_PEERS, "peers.FAMILY_PEERS is stale"
+
+
+# -- the run -----------------------------------------------------------------------------------------
+def _timed(A, func, *args):
+    started = time.perf_counter()
+    out = func(*args)
+    A.backend.sync()
+    return out, time.perf_counter() - started
+
+
+def run_family_bench(A, graph_info, algorithm, *, sources, root_seed, repeats, peers, peer_seconds):
+    """Collective. The record of one algorithm of the family on A: ours from ``sources`` seeded
+    roots (msbfs, bc; cc takes none), timed ``repeats`` times after a warm-up, beside ``peers``
+    (names of its peers, or None for all of them) on rank 0, checked against the first peer."""
+    member = FAMILY.get(algorithm)
+    if member is None:
+        raise InvalidValue(f"--algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    names = list(member.peers) if peers is None else list(peers)
+    unknown = [p for p in names if p not in member.peers]
+    if unknown:
+        raise InvalidValue(f"{', '.join(unknown)}: not a peer of {algorithm} (its peers: {', '.join(member.peers)})")
+    roots = pick_roots(A, sources, root_seed) if algorithm != "cc" else []
+    member.ours(A, roots)                                            # warm-up: compiled, pools sized
+    seconds, result, levels = [], None, None
+    for _ in range(repeats):
+        (result, levels), elapsed = _timed(A, member.ours, A, roots)
+        seconds.append(elapsed)
+    work = max(len(roots), 1)
+    ours_rate = work / float(np.median(seconds))
+    S = A.to_scipy(root=0) if names else None
+    record = {"benchmark": "family", "algorithm": algorithm, "summary": member.summary, "graph": graph_info,
+              "n": A.n, "nvals": A.nvals, "sources": roots, "unit": member.unit, "seconds": seconds,
+              "rate": ours_rate, "levels": levels, "peers": {}, "checked_against": None}
+    for name in names:
+        outcome = A.grid.bcast_from(0, member.peers[name], S, roots, not A.symmetric, peer_seconds)
+        answer, done, elapsed = outcome
+        rate = done / elapsed if algorithm != "cc" else 1 / elapsed
+        record["peers"][name] = {"done": done, "seconds": elapsed, "rate": rate, "ratio": ours_rate / rate}
+        if record["checked_against"] is None:
+            member.check(A, S, result, answer, done)
+            record["checked_against"] = name
+    record["environment"] = environment(A)
+    return record
+
+
+def format_family_table(record):
+    """The record as a few lines of text: ours, then each peer with its ratio."""
+    unit = record["unit"]
+    median = float(np.median(record["seconds"]))
+    lines = [f"{record['summary']}: n={record['n']:,}, {record['nvals']:,} stored edges",
+             f"  ours: {1e3 * median:.2f} ms median of {len(record['seconds'])}"
+             + (f", {record['rate']:,.1f} {unit}/s" if unit != "calls" else "")]
+    for name, peer in record["peers"].items():
+        lines.append(f"  {name}: {peer['seconds']:.3f} s for {peer['done']} {unit}, ours {peer['ratio']:.1f}x")
+    if record["checked_against"]:
+        lines.append(f"  our answer equals {record['checked_against']}'s")
+    return "\n".join(lines)

@@ -1,0 +1,65 @@
+"""``lagraph-dist bench --algorithm msbfs|bc|cc``: each runs ours beside its own peers on the
+same graph and sources, checks our answer against the first peer's (a wrong answer raises), and
+writes a record with every timing and ratio; options that do not apply are refused."""
+import json
+
+import numpy as np
+import pytest
+
+from lagraph_dist.core.errors import ValidationError
+from lagraph_dist.tools import family_bench
+from lagraph_dist.tools.cli import main
+
+
+def run(capsys, *argv):
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("algorithm, unit, peers", [("msbfs", "searches", ["scipy"]),
+                                                    ("bc", "sources", ["networkx"]),
+                                                    ("cc", "calls", ["scipy", "networkx"])])
+def test_record_and_table(capsys, tmp_path, algorithm, unit, peers):
+    record_file = tmp_path / f"{algorithm}.json"
+    status, out, err = run(capsys, "bench", "--algorithm", algorithm, "--scale", "8", "--roots", "4",
+                           "--repeats", "2", "--json", str(record_file))
+    assert status == 0, err
+    record = json.loads(record_file.read_text())
+    assert record["algorithm"] == algorithm and record["unit"] == unit and record["n"] == 256
+    assert len(record["seconds"]) == 2 and record["rate"] > 0
+    assert len(record["sources"]) == (0 if algorithm == "cc" else 4)
+    assert list(record["peers"]) == peers and record["checked_against"] == peers[0]
+    for peer in record["peers"].values():
+        assert peer["done"] >= 1 and peer["ratio"] == pytest.approx(record["rate"] / peer["rate"])
+    assert record["environment"]["backend"] == "cpu"
+    if algorithm == "msbfs":          # the per-level records of our last call
+        assert record["levels"] and {"direction", "seconds", "edges_examined"} <= set(record["levels"][0])
+    assert f"our answer equals {peers[0]}'s" in out
+
+
+def test_wrong_answers_are_caught():
+    import lagraph_dist as ld
+    A = ld.Matrix.from_edges([0, 1, 3], [1, 2, 4], 5, symmetrize=True, backend="cpu")
+    result = ld.bfs_multi(A, [0], parents=False)
+    hops = np.array([[0, 1, 2, -1, -1]])
+    family_bench._check_msbfs(A, None, result, hops, 1)
+    with pytest.raises(ValidationError, match="scipy"):
+        family_bench._check_msbfs(A, None, result, hops + 1, 1)
+    labels = ld.connected_components(A)
+    family_bench._check_cc(A, None, labels, np.array([7, 7, 7, 3, 3]), 1)
+    with pytest.raises(ValidationError, match="partition"):
+        family_bench._check_cc(A, None, labels, np.array([7, 7, 3, 3, 3]), 1)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--algorithm", "bc", "--peers", "scipy"], "not a peer of --algorithm bc"),
+    (["--algorithm", "cc", "--plot", "x.png"], "--plot draws the search's record"),
+    (["--peers", "networkx"], "not a peer of the search"),
+])
+def test_options_that_do_not_apply_are_refused(capsys, argv, message):
+    status, out, err = run(capsys, "bench", "--scale", "6", "--roots", "2", *argv)
+    assert status != 0 and message in err
