@@ -231,17 +231,18 @@ def test_reduce_rows_equals_numpy_on_the_gathered_table(backend):
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_reduce_rows_reads_only_the_vertices_and_sums_past_int32(dtype, monkeypatch):
     """Rows past n pad a block and are not read; a row without entries gets each monoid's
-    identity; an int32 block's sum is exact past 2**31; small slices give the same."""
+    identity; a sum is exact past 2**31, whether the slices are summed in int64 (one slice of
+    all rows) or in int32 (slices of 1000 rows: the values, below n, cannot overflow them)."""
     grid, backend = ld.Grid(), ld.get_backend("cpu")
-    n = 40                                              # a block of 64 rows: 24 of padding
-    block = np.full((64, 3), -1, dtype=dtype)
-    block[:n, 0] = 2**30                                # sums to 40 * 2**30
+    n = 70_000                                          # a block of 70,016 rows: 16 of padding
+    block = np.full((70_016, 3), -1, dtype=dtype)
+    block[:n, 0] = n - 1                                # sums to 70,000 * 69,999 > 2**32
     block[5, 1], block[9, 1] = 7, 2
     block[n:] = 99                                      # padding, never read
     rows = DenseRows(n, grid, backend, [block])
-    expected = (np.array([n * 2**30, 9, 0]), np.array([2**30, 2, np.iinfo(np.int64).max]),
-                np.array([2**30, 7, np.iinfo(np.int64).min]), np.array([n, 2, 0]))
-    for slice_elements in (1 << 22, 5):
+    expected = (np.array([n * (n - 1), 9, 0]), np.array([n - 1, 2, np.iinfo(np.int64).max]),
+                np.array([n - 1, 7, np.iinfo(np.int64).min]), np.array([n, 2, 0]))
+    for slice_elements in (1 << 22, 3000):
         monkeypatch.setattr("lagraph_dist.algebra.multi._REDUCE_SLICE", slice_elements)
         for got, want in zip(rows.reduce_rows("plus", "min", "max", nvals=True), expected):
             np.testing.assert_array_equal(got, want)
