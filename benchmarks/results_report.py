@@ -293,6 +293,11 @@ def what_is(record):
         return "host cost of a launch: plain, cooperative, CUDA graph, a search's round"
     if record.get("benchmark") == "bfs_extras":
         return "BFS extras: bfs_multi and depth_limit"
+    if record.get("benchmark") == "family":
+        graph = record["graph"]
+        where = f"Kronecker {graph['scale']}" if graph.get("kind") == "kronecker" else Path(graph.get("path", "?")).name
+        ratios = ", ".join(f"{name} {peer['ratio']:.1f}x" for name, peer in record["peers"].items())
+        return f"{record['summary']} (bench --algorithm {record['algorithm']}): {where}; ours against {ratios}"
     if record.get("benchmark") == "multi_source":
         graphs = list(dict.fromkeys(run["graph"] for run in record["runs"]))
         counts = sorted({run["sources"] for run in record["runs"]})

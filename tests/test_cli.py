@@ -65,7 +65,10 @@ def test_every_option_shows_its_default_and_every_command_an_example():
 @pytest.mark.parametrize("argv, expected", [
     (["bench", "--scale", "6", "--roots", "0"], "argument --roots: must be a positive integer, got '0'"),
     (["bfs", "--scale", "6", "--roots", "-3"], "argument --roots: must be a positive integer"),
-    (["bench", "--scale", "6", "--peers", "networkx"], "unknown peer 'networkx'"),
+    (["bench", "--scale", "6", "--peers", "igraph"], "unknown peer 'igraph'"),
+    (["bench", "--scale", "6", "--peers", "networkx"], "--peers networkx: not a peer of the search"),
+    (["bench", "--scale", "6", "--algorithm", "bc", "--peers", "scipy"], "not a peer of --algorithm bc"),
+    (["bench", "--scale", "6", "--algorithm", "apsp"], "invalid choice: 'apsp'"),
     (["bench", "--scale", "6", "--directions", "sideways"], "unknown direction 'sideways'"),
     (["bfs", "--scale", "6", "--grid", "2y2"], "grid must look like RxC"),
 ])

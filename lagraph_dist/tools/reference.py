@@ -24,7 +24,7 @@ from lagraph_dist.core.errors import (
 from lagraph_dist.core.text import plural
 from lagraph_dist.tools.validate import depths_by_pointer_jumping, validate
 
-__all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison", "connected_components"]
+__all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison", "connected_components", "eccentricity"]
 
 _DIRECTIONS = ("push", "pushpull")
 
