@@ -113,6 +113,20 @@ def test_random_graphs(graph, scaling, sample):
     check(src, dst, n, not symmetrize, **kwargs)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+def test_against_the_graphblas_reference(directed):
+    """Every source's dependencies summed, against LAGraph's batched Brandes in python-graphblas
+    (ld.reference.betweenness_dependencies): unnormalised over all sources, ours is that sum,
+    halved on an undirected graph (networkx's scaling)."""
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        src, dst = rng.integers(0, 50, 120), rng.integers(0, 50, 120)
+        A = ld.Matrix.from_edges(src, dst, 55, symmetrize=not directed, backend="cpu")
+        raw = ld.reference.betweenness_dependencies(A.to_scipy(), range(55))
+        got = ld.betweenness_centrality(A, normalized=False).to_numpy(fill=np.inf)
+        np.testing.assert_allclose(got * (1 if directed else 2), raw, rtol=1e-9, atol=1e-12)
+
+
 def test_bad_input():
     A = ld.Matrix.from_edges([0, 1], [1, 2], 3, backend="cpu")
     with pytest.raises(ld.DomainMismatch, match="ld.Matrix"):

@@ -24,7 +24,8 @@ from lagraph_dist.core.errors import (
 from lagraph_dist.core.text import plural
 from lagraph_dist.tools.validate import depths_by_pointer_jumping, validate
 
-__all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison", "connected_components", "eccentricity"]
+__all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison", "connected_components", "eccentricity",
+           "betweenness_dependencies"]
 
 _DIRECTIONS = ("push", "pushpull")
 
@@ -411,3 +412,51 @@ def eccentricity(S, sources=None):
         raise InvalidValue(f"eccentricity of source {int(sources[i])}: it reaches {int(reached[i])} of the "
                            f"{n} vertices (infinite path length)")
     return L.reduce_rowwise(gb.monoid.max).new().to_dense(fill_value=0, dtype=np.int64)
+
+
+def betweenness_dependencies(S, sources):
+    """Brandes's dependencies summed over ``sources``, with python-graphblas, LAGraph's way
+    (``LAGr_Betweenness``): the oracle for ``lagraph_dist.algorithms.centrality``'s sweeps.
+
+    All sources at once as the rows of k x n matrices: ``paths`` counts the shortest paths from
+    each source (``frontier<!paths.S, replace> = frontier plus.first A``, a level a product, each
+    level's pattern kept); backwards, ``bcu`` (1 + delta) passes ``bcu / paths`` of level d to
+    level d - 1 (``W<S[d-1].S, replace> = W plus.first A'``, then ``bcu += W .* paths``). Each
+    vertex's value is the sum over the sources of its delta, the source itself excluded: what
+    ``networkx.betweenness_centrality`` sums before its scaling.
+
+    Parameters
+    ----------
+    S : scipy sparse matrix/array or graphblas.Matrix
+        Square adjacency matrix; only the pattern counts (directed: edges i -> j).
+    sources : sequence of int
+        Distinct sources.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+    """
+    gb = _import_graphblas()
+    A, n = _to_graphblas_pattern(gb, S)
+    sources = np.asarray(sources, dtype=np.int64)
+    k = sources.shape[0]
+    rows = np.arange(k, dtype=np.int64)
+    paths = gb.Matrix.from_coo(rows, sources, 1.0, nrows=k, ncols=n, dtype="FP64")
+    frontier = paths.dup()
+    levels = [frontier.dup(dtype="BOOL")]
+    while True:
+        frontier(~paths.S, replace=True) << gb.semiring.plus_first(frontier @ A)
+        if frontier.nvals == 0:
+            break
+        levels.append(frontier.dup(dtype="BOOL"))
+        paths(accum=gb.binary.plus) << frontier
+    bcu = gb.Matrix(float, k, n)
+    bcu(paths.S) << 1.0
+    for d in range(len(levels) - 1, 1, -1):              # contributions to levels d - 1 >= 1
+        W = gb.Matrix(float, k, n)
+        W(levels[d].S) << bcu.ewise_mult(paths, gb.binary.truediv)
+        W(levels[d - 1].S, replace=True) << gb.semiring.plus_first(W @ A.T)
+        bcu(accum=gb.binary.plus) << W.ewise_mult(paths, gb.binary.times)
+    delta = gb.Matrix(float, k, n)
+    delta(~levels[0].S) << bcu.apply(gb.binary.minus, right=1.0)   # each row's source excluded
+    return delta.reduce_columnwise(gb.monoid.plus).new().to_dense(fill_value=0.0, dtype=np.float64)
