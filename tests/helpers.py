@@ -105,6 +105,17 @@ def run_mpi(ranks, script, *args, timeout=600):
                           stdin=subprocess.DEVNULL, env=dict(os.environ))
 
 
+def run_cli(capsys, *argv):
+    """(exit status, stdout, stderr) of ``lagraph-dist argv`` in this process."""
+    from lagraph_dist.tools.cli import main
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
 needs_mpi = pytest.mark.skipif(mpi_launcher() is None, reason="no mpiexec (pip install mpich)")
 
 

@@ -13,19 +13,9 @@ import scipy.sparse.csgraph as csgraph
 import lagraph_dist as ld
 from lagraph_dist.tools import bench
 from lagraph_dist.algebra import memory
-from lagraph_dist.tools.cli import build_parser, main
+from lagraph_dist.tools.cli import build_parser
 
-from helpers import needs_mpi, run_mpi
-
-
-def run(capsys, *argv):
-    """(exit status, stdout, stderr) of ``lagraph-dist argv`` in this process."""
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
+from helpers import needs_mpi, run_cli as run, run_mpi
 
 
 def subcommands(parser):

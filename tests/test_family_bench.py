@@ -8,16 +8,7 @@ import pytest
 
 from lagraph_dist.core.errors import ValidationError
 from lagraph_dist.tools import family_bench
-from lagraph_dist.tools.cli import main
-
-
-def run(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
+from helpers import run_cli as run
 
 
 @pytest.mark.parametrize("algorithm, unit, peers", [("msbfs", "searches", ["scipy"]),

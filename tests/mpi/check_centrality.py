@@ -7,16 +7,18 @@ first ranks while the others wait); prints "rank K ok" on each rank.
 usage: check_centrality.py BACKEND ROWSxCOLS [ROWSxCOLS ...]
 """
 import sys
-import time
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
-from mpi4py import MPI
 
 import lagraph_dist as ld
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
+from common import on_grids, parse_shapes  # noqa: E402
+
 BACKEND = sys.argv[1]
-SHAPES = [tuple(int(x) for x in shape.split("x")) for shape in sys.argv[2:]]
+SHAPES = parse_shapes(sys.argv[2:])
 
 
 def check_grid(grid):
@@ -38,19 +40,4 @@ def check_grid(grid):
                                      f"{kwargs}: {got} != {expected}")
 
 
-def wait_for_all(comm):
-    """A barrier whose waiting ranks sleep between looks (a blocking one spins, taking the
-    cores from the ranks still at work)."""
-    request = comm.Ibarrier()
-    while not request.Test():
-        time.sleep(0.002)
-
-
-world = MPI.COMM_WORLD
-for rows, cols in SHAPES:
-    members = world.Split(0 if world.rank < rows * cols else MPI.UNDEFINED, world.rank)
-    if members != MPI.COMM_NULL:
-        check_grid(ld.Grid(rows, cols, comm=members))
-        members.Free()
-    wait_for_all(world)
-print(f"rank {world.rank} ok", flush=True)
+on_grids(SHAPES, check_grid)

@@ -8,18 +8,19 @@ on each rank.
 usage: check_distances.py BACKEND ROWSxCOLS [ROWSxCOLS ...]
 """
 import sys
-import time
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
 
-from mpi4py import MPI
-
 import lagraph_dist as ld
 from lagraph_dist.algorithms.distances import closeness_centrality, eccentricity
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))        # tests/mpi/common.py
+from common import on_grids, parse_shapes  # noqa: E402
+
 BACKEND = sys.argv[1]
-SHAPES = [tuple(int(x) for x in shape.split("x")) for shape in sys.argv[2:]]
+SHAPES = parse_shapes(sys.argv[2:])
 grid = None                     # the grid being checked (set below, one shape after another)
 
 
@@ -90,20 +91,11 @@ def check_grid():
     check_reduce_rows(K, list(range(0, 64, 3)) + [5, 5])
 
 
-def wait_for_all(comm):
-    """A barrier whose waiting ranks sleep between looks (a blocking one spins, taking the
-    cores from the ranks still at work)."""
-    request = comm.Ibarrier()
-    while not request.Test():
-        time.sleep(0.002)
+def check_on(this_grid):
+    """check_grid on ``this_grid`` (the module's helpers read the grid being checked)."""
+    global grid
+    grid = this_grid
+    check_grid()
 
 
-world = MPI.COMM_WORLD
-for rows, cols in SHAPES:
-    members = world.Split(0 if world.rank < rows * cols else MPI.UNDEFINED, world.rank)
-    if members != MPI.COMM_NULL:
-        grid = ld.Grid(rows, cols, comm=members)
-        check_grid()
-        members.Free()
-    wait_for_all(world)
-print(f"rank {world.rank} ok", flush=True)
+on_grids(SHAPES, check_on)
