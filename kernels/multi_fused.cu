@@ -20,14 +20,18 @@
 // claims a vertex's words in one coalesced access; lane l works on word l % W in every phase
 // (W divides 32). Frontiers rotate over three slots (level L reads slot L%3, writes (L+1)%3 and
 // clears (L+2)%3, F_{L-1}, through its queue) so that one barrier a level suffices; each slot
-// has a bitmap of its vertices, a queue of them (warp-aggregated appends) and a list of its
-// giants (out-degree over LD_MF_PUSH_GIANT). A vertex enters the next frontier once: whoever
-// sets its bit in the next bitmap first. Counters are a row of LD_MF_ROW u64 per frontier
-// (row L describes F_L), reduced per block.
+// has a queue of its vertices (staged a warp in shared memory, then one reservation a stage), a
+// list of its giants (out-degree over LD_MF_PUSH_GIANT) and, with several words a vertex, a
+// bitmap of its vertices. A vertex enters the next frontier once: one word a vertex, by the
+// claim that makes its word nonzero; several, by whoever sets its bit in the next bitmap first.
+// Counters are a row of LD_MF_ROW u64 per frontier (row L describes F_L), reduced per block.
 //
 // Work inside a level: push warps take 32 frontier entries at a time and flatten their edges
 // over the lanes (a warp scan and a shuffle search find each edge's source), W lanes an edge;
-// the giants' edges, end to end, are cut in equal runs, a warp a run. Pull groups take a row each
+// the giants' edges, end to end, are cut in equal runs, a warp a run; a lane offers
+// LD_MF_PUSH_UNROLL edges a step, their loads and atomics in flight together (a profile of
+// the old loop, one edge a step, showed its warps stalled on each step's chain of returning
+// loads and atomics two thirds of the time). Pull groups take a row each
 // (W lanes, lane j for word j; one word: PULL_LANES lanes reading that many in-edges a step);
 // rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the host's slice
 // list, made once a graph) by groups of their own, claiming with atomicOr, so that a hub's
@@ -47,6 +51,10 @@ namespace cg = cooperative_groups;
 #define LD_MF_FULL_WARP 0xffffffffu
 #define LD_MF_LONG_ROW 64          // pull: rows of more in-edges are read in slices of this many
 #define LD_MF_PUSH_GIANT 256       // push: vertices of more out-edges are sliced over all warps
+#define LD_MF_STAGE 256            // a warp's entering vertices staged before it reserves queue places
+#ifndef LD_MF_PUSH_UNROLL
+#define LD_MF_PUSH_UNROLL 4        // edges a lane offers a step (their loads and atomics in flight together)
+#endif
 
 // a frontier's counters, row[what]: vertices (its queue's tail), their out-edges, entries
 // ((search, vertex) bits), out-edges of the vertices that became complete (all k bits
@@ -181,44 +189,76 @@ __device__ __forceinline__ void ld_mf_word_filled(const ld_mf_args& a, int v, ld
 // new, so a bit has one claimant, and
 // the claim that makes the word nonzero marks v, whose first mark enters it (`entered`).
 // Returns the new bits and the word's old value.
+// One word a vertex: the claim that makes the word nonzero is v's first, and enters it (no
+// bitmap: a pull reads a neighbour's one word as soon as its bit). ld_mf_claimed is the part after the atomic (a push issues several atomics first).
 template <int W>
-__device__ __forceinline__ u64 ld_mf_claim(const ld_mf_level<W>& m, int v, int j, u64 bits, u64 seen, int parent,
-                                           ld_mf_tally& t, bool& entered, u64& old) {
-    old = atomicOr(m.next + (i64)v * W + j, bits);
+__device__ __forceinline__ u64 ld_mf_claimed(const ld_mf_level<W>& m, int v, int j, u64 bits, u64 seen, u64 old,
+                                             int parent, ld_mf_tally& t, bool& entered) {
     const u64 fresh = bits & ~old;
     if (!fresh) return 0;
     t.entries += __popcll(fresh);
     t.live |= fresh;
     if (m.a->parents && parent >= 0) ld_mf_parents(*m.a, v, j, fresh, parent);
     if ((seen | old | fresh) == ld_mf_full(m.a->k, j)) ld_mf_word_filled<W>(*m.a, v, t);
-    if (!old && ld_mf_mark(m.next_bits, v)) entered = true;
+    if (!old && (W == 1 || ld_mf_mark(m.next_bits, v))) entered = true;
     return fresh;
 }
 
-// A push's offer of u's word j to v: the bits v has not seen are claimed.
 template <int W>
-__device__ __forceinline__ void ld_mf_offer(const ld_mf_level<W>& m, int v, int j, u64 offer, int u,
-                                            ld_mf_tally& t, bool& entered) {
-    if (!offer) return;
-    const u64 seen = ld_mf_seen(m, v, j);
-    u64 old;
-    if (offer & ~seen) ld_mf_claim(m, v, j, offer & ~seen, seen, u, t, entered, old);
+__device__ __forceinline__ u64 ld_mf_claim(const ld_mf_level<W>& m, int v, int j, u64 bits, u64 seen, int parent,
+                                           ld_mf_tally& t, bool& entered) {
+    const u64 old = atomicOr(m.next + (i64)v * W + j, bits);
+    return ld_mf_claimed(m, v, j, bits, seen, old, parent, t, entered);
 }
 
-// v enters the next frontier for the lanes with `entered`: one atomic a warp on the queue's tail;
-// giants also go to the next giant list. Every lane of the warp calls it.
+// A warp's vertices entering the next frontier, staged in shared memory: the warp reserves their
+// places in the queue with one atomic for a stage of them, and loads their out-degrees then, many
+// at once, where a reservation a step held the step's next loads behind a returning atomic and
+// the degree's load. Every lane of the warp calls enter, keep_room and flush.
+struct ld_mf_stage {
+    int* ids;                     // the warp's LD_MF_STAGE slots
+    int count;                    // (warp-uniform)
+};
+
+__device__ __forceinline__ ld_mf_stage ld_mf_warp_stage(int (*slots)[LD_MF_STAGE]) {
+    return ld_mf_stage{slots[threadIdx.x >> 5], 0};
+}
+
+// The staged vertices go to the next queue; giants also to the next giant list.
 template <int W>
-__device__ __forceinline__ void ld_mf_enter(const ld_mf_level<W>& m, bool entered, int v, ld_mf_tally& t) {
-    const u64 at = ld_warp_reserve(entered, m.row + LD_MF_COUNT);
-    if (!entered) return;
-    m.next_queue[at] = v;
-    const i64 degree = __ldg(m.a->out_degree + v);
-    t.edges += (u64)degree;
-    if (degree > LD_MF_PUSH_GIANT) {
-        const u64 at = atomicAdd(m.row + LD_MF_GIANTS, (1ull << LD_MF_GIANT_SHIFT) | (u64)degree);
-        m.next_giants[at >> LD_MF_GIANT_SHIFT] = v;
-        m.next_giant_ends[at >> LD_MF_GIANT_SHIFT] = (i64)(at & LD_MF_GIANT_EDGES) + degree;
+__device__ __forceinline__ void ld_mf_stage_flush(const ld_mf_level<W>& m, ld_mf_stage& stage, ld_mf_tally& t) {
+    __syncwarp();
+    if (!stage.count) return;
+    const int lane = threadIdx.x & 31;
+    u64 base = 0;
+    if (lane == 0) base = atomicAdd(m.row + LD_MF_COUNT, (u64)stage.count);
+    base = __shfl_sync(LD_MF_FULL_WARP, base, 0);
+    for (int i = lane; i < stage.count; i += 32) {
+        const int v = stage.ids[i];
+        m.next_queue[base + i] = v;
+        const i64 degree = __ldg(m.a->out_degree + v);
+        t.edges += (u64)degree;
+        if (degree > LD_MF_PUSH_GIANT) {
+            const u64 at = atomicAdd(m.row + LD_MF_GIANTS, (1ull << LD_MF_GIANT_SHIFT) | (u64)degree);
+            m.next_giants[at >> LD_MF_GIANT_SHIFT] = v;
+            m.next_giant_ends[at >> LD_MF_GIANT_SHIFT] = (i64)(at & LD_MF_GIANT_EDGES) + degree;
+        }
     }
+    __syncwarp();
+    stage.count = 0;
+}
+
+// v is staged to enter the next frontier for the lanes with `entered` (room for 32 is kept).
+__device__ __forceinline__ void ld_mf_enter(ld_mf_stage& stage, bool entered, int v) {
+    const u32 entering = __ballot_sync(LD_MF_FULL_WARP, entered);
+    if (entered) stage.ids[stage.count + __popc(entering & ((1u << (threadIdx.x & 31)) - 1u))] = v;
+    stage.count += __popc(entering);
+}
+
+// Flush the stage unless it has room for `room` more.
+template <int W>
+__device__ __forceinline__ void ld_mf_keep_room(const ld_mf_level<W>& m, ld_mf_stage& stage, int room, ld_mf_tally& t) {
+    if (stage.count > LD_MF_STAGE - room) ld_mf_stage_flush(m, stage, t);
 }
 // Add the block's tallies to the row (every thread of the block calls it).
 __device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int width) {
@@ -237,12 +277,37 @@ __device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int 
 }
 
 // -- push: every frontier vertex's words offered to its out-neighbours --------------------------
-// The giants: their out-edges end to end (in their list's order) cut in equal runs, a warp a
+// A lane offers LD_MF_PUSH_UNROLL edges a step, the loads of their heads, then of the heads'
+// seen words, then the claims' atomics each issued for all of them before any is waited on.
+template <int W>
+__device__ __forceinline__ void ld_mf_offer_edges(const ld_mf_level<W>& m, ld_mf_stage& stage, const int (&v)[LD_MF_PUSH_UNROLL],
+                                                  const u64 (&offer)[LD_MF_PUSH_UNROLL], const int (&from)[LD_MF_PUSH_UNROLL],
+                                                  int j, ld_mf_tally& t) {
+    constexpr int U = LD_MF_PUSH_UNROLL;
+    u64 seen[U], bits[U], old[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) seen[u] = v[u] >= 0 && offer[u] ? ld_mf_seen(m, v[u], j) : ~0ull;
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        bits[u] = v[u] >= 0 ? offer[u] & ~seen[u] : 0ull;
+        old[u] = bits[u] ? atomicOr(m.next + (i64)v[u] * W + j, bits[u]) : ~0ull;
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        bool entered = false;
+        if (bits[u]) ld_mf_claimed(m, v[u], j, bits[u], seen[u], old[u], from[u], t, entered);
+        ld_mf_enter(stage, entered, v[u]);
+    }
+    ld_mf_keep_room(m, stage, 32 * U, t);
+}
+
+// The giants: their out-edges, end to end (in their list's order), cut in equal runs, a warp a
 // run, so that a hub of a million edges is read by hundreds of warps and a level's giants end
 // together. A warp finds the giant its run starts in by a binary search of their ends.
 template <int W>
-__device__ void ld_mf_push_giants(const ld_mf_level<W>& m, u64 giants, i64 warp, i64 nwarps, int lane,
-                                  ld_mf_tally& t) {
+__device__ void ld_mf_push_giants(const ld_mf_level<W>& m, ld_mf_stage& stage, u64 giants, i64 warp, i64 nwarps,
+                                  int lane, ld_mf_tally& t) {
+    constexpr int U = LD_MF_PUSH_UNROLL, per = 32 / W;             // edges a warp offers a pass of its lanes
     const ld_mf_args& a = *m.a;
     const int j = lane % W;
     const i64 count = (i64)(giants >> LD_MF_GIANT_SHIFT), total = (i64)(giants & LD_MF_GIANT_EDGES);
@@ -259,16 +324,18 @@ __device__ void ld_mf_push_giants(const ld_mf_level<W>& m, u64 giants, i64 warp,
         const int u = __ldcg(m.giants + g);
         const i64 ends = __ldcg(m.giant_ends + g), stop = min(last, ends);
         const i64 at = __ldg(a.out_indptr + u + 1) - ends;                 // edge position q is out_indices[at + q]
-        const u64 offer = __ldcg(m.frontier + (i64)u * W + j);
-        for (; p < stop; p += 32 / W) {
-            const i64 q = p + lane / W;
-            bool entered = false;
-            int v = 0;
-            if (q < stop) {
-                v = __ldg(a.out_indices + at + q);
-                ld_mf_offer(m, v, j, offer, u, t, entered);
+        const u64 word = __ldcg(m.frontier + (i64)u * W + j);
+        for (; p < stop; p += per * U) {
+            int v[U], from[U];
+            u64 offer[U];
+#pragma unroll
+            for (int i = 0; i < U; ++i) {
+                const i64 q = p + lane / W + i * per;
+                v[i] = q < stop && word ? __ldg(a.out_indices + at + q) : -1;
+                offer[i] = word;
+                from[i] = u;
             }
-            ld_mf_enter(m, entered, v, t);
+            ld_mf_offer_edges(m, stage, v, offer, from, j, t);
         }
         p = stop;
     }
@@ -277,37 +344,45 @@ __device__ void ld_mf_push_giants(const ld_mf_level<W>& m, u64 giants, i64 warp,
 // The rest: a warp takes 32 entries, their edges flattened over its lanes, W lanes an edge
 // (a giant counts no edges here).
 template <int W>
-__device__ void ld_mf_push_entries(const ld_mf_level<W>& m, i64 nf, i64 warp, i64 nwarps, int lane,
-                                   ld_mf_tally& t) {
+__device__ void ld_mf_push_entries(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 nf, i64 warp, i64 nwarps,
+                                   int lane, ld_mf_tally& t) {
+    constexpr int U = LD_MF_PUSH_UNROLL;
     const ld_mf_args& a = *m.a;
     const int j = lane % W;
     for (i64 base = warp * 32; base < nf; base += nwarps * 32) {
         int u = 0;
         i64 degree = 0, first = 0;
+        u64 word = 0;                        // one word a vertex: the lane's entry's, shuffled to its edges' lanes
         if (base + lane < nf) {
             u = __ldcg(m.queue + base + lane);
             first = __ldg(a.out_indptr + u);
             degree = __ldg(a.out_indptr + u + 1) - first;
             if (degree > LD_MF_PUSH_GIANT) degree = 0;
+            if (W == 1) word = __ldcg(m.frontier + u);
         }
         const i64 inclusive = ld_warp_inclusive_sum(degree);
         const i64 total = __shfl_sync(LD_MF_FULL_WARP, inclusive, 31);
         if (lane == 0) t.examined += (u64)total;
-        for (i64 step = 0; step < total * W; step += 32) {           // warp-uniform
-            const i64 e = (step + lane) / W;
-            int owner = 0;                   // the lanes whose edges end at or before e
-            for (int b = 16; b; b >>= 1)
-                if (__shfl_sync(LD_MF_FULL_WARP, inclusive, owner + b - 1) <= e) owner += b;
-            const int source = __shfl_sync(LD_MF_FULL_WARP, u, owner);
-            const i64 below = __shfl_sync(LD_MF_FULL_WARP, inclusive - degree, owner);
-            const i64 at = __shfl_sync(LD_MF_FULL_WARP, first, owner) + (e - below);
-            bool entered = false;
-            int v = 0;
-            if (e < total) {
-                v = __ldg(a.out_indices + at);
-                ld_mf_offer(m, v, j, __ldcg(m.frontier + (i64)source * W + j), source, t, entered);
+        for (i64 step = 0; step < total * W; step += 32 * U) {       // warp-uniform
+            int v[U], from[U];
+            u64 offer[U];
+#pragma unroll
+            for (int i = 0; i < U; ++i) {
+                const i64 e = (step + 32 * i + lane) / W;
+                int owner = 0;               // the lanes whose edges end at or before e
+                for (int b = 16; b; b >>= 1)
+                    if (__shfl_sync(LD_MF_FULL_WARP, inclusive, owner + b - 1) <= e) owner += b;
+                from[i] = __shfl_sync(LD_MF_FULL_WARP, u, owner);
+                const i64 below = __shfl_sync(LD_MF_FULL_WARP, inclusive - degree, owner);
+                const i64 at = __shfl_sync(LD_MF_FULL_WARP, first, owner) + (e - below);
+                offer[i] = W == 1 ? __shfl_sync(LD_MF_FULL_WARP, word, owner) : 0ull;
+                v[i] = e < total ? __ldg(a.out_indices + at) : -1;
             }
-            ld_mf_enter(m, entered, v, t);
+            if (W > 1) {
+#pragma unroll
+                for (int i = 0; i < U; ++i) offer[i] = v[i] >= 0 ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
+            }
+            ld_mf_offer_edges(m, stage, v, offer, from, j, t);
         }
     }
 }
@@ -331,7 +406,9 @@ __device__ __forceinline__ bool ld_mf_wants(const ld_mf_level<W>& m, int v) {
     return false;
 }
 
+#ifndef LD_MF_PULL_UNROLL
 #define LD_MF_PULL_UNROLL 4       // in-edges a lane reads a step (their loads in flight together)
+#endif
 
 // A group of P lanes reads in-edges [start, end) of v until it has every bit v wants (the live
 // searches' bits v has not seen) or runs out; lane j returns the bits it found of word j (one
@@ -358,7 +435,7 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
             for (int u = 0; u < U; ++u) c[u] = e + sub + u * P < end ? __ldg(a.in_indices + e + sub + u * P) : -1;
             const u64 taken = SLICE ? __ldcg(m.next + v) : 0ull;
 #pragma unroll
-            for (int u = 0; u < U; ++u) words[u] = c[u] >= 0 && ld_mf_in(m.frontier_bits, c[u]) ? __ldcg(m.frontier + c[u]) : 0ull;
+            for (int u = 0; u < U; ++u) words[u] = c[u] >= 0 ? __ldcg(m.frontier + c[u]) : 0ull;   // (zero off F_L)
             u64 hits = 0;
 #pragma unroll
             for (int u = 0; u < U; ++u) {
@@ -419,7 +496,7 @@ __device__ __forceinline__ void ld_mf_settle_row(const ld_mf_level<W>& m, int v,
         if (W > 1) a.full_words[v] += __popc(filled);
         if (all_full == group) t.completed += (u64)__ldg(a.out_degree + v);
     }
-    atomicOr(m.next_bits + (v >> 5), 1u << (v & 31));
+    if (W > 1) atomicOr(m.next_bits + (v >> 5), 1u << (v & 31));
     entered = true;
 }
 
@@ -441,7 +518,8 @@ __device__ __forceinline__ u32 ld_mf_drop_bits(u32 bits, int count) {
 // costs a lane a look. Then the longer rows' slices, the same way, each group claiming what its
 // slice found.
 template <int W, int PULL_LANES>
-__device__ void ld_mf_pull(const ld_mf_level<W>& m, i64 warp, i64 nwarps, int lane, ld_mf_tally& t) {
+__device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp, i64 nwarps, int lane,
+                           ld_mf_tally& t) {
     const ld_mf_args& a = *m.a;
     constexpr int P = W == 1 ? PULL_LANES : W;
     constexpr int groups = 32 / P;
@@ -468,7 +546,8 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, i64 warp, i64 nwarps, int la
                 const u64 found = ld_mf_pull_scan<W, P, false>(m, v, row_start, row_end, group, sub, seen, t);
                 ld_mf_settle_row(m, v, group, sub, seen, found, t, entered);
             }
-            ld_mf_enter(m, entered, v, t);
+            ld_mf_enter(stage, entered, v);
+            ld_mf_keep_room(m, stage, 32, t);
         }
     }
     for (i64 base = warp * 32; base < a.nslices; base += nwarps * 32) {
@@ -492,10 +571,10 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, i64 warp, i64 nwarps, int la
             if (pick >= 0) {
                 const u64 seen = ld_mf_seen(m, row, j);
                 const u64 found = ld_mf_pull_scan<W, P, true>(m, row, slice_start, slice_end, group, sub, seen, t);
-                u64 old;
-                if (found && (W > 1 || sub == 0)) ld_mf_claim(m, row, j, found, seen, -1, t, entered, old);
+                if (found && (W > 1 || sub == 0)) ld_mf_claim(m, row, j, found, seen, -1, t, entered);
             }
-            ld_mf_enter(m, entered, row, t);
+            ld_mf_enter(stage, entered, row);
+            ld_mf_keep_room(m, stage, 32, t);
         }
     }
 }
@@ -571,7 +650,7 @@ __device__ void ld_mf_fill_unreached(const ld_mf_args& a, i64 warp, i64 nwarps, 
 
 // The first frontier: search i's source claims bit i of its word, depth 0, its own parent.
 template <int W>
-__device__ void ld_mf_sources(const ld_mf_level<W>& m, i64 thread, i64 nthreads, ld_mf_tally& t) {
+__device__ void ld_mf_sources(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 thread, i64 nthreads, ld_mf_tally& t) {
     const ld_mf_args& a = *m.a;
     const i64 rounds = (a.k + nthreads - 1) / nthreads;             // the same for every lane
     for (i64 round = 0; round < rounds; ++round) {
@@ -581,12 +660,13 @@ __device__ void ld_mf_sources(const ld_mf_level<W>& m, i64 thread, i64 nthreads,
         if (i < a.k) {
             s = (int)a.sources[i];
             const int j = (int)(i >> 6);
-            u64 old;
-            const u64 fresh = ld_mf_claim(m, s, j, 1ull << (i & 63), 0ull, s, t, entered, old);
+            const u64 fresh = ld_mf_claim(m, s, j, 1ull << (i & 63), 0ull, s, t, entered);
             if (fresh) atomicOr(m.row + LD_MF_LIVE + j, fresh);       // (a source's word is not the lane's)
         }
-        ld_mf_enter(m, entered, s, t);
+        ld_mf_enter(stage, entered, s);
+        ld_mf_keep_room(m, stage, 32, t);
     }
+    ld_mf_stage_flush(m, stage, t);
     t.live = 0;
 }
 
@@ -596,6 +676,7 @@ __device__ __forceinline__ i64 ld_mf_bitmap_words(i64 n) { return (n + 31) / 32;
 template <int W>
 __device__ void ld_mf_clear_slot(const ld_mf_args& a, i64 slot, i64 count, i64 thread, i64 nthreads) {
     ld_mf_clear<W>(a.frontiers + slot * a.n * W, a.queues + slot * a.n, count, thread, nthreads);
+    if (W == 1) return;                                               // (one word a vertex: no bitmaps)
     u32* bits = a.bitmaps + slot * ld_mf_bitmap_words(a.n);
     for (i64 i = thread; i < ld_mf_bitmap_words(a.n); i += nthreads) bits[i] = 0;
 }
@@ -648,6 +729,8 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
     const i64 warp = thread >> 5, nwarps = nthreads >> 5;
     const bool master = blockIdx.x == 0 && threadIdx.x == 0;
     __shared__ u64 s_row[LD_MF_ROW + 1];          // F_L's counters, and F_{L-1}'s vertex count
+    __shared__ int s_stage[LD_MF_THREADS / 32][LD_MF_STAGE];
+    ld_mf_stage stage = ld_mf_warp_stage(s_stage);
 
     ld_mf_reset<W>(a, thread, nthreads);
     grid.sync();
@@ -659,7 +742,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         m.next_giants = a.giants;
         m.next_giant_ends = a.giant_ends;
         ld_mf_tally t;
-        ld_mf_sources(m, thread, nthreads, t);
+        ld_mf_sources(m, stage, thread, nthreads, t);
         ld_mf_flush(m.row, t, W);
     }
     grid.sync();
@@ -685,11 +768,12 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         m.live_words = s_row + LD_MF_LIVE;
         ld_mf_tally t;
         if (push) {
-            ld_mf_push_giants(m, s_row[LD_MF_GIANTS], warp, nwarps, lane, t);
-            ld_mf_push_entries(m, nf, warp, nwarps, lane, t);
+            ld_mf_push_giants(m, stage, s_row[LD_MF_GIANTS], warp, nwarps, lane, t);
+            ld_mf_push_entries(m, stage, nf, warp, nwarps, lane, t);
         } else {
-            ld_mf_pull<W, PULL_LANES>(m, warp, nwarps, lane, t);
+            ld_mf_pull<W, PULL_LANES>(m, stage, warp, nwarps, lane, t);
         }
+        ld_mf_stage_flush(m, stage, t);
         ld_mf_flush(m.row, t, W);
         grid.sync();
         if (master) ld_mf_write_record<W>(a, level, a.counters + level * LD_MF_ROW, m.row, push, ld_now_ns());
