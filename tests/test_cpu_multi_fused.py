@@ -201,11 +201,12 @@ def level_state(A, sources, depth):
     return seen, cur, cq, np.bitwise_or.reduce(cur, axis=0), multi_fused.full_words(k)
 
 
-def pull_both_ways(A, sources, depth, with_parents):
+def pull_both_ways(A, sources, depth, with_parents, scan_parents=False):
     """One pull level from the state of ``depth`` as the row scans run it (:func:`_pull_level`,
     one core) and from the frontier (:func:`_scatter_pull_level`, then :func:`_finish_level`,
-    which sorts and counts the rows found): (the counts, the next words, the seen words, the
-    parents, the found rows in increasing order, the live bits)."""
+    which sorts and counts the rows found; with ``scan_parents`` its found rows' scans write the
+    parents, as where the in-neighbours are not in order): (the counts, the next words, the
+    seen words, the parents, the found rows in increasing order, the live bits)."""
     out, inn, degrees = blocks(A)
     n, k = A.n, len(sources)
     results = []
@@ -219,8 +220,11 @@ def pull_both_ways(A, sources, depth, with_parents):
         args = (cur, cq, np.int64(len(cq)))
         if scatter:
             long_rows = bool((np.diff(inn.indptr) > 32).any())
+            ordered = (not scan_parents and multi_fused._sorted_rows(inn.indptr, inn.indices)
+                       and multi_fused._increasing(cq, len(cq)))
             nn, examined = multi_fused._scatter_pull_level(out.indptr, out.indices, inn.indptr, inn.indices, *args,
-                                                           nxt, nq, seen, live, parents, with_parents, reads, long_rows)
+                                                           nxt, nq, seen, live, parents, with_parents, reads, long_rows,
+                                                           ordered)
             live[:] = 0
             marks = np.zeros(-(-n // 64), np.uint64)
             found, edges, done = multi_fused._finish_level(nq, nn, marks, nxt, seen, full, degrees, live,
@@ -239,7 +243,8 @@ def pull_both_ways(A, sources, depth, with_parents):
 @given(graph=edge_graphs(), data=st.data(), width=st.sampled_from([1, 5, 64, 70]), with_parents=st.booleans())
 def test_scatter_pull_is_the_pull(graph, data, width, with_parents):
     """From the same state, the pull run from its frontier finds what the row scans find: the
-    same rows and words, the same parents (each row's first in-neighbour holding the bit), and
+    same rows and words, the same parents (each row's first in-neighbour holding the bit, which
+    the push writes when the in-neighbours are listed in increasing order), and
     the same counts, the in-edges read included (counted 32 a step where a scan stops)."""
     src, dst, n, symmetrize, _ = graph
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
@@ -266,8 +271,9 @@ def test_scatter_pull_long_rows(with_parents):
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=True)
     for width, among in ((3, 10), (64, 10), (100, 300)):  # (sources near the hubs: scans stop early)
         sources = rng.integers(0, among, width)
-        for depth in range(4):
-            (pulled, *pull_state), (scattered, *scatter_state) = pull_both_ways(A, sources, depth, with_parents)
+        for depth, scan_parents in zip(range(4), (False, True, False, True)):
+            (pulled, *pull_state), (scattered, *scatter_state) = pull_both_ways(A, sources, depth, with_parents,
+                                                                                scan_parents)
             assert tuple(int(x) for x in pulled) == tuple(int(x) for x in scattered)
             for a, b in zip(pull_state, scatter_state):
                 np.testing.assert_array_equal(a, b)
