@@ -218,19 +218,34 @@ def test_layout_fields_are_distinct_slots():
     assert kernel_layout.NCOUNTERS % 2 == 0          # words after the counters stay 8-byte aligned
 
 
+def _struct_fields(source, struct):
+    """(name, packing kind) of each field of a kernel's one-argument struct, in the source's
+    order: a pointer packs as "Q", a double as "d", an 8-byte integer as "q"."""
+    body = re.search(r"struct " + struct + r" \{(.*?)\};", kernel_sources()[source], re.S).group(1)
+    fields = re.findall(r"([\w ]+?)(\*?)\s*(\w+);", re.sub(r"//[^\n]*", "", body))
+    for ctype, star, name in fields:
+        assert star or ctype.strip() in ("i64", "long long", "double"), (source, name, ctype)   # 8 bytes each
+    return [(name, "Q" if star else "d" if ctype.strip() == "double" else "q") for ctype, star, name in fields]
+
+
 def test_fused_argument_struct_matches_its_packing():
     """The fused kernel's one argument: the driver packs ld_fused_args field by field from its
     FUSED_FIXED_ARGUMENTS and FUSED_CALL_ARGUMENTS, in fused.cu's order, each field 8 bytes (a
     pointer packed as "Q", an integer "q", a double "d"), so a field added on one side only,
     or moved, fails here rather than as a wrong pointer on the device."""
     from lagraph_dist.local.gpu_kernels import fused as driver
-    body = re.search(r"struct ld_fused_args \{(.*?)\};", kernel_sources()["fused.cu"], re.S).group(1)
-    fields = re.findall(r"([\w ]+?)(\*?)\s*(\w+);", re.sub(r"//[^\n]*", "", body))
-    cuda = [(name, "Q" if star else "d" if ctype.strip() == "double" else "q") for ctype, star, name in fields]
-    for ctype, star, name in fields:
-        assert star or ctype.strip() in ("i64", "long long", "double"), (name, ctype)   # 8 bytes each
+    cuda = _struct_fields("fused.cu", "ld_fused_args")
     assert cuda == list(driver.FUSED_FIXED_ARGUMENTS + driver.FUSED_CALL_ARGUMENTS)
     assert 8 * len(cuda) == driver._FIXED_PACKING.size + driver._CALL_PACKING.size
+
+
+def test_multi_fused_argument_struct_matches_its_packing():
+    """The multi-source kernel's one argument likewise: ld_mf_args of multi_fused.cu, field by
+    field, is MULTI_FUSED_ARGUMENTS, the order its driver packs a launch's buffer in."""
+    from lagraph_dist.local.gpu_kernels import multi_fused as driver
+    cuda = _struct_fields("multi_fused.cu", "ld_mf_args")
+    assert cuda == list(driver.MULTI_FUSED_ARGUMENTS)
+    assert 8 * len(cuda) == driver._PACKING.size
 
 
 def test_kernel_arguments_pack_each_call_after_the_fixed_fields():
