@@ -12,7 +12,7 @@ from helpers import run_cli as run
 
 
 @pytest.mark.parametrize("algorithm, unit, peers", [("msbfs", "searches", ["scipy"]),
-                                                    ("bc", "sources", ["networkx"]),
+                                                    ("bc", "sources", ["networkx", "graphblas"]),
                                                     ("cc", "calls", ["scipy", "networkx"])])
 def test_record_and_table(capsys, tmp_path, algorithm, unit, peers):
     record_file = tmp_path / f"{algorithm}.json"
@@ -27,8 +27,13 @@ def test_record_and_table(capsys, tmp_path, algorithm, unit, peers):
     for peer in record["peers"].values():
         assert peer["done"] >= 1 and peer["ratio"] == pytest.approx(record["rate"] / peer["rate"])
     assert record["environment"]["backend"] == "cpu"
-    if algorithm == "msbfs":          # the per-level records of our last call
-        assert record["levels"] and {"direction", "seconds", "edges_examined"} <= set(record["levels"][0])
+    # per-level records: the multi-source search's own, the others' products traced
+    assert record["levels"] and {"direction", "seconds", "edges_examined", "launches", "host_reads"} <= set(
+        record["levels"][0])
+    if algorithm == "bc":             # a product a level of each sweep: a vxm forward, an mxv back
+        assert {r["op"] for r in record["levels"]} == {"vxm", "mxv"}
+    if algorithm == "cc":             # the giant component's search first
+        assert record["levels"][0]["op"] == "search"
     assert f"our answer equals {peers[0]}'s" in out
 
 

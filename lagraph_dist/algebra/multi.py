@@ -48,6 +48,7 @@ from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsuppor
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
+from lagraph_dist.algebra import trace
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 
 __all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
@@ -388,6 +389,8 @@ class _MatrixLevels(LevelEngine):
     the rule gives from the level's counts, the unexplored edges being those of the vertices
     that not every search has reached yet."""
 
+    traced_as = "searches"
+
     def __init__(self, F, A, visited, depth, limits, rule):
         super().__init__(F, A, depth, limits, rule)
         self.visited = visited
@@ -449,4 +452,5 @@ def fused_multi_search(A, sources, *, levels, parents, rule, max_levels):
                            vertices=int(vertices))
                for k, ((frontier, discovered, examined, push, vertices), seconds)
                in enumerate(zip(run.counts.tolist(), run.seconds.tolist()))]
+    trace.note_levels("searches", records)
     return run.levels, run.parents, records

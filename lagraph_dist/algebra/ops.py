@@ -34,6 +34,7 @@ from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidV
 from lagraph_dist.comm.grid import WORD_BITS
 from lagraph_dist.local.parts import LocalPart, combine_duplicates
 from lagraph_dist.algebra.vector import Vector
+from lagraph_dist.algebra import trace
 from lagraph_dist.semirings import BinaryOp, binary_ops, lookup_binary, lookup_monoid, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK
 
@@ -241,6 +242,9 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
     _check_operands(u, M, mask)
     semiring = lookup_semiring(semiring).for_product(u.dtype, vector_left=along_rows)
     backend, grid = M.backend, M.grid
+    traced = trace.tracing()
+    if traced:
+        reads_before, launches_before = backend.device_reads, backend.kernel_launches
     kernels = backend.kernels
     orient = _orientation(M, along_rows)
     reads = semiring.reads_left_values
@@ -309,6 +313,9 @@ def _product(u, M, semiring, mask, complement, structure, along_rows):
     facts.record_counts(global_counts, degrees_vector)
     if found_against_mask:
         facts.record_disjoint(mask, candidates)
+    if traced:
+        trace.note_product("vxm" if along_rows else "mxv", u.nvals, w.nvals, stats,
+                           backend.device_reads - reads_before, backend.kernel_launches - launches_before, HOST_CLOCK)
     return w
 
 
@@ -669,9 +676,14 @@ class LevelEngine(abc.ABC):
     def more(self):
         return not self.stopped and len(self.records) < self.limits.max_levels and self.q.nvals > 0
 
+    #: what a trace (lagraph_dist.algebra.trace) calls this engine's levels
+    traced_as = "search"
+
     def run(self):
-        while self.more():
-            self.step()
+        with trace.inside_search():
+            while self.more():
+                self.step()
+        trace.note_levels(self.traced_as, self.records)
         return self.q, self.records
 
     @abc.abstractmethod

@@ -7,7 +7,9 @@ per unit of work: searches or sources a second for the searches, whole calls, up
 PEER_CALLS of them, for components),
 and the check that our answer equals a peer's. Ours: a warm-up call, then the median of
 ``repeats`` calls, the device synchronised. The record keeps every timing, the ratios, what was
-checked and, where the algorithm has them, the per-level records of our last call.
+checked and per-level records: the multi-source search's own of our last call; for the others,
+one more call of ours traced (:mod:`lagraph_dist.algebra.trace`: a record for each product and
+each search level it ran, each measured around or inside it).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import numpy as np
 from lagraph_dist.algorithms.bfs_multi import bfs_multi
 from lagraph_dist.algorithms.centrality import betweenness_centrality
 from lagraph_dist.algorithms.components import connected_components
+from lagraph_dist.algebra.trace import product_trace
 from lagraph_dist.core.errors import InvalidValue, ValidationError
 from lagraph_dist.tools.bench import environment, pick_roots
 from lagraph_dist.tools.peers import ALGORITHMS, FAMILY_PEERS
@@ -105,6 +108,17 @@ def _networkx_betweenness(S, sources, directed, budget):
     return list(sources[:done]), done, time.perf_counter() - started
 
 
+def _graphblas_betweenness(S, sources, directed, budget):
+    """python-graphblas running LAGraph's batched Brandes (all sources as the rows of k x n
+    matrices: ``reference.betweenness_dependencies``) once, on the pattern converted before the
+    clock starts; the answer: the sources it ran."""
+    from lagraph_dist.tools.reference import betweenness_dependencies, prepare
+    pattern = prepare(S).A
+    started = time.perf_counter()
+    betweenness_dependencies(pattern, sources)
+    return list(sources), len(sources), time.perf_counter() - started
+
+
 def _check_bc(A, S, result, ran, done):
     """Ours from the sources networkx ran equals networkx's betweenness_centrality from the same
     sources (its sampler handed them), unnormalised, to 1e-9."""
@@ -170,7 +184,8 @@ FAMILY = {
     "msbfs": Algorithm("msbfs", "multi-source BFS, levels only (ld.bfs_multi)", _msbfs,
                        {"scipy": _separate_searches}, "searches", _check_msbfs),
     "bc": Algorithm("bc", "betweenness centrality from the sources, unnormalised (ld.betweenness_centrality)",
-                    _bc, {"networkx": _networkx_betweenness}, "sources", _check_bc),
+                    _bc, {"networkx": _networkx_betweenness, "graphblas": _graphblas_betweenness}, "sources",
+                    _check_bc),
     "cc": Algorithm("cc", "connected components (ld.connected_components)", _cc,
                     {"scipy": _scipy_components, "networkx": _networkx_components}, "calls", _check_cc),
 }
@@ -202,6 +217,8 @@ def run_family_bench(A, graph_info, algorithm, *, sources, root_seed, repeats, p
     for _ in range(repeats):
         (result, levels), elapsed = _timed(A, member.ours, A, roots)
         seconds.append(elapsed)
+    if levels is None:
+        levels = _traced_levels(A, member, roots)
     work = max(len(roots), 1)
     ours_rate = work / float(np.median(seconds))
     S = A.to_scipy(root=0) if names else None
@@ -218,6 +235,17 @@ def run_family_bench(A, graph_info, algorithm, *, sources, root_seed, repeats, p
             record["checked_against"] = name
     record["environment"] = environment(A)
     return record
+
+
+def _traced_levels(A, member, roots):
+    """The per-product records of one more call of ours (after the timed ones, which no trace
+    slows)."""
+    with product_trace() as records:
+        member.ours(A, roots)
+        A.backend.sync()
+    keys = ("call", "op", "level", "direction", "fused", "frontier", "discovered", "edges_examined", "bytes",
+            "seconds", "clock", "launches", "host_reads")
+    return [{k: record[k] for k in keys} for record in records]
 
 
 def format_family_table(record):

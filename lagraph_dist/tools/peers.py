@@ -11,6 +11,6 @@ PEER_SECONDS = 20.0
 #: what ``bench --algorithm`` times: the search (its peers above), or a member of the BFS family
 #: with its own peers (:mod:`lagraph_dist.tools.family_bench`)
 ALGORITHMS = ("bfs", "msbfs", "bc", "cc")
-FAMILY_PEERS = {"msbfs": ("scipy",), "bc": ("networkx",), "cc": ("scipy", "networkx")}
+FAMILY_PEERS = {"msbfs": ("scipy",), "bc": ("networkx", "graphblas"), "cc": ("scipy", "networkx")}
 #: the search's peers when ``--peers`` is not given (a family member then runs all of its own)
 DEFAULT_PEERS = ("graphblas-push", "graphblas-pushpull", "scipy")
