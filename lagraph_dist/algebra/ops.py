@@ -382,6 +382,20 @@ def _refuse_bool(op, dtypes, what):
         raise DomainMismatch(f"{what}: {op!r} does not take bool values (as in graphblas)")
 
 
+def _sorted_intersection(xp, x, y):
+    """(the ids in both, where they are in x, where in y) of two sorted lists of distinct ids:
+    the shorter list's ids looked up in the longer one (a binary search each), where
+    ``intersect1d`` sorts both again (0.4 s of a Kronecker 18 betweenness source's 0.8)."""
+    if x.shape[0] > y.shape[0]:
+        ids, at_y, at_x = _sorted_intersection(xp, y, x)
+        return ids, at_x, at_y
+    if y.shape[0] == 0:
+        return x[:0], xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=np.int64)
+    at_y = xp.minimum(xp.searchsorted(y, x), y.shape[0] - 1)     # (past the end: not there)
+    at_x = xp.flatnonzero(y[at_y] == x)
+    return x[at_x], at_x, at_y[at_x]
+
+
 @collective("u", "v", "op")
 def ewise_mult(u, v, op):
     """Intersection of the patterns; ``op`` (first, second, plus, times, min, max, pair, land,
@@ -405,8 +419,8 @@ def ewise_mult(u, v, op):
         mine, other, sorted_ids = a.values[inside], b.values[ids], a.ids_sorted
     else:
         a, b = a.sorted_list(backend), b.sorted_list(backend)
-        ids = xp.intersect1d(a.ids, b.ids) if a.nvals and b.nvals else a.ids[:0]
-        mine, other = a.values[xp.searchsorted(a.ids, ids)], b.values[xp.searchsorted(b.ids, ids)]
+        ids, at_a, at_b = _sorted_intersection(xp, a.ids, b.ids)
+        mine, other = a.values[at_a], b.values[at_b]
         sorted_ids = True
     left, right = (other, mine) if swapped else (mine, other)
     vals = op.apply_arrays(xp, left, right, dtype)
