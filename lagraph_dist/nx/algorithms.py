@@ -53,6 +53,7 @@ def _lengths(G, levels):
 # -- breadth-first search -------------------------------------------------------------------------
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     """Tree edges (parent, child) of a breadth-first search from ``source``, in networkx's order."""
+    hash(source)        # an unhashable source: TypeError, as networkx's set of seen nodes raises
     s = _vertex(G, source, nx.NetworkXError, _not_in_graph(G, source))
     found = search(G, [s], depth=depth_of(depth_limit), reverse=reverse)
     tails, heads = found.tree_edges()
