@@ -106,7 +106,15 @@ class Tally:
             "not_passed": sorted(t for t, o in reached.items() if o not in ("passed", "xpassed", "skipped")),
             "calls_run_here": dict(sorted(self.ran.items())),
             "calls_declined": dict(sorted(self.declined.items())),
+            "networkx": __import__("networkx").__version__,
         }
+
+
+def engine_backend():
+    """The engine backend the converted graphs used ("cpu" or "gpu")."""
+    import networkx as nx
+    import lagraph_dist as ld
+    return ld.get_backend(nx.config.backends.lagraph_dist.backend).name
 
 
 def main(argv=None):
@@ -124,12 +132,13 @@ def main(argv=None):
     started = time.perf_counter()
     status = pytest.main(["-q", "-p", "no:cacheprovider", "--pyargs", *MODULES, *pytest_args], plugins=[tally])
     summary = tally.summary() | {"floor": options.floor, "seconds": round(time.perf_counter() - started, 1),
-                                 "modules": MODULES}
+                                 "modules": MODULES, "engine_backend": engine_backend()}
     if options.json:
         with open(options.json, "w") as out:
             json.dump(summary, out, indent=1)
     share = summary["pass_share"]
-    print(f"networkx's tests with the lagraph_dist backend: {summary['reached_backend']} of "
+    print(f"networkx {summary['networkx']}'s tests with the lagraph_dist backend ({summary['engine_backend']} engine): "
+          f"{summary['reached_backend']} of "
           f"{summary['tests']} tests reached the backend, {share:.1%} of them pass "
           f"(floor {options.floor:.0%}); outcomes {summary['reached_outcomes']}")
     for test in summary["not_passed"]:
