@@ -2,7 +2,9 @@
 scaling (normalized or not, endpoints or not, all sources, k sampled with a seed, given
 sources), on small hand graphs, directed and undirected graphs with self-loops, duplicate edges
 and several components, deep ones (a path, a mesh), a Kronecker graph and hypothesis's random
-graphs; bad input; and on 2 x 2 and 2 x 3 grids under mpiexec (tests/mpi/check_centrality.py)."""
+graphs; bad input; the batched sweeps (one CPU process) against the products a source and the
+graphblas reference; and on 2 x 2 and 2 x 3 grids under mpiexec (tests/mpi/check_centrality.py),
+where the sweeps run as products a source."""
 import random
 from pathlib import Path
 
@@ -13,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
+from lagraph_dist.algebra.multi import path_dependencies
+from lagraph_dist.algorithms import centrality
 from lagraph_dist.comm.transport import TRANSPORT_ENV
 from helpers import BACKENDS, edge_graphs, needs_mpi, run_mpi
 
@@ -125,6 +129,38 @@ def test_against_the_graphblas_reference(directed):
         raw = ld.reference.betweenness_dependencies(A.to_scipy(), range(55))
         got = ld.betweenness_centrality(A, normalized=False).to_numpy(fill=np.inf)
         np.testing.assert_allclose(got * (1 if directed else 2), raw, rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=edge_graphs(), endpoints=st.booleans())
+def test_both_ways_of_the_sweeps_agree(graph, endpoints):
+    """The batched sweeps (one process on the CPU) and the products a source (grids, the GPU)
+    give the same dependencies from every vertex, to rounding."""
+    src, dst, n, symmetrize, _ = graph
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="cpu")
+    every = list(range(n))
+    batched = centrality._batched_sweeps(A, every, endpoints).to_numpy(fill=np.inf)
+    a_source = centrality._sweeps_a_source(A, every, endpoints).to_numpy(fill=np.inf)
+    np.testing.assert_allclose(batched, a_source, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_fused_sweeps_of_several_words(directed):
+    """One call of the fused sweeps for 150 searches (three words of searches a vertex), a deep
+    part (a 300-vertex path: depths past 255) and a random part, against the graphblas
+    reference's dependencies; each search's reached count against its levels."""
+    rng = np.random.default_rng(7)
+    src = np.concatenate([np.arange(299), rng.integers(300, 400, 300)])
+    dst = np.concatenate([np.arange(1, 300), rng.integers(300, 400, 300)])
+    A = ld.Matrix.from_edges(src, dst, 400, symmetrize=not directed, backend="cpu")
+    others = rng.choice(np.setdiff1d(np.arange(400), [0, 150, 299]), 147, replace=False)
+    sources = np.concatenate([[0, 150, 299], others])
+    levels = ld.bfs_multi(A, sources, parents=False).levels
+    assert len(levels.blocks) == 1 and levels.blocks[0].shape[1] == 150
+    found, reached = path_dependencies(A, levels)
+    raw = ld.reference.betweenness_dependencies(A.to_scipy(), sources)
+    np.testing.assert_allclose(found.to_numpy(fill=np.inf), raw, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(reached, (levels.to_numpy() > 0).sum(axis=1))
 
 
 def test_bad_input():

@@ -1,7 +1,8 @@
 """The engine boundary (lagraph_dist.local.engine): both kernel sets implement the Kernels
-interface member for member, with the interface's parameters; the GPU's also DeviceKernels; and
-the layers above the kernels (algebra, collectives, algorithms, tools) call nothing else of a
-backend's kernels. The GPU kernel set is inspected as a class: no device is needed."""
+interface member for member, with the interface's parameters; the GPU's also DeviceKernels; an
+optional member (OPTIONAL_KERNELS), where a set has it, with its parameters; and the layers
+above the kernels (algebra, collectives, algorithms, tools) call nothing else of a backend's
+kernels. The GPU kernel set is inspected as a class: no device is needed."""
 import ast
 import inspect
 import pathlib
@@ -20,7 +21,7 @@ def interface_members(protocol):
     """{name: the interface's function, or None for a declared attribute} of a Protocol and its bases."""
     members = {}
     for cls in reversed(protocol.__mro__):
-        if cls not in (engine.Kernels, engine.DeviceKernels):
+        if cls not in (engine.Kernels, engine.DeviceKernels, *engine.OPTIONAL_KERNELS):
             continue
         members.update({name: None for name in getattr(cls, "__annotations__", {})})
         members.update({name: value for name, value in vars(cls).items()
@@ -56,6 +57,23 @@ def test_the_gpu_set_implements_the_device_members(name):
         assert parameters(getattr(GpuKernels, name), bound=True) == parameters(declared, bound=True)
 
 
+@pytest.mark.parametrize("protocol", engine.OPTIONAL_KERNELS, ids=lambda p: p.__name__)
+def test_an_optional_member_has_the_interface_parameters_where_a_set_has_it(protocol):
+    having = []
+    for kernel_set, bound in ((cpu_kernels, False), (GpuKernels, True)):
+        for name, declared in interface_members(protocol).items():
+            if hasattr(kernel_set, name):
+                having.append(kernel_set.__name__)
+                assert parameters(getattr(kernel_set, name), bound=bound) == parameters(declared, bound=True)
+    assert having, f"no kernel set has {protocol.__name__}"
+
+
+def test_the_cpu_set_has_the_fused_sweeps():
+    """Betweenness batches its sweeps on one CPU process (the GPU's set has no such kernel yet)."""
+    assert isinstance(cpu_kernels, engine.PathDependencies)
+    assert not hasattr(GpuKernels, "path_dependencies")
+
+
 def kernel_calls(tree):
     """The attribute names read of anything called ``kernels`` (``backend.kernels.x``,
     ``kernels.x``) in a module's syntax tree."""
@@ -68,7 +86,7 @@ def kernel_calls(tree):
 
 
 def test_the_layers_above_call_only_the_interface():
-    allowed = set(interface_members(engine.Kernels))
+    allowed = set(interface_members(engine.Kernels)).union(*map(interface_members, engine.OPTIONAL_KERNELS))
     outside = []
     for folder in ABOVE_THE_KERNELS:
         for path in sorted((PACKAGE / folder).glob("*.py")):

@@ -5,18 +5,20 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.algebra import trace
 from lagraph_dist.algebra.trace import product_trace
+from lagraph_dist.algorithms import centrality
 
 
 def _path(backend="cpu"):
     return ld.Matrix.from_edges([0, 1, 2], [1, 2, 3], 4, symmetrize=True, backend=backend)
 
 
-def test_betweenness_products_are_its_sweeps():
-    """From source 0 the forward sweep is four products (frontiers {0}, {1}, {2}, {3}, the
-    last finding nothing), the backward two (level 3 passes to 2, level 2 to 1; level 1's
-    pass to the source is not made): every record says what it read and found."""
+def test_a_source_at_a_time_the_products_are_its_sweeps():
+    """Betweenness's sweeps as products (its way on grids and the GPU): from source 0 the
+    forward sweep is four products (frontiers {0}, {1}, {2}, {3}, the last finding nothing),
+    the backward two (level 3 passes to 2, level 2 to 1; level 1's pass to the source is not
+    made): every record says what it read and found."""
     with product_trace() as records:
-        ld.betweenness_centrality(_path(), sources=[0])
+        centrality._sweeps_a_source(_path(), [0], endpoints=False)
     assert [r["op"] for r in records] == ["vxm"] * 4 + ["mxv"] * 2
     assert [r["frontier"] for r in records] == [1, 1, 1, 1, 1, 1]
     assert [r["discovered"] for r in records] == [1, 1, 1, 0, 1, 1]
@@ -25,6 +27,18 @@ def test_betweenness_products_are_its_sweeps():
     for r in records:
         assert r["seconds"] >= 0 and r["launches"] == 0 and r["host_reads"] == 0
         assert r["seconds"] == sum(r["stage_seconds"].values())
+
+
+def test_batched_sweeps_are_the_levels_then_one_call():
+    """On one CPU process: the batch's levels (a search's four), then both sweeps in one call,
+    which reached 3 vertices besides the source and read 9 edges (forward, the in-edges of
+    vertices 1, 2, 3: 2 + 2 + 1; backward, the out-edges of 2 and 1: 2 + 2)."""
+    with product_trace() as records:
+        ld.betweenness_centrality(_path(), sources=[0])
+    assert [r["op"] for r in records] == ["searches"] * 4 + ["sweeps"]
+    sweeps = records[-1]
+    assert (sweeps["frontier"], sweeps["discovered"], sweeps["edges_examined"]) == (1, 3, 9)
+    assert sweeps["fused"] and sweeps["seconds"] > 0
 
 
 def test_a_search_is_its_levels_not_its_products():

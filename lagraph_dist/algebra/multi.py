@@ -43,15 +43,17 @@ from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
-from lagraph_dist.local.engine import MultiTarget
+from lagraph_dist.local.engine import MultiTarget, PathDependencies
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
 from lagraph_dist.algebra import trace
+from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 
-__all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
+__all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "path_dependencies",
+           "dependencies_fusable", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
            "sources_frontier", "masked_vxm", "full_mask"]
 
 #: Searches a frontier matrix holds at most: the bits of one word.
@@ -416,6 +418,40 @@ def repeat_masked_mxm(F, A, visited, *, depth=1, limits, rule):
     :func:`masked_vxm` a level, ``rule`` a DirectionRule); returns (the last frontier matrix, a
     LevelRecord a level)."""
     return _MatrixLevels(F, A, visited, depth, limits, rule).run()
+
+
+# -- Brandes's sweeps of a batch in one call of the backend ------------------------------------
+def dependencies_fusable(A) -> bool:
+    """Whether :func:`path_dependencies` runs on ``A``: one process, and a kernel set with the
+    fused sweeps (the CPU's; elsewhere betweenness runs its sweeps as products a source)."""
+    return A.grid.size == 1 and isinstance(A.backend.kernels, PathDependencies)
+
+
+def path_dependencies(A, levels, *, endpoints=False):
+    """Brandes's dependencies of the searches whose levels are the rows of ``levels`` (a
+    :class:`DenseRows` of ``bfs_multi`` on ``A``, levels only), summed over them: a float64
+    Vector with an entry for every vertex, each search's source not counting its own search
+    (``endpoints``: plus one for each search that reached the vertex, and for a source the
+    vertices its search reached), and the (k,) vertices each search reached besides its
+    source. Both sweeps of every search of a batch in one call of the backend
+    (``kernels.path_dependencies``); only where :func:`dependencies_fusable`."""
+    if not dependencies_fusable(A):
+        raise Unsupported("path_dependencies runs on one process with a kernel set that has the fused sweeps "
+                          "(the CPU's); elsewhere betweenness runs its sweeps as products")
+    orient = _orientation(A, along_rows=True)
+    kernels = A.backend.kernels
+    totals, reached = np.zeros(A.n, dtype=np.float64), []
+    for block in levels.blocks:
+        started = time.perf_counter()
+        found, count, examined = kernels.path_dependencies(orient.push_csr, orient.pull_csr_of(), block,
+                                                           endpoints=endpoints)
+        totals += found[:A.n]             # (the block's rows past n: padding, no entries)
+        reached.append(count)
+        trace.note_levels("sweeps", [LevelRecord(block.shape[1], int(count.sum()), examined, False,
+                                                 time.perf_counter() - started, fused=True)])
+    every = np.arange(A.n, dtype=np.int64)
+    vector = Vector.from_coo(every, totals, size=A.n, dtype=np.float64, grid=A.grid, backend=A.backend)
+    return vector, np.concatenate(reached) if reached else np.zeros(0, dtype=np.int64)
 
 
 # -- all levels of a batch in one call of the backend -----------------------------------------

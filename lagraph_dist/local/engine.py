@@ -17,7 +17,7 @@ never from a name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -213,6 +213,21 @@ class Kernels(Protocol):
                         parents: bool, rule, max_levels: int) -> MultiFusedRun:
         """Up to MULTI_FUSED_MAX_WIDTH searches from ``sources``, every level in one call, in
         the directions ``rule`` (a stock DirectionRule, its state updated) gives."""
+
+
+@runtime_checkable
+class PathDependencies(Protocol):
+    """An optional member of a kernel set: Brandes's sweeps of a batch of searches in one call
+    (``lagraph_dist.algebra.multi.path_dependencies`` asks for it on one process; a kernel set
+    without it leaves betweenness to its products, a source at a time). The CPU's has it."""
+
+    def path_dependencies(self, out_csr, in_csr, levels: Array, *, endpoints: bool) -> tuple[np.ndarray, np.ndarray, int]:
+        """(each vertex's dependencies summed over the searches whose (rows, k) int32 levels
+        are given, each search's vertices reached besides its source, the edges read)."""
+
+
+#: the optional members (each a Protocol of its own) a kernel set may have
+OPTIONAL_KERNELS = (PathDependencies,)
 
 
 class DeviceKernels(Kernels, Protocol):
