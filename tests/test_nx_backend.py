@@ -137,6 +137,30 @@ def test_shortest_path_length_and_paths(G):
                     nx.shortest_path_length(G, s, t, backend=BACKEND)
 
 
+@pytest.mark.parametrize("cutoff", [None, 0, 1, 2.5])
+def test_paths_from_to_and_between_all(G, cutoff):
+    """networkx's own paths (its BFS tree), from a source, to a target, and for every pair."""
+    for node in some_nodes(G, 3):
+        for function in (nx.single_source_shortest_path, nx.single_target_shortest_path):
+            theirs, ours = both(function, G, node, cutoff=cutoff)
+            assert ours == theirs
+    for function in (nx.all_pairs_shortest_path_length, nx.all_pairs_shortest_path):
+        theirs, ours = both(function, G, cutoff=cutoff)
+        assert list(ours) == list(theirs)                  # sources in G's order, equal answers
+    if cutoff is None:
+        for function in (nx.shortest_path_length, nx.shortest_path):
+            theirs, ours = both(function, G)
+            assert list(ours) == list(theirs)
+
+
+def test_all_pairs_in_several_calls(monkeypatch):
+    """Sources split over several multi-source calls give the same answer."""
+    from lagraph_dist.nx import algorithms
+    monkeypatch.setattr(algorithms, "ALL_PAIRS_ENTRIES", 64)          # 2 sources a call on karate
+    G = nx.karate_club_graph()
+    assert dict(nx.all_pairs_shortest_path_length(G, backend=BACKEND)) == dict(nx.all_pairs_shortest_path_length(G))
+
+
 def test_has_path(G):
     nodes = some_nodes(G, 6)
     answers = [(nx.has_path(G, s, t, backend=BACKEND), nx.has_path(G, s, t)) for s in nodes for t in nodes]
@@ -222,6 +246,7 @@ MISSING = "no such node"
     (lambda G, **b: nx.shortest_path_length(G, "m", MISSING, **b), nx.NodeNotFound),
     (lambda G, **b: nx.shortest_path(G, MISSING, "m", **b), nx.NodeNotFound),
     (lambda G, **b: nx.shortest_path(G, MISSING, **b), nx.NodeNotFound),
+    (lambda G, **b: nx.single_target_shortest_path(G, MISSING, **b), nx.NodeNotFound),
     (lambda G, **b: nx.shortest_path(G, "m", "q", method="magic", **b), ValueError),
     (lambda G, **b: nx.has_path(G, "m", MISSING, **b), nx.NodeNotFound),
     (lambda G, **b: nx.node_connected_component(G, MISSING, **b), KeyError),
@@ -249,7 +274,6 @@ def test_a_missing_node_raises_at_the_first_next_as_networkx():
 DECLINED = [
     lambda G, **b: list(nx.bfs_edges(G, "m", sort_neighbors=sorted, **b)),
     lambda G, **b: nx.shortest_path_length(G, "m", "q", weight="weight", **b),
-    lambda G, **b: dict(nx.shortest_path_length(G, **b)),
     lambda G, **b: nx.betweenness_centrality(G, weight="weight", **b),
     lambda G, **b: nx.closeness_centrality(G, distance="weight", **b),
     lambda G, **b: nx.eccentricity(G, sp={}, **b),

@@ -22,7 +22,8 @@ from lagraph_dist.nx.order import depth_of, levels_from, search
 __all__ = [
     "bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers",
     "descendants_at_distance", "single_source_shortest_path_length",
-    "single_target_shortest_path_length", "shortest_path_length", "shortest_path", "has_path",
+    "single_target_shortest_path_length", "all_pairs_shortest_path_length", "single_source_shortest_path",
+    "single_target_shortest_path", "all_pairs_shortest_path", "shortest_path_length", "shortest_path", "has_path",
     "connected_components", "number_connected_components", "is_connected",
     "node_connected_component", "betweenness_centrality", "closeness_centrality", "eccentricity",
 ]
@@ -129,6 +130,44 @@ def single_target_shortest_path_length(G, target, cutoff=None):
     return _lengths(G, levels_from(A, [t], depth_of(cutoff)))
 
 
+#: Entries of the (k, n) levels one bfs_multi call of all_pairs_shortest_path_length holds (128 MiB).
+ALL_PAIRS_ENTRIES = 1 << 24
+
+
+def all_pairs_shortest_path_length(G, cutoff=None):
+    """(node, {node: hops}) for every node in G's order: the engine's multi-source searches
+    (``ld.bfs_multi``, levels only), as many sources a call as fit ALL_PAIRS_ENTRIES."""
+    import lagraph_dist as ld
+    n, depth = len(G), depth_of(cutoff)
+    width = max(1, min(512, ALL_PAIRS_ENTRIES // max(n, 1)))
+    for start in range(0, n, width):
+        sources = np.arange(start, min(n, start + width), dtype=np.int64)
+        if depth == -1:
+            rows = np.where(np.arange(n)[None, :] == sources[:, None], 0, -1)
+        else:
+            rows = ld.bfs_multi(G.matrix, sources, parents=False, depth_limit=depth).levels.to_numpy()
+        for s, row in zip(sources.tolist(), rows):
+            yield G.nodes[s], _lengths(G, row)
+
+
+def single_source_shortest_path(G, source, cutoff=None):
+    """{node: path from source} within ``cutoff`` hops: networkx's own paths (its BFS tree)."""
+    s = _vertex(G, source, nx.NodeNotFound, f"Source {source} not in G")
+    return _paths(G, search(G, [s], depth=depth_of(cutoff)))
+
+
+def single_target_shortest_path(G, target, cutoff=None):
+    """{node: path to target} within ``cutoff`` hops (along in-edges): networkx's own paths."""
+    t = _vertex(G, target, nx.NodeNotFound, f"Target {target} not in G")
+    return _paths(G, search(G, [t], depth=depth_of(cutoff), reverse=True), toward_source=True)
+
+
+def all_pairs_shortest_path(G, cutoff=None):
+    """(node, {node: path}) for every node in G's order, one search each."""
+    for s in range(len(G)):
+        yield G.nodes[s], _paths(G, search(G, [s], depth=depth_of(cutoff)))
+
+
 def _check_method(method):
     if method not in ("dijkstra", "bellman-ford"):
         raise ValueError(f"method not supported: {method}")
@@ -154,9 +193,11 @@ def _endpoints(G, source, target):
 
 
 def shortest_path_length(G, source=None, target=None, weight=None, method="dijkstra"):
-    """Unweighted: hops from ``source`` to ``target``, or {node: hops} from the source or to the
-    target when only one is given."""
+    """Unweighted: hops from ``source`` to ``target``, {node: hops} from the source or to the
+    target when only one is given, or (node, {node: hops}) for every node when neither is."""
     _check_method(method)
+    if source is None and target is None:
+        return all_pairs_shortest_path_length(G)
     if target is None:
         return single_source_shortest_path_length(G, source)
     if source is None:      # networkx searches the reversed graph from the target
@@ -190,12 +231,14 @@ def _paths(G, found, toward_source=False):
 
 
 def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
-    """Unweighted: a shortest path source -> target (a list of nodes), or {node: path} from the
-    source or to the target when only one is given (networkx's own paths)."""
+    """Unweighted: a shortest path source -> target (a list of nodes), {node: path} from the
+    source or to the target when only one is given (networkx's own paths), or (node, {node:
+    path}) for every node when neither is."""
     _check_method(method)
+    if source is None and target is None:
+        return all_pairs_shortest_path(G)
     if target is None:
-        s = _vertex(G, source, nx.NodeNotFound, f"Source {source} not in G")
-        return _paths(G, search(G, [s]))
+        return single_source_shortest_path(G, source)
     if source is None:      # networkx: paths of the reversed graph from the target, each reversed
         t = _vertex(G, target, nx.NodeNotFound, f"Source {target} not in G")
         return _paths(G, search(G, [t], reverse=True), toward_source=True)

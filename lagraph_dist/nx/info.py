@@ -17,9 +17,13 @@ FUNCTIONS = {
     "descendants_at_distance": "",
     "single_source_shortest_path_length": "",
     "single_target_shortest_path_length": "",
-    "shortest_path_length": "Unweighted only, with a source or a target (all pairs and weights run in networkx).",
-    "shortest_path": "Unweighted only, with a source or a target (all pairs and weights run in networkx). "
-                     "With both, the path is a shortest one, not always networkx's.",
+    "all_pairs_shortest_path_length": "Multi-source searches, up to 512 sources a call.",
+    "single_source_shortest_path": "",
+    "single_target_shortest_path": "",
+    "all_pairs_shortest_path": "",
+    "shortest_path_length": "Unweighted only (weight runs in networkx).",
+    "shortest_path": "Unweighted only (weight runs in networkx). "
+                     "With a source and a target, the path is a shortest one, not always networkx's.",
     "has_path": "",
     "connected_components": "",
     "number_connected_components": "",

@@ -37,8 +37,6 @@ def _bfs_rules(args):
 def _unweighted_pair_rules(args):
     if args["weight"] is not None:
         return "weighted shortest paths are not built (the backend searches hop by hop)"
-    if args["source"] is None and args["target"] is None:
-        return "all-pairs shortest paths are not built (give a source or a target)"
     return None
 
 
@@ -61,6 +59,10 @@ RULES = {
     "descendants_at_distance": lambda a: _limit(a["distance"], "distance"),
     "single_source_shortest_path_length": lambda a: _limit(a["cutoff"], "cutoff"),
     "single_target_shortest_path_length": lambda a: _limit(a["cutoff"], "cutoff"),
+    "all_pairs_shortest_path_length": lambda a: _limit(a["cutoff"], "cutoff"),
+    "single_source_shortest_path": lambda a: _limit(a["cutoff"], "cutoff"),
+    "single_target_shortest_path": lambda a: _limit(a["cutoff"], "cutoff"),
+    "all_pairs_shortest_path": lambda a: _limit(a["cutoff"], "cutoff"),
     "shortest_path_length": _unweighted_pair_rules,
     "shortest_path": _unweighted_pair_rules,
     "has_path": lambda a: None,
@@ -102,7 +104,8 @@ def can_run(name, args, kwargs):
 #: Functions whose work, with these arguments, stays within the source's neighbours.
 _SHALLOW = {"bfs_edges": "depth_limit", "bfs_tree": "depth_limit", "bfs_predecessors": "depth_limit",
             "bfs_successors": "depth_limit", "descendants_at_distance": "distance",
-            "single_source_shortest_path_length": "cutoff", "single_target_shortest_path_length": "cutoff"}
+            "single_source_shortest_path_length": "cutoff", "single_target_shortest_path_length": "cutoff",
+            "single_source_shortest_path": "cutoff", "single_target_shortest_path": "cutoff"}
 
 
 def _converted(G) -> bool:
