@@ -186,6 +186,12 @@ def _path_ids(G, s, t):
     return path
 
 
+def _levels_until(G, s, t):
+    """Levels of a search from s stopped after the level that reaches t (the engine's target=)."""
+    import lagraph_dist as ld
+    return ld.bfs(G.matrix, s, parents=False, target=t).levels.to_numpy()
+
+
 def _endpoints(G, source, target):
     s = _vertex(G, source, nx.NodeNotFound, f"Source {source} is not in G")
     t = _vertex(G, target, nx.NodeNotFound, f"Target {target} is not in G")
@@ -207,16 +213,10 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
     s, t = _endpoints(G, source, target)
     if s == t:
         return 0
-    levels = levels_from_target(G, s, t)
+    levels = _levels_until(G, s, t)
     if levels[t] < 0:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return int(levels[t])
-
-
-def levels_from_target(G, s, t):
-    """Levels of a search from s stopped after the level that reaches t (the engine's target=)."""
-    import lagraph_dist as ld
-    return ld.bfs(G.matrix, s, parents=False, target=t).levels.to_numpy()
 
 
 def _paths(G, found, toward_source=False):
@@ -249,7 +249,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
 def has_path(G, source, target):
     """Whether ``target`` can be reached from ``source``."""
     s, t = _endpoints(G, source, target)
-    return s == t or bool(levels_from_target(G, s, t)[t] >= 0)
+    return s == t or bool(_levels_until(G, s, t)[t] >= 0)
 
 
 # -- connected components -------------------------------------------------------------------------
