@@ -53,9 +53,22 @@ def test_wrong_answers_are_caught():
 
 @pytest.mark.parametrize("argv, message", [
     (["--algorithm", "bc", "--peers", "scipy"], "not a peer of --algorithm bc"),
-    (["--algorithm", "cc", "--plot", "x.png"], "--plot draws the search's record"),
     (["--peers", "networkx"], "not a peer of the search"),
 ])
 def test_options_that_do_not_apply_are_refused(capsys, argv, message):
     status, out, err = run(capsys, "bench", "--scale", "6", "--roots", "2", *argv)
     assert status != 0 and message in err
+
+
+@pytest.mark.parametrize("algorithm", ["bc", "cc"])
+def test_the_plot_of_a_family_record(capsys, tmp_path, algorithm):
+    """bench --algorithm ... --plot draws ours beside the peers and the per-level records; the
+    plot command draws the same from the JSON."""
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    png, record_file = tmp_path / "family.png", tmp_path / "family.json"
+    status, out, err = run(capsys, "bench", "--algorithm", algorithm, "--scale", "7", "--roots", "3",
+                           "--repeats", "1", "--json", str(record_file), "--plot", str(png))
+    assert status == 0, err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 20_000
+    status, out, err = run(capsys, "plot", str(record_file), "-o", str(tmp_path / "again.png"))
+    assert status == 0 and (tmp_path / "again.png").stat().st_size > 20_000, err

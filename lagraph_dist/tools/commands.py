@@ -155,7 +155,7 @@ def _run_bench(args):
 def _run_family_bench(args):
     """bench --algorithm msbfs|bc|cc: ours beside the algorithm's own peers (family_bench)."""
     if args.plot:
-        raise InvalidValue(f"--plot draws the search's record; --algorithm {args.algorithm} writes a table and JSON")
+        pyplot()                             # no matplotlib: say so before the long run
     own = FAMILY_PEERS[args.algorithm]
     unknown = [p for p in args.peers or () if p not in own]
     if unknown:
@@ -170,6 +170,9 @@ def _run_family_bench(args):
         if args.json:
             write_json(record, args.json)
             print(f"wrote {args.json}", flush=True)
+        if args.plot:
+            plot_record(record, args.plot)
+            print(f"wrote {args.plot}", flush=True)
     _on_rank0(A.grid, report)
 
 

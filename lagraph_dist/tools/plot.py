@@ -1,9 +1,12 @@
 """Figures of a benchmark record (``lagraph-dist plot``, ``lagraph-dist bench --plot``).
 
-One PNG: the harmonic-mean GTEPS of our runs and the peers side by side, then, for the first
-root of each of our runs, the time of every level split by stage (expand, mask, local, fold,
-merge, as far as the record has them) with push and pull levels told apart. Needs matplotlib
-(the ``plot`` extra); it draws with the Agg backend, so no display is needed.
+One PNG. A search's record: the harmonic-mean GTEPS of our runs and the peers side by side,
+then, for the first root of each of our runs, the time of every level split by stage (expand,
+mask, local, fold, merge, as far as the record has them) with push and pull levels told apart.
+A record of the BFS family (``bench --algorithm``): our rate and each peer's in the record's
+unit, then the seconds of each of its per-level records (a search level, a product, a batch's
+sweeps), coloured by what it was. Needs matplotlib (the ``plot`` extra); it draws with the Agg
+backend, so no display is needed.
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ def load_record(path):
             record = json.load(handle)
         except json.JSONDecodeError as exc:
             raise InvalidValue(f"{path} is not JSON: {exc}") from None
-    if not isinstance(record, dict) or not isinstance(record.get("lagraph_dist"), dict):
+    if not isinstance(record, dict) or not (isinstance(record.get("lagraph_dist"), dict) or _is_family(record)):
         raise InvalidValue(f"{path} is not a benchmark record (no 'lagraph_dist' runs in it)")
     return record
 
@@ -109,10 +112,61 @@ def record_title(record):
             f"{backend} backend{device}")
 
 
+def _is_family(record):
+    return record.get("benchmark") == "family" and isinstance(record.get("peers"), dict)
+
+
+def _family_rates(ax, record):
+    """Our rate and each peer's, in the record's unit a second (log scale when far apart)."""
+    unit = record["unit"]
+    names = ["lagraph_dist"] + list(record["peers"])
+    values = [record["rate"]] + [peer["rate"] for peer in record["peers"].values()]
+    bars = ax.bar(range(len(names)), values, color=["tab:blue"] + ["tab:gray"] * len(record["peers"]))
+    ax.set_xticks(range(len(names)), names, fontsize=8)
+    ax.set_ylabel(f"{unit} a second")
+    if min(values) < max(values) / 50:
+        ax.set_yscale("log")
+    for bar, value, name in zip(bars, values, names):
+        label = f"{value:.3g}" if name == "lagraph_dist" else f"{value:.3g} (ours {record['rate'] / value:.3g}x)"
+        ax.annotate(label, (bar.get_x() + bar.get_width() / 2, value), ha="center", va="bottom", fontsize=7)
+    what = record["summary"].split(" (")[0]          # (the call it names is in the record)
+    ax.set_title(f"{what}: {record['n']:,} vertices, {record['nvals']:,} stored edges", fontsize=9)
+
+
+def _family_levels(ax, levels):
+    """Milliseconds of each per-level record in order, coloured by what it was (``op``, or the
+    search's direction)."""
+    kinds = [lv.get("op") or lv.get("direction", "level") for lv in levels]
+    palette = {}
+    for kind in kinds:
+        palette.setdefault(kind, f"C{len(palette) % 10}")
+    ax.bar(range(1, len(levels) + 1), [1e3 * lv["seconds"] for lv in levels], color=[palette[k] for k in kinds])
+    for kind, color in palette.items():
+        ax.bar([0], [0], color=color, label=kind)
+    ax.set_xlabel("record, in the order it ran")
+    ax.set_ylabel("ms")
+    ax.set_title("lagraph_dist, per level (its own seconds each)", fontsize=9)
+    ax.legend(fontsize=7)
+
+
+def _draw_family(record):
+    plt = pyplot()
+    levels = record.get("levels") or []
+    fig, axes = plt.subplots(2 if levels else 1, 1, figsize=(8, 6.4 if levels else 3.2), squeeze=False)
+    fig.suptitle(record_title(record), fontsize=10)
+    _family_rates(axes[0][0], record)
+    if levels:
+        _family_levels(axes[1][0], levels)
+    fig.tight_layout()
+    return fig
+
+
 def draw_record(record):
     """The matplotlib figure of ``record`` (a dict, or the path of its JSON); close it after use."""
     if not isinstance(record, dict):
         record = load_record(record)
+    if _is_family(record):
+        return _draw_family(record)
     plt = pyplot()
     runs = [(name, run["levels_first_root"]) for name, run in record["lagraph_dist"].items()
             if run.get("levels_first_root")]
