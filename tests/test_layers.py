@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "lagraph_dist"
-LAYERS = ("core", "semirings", "local", "comm", "algebra", "io", "algorithms", "tools")
+LAYERS = ("core", "semirings", "local", "comm", "algebra", "io", "algorithms", "tools", "nx")
 MOST_INNER_IMPORTS = 8
 
 

@@ -17,6 +17,16 @@ import random
 import networkx as nx
 import numpy as np
 
+from lagraph_dist.algorithms.bfs import bfs
+from lagraph_dist.algorithms.bfs_multi import bfs_multi
+from lagraph_dist.algorithms.centrality import betweenness_centrality as ld_betweenness_centrality
+from lagraph_dist.algorithms.components import connected_components as ld_connected_components
+from lagraph_dist.algorithms.components import number_connected_components as ld_number_connected_components
+from lagraph_dist.algorithms.distances import closeness_centrality as ld_closeness_centrality
+from lagraph_dist.algorithms.distances import eccentricity as ld_eccentricity
+from lagraph_dist.algorithms.paths import bfs_path
+from lagraph_dist.core.errors import InvalidValue
+
 from lagraph_dist.nx.order import depth_of, levels_from, search
 
 __all__ = [
@@ -136,8 +146,7 @@ ALL_PAIRS_ENTRIES = 1 << 24
 
 def all_pairs_shortest_path_length(G, cutoff=None):
     """(node, {node: hops}) for every node in G's order: the engine's multi-source searches
-    (``ld.bfs_multi``, levels only), as many sources a call as fit ALL_PAIRS_ENTRIES."""
-    import lagraph_dist as ld
+    (``bfs_multi``, levels only), as many sources a call as fit ALL_PAIRS_ENTRIES."""
     n, depth = len(G), depth_of(cutoff)
     width = max(1, min(512, ALL_PAIRS_ENTRIES // max(n, 1)))
     for start in range(0, n, width):
@@ -145,7 +154,7 @@ def all_pairs_shortest_path_length(G, cutoff=None):
         if depth == -1:
             rows = np.where(np.arange(n)[None, :] == sources[:, None], 0, -1)
         else:
-            rows = ld.bfs_multi(G.matrix, sources, parents=False, depth_limit=depth).levels.to_numpy()
+            rows = bfs_multi(G.matrix, sources, parents=False, depth_limit=depth).levels.to_numpy()
         for s, row in zip(sources.tolist(), rows):
             yield G.nodes[s], _lengths(G, row)
 
@@ -176,11 +185,10 @@ def _check_method(method):
 def _path_ids(G, s, t):
     """Vertex ids of a shortest path s -> t (the engine's search stopped at t, walked back by its
     parents); NetworkXNoPath when t is not reached."""
-    import lagraph_dist as ld
     if s == t:
         return np.array([s], dtype=np.int64)
-    result = ld.bfs(G.matrix, s, target=t)
-    path = ld.bfs_path(result, t)
+    result = bfs(G.matrix, s, target=t)
+    path = bfs_path(result, t)
     if path.shape[0] == 0:
         raise nx.NetworkXNoPath(f"No path between {G.nodes[s]} and {G.nodes[t]}.")
     return path
@@ -188,8 +196,7 @@ def _path_ids(G, s, t):
 
 def _levels_until(G, s, t):
     """Levels of a search from s stopped after the level that reaches t (the engine's target=)."""
-    import lagraph_dist as ld
-    return ld.bfs(G.matrix, s, parents=False, target=t).levels.to_numpy()
+    return bfs(G.matrix, s, parents=False, target=t).levels.to_numpy()
 
 
 def _endpoints(G, source, target):
@@ -255,8 +262,7 @@ def has_path(G, source, target):
 # -- connected components -------------------------------------------------------------------------
 def _component_labels(G):
     """Each vertex's component label (its smallest vertex id, so labels follow G's node order)."""
-    import lagraph_dist as ld
-    return ld.connected_components(G.matrix).to_numpy()
+    return ld_connected_components(G.matrix).to_numpy()
 
 
 def connected_components(G):
@@ -271,8 +277,7 @@ def connected_components(G):
 
 
 def number_connected_components(G):
-    import lagraph_dist as ld
-    return 0 if len(G) == 0 else int(ld.number_connected_components(G.matrix))
+    return 0 if len(G) == 0 else int(ld_number_connected_components(G.matrix))
 
 
 def is_connected(G):
@@ -298,7 +303,6 @@ def _by_node(G, values):
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
     """Unweighted betweenness, every node or ``k`` sampled sources (``seed.sample`` of the nodes
     in G's order, as networkx samples, so the same seed gives the same sources)."""
-    import lagraph_dist as ld
     n = len(G)
     if n == 0:
         return {}
@@ -309,7 +313,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
         if not hasattr(seed, "sample"):     # called directly, not through networkx's seed decorator
             seed = random.Random(seed) if seed is not None else random._inst
         sources = [G.vertex(node) for node in seed.sample(list(G.nodes), k)]
-    values = ld.betweenness_centrality(G.matrix, sources=sources, normalized=bool(normalized),
+    values = ld_betweenness_centrality(G.matrix, sources=sources, normalized=bool(normalized),
                                        endpoints=bool(endpoints))
     return _by_node(G, values.to_numpy(fill=0.0))
 
@@ -317,14 +321,13 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
 def closeness_centrality(G, u=None, distance=None, wf_improved=True):
     """Unweighted closeness (inward distances on a directed graph, as networkx): a dict over the
     nodes, or one float for ``u``."""
-    import lagraph_dist as ld
     if u is not None:
         k = _vertex(G, u, nx.NodeNotFound, f"Source {u} is not in G")
-        value = ld.closeness_centrality(G.matrix, sources=[k], wf_improved=bool(wf_improved))
+        value = ld_closeness_centrality(G.matrix, sources=[k], wf_improved=bool(wf_improved))
         return float(value.to_numpy(fill=0.0)[k])
     if len(G) == 0:
         return {}
-    values = ld.closeness_centrality(G.matrix, wf_improved=bool(wf_improved))
+    values = ld_closeness_centrality(G.matrix, wf_improved=bool(wf_improved))
     return _by_node(G, values.to_numpy(fill=0.0))
 
 
@@ -352,14 +355,13 @@ def _nbunch(G, v):
 def eccentricity(G, v=None, sp=None, weight=None):
     """Unweighted eccentricity: a dict over the nodes of ``v`` (all for None), or one int when
     ``v`` is a node. NetworkXError when a node does not reach every node."""
-    import lagraph_dist as ld
     nodes = _nbunch(G, v)
     if not nodes:
         return {}
     ids = np.array([G.index[node] for node in nodes], dtype=np.int64)
     try:
-        values = ld.eccentricity(G.matrix, sources=ids).to_numpy()
-    except ld.InvalidValue as exc:
+        values = ld_eccentricity(G.matrix, sources=ids).to_numpy()
+    except InvalidValue as exc:
         kind = "digraph is not strongly connected" if G.is_directed() else "graph is not connected"
         raise nx.NetworkXError(f"Found infinite path length because the {kind}") from exc
     e = dict(zip(nodes, values[ids].tolist()))

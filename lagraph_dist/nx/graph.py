@@ -19,6 +19,8 @@ from itertools import chain
 
 import numpy as np
 
+from lagraph_dist.algebra.matrix import Matrix
+
 BACKEND_NAME = "lagraph_dist"
 
 
@@ -132,12 +134,11 @@ class LagraphGraph:
         undirected graph, along ``G``'s edges for a directed one. Needs at least one node."""
         if self._matrix is None:
             import scipy.sparse as sp
-            import lagraph_dist as ld
             indptr, indices = self.succ
             n = len(self.nodes)
             pattern = sp.csr_matrix((np.ones(indices.shape[0], dtype=bool), indices, indptr), shape=(n, n))
             pattern.sort_indices()              # networkx's order is kept in self.succ, not here
-            self._matrix = ld.Matrix.from_scipy(pattern, symmetric=not self.directed, backend=self.backend)
+            self._matrix = Matrix.from_scipy(pattern, symmetric=not self.directed, backend=self.backend)
         return self._matrix
 
     def along(self, reverse: bool):

@@ -1,6 +1,6 @@
 """Searches for the backend: the engine's levels, and networkx's breadth-first order over them.
 
-The engine (``ld.bfs``, or masked ``ld.vxm`` products from several sources) says which vertices
+The engine (``bfs``, or masked ``vxm`` products from several sources) says which vertices
 a search reaches and at which level. networkx's answers also have an order: level by level,
 the vertices of a level in the order they were found, each found by the first vertex of the
 level before (in that order) with an edge to it, its neighbours taken in ``G``'s adjacency
@@ -14,6 +14,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from lagraph_dist.algebra.ops import assign, vxm
+from lagraph_dist.algebra.vector import Vector
+from lagraph_dist.algorithms.bfs import bfs
 
 
 def depth_of(limit):
@@ -30,29 +34,28 @@ def depth_of(limit):
 def levels_from(A, sources, depth=None):
     """Dense int64 levels (-1 unreached) of a search of the Matrix ``A`` from the vertex ids
     ``sources`` (all at level 0), at most ``depth`` levels deep (None: no limit; -1: sources
-    only). One source is one ``ld.bfs`` (the engine's fused search); several are masked
+    only). One source is one ``bfs`` (the engine's fused search); several are masked
     ``any_pair`` products, a level each, from all of them at once."""
-    import lagraph_dist as ld
     sources = np.asarray(sources, dtype=np.int64)
     if depth == -1 or sources.shape[0] == 0:
         levels = np.full(A.n, -1, dtype=np.int64)
         levels[sources] = 0
         return levels
     if sources.shape[0] == 1:
-        return ld.bfs(A, int(sources[0]), parents=False, depth_limit=depth).levels.to_numpy()
+        return bfs(A, int(sources[0]), parents=False, depth_limit=depth).levels.to_numpy()
     levels = np.full(A.n, -1, dtype=np.int64)
     levels[sources] = 0
-    frontier = ld.Vector.from_indices(sources, A.n, grid=A.grid, backend=A.backend)
+    frontier = Vector.from_indices(sources, A.n, grid=A.grid, backend=A.backend)
     visited = frontier.dup().to_bitmap()
     level = 0
     while depth is None or level < depth:
-        frontier = ld.vxm(frontier, A, "any_pair", mask=visited, complement=True)
+        frontier = vxm(frontier, A, "any_pair", mask=visited, complement=True)
         found = frontier.indices()
         if found.shape[0] == 0:
             break
         level += 1
         levels[found] = level
-        ld.assign(visited, frontier)
+        assign(visited, frontier)
     return levels
 
 

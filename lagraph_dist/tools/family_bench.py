@@ -27,6 +27,7 @@ from lagraph_dist.algebra.trace import product_trace
 from lagraph_dist.core.errors import InvalidValue, ValidationError
 from lagraph_dist.tools.bench import environment, pick_roots
 from lagraph_dist.tools.peers import ALGORITHMS, FAMILY_PEERS
+from lagraph_dist.tools.reference import betweenness_dependencies, prepare
 
 __all__ = ["FAMILY", "run_family_bench", "format_family_table"]
 
@@ -112,7 +113,6 @@ def _graphblas_betweenness(S, sources, directed, budget):
     """python-graphblas running LAGraph's batched Brandes (all sources as the rows of k x n
     matrices: ``reference.betweenness_dependencies``) once, on the pattern converted before the
     clock starts; the answer: the sources it ran."""
-    from lagraph_dist.tools.reference import betweenness_dependencies, prepare
     pattern = prepare(S).A
     started = time.perf_counter()
     betweenness_dependencies(pattern, sources)
