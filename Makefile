@@ -26,8 +26,12 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	$(VENV)/bin/lagraph-dist bench --scale $(SCALE) --roots 16 --json bench-scale$(SCALE).json
 
+# the suite on every core (pytest-xdist): most tests are one Python thread, and the MPI tests'
+# ranks wait on each other, so a 2-core machine runs it in about 60% of one worker's time
+TEST_WORKERS ?= auto
+
 test: $(VENV)/.installed
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 test-gpu: $(VENV)/.installed
 	$(PY) -m pytest -q -m gpu
