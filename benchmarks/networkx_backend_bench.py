@@ -11,14 +11,13 @@ and the conversion is timed apart as well (after a warm-up on a small graph, so 
 a process pays once is not in any of them) (the backend's own ``convert_from_nx``; for
 lagraph_dist the engine's Matrix too). A backend that does not run a function says so
 (graphblas-algorithms 2023.10 dispatches neither betweenness nor connected components).
-Every answer is checked against networkx's. Prints a table; ``--json`` writes the records.
+Every answer is checked against networkx's. Prints a table; ``--json`` writes the record
+(benchmarks/results_report.py tables it).
 ``--skip-networkx-bc`` leaves out networkx's own betweenness (minutes at scale 16).
 """
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import statistics
 import sys
 import time
@@ -27,6 +26,7 @@ import warnings
 import networkx as nx
 
 import lagraph_dist as ld
+from lagraph_dist.tools.bench import environment, write_json
 
 
 def clocked(call):
@@ -99,7 +99,8 @@ def main(argv=None):
     warnings.simplefilter("ignore")
     nx.config.warnings_to_ignore.add("cache")
     backends = [b for b in ("graphblas", "lagraph_dist") if b in nx.utils.backends.backends]
-    G, build = clocked(lambda: ld.kronecker(options.scale, seed=0, backend="cpu").to_networkx())
+    A = ld.kronecker(options.scale, seed=0, backend="cpu")
+    G, build = clocked(A.to_networkx)
     source = max(G, key=G.degree)
     engine = ld.get_backend(nx.config.backends.lagraph_dist.backend).name
     print(f"Kronecker {options.scale} as networkx: {G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges "
@@ -125,10 +126,10 @@ def main(argv=None):
         records.append(record)
     report(records, conversions, backends)
     if options.json:
-        with open(options.json, "w") as out:
-            json.dump({"scale": options.scale, "nodes": G.number_of_nodes(), "edges": G.number_of_edges(),
-                       "k": options.k, "engine_backend": engine, "conversion_s": conversions,
-                       "networkx": nx.__version__, "machine": platform.node(), "records": records}, out, indent=1)
+        write_json({"benchmark": "networkx_backend", "graph": {"kind": "kronecker", "scale": options.scale, "seed": 0},
+                    "nodes": G.number_of_nodes(), "edges": G.number_of_edges(), "k": options.k,
+                    "engine_backend": engine, "conversion_s": conversions, "networkx": nx.__version__,
+                    "calls": records, "environment": environment(A)}, options.json)
     wrong = [r["function"] for r in records for b in backends
              if isinstance(r.get(b), dict) and r[b]["agrees"] is False]
     if wrong:

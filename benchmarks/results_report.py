@@ -298,6 +298,8 @@ def what_is(record):
         where = f"Kronecker {graph['scale']}" if graph.get("kind") == "kronecker" else Path(graph.get("path", "?")).name
         ratios = ", ".join(f"{name} {peer['ratio']:.1f}x" for name, peer in record["peers"].items())
         return f"{record['summary']} (bench --algorithm {record['algorithm']}): {where}; ours against {ratios}"
+    if record.get("benchmark") == "networkx_backend":
+        return f"networkx's calls through its backends (networkx_backend_bench.py): Kronecker {record['graph']['scale']}"
     if record.get("benchmark") == "multi_source":
         graphs = list(dict.fromkeys(run["graph"] for run in record["runs"]))
         counts = sorted({run["sources"] for run in record["runs"]})
@@ -1297,9 +1299,57 @@ def results_multi_source(results):
                           "printed medians (the record says why).", md_table(header, rows)])
 
 
+def results_family(results):
+    """The BFS family (lagraph-dist bench --algorithm): a row a record, ours and each peer."""
+    rows = []
+    for name in sorted(path.name for path in Path(results).glob("*-family-*.json")):
+        record = load(results, name)
+        graph = record["graph"]
+        where = f"Kronecker {graph['scale']}" if graph.get("kind") == "kronecker" else Path(graph.get("path", "?")).name
+        device = record["environment"].get("device") or record["environment"].get("host", "?")
+        unit = record["unit"]
+        work = f"{len(record['sources'])} sources" if record["sources"] else "whole calls"
+        peers = "; ".join(f"{peer}: {sig(run['rate'], 3)} {unit}/s ({run['done']} {unit}), ours {times(run['ratio'])}"
+                          for peer, run in record["peers"].items())
+        rows.append([record["algorithm"], where, device, work, ms(float(np.median(record["seconds"]))),
+                     f"{sig(record['rate'], 3)} {unit}/s", peers, record.get("checked_against") or "-",
+                     str(len(record.get("levels") or [])), f"`{record_commit(record)}`", f"`{name}`"])
+    header = ["algorithm", "graph", "machine", "work", "ours (median)", "ours (rate)", "peers in the same run",
+              "answer equals", "per-level records", "commit", "record"]
+    return "\n\n".join(["`lagraph-dist bench --algorithm msbfs|bc|cc`: ours (a warm-up, then the median of the "
+                          "repeats) beside each peer on rank 0, rates per unit of work; our answer checked against "
+                          "the first peer's. The per-level records are the search's own (msbfs) or those of one "
+                          "more traced call (bc, cc).", md_table(header, rows)])
+
+
+def results_networkx_backend(results):
+    """networkx's calls through its backends (benchmarks/networkx_backend_bench.py): a row a call."""
+    rows = []
+    for name in sorted(path.name for path in Path(results).glob("*networkx-backend-*.json")):
+        record = load(results, name)
+        machine = record["environment"].get("device") or record["environment"].get("host", "?")
+        for call in record["calls"]:
+            cells = [call["function"], f"Kronecker {record['graph']['scale']}", machine,
+                     f"{call['networkx_s']:.3f} s" if "networkx_s" in call else "not run"]
+            for backend in ("graphblas", "lagraph_dist"):
+                run = call.get(backend, "not installed")
+                cells.append(run if isinstance(run, str) else f"{run['warm_s']:.3f} s ({run['first_s']:.3f} s)")
+            ours = call.get("lagraph_dist")
+            cells.append(f"{times(call['networkx_s'] / ours['warm_s'])} / {times(call['networkx_s'] / ours['first_s'])}"
+                         if isinstance(ours, dict) and "networkx_s" in call else "-")
+            cells += [f"`{record_commit(record)}`", f"`{name}`"]
+            rows.append(cells)
+    header = ["call", "graph", "machine", "networkx", "graphblas-algorithms warm (first call)",
+              "lagraph_dist warm (first call)", "lagraph_dist vs networkx, warm / first", "commit", "record"]
+    return "\n\n".join(["networkx's own calls on a Kronecker graph, through networkx itself and through each "
+                          "installed backend (`backend=`): the first call converts the graph (networkx caches the "
+                          "conversion on it), the warm time is the median of the later calls; every answer equals "
+                          "networkx's.", md_table(header, rows)])
+
+
 # -- regions -------------------------------------------------------------------------------------------
 RESULTS_README_REGIONS = {
-    "multi-source": results_multi_source,
+    "multi-source": results_multi_source, "family": results_family, "networkx-backend": results_networkx_backend,
     "cpu-agreement": results_agreement,
     "readme-h100-bench": readme_h100_bench, "readme-high-diameter": readme_high_diameter,
     "readme-multigpu": readme_multigpu,
