@@ -1314,7 +1314,7 @@ def results_family(results):
         rows.append([record["algorithm"], where, device, work, ms(float(np.median(record["seconds"]))),
                      f"{sig(record['rate'], 3)} {unit}/s", peers, record.get("checked_against") or "-",
                      str(len(record.get("levels") or [])), f"`{record_commit(record)}`", f"`{name}`"])
-    header = ["algorithm", "graph", "machine", "work", "ours (median)", "ours (rate)", "peers in the same run",
+    header = ["algorithm", "graph", "machine", "work", "ours, ms (median)", "ours (rate)", "peers in the same run",
               "answer equals", "per-level records", "commit", "record"]
     return "\n\n".join(["`lagraph-dist bench --algorithm msbfs|bc|cc`: ours (a warm-up, then the median of the "
                           "repeats) beside each peer on rank 0, rates per unit of work; our answer checked against "
