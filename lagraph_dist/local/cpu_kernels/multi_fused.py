@@ -296,16 +296,7 @@ def _finish_level(nq, nn, marks, nxt, seen, full, degrees, live, levels, depth, 
     for j in range(nn):
         v = nq[j]
         marks[v >> 6] |= _ONE << np.uint64(v & 63)
-    at = 0
-    for x in range(marks.shape[0]):
-        bits = marks[x]
-        if bits == 0:
-            continue
-        marks[x] = 0
-        while bits:
-            nq[at] = x * 64 + _ctz64(bits)
-            at += 1
-            bits &= bits - _ONE
+    _marked_rows(marks, nq)
     entries, edges, completed = 0, 0, 0
     for j in range(nn):
         if write and j + PREFETCH_ROWS < nn:     # (a mesh's rows found are spread over its table)
