@@ -163,6 +163,16 @@ def test_fused_sweeps_of_several_words(directed):
     np.testing.assert_array_equal(reached, (levels.to_numpy() > 0).sum(axis=1))
 
 
+def test_fused_sweeps_that_do_not_fit_say_so(monkeypatch):
+    """The sweeps' workspace is checked against the free memory before they run."""
+    from lagraph_dist.local import fit
+    A = ld.kronecker(8, backend="cpu")
+    levels = ld.bfs_multi(A, [0, 1], parents=False).levels
+    monkeypatch.setattr(fit, "available_bytes", lambda backend: (1000, 10 ** 6))
+    with pytest.raises(ld.OutOfHostMemory, match="fused sweeps"):
+        path_dependencies(A, levels)
+
+
 def test_bad_input():
     A = ld.Matrix.from_edges([0, 1], [1, 2], 3, backend="cpu")
     with pytest.raises(ld.DomainMismatch, match="ld.Matrix"):

@@ -29,7 +29,7 @@ __all__ = ["MemoryEstimate", "estimate_memory", "estimate_to_fit", "transpose_by
            "construction_bytes", "multi_search_bytes",
            "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
            "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
-           "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK"]
+           "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK", "sweep_bytes"]
 
 #: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized).
 EDGES_PER_CHUNK = 1 << 25
@@ -81,6 +81,18 @@ MULTI_PARENT_COPIES = 3          # candidate parents, packed and received: 8 byt
                                  # per vertex of the output space
 MULTI_CPU_BYTES_PER_EDGE = 128   # the numpy kernels' per-edge arrays of one level (edges, owners,
                                  # offered words, claims)
+
+# -- betweenness's fused sweeps (lagraph_dist.algebra.multi.path_dependencies), a word of 64
+# searches at a time, per vertex
+SWEEP_BYTES_PER_VERTEX = 2 * 64 * 8 + 64 * 8 + 4 * 8   # path counts and dependencies (64 float64
+                                 # each), the (vertex, search) entries by depth (at most 64), two
+                                 # depth masks and two vertex lists
+
+
+def sweep_bytes(n) -> int:
+    """Bytes the fused sweeps of one word of searches hold at once, beside the batch's levels."""
+    return SWEEP_BYTES_PER_VERTEX * _count("n", n, 0)
+
 
 # -- validation walks the edges in batches; each edge of a batch costs this much at once
 EDGE_CHECK_BYTES_PER_EDGE = 96   # entry rows, global int64 ids, their depths, the rule masks

@@ -48,7 +48,7 @@ from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsuppor
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
-from lagraph_dist.algebra import trace
+from lagraph_dist.algebra import memory, trace
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 
@@ -438,6 +438,7 @@ def path_dependencies(A, levels, *, endpoints=False):
     if not dependencies_fusable(A):
         raise Unsupported("path_dependencies runs on one process with a kernel set that has the fused sweeps "
                           "(the CPU's); elsewhere betweenness runs its sweeps as products")
+    A.backend.check_fits(memory.sweep_bytes(A.n), "betweenness's fused sweeps of 64 searches")
     orient = _orientation(A, along_rows=True)
     kernels = A.backend.kernels
     totals, reached = np.zeros(A.n, dtype=np.float64), []
