@@ -166,7 +166,7 @@ def frontier_bands(stats, bounds=FRONTIER_BANDS):
     a level, its bounds, its levels, their own seconds' mean and median in microseconds, and
     the launches and host reads counted on its levels (each level's measured figures, none a
     share of a total). Shows where a deep search's time goes: its small levels run in one
-    block, its middle ones in a cluster or the grid (docs/design.md)."""
+    block, its middle ones in a cluster or the grid (docs/notes/gpu-cluster-levels.md)."""
     return banded_levels([s["frontier"] for s in stats], [s["seconds"] for s in stats], bounds,
                          launches=[s["launches"] for s in stats], host_reads=[s["host_reads"] for s in stats])
 
