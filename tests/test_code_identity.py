@@ -110,7 +110,7 @@ def test_a_first_call_compiles_only_what_it_runs_and_says_so_once(tmp_path):
     """A fresh numba cache: making the backend compiles nothing; building a graph compiles the
     build's loops and none of the searches' kernels, with one line on stderr naming the cache
     and the log; the same build in a new process loads them. (A first search compiles its own
-    kernels the same way; docs/design.md gives what each costs.)"""
+    kernels the same way; docs/notes/cpu-kernels.md gives what each costs.)"""
     program = ("import lagraph_dist as ld\n"
                "ld.get_backend('cpu'); print('backend made', flush=True)\n"
                "A = ld.kronecker(5, backend='cpu')\n")

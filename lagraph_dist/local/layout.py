@@ -47,7 +47,7 @@ FUSED_BLOCK_EDGES = 2048     # fused.cu: a push level of at most this many front
                              # one block (a kernel argument, not a define: benchmarks sweep it)
 FUSED_CLUSTER_BLOCK_EDGES = 1024  # the same where the cluster levels run above block 0's (a thin
                              # graph's clustered build): a mesh level of 257-512 entries is faster
-                             # in the cluster than in block 0 (docs/design.md)
+                             # in the cluster than in block 0 (docs/notes/gpu-cluster-levels.md)
 FUSED_THIN_ROW = 8           # fused.cu: a graph whose rows have at most this many out-edges runs
                              # its block levels a thread an entry (the one-block-an-SM build)
 THIN_ROW_DEGREE_BITS = 4     # fused.cu: such a graph's rows, a word each: start << these | degree

@@ -193,7 +193,7 @@ class KernelsBase:
         # first cluster runs the levels between block 0's and the grid's (fused.cu's
         # ld_cluster_levels; compute capability 9.0 and up): on an H100 the 1000 x 1000 mesh's
         # levels 4% faster, the 2000 x 2000's equal, a path's 5%, before their levels took
-        # fewer memory instructions and block 0 handed them more (docs/design.md); benchmarks
+        # fewer memory instructions and block 0 handed them more (docs/notes/gpu-cluster-levels.md); benchmarks
         # compare both
         self.fused_cluster_levels = True
         # blocks a multiprocessor of push.cu's launches (None: push.py's PUSH_BLOCKS_PER_SM);
