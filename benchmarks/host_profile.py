@@ -224,14 +224,14 @@ def stages(A, roots, calls):
     import importlib
     import inspect
 
-    from lagraph_dist.algebra import ops
+    from lagraph_dist.algebra import levels
     from lagraph_dist.algebra.vector import Vector
     bfs_module = importlib.import_module("lagraph_dist.algorithms.bfs")     # the package exports the function
     # the engine's stages, the same Python on both backends
     targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "_unset"),
-               (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (ops, "_VectorLevels"),
-               (ops, "_fused_levels"), (ops, "_FusedRun"), (ops, "_frontier_left"), (ops.LocalPart, "gathered_list"),
-               (ops.Vector, "_from_part"), (bfs_module, "BFSResult")]
+               (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (levels, "_VectorLevels"),
+               (levels, "_fused_levels"), (levels, "_FusedRun"), (levels, "_frontier_left"),
+               (levels.LocalPart, "gathered_list"), (levels.Vector, "_from_part"), (bfs_module, "BFSResult")]
     if A.backend.name == "gpu":      # the driver's stages: the fused run, its launch, reads and allocations
         import cupy
         from lagraph_dist.local.gpu_kernels import base, fused

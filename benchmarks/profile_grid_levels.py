@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.algebra import ops
+from lagraph_dist.algebra import levels, products
 from lagraph_dist.io.generators import grid2d_edges
 from lagraph_dist.tools.bench import environment, write_json
 
@@ -58,16 +58,16 @@ def main():
     args = arguments()
     rows, cols = (int(x) for x in args.grid.lower().split("x"))
     grid = ld.Grid(rows, cols, transport=args.transport)
-    ops._FUSE_LEVELS = False          # (a 1x1 grid: the levels one by one, as a grid runs them)
+    levels._FUSE_LEVELS = False          # (a 1x1 grid: the levels one by one, as a grid runs them)
     src, dst = grid2d_edges(args.mesh, args.mesh, part=grid.rank, nparts=grid.size)
     A = ld.Matrix.from_edges(src, dst, args.mesh * args.mesh, symmetrize=True, grid=grid, backend=args.backend)
     ld.bfs(A, 0)                      # compiles and warms every path
     walls, stats = timed_searches(A, args.searches)
-    ops.SYNC_STAGE_TIMERS = True
+    products.SYNC_STAGE_TIMERS = True
     try:
         _, synced = timed_searches(A, 1)
     finally:
-        ops.SYNC_STAGE_TIMERS = False
+        products.SYNC_STAGE_TIMERS = False
     profile = cProfile.Profile()
     profile.enable()
     timed_searches(A, args.searches)

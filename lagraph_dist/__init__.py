@@ -31,6 +31,7 @@ _HOMES = {
                                  "FileError", "IndexOutOfBound", "InvalidValue", "LagraphDistError",
                                  "MatrixMarketError", "MissingDependency", "MissingFile", "OutOfDeviceMemory",
                                  "OutOfHostMemory", "Unsupported", "ValidationError"),
+    "lagraph_dist.algebra.ops": (),       # ld.ops, the namespace docs/api.md names (bound on the next line)
     "lagraph_dist.algebra": ("ops",),
     "lagraph_dist.algebra.expr": ("Mask", "Scalar", "VectorExpression"),
     "lagraph_dist.io.interop": (),        # installs Matrix.from_* and the conversions out
@@ -38,7 +39,8 @@ _HOMES = {
     "lagraph_dist.io.generators": ("kronecker",),
     "lagraph_dist.algebra.matrix": ("Matrix",),
     "lagraph_dist.algebra.memory": ("MemoryEstimate", "estimate_memory"),
-    "lagraph_dist.algebra.ops": ("apply", "assign", "ewise_add", "ewise_mult", "mxv", "reduce", "vxm"),
+    "lagraph_dist.algebra.products": ("mxv", "vxm"),
+    "lagraph_dist.algebra.elementwise": ("apply", "assign", "ewise_add", "ewise_mult", "reduce"),
     "lagraph_dist.tools.validate": ("validate",),
     "lagraph_dist.algebra.vector": ("Vector",),
 }

@@ -15,7 +15,7 @@ import scipy.sparse.csgraph as csgraph
 import lagraph_dist as ld
 from lagraph_dist.tools import bench
 from lagraph_dist.local import cpu_kernels
-from lagraph_dist.algebra import ops
+from lagraph_dist.algebra import levels
 from lagraph_dist.tools.cli import main
 from lagraph_dist.core.errors import ValidationError
 
@@ -73,7 +73,7 @@ def test_fused_cpu_levels_are_timed_one_by_one(kron):
 
 
 def test_levels_as_separate_products_are_timed_by_the_host(kron):
-    with ops.separate_levels():
+    with levels.separate_levels():
         stats = ld.bfs(kron, 0, direction="auto").stats
     assert not any(s["fused"] for s in stats)
     assert {s["clock"] for s in stats} == {"host perf_counter"}
@@ -104,8 +104,8 @@ def test_warm_up_runs_each_direction_fused_and_as_separate_products(kron, monkey
         return wrapper
 
     monkeypatch.setattr(cpu_kernels, "bfs_fused", counting("fused", cpu_kernels.bfs_fused))
-    monkeypatch.setattr(ops, "vxm", counting("vxm", ops.vxm))
-    monkeypatch.setattr(ops, "mxv", counting("mxv", ops.mxv))
+    monkeypatch.setattr(levels, "vxm", counting("vxm", levels.vxm))
+    monkeypatch.setattr(levels, "mxv", counting("mxv", levels.mxv))
     root = bench.pick_roots(kron, 1, 2)[0]
     bench.warm_up(kron, root, ("push", "auto"))
     assert calls["fused"] >= 3               # push, pull and auto as the composite

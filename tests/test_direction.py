@@ -7,7 +7,7 @@ import pytest
 import lagraph_dist as ld
 from lagraph_dist.tools import reference
 from lagraph_dist.core.direction import DirectionRule
-from lagraph_dist.algebra.ops import RepeatLimits, repeat_masked_vxm
+from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm
 from lagraph_dist.algebra.vector import Vector
 from helpers import BACKENDS, edges_to_scipy
 

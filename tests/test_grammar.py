@@ -118,7 +118,7 @@ def test_output_rule_by_hand(backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_masked_assignment_runs_in_place(backend):
-    """levels(q.S) << depth and parents(q.S) << q are GrB_assign (ops.assign), the stage
+    """levels(q.S) << depth and parents(q.S) << q are GrB_assign (elementwise.assign), the stage
     ld.bfs runs: a bitmap output takes them in place."""
     parents = vec({0: 0}, backend=backend).to_bitmap()
     part = parents.part

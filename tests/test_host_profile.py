@@ -70,16 +70,16 @@ def test_the_cpu_stage_timeline_follows_the_engine_and_restores_it(monkeypatch, 
     """The stage timeline runs on the CPU backend too (the engine is the same Python as on one
     GPU): its stages come in the call's order, and every wrapped function is itself again after."""
     import importlib
-    from lagraph_dist.algebra import ops
+    from lagraph_dist.algebra import levels
     from lagraph_dist.algebra.vector import Vector
     monkeypatch.syspath_prepend(str(SCRIPT.parent))
     script = load_script(SCRIPT)
     bfs_module = importlib.import_module("lagraph_dist.algorithms.bfs")
-    before = (Vector.__dict__["_unset"], ops._fused_levels, bfs_module.repeat_masked_vxm)
+    before = (Vector.__dict__["_unset"], levels._fused_levels, bfs_module.repeat_masked_vxm)
     A = ld.kronecker(6, backend="cpu")
     script.stages(A, [int(v) for v in A.out_degree().indices()[:2]], 4)
     printed = capsys.readouterr().out
     order = [printed.index(mark) for mark in ("in  _unset#0", "in  repeat_masked_vxm#0", "in  _fused_levels#0",
                                               "in  _run#0", "out _fused_levels#0", "out call#0")]
     assert order == sorted(order), printed
-    assert (Vector.__dict__["_unset"], ops._fused_levels, bfs_module.repeat_masked_vxm) == before
+    assert (Vector.__dict__["_unset"], levels._fused_levels, bfs_module.repeat_masked_vxm) == before

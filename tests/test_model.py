@@ -200,7 +200,7 @@ def test_expand_bytes_are_the_collectives_buffers(shape, block_words, semiring, 
     for j in range(cols):
         members = [per_rank[i * cols + j] for i in range(rows)]
         for i, count in enumerate(members):
-            # what ops._product hands the expand: the frontier's part, values as booleans
+            # what products._product hands the expand: the frontier's part, values as booleans
             part = LocalPart.from_list(random_ids(rng, count, block_len), np.ones(count, bool), block_len)
             channel = RecordingChannel(rows, i)
             collectives.expand(part, channel, CPU, member_counts=members, with_values=reads,
@@ -227,7 +227,7 @@ def product_output(rng, piece_counts, block_len, semiring):
 
 def fold_sent(shape, block_len, semiring, bound, pieces_of_rank, backend):
     """Bytes collectives.fold hands the transport over the whole grid, each rank's output
-    pieces counted by ``pieces_of_rank(rank)``, told the graph's vertex count as ops._product
+    pieces counted by ``pieces_of_rank(rank)``, told the graph's vertex count as products._product
     tells it; its kernels are the CPU's, sending the wire of ``backend`` ("gpu": every value at
     its own width, as on a backend that does not narrow ids)."""
     rows, cols = shape

@@ -1,4 +1,4 @@
-"""ops.repeat_masked_vxm started at a source vertex (``source=``, q None): the engine makes the
+"""levels.repeat_masked_vxm started at a source vertex (``source=``, q None): the engine makes the
 search's start itself (on one rank inside the fused run's kernel, elsewhere with the start's
 launch before the first product), over visited and depths that may hold anything before.
 Checked against python-graphblas's levels and ld.validate, on every backend, fused and as
@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
-from lagraph_dist.algebra.ops import RepeatLimits, repeat_masked_vxm, separate_levels
+from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm, separate_levels
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.errors import DomainMismatch, IndexOutOfBound, InvalidValue

@@ -5,9 +5,10 @@ As in python-graphblas, an update has two halves. The right of ``<<`` says what 
 (``u.vxm(A, semiring)``, ``A.mxv(u, semiring)``, ``u.ewise_add(v, op)``, ``u.ewise_mult(v, op)``,
 ``u.apply(op, right=x)``, a vector, or a scalar); nothing runs until it is written. The left says
 where and how the result lands: mask (``v.S`` structure, ``v.V`` values, ``~`` complement),
-accumulator, replace. Every expression runs through :mod:`lagraph_dist.algebra.ops`, so the two
-spellings run the same stages; a product takes the mask into its kernels exactly as
-``ld.vxm(u, A, sr, mask=, complement=, structure=)`` does.
+accumulator, replace. Every expression runs through :mod:`lagraph_dist.algebra.products` and
+:mod:`lagraph_dist.algebra.elementwise`, so the two spellings run the same stages; a product
+takes the mask into its kernels exactly as ``ld.vxm(u, A, sr, mask=, complement=, structure=)``
+does.
 
 GraphBLAS's output rule, spelled out once in :func:`_write`. With T the result, ``old`` the
 output's entries and M the positions the mask allows (everything without a mask):
@@ -27,7 +28,7 @@ from typing import Callable, Union
 
 import numpy as np
 
-from lagraph_dist.algebra import ops
+from lagraph_dist.algebra import elementwise, products
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue, Unsupported
@@ -141,7 +142,7 @@ def _as_mask(mask) -> Mask | None:
 # -- operators --------------------------------------------------------------------------------
 # How a union (ewise_add, and an accumulator) combines two entries at one position: a monoid
 # of the engine, and whether the right operand's value goes first. ``any`` keeps the value of
-# the first operand of ops.ewise_add, so ``first``/``second`` are ``any`` with that order; a
+# the first operand of elementwise.ewise_add, so ``first``/``second`` are ``any`` with that order; a
 # monoid's binary form is the monoid.
 # An accumulator writes into the output's own type, so it takes the monoids that keep it
 # (lor only on booleans).
@@ -171,7 +172,7 @@ def _union_rule(op, what, dtype, *, accumulator=False) -> tuple[Monoid, bool]:
 
 def _union(u: Vector, v: Vector, rule) -> Vector:
     monoid, swapped = rule
-    return ops.ewise_add(v, u, monoid) if swapped else ops.ewise_add(u, v, monoid)
+    return elementwise.ewise_add(v, u, monoid) if swapped else elementwise.ewise_add(u, v, monoid)
 
 
 def _as_monoid(op) -> Monoid:
@@ -217,12 +218,12 @@ class VectorExpression:
 
 def vxm(u: Vector, A: Matrix, semiring) -> VectorExpression:
     """``u.vxm(A, semiring)``: the expression ``w = u' A``."""
-    return _product("vxm", u, A, semiring, lambda mask_args: ops.vxm(u, A, semiring, **mask_args))
+    return _product("vxm", u, A, semiring, lambda mask_args: products.vxm(u, A, semiring, **mask_args))
 
 
 def mxv(A: Matrix, u: Vector, semiring) -> VectorExpression:
     """``A.mxv(u, semiring)``: the expression ``w = A u``."""
-    return _product("mxv", u, A, semiring, lambda mask_args: ops.mxv(A, u, semiring, **mask_args))
+    return _product("mxv", u, A, semiring, lambda mask_args: products.mxv(A, u, semiring, **mask_args))
 
 
 def _product(method, u, A, semiring, run):
@@ -264,9 +265,9 @@ def ewise_mult(u: Vector, v: Vector, op: Op) -> VectorExpression:
     _check_vector(v, "ewise_mult's other operand")
     _check_alike(u, v, "ewise_mult")
     op = _value_op(op, "ewise_mult")
-    dtype = ops._op_dtype(op, u.dtype, v.dtype)
+    dtype = elementwise.op_dtype(op, u.dtype, v.dtype)
     return VectorExpression(f"ewise_mult({op!r})", u, dtype,
-                            lambda mask: (ops.ewise_mult(u, v, op), False))
+                            lambda mask: (elementwise.ewise_mult(u, v, op), False))
 
 
 def apply(u: Vector, op: BinaryOp, right=None, *, left=None) -> VectorExpression:
@@ -278,12 +279,12 @@ def apply(u: Vector, op: BinaryOp, right=None, *, left=None) -> VectorExpression
         raise DomainMismatch(f"apply({op!r}) needs exactly one of right= and left=")
     op = _value_op(op, "apply")
     scalar = _scalar(right if left is None else left, "apply's scalar")
-    dtype = ops._op_dtype(op, u.dtype, _scalar_dtype(scalar))
+    dtype = elementwise.op_dtype(op, u.dtype, _scalar_dtype(scalar))
 
     def compute(mask):
         if left is None:
-            return ops.apply(u, op, right=scalar), False
-        return ops.apply(u, op, left=scalar), False
+            return elementwise.apply(u, op, right=scalar), False
+        return elementwise.apply(u, op, left=scalar), False
     return VectorExpression(f"apply({op!r})", u, dtype, compute)
 
 
@@ -331,7 +332,7 @@ def reduce(u: Vector, monoid=plus) -> Scalar:
     if u.nvals == 0:
         monoid.check_dtype(u.dtype, "reduce")
         return Scalar(None, dtype)
-    return Scalar(dtype.type(ops.reduce(u, monoid)).item(), dtype)
+    return Scalar(dtype.type(elementwise.reduce(u, monoid)).item(), dtype)
 
 
 # -- the output side --------------------------------------------------------------------------
@@ -408,7 +409,7 @@ def set_element(v: Vector, index, value) -> None:
     xp = v.backend.xp
     one = LocalPart.from_list(xp.asarray(mine, dtype=np.int32),
                               xp.asarray([x] * len(mine), dtype=v.dtype), v.layout.block_len)
-    ops.assign(v, v._like(one))
+    elementwise.assign(v, v._like(one))
 
 
 # -- the output rule --------------------------------------------------------------------------
@@ -457,7 +458,7 @@ def _write(out: Output, expr) -> None:
     if (out.accum is None and not replace and mask is not None and mask.structure
             and not mask.complement and (expr is mask.parent or _is_scalar(expr))):
         scalar = None if expr is mask.parent else _scalar(expr, "the right of <<")
-        ops.assign(target, mask.parent, value=scalar)
+        elementwise.assign(target, mask.parent, value=scalar)
         return
     result, masked, owned = _result_of(out, expr)
     if out.accum is not None:

@@ -15,7 +15,7 @@ was found with (dense ``(block_len, k)`` int64 blocks, -1 where there is no entr
 
 run fused, since the product's k x n values would be as big as the parents themselves: the
 kernels claim each new entry of V with one atomicOr, whose old word tells which bits are new.
-It runs as the named stages of the vector products (:mod:`lagraph_dist.algebra.ops`), through the
+It runs as the named stages of the vector products (:mod:`lagraph_dist.algebra.products`), through the
 same collectives (:mod:`lagraph_dist.comm.collectives`) with the words word type:
 
 1. **expand** (``collectives.expand`` of a ``WordPart``): F's words over the column space,
@@ -47,7 +47,8 @@ from lagraph_dist.local.engine import MultiTarget, PathDependencies
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
-from lagraph_dist.algebra.ops import LevelEngine, LevelRecord, ProductStats, _orientation, _Timer
+from lagraph_dist.algebra.products import ProductStats, StageTimer, orientation
+from lagraph_dist.algebra.levels import LevelEngine, LevelRecord
 from lagraph_dist.algebra import memory, trace
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
@@ -331,14 +332,14 @@ def _check_operands(F, A, visited, kernel):
 def masked_vxm(F, A, visited, *, depth, kernel):
     """Collective. One level of all of F's searches: ``F'<!V> = F any.secondi A``, then V,
     its levels (``depth``) and its parents take F''s entries. Returns F' (with ``op_stats``:
-    a :class:`~lagraph_dist.algebra.ops.ProductStats` of this rank, and ``counts``)."""
+    a :class:`~lagraph_dist.algebra.products.ProductStats` of this rank, and ``counts``)."""
     _check_operands(F, A, visited, kernel)
     backend, grid = A.backend, A.grid
     kernels, xp = backend.kernels, backend.xp
     block_len = A.layout.block_len
-    orient = _orientation(A, along_rows=True)
+    orient = orientation(A, along_rows=True)
     stats = ProductStats(kernel=kernel)
-    timer = _Timer(backend, stats.seconds)
+    timer = StageTimer(backend, stats.seconds)
     degrees = A.out_degree().part.values       # dense over this rank's block
     single_out = orient.out_channel.size == 1
 
@@ -414,7 +415,7 @@ class _MatrixLevels(LevelEngine):
 
 def repeat_masked_mxm(F, A, visited, *, depth=1, limits, rule):
     """Collective. All of F's searches, level after level, from ``depth`` until ``limits``
-    stop them (the same engine as :func:`lagraph_dist.algebra.ops.repeat_masked_vxm`, one
+    stop them (the same engine as :func:`lagraph_dist.algebra.levels.repeat_masked_vxm`, one
     :func:`masked_vxm` a level, ``rule`` a DirectionRule); returns (the last frontier matrix, a
     LevelRecord a level)."""
     return _MatrixLevels(F, A, visited, depth, limits, rule).run()
@@ -439,7 +440,7 @@ def path_dependencies(A, levels, *, endpoints=False):
         raise Unsupported("path_dependencies runs on one process with a kernel set that has the fused sweeps "
                           "(the CPU's); elsewhere betweenness runs its sweeps as products")
     A.backend.check_fits(memory.sweep_bytes(A.n), "betweenness's fused sweeps of 64 searches")
-    orient = _orientation(A, along_rows=True)
+    orient = orientation(A, along_rows=True)
     kernels = A.backend.kernels
     totals, reached = np.zeros(A.n, dtype=np.float64), []
     for block in levels.blocks:
@@ -477,7 +478,7 @@ def fused_multi_search(A, sources, *, levels, parents, rule, max_levels):
     (block_len, k) int32 or None, the run's LevelRecords: its one launch counted on the first
     level, its reads on the last)."""
     backend = A.backend
-    orient = _orientation(A, along_rows=True)
+    orient = orientation(A, along_rows=True)
     reads, launches = backend.device_reads, backend.kernel_launches
     run = backend.kernels.multi_bfs_fused(orient.push_csr, orient.pull_csr_of(), sources,
                                           A.out_degree().part.values, rows=A.layout.block_len, levels=levels,

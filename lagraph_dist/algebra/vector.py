@@ -160,7 +160,7 @@ class Vector:
     def _unset(cls, n: int, dtypes, *, grid, backend, layout=None) -> list:
         """Bitmap vectors, one a dtype of ``dtypes``, whose words and values are allocated but
         not written: the outputs of a search that starts at a source
-        (``ops.repeat_masked_vxm(source=...)`` writes them whole before anything reads them).
+        (``levels.repeat_masked_vxm(source=...)`` writes them whole before anything reads them).
         ``layout``: the Layout of ``n`` on ``grid`` when the caller holds it. Not collective."""
         layout = Layout(n, grid.rows, grid.cols) if layout is None else layout
 

@@ -20,7 +20,7 @@ from lagraph_dist.core.checks import check_search_options, check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
-from lagraph_dist.algebra.ops import RepeatLimits, repeat_masked_vxm
+from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm
 from lagraph_dist.core.stats import level_record, summarize_levels
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector

@@ -30,7 +30,7 @@ from lagraph_dist.algebra import memory
 from lagraph_dist.algebra.multi import (DenseRows, batch_most, fused_multi_search, multi_fusable, repeat_masked_mxm,
                                         sources_frontier)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
-from lagraph_dist.algebra.ops import RepeatLimits
+from lagraph_dist.algebra.levels import RepeatLimits
 from lagraph_dist.core.stats import level_record, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]

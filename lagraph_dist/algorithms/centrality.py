@@ -29,7 +29,8 @@ import numpy as np
 
 from lagraph_dist.algebra.matrix import Matrix
 from lagraph_dist.algebra.multi import dependencies_fusable, path_dependencies
-from lagraph_dist.algebra.ops import apply, assign, ewise_add, ewise_mult, mxv, vxm
+from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mult
+from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.algorithms.bfs_multi import bfs_multi
 from lagraph_dist.comm.collective import collective

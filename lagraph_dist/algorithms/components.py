@@ -45,8 +45,9 @@ from __future__ import annotations
 import numpy as np
 
 import lagraph_dist.algebra.expr  # noqa: F401  (the grammar's masked writes: w(~m.S, replace=True) << u)
-from lagraph_dist.algebra.ops import (RepeatLimits, apply, assign, ewise_add, ewise_mult, mxv, reduce,
-                                      repeat_masked_vxm, vxm)
+from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mult, reduce
+from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm
+from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRule

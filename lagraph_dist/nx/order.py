@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lagraph_dist.algebra.ops import assign, vxm
+from lagraph_dist.algebra.elementwise import assign
+from lagraph_dist.algebra.products import vxm
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.algorithms.bfs import bfs
 

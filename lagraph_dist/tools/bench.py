@@ -30,7 +30,8 @@ from lagraph_dist.tools.validate import validate
 from lagraph_dist.local.backend import get_backend, gpu_status
 from lagraph_dist.core.errors import InvalidValue, OutOfDeviceMemory, OutOfHostMemory, ValidationError, open_file
 from lagraph_dist.algebra.memory import estimate_memory, format_bytes, host_memory
-from lagraph_dist.algebra.ops import ewise_mult, reduce, separate_levels
+from lagraph_dist.algebra.elementwise import ewise_mult, reduce
+from lagraph_dist.algebra.levels import separate_levels
 from lagraph_dist.semirings import binary, plus
 from lagraph_dist.core.text import plural
 from lagraph_dist.core.version import code_identity
@@ -248,7 +249,7 @@ def warm_up(A, root, directions):
     take, so that nothing is built and no memory pool grows inside the clock. Our CUDA modules
     are built whole on their first use (every template of every source); CuPy builds its own
     kernels (the glue between ours) on their first call, so each direction runs both as the
-    backend's fused composite and as separate products (:func:`lagraph_dist.algebra.ops.separate_levels`),
+    backend's fused composite and as separate products (:func:`lagraph_dist.algebra.levels.separate_levels`),
     which is the path of the levels a fused run hands back."""
     walked = ("push", "pull", *directions) if "auto" in directions else directions
     for direction in dict.fromkeys(walked):

@@ -11,7 +11,7 @@ import time
 import numpy as np
 from mpi4py import MPI
 
-from lagraph_dist.algebra import ops
+from lagraph_dist.algebra import products
 from lagraph_dist.algorithms import bfs
 from lagraph_dist.tools.bench import BenchConfig, Progress, device_name, format_table, pick_roots, run_bench, write_json
 from lagraph_dist.tools.check import run_check
@@ -93,7 +93,7 @@ def _roots_for(args, A):
 
 
 def _run_bfs(args):
-    ops.SYNC_STAGE_TIMERS = args.stage_timing
+    products.SYNC_STAGE_TIMERS = args.stage_timing
     A, info = _load_graph(args)
     roots = _roots_for(args, A)
     _on_rank0(A.grid, _say, _graph_report(A, info, args.backend))

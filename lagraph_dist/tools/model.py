@@ -59,7 +59,7 @@ MAX_FOLD_MEMBERS = MAX_OWNERS          # collectives.fold packs at most this man
 MAX_GRID_RANKS = MAX_OWNERS * MAX_OWNERS
 COUNT_BYTES = np.dtype(np.int64).itemsize      # one piece's count in a counted fold
 WORD_BYTES = WORD_BITS // 8
-LEFT_VALUE_BYTES = np.dtype(bool).itemsize     # ops._product sends left values as booleans
+LEFT_VALUE_BYTES = np.dtype(bool).itemsize     # products._product sends left values as booleans
 STAGES = ("expand", "fold", "mask")
 
 
@@ -113,7 +113,7 @@ def _channels(direction, symmetric, rows, cols):
     Push ``vxm(q, A)`` and a pull through a transposed view, ``mxv(A.T, q)`` with A
     unsymmetric, read the blocks as stored: expand along grid columns, fold along grid rows.
     When A is symmetric, ``A.T`` is A itself and the pull ``mxv(A, q)`` reads the blocks the
-    other way: expand along grid rows, fold along grid columns (ops._orientation).
+    other way: expand along grid rows, fold along grid columns (products.orientation).
     """
     if direction == "pull" and symmetric:
         return True, cols, rows, "col"
@@ -266,7 +266,7 @@ def level_bytes(grid_shape, n, *, frontier, frontier_edges, discovered, directio
 
     totals = _channel_totals(frontier, frontier_per_rank, rows, cols, along_rows)
     expand, expand_encoding = _expand(totals, expand_members, block_len, reads_values)
-    # ops._fold_bound: a push from a counted frontier finds at most its out-edges
+    # products._fold_bound: a push from a counted frontier finds at most its out-edges
     push_edges = frontier_edges if direction == "push" else None
     bound = block_len if push_edges is None else min(block_len, push_edges)
     active = _active_channels(totals, frontier_per_rank)

@@ -708,7 +708,7 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
 
 def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier_ids, positional,
               rule, max_frontier, max_edges, max_levels, target, workspace=None, source=None, while_running=None):
-    """Levels of the composite ``ops.repeat_masked_vxm`` run without leaving the backend, push or
+    """Levels of the composite ``levels.repeat_masked_vxm`` run without leaving the backend, push or
     pull as ``rule`` (a :class:`lagraph_dist.core.direction.DirectionRule`, updated) chooses: each
     level claims the unvisited out-neighbours of the frontier (push, through ``out_csr``) or the
     unvisited vertices with an in-neighbour in it (pull, through ``in_csr``) in ``words`` (in

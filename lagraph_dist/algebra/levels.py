@@ -1,0 +1,405 @@
+"""The level engine: repeated masked products with assignment. ``repeat_masked_vxm`` (the
+composite every single-source search runs) with its RepeatLimits, one LevelRecord a level kept
+in LevelRecords, LevelEngine (the one loop over a search's levels, which the frontier matrix of
+:mod:`lagraph_dist.algebra.multi` subclasses too), and the fused runs: the backend's composite
+run without returning to Python, unless :func:`separate_levels` asks for separate products.
+"""
+from __future__ import annotations
+
+import abc
+import contextlib
+import functools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from lagraph_dist.comm import collectives
+from lagraph_dist.local.layout import STOP_LEVELS
+from lagraph_dist.core.checks import check_vertex
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.errors import DomainMismatch, InvalidValue
+from lagraph_dist.comm.grid import WORD_BITS
+from lagraph_dist.local.parts import LocalPart
+from lagraph_dist.algebra.vector import Vector
+from lagraph_dist.algebra import trace
+from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
+from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
+from lagraph_dist.semirings import BinaryOp, lookup_semiring
+from lagraph_dist.core.stats import HOST_CLOCK
+
+__all__ = ["repeat_masked_vxm", "RepeatLimits", "LevelRecord", "LevelRecords", "LevelEngine", "frontier_out_edges",
+           "holds", "separate_levels", "FUSED_MAX_LEVELS"]
+
+
+@contextlib.contextmanager
+def separate_levels():
+    """Inside it, :func:`repeat_masked_vxm` runs every level as separate products even where
+    the backend could fuse them (a benchmark's warm-up walks that path too, so that nothing
+    it uses is first built inside the clock)."""
+    global _FUSE_LEVELS
+    before, _FUSE_LEVELS = _FUSE_LEVELS, False
+    try:
+        yield
+    finally:
+        _FUSE_LEVELS = before
+
+
+_FUSE_LEVELS = True
+
+
+# -- a composite: repeated masked products with assignment ------------------------------------
+class RepeatLimits(NamedTuple):
+    """When :func:`repeat_masked_vxm` stops: after ``max_levels`` levels, or after the level
+    whose result is empty, holds ``target``, or exceeds ``max_nvals`` entries, or before a push
+    level whose input has more than ``max_edges`` out-edges (None: no such limit). (A named
+    tuple: two are made a search, and a frozen dataclass costs twice as much to make.)"""
+
+    max_levels: int
+    max_nvals: int | None = None
+    max_edges: int | None = None
+    target: int | None = None
+
+
+@dataclass(slots=True)
+class LevelRecord:
+    """One level of :func:`repeat_masked_vxm`: input entries, result entries, edges read,
+    whether the product ran top-down (push) or bottom-up (pull), and the level's own seconds
+    with the clock that measured them (inside a fused run: the backend's, e.g. the GPU's
+    %globaltimer; otherwise the host's perf_counter around the level's calls); the products'
+    stats (None inside a fused run), and the device reads and kernel launches made during the
+    level (a fused run's one launch counts on its first level, its reads on its last)."""
+
+    frontier: int
+    discovered: int
+    examined: int
+    push: bool = True
+    seconds: float = 0.0
+    clock: str = HOST_CLOCK
+    fused: bool = False          # run inside the backend's composite, not as separate products
+    stats: ProductStats | None = None
+    host_reads: int = 0
+    launches: int = 0
+    vertices: int | None = None  # a frontier matrix's result: the vertices in some search's frontier
+
+
+#: a fused run returns after this many levels to report them (its report buffer's size), and
+#: the next run goes on from there
+FUSED_MAX_LEVELS = 4096
+_NO_CAP = (1 << 63) - 1
+
+
+def _fused_run_honours(kernels, rule):
+    """Whether the backend's fused run follows ``rule``: a stock rule's arithmetic every fused
+    run evaluates itself; a replaced ``choose`` only a run that asks it level by level does
+    (the CPU's). Elsewhere the levels run as separate products, each asking the rule."""
+    return not rule.replaced or getattr(kernels.bfs_fused, "asks_replaced_rule", False)
+
+
+def _fused_level_cap(kernels):
+    """The levels one fused run of ``kernels`` takes at most: what its ``bfs_fused`` says
+    (``max_levels``; None: no cap, the CPU's compiled run, whose records grow), else
+    FUSED_MAX_LEVELS (the CUDA kernel's report)."""
+    levels = getattr(kernels.bfs_fused, "max_levels", FUSED_MAX_LEVELS)
+    return _NO_CAP if levels is None else levels
+
+
+@dataclass
+class _FusedRun:
+    """The levels of one fused run as the backend returned them (a FusedRecords: tuples
+    (frontier, discovered, examined, push, seconds) read from its arrays), made into
+    LevelRecords only when read; the run's one launch counts on its first level, its reads on
+    its last."""
+
+    raw: object
+    clock: str
+    reads: int
+    launches: int
+
+    def __len__(self):
+        return len(self.raw)
+
+    def record(self, k, row):
+        frontier, discovered, examined, push, seconds = row
+        return LevelRecord(frontier, discovered, examined, bool(push), seconds, self.clock, fused=True,
+                           host_reads=self.reads if k == len(self.raw) - 1 else 0,
+                           launches=self.launches if k == 0 else 0)
+
+    def __iter__(self):
+        for k, row in enumerate(self.raw):
+            yield self.record(k, row)
+
+
+class LevelRecords(Sequence):
+    """A search's :class:`LevelRecord` list, in level order: a single product's level as its
+    record, a fused run's levels as the backend's own tuples, made into records only when read
+    (so that a fused run of 100,000 levels makes no Python object a level)."""
+
+    def __init__(self):
+        self._pieces, self._count = [], 0
+
+    def append(self, record):
+        self._pieces.append(record)
+        self._count += 1
+
+    def add_fused(self, run):
+        if len(run):
+            self._pieces.append(run)
+            self._count += len(run)
+
+    def __len__(self):
+        return self._count
+
+    def __iter__(self):
+        for piece in self._pieces:
+            if isinstance(piece, _FusedRun):
+                yield from piece
+            else:
+                yield piece
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return list(self)[k]
+        k = range(self._count)[k]
+        for piece in self._pieces:
+            size = len(piece) if isinstance(piece, _FusedRun) else 1
+            if k < size:
+                return piece.record(k, piece.raw[k]) if isinstance(piece, _FusedRun) else piece
+            k -= size
+
+
+def frontier_out_edges(q, degrees):
+    """Collective: the out-edges of ``q``'s entries (``degrees`` = ``A.out_degree()``), from
+    the counters of the product that made ``q`` when it has them (no work, no read)."""
+    known = q.facts.push_edges(degrees)
+    return known if known is not None else int(reduce(ewise_mult(q, degrees, BinaryOp("second")), "plus"))
+
+
+def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None,
+                      source=None):
+    """Collective. The BFS level engine: repeats, from ``d = depth``, until ``limits`` stop it::
+
+        q = vxm(q, A, semiring, mask=visited, complement=True)   # q<!visited.S, replace> = q' A
+        assign(visited, q)                                        # visited<q.S> = q
+        assign(depths, q, value=d)                                # (when depths is given)
+        d += 1
+
+    and returns ``(q, records)``: the last result (already assigned) and a
+    :class:`LevelRecord` a level. ``semiring`` is ``any_pair`` or ``any_secondi``. ``rule``
+    (a :class:`lagraph_dist.core.direction.DirectionRule`, updated as it goes; default: push only)
+    picks how each product is computed: top-down from the list of ``q`` or bottom-up as
+    ``mxv(A.T, q)`` over the unvisited vertices (the same result, by any's choice of parent);
+    pull levels need ``A.T.prepare_pull()`` first.
+
+    With ``source`` (a vertex id) and ``q`` None, the search starts at that vertex: before the
+    first level ``visited`` becomes it alone (its value: its id under ``any_secondi``, true
+    under ``any_pair``), ``depths`` it alone at ``depth - 1``, and ``q`` it alone; their
+    contents before do not matter (``ld.bfs`` passes the unwritten bitmaps of
+    ``Vector._unset``). A fused backend does this inside its kernel, with no launch of its own.
+
+    On a 1 x 1 grid, with ``visited`` (and ``depths``) as bitmaps, the backend runs the levels
+    without returning to Python (the GPU backend: one persistent cooperative kernel with a
+    grid barrier between levels, and visited updated in place instead of a separate assign,
+    ``kernels/fused.cu``), in runs of at most FUSED_MAX_LEVELS levels. Elsewhere
+    every level is the loop above. This is the only level loop of the package's searches.
+    """
+    semiring = lookup_semiring(semiring)
+    if (q is None) == (source is None):
+        raise InvalidValue("repeat_masked_vxm starts from a frontier q or from a source vertex, one of the two")
+    if source is not None:           # (a fused kernel would write at the id as given)
+        source = check_vertex(source, A.n, "source")
+    check_operands(visited if q is None else q, A, visited)
+    if semiring.add.kind != "any" or semiring.multiply.name not in ("pair", "secondi"):
+        raise DomainMismatch(f"repeat_masked_vxm takes any_pair or any_secondi, got {semiring!r}")
+    rule = rule or DirectionRule("push", A.n, A.nvals)
+    fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
+               and (depths is None or depths.encoding == "bitmap") and _fused_run_honours(A.backend.kernels, rule))
+    engine = _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable, source)
+    if limits.target is not None and (source == limits.target if q is None else q.nvals and holds(q, limits.target)):
+        engine.start()
+        return engine.q, LevelRecords()
+    return engine.run()
+
+
+class LevelEngine(abc.ABC):
+    """The loop over a search's levels, written once: it runs :meth:`step` while the frontier
+    has entries, no limit has stopped it and fewer than ``limits.max_levels`` levels ran, and
+    returns ``(the last frontier, its LevelRecords)``. A step runs one level (or, where the
+    backend fuses them, several) and appends their records. The searches' engines subclass it:
+    a vector frontier here (:func:`repeat_masked_vxm`), the k x n frontier matrix in
+    :mod:`lagraph_dist.algebra.multi`."""
+
+    def __init__(self, q, A, depth, limits, rule):
+        self.q, self.A, self.depth, self.limits, self.rule = q, A, depth, limits, rule
+        self.records, self.stopped = LevelRecords(), False
+
+    def more(self):
+        return not self.stopped and len(self.records) < self.limits.max_levels and self.q.nvals > 0
+
+    #: what a trace (lagraph_dist.algebra.trace) calls this engine's levels
+    traced_as = "search"
+
+    def run(self):
+        with trace.inside_search():
+            while self.more():
+                self.step()
+        trace.note_levels(self.traced_as, self.records)
+        return self.q, self.records
+
+    @abc.abstractmethod
+    def step(self):
+        """Run the next level (or several fused ones) and append their records."""
+
+    def next_depth(self):
+        """The depth the next level's entries get."""
+        return self.depth + len(self.records)
+
+
+class _VectorLevels(LevelEngine):
+    """The levels of :func:`repeat_masked_vxm`: fused runs where the backend has them, single
+    products elsewhere."""
+
+    def __init__(self, q, A, semiring, visited, depths, depth, limits, rule, fusable, source=None):
+        super().__init__(q, A, depth, limits, rule)
+        self.semiring, self.visited, self.depths, self.fusable = semiring, visited, depths, fusable
+        self.source = source         # the search's start, until made (q None meanwhile)
+        self.degrees = A.out_degree()
+
+    def more(self):
+        if self.source is not None and self.limits.max_levels <= 0:
+            self.start()             # no level runs: the start alone is the result
+        return self.source is not None or super().more()
+
+    def start(self):
+        """Make the search's start at ``source`` here (a fused run makes it in its kernel):
+        visited, depths and q the source alone, made in one launch on its owner."""
+        source, visited, depths = self.source, self.visited, self.depths
+        starts = [(source if self.semiring.multiply.positional else True, visited.dtype)]
+        if depths is not None:
+            starts.append((self.depth - 1, depths.dtype))
+        made, self.q = Vector.singles(source, starts, self.A.n, grid=self.A.grid, backend=self.A.backend,
+                                      with_list=True)
+        for vector, singles in zip((visited, depths), made):
+            vector._replace_part(singles.part)
+        self.source = None
+
+    def step(self):
+        if self.fusable:
+            self.fused_run()
+        else:
+            if self.source is not None:
+                self.start()
+            self.single()
+
+    def _after(self, q):
+        """Take ``q`` as the frontier and stop where the limits say."""
+        self.q = q
+        limits = self.limits
+        if (q.nvals == 0 or (limits.max_nvals is not None and q.nvals > limits.max_nvals)
+                or (limits.target is not None and holds(q, limits.target))):
+            self.stopped = True
+
+    def single(self):
+        """One level as separate products (the loop of :func:`repeat_masked_vxm`)."""
+        A, q, degrees, limits = self.A, self.q, self.degrees, self.limits
+        backend = A.backend
+        reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
+        edges = q.facts.push_edges(degrees)        # the product that made q counted them
+        counted = edges is not None
+        if not counted:                             # one reduce at most, only when asked for
+            edges = functools.cache(lambda: frontier_out_edges(q, degrees))
+        push = self.rule.choose(q.nvals, edges)
+        if push and limits.max_edges is not None and (edges if counted else edges()) > limits.max_edges:
+            self.stopped = True
+            return
+        visited = self.visited
+        if push:
+            found = vxm(q.to_list(), A, self.semiring, mask=visited, complement=True)
+        else:
+            found = mxv(A.T, q.to_bitmap(), self.semiring, mask=visited, complement=True)
+        found_nvals = found.nvals
+        if found_nvals:
+            assign(visited, found)
+            if self.depths is not None:
+                assign(self.depths, found, value=self.next_depth())
+        stats = found.op_stats
+        self.records.append(LevelRecord(
+            q.nvals, found_nvals, stats.edges_examined, push, time.perf_counter() - started,
+            stats=stats, host_reads=backend.device_reads - reads,
+            launches=backend.kernel_launches - launches))
+        self._after(found)
+
+    def fused_run(self):
+        """Levels inside the backend's composite, until it stops (empty, at the target, past
+        max_nvals, before a push past max_edges) or its run of levels ends."""
+        limits = self.limits
+        run_limits = RepeatLimits(
+            max_levels=min(_fused_level_cap(self.A.backend.kernels), limits.max_levels - len(self.records)),
+            max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
+            max_edges=_NO_CAP if limits.max_edges is None else limits.max_edges, target=limits.target)
+        q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
+                                       self.next_depth(), run_limits, self.rule, self.source)
+        self.source = None
+        self.records.add_fused(run)
+        self.q = q
+        if reason != STOP_LEVELS:
+            self.stopped = True
+
+
+def holds(q, vertex):
+    """Collective: does ``q`` have an entry at global id ``vertex``?"""
+    start, stop = q.layout.block_range(q.grid.row, q.grid.col)
+    mine = False
+    if start <= vertex < stop:
+        part = q.part.to_bitmap(q.backend)
+        local = vertex - start
+        mine = bool(int(q.backend.to_host(part.words[local // WORD_BITS:local // WORD_BITS + 1])[0])
+                    >> (local % WORD_BITS) & 1)
+    return bool(q.grid.allreduce(int(mine), op="MAX"))
+
+
+def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=None):
+    """One run of the backend's fused search from ``q``, or from vertex ``source`` (the search's
+    start, which the run makes): (the frontier after it, its levels (a :class:`_FusedRun`), why
+    it stopped: a STOP_* reason of the kernels)."""
+    backend = A.backend
+    reads, launches = backend.device_reads, backend.kernel_launches
+    out_csr = A.block.by_col
+    in_csr = out_csr if rule.mode == "push" else A.block.by_row     # pull reads in-edges
+    space = A._cache.get("fused_workspace")
+    if space is None:
+        space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
+    degrees = A.out_degree()
+    ended = []       # a run's usual end, no frontier left, made while its kernel runs (on a GPU)
+    raw, ids, edges, reason = backend.kernels.bfs_fused(
+        out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
+        None if depths is None else depths.part.values, depth, None if q is None else q.to_list().part.ids,
+        semiring.multiply.positional, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
+        -1 if limits.target is None else int(limits.target), workspace=space, source=source,
+        while_running=lambda: ended.append(_frontier_left(A, visited, degrees, backend.xp.empty(0, np.int32), 0)))
+    run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
+                    backend.kernel_launches - launches)
+    added = raw.discovered                        # (both backends' runs are FusedRecords)
+    if source is not None:                        # the run made the start: the source, then what it found
+        visited.part.started_in_place(1 + added)
+        visited.facts.started(1 + added)
+    else:                                         # every found vertex was new to it
+        visited.part.grew_in_place(added)
+        visited.facts.grew(added)
+    if depths is not None:
+        depths.part.changed_in_place(backend)
+    if ended and ids.shape[0] == 0 and edges == 0:
+        return ended[0], run, reason
+    return _frontier_left(A, visited, degrees, ids, int(edges)), run, reason
+
+
+def _frontier_left(A, visited, degrees, ids, edges):
+    """The frontier a fused run leaves (``ids``, its ``edges`` out-edges), its values gathered
+    from ``visited`` when read, its counts known."""
+    count = int(ids.shape[0])
+    part = LocalPart.gathered_list(ids, visited.part.values, visited.part.length, ids_sorted=False)
+    out = Vector._from_part(A.n, A.grid, A.backend, part, layout=A.layout)
+    out.facts.record_counts(collectives.GlobalCounts((count,), count, edges), degrees)
+    return out
