@@ -38,7 +38,7 @@ def test_batched_sweeps_are_the_levels_then_one_call():
     assert [r["op"] for r in records] == ["searches"] * 4 + ["sweeps"]
     sweeps = records[-1]
     assert (sweeps["frontier"], sweeps["discovered"], sweeps["edges_examined"]) == (1, 3, 9)
-    assert sweeps["fused"] and sweeps["seconds"] > 0
+    assert sweeps["fused"] and sweeps["seconds"] > 0 and sweeps["direction"] == "pull forward, push back"
 
 
 def test_a_search_is_its_levels_not_its_products():

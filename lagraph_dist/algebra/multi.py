@@ -450,7 +450,8 @@ def path_dependencies(A, levels, *, endpoints=False):
         totals += found[:A.n]             # (the block's rows past n: padding, no entries)
         reached.append(count)
         trace.note_levels("sweeps", [LevelRecord(block.shape[1], int(count.sum()), examined, False,
-                                                 time.perf_counter() - started, fused=True)])
+                                                 time.perf_counter() - started, fused=True)],
+                          direction="pull forward, push back")
     every = np.arange(A.n, dtype=np.int64)
     vector = Vector.from_coo(every, totals, size=A.n, dtype=np.float64, grid=A.grid, backend=A.backend)
     return vector, np.concatenate(reached) if reached else np.zeros(0, dtype=np.int64)

@@ -72,13 +72,15 @@ def note_product(op, frontier, discovered, stats, host_reads, launches, clock):
                               host_reads, launches, clock=clock)])
 
 
-def note_levels(op, level_records):
-    """A search's levels (its LevelRecords), one record each."""
+def note_levels(op, level_records, *, direction=None):
+    """A search's levels (its LevelRecords), one record each; ``direction`` names what ran
+    where a record's push flag does not (betweenness's sweeps go both ways)."""
     if not _open or _searching[0]:
         return
     _calls[0] += 1
-    _append(op, [level_record(0, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
-                              r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
+    _append(op, [level_record(0, direction or ("push" if r.push else "pull"), r.frontier, r.discovered, r.stats,
+                              r.seconds, r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined,
+                              fused=r.fused)
                  for r in level_records])
 
 
