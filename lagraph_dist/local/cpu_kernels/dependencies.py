@@ -77,6 +77,13 @@ def _masks_of_depth(entries, start, stop, masks, vertices):
     return count
 
 
+@numba.njit(cache=True, inline="always")
+def _chunks(threads, count):
+    """The chunks a depth's ``count`` vertices are cut into: one a thread, or one when the depth
+    is too small to pay for the threads' start."""
+    return 1 if threads < 2 or count < PARALLEL_VERTICES else threads
+
+
 @numba.njit(cache=True)
 def _edges_of(indptr, vertices, count):
     """The edges the listed vertices' rows hold (what a sweep's depth reads)."""
@@ -170,7 +177,7 @@ def _word_of_searches(op, ox, ip, ix, levels, n, first, width, deepest, threads,
     for d in range(1, deepest + 1):
         count = _masks_of_depth(entries, starts[d], starts[d + 1], here, vertices)
         examined[0] += _edges_of(ip, vertices, count)
-        chunks = 1 if threads < 2 or count < PARALLEL_VERTICES else threads
+        chunks = _chunks(threads, count)
         if chunks == 1:
             for j in range(count):
                 _forward_vertex(vertices[j], ip, ix, here, other, sigma)
@@ -190,7 +197,7 @@ def _word_of_searches(op, ox, ip, ix, levels, n, first, width, deepest, threads,
             break
         count = _masks_of_depth(entries, starts[d - 1], starts[d], here, vertices)
         examined[0] += _edges_of(op, vertices, count)
-        chunks = 1 if threads < 2 or count < PARALLEL_VERTICES else threads
+        chunks = _chunks(threads, count)
         if chunks == 1:
             for j in range(count):
                 _backward_vertex(vertices[j], op, ox, here, other, sigma, delta)
