@@ -141,12 +141,11 @@ def _family_levels(ax, levels):
     for kind in kinds:
         palette.setdefault(kind, f"C{len(palette) % 10}")
     ax.bar(range(1, len(levels) + 1), [1e3 * lv["seconds"] for lv in levels], color=[palette[k] for k in kinds])
-    for kind, color in palette.items():
-        ax.bar([0], [0], color=color, label=kind)
+    swatch = pyplot().Rectangle
+    ax.legend(handles=[swatch((0, 0), 1, 1, color=color, label=kind) for kind, color in palette.items()], fontsize=7)
     ax.set_xlabel("record, in the order it ran")
     ax.set_ylabel("ms")
     ax.set_title("lagraph_dist, per level (its own seconds each)", fontsize=9)
-    ax.legend(fontsize=7)
 
 
 def _draw_family(record):
