@@ -98,7 +98,7 @@ struct ld_mf_args {
     int* levels; int* parents; u64* counters; i64 counter_rows;
     i64 rule_mode; double alpha; double beta; double rule_n; i64 rule_push; i64 rule_previous;
     i64 rule_unexplored; i64 nnz; i64 max_levels;
-    u64* report; u64* mirror; i64 mirror_levels;
+    u64* report; u64* mirror; i64 mirror_levels; i64 kept;
 };
 
 // lagraph_dist.core.direction.DirectionRule.choose with the unexplored edges handed over (the
@@ -611,7 +611,7 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
             words[w] = mine >= 0 ? __ldcg(frontier + (i64)mine * W + w) : 0ull;
             if (words[w]) a.visited[(i64)mine * W + w] = __ldcg(a.visited + (i64)mine * W + w) | words[w];
         }
-        if (!a.levels) continue;
+        if (!a.levels || depth < a.kept) continue;            // (a kept depth is written at the end)
         const int many = (int)min((i64)32, count - base);
         for (int e = 0; e < many; ++e) {
             int* row = a.levels + (i64)__shfl_sync(LD_MF_FULL_WARP, mine, e) * a.k;
@@ -625,24 +625,60 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
     }
 }
 
-// -1 where a search never reached a vertex (rows past n: everywhere), 32 rows a warp as above.
+// The end: every row's levels written once, 32 rows a warp. A lane takes a vertex and folds
+// its kept frontiers' words (F_l's in slot l for l < a.kept; a bit is in one of them, its
+// depth's) into planes (plane p: the bits whose depth has bit p), zeroing them for the next run;
+// then the warp writes each of its rows in turn, coalesced, lane c its column from the planes:
+// a kept depth, -1 where the search never reached the vertex (rows past n: everywhere; parents
+// too), nothing where a deeper level's settle wrote it.
+#define LD_MF_KEPT_PLANES 5        // depths below 32 (multi_fused.py's MULTI_FUSED_KEPT_LEVELS)
 template <int W>
-__device__ void ld_mf_fill_unreached(const ld_mf_args& a, i64 warp, i64 nwarps, int lane) {
+__device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp, i64 nwarps, int lane) {
+    int planes = 0;
+    while ((1 << planes) < kept_levels) ++planes;
     for (i64 base = warp * 32; base < a.rows; base += nwarps * 32) {
         const i64 mine = base + lane;
-        u64 words[W];
-#pragma unroll
-        for (int w = 0; w < W; ++w) words[w] = mine < a.n ? __ldcg(a.visited + mine * W + w) : 0ull;
         const int many = (int)min((i64)32, a.rows - base);
-        for (int e = 0; e < many; ++e) {
-            const i64 r = base + e;
+#pragma unroll 1
+        for (int j = 0; j < W; ++j) {
+            const u64 reached = mine < a.n ? __ldcg(a.visited + mine * W + j) : 0ull;
+            u64 kept = 0, plane[LD_MF_KEPT_PLANES] = {};
+            for (i64 first = 0; reached && first < kept_levels; first += 8) {     // 8 loads in flight
+                u64 words[8];
 #pragma unroll
-            for (int step = 0; step < 2 * W; ++step) {
-                const u64 word = __shfl_sync(LD_MF_FULL_WARP, words[step >> 1], e);
-                const int c = 32 * step + lane;
-                if (c >= a.k || ((word >> (c & 63)) & 1ull)) continue;
-                if (a.levels) a.levels[r * a.k + c] = -1;
-                if (a.parents) a.parents[r * a.k + c] = -1;
+                for (int i = 0; i < 8; ++i)
+                    words[i] = first + i < kept_levels ? __ldcg(a.frontiers + ((first + i) * a.n + mine) * W + j) : 0ull;
+#pragma unroll
+                for (int i = 0; i < 8; ++i) {
+                    if (!words[i]) continue;
+                    a.frontiers[((first + i) * a.n + mine) * W + j] = 0ull;
+                    kept |= words[i];
+#pragma unroll
+                    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (((first + i) >> p) & 1) plane[p] |= words[i];
+                }
+            }
+            for (int e = 0; e < many; ++e) {
+                int* level_row = a.levels ? a.levels + (base + e) * a.k : nullptr;
+                int* parent_row = a.parents ? a.parents + (base + e) * a.k : nullptr;
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    const int shift = 32 * half, c = 64 * j + shift + lane;
+                    const u32 bit = 1u << lane;
+                    const bool hit = __shfl_sync(LD_MF_FULL_WARP, (u32)(reached >> shift), e) & bit;
+                    const bool known = __shfl_sync(LD_MF_FULL_WARP, (u32)(kept >> shift), e) & bit;
+                    int depth = 0;
+#pragma unroll
+                    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p)
+                        if (p < planes && (__shfl_sync(LD_MF_FULL_WARP, (u32)(plane[p] >> shift), e) & bit))
+                            depth |= 1 << p;
+                    if (c >= a.k) continue;
+                    if (!hit) {
+                        if (level_row) level_row[c] = -1;
+                        if (parent_row) parent_row[c] = -1;
+                    } else if (known && level_row) {
+                        level_row[c] = depth;
+                    }
+                }
             }
         }
     }
@@ -672,27 +708,37 @@ __device__ void ld_mf_sources(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 t
 
 __device__ __forceinline__ i64 ld_mf_bitmap_words(i64 n) { return (n + 31) / 32; }
 
-// Zero slot `slot`'s words (through its queue of `count` vertices) and its bits.
+// Where F_L's words are: its own slot L while L < a.kept (kept to the end, which writes their
+// depths), else one of three that rotate.
+__device__ __forceinline__ i64 ld_mf_words_slot(const ld_mf_args& a, i64 level) {
+    return level < a.kept ? level : a.kept + (level - a.kept) % 3;
+}
+
+// Zero F_L's words, unless kept (through its queue of `count` vertices), and its bits.
 template <int W>
-__device__ void ld_mf_clear_slot(const ld_mf_args& a, i64 slot, i64 count, i64 thread, i64 nthreads) {
-    ld_mf_clear<W>(a.frontiers + slot * a.n * W, a.queues + slot * a.n, count, thread, nthreads);
+__device__ void ld_mf_clear_frontier(const ld_mf_args& a, i64 level, i64 count, i64 thread, i64 nthreads) {
+    const i64 slot = level % 3;                                       // (queues and bitmaps rotate over three)
+    if (level >= a.kept)
+        ld_mf_clear<W>(a.frontiers + ld_mf_words_slot(a, level) * a.n * W, a.queues + slot * a.n, count, thread,
+                       nthreads);
     if (W == 1) return;                                               // (one word a vertex: no bitmaps)
     u32* bits = a.bitmaps + slot * ld_mf_bitmap_words(a.n);
     for (i64 i = thread; i < ld_mf_bitmap_words(a.n); i += nthreads) bits[i] = 0;
 }
 
-// The level's slots: F_L in slot L % 3, F_{L+1} in slot (L+1) % 3.
+// The level's slots: F_L's queue, giants and bits in slot L % 3, F_{L+1}'s in (L+1) % 3; their
+// words where ld_mf_words_slot puts them.
 template <int W>
 __device__ __forceinline__ ld_mf_level<W> ld_mf_slots(const ld_mf_args& a, i64 level) {
     ld_mf_level<W> m;
     const i64 in = level % 3, out = (level + 1) % 3;
     m.a = &a;
-    m.frontier = a.frontiers + in * a.n * W;
+    m.frontier = a.frontiers + ld_mf_words_slot(a, level) * a.n * W;
     m.frontier_bits = a.bitmaps + in * ld_mf_bitmap_words(a.n);
     m.queue = a.queues + in * a.n;
     m.giants = a.giants + in * a.n;
     m.giant_ends = a.giant_ends + in * a.n;
-    m.next = a.frontiers + out * a.n * W;
+    m.next = a.frontiers + ld_mf_words_slot(a, level + 1) * a.n * W;
     m.next_bits = a.bitmaps + out * ld_mf_bitmap_words(a.n);
     m.next_queue = a.queues + out * a.n;
     m.next_giants = a.giants + out * a.n;
@@ -762,7 +808,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         if (s_row[LD_MF_ENTRIES] == 0 || level >= a.max_levels) break;
         const bool push = rule.choose(nf, (long long)s_row[LD_MF_EDGES], a.nnz - (long long)completed);
         // F_{L-1}'s slot is free (nothing reads it now) for F_{L+2}; row L + 2 likewise
-        if (level > 0) ld_mf_clear_slot<W>(a, (level + 2) % 3, (i64)s_row[LD_MF_ROW], thread, nthreads);
+        if (level > 0) ld_mf_clear_frontier<W>(a, level - 1, (i64)s_row[LD_MF_ROW], thread, nthreads);
         if (level + 2 < a.counter_rows && thread < LD_MF_ROW) a.counters[(level + 2) * LD_MF_ROW + thread] = 0;
         m.live = s_row[LD_MF_LIVE + lane % W] & ld_mf_full(a.k, lane % W);
         m.live_words = s_row + LD_MF_LIVE;
@@ -778,13 +824,13 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         grid.sync();
         if (master) ld_mf_write_record<W>(a, level, a.counters + level * LD_MF_ROW, m.row, push, ld_now_ns());
     }
-    // the end: -1 where nothing was reached (once the last frontier has settled); the last two
-    // frontiers' slots zeroed for the next run
+    // the end (once the last frontier has settled): the rows written, the kept frontiers zeroed
+    // with it; then the last two frontiers' slots for the next run
     grid.sync();
-    ld_mf_fill_unreached<W>(a, warp, nwarps, lane);
+    ld_mf_write_rows<W>(a, min(level + 1, a.kept), warp, nwarps, lane);
     grid.sync();                    // (the last level's pass may still read F_L)
-    ld_mf_clear_slot<W>(a, level % 3, (i64)s_row[LD_MF_COUNT], thread, nthreads);
-    if (level > 0) ld_mf_clear_slot<W>(a, (level + 2) % 3, (i64)s_row[LD_MF_ROW], thread, nthreads);
+    ld_mf_clear_frontier<W>(a, level, (i64)s_row[LD_MF_COUNT], thread, nthreads);
+    if (level > 0) ld_mf_clear_frontier<W>(a, level - 1, (i64)s_row[LD_MF_ROW], thread, nthreads);
     if (master) {
         const u64 status[5] = {(u64)level, (u64)rule.push, (u64)rule.previous, (u64)rule.unexplored, started};
         for (int f = 0; f < 5; ++f) a.report[f] = a.mirror[f] = status[f];

@@ -158,6 +158,57 @@ def test_every_pull_lanes_build(kernels, lanes, name):
         kernels.multi_fused_pull_lanes = kept
 
 
+def path_graph(n=120):
+    """A directed path 0 -> 1 -> ... -> n-1: deeper than the levels a run keeps to its end."""
+    return np.arange(n - 1, dtype=np.int64), np.arange(1, n, dtype=np.int64), n, False
+
+
+@pytest.mark.parametrize("kept", [0, 1, 3, 32])
+@pytest.mark.parametrize("name", sorted(GRAPHS) + ["path"])
+def test_every_number_of_kept_levels(kernels, kept, name):
+    """The levels a run keeps to its end (written then, row by row) and the deeper ones (written
+    as they settle) meet without a gap or a double: none kept, a few (the frontier slots'
+    rotation starts after them), all of a shallow graph's, and a path deeper than any; one
+    word and several, with a depth limit inside the kept ones and past them."""
+    graph = path_graph() if name == "path" else GRAPHS[name]()
+    before = kernels.multi_fused_kept_levels
+    kernels.multi_fused_kept_levels = kept
+    try:
+        for k in (64, 200):
+            sources = np.random.default_rng(kept + k).integers(0, graph[2], k)
+            check(kernels, graph, sources, mode="auto")
+            for depth_limit in (2, 40):
+                check(kernels, graph, sources, mode="auto", depth_limit=depth_limit, parents=False, extra_rows=3)
+    finally:
+        kernels.multi_fused_kept_levels = before
+
+
+def test_kept_levels_out_of_range_refused(kernels):
+    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_LEVELS
+    before = kernels.multi_fused_kept_levels
+    for wrong in (-1, MULTI_FUSED_KEPT_LEVELS + 1):
+        kernels.multi_fused_kept_levels = wrong
+        try:
+            with pytest.raises(ValueError, match="multi_fused_kept_levels"):
+                run(kernels, GRAPHS["directed"](), [0, 1])
+        finally:
+            kernels.multi_fused_kept_levels = before
+
+
+def test_kept_levels_fit_the_free_memory(kernels, monkeypatch):
+    """Kept frontiers take at most MULTI_FUSED_KEPT_SHARE of the free memory: fewer are kept when
+    it is short (none at all when not even one fits), the levels the same."""
+    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_SHARE
+    n, width = 1000, 2
+    slot = 8 * n * width
+    for free, kept in ((int(5 * slot / MULTI_FUSED_KEPT_SHARE), 5), (slot, 0), (1 << 50, kernels.multi_fused_kept_levels)):
+        monkeypatch.setattr(kernels, "free_device_bytes", lambda free=free: (free, free))
+        assert kernels._multi_fused_kept(n, width) == kept
+    monkeypatch.setattr(kernels, "free_device_bytes", lambda: (0, 0))
+    kernels._multi_fused_cache = None
+    check(kernels, path_graph(), [0, 5, 119], mode="auto")
+
+
 def test_unbuilt_pull_lanes_refused(kernels):
     kept = kernels.multi_fused_pull_lanes
     kernels.multi_fused_pull_lanes = 3

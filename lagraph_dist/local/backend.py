@@ -121,14 +121,8 @@ class Backend:
         fit.require_fit(nbytes, self, what)
 
     def free_device_bytes(self):
-        """(bytes we may still take, device total): the driver's free memory plus the pool's
-        cached blocks, capped by the pool's limit when one is set (cupy set_limit)."""
-        pool = self.xp.get_default_memory_pool()
-        free, total = self.xp.cuda.runtime.memGetInfo()
-        free += pool.free_bytes()
-        if pool.get_limit():
-            free = min(free, pool.get_limit() - pool.used_bytes())
-        return free, total
+        """(bytes we may still take, device total): the kernels' free_device_bytes."""
+        return self.kernels.free_device_bytes()
 
     def passes_to_fit(self, bytes_for_passes):
         """:func:`lagraph_dist.local.fit.passes_to_fit` on this backend."""

@@ -31,6 +31,8 @@ def host_memory():
             for line in handle:
                 key, _, rest = line.partition(":")
                 meminfo[key] = int(rest.split()[0]) * 1024
+                if "MemAvailable" in meminfo and "MemTotal" in meminfo:
+                    break                    # (the first lines: the rest is not read each call)
     except (OSError, ValueError, IndexError):
         meminfo = {}
     if "MemAvailable" in meminfo and "MemTotal" in meminfo:

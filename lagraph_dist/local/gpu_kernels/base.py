@@ -301,6 +301,15 @@ class KernelsBase:
     def reset_peak(self):
         self._pool.free_all_blocks()
 
+    def free_device_bytes(self):
+        """(bytes we may still take, device total): the driver's free memory plus the pool's
+        cached blocks, capped by the pool's limit when one is set (cupy set_limit)."""
+        free, total = self.cp.cuda.runtime.memGetInfo()
+        free += self._pool.free_bytes()
+        if self._pool.get_limit():
+            free = min(free, self._pool.get_limit() - self._pool.used_bytes())
+        return free, total
+
     def device_info(self):
         cp = self.cp
         device = cp.cuda.Device()

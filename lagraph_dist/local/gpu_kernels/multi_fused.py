@@ -27,6 +27,12 @@ MULTI_FUSED_BLOCKS_PER_SM = 2
 #: lanes that read a pull row together when a vertex has one word (multi_fused.cu's PULL_LANES;
 #: Kronecker 22, 64 sources, one H200: 1, 2, 4, 8 lanes gave 5.89, 5.81, 6.04, 7.38 ms a batch)
 MULTI_FUSED_PULL_LANES = 2
+#: levels whose frontier words a run keeps to its end, which writes each row's levels once,
+#: coalesced (multi_fused.cu's LD_MF_KEPT_PLANES bits of depth), where deeper levels' are
+#: written as they settle, a row's few entries at a time
+MULTI_FUSED_KEPT_LEVELS = 32
+#: the share of the device's free memory the kept words may take (fewer levels are kept beyond it)
+MULTI_FUSED_KEPT_SHARE = 0.25
 
 #: multi_fused.cu's ld_mf_args, field by field in its order, each 8 bytes
 MULTI_FUSED_ARGUMENTS = (
@@ -36,7 +42,7 @@ MULTI_FUSED_ARGUMENTS = (
     ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
     ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
     ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
-    ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"))
+    ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("kept", "q"))
 _PACKING = struct.Struct("<" + "".join(kind for _, kind in MULTI_FUSED_ARGUMENTS))
 
 
@@ -59,6 +65,8 @@ class MultiFusedKernels(KernelsBase):
     multi_fused_blocks_per_sm = MULTI_FUSED_BLOCKS_PER_SM
     #: lanes a pull row for one word a vertex (MULTI_FUSED_PULL_LANES_BUILT); benchmarks compare them
     multi_fused_pull_lanes = MULTI_FUSED_PULL_LANES
+    #: levels kept to the end at most (0: every level's written as it settles); benchmarks compare them
+    multi_fused_kept_levels = MULTI_FUSED_KEPT_LEVELS
 
     def multi_bfs_fused(self, out_csr, in_csr, sources, out_degree, *, rows, levels, parents, rule,
                         max_levels) -> MultiFusedRun:
@@ -91,7 +99,8 @@ class MultiFusedKernels(KernelsBase):
             _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
-            _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ)
+            _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ,
+            min(space["kept"], max_levels + 1))
         self.launch_cooperative(function, self._multi_fused_blocks(function), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
         ran, push, previous, unexplored, started = (int(x) for x in head[:5])
@@ -131,7 +140,7 @@ class MultiFusedKernels(KernelsBase):
         """The run's workspace for this graph and width (kept while the graph is the last one
         searched): visited words, three frontier slots (words and bits, left zero by every run),
         their queues, giant lists and the ends of the giants' edges, full-word counts, the pull's slices of long rows, the argument buffer."""
-        key = (id(out_csr.indptr), id(in_csr.indptr), width)
+        key = (id(out_csr.indptr), id(in_csr.indptr), width, self.multi_fused_kept_levels)
         cached = getattr(self, "_multi_fused_cache", None)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -144,9 +153,10 @@ class MultiFusedKernels(KernelsBase):
                              f"more than {MULTI_FUSED_PUSH_GIANT} out-edges and 2^{MULTI_FUSED_GIANT_SHIFT} edges; "
                              f"this graph has {giants:,} and {out_csr.nnz:,}")
         rows, starts = self._long_row_slices(in_csr)
+        kept = self._multi_fused_kept(n, width)
         space = {
             "visited": cp.empty(n * width, dtype=cp.uint64),
-            "frontiers": cp.zeros(3 * n * width, dtype=cp.uint64),
+            "frontiers": cp.zeros((kept + 3) * n * width, dtype=cp.uint64), "kept": kept,
             "bitmaps": cp.zeros(3 * -(-n // 32), dtype=cp.uint32),
             "queues": cp.empty(3 * max(n, 1), dtype=cp.int32),
             "giants": cp.empty(3 * max(n, 1), dtype=cp.int32),
@@ -158,6 +168,16 @@ class MultiFusedKernels(KernelsBase):
         }
         self._multi_fused_cache = (key, space)
         return space
+
+    def _multi_fused_kept(self, n, width):
+        """Frontier slots kept to the end: multi_fused_kept_levels, fewer where their words would
+        take more than MULTI_FUSED_KEPT_SHARE of the device's free memory (deeper levels' rows
+        are then written as they settle: the same levels, written in more pieces)."""
+        most = int(self.multi_fused_kept_levels)
+        if not 0 <= most <= MULTI_FUSED_KEPT_LEVELS:
+            raise ValueError(f"multi_fused_kept_levels must be 0 to {MULTI_FUSED_KEPT_LEVELS}, got {most}")
+        slot_bytes = 8 * max(n, 1) * width
+        return min(most, int(self.free_device_bytes()[0] * MULTI_FUSED_KEPT_SHARE) // slot_bytes)
 
     def _long_row_slices(self, in_csr):
         """(row, first in-edge) of every slice of MULTI_FUSED_LONG_ROW in-edges of the rows that
