@@ -20,7 +20,6 @@ pytest's own status when the run itself breaks.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -117,6 +116,13 @@ def engine_backend():
     return ld.get_backend(nx.config.backends.lagraph_dist.backend).name
 
 
+def engine_environment():
+    """The record's environment (device, versions, commit) of the engine backend the run used."""
+    import lagraph_dist as ld
+    from lagraph_dist.tools.bench import environment
+    return environment(ld.Matrix.from_edges([0], [1], 2, backend=engine_backend()))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--floor", type=float, default=FLOOR, help=f"least pass share (default {FLOOR})")
@@ -131,11 +137,12 @@ def main(argv=None):
     tally = Tally()
     started = time.perf_counter()
     status = pytest.main(["-q", "-p", "no:cacheprovider", "--pyargs", *MODULES, *pytest_args], plugins=[tally])
-    summary = tally.summary() | {"floor": options.floor, "seconds": round(time.perf_counter() - started, 1),
-                                 "modules": MODULES, "engine_backend": engine_backend()}
+    summary = {"benchmark": "networkx_suite"} | tally.summary() | {"floor": options.floor, "seconds": round(time.perf_counter() - started, 1),
+                                 "modules": MODULES, "engine_backend": engine_backend(),
+                                 "environment": engine_environment()}
     if options.json:
-        with open(options.json, "w") as out:
-            json.dump(summary, out, indent=1)
+        from lagraph_dist.tools.bench import write_json
+        write_json(summary, options.json)
     share = summary["pass_share"]
     print(f"networkx {summary['networkx']}'s tests with the lagraph_dist backend ({summary['engine_backend']} engine): "
           f"{summary['reached_backend']} of "

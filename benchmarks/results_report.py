@@ -300,6 +300,9 @@ def what_is(record):
         return f"{record['summary']} (bench --algorithm {record['algorithm']}): {where}; ours against {ratios}"
     if record.get("benchmark") == "networkx_backend":
         return f"networkx's calls through its backends (networkx_backend_bench.py): Kronecker {record['graph']['scale']}"
+    if record.get("benchmark") == "networkx_suite":
+        return (f"networkx {record['networkx']}'s tests with the backend (networkx_suite.py), "
+                f"{record['engine_backend']} engine: {100 * record['pass_share']:.1f}% of {record['reached_backend']} pass")
     if record.get("benchmark") == "multi_source":
         graphs = list(dict.fromkeys(run["graph"] for run in record["runs"]))
         counts = sorted({run["sources"] for run in record["runs"]})
@@ -1347,9 +1350,29 @@ def results_networkx_backend(results):
                           "networkx's.", md_table(header, rows)])
 
 
+def results_networkx_suite(results):
+    """networkx's own tests run with the backend (benchmarks/networkx_suite.py): a row a run."""
+    rows = []
+    for name in sorted(path.name for path in Path(results).glob("*networkx-suite-*.json")):
+        record = load(results, name)
+        environment = record["environment"]
+        machine = environment.get("device") or environment.get("host", "?")
+        reached = record["reached_backend"]
+        rows.append([record["engine_backend"], machine, record["networkx"], str(record["tests"]), str(reached),
+                     str(record["reached_outcomes"].get("passed", 0)), f"{100 * record['pass_share']:.1f}%",
+                     f"{100 * record['floor']:.0f}%", str(len(record["not_passed"])), f"`{record_commit(record)}`",
+                     f"`{name}`"])
+    header = ["engine", "machine", "networkx", "tests run", "reached the backend", "passed", "pass share",
+              "floor", "not passed", "commit", "record"]
+    return "\n\n".join(["networkx's tests of the dispatched functions' modules (`pytest --pyargs`) with "
+                          "`NETWORKX_TEST_BACKEND=lagraph_dist`: the share counts the tests that reached the "
+                          "backend and were not skipped.", md_table(header, rows)])
+
+
 # -- regions -------------------------------------------------------------------------------------------
 RESULTS_README_REGIONS = {
     "multi-source": results_multi_source, "family": results_family, "networkx-backend": results_networkx_backend,
+    "networkx-suite": results_networkx_suite,
     "cpu-agreement": results_agreement,
     "readme-h100-bench": readme_h100_bench, "readme-high-diameter": readme_high_diameter,
     "readme-multigpu": readme_multigpu,
