@@ -92,17 +92,32 @@ HAND = {
 }
 
 
+@pytest.fixture(params=["kernel", "searches"])
+def method(request, monkeypatch):
+    """How the labels are made: by the kernel set's components kernel where it has one (one
+    process on the CPU), or by searches and label propagation (grids, the GPU) forced here."""
+    if request.param == "searches":
+        monkeypatch.setattr(components, "labels_fusable", lambda A: False)
+    return request.param
+
+
+@pytest.fixture
+def searches_only(monkeypatch):
+    """The tests of the searches' method itself (which searches ran, from where)."""
+    monkeypatch.setattr(components, "labels_fusable", lambda A: False)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("directed", [False, True], ids=["undirected", "directed"])
 @pytest.mark.parametrize("name", sorted(HAND))
-def test_hand_graphs(backend, directed, name):
+def test_hand_graphs(backend, directed, name, method):
     src, dst, n = HAND[name]
     A, S = build(src, dst, n, directed=directed, backend=backend)
     check(A, S, directed=directed)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_known_labels(backend):
+def test_known_labels(backend, method):
     """Weak components: 0 -> 1 <- 2 is one; 3 -> 4 -> 3 another; 5 alone; 7 -> 6 and its self-loop."""
     A = ld.Matrix.from_edges([0, 2, 3, 4, 7, 7], [1, 1, 4, 3, 6, 7], 8, backend=backend)
     assert connected_components(A).to_numpy().tolist() == [0, 0, 0, 3, 3, 5, 6, 6]
@@ -116,7 +131,7 @@ def test_known_labels(backend):
 # -- deep, skewed and several large components -----------------------------------------------
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("directed", [False, True], ids=["undirected", "directed"])
-def test_deep_path_and_mesh(backend, directed):
+def test_deep_path_and_mesh(backend, directed, method):
     """A path of 300 vertices numbered backwards (the smallest id at the far end of the hub's
     search) beside a 30 x 30 mesh and isolated vertices."""
     path = np.arange(300)[::-1]
@@ -128,7 +143,7 @@ def test_deep_path_and_mesh(backend, directed):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_connected_mesh_is_one_search(backend, monkeypatch):
+def test_connected_mesh_is_one_search(backend, monkeypatch, searches_only):
     """From vertex 0, which has an edge: no hub is looked for."""
     src, dst = mesh_edges(40, 50)
     A, S = build(src, dst, 2000, directed=False, backend=backend)
@@ -142,7 +157,7 @@ def test_connected_mesh_is_one_search(backend, monkeypatch):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("directed", [False, True], ids=["undirected", "directed"])
-def test_several_large_components_are_searched(backend, directed, monkeypatch):
+def test_several_large_components_are_searched(backend, directed, monkeypatch, searches_only):
     """Two meshes side by side and a small one, vertex 0 isolated: the hub's search (from 750, of
     degree 7) takes one mesh, a search from the smallest unsettled id (1) the other, propagation
     the small one."""
@@ -160,7 +175,7 @@ def test_several_large_components_are_searched(backend, directed, monkeypatch):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_vertex_zero_in_a_small_component(backend, monkeypatch):
+def test_vertex_zero_in_a_small_component(backend, monkeypatch, searches_only):
     """The first search (from 0) settles a pair; the mesh is then searched from its smallest id."""
     monkeypatch.setattr(components, "SEARCH_AT_LEAST_VERTICES", 500)
     ms, md = mesh_edges(20, 30, base=5)
@@ -173,7 +188,7 @@ def test_vertex_zero_in_a_small_component(backend, monkeypatch):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_kronecker(backend):
+def test_kronecker(backend, method):
     """Skewed: a giant component, isolated vertices and small components."""
     A = ld.kronecker(11, edgefactor=4, seed=3, backend=backend)
     S = A.to_scipy()
@@ -194,15 +209,18 @@ def test_other_graph_kinds_are_converted(backend):
 
 # -- random graphs -------------------------------------------------------------------------
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("searches", [False, True], ids=["propagation", "searches"])
+@pytest.mark.parametrize("searches", ["kernel", False, True], ids=["kernel", "propagation", "searches"])
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs())
 def test_random_graphs(backend, searches, graph):
-    """Hypothesis's graphs (duplicates, self-loops, chains, several components, directed or not);
+    """Hypothesis's graphs (duplicates, self-loops, chains, several components, directed or not)
+    labelled by the kernel where the backend has one, or by searches and propagation;
     ``searches``: every component after the hub's found by a search of its own."""
     src, dst, n, symmetrize, _ = graph
     with pytest.MonkeyPatch.context() as patch:
-        if searches:
+        if searches != "kernel":
+            patch.setattr(components, "labels_fusable", lambda A: False)
+        if searches is True:
             patch.setattr(components, "SEARCH_AT_LEAST", 0)
             patch.setattr(components, "SEARCH_AT_LEAST_VERTICES", 1)
         A, S = build(src, dst, n, directed=not symmetrize, backend=backend)

@@ -5,6 +5,10 @@ connected components, where a vertex's neighbours are its in- and out-neighbours
 ``connected_components`` / ``weakly_connected_components`` as a partition, each part named by
 its smallest id).
 
+On one process whose kernel set has a components kernel (the CPU's: a sampled union-find,
+:mod:`lagraph_dist.algebra.components`), the labels are that one call. Elsewhere (grids, the
+GPU) they come from searches and label propagation, as follows.
+
 Why this method: a Kronecker graph is skewed (at scale 20
 one component of 646,002 vertices, 402,226 isolated ones and 348 in tiny components) and a
 1000 x 1000 mesh is deep (one component, 2,000 hops across), where label propagation, or FastSV
@@ -45,6 +49,7 @@ from __future__ import annotations
 import numpy as np
 
 import lagraph_dist.algebra.expr  # noqa: F401  (the grammar's masked writes: w(~m.S, replace=True) << u)
+from lagraph_dist.algebra.components import component_labels, labels_fusable
 from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mult, reduce
 from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm
 from lagraph_dist.algebra.products import mxv, vxm
@@ -81,6 +86,9 @@ def number_connected_components(A) -> int:
 
 def _components(A, *, count=False):
     """(labels, the number of components when ``count`` else None) of the Matrix ``A``."""
+    if labels_fusable(A):
+        labels, components = component_labels(A)
+        return labels, components if count else None
     n = A.n
     A.T.prepare_pull()                # pull levels (and a directed graph's in-edges) read the by-row copy
     with_edge = _with_edge(A)

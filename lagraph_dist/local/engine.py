@@ -226,8 +226,19 @@ class PathDependencies(Protocol):
         are given, each search's vertices reached besides its source, the edges read)."""
 
 
+@runtime_checkable
+class ComponentLabels(Protocol):
+    """An optional member of a kernel set: every vertex's connected-component label in one call
+    (``lagraph_dist.algebra.components.component_labels`` asks for it on one process; a kernel
+    set without it leaves components to searches and label propagation). The CPU's has it."""
+
+    def connected_components(self, out_csr, in_csr) -> np.ndarray:
+        """int64 labels, each vertex's smallest id of its component (weakly connected: ``in_csr``
+        the in-edges of a directed graph; None for a symmetric one)."""
+
+
 #: the optional members (each a Protocol of its own) a kernel set may have
-OPTIONAL_KERNELS = (PathDependencies,)
+OPTIONAL_KERNELS = (PathDependencies, ComponentLabels)
 
 
 class DeviceKernels(Kernels, Protocol):

@@ -1,0 +1,118 @@
+"""Connected components in one compiled call: every vertex's label, the smallest vertex id of its
+component (weakly connected where the graph is directed).
+
+A union-find over the edges that links the larger root under the smaller, so that each tree's
+root is its smallest id, sampled the way Afforest samples (Sutton, Ben-Nun and Barak, IPDPS
+2018): first every vertex's first ``SAMPLED_EDGES`` out-edges, which on a skewed graph already
+join its giant component and on a mesh (each vertex linked to its first, smallest, neighbours)
+the whole of it; then the most frequent root among ``SAMPLES`` sampled vertices is taken for the
+giant's, and only the vertices outside it read their remaining edges (out-edges, and in-edges
+of a directed graph, since an edge into a giant's vertex from outside is read from its tail
+only when both lists are). A last pass points every vertex at its root.
+
+One thread: linking races where threads share trees, and the passes are a few reads a vertex
+(a 1000 x 1000 mesh, 2 cores: about 10 ms, where one search across it took ~35). The result is
+the same whatever the order of the edges: the smallest id of each component.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from lagraph_dist.local.parts import LocalCSR
+
+__all__ = ["connected_components", "warm_up"]
+
+#: out-edges of every vertex linked before the giant is sampled (Afforest's neighbour rounds)
+SAMPLED_EDGES = 2
+#: vertices whose roots are counted to name the giant component
+SAMPLES = 1024
+
+
+@numba.njit(cache=True, inline="always")
+def _root(parent, v):
+    """v's root, halving the path on the way (each vertex visited points at its grandparent)."""
+    while parent[v] != v:
+        up = parent[parent[v]]
+        parent[v] = up
+        v = up
+    return v
+
+
+@numba.njit(cache=True, inline="always")
+def _link(parent, u, v):
+    """Join u's and v's trees: the larger root goes under the smaller."""
+    a, b = _root(parent, u), _root(parent, v)
+    if a < b:
+        parent[b] = a
+    elif b < a:
+        parent[a] = b
+
+
+@numba.njit(cache=True)
+def _link_rows(parent, indptr, indices, first, skip_root):
+    """Link every vertex to its out-neighbours from slot ``first`` of its row on (all of them
+    when ``first`` is 0), skipping the vertices whose root is ``skip_root`` (-1: none)."""
+    n = parent.shape[0]
+    for u in range(n):
+        start, stop = indptr[u] + first, indptr[u + 1]
+        if start >= stop or (skip_root >= 0 and _root(parent, u) == skip_root):
+            continue
+        for e in range(start, stop):
+            _link(parent, u, indices[e])
+
+
+@numba.njit(cache=True)
+def _link_sampled(parent, indptr, indices, count):
+    """Link every vertex to its first ``count`` out-neighbours."""
+    n = parent.shape[0]
+    for u in range(n):
+        stop = min(indptr[u] + count, indptr[u + 1])
+        for e in range(indptr[u], stop):
+            _link(parent, u, indices[e])
+
+
+@numba.njit(cache=True)
+def _flatten(parent):
+    """Every vertex points at its root (ids increase along no path: a root is below its tree)."""
+    for v in range(parent.shape[0]):
+        parent[v] = parent[parent[v]]
+
+
+@numba.njit(cache=True)
+def _most_frequent_root(parent, picks):
+    """The root most of the sampled vertices ``picks`` have (the giant component's)."""
+    roots = np.empty(picks.shape[0], np.int64)
+    for i in range(picks.shape[0]):
+        roots[i] = _root(parent, picks[i])
+    roots.sort()
+    best, best_count, run = roots[0], 0, 0
+    for i in range(roots.shape[0]):
+        run = run + 1 if i > 0 and roots[i] == roots[i - 1] else 1
+        if run > best_count:
+            best, best_count = roots[i], run
+    return best
+
+
+def connected_components(out_csr: LocalCSR, in_csr: LocalCSR | None) -> np.ndarray:
+    """int64 labels of the graph whose row u of ``out_csr`` lists u's out-neighbours: each
+    vertex's smallest id of its component; ``in_csr`` (row v: v's in-neighbours) for a directed
+    graph, whose weakly connected components these are, None for a symmetric one."""
+    n = out_csr.nmajor
+    parent = np.arange(n, dtype=np.int64)
+    if n == 0:
+        return parent
+    _link_sampled(parent, out_csr.indptr, out_csr.indices, SAMPLED_EDGES)
+    _flatten(parent)
+    picks = np.random.default_rng(0).integers(0, n, min(SAMPLES, n))
+    giant = _most_frequent_root(parent, picks)
+    _link_rows(parent, out_csr.indptr, out_csr.indices, SAMPLED_EDGES, giant)
+    if in_csr is not None:
+        _link_rows(parent, in_csr.indptr, in_csr.indices, 0, giant)
+    _flatten(parent)
+    return parent
+
+
+def warm_up(csr):
+    """Compile (or load) the loops on a tiny graph."""
+    connected_components(csr, csr)
