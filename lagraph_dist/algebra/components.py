@@ -18,6 +18,7 @@ from lagraph_dist.algebra.levels import LevelRecord
 from lagraph_dist.algebra.products import orientation
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.local.engine import ComponentLabels
+from lagraph_dist.local.parts import LocalPart
 
 __all__ = ["labels_fusable", "component_labels"]
 
@@ -39,6 +40,16 @@ def component_labels(A):
     count = int(np.count_nonzero(labels == np.arange(A.n, dtype=np.int64)))
     trace.note_levels("components", [LevelRecord(A.n, count, A.nvals, False, time.perf_counter() - started,
                                                  fused=True)], direction="union-find")
-    vector = Vector.from_coo(np.arange(A.n, dtype=np.int64), labels, size=A.n, dtype=np.int64, grid=A.grid,
-                             backend=A.backend)
-    return vector, count
+    return _every_vertex(A, labels), count
+
+
+def _every_vertex(A, values):
+    """The bitmap Vector of a one-process ``A``'s every vertex holding ``values`` (numpy, n of
+    them), made as its part directly: ``Vector.from_coo`` routes and merges the ids, 16 ms of a
+    1000 x 1000 mesh's 36."""
+    backend, length = A.backend, A.layout.block_len
+    dense = np.zeros(length, dtype=values.dtype)
+    dense[:A.n] = values
+    words = backend.kernels.bitmap_from_list(backend.asarray(np.arange(A.n, dtype=np.int32)), length)
+    part = LocalPart("bitmap", length, A.n, backend.asarray(dense), words=words)
+    return Vector._from_part(A.n, A.grid, backend, part, layout=A.layout)
