@@ -287,10 +287,6 @@ __device__ __forceinline__ void ld_mf_offer_edges(const ld_mf_level<W>& m, ld_mf
     u64 seen[U], bits[U], old[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) seen[u] = v[u] >= 0 && offer[u] ? ld_mf_seen(m, v[u], j) : ~0ull;
-#if LD_MF_PUSH_PEEK       // (a probe: drop the bits this level's claims already hold before the atomic)
-#pragma unroll
-    for (int u = 0; u < U; ++u) seen[u] |= v[u] >= 0 && offer[u] ? __ldcg(m.next + (i64)v[u] * W + j) : 0ull;
-#endif
 #pragma unroll
     for (int u = 0; u < U; ++u) {
         bits[u] = v[u] >= 0 ? offer[u] & ~seen[u] : 0ull;

@@ -33,10 +33,11 @@ without its pointer jumping, needs a round a hop. One search settles most of eit
    until none changes: the rest of a skewed graph settles in a few rounds.
 4. Isolated vertices keep their own ids.
 
-On 2 cores (benchmarks/components.py, medians of 15-21 calls in three runs, scipy's
-``connected_components`` alternating with ours): the mesh 36-44 ms against scipy's 32-47 on a
-float64 CSR and 49-59 on the bool CSR of ``A.to_scipy()``, which it converts; Kronecker 20
-90-100 ms against scipy's 2.3-3.0 s.
+On 2 cores, by these searches (benchmarks/components.py, medians of 15-21 calls in three
+runs, scipy's ``connected_components`` alternating with ours): the mesh 36-44 ms against
+scipy's 32-47 on a float64 CSR and 49-59 on the bool CSR of ``A.to_scipy()``, which it
+converts; Kronecker 20 90-100 ms against scipy's 2.3-3.0 s. The CPU's union-find, where it
+runs: the mesh 12.0 ms, Kronecker 20 54.6 ms (``cpu-family-cc-*-ec2bc44.json``).
 
 Only algebra calls: no kernel, MPI call or backend branch. The algebra lacks a positional apply
 (GraphBLAS's ``ROWINDEX``): the vertex ids are a Vector built from indices, ~30 of the ~95 ms
