@@ -20,6 +20,12 @@ output's entries and M the positions the mask allows (everything without a mask)
 
 Only what the engine runs is accepted; anything else raises :class:`Unsupported` (a form
 GraphBLAS defines, naming what is supported) or :class:`DomainMismatch` (a form it rejects too).
+
+The grammar's methods live here, above the classes they act on, and are installed on them in
+one block at the end of this module (imported with the package): ``Vector.S``, ``Vector.V``,
+``w(...)`` (``__call__``), ``v[i] = x`` (``__setitem__``), ``v.vxm``, ``v.ewise_add``,
+``v.ewise_mult``, ``v.apply``, ``v.reduce``, ``A.mxv``, and ``@``, which raises (GraphBLAS
+spells products with a semiring).
 """
 from __future__ import annotations
 

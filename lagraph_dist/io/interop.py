@@ -24,6 +24,10 @@ Market file, a scipy or cupyx matrix whose pattern equals its transpose (``from_
 out, unless told ``symmetric=``) or ``symmetrize=True`` make a symmetric matrix, which goes back
 out as an undirected graph or a symmetric file. A networkx graph's nodes travel as ``Matrix.labels`` (unless they are
 0..n-1) and name the nodes of ``to_networkx``.
+
+The methods of the table (``Matrix.from_*``, ``A.to_*`` but ``to_scipy``, ``Vector.from_graphblas``,
+``v.to_graphblas``) are these module functions, installed on the classes in one block at the end
+of this module: they build and read Matrix and Vector, so they live in this layer, above them.
 """
 from __future__ import annotations
 
