@@ -1,0 +1,294 @@
+// fused.cu's grid levels (fused.cu includes it, after fused_base.cuh): a push level's visit
+// (ld_push_visit) and warp runs, ld_push_level, the flat push level (ld_push_flat_level),
+// ld_pull_level, the giant rows' pull (ld_pull_giant_rows) and ld_compact.
+#pragma once
+#include "fused_base.cuh"
+
+// A grid push level of at most this many frontier edges claims eagerly (ld_push_visit), in the
+// one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
+#define LD_EAGER_EDGES 65536
+
+// Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
+// during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
+// coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
+// An `eager` (small) level claims with the atomic alone and reads the degree beside it: the
+// probes and the read after the claim would be three more round trips on the level's chain.
+template <typename V>
+__device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
+                                              u64& next_edges, bool eager) {
+    bool fresh = false, giant = false;
+    if (eager) {
+        ld_eager_claim claim;
+        if (valid) claim.issue(out.out_indptr, out.words, v);
+        fresh = claim.fresh(valid, v);
+        if (fresh) {
+            out.parents[v] = value;
+            ld_mark_found(out, v, false);
+            next_edges += (u64)claim.degree();
+            giant = claim.degree() > LD_FUSED_PUSH_GIANT_DEGREE;
+        }
+    } else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
+        fresh = true;
+        const i64 degree = ld_record_found(out, v, false);
+        next_edges += (u64)degree;
+        giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
+    }
+    ld_warp_append(fresh, v, out.next_queue, out.next_count);
+    ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
+}
+
+// A warp visits out-edges [start, end) of `source`, 32 a step (a larger vertex, a giant's slice).
+template <int MULT, typename V, bool EAGER>
+__device__ __forceinline__ void ld_push_warp_run(const int* __restrict__ indices, int source, i64 start, i64 end,
+                                                 const ld_level_out<V>& out, u64& next_edges, int lane) {
+    for (i64 base = start; base < end; base += 32) {
+        const bool valid = base + lane < end;
+        const int v = valid ? __ldg(indices + base + lane) : 0;
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
+    }
+}
+
+template <int MULT, typename V, bool EAGER>
+__device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                              const int* __restrict__ frontier, i64 nf, const int* __restrict__ giants, i64 ngiants,
+                              u64* work, const ld_level_out<V>& out, u64& next_edges,
+                              int lane, i64 warp, i64 nwarps) {
+    const u32 full = 0xffffffffu;
+    // vertices a warp item: 32 when the frontier fills every warp 32 times over, fewer when it
+    // is small, so that a small level's few edges spread over many warps (latency, not work);
+    // a power of two, 1 << shift, so that the items' count is a shift, not a 64-bit division on
+    // the head of every grid level
+    int shift = 5;
+    while (shift > 0 && (nwarps << shift) > nf) --shift;
+    const int per = 1 << shift;
+    const i64 items = (nf + per - 1) >> shift;
+    for (u64 chunk = (u64)warp;; chunk = ld_next_item(work, nwarps, items, lane)) {
+        if ((i64)chunk >= items) break;
+        if (EAGER && shift == 0) {
+            // one vertex an item (a thin level: fewer entries than warps): every lane reads the
+            // entry and its row (one request each), so its edges need no scan, search or shuffle
+            // on the level's chain; a giant's edges are the grid's (below). Eager levels only: the
+            // two-block build, at the edge of its registers, keeps its code as it was
+            const int u = __ldcg(frontier + chunk);
+            const i64 start = __ldg(indptr + u), end = __ldg(indptr + u + 1);
+            if (end - start <= LD_FUSED_PUSH_GIANT_DEGREE)
+                ld_push_warp_run<MULT, V, EAGER>(indices, u, start, end, out, next_edges, lane);
+            continue;
+        }
+        const i64 i = ((i64)chunk << shift) + lane;
+        int u = 0;
+        i64 start = 0, degree = 0;
+        if (lane < per && i < nf) {
+            u = __ldcg(frontier + i);
+            start = __ldg(indptr + u);
+            degree = __ldg(indptr + u + 1) - start;
+        }
+        const bool small = degree <= LD_SMALL_DEGREE;
+        // the small entries' edges, flattened over the lanes
+        const int mine = small ? (int)degree : 0;
+        const int inclusive = ld_warp_inclusive_sum(mine);
+        const int total = __shfl_sync(full, inclusive, 31);
+        const int exclusive = inclusive - mine;
+        for (int e0 = 0; e0 < total; e0 += 32) {
+            const int e = e0 + lane;
+            int owner = 0;                                  // lanes whose inclusive sum is <= e
+            for (int step = 16; step > 0; step >>= 1) {
+                const int probe = __shfl_sync(full, inclusive, owner + step - 1);
+                if (probe <= e) owner += step;
+            }
+            owner &= 31;
+            const int source = __shfl_sync(full, u, owner);
+            const i64 source_start = __shfl_sync(full, start, owner);
+            const int before = __shfl_sync(full, exclusive, owner);
+            const bool valid = e < total;
+            const int v = valid ? __ldg(indices + source_start + (e - before)) : 0;
+            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
+        }
+        // larger entries, a warp each (giants are the grid's, below)
+        u32 larger = __ballot_sync(full, !small && degree <= LD_FUSED_PUSH_GIANT_DEGREE);
+        while (larger) {
+            const int owner = __ffs(larger) - 1;
+            larger &= larger - 1;
+            const int source = __shfl_sync(full, u, owner);
+            const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
+            ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
+        }
+    }
+    // giants: ld_giant_parts slices each, a warp a slice, all at once
+    const i64 parts = ld_giant_parts(ngiants, nwarps);
+    for (i64 k = warp; k < ngiants * parts; k += nwarps) {
+        const int source = __ldcg(giants + k / parts);
+        i64 s, end;
+        ld_giant_slice(indptr, source, k % parts, parts, s, end);
+        ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
+    }
+}
+
+// The entry of a shared frontier holding edge e: the last whose `offset` (out-edges of the
+// entries before it) is at most e, `top` the largest power of two at most nf.
+__device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top, i64 e) {
+    int at = 0;
+    for (int step = top; step > 0; step >>= 1)
+        if (at + step < nf && offset[at + step] <= e) at += step;
+    return at;
+}
+
+// A grid push level of at most LD_FLAT_FRONTIER entries (a Kronecker search's second and third
+// levels: a few to a few hundred vertices of hundreds to thousands of edges each) splits its
+// edges evenly over the grid's warps instead of giving each vertex of up to
+// LD_FUSED_PUSH_GIANT_DEGREE edges to one warp, which walked them 32 a step, a claim's few round
+// trips each (Kronecker 22's second level, 6 entries and 29,000 edges: 100 us). Every block
+// lists the entries in shared memory with their edges' offsets (a block scan); a warp takes a
+// contiguous range of the flattened edges and finds each edge's entry by a search of the
+// offsets. Giants need no pass of their own: their edges are in the ranges like any other.
+#define LD_FLAT_FRONTIER LD_FUSED_THREADS
+static_assert(LD_FLAT_FRONTIER <= LD_FUSED_THREADS, "a flat frontier holds an entry a thread");
+
+struct ld_flat_frontier {
+    int vertex[LD_FLAT_FRONTIER];
+    int offset[LD_FLAT_FRONTIER];     // out-edges of the entries before it
+    i64 start[LD_FLAT_FRONTIER];      // its first out-edge
+    i64 warp_edges[32];               // ld_block_exclusive_scan's warp totals
+};
+
+template <int MULT, typename V>
+__device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                   const int* __restrict__ frontier, int nf, const ld_level_out<V>& out,
+                                   u64& next_edges, bool eager, ld_flat_frontier& flat, int lane, i64 warp,
+                                   i64 nwarps) {
+    const int i = threadIdx.x;        // this thread's entry (blockDim.x >= LD_FLAT_FRONTIER)
+    int degree = 0;
+    if (i < nf) {
+        const int u = __ldcg(frontier + i);
+        const i64 start = __ldg(indptr + u);
+        degree = (int)(__ldg(indptr + u + 1) - start);
+        flat.vertex[i] = u;
+        flat.start[i] = start;
+    }
+    i64 edges;
+    const i64 before = ld_block_exclusive_scan(degree, flat.warp_edges, edges);
+    if (i < nf) flat.offset[i] = (int)before;
+    __syncthreads();
+    // warp w: edges [w * share, (w + 1) * share), share a multiple of 32 (whole steps)
+    const i64 share = ((edges + nwarps - 1) / nwarps + 31) & ~(i64)31;
+    const i64 first = warp * share, last = min(edges, first + share);
+    const int top = 1 << (31 - __clz(max(nf, 1)));
+    for (i64 base = first; base < last; base += 32) {
+        const i64 e = base + lane;
+        const bool valid = e < last;
+        int v = 0, source = 0;
+        if (valid) {
+            const int k = ld_edge_owner(flat.offset, nf, top, e);
+            source = flat.vertex[k];
+            v = __ldg(indices + flat.start[k] + (e - flat.offset[k]));
+        }
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager);
+    }
+}
+
+// Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
+// queued in `giant_rows` for phase two. Rows without in-edges (`empty_rows`, made once per
+// matrix) are closed like visited ones: a Kronecker graph's isolated vertices, a third or more
+// of them, would otherwise be read (their indptr) and skipped again on every pull level.
+template <int MULT, typename V>
+__device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
+                              const u32* __restrict__ empty_rows, const u32* __restrict__ frontier_bits, u64* work,
+                              int* __restrict__ giant_rows, u64* giant_row_count,
+                              const ld_level_out<V>& out, u64& found, u64& next_edges, u64& examined, int lane,
+                              i64 warp, i64 nwarps) {
+    const u32 full = 0xffffffffu;
+    const i64 nwords = (n + 31) >> 5;
+    const i64 groups = (nwords + LD_ROW_GROUP - 1) / LD_ROW_GROUP;
+    for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
+        if ((i64)group >= groups) break;
+        const i64 first_word = (i64)group * LD_ROW_GROUP;
+        for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
+            const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
+            if (closed == full) continue;
+            const i64 r = w * 32 + lane;
+            bool open = r < n && !((closed >> lane) & 1u);
+            i64 start = 0, end = 0;
+            if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
+            const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
+            ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
+            bool hit = false;
+            V value = V();
+            if (open && !giant && end - start <= LD_LONG_ROW_THRESHOLD)     // a lane a row
+                hit = ld_pull_short_row<MULT, LD_ADD_ANY, V, true>(indices, start, end, frontier_bits,
+                                                                   (const V*)nullptr, examined, value, 1, 1, 0);
+            u32 longer = __ballot_sync(full, open && !giant && end - start > LD_LONG_ROW_THRESHOLD);
+            while (longer) {                                 // a warp a row, 32 in-edges a step
+                const int owner = __ffs(longer) - 1;
+                longer &= longer - 1;
+                const i64 s = __shfl_sync(full, start, owner), t = __shfl_sync(full, end, owner);
+                V row_value = V();
+                if (ld_pull_warp_row<MULT, LD_ADD_ANY, V, true, 1>(indices, s, t, frontier_bits, (const V*)nullptr,
+                                                                   lane, examined, row_value, 1, 1, 0)
+                    && lane == owner) { hit = true; value = row_value; }
+            }
+            const u32 bits = __ballot_sync(full, hit);
+            bool giant_found = false;
+            if (hit) {
+                out.parents[r] = value;
+                const i64 degree = ld_record_found(out, (int)r, true);
+                next_edges += (u64)degree;
+                giant_found = degree > LD_FUSED_PUSH_GIANT_DEGREE;
+                ++found;
+            }
+            if (bits && lane == 0) {                         // the warp owns these words
+                atomicOr(out.words + w, bits);
+                out.next_bits[w] = bits;
+                if (out.depth_words) atomicOr(out.depth_words + w, bits);
+            }
+            ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
+        }
+    }
+}
+
+// Pull, phase two: the queued giant rows in slices, a warp a slice; a hit claims the row's bit.
+template <int MULT, typename V>
+__device__ void ld_pull_giant_rows(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                   const u32* __restrict__ frontier_bits, const int* __restrict__ giant_rows,
+                                   i64 count, const ld_level_out<V>& out, u64& found, u64& next_edges,
+                                   u64& examined, int lane, i64 warp, i64 nwarps) {
+    const u32 full = 0xffffffffu;
+    const i64 parts = ld_giant_parts(count, nwarps);
+    for (i64 k = warp; k < count * parts; k += nwarps) {     // a warp a slice of a row
+        const int r = __ldcg(giant_rows + k / parts);
+        i64 s, t;
+        ld_giant_slice(indptr, r, k % parts, parts, s, t);
+        const u32 bit = 1u << (r & 31);
+        for (i64 base = s; base < t; base += 32) {
+            u32 seen = 0;
+            if (lane == 0) seen = *(volatile u32*)(out.words + (r >> 5));
+            if (__shfl_sync(full, seen, 0) & bit) break;                  // found by another warp
+            const int c = base + lane < t ? __ldg(indices + base + lane) : -1;
+            const u32 hits = ld_pull_warp_hits<true>(frontier_bits, c, base, t, lane, examined);
+            if (!hits) continue;
+            const int first = __shfl_sync(full, c, __ffs(hits) - 1);
+            if (lane == 0 && !(atomicOr(out.words + (r >> 5), bit) & bit)) {
+                out.parents[r] = ld_multiply<MULT, V>(first, V(), 1, 1, 0);
+                const i64 degree = ld_record_found(out, r, false);
+                next_edges += (u64)degree;
+                ++found;
+                if (degree > LD_FUSED_PUSH_GIANT_DEGREE) out.next_giants[atomicAdd(out.next_giant_count, 1ull)] = r;
+            }
+            break;
+        }
+    }
+}
+
+// The ids of bitmap `bits` appended to `queue` (a pull's frontier, before a push reads it).
+__device__ void ld_compact(const u32* __restrict__ bits, i64 nwords, int* __restrict__ queue, u64* count,
+                           int lane, i64 warp, i64 nwarps) {
+    for (i64 base = warp * 32; base < nwords; base += nwarps * 32) {
+        const i64 w = base + lane;
+        u32 word = w < nwords ? ld_load_word(bits + w) : 0u;
+        while (__any_sync(0xffffffffu, word != 0)) {
+            const bool want = word != 0;
+            const int id = want ? (int)(w * 32 + __ffs(word) - 1) : 0;
+            ld_warp_append(want, id, queue, count);
+            word &= word - 1;
+        }
+    }
+}
