@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import lagraph_dist as ld
-from lagraph_dist.algebra import products
+from lagraph_dist.core.settings import settings
 from lagraph_dist.tools.bench import _component_edges, environment, pick_roots, teps_summary, write_json
 
 
@@ -52,11 +52,8 @@ def run_direction(A, roots, direction):
         edges.append(int(_component_edges(A, result)))
         if k == 0:
             first_levels = result.stats
-    products.SYNC_STAGE_TIMERS = True          # device-complete stage seconds, for the breakdown only
-    try:
+    with settings.changed(sync_stage_timers=True):     # device-complete stage seconds, for the breakdown only
         profiled = ld.bfs(A, roots[0], direction=direction).stats
-    finally:
-        products.SYNC_STAGE_TIMERS = False
     summary = teps_summary(edges, seconds)
     summary.update(direction=direction, roots=len(roots), validated=len(roots), edges_per_root=edges,
                    seconds_per_root=seconds, levels_first_root=first_levels,

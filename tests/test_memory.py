@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import lagraph_dist as ld
+from lagraph_dist.core.settings import settings as package_settings
 from lagraph_dist.local import fit
 from lagraph_dist.algebra import memory
 from lagraph_dist.algebra.matrix import LocalBlock, transpose_csr
@@ -280,7 +281,7 @@ def test_the_by_row_build_stays_within_its_bytes_on_the_host(passes):
 @pytest.mark.parametrize("scale, held", [(20, True), (27, False)])
 def test_one_gpu_counts_the_outputs_made_ahead_all_or_none(scale, held):
     """One GPU holds the next search's outputs (parents, depths and their bits: over 16 bytes a
-    vertex) only when they fit RESULTS_AHEAD_BYTES, and its search estimate counts exactly
+    vertex) only when they fit ``settings.results_ahead_bytes``, and its search estimate counts exactly
     that: all of them at scale 20, none at scale 27 (a graph whose memory is tight)."""
     n = 1 << scale
     outputs = 8 * n + 8 * n + 2 * (n // 8)
@@ -288,7 +289,7 @@ def test_one_gpu_counts_the_outputs_made_ahead_all_or_none(scale, held):
     # every one-GPU search also counts a thin graph's row words (test_thin_rows_... below)
     extra = gpu.search - cpu.search - memory.THIN_ROWS_BYTES_PER_VERTEX * n
     assert (extra >= outputs) == held and (extra == 0) == (not held)
-    assert extra <= memory.RESULTS_AHEAD_BYTES
+    assert extra <= package_settings.results_ahead_bytes
 
 
 @given(st.lists(st.integers(0, 8), min_size=1, max_size=50))

@@ -196,8 +196,8 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     """One GPU makes the next search's outputs while a search's kernel runs
     (``made_ahead``): the next search of the same graph takes them, no two results share
     memory (the first result reads the same after three more searches), a graph of another size
-    gets its own, and outputs over RESULTS_AHEAD_BYTES are not held ahead."""
-    from lagraph_dist.local.gpu_kernels import base
+    gets its own, and outputs over ``settings.results_ahead_bytes`` are not held ahead."""
+    from lagraph_dist.core.settings import settings as package_settings
     A = ld.kronecker(10, seed=2, backend="gpu")
     S = A.to_scipy()
     kernels = A.backend.kernels
@@ -220,6 +220,6 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     other = ld.bfs(B, 0, parents=False)
     assert other.levels.part.values.data.ptr not in made_ahead
     np.testing.assert_array_equal(other.levels.to_numpy(), reference_levels(B.to_scipy(), 0))
-    monkeypatch.setattr(base, "RESULTS_AHEAD_BYTES", 1024)
+    monkeypatch.setattr(package_settings, "results_ahead_bytes", 1024)
     ld.bfs(A, roots[0])
     assert kernels._ahead is None

@@ -17,10 +17,11 @@ import operator
 from dataclasses import dataclass
 
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
+from lagraph_dist.core.settings import settings
 from lagraph_dist.comm.grid import Layout
 # the fit checks live with the backend's memory (lagraph_dist.local.fit); they are named here too,
 # beside the estimates they are applied to
-from lagraph_dist.local.fit import (RESULTS_AHEAD_BYTES, available_bytes, check_fits,  # noqa: F401
+from lagraph_dist.local.fit import (available_bytes, check_fits,  # noqa: F401
                                     format_bytes, free_share, host_memory, passes_to_fit, ranks_sharing_memory,
                                     require_fit)
 
@@ -65,7 +66,7 @@ THIN_ROWS_BYTES_PER_VERTEX = 8   # one GPU: a thin graph's rows as one word each
                                  # _thin_rows), made at its first fused search; counted for every
                                  # graph, as the estimate does not know the longest row
 AHEAD_BYTES_PER_VERTEX = 17      # one GPU: the next search's parents, depths and their bits, made
-                                 # while a search runs when under RESULTS_AHEAD_BYTES (made_ahead)
+                                 # while a search runs when under settings.results_ahead_bytes
 
 # -- a multi-source search (lagraph_dist.algorithms.bfs_multi, lagraph_dist.algebra.multi): one uint64
 # word a vertex holds the bits of up to 64 searches
@@ -154,9 +155,9 @@ def by_row_copy_bytes(edges, row_space_len, passes=1) -> int:
 
 def results_ahead_bytes(n) -> int:
     """Bytes one GPU holds for the next search's outputs, made while a search runs: all of them
-    when they fit RESULTS_AHEAD_BYTES, else none (a big graph's memory stays the graph's)."""
+    when they fit ``settings.results_ahead_bytes``, else none (a big graph's memory stays the graph's)."""
     need = AHEAD_BYTES_PER_VERTEX * n
-    return need if need <= RESULTS_AHEAD_BYTES else 0
+    return need if need <= settings.results_ahead_bytes else 0
 
 
 def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=False, passes=1,

@@ -2,8 +2,8 @@
 :mod:`lagraph_dist.algebra.products` (``vxm``, ``mxv``), :mod:`lagraph_dist.algebra.elementwise`
 (``ewise_add``, ``ewise_mult``, ``assign``, ``apply``, ``reduce``) and
 :mod:`lagraph_dist.algebra.levels` (``repeat_masked_vxm`` and its records), gathered from their
-homes. The package's modules import from the homes; a setting such as
-``products.SYNC_STAGE_TIMERS`` is set there, not here.
+homes. The package's modules import from the homes; settings (what a benchmark may vary) are
+fields of :data:`lagraph_dist.core.settings.settings`.
 """
 from lagraph_dist.algebra.products import ProductStats, mxv, vxm
 from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mult, reduce

@@ -1,6 +1,6 @@
 """The staged vector products ``vxm`` and ``mxv`` and what they are made of: ProductStats (a
 product's bytes, seconds and kernel), the orientation of a matrix for a product, StageTimer (the
-one way stages are timed, with the SYNC_STAGE_TIMERS setting) and the mask caches that
+one way stages are timed, with ``settings.sync_stage_timers``) and the mask caches that
 :func:`lagraph_dist.algebra.elementwise.assign` keeps up to date.
 
 A product ``w = u' M`` runs as named stages (CombBLAS's SpMV, Bisson et al.'s BFS round):
@@ -30,6 +30,7 @@ from lagraph_dist.comm.grid import WORD_BITS
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.algebra import trace
 from lagraph_dist.semirings import lookup_semiring
+from lagraph_dist.core.settings import settings
 from lagraph_dist.core.stats import HOST_CLOCK
 
 __all__ = ["vxm", "mxv", "ProductStats", "orientation", "StageTimer", "check_operands", "update_mask_caches"]
@@ -77,18 +78,14 @@ def orientation(M, along_rows):
     return made
 
 
-# Stage seconds wait for the device at every stage boundary when this is set; that costs a host
-# round trip a stage, so it is off unless asked for (``lagraph-dist bfs --stage-timing``, the
-# benchmark's per-level breakdown). Without it the stage seconds are host dispatch times and
-# only a level's total is device-complete (its one read waits for the device).
-SYNC_STAGE_TIMERS = False
 
 
 class StageTimer:
     """The one way a product's stages are timed: ``with timer.stage(name):`` adds the block's
     seconds to ``seconds[name]``; where stages follow one another, ``start()`` and then
     ``lap(name)`` at each stage's end do the same without a context a stage (a search's every
-    level runs five). The device is waited for at a stage's end when SYNC_STAGE_TIMERS is set."""
+    level runs five). The device is waited for at a stage's end when ``settings.sync_stage_timers``
+    is set (:mod:`lagraph_dist.core.settings`)."""
 
     __slots__ = ("backend", "seconds", "_name", "_started")
 
@@ -100,7 +97,7 @@ class StageTimer:
 
     def lap(self, name):
         """The stage begun at the last start or lap ends: its seconds go to ``seconds[name]``."""
-        if SYNC_STAGE_TIMERS:
+        if settings.sync_stage_timers:
             self.backend.sync()
         now = time.perf_counter()
         self.seconds[name] += now - self._started

@@ -9,16 +9,10 @@ import os
 from lagraph_dist.core.errors import OutOfDeviceMemory, OutOfHostMemory
 
 __all__ = ["host_memory", "available_bytes", "free_share", "require_fit", "passes_to_fit",
-           "ranks_sharing_memory", "check_fits", "format_bytes", "PASS_SHARE", "MAX_PASSES",
-           "RESULTS_AHEAD_BYTES"]
+           "ranks_sharing_memory", "check_fits", "format_bytes", "PASS_SHARE", "MAX_PASSES"]
 
 PASS_SHARE = 0.9                 # of the free device memory a pass may take: the rest is headroom
 MAX_PASSES = 64                  # passes over the edges at most
-# the GPU backend makes the next search's output arrays while a search's kernel runs
-# (gpu_kernels.base: made_ahead), when they take at most this much (a graph of up to about
-# 15 M vertices): there their allocations are 10-25 us of a call of 0.15-0.6 ms; on bigger
-# graphs they are noise beside the kernel, and the memory is better left to the graph
-RESULTS_AHEAD_BYTES = 256 << 20
 
 
 # -- free memory ------------------------------------------------------------------------------

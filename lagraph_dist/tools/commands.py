@@ -11,7 +11,6 @@ import time
 import numpy as np
 from mpi4py import MPI
 
-from lagraph_dist.algebra import products
 from lagraph_dist.algorithms import bfs
 from lagraph_dist.tools.bench import BenchConfig, Progress, device_name, format_table, pick_roots, run_bench, write_json
 from lagraph_dist.tools.check import run_check
@@ -25,6 +24,7 @@ from lagraph_dist.io.mtx import write_mtx
 from lagraph_dist.tools.plot import plot_record, pyplot
 from lagraph_dist.tools.validate import validate
 from lagraph_dist.core.errors import InvalidValue, open_file
+from lagraph_dist.core.settings import settings
 from lagraph_dist.core.text import plural
 
 __all__ = ["RUNNERS"]
@@ -93,7 +93,7 @@ def _roots_for(args, A):
 
 
 def _run_bfs(args):
-    products.SYNC_STAGE_TIMERS = args.stage_timing
+    settings.sync_stage_timers = args.stage_timing
     A, info = _load_graph(args)
     roots = _roots_for(args, A)
     _on_rank0(A.grid, _say, _graph_report(A, info, args.backend))

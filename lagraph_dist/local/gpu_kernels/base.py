@@ -12,6 +12,7 @@ a set of them at once, in threads."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -19,9 +20,9 @@ from importlib import resources
 import numpy as np
 
 from lagraph_dist.core.errors import DomainMismatch, Unsupported
+from lagraph_dist.core.settings import settings
 from lagraph_dist.local.layout import (ADD_CODES, FUSED_BUILDS, MULT_CODES, MULTI_FUSED_SHAPES, NCOUNTERS, SMALL_SCAN,
                                       THREADS, cuda_defines)
-from lagraph_dist.local.fit import RESULTS_AHEAD_BYTES
 from lagraph_dist.local.parts import LocalPart
 from lagraph_dist.semirings import VALUE_DTYPES, semirings
 
@@ -43,6 +44,25 @@ def kernel_sources():
     folder = resources.files("lagraph_dist.kernels")
     return {entry.name: entry.read_text() for entry in folder.iterdir()
             if entry.name.endswith((".cu", ".cuh"))}
+
+
+@functools.lru_cache(maxsize=None)
+def sources_digest() -> str:
+    """A digest of every shipped CUDA source, passed to each build as ``-DLD_SOURCES_DIGEST``:
+    CuPy's compile cache is keyed by a module's own text and options, not by the headers it
+    includes (most of fused.cu is in its headers), so a changed header builds anew."""
+    digest = hashlib.sha256()
+    for name, text in sorted(kernel_sources().items()):
+        digest.update(name.encode())
+        digest.update(text.encode())
+    return digest.hexdigest()[:16]
+
+
+def build_options(path) -> tuple[str, ...]:
+    """nvrtc's options for every module: the kernels' folder for their headers, the layout's
+    defines, the sources' digest, and ``settings.extra_cuda_defines`` (a probe's build)."""
+    return (("-std=c++17", f"-I{path}") + cuda_defines() + (f"-DLD_SOURCES_DIGEST=0x{sources_digest()}",)
+            + tuple(settings.extra_cuda_defines))
 
 
 def _template(name, *args):
@@ -69,7 +89,7 @@ def _ahead():
 
 def _build(cupy, source, expressions, path, **kwargs):
     module = cupy.RawModule(code=kernel_sources()[f"{source}.cu"],
-                            options=("-std=c++17", f"-I{path}") + cuda_defines(),
+                            options=build_options(path),
                             name_expressions=list(expressions), **kwargs)
     module.compile()
     return module
@@ -211,12 +231,12 @@ class KernelsBase:
         :meth:`make_ahead` made while the last search's kernel ran when that was made under the
         same ``key`` (the same graph searched again), else ``make()`` now; either way ``make``
         is kept to be called during the next search's kernel when the outputs take at most
-        RESULTS_AHEAD_BYTES. At most one set is held ahead; the objects are opaque here (the
+        ``settings.results_ahead_bytes``. At most one set is held ahead; the objects are opaque here (the
         caller's vectors, their arrays inside)."""
         key = (self.cp.cuda.runtime.getDevice(), key)
         ahead, self._ahead = self._ahead, None
         made, nbytes = ahead[1] if ahead is not None and ahead[0] == key else make()
-        self._wanted = (key, make) if nbytes <= RESULTS_AHEAD_BYTES else None
+        self._wanted = (key, make) if nbytes <= settings.results_ahead_bytes else None
         return made
 
     def make_ahead(self):

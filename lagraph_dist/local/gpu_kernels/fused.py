@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lagraph_dist.core.settings import settings
 from lagraph_dist.local.engine import FusedRecords
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
@@ -16,11 +17,6 @@ from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CL
                                        FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG, THIN_ROW_DEGREE_BITS)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
-#: level records the kernel writes into the host's mirror with the status (deeper runs read
-#: again): a 2000 x 2000 mesh's 3,999 levels fit (the copy after the kernel was 70 us of a
-#: 1000 x 1000 mesh's call; the kernel's own writes of them 5 us, 13 for the 2000 x 2000 mesh:
-#: benchmarks/mirror_records.py)
-FUSED_RECORDS_READ = 4096
 FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
 #: push levels of more out-edges than this leave the cooperative kernel for push.cu's
 #: tile-balanced push, in place between two runs: it reads a big frontier's edges faster than
@@ -124,6 +120,7 @@ class _Report(NamedTuple):
     whole_at: int       # the addresses of whole, records and the stamps' first view
     records_at: int
     stamps_at: int
+    mirror_levels: int  # the level records the mirror holds (settings.fused_records_read when made)
 
 
 class FusedKernels(KernelsBase):
@@ -305,7 +302,7 @@ class FusedKernels(KernelsBase):
         in the run before) as push.cu's tile-balanced push written in place, which the next run
         follows with no read between them. Each run reads its status, the push before it (its
         stamps) and its first per-level records back in one copy (a second copy only past
-        FUSED_RECORDS_READ levels).
+        ``settings.fused_records_read`` levels).
         ``while_running``, when given, is called once while the first run's kernel runs (work
         the host would otherwise do after the read).
         Updates ``rule``'s state, and ``fused_cluster_counts`` (the levels its runs ran inside
@@ -352,18 +349,20 @@ class FusedKernels(KernelsBase):
         """The report of runs of at most ``max_levels`` levels, made once per size: the run's
         status, a tile push level's stamps (push.cu writes them; the run after it reads its first
         frontier's counts there and the host reads them with that run's status), then the
-        level records: a :class:`_Report`. Its head, the first FUSED_RECORDS_READ records with
-        what comes before them, has a page-locked host mirror that the kernel writes."""
-        report = space["reports"].get(max_levels)
+        level records: a :class:`_Report`. Its head, the first ``settings.fused_records_read`` records
+        with what comes before them, has a page-locked host mirror that the kernel writes."""
+        key = (max_levels, settings.fused_records_read)
+        report = space["reports"].get(key)
         if report is None:
             cp = self.cp
             records_at = FUSED_NSTATUS + PUSH_STAMPS
             whole = cp.empty(records_at + FUSED_RECORD * max_levels, dtype=cp.int64)
             records = whole[records_at:].view(cp.uint64)
             stamps = self.push_stamps(whole[FUSED_NSTATUS:records_at].view(cp.uint64))
-            mirror = PinnedMirror(cp, records_at + FUSED_RECORD * min(max_levels, FUSED_RECORDS_READ), np.int64)
-            report = space["reports"][max_levels] = _Report(
-                whole, mirror, records, stamps, whole.data.ptr, records.data.ptr, stamps[0].data.ptr)
+            mirror_levels = min(max_levels, settings.fused_records_read)
+            mirror = PinnedMirror(cp, records_at + FUSED_RECORD * mirror_levels, np.int64)
+            report = space["reports"][key] = _Report(
+                whole, mirror, records, stamps, whole.data.ptr, records.data.ptr, stamps[0].data.ptr, mirror_levels)
         return report
 
     def _fused_run(self, out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, pushed,
@@ -385,7 +384,7 @@ class FusedKernels(KernelsBase):
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
             source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
             rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, block_edges, target,
-            report.records_at, report.whole_at, report.mirror.address, FUSED_RECORDS_READ, cache > 0,
+            report.records_at, report.whole_at, report.mirror.address, report.mirror_levels, cache > 0,
             depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
         self.make_ahead()                # while the kernel runs: the next search's outputs, the caller's work
@@ -399,7 +398,7 @@ class FusedKernels(KernelsBase):
         self.fused_cluster_counts["levels"] += cluster_levels
         self.fused_cluster_counts["spills"] += cluster_spills
         # (the mirror is read into again by the next run: the records keep copies)
-        if levels > FUSED_RECORDS_READ:
+        if levels > report.mirror_levels:
             flat = self.read(report.records[:FUSED_RECORD * levels])
         else:
             at = FUSED_NSTATUS + PUSH_STAMPS

@@ -1,0 +1,54 @@
+"""What a benchmark, a probe or a test may vary without editing the package: one object,
+:data:`settings`, whose fields the package reads where it uses them (never copied at import),
+so that assigning a field, or :meth:`Settings.changed` around a block, takes effect at once.
+
+Each field says its default, what reads it and why one would change it. None changes an
+answer: they trade time, memory or what is measured.
+"""
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, fields
+
+__all__ = ["Settings", "settings"]
+
+
+@dataclass
+class Settings:
+    #: ``algebra/products.StageTimer``: wait for the device at the end of every stage of a
+    #: product, so that each stage's seconds are device-complete (a host round trip a stage;
+    #: ``lagraph-dist bfs --stage-timing`` and per-stage breakdowns). Off: stage seconds are host
+    #: dispatch times and only a level's total is device-complete.
+    sync_stage_timers: bool = False
+    #: the GPU: a search's outputs are made again while the next search's kernel runs when they
+    #: take at most this many bytes (``KernelsBase.made_ahead``; ``algebra/memory.py`` counts
+    #: them); 0 turns it off. Small graphs' outputs are noise beside the kernel, a big graph's
+    #: memory is better left to the graph.
+    results_ahead_bytes: int = 256 << 20
+    #: the GPU's fused search: level records written into the host's page-locked mirror with
+    #: the status (``gpu_kernels/fused.py``); deeper searches read the rest from the device.
+    fused_records_read: int = 4096
+    #: ``-D`` options added to every CUDA build after the layout's (``gpu_kernels/base.py``): a
+    #: traced or clocked build of the kernels for a probe. Set before the first build of a module
+    #: (modules are built once a process).
+    extra_cuda_defines: tuple[str, ...] = ()
+
+    @contextlib.contextmanager
+    def changed(self, **values):
+        """Inside the block the named fields hold ``values``; afterwards what they held before."""
+        names = {f.name for f in fields(self)}
+        unknown = sorted(set(values) - names)
+        if unknown:
+            raise AttributeError(f"no setting named {', '.join(unknown)} (settings: {', '.join(sorted(names))})")
+        before = {name: getattr(self, name) for name in values}
+        for name, value in values.items():
+            setattr(self, name, value)
+        try:
+            yield self
+        finally:
+            for name, value in before.items():
+                setattr(self, name, value)
+
+
+#: the package's one settings object
+settings = Settings()
