@@ -3,9 +3,10 @@
 # then run the stages named as arguments; logs and records go to $OUT.
 #   bash benchmarks/device.sh gpu-tests quick
 # Stages: gpu-tests (pytest -m gpu on $TESTS, default tests), multigpu-tests (pytest -m multigpu, -k $TEST_K), quick (gpu_quick.py on
-# $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (profile_level.py),
+# $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (probes/profile_level.py),
 # multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
+# Most other stages (each commented at its case below) run the probes of benchmarks/probes/ (its README.md).
 # .whl holds python-graphblas and what it needs that the device lacks (suitesparse-graphblas,
 # donfig, cffi, pycparser), downloaded with --no-deps for CPython 3.12 on manylinux x86_64; name
 # the versions python-graphblas requires (suitesparse-graphblas<10 for python-graphblas 2025.2),
@@ -74,7 +75,7 @@ for stage in "$@"; do
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log" ;;
     profile)
-        timeout ${PROFILE_TIMEOUT:-200} python3 "$repo/benchmarks/profile_level.py" ${PROFILE_SCALE:-22} 2>&1 | tee "$OUT/profile.log" \
+        timeout ${PROFILE_TIMEOUT:-200} python3 "$repo/benchmarks/probes/profile_level.py" ${PROFILE_SCALE:-22} 2>&1 | tee "$OUT/profile.log" \
             | grep -v "^ *$" | head -${PROFILE_LINES:-120} ;;
     multigpu-strong)        # scale $SCALE (26) on 1 GPU, then on each grid of $STRONG_GRIDS (1x2 2x1) over nccl
         mgb 1 --scale ${SCALE:-26} --grid 1x1 --tag one-gpu
@@ -125,8 +126,8 @@ for stage in "$@"; do
             csv=/tmp/ncu-${spec/:/}-$d.csv
             timeout ${NCU_TIMEOUT:-90} ncu --profile-from-start off --clock-control none --csv \
                 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-                python3 "$repo/benchmarks/ncu_level.py" $spec $d > "$csv" 2>&1
-            python3 "$repo/benchmarks/ncu_summary.py" "$csv" >> "$OUT/ncu-summary.txt" 2>&1
+                python3 "$repo/benchmarks/probes/ncu_level.py" $spec $d > "$csv" 2>&1
+            python3 "$repo/benchmarks/probes/ncu_summary.py" "$csv" >> "$OUT/ncu-summary.txt" 2>&1
         done; done
         grep -a -E "^(==|PROFILED|total|[0-9]+ launches)" "$OUT/ncu-summary.txt" ;;
     ncu-detail)             # Nsight Compute's sections (speed of light, memory, warp stalls, occupancy) for the
@@ -137,41 +138,41 @@ for stage in "$@"; do
                 --kernel-name "regex:${NCU_KERNEL:-ld_push_spmspv}" --launch-count ${NCU_COUNT:-3} \
                 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
                 --section Occupancy --section LaunchStats \
-                python3 "$repo/benchmarks/ncu_level.py" $spec $d > "$OUT/ncu-detail-${spec/:/}-$d.txt" 2>&1
+                python3 "$repo/benchmarks/probes/ncu_level.py" $spec $d > "$OUT/ncu-detail-${spec/:/}-$d.txt" 2>&1
             grep -a -E "^(PROFILED|LEVEL)|Duration|Memory Throughput|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occupancy|Stall" \
                 "$OUT/ncu-detail-${spec/:/}-$d.txt" | head -${NCU_LINES:-60}
         done; done ;;
     ncu-source)             # per-instruction warp stall samples of the fused kernel in one search of each of
                             # $NCU_GRAPHS (mesh:1000x1000) with $NCU_DIRECTIONS (push), summarised by
-                            # benchmarks/ncu_source.py (the CSV, gzipped, comes back for --find / --rows)
+                            # benchmarks/probes/ncu_source.py (the CSV, gzipped, comes back for --find / --rows)
         for spec in ${NCU_GRAPHS:-mesh:1000x1000}; do for d in ${NCU_DIRECTIONS:-push}; do
             name=ncu-source-${spec/:/}-$d
             timeout ${NCU_TIMEOUT:-200} ncu --profile-from-start off --clock-control none \
                 --kernel-name "regex:${NCU_KERNEL:-ld_bfs_fused}" --launch-count 1 --section SourceCounters \
-                --section WarpStateStats -o "/tmp/$name" -f python3 "$repo/benchmarks/ncu_level.py" $spec $d 2>&1 \
+                --section WarpStateStats -o "/tmp/$name" -f python3 "$repo/benchmarks/probes/ncu_level.py" $spec $d 2>&1 \
                 | grep -v "^LEVEL" > "$OUT/$name.log"
             ncu --import "/tmp/$name.ncu-rep" --page source --csv --print-source sass > "/tmp/$name.csv" 2>> "$OUT/$name.log"
-            python3 "$repo/benchmarks/ncu_source.py" "/tmp/$name.csv" --top ${NCU_LINES:-15} | tee -a "$OUT/$name.log"
+            python3 "$repo/benchmarks/probes/ncu_source.py" "/tmp/$name.csv" --top ${NCU_LINES:-15} | tee -a "$OUT/$name.log"
             gzip -c "/tmp/$name.csv" > "$OUT/$name.csv.gz"
         done; done ;;
     mirror)                 # the kernel's cost of writing a deep search's records into the host's mirror
-                            # (benchmarks/mirror_records.py on $MIRROR_GRAPHS)
-        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/mirror_records.py" \
+                            # (benchmarks/probes/mirror_records.py on $MIRROR_GRAPHS)
+        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/probes/mirror_records.py" \
             ${MIRROR_GRAPHS:-mesh:1000x1000 mesh:2000x2000} --json "$OUT/mirror-records.json" 2>&1 | tee "$OUT/mirror.log" ;;
     hub-labels)             # the Kronecker graph as generated against its hub-first renumbering, push and auto
-                            # (benchmarks/hub_labels.py at $HUB_SCALE, 25: both graphs fit an H100 at once)
-        timeout ${HUB_TIMEOUT:-200} python3 "$repo/benchmarks/hub_labels.py" --scale ${HUB_SCALE:-25} \
+                            # (benchmarks/probes/hub_labels.py at $HUB_SCALE, 25: both graphs fit an H100 at once)
+        timeout ${HUB_TIMEOUT:-200} python3 "$repo/benchmarks/probes/hub_labels.py" --scale ${HUB_SCALE:-25} \
             --roots ${HUB_ROOTS:-8} --json "$OUT/hub-labels-scale${HUB_SCALE:-25}.json" 2>&1 | tail -6 ;;
     push-blocks)            # push.cu's blocks a multiprocessor ($PUSH_BLOCKS, 8,32,policy) on the big push levels
                             # of $PUSH_GRAPHS (kron:22 kron:26), push and auto, alternated $ROUNDS (2) times
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/push_blocks.py" ${PUSH_GRAPHS:-kron:22 kron:26} \
             --blocks ${PUSH_BLOCKS:-8,32,policy} --rounds ${ROUNDS:-2} --json "$OUT/push-blocks.json" 2>&1 \
             | tee "$OUT/push-blocks.log" ;;
-    blocks)                 # the fused search's shape (benchmarks/fused_blocks.py): blocks a multiprocessor
+    blocks)                 # the fused search's shape (benchmarks/probes/fused_blocks.py): blocks a multiprocessor
                             # ($BLOCKS, e.g. 1,2,policy), one-block thresholds ($BLOCK_EDGES, e.g. 0,4096), block
                             # 0's visited copy ($CACHE_VISITED, e.g. on,off), the cluster levels ($CLUSTERS, e.g.
                             # on,off), alternated $ROUNDS times
-        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
+        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/probes/fused_blocks.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             --blocks ${BLOCKS:-policy} ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} ${CACHE_VISITED:+--cache-visited $CACHE_VISITED} \
             ${CLUSTERS:+--clusters $CLUSTERS} --rounds ${ROUNDS:-1} \
             --json "$OUT/fused-blocks.json" \
@@ -183,45 +184,45 @@ for stage in "$@"; do
             for side in head old; do
                 side_env $side
                 LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${QUICK_TIMEOUT:-300} python3 \
-                    "$repo/benchmarks/fused_blocks.py" ${QUICK:-mesh:1000x1000 mesh:2000x2000} \
+                    "$repo/benchmarks/probes/fused_blocks.py" ${QUICK:-mesh:1000x1000 mesh:2000x2000} \
                     --json "$OUT/blocks-$side-$round.json" 2>&1 | sed "s/^/$side $round: /" | tee -a "$OUT/blocks-ab.log"
             done
         done ;;
     host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20)
         for spec in ${HOST_GRAPHS:-kron:20}; do
-            timeout 150 python3 "$repo/benchmarks/host_profile.py" $spec --lines ${HOST_LINES:-30} \
+            timeout 150 python3 "$repo/benchmarks/probes/host_profile.py" $spec --lines ${HOST_LINES:-30} \
                 --calls ${HOST_CALLS:-50} --json "$OUT/host-profile-${spec/:/}.json" 2>&1 \
                 | grep -v "^\s*$" | tee -a "$OUT/host.log" | head -${HOST_HEAD:-80}
         done ;;
     host-ab)                # one call's host time at the commit in $OLD_TREE (.old; $OLD_COMMIT) against this one,
-                            # alternating processes (benchmarks/host_ab.py on $HOST_AB_GRAPH, default kron:12)
+                            # alternating processes (benchmarks/probes/host_ab.py on $HOST_AB_GRAPH, default kron:12)
         old_site=$(install_old)
-        timeout ${HOST_AB_TIMEOUT:-300} python3 "$repo/benchmarks/host_ab.py" ${HOST_AB_GRAPH:-kron:12} --backend gpu \
+        timeout ${HOST_AB_TIMEOUT:-300} python3 "$repo/benchmarks/probes/host_ab.py" ${HOST_AB_GRAPH:-kron:12} --backend gpu \
             --base-tree "$old_site" --base-name ${OLD_COMMIT:-old} --head-tree "$site" --rounds ${HOST_AB_ROUNDS:-5} \
             --calls ${HOST_AB_CALLS:-300} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :)-${OLD_COMMIT:-old}.json" 2>&1 | tail -12 \
             | tee -a "$OUT/host-ab.log" ;;
     ahead)                  # outputs made ahead against made in the call, alternating blocks in one process
-                            # (benchmarks/results_ahead.py on each of $AHEAD_GRAPHS, default kron:12 kron:16)
+                            # (benchmarks/probes/results_ahead.py on each of $AHEAD_GRAPHS, default kron:12 kron:16)
         for spec in ${AHEAD_GRAPHS:-kron:12 kron:16}; do
-            timeout 150 python3 "$repo/benchmarks/results_ahead.py" $spec --json "$OUT/results-ahead-${spec/:/}.json" \
+            timeout 150 python3 "$repo/benchmarks/probes/results_ahead.py" $spec --json "$OUT/results-ahead-${spec/:/}.json" \
                 2>&1 | tail -3 | tee -a "$OUT/ahead.log"
         done ;;
-    trace)                  # where a fused level's time goes (benchmarks/fused_trace.py, a traced build of fused.cu)
-        timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
+    trace)                  # where a fused level's time goes (benchmarks/probes/fused_trace.py, a traced build of fused.cu)
+        timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/probes/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
             ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-trace.json" 2>&1 | tee "$OUT/trace.log" ;;
-    warp-clocks)            # what closes a fused grid level: every warp's clocks a level (benchmarks/warp_clocks.py,
+    warp-clocks)            # what closes a fused grid level: every warp's clocks a level (benchmarks/probes/warp_clocks.py,
                             # a clocked build of fused.cu) on $CLOCK_GRAPHS
-        timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/warp_clocks.py" ${CLOCK_GRAPHS:-mesh:1000x1000 road:1000000 kron:20} \
+        timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/probes/warp_clocks.py" ${CLOCK_GRAPHS:-mesh:1000x1000 road:1000000 kron:20} \
             --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
     launch-cost)            # the host's cost of a plain, a cooperative and a graph launch, and of a search's
-                            # round (launch, report, wait) as driver calls against one graph (benchmarks/launch_cost.py)
-        timeout 120 python3 "$repo/benchmarks/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;
+                            # round (launch, report, wait) as driver calls against one graph (benchmarks/probes/launch_cost.py)
+        timeout 120 python3 "$repo/benchmarks/probes/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;
     floor)                  # what a level costs with nothing but the level, beside the package's search
-                            # (benchmarks/level_floor.py on $FLOOR_MESHES, with $FLOOR_ARGS)
-        timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/level_floor.py" --meshes ${FLOOR_MESHES:-1000x1000,2000x2000} ${FLOOR_ARGS:-} \
+                            # (benchmarks/probes/level_floor.py on $FLOOR_MESHES, with $FLOOR_ARGS)
+        timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/probes/level_floor.py" --meshes ${FLOOR_MESHES:-1000x1000,2000x2000} ${FLOOR_ARGS:-} \
             --json "$OUT/level-floor.json" 2>&1 | tee "$OUT/floor.log" ;;
-    barrier)                # one grid barrier's and one block barrier's cost (benchmarks/grid_barrier.py)
-        timeout 120 python3 "$repo/benchmarks/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
+    barrier)                # one grid barrier's and one block barrier's cost (benchmarks/probes/grid_barrier.py)
+        timeout 120 python3 "$repo/benchmarks/probes/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
     extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then their benchmark
         [ "${EXTRAS_TESTS:-1}" = 0 ] || timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
             "$repo/tests/test_bfs_multi.py" "$repo/tests/test_bfs_extras.py" "$repo/tests/test_paths.py" \

@@ -55,8 +55,8 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-meshes-83218ba.json", "h100-high-diame
                       "h100-high-diameter-road-204728b.json", "h100-high-diameter-meshes.json",
                       "h100-high-diameter-path.json",
                       "h100-high-diameter-meshes-a016c41.json", "h100-high-diameter-path-a016c41.json")
-# the fused search's one-block threshold swept, and one grid barrier timed (benchmarks/fused_blocks.py,
-# benchmarks/grid_barrier.py)
+# the fused search's one-block threshold swept, and one grid barrier timed (benchmarks/probes/fused_blocks.py,
+# benchmarks/probes/grid_barrier.py)
 H100_FUSED_BLOCKS = ("h100-fused-blocks-e51246a.json", "h100-fused-blocks-3b056ac.json", "h100-fused-blocks-1f87866.json", "h100-fused-blocks-b56d813.json", "h100-fused-blocks.json",
                      "h100-fused-blocks-clusters-9d4a2a5.json", "h100-fused-blocks-clusters-9dbd217.json",
                      "h100-fused-blocks-clusters-cdd754f.json")
@@ -107,12 +107,12 @@ H100_LEVEL_FLOOR = "h100-level-floor-51a5603.json"
 #: block cluster of 2-16 blocks, and inbox by each cluster (the earlier records of clusters and
 #: tally, h100-level-floor-clusters-304f42d.json and -tally-8ea5713.json, are subsets of it)
 H100_LEVEL_FLOOR_SMALL = "h100-level-floor-inbox-88b8c4f.json"
-# a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/launch_cost.py)
+# a launch's host cost: plain, cooperative, a captured graph, a search's round (benchmarks/probes/launch_cost.py)
 H100_LAUNCH_COST = ("h100-launch-cost-f94a298.json", "h100-launch-cost-9f19b52.json")
 # whole ld.bfs calls from a few roots, no validation (benchmarks/gpu_quick.py --json)
 H100_QUICK = ("h100-quick-c933eed.json", "h100-quick-f9921a3.json", "h100-quick-kron-76385d5.json", "h100-quick-kron-3744f88.json",
               "h100-quick-bdba719.json", "h100-quick-6f5a2b6.json", "h100-quick-4690a07.json")
-# one ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py --json)
+# one ld.bfs call's host time around the fused kernel (benchmarks/probes/host_profile.py --json)
 H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile-kron20-53d3ee3.json",
                      "h100-host-profile-kron22-53d3ee3.json", "h100-host-profile-kron12-f5b3811.json",
                      "h100-host-profile-kron22-f5b3811.json", "h100-host-profile-kron12-06dddc4.json",
@@ -120,7 +120,7 @@ H100_HOST_PROFILE = ("h100-host-profile-kron12-53d3ee3.json", "h100-host-profile
                      "h100-host-profile-kron12-9f19b52.json", "h100-host-profile-kron12-e597335.json",
                      "h100-host-profile-kron16-e597335.json")
 # one ld.bfs call's host time on the CPU backend, a commit against its base in alternating processes
-# (benchmarks/host_ab.py --json)
+# (benchmarks/probes/host_ab.py --json)
 CPU_HOST_AB = ("cpu-host-ab-kron10-02fb2e5.json",)
 #: results_ahead.py records: outputs made ahead against made in the call, one GPU
 RESULTS_AHEAD = ("h100-results-ahead-kron12-44a4b94.json", "h100-results-ahead-kron16-44a4b94.json",
@@ -695,7 +695,7 @@ HOST_PARTS = ("before the launch", "the launch call", "after the report", "kerne
 
 
 def results_host_profile(results, names=H100_HOST_PROFILE):
-    """One ld.bfs call's host time around the fused kernel (benchmarks/host_profile.py): the
+    """One ld.bfs call's host time around the fused kernel (benchmarks/probes/host_profile.py): the
     timeline's medians over calls of one fused run, a row a record."""
     rows, sources = [], []
     for name in names:
@@ -706,7 +706,7 @@ def results_host_profile(results, names=H100_HOST_PROFILE):
                      sig(record["levels_own_us"], 3)] + [sig(parts.get(part), 3) for part in HOST_PARTS])
     header = ["graph", "commit", "calls of one run", "levels' own us"] + [f"{part} (us)" for part in HOST_PARTS]
     return "\n\n".join(["What one `ld.bfs` call costs the host around the fused kernel "
-                         "(`benchmarks/host_profile.py`): medians over the calls whose search is one fused run; "
+                         "(`benchmarks/probes/host_profile.py`): medians over the calls whose search is one fused run; "
                          "the kernel's time between two CUDA events around its launch, the host's beyond it the "
                          "call less that, call by call; since 8454a56 also plain calls (no marks, alternating with "
                          "the marked ones on the same roots) less the kernel's median, with events made before "
@@ -715,7 +715,7 @@ def results_host_profile(results, names=H100_HOST_PROFILE):
 
 
 def results_launch_cost(results):
-    """A launch's host cost as the fused search launches (benchmarks/launch_cost.py), a column a
+    """A launch's host cost as the fused search launches (benchmarks/probes/launch_cost.py), a column a
     record (each its own machine), and whether the driver captured the cooperative launch and a
     search's round into graphs."""
     records = [load(results, name) for name in H100_LAUNCH_COST]
@@ -727,7 +727,7 @@ def results_launch_cost(results):
     captured = "; ".join(f"{name}: {answer}" for name, answer in latest["capture"].items())
     sources = "; ".join(f"`{name}`: commit `{record_commit(record)}`, {record.get('device')}"
                         for name, record in zip(H100_LAUNCH_COST, records))
-    return "\n\n".join([f"What a launch costs the host (`benchmarks/launch_cost.py`: {latest['blocks']} blocks of "
+    return "\n\n".join([f"What a launch costs the host (`benchmarks/probes/launch_cost.py`: {latest['blocks']} blocks of "
                          f"{latest['threads']} threads, one 320-byte argument struct, medians of {latest['calls']} "
                          "calls, the stream drained between them; each record on its own H100 machine).",
                          md_table(header, rows), f"Stream capture: {captured}. JSON {sources}."])
@@ -735,7 +735,7 @@ def results_launch_cost(results):
 
 def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend", shown=None):
     """One ld.bfs call's host time, a commit against its base in alternating processes
-    (benchmarks/host_ab.py): each figure's median over the rounds on both sides, and the ratio."""
+    (benchmarks/probes/host_ab.py): each figure's median over the rounds on both sides, and the ratio."""
     rows, sources = [], []
     for name in names:
         record = load(results, name)
@@ -749,7 +749,7 @@ def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend", show
             rows.append([record["graph"], f"`{record['base']}`", f"`{record['head']}`", figure, sig(base[figure], 3),
                          sig(head[figure], 3), f"{ratio:.3f}"])
     header = ["graph", "base", "head", "figure", "base us", "head us", "head / base"]
-    return "\n\n".join([f"One `ld.bfs` call's host time {where} (`benchmarks/host_ab.py`): this commit "
+    return "\n\n".join([f"One `ld.bfs` call's host time {where} (`benchmarks/probes/host_ab.py`): this commit "
                          "against its base, `host_profile.py` run in alternating processes on the "
                          "same machine; each figure is the median over the rounds of each round's median. The "
                          "engine's part (outside the backend's fused run) is the same Python on both backends.",
@@ -758,7 +758,7 @@ def results_host_ab(results, names=CPU_HOST_AB, where="on the CPU backend", show
 
 def results_ahead(results):
     """One ld.bfs call with its outputs made while the last search ran against made in the call
-    (benchmarks/results_ahead.py): each mode's per-call median and spread, a row a record."""
+    (benchmarks/probes/results_ahead.py): each mode's per-call median and spread, a row a record."""
     rows, sources = [], []
     for name in RESULTS_AHEAD:
         record = load(results, name)
@@ -772,13 +772,13 @@ def results_ahead(results):
     header = ["graph", "commit", "calls", "made in the call: us (p10-p90)", "made ahead: us (p10-p90)",
               "saved us (medians)", "ahead / in the call"]
     return "\n\n".join(["One `ld.bfs` call on one GPU with its outputs (four arrays and their vectors) made while "
-                         "the last search's kernel ran, against made in the call (`benchmarks/results_ahead.py`): one process, "
+                         "the last search's kernel ran, against made in the call (`benchmarks/probes/results_ahead.py`): one process, "
                          "alternating blocks of 50 calls, the same roots; each call's wall time with a device "
                          "synchronize.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_small_levels(results):
-    """A distributed level's fixed price (benchmarks/profile_grid_levels.py): a mesh's levels,
+    """A distributed level's fixed price (benchmarks/probes/profile_grid_levels.py): a mesh's levels,
     all small, on each grid; a row a record."""
     rows, sources = [], []
     stages = ("expand", "mask", "local", "fold", "merge")
@@ -791,7 +791,7 @@ def results_small_levels(results):
         sources.append(f"`{name}` ({record['environment']['device']})")
     header = ["grid", "transport", "commit", "graph", "levels", "us a level", "launches a level", "reads a level",
               *(f"{s} us (synced)" for s in stages)]
-    return "\n\n".join(["A distributed level's fixed price (`benchmarks/profile_grid_levels.py`): every level of a "
+    return "\n\n".join(["A distributed level's fixed price (`benchmarks/probes/profile_grid_levels.py`): every level of a "
                          "200 x 200 mesh searched from a corner is small; us a level is the median search's wall "
                          "time over its levels, the stage columns one search with stage timers that wait for the "
                          "device. On 1x1 the levels run unfused, the price of the same levels on one GPU. Each "
@@ -801,7 +801,7 @@ def results_small_levels(results):
 
 def results_fused_trace(results):
     """Where a fused level's time goes: the traced build's cycles between its marks (block 0's
-    thread 0, benchmarks/fused_trace.py), a row a mark, per search and per level."""
+    thread 0, benchmarks/probes/fused_trace.py), a row a mark, per search and per level."""
     rows, sources = [], []
     for name in H100_FUSED_TRACE:
         record = load(results, name)
@@ -814,14 +814,14 @@ def results_fused_trace(results):
     header = ["graph", "commit", "block levels up to", "mark", "marks a search", "cycles each",
               "us a level (nominal clock)"]
     return "\n\n".join(["Where a level's time goes (a build of `kernels/fused.cu` with `-DLD_FUSED_TRACE`, "
-                         "`benchmarks/fused_trace.py`): the clock64 cycles block 0's thread 0 spends between "
+                         "`benchmarks/probes/fused_trace.py`): the clock64 cycles block 0's thread 0 spends between "
                          "named marks of each level, averaged over three searches. us a level: the mark's cycles "
                          "a search at the device's nominal clock over the search's levels; the card ran near "
                          "1.75 GHz, so read the cycles.", md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_warp_clocks(results):
-    """What a fused grid level's time is made of (benchmarks/warp_clocks.py): the medians over a
+    """What a fused grid level's time is made of (benchmarks/probes/warp_clocks.py): the medians over a
     search's grid levels of each moment, from each block's release, a row a graph."""
     rows, sources, figures = [], [], WARP_CLOCK_FIGURES
 
@@ -839,7 +839,7 @@ def results_warp_clocks(results):
     header = (["graph", "commit", "grid levels", "levels' own ms (clocked build)"]
               + [f"{f.replace('_', ' ')}: cycles (us)" for f in figures] + ["release spread over blocks (ns)"])
     return "\n\n".join(["What a fused grid level's time is made of (a build of `kernels/fused.cu` with "
-                         "`-DLD_WARP_CLOCKS`, `benchmarks/warp_clocks.py`): medians over a search's grid levels, "
+                         "`-DLD_WARP_CLOCKS`, `benchmarks/probes/warp_clocks.py`): medians over a search's grid levels, "
                          "in cycles of each block's SM from that block's release (us at the nominal clock): the "
                          "level, when the median warp knows the level's counters and has set the level up, where "
                          "the first tenth of the warps (those without work: the level's head), the "
@@ -848,11 +848,11 @@ def results_warp_clocks(results):
 
 
 def results_level_floor(results):
-    """The floor kernels' searches (benchmarks/level_floor.py) against the package's own of the
+    """The floor kernels' searches (benchmarks/probes/level_floor.py) against the package's own of the
     same mesh in the same process: ms a search, its ratio to the package's levels, and each
     frontier band's mean measured level (two-hop: round); a table a record (the grid's
     variants, then the rule's by one block and by clusters)."""
-    parts = ["A level with nothing but the level (`benchmarks/level_floor.py`): one kernel a search, a thread a "
+    parts = ["A level with nothing but the level (`benchmarks/probes/level_floor.py`): one kernel a search, a thread a "
              "frontier entry, barriers between levels (the grid's, a cluster's or a block's, as the launch is), "
              "every level's time read from %globaltimer as it starts; the package's own search of the same mesh in "
              "the same process (levels' own time from its records). Every search checked against scipy's."]
@@ -1252,13 +1252,13 @@ def results_hub_labels(results):
     header = ["graph", "device", "direction", "roots", "generated ms (median)", "hub-first ms (median)",
               "generated / hub-first", "levels equal, renumbered"]
     return "\n\n".join(["The Kronecker graph as generated (labels permuted, hubs scattered) against the same graph "
-                         "with its vertices numbered by decreasing degree (`benchmarks/hub_labels.py`), one "
+                         "with its vertices numbered by decreasing degree (`benchmarks/probes/hub_labels.py`), one "
                          "process, the same roots renumbered; the first root's levels, renumbered back, are the original's.",
                          md_table(header, rows), f"JSON {'; '.join(sources)}."])
 
 
 def results_agreement(results):
-    """The cost of one agreement check (benchmarks/agreement_cost.py), a row a record."""
+    """The cost of one agreement check (benchmarks/probes/agreement_cost.py), a row a record."""
     rows, names = [], sorted(path.name for path in Path(results).glob("cpu-agreement-cost-*.json"))
     for name in names:
         record = load(results, name)

@@ -54,7 +54,7 @@ struct ld_rule {
     }
 };
 
-// Where a level's time goes (benchmarks/fused_trace.py builds this file with -DLD_FUSED_TRACE):
+// Where a level's time goes (benchmarks/probes/fused_trace.py builds this file with -DLD_FUSED_TRACE):
 // block 0's thread 0 adds the clock64 cycles since its previous mark to ld_trace[mark] and
 // counts the mark in ld_trace[LD_TRACE_MARKS + mark]. ld_trace_use makes a value's load finish
 // before the next mark (a volatile instruction that reads it). Without the define the marks are
@@ -93,7 +93,7 @@ struct ld_tracer {};
 #define LD_TRACE_FINISH(t) ((void)0)
 #endif
 
-// Every warp's clocks of every grid level (benchmarks/warp_clocks.py builds this file with
+// Every warp's clocks of every grid level (benchmarks/probes/warp_clocks.py builds this file with
 // -DLD_WARP_CLOCKS): lane 0 of each warp writes, for grid level L < ld_warp_clock_levels of a
 // run, at ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: six clock64 readings of its
 // own SM (the exit of the barrier before the level, the counters known, the level set up, the

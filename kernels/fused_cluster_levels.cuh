@@ -13,7 +13,7 @@
 // lists it with its row (read beside its claim), and a found vertex goes to its owner's next
 // inbox with one remote shared atomic (distributed shared memory). A level's chain so has no
 // global queue entry to read and no global tail to append to: the inbox, the row's neighbours,
-// their claims (rows read beside), the places (benchmarks/level_floor.py's inbox variant: 2.7-3.0
+// their claims (rows read beside), the places (benchmarks/probes/level_floor.py's inbox variant: 2.7-3.0
 // us a level of 257 or more entries on an H100, the grid's 3.3-3.4). A level's totals (count,
 // out-edges, a hit of the target, a spill) reach every block's shared memory before the barrier
 // (ld_cluster_add_totals), and a found vertex's parent and depth are written a level later.

@@ -83,7 +83,7 @@ def test_nvcc_compiles(source, builds):
 @needs_nvcc
 @pytest.mark.parametrize("switch", INSTRUMENTED)
 def test_instrumented_builds_compile(switch, builds):
-    """fused.cu as benchmarks/fused_trace.py and benchmarks/warp_clocks.py build it."""
+    """fused.cu as benchmarks/probes/fused_trace.py and benchmarks/probes/warp_clocks.py build it."""
     done = builds["fused.cu", switch][0].result()
     assert done.returncode == 0, done.stderr[-3000:]
 
@@ -124,8 +124,8 @@ def test_every_layout_name_a_source_uses_is_defined():
     local = {name for text in sources.values() for name in re.findall(r"^\s*#\s*define\s+(LD_\w+)", text, flags=re.M)}
     code = {name: re.sub(r"//.*", "", text) for name, text in sources.items()}
     used = {name for text in code.values() for name in re.findall(r"\b(LD_[A-Z0-9_]+)\b", text)}
-    # the switches: the tests' explicit instances, benchmarks/fused_trace.py's traced build,
-    # benchmarks/warp_clocks.py's clocked build
+    # the switches: the tests' explicit instances, benchmarks/probes/fused_trace.py's traced build,
+    # benchmarks/probes/warp_clocks.py's clocked build
     assert used - local - made == {"LD_NVCC_CHECK", "LD_FUSED_TRACE", "LD_WARP_CLOCKS"}
 
 

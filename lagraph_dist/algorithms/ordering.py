@@ -2,7 +2,7 @@
 
 Numbering the hubs first puts the visited bits that most edges probe side by side at the head
 of every bitmap, where a cache keeps them; the Graph500 generator scatters them on purpose
-(``benchmarks/hub_labels.py`` measures the difference)."""
+(``benchmarks/probes/hub_labels.py`` measures the difference)."""
 import numpy as np
 
 from lagraph_dist.comm.collective import collective

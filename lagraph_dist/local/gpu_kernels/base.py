@@ -204,7 +204,7 @@ class KernelsBase:
         # make its grid barrier cheaper, more hide the latency of big levels)
         self.fused_blocks_per_sm = None
         # frontier edges up to which a fused push level runs inside one block (0: never; None:
-        # the policy of fused.py's _one_block_edges); benchmarks/fused_blocks.py sweeps it
+        # the policy of fused.py's _one_block_edges); benchmarks/probes/fused_blocks.py sweeps it
         self.fused_block_edges = None
         # whether block 0 of the one-block-an-SM fused build claims in a shared copy of the
         # visited words where they fit (benchmarks compare both)

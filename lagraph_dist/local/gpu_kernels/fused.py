@@ -230,7 +230,7 @@ class FusedKernels(KernelsBase):
         the ``fused_block_edges`` setting, else FUSED_CLUSTER_BLOCK_EDGES where the launch is
         clustered, so that the cluster levels take the levels between it and FUSED_BLOCK_EDGES
         (a 1000 x 1000 mesh's levels of 257-512 entries, 3.5 us a level there against 4.1 in
-        block 0 on an H200: ``benchmarks/fused_blocks.py``), else FUSED_BLOCK_EDGES."""
+        block 0 on an H200: ``benchmarks/probes/fused_blocks.py``), else FUSED_BLOCK_EDGES."""
         if self.fused_block_edges is not None:
             return self.fused_block_edges
         return FUSED_CLUSTER_BLOCK_EDGES if clustered else FUSED_BLOCK_EDGES
@@ -241,7 +241,7 @@ class FusedKernels(KernelsBase):
         attributes read are driver queries). Blocks a
         multiprocessor: the ``fused_blocks_per_sm`` setting, else one on graphs of low average
         degree, whose thin frontiers make the level's latency chain the cost
-        (benchmarks/fused_blocks.py: 23 against 32 ms on the 1000 x 1000 mesh), else as many as
+        (benchmarks/probes/fused_blocks.py: 23 against 32 ms on the 1000 x 1000 mesh), else as many as
         fit at once (registers, threads and shared memory per multiprocessor, as the occupancy
         calculator counts), Kronecker graphs gaining from the second. One a multiprocessor runs
         the build whose threads have twice the registers (fused.cu, BLOCKS), and, where the

@@ -1,6 +1,6 @@
 """Would hub-first vertex ids speed up the searches? A measurement for issue 20's push-only target.
 
-    python3 benchmarks/hub_labels.py --scale 25 --roots 8 --json out.json [--backend cpu]
+    python3 benchmarks/probes/hub_labels.py --scale 25 --roots 8 --json out.json [--backend cpu]
 
 Nsight Compute puts push-only Kronecker 26's big push level at 81.7% of the L2's throughput with
 1-3% L1 hits (``results/ncu/``): each examined edge probes the visited bit of its out-neighbour,

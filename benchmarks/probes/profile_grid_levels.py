@@ -3,7 +3,7 @@ level is small (a mesh's), per-level seconds, launches and host reads from the r
 stage-synced split of one search, and cProfile of rank 0 over the searches (host time by
 function), so that the fixed price of a distributed level can be read call by call.
 
-    mpirun -n 2 python3 -m mpi4py benchmarks/profile_grid_levels.py --grid 1x2 [--mesh 200]
+    mpirun -n 2 python3 -m mpi4py benchmarks/probes/profile_grid_levels.py --grid 1x2 [--mesh 200]
         [--transport nccl] [--backend gpu] [--searches 3] [--lines 40] [--json out.json]
 
 On a 1x1 grid the levels run unfused (the fused kernel would hide them), for the one-GPU
@@ -18,7 +18,8 @@ import time
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.algebra import levels, products
+from lagraph_dist.algebra.levels import separate_levels
+from lagraph_dist.core.settings import settings
 from lagraph_dist.io.generators import grid2d_edges
 from lagraph_dist.tools.bench import environment, write_json
 
@@ -58,20 +59,17 @@ def main():
     args = arguments()
     rows, cols = (int(x) for x in args.grid.lower().split("x"))
     grid = ld.Grid(rows, cols, transport=args.transport)
-    levels._FUSE_LEVELS = False          # (a 1x1 grid: the levels one by one, as a grid runs them)
     src, dst = grid2d_edges(args.mesh, args.mesh, part=grid.rank, nparts=grid.size)
     A = ld.Matrix.from_edges(src, dst, args.mesh * args.mesh, symmetrize=True, grid=grid, backend=args.backend)
-    ld.bfs(A, 0)                      # compiles and warms every path
-    walls, stats = timed_searches(A, args.searches)
-    products.SYNC_STAGE_TIMERS = True
-    try:
-        _, synced = timed_searches(A, 1)
-    finally:
-        products.SYNC_STAGE_TIMERS = False
-    profile = cProfile.Profile()
-    profile.enable()
-    timed_searches(A, args.searches)
-    profile.disable()
+    with separate_levels():          # (a 1x1 grid: the levels one by one, as a grid runs them)
+        ld.bfs(A, 0)                  # compiles and warms every path
+        walls, stats = timed_searches(A, args.searches)
+        with settings.changed(sync_stage_timers=True):
+            _, synced = timed_searches(A, 1)
+        profile = cProfile.Profile()
+        profile.enable()
+        timed_searches(A, args.searches)
+        profile.disable()
     stages = {}
     for level in synced:
         for name, seconds in (level.get("stage_seconds") or {}).items():

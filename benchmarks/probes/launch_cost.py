@@ -8,7 +8,7 @@ same round captured as one graph whose kernel reads its arguments from device me
 there from page-locked memory inside the graph. Host microseconds a call, median of --calls,
 the stream drained between calls (untimed). Prints a table and, with --json, writes it.
 
-    python3 benchmarks/launch_cost.py [--calls 2000] [--json out.json]
+    python3 benchmarks/probes/launch_cost.py [--calls 2000] [--json out.json]
 """
 import argparse
 import time

@@ -6,17 +6,21 @@ which a push level runs inside one block; 0: never), with block 0's shared copy 
 words on or off (on: where it fits) and with the cluster levels on or off (on: thin graphs on a
 GPU with thread block clusters), the settings alternated `--rounds` times in one process.
 
-    python3 benchmarks/fused_blocks.py kron:22 mesh:1000x1000 path:200000 \
+    python3 benchmarks/probes/fused_blocks.py kron:22 mesh:1000x1000 path:200000 \
         [--blocks 1,2,policy] [--block-edges 0,1024,policy] [--cache-visited on,off] \
         [--clusters on,off] [--rounds 2] [--json out.json]
 """
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
-from gpu_quick import build, code_identity, timed_searches
 from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
+from gpu_quick import build, code_identity, timed_searches  # noqa: E402  (a script of benchmarks/)
 
 
 def main():

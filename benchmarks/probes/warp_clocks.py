@@ -8,31 +8,31 @@ last block's count, and which warp was slowest. Block and warp levels (block 0 a
 no clocks. A reading right after a barrier is a warp's arrival there, not the release (the
 barrier instruction defers its wait), so a block's release is its master warp's reading.
 
-    python3 benchmarks/warp_clocks.py mesh:1000x1000 road:1000000 kron:20 [--direction push] [--json out.json]
+    python3 benchmarks/probes/warp_clocks.py mesh:1000x1000 road:1000000 kron:20 [--direction push] [--json out.json]
         [--sample-rows]
 
 The clocks build reads two clocks and writes a row per warp a level: read it for where a
 level's time goes, and take level times from gpu_quick.py or fused_blocks.py."""
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
-import lagraph_dist.local.gpu_kernels.base as base
-from gpu_quick import build
+from lagraph_dist.core.settings import settings
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.local.layout import FUSED_THREADS
 from lagraph_dist.tools.bench import write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
+from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
 
 #: a warp's readings a level, in kernels/fused.cu's order: six clock64 of its SM (the release
 #: before the level, the counters known, the level set up, its work's end, its block count's
 #: end, the next release), then %globaltimer (ns, one clock for the grid) at its start and at
 #: its work's end
 CLOCKS = ("start", "known", "set", "work", "count", "exit", "start_ns", "work_ns")
-
-
-def clocks_defines(plain=base.cuda_defines):
-    return lambda: plain() + ("-DLD_WARP_CLOCKS",)
 
 
 def level_figures(rows, warps_a_block):
@@ -93,7 +93,7 @@ def main():
     parser.add_argument("--sample-rows", action="store_true",
                         help="keep the middle grid level's rows, warp by warp, in the record (large)")
     args = parser.parse_args()
-    base.cuda_defines = clocks_defines()          # before the first build of the modules
+    settings.extra_cuda_defines = ("-DLD_WARP_CLOCKS",)      # before the first build of the modules
     props = cp.cuda.runtime.getDeviceProperties(0)
     clock_hz = 1e3 * (props.get("clockRate") or cp.cuda.runtime.deviceGetAttribute(13, 0))   # cudaDevAttrClockRate
     record = {"benchmark": "warp_clocks", "commit": code_identity()["commit"], "device": props["name"].decode(),

@@ -1,12 +1,12 @@
 """One ld.bfs call's host time, this tree against another commit, in alternating processes on
-the same machine: ``benchmarks/host_profile.py`` (this tree's script) runs ``--rounds`` times on
+the same machine: ``benchmarks/probes/host_profile.py`` (this tree's script) runs ``--rounds`` times on
 each side in turn, its package taken from this tree or from a worktree of ``--base``, so that
 both sides see the same load on a noisy machine. The record keeps every round's medians and,
 per figure, the median over the rounds of each side and their ratio.
 
-    python3 benchmarks/host_ab.py kron:10 --base 272fea6 [--backend cpu] [--rounds 5] [--calls 2000]
+    python3 benchmarks/probes/host_ab.py kron:10 --base 272fea6 [--backend cpu] [--rounds 5] [--calls 2000]
         [--json out.json]
-    python3 benchmarks/host_ab.py kron:20 --base-tree .old --base-name 272fea6 --backend gpu
+    python3 benchmarks/probes/host_ab.py kron:20 --base-tree .old --base-name 272fea6 --backend gpu
 
 ``--base-tree`` takes the base from a folder holding its checkout instead (a device copy has no
 history to make a worktree from: carry the base's tree as an ignored folder, as device.sh's
@@ -30,7 +30,7 @@ import tempfile
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TREE = os.path.dirname(HERE)
+TREE = os.path.dirname(os.path.dirname(HERE))      # the checkout (this script is in benchmarks/probes/)
 
 
 def git(*args, cwd=TREE):

@@ -2,7 +2,7 @@
 in order with its grid, time and DRAM bytes, then totals per kernel name with the achieved
 bandwidth. ncu_level.py's PROFILED/LEVEL lines found in the file are kept at the top.
 
-    python3 benchmarks/ncu_summary.py ncu-kron26-auto.csv
+    python3 benchmarks/probes/ncu_summary.py ncu-kron26-auto.csv
 """
 import csv
 import re

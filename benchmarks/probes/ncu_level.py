@@ -2,7 +2,7 @@
 
     ncu --profile-from-start off --clock-control none --metrics \\
         gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv \\
-        python3 benchmarks/ncu_level.py kron:22 auto
+        python3 benchmarks/probes/ncu_level.py kron:22 auto
 
 The graph is built and searched once untimed (kernels compiled, caches made); then exactly one
 search runs between cudaProfilerStart and cudaProfilerStop, and its per-level records (levels,
@@ -10,11 +10,14 @@ fused levels, host reads) are printed so that launches per level can be counted 
 profile.
 """
 import sys
+from pathlib import Path
 
 import cupy
 
 import lagraph_dist as ld
-from gpu_quick import build
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
+from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
 
 
 def main(spec, direction):

@@ -7,7 +7,7 @@ on either backend each named stage's offsets (the engine's stages, and the drive
 compiled twin's); last cProfile over many calls (internal and cumulative time), so
 that the Python set-up around the run can be read function by function.
 
-    python3 benchmarks/host_profile.py kron:20 [--backend gpu|cpu] [--calls 50] [--lines 35] [--json out.json]
+    python3 benchmarks/probes/host_profile.py kron:20 [--backend gpu|cpu] [--calls 50] [--lines 35] [--json out.json]
 
 The record (``--json``) holds the medians printed: the call, the levels' own time, the split at
 the backend call, and on the GPU the parts of the timeline (the kernel's between two CUDA events)
@@ -21,13 +21,17 @@ import argparse
 import cProfile
 import functools
 import pstats
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
-from gpu_quick import build, code_identity, write_json
 from lagraph_dist.tools.bench import device_name
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
+from gpu_quick import build, code_identity, write_json  # noqa: E402  (a script of benchmarks/)
 
 
 def main():

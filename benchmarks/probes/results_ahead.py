@@ -1,9 +1,9 @@
 """What making a search's outputs ahead saves one ``ld.bfs`` call on one GPU: the same graph,
 the same roots, in one process, blocks of calls with the outputs made while the last search's
 kernel ran (``on``: the GPU backend's default) against made in the call (``off``:
-RESULTS_AHEAD_BYTES set to 0), alternating, so that both modes see the same host load.
+settings.results_ahead_bytes set to 0), alternating, so that both modes see the same host load.
 
-    python3 benchmarks/results_ahead.py kron:12 [--blocks 40] [--calls 50] [--json out.json]
+    python3 benchmarks/probes/results_ahead.py kron:12 [--blocks 40] [--calls 50] [--json out.json]
 
 Each call's wall time (the call and a device synchronize) is taken; the record holds, a mode,
 the median and 10th/90th percentiles over all its calls, each block's median, and the ratio of
@@ -11,14 +11,18 @@ the modes' medians (a record of every call's time does not come back from a devi
 A block's first two calls are not timed: the mode takes effect from the search after the switch.
 """
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
-from gpu_quick import build
-from lagraph_dist.local.gpu_kernels import base
+from lagraph_dist.core.settings import settings
 from lagraph_dist.tools.bench import environment, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
+from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
 
 MODES = ("off", "on")
 
@@ -26,12 +30,11 @@ MODES = ("off", "on")
 def timed_blocks(A, roots, blocks, calls):
     """{mode: [each block's per-call microseconds]} over ``blocks`` alternating blocks of
     ``calls`` searches."""
-    cap = base.RESULTS_AHEAD_BYTES
+    cap = settings.results_ahead_bytes
     times = {mode: [] for mode in MODES}
-    try:
-        for block in range(blocks):
-            mode = MODES[block % 2]
-            base.RESULTS_AHEAD_BYTES = cap if mode == "on" else 0
+    for block in range(blocks):
+        mode = MODES[block % 2]
+        with settings.changed(results_ahead_bytes=cap if mode == "on" else 0):
             for root in roots[:2]:                 # the mode's first searches: not timed
                 ld.bfs(A, root)
             times[mode].append([])
@@ -41,8 +44,6 @@ def timed_blocks(A, roots, blocks, calls):
                 ld.bfs(A, roots[k % len(roots)])
                 A.backend.sync()
                 times[mode][-1].append(1e6 * (time.perf_counter() - started))
-    finally:
-        base.RESULTS_AHEAD_BYTES = cap
     return times
 
 

@@ -1,7 +1,7 @@
 """Where a BFS level's time goes on one GPU: cProfile of repeated searches (host time by
 function) and device-synchronised timings of one product, one assign and one fused run.
 
-    python3 benchmarks/profile_level.py 22
+    python3 benchmarks/probes/profile_level.py 22
 """
 import cProfile
 import pstats

@@ -1,21 +1,25 @@
 """What the kernel pays to write a deep search's level records into the host's page-locked
 mirror: the fused kernel's time (CUDA events around its launch) with the mirror taking
-FUSED_RECORDS_READ records as shipped, against 64 (the records then copied after the kernel,
+settings.fused_records_read records as shipped, against 64 (the records then copied after the kernel,
 a copy that these events do not time), blocks of calls alternating in one process.
 
-    python3 benchmarks/mirror_records.py mesh:1000x1000 mesh:2000x2000 [--rounds 6] [--calls 15]
+    python3 benchmarks/probes/mirror_records.py mesh:1000x1000 mesh:2000x2000 [--rounds 6] [--calls 15]
         [--json out.json]
 """
 import argparse
 import statistics
+import sys
+from pathlib import Path
 
 import cupy as cp
 
 import lagraph_dist as ld
-import lagraph_dist.local.gpu_kernels.fused as fused
-from gpu_quick import build
+from lagraph_dist.core.settings import settings
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import device_name, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
+from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
 
 FEW = 64          # the mirror's records before 83218ba
 
@@ -42,21 +46,20 @@ def measure(spec, mirrors, rounds, calls):
     source = (roots or [0])[0]
     levels = len(ld.bfs(A, source).stats)
     start, end = cp.cuda.Event(), cp.cuda.Event()
-    kernels, shipped = A.backend.kernels, fused.FUSED_RECORDS_READ
+    kernels = A.backend.kernels
     times = {m: [] for m in mirrors}
     timed_fused_launches(kernels, start, end)
     try:
         for _ in range(rounds):
             for mirror in mirrors:
-                fused.FUSED_RECORDS_READ = mirror
-                for _ in range(calls):
-                    result = ld.bfs(A, source)
-                    end.synchronize()
-                    times[mirror].append(1e3 * cp.cuda.get_elapsed_time(start, end))     # ms -> us
-                    del result
+                with settings.changed(fused_records_read=mirror):
+                    for _ in range(calls):
+                        result = ld.bfs(A, source)
+                        end.synchronize()
+                        times[mirror].append(1e3 * cp.cuda.get_elapsed_time(start, end))     # ms -> us
+                        del result
     finally:
         untimed(kernels)
-        fused.FUSED_RECORDS_READ = shipped
     return {"graph": spec, "levels": levels, "device": device_name(A.backend),
             "kernel_us": {str(m): {"median": statistics.median(t), "min": min(t), "calls": len(t)}
                           for m, t in times.items()}}
@@ -69,7 +72,7 @@ def main():
     parser.add_argument("--calls", type=int, default=15)
     parser.add_argument("--json")
     args = parser.parse_args()
-    shipped = fused.FUSED_RECORDS_READ
+    shipped = settings.fused_records_read
     mirrors = (FEW, shipped)
     graphs = []
     for spec in args.graphs:

@@ -5,9 +5,9 @@ its instructions, with the instructions that gathered the most samples. It tells
 selected", "dispatch") or barriers, instruction by instruction.
 
     ncu --profile-from-start off --clock-control none --section SourceCounters -o mesh \\
-        python3 benchmarks/ncu_level.py mesh:1000x1000 push
+        python3 benchmarks/probes/ncu_level.py mesh:1000x1000 push
     ncu --import mesh.ncu-rep --page source --csv --print-source sass > mesh-sass.csv
-    python3 benchmarks/ncu_source.py mesh-sass.csv [--find ATOMS] [--rows 7550:8400] [--top 20]
+    python3 benchmarks/probes/ncu_source.py mesh-sass.csv [--find ATOMS] [--rows 7550:8400] [--top 20]
 
 ``--find`` lists the rows whose SASS matches a regular expression (to choose a range: a
 function's atomics, barriers or sleeps mark where its code lies); ``--rows`` sums that range.

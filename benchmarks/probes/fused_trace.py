@@ -6,20 +6,24 @@ totals, record; hand-overs) to a device array read after each search. Thread 0 a
 edge 0 of a block level and warp 0's first item of a grid level, so its marks are one latency
 chain of the level; the rest of the grid shows up as its wait at the barrier mark.
 
-    python3 benchmarks/fused_trace.py path:200000 mesh:1000x1000 kron:20 [--block-edges 0,2048] [--clusters on]
+    python3 benchmarks/probes/fused_trace.py path:200000 mesh:1000x1000 kron:20 [--block-edges 0,2048] [--clusters on]
                                       [--json out.json]
 
 The traced build has a few more register spills than the shipped one: read it for shares, and
 take level times from fused_blocks.py."""
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
-import lagraph_dist.local.gpu_kernels.base as base
-from gpu_quick import build
+from lagraph_dist.core.settings import settings
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
+from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
 
 MARKS = 32       # LD_TRACE_MARKS in kernels/fused.cu
 NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",
@@ -33,10 +37,6 @@ NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + cla
          30: "cluster: totals (own shared memory)", 31: "cluster: record + rule"}
 
 
-def traced_defines(plain=base.cuda_defines):
-    return lambda: plain() + ("-DLD_FUSED_TRACE",)
-
-
 def main():
     import cupy as cp
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,7 +48,7 @@ def main():
                         help="cluster levels (KernelsBase.fused_cluster_levels); default: the package's")
     parser.add_argument("--json")
     args = parser.parse_args()
-    base.cuda_defines = traced_defines()          # before the first build of the modules
+    settings.extra_cuda_defines = ("-DLD_FUSED_TRACE",)      # before the first build of the modules
     kernels = ld.get_backend("gpu").kernels
     if args.clusters:
         kernels.fused_cluster_levels = args.clusters == "on"

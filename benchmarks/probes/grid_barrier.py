@@ -7,7 +7,7 @@ whether a cooperative launch takes a kernel built with clusters (grid.sync and c
 one kernel: what levels run by a cluster between grid levels would need). Prints a table and,
 with --json, writes it.
 
-    python3 benchmarks/grid_barrier.py [--rounds 20000] [--json out.json]
+    python3 benchmarks/probes/grid_barrier.py [--rounds 20000] [--json out.json]
 """
 import argparse
 

@@ -30,7 +30,7 @@ grid's rule and tally). Entries go to threads in block order (a small frontier f
 same graph (push, `ld.bfs`), its levels' records banded the same way. Every run is checked:
 parents one level up, levels' sizes (or depths) equal to scipy's breadth-first distances.
 
-    python3 benchmarks/level_floor.py [--meshes 1000x1000,2000x2000] [--calls 7] [--json out.json]
+    python3 benchmarks/probes/level_floor.py [--meshes 1000x1000,2000x2000] [--calls 7] [--json out.json]
 """
 import argparse
 import statistics
@@ -43,8 +43,8 @@ import numpy as np
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import banded_levels, write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cpu_bench import scipy_csr  # noqa: E402  (a sibling script)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for cpu_bench
+from cpu_bench import scipy_csr  # noqa: E402  (a script of benchmarks/)
 
 SOURCE = r"""
 #include <cooperative_groups.h>

@@ -4,7 +4,7 @@ allgather of 8 bytes), of an MPI barrier beside it for scale, and of the decorat
 a 1 x 1 grid (where it checks nothing) against the undecorated function. Prints the figures and,
 with --json, writes the record.
 
-    mpiexec -n 4 python -m mpi4py benchmarks/agreement_cost.py [--calls 2000] [--json out.json]
+    mpiexec -n 4 python -m mpi4py benchmarks/probes/agreement_cost.py [--calls 2000] [--json out.json]
 """
 import argparse
 import time
