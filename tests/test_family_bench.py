@@ -32,8 +32,9 @@ def test_record_and_table(capsys, tmp_path, algorithm, unit, peers):
         record["levels"][0])
     if algorithm == "bc":             # on one CPU process: each batch's levels, then its sweeps in one call
         assert {r["op"] for r in record["levels"]} == {"searches", "sweeps"}
-    if algorithm == "cc":             # the giant component's search first
-        assert record["levels"][0]["op"] == "search"
+    if algorithm == "cc":             # on one process: the kernel set's union-find, one record
+        assert [r["op"] for r in record["levels"]] == ["components"]
+        assert record["levels"][0]["direction"] == "union-find" and record["levels"][0]["edges_examined"] > 0
     assert f"our answer equals {peers[0]}'s" in out
 
 

@@ -5,9 +5,9 @@ connected components, where a vertex's neighbours are its in- and out-neighbours
 ``connected_components`` / ``weakly_connected_components`` as a partition, each part named by
 its smallest id).
 
-On one process whose kernel set has a components kernel (the CPU's: a sampled union-find,
-:mod:`lagraph_dist.algebra.components`), the labels are that one call. Elsewhere (grids, the
-GPU) they come from searches and label propagation, as follows.
+On one process (CPU or GPU), the labels are one call of the kernel set's components kernel (a
+sampled union-find, :mod:`lagraph_dist.algebra.components`). On a grid they come from searches
+and label propagation, as follows.
 
 Why this method: a Kronecker graph is skewed (at scale 20
 one component of 646,002 vertices, 402,226 isolated ones and 348 in tiny components) and a

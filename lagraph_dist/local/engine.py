@@ -226,11 +226,17 @@ class PathDependencies(Protocol):
         are given, each search's vertices reached besides its source, the edges read)."""
 
 
+#: a components kernel's sampling (Afforest): each vertex's first out-edges linked before the
+#: giant component is named by the most frequent root among this many sampled vertices
+COMPONENT_SAMPLED_EDGES = 2
+COMPONENT_SAMPLES = 1024
+
+
 @runtime_checkable
 class ComponentLabels(Protocol):
     """An optional member of a kernel set: every vertex's connected-component label in one call
     (``lagraph_dist.algebra.components.component_labels`` asks for it on one process; a kernel
-    set without it leaves components to searches and label propagation). The CPU's has it."""
+    set without it leaves components to searches and label propagation). Both sets have it."""
 
     def connected_components(self, out_csr, in_csr) -> np.ndarray:
         """int64 labels, each vertex's smallest id of its component (weakly connected: ``in_csr``

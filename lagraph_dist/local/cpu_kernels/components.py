@@ -19,14 +19,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from lagraph_dist.local.engine import COMPONENT_SAMPLED_EDGES as SAMPLED_EDGES, COMPONENT_SAMPLES as SAMPLES
 from lagraph_dist.local.parts import LocalCSR
 
 __all__ = ["connected_components", "warm_up"]
 
-#: out-edges of every vertex linked before the giant is sampled (Afforest's neighbour rounds)
-SAMPLED_EDGES = 2
-#: vertices whose roots are counted to name the giant component
-SAMPLES = 1024
 
 
 @numba.njit(cache=True, inline="always")

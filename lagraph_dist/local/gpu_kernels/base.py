@@ -84,6 +84,7 @@ def _ahead():
         "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
                   for p in ("false", "true")],
         "multi_fused": [_template("ld_multi_bfs_fused", w, b, p) for w, p in MULTI_FUSED_SHAPES for b in (1, 2)],
+        "components": [],
     }
 
 
