@@ -4,7 +4,8 @@
 #   bash benchmarks/device.sh gpu-tests quick
 # Stages: gpu-tests (pytest -m gpu on $TESTS, default tests), multigpu-tests (pytest -m multigpu, -k $TEST_K), quick (gpu_quick.py on
 # $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (probes/profile_level.py),
-# multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs). Real graphs travel as .data (a copy
+# multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs), multi
+# (multi_source.py), family (bench --algorithm cc|bc), nx-suite (networkx's tests on the GPU engine). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
 # Most other stages (each commented at its case below) run the probes of benchmarks/probes/ (its README.md).
 # .whl holds python-graphblas and what it needs that the device lacks (suitesparse-graphblas,
@@ -111,6 +112,19 @@ for stage in "$@"; do
             $(for g in ${MULTI_GRAPHS:-kron:22}; do echo --graph $g; done) --sources ${MULTI_SOURCES:-64 512} \
             --backend gpu --scipy-sources ${MULTI_SCIPY_SOURCES:-4} --json "$OUT/multi-source.json" 2>&1 \
             | tee "$OUT/multi.log" ;;
+    family)                 # the BFS family on one GPU (lagraph-dist bench --algorithm ...): each ALGO:SCALE of
+                            # $FAMILY_RUNS (cc:22 bc:22), $FAMILY_ROOTS (64) sources, $FAMILY_PEERS per algorithm
+        for run in ${FAMILY_RUNS:-cc:22 bc:22}; do
+            algo=${run%%:*} scale=${run##*:}
+            peers=$([ $algo = cc ] && echo ${FAMILY_CC_PEERS:-scipy} || echo ${FAMILY_BC_PEERS:-none})
+            timeout ${FAMILY_TIMEOUT:-200} "${cli[@]}" bench --scale $scale --backend gpu --algorithm $algo \
+                --roots ${FAMILY_ROOTS:-64} --peers $peers --repeats ${FAMILY_REPEATS:-5} --no-progress \
+                --json "$OUT/h200-family-$algo-kron$scale-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -6 | tee -a "$OUT/family.log"
+        done ;;
+    nx-suite)               # networkx's tests of the dispatched functions with the backend on the GPU engine
+        (cd "$OUT" && timeout ${NX_TIMEOUT:-300} python3 "$repo/benchmarks/networkx_suite.py" \
+            --json "$OUT/h200-networkx-suite-$LAGRAPH_DIST_COMMIT.json" > "$OUT/nx-suite.log" 2>&1)
+        tail -4 "$OUT/nx-suite.log" ;;
     hidiam)                 # meshes with every peer, then a long path with scipy
         timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --path 0 \
             --peer-repeats 1 --json "$OUT/high-diameter-meshes.json" 2>&1 | tail -14 | tee "$OUT/hidiam.log"
