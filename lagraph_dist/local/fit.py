@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from lagraph_dist.core.errors import OutOfDeviceMemory, OutOfHostMemory
+from lagraph_dist.local import recycle
 
 __all__ = ["host_memory", "available_bytes", "free_share", "require_fit", "passes_to_fit",
            "ranks_sharing_memory", "check_fits", "format_bytes", "PASS_SHARE", "MAX_PASSES"]
@@ -61,7 +62,8 @@ def available_bytes(backend):
     device for the GPU backend, the host for the CPU backend (or any backend-less stand-in)."""
     if _on_device(backend):
         return backend.free_device_bytes()
-    return host_memory()
+    available, total = host_memory()
+    return available + recycle.free_bytes(), total       # (kept arrays no one holds: given back on need)
 
 
 def free_share(backend, sharing=1):

@@ -44,6 +44,7 @@ from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
+from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
 from lagraph_dist.local.parts import LocalCSR
 
@@ -954,8 +955,8 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
         raise ValueError(f"the outputs need at least {n} rows, got {rows}")
     if sources.min() < 0 or sources.max() >= n:      # (the compiled loops do not check)
         raise ValueError(f"sources must be vertices of the block (0 to {n - 1})")
-    level_table = np.empty((rows, k), np.int32) if levels else _NO_TABLE
-    parent_table = np.empty((rows, k), np.int32) if parents else _NO_TABLE
+    level_table = recycle.empty((rows, k), np.int32) if levels else _NO_TABLE      # (pages already mapped)
+    parent_table = recycle.empty((rows, k), np.int32) if parents else _NO_TABLE
     state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
     counts, seconds = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
                               np.ascontiguousarray(out_degree, dtype=np.int64), sources, full_words(k), level_table,
