@@ -36,7 +36,8 @@ def component_labels(A):
     backend, xp = A.backend, A.backend.xp
     labels = backend.kernels.connected_components(orient.push_csr, None if A.symmetric else orient.pull_csr_of())
     labels = labels[:A.n]
-    count = int(backend.to_host(xp.count_nonzero(labels == xp.arange(A.n, dtype=xp.int64)).reshape(1))[0])
+    # (a sum, not count_nonzero: numpy before 2.3 answers that with a Python int, which has no reshape)
+    count = int(backend.to_host(xp.asarray((labels == xp.arange(A.n, dtype=xp.int64)).sum()).reshape(1))[0])
     trace.note_levels("components", [LevelRecord(A.n, count, A.nvals, False, time.perf_counter() - started,
                                                  fused=True)], direction="union-find")
     return _every_vertex(A, labels), count

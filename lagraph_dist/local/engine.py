@@ -238,7 +238,7 @@ class ComponentLabels(Protocol):
     (``lagraph_dist.algebra.components.component_labels`` asks for it on one process; a kernel
     set without it leaves components to searches and label propagation). Both sets have it."""
 
-    def connected_components(self, out_csr, in_csr) -> np.ndarray:
+    def connected_components(self, out_csr, in_csr) -> Array:
         """int64 labels, each vertex's smallest id of its component (weakly connected: ``in_csr``
         the in-edges of a directed graph; None for a symmetric one)."""
 

@@ -351,6 +351,8 @@ class FusedKernels(KernelsBase):
         frontier's counts there and the host reads them with that run's status), then the
         level records: a :class:`_Report`. Its head, the first ``settings.fused_records_read`` records
         with what comes before them, has a page-locked host mirror that the kernel writes."""
+        if settings.fused_records_read < 0:
+            raise ValueError(f"settings.fused_records_read must be 0 or more, got {settings.fused_records_read}")
         key = (max_levels, settings.fused_records_read)
         report = space["reports"].get(key)
         if report is None:

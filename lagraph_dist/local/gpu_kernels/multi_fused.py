@@ -100,7 +100,7 @@ class MultiFusedKernels(KernelsBase):
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
             _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ,
-            min(space["kept"], max_levels + 1))
+            min(space["kept"], max_levels + 1) if levels else 0)      # (kept words serve the levels alone)
         self.launch_cooperative(function, self._multi_fused_blocks(function), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
         ran, push, previous, unexplored, started = (int(x) for x in head[:5])
