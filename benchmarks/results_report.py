@@ -141,7 +141,8 @@ HUB_LABELS = ("cpu-hub-labels-scale18-46a3a2b.json", "cpu-hub-labels-scale20-46a
 SMALL_LEVELS = ("small-levels/h200x2-1x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-e8835c2.json",
                 "small-levels/h200x2-2x1-mesh200-e8835c2.json", "small-levels/h200x2-1x2-mesh200-7087954.json")
 H200_BENCH = ("gpu-scale20.json", "gpu-scale22.json", "gpu-scale24.json", "gpu-scale26.json")
-CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json", "cpu-scaling-h100-host-eb9f2c8.json", "cpu-scaling-h100-host-1f87866.json", "cpu-scaling-h100-host-scale22-wip.json")
+# the latest of each scale: d03aad3 ran scale 24 alone, ab5bce4 both (the older ones left: git keeps them)
+CPU_SCALING = ("cpu-scaling-h100-host-d03aad3.json", "cpu-scaling-h100-host-ab5bce4.json")
 #: CPU runs of the eight-rank grids issue 12 names (and 2x2 beside them): validation and bytes (lagraph-dist bench)
 CPU_GRIDS = tuple(f"cpu-grids/scale18-{grid}.json" for grid in ("2x2", "2x4", "4x2", "1x8", "8x1"))
 CPU_BENCH = ("cpu-scale16-1x1.json", "cpu-scale16-2x2.json", "cpu-scale18-1x1.json", "cpu-scale18-2x2.json")
