@@ -25,7 +25,6 @@ from lagraph_dist.local.parts import LocalCSR
 __all__ = ["connected_components", "warm_up"]
 
 
-
 @numba.njit(cache=True, inline="always")
 def _root(parent, v):
     """v's root, halving the path on the way (each vertex visited points at its grandparent)."""
@@ -75,21 +74,6 @@ def _flatten(parent):
         parent[v] = parent[parent[v]]
 
 
-@numba.njit(cache=True)
-def _most_frequent_root(parent, picks):
-    """The root most of the sampled vertices ``picks`` have (the giant component's)."""
-    roots = np.empty(picks.shape[0], np.int64)
-    for i in range(picks.shape[0]):
-        roots[i] = _root(parent, picks[i])
-    roots.sort()
-    best, best_count, run = roots[0], 0, 0
-    for i in range(roots.shape[0]):
-        run = run + 1 if i > 0 and roots[i] == roots[i - 1] else 1
-        if run > best_count:
-            best, best_count = roots[i], run
-    return best
-
-
 def connected_components(out_csr: LocalCSR, in_csr: LocalCSR | None) -> np.ndarray:
     """int64 labels of the graph whose row u of ``out_csr`` lists u's out-neighbours: each
     vertex's smallest id of its component; ``in_csr`` (row v: v's in-neighbours) for a directed
@@ -101,7 +85,8 @@ def connected_components(out_csr: LocalCSR, in_csr: LocalCSR | None) -> np.ndarr
     _link_sampled(parent, out_csr.indptr, out_csr.indices, SAMPLED_EDGES)
     _flatten(parent)
     picks = np.random.default_rng(0).integers(0, n, min(SAMPLES, n))
-    giant = _most_frequent_root(parent, picks)
+    roots, counts = np.unique(parent[picks], return_counts=True)      # (flattened: the roots themselves)
+    giant = roots[counts.argmax()]                                       # (a tie: the smallest root)
     _link_rows(parent, out_csr.indptr, out_csr.indices, SAMPLED_EDGES, giant)
     if in_csr is not None:
         _link_rows(parent, in_csr.indptr, in_csr.indices, 0, giant)
