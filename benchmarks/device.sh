@@ -121,6 +121,13 @@ for stage in "$@"; do
                 --roots ${FAMILY_ROOTS:-64} --peers $peers --repeats ${FAMILY_REPEATS:-5} --no-progress \
                 --json "$OUT/h200-family-$algo-kron$scale-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -6 | tee -a "$OUT/family.log"
         done ;;
+    agreement-gpu)          # issue 50's agreement check on $AGREE_RANKS (2) GPU ranks sharing the device over mpi-host,
+                            # run by hand (not under pytest), its whole output kept
+        timeout ${AGREE_TIMEOUT:-120} mpirun --allow-run-as-root --oversubscribe -n ${AGREE_RANKS:-2} python3 -m mpi4py \
+            "$repo/tests/mpi/check_agreement.py" 1 ${AGREE_RANKS:-2} "$(mktemp -d)" --backend gpu --transport mpi-host \
+            > "$OUT/agreement-gpu.log" 2>&1
+        echo "exit status $?" >> "$OUT/agreement-gpu.log"
+        tail -25 "$OUT/agreement-gpu.log" ;;
     nx-suite)               # networkx's tests of the dispatched functions with the backend on the GPU engine
         (cd "$OUT" && timeout ${NX_TIMEOUT:-300} python3 "$repo/benchmarks/networkx_suite.py" \
             --json "$OUT/h200-networkx-suite-$LAGRAPH_DIST_COMMIT.json" > "$OUT/nx-suite.log" 2>&1)
