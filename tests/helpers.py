@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -96,13 +97,30 @@ def stop_filling_kernel_cache():
         _filler[0].wait()
 
 
+#: what Open MPI and PMIx put into the environment of a process that initialised MPI (a
+#: singleton) or that a launcher started: an mpirun that inherits them takes itself for part of
+#: that job and exits at once with status 1, saying nothing. Seen on the device: pytest -n 8
+#: reads ``ld.gpu_available`` in the main process (helpers, below), which loads the engine and
+#: initialises MPI, and the xdist workers it then starts inherit its C environment in os.environ.
+#: The user's own settings (OMPI_MCA_plm, PMIX_MCA_gds, OMPI_ALLOW_RUN_AS_ROOT, ...) stay.
+MPI_JOB_VARIABLES = re.compile(r"^(PMIX_(?!MCA_)|PMI_|OMPI_MCA_(ess|pmix|orte_)"
+                               r"|OMPI_(COMM_WORLD|APP_CTX|UNIVERSE|FIRST_RANKS|NUM_APP_CTX|FILE_LOCATION|ARGV|COMMAND))")
+
+
+def launcher_environment(environment=None) -> dict:
+    """``environment`` (os.environ) without the variables of a running MPI job (MPI_JOB_VARIABLES)."""
+    environment = os.environ if environment is None else environment
+    return {name: value for name, value in environment.items() if not MPI_JOB_VARIABLES.match(name)}
+
+
 def run_mpi(ranks, script, *args, timeout=600):
     """``script`` on ``ranks`` processes (see mpi_command), its output captured. The environment
-    is passed explicitly: Open MPI's initialisation of this session (mpi4py imported here) sets
-    variables in the C environment only, and an mpirun that inherits them thinks it is nested."""
+    is passed explicitly (os.environ, not the C environment, which this session's own MPI
+    initialisation may have added to), and without any running job's variables
+    (launcher_environment)."""
     import subprocess
     return subprocess.run(mpi_command(ranks, script, *args), capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL, env=dict(os.environ))
+                          stdin=subprocess.DEVNULL, env=launcher_environment())
 
 
 def run_cli(capsys, *argv):

@@ -136,3 +136,18 @@ def test_each_collective_with_a_differing_argument_raises_on_every_rank(tmp_path
 @pytest.mark.parametrize("rows,cols", [(1, 2), (2, 2)], ids=["2 ranks", "4 ranks"])
 def test_gpu_ranks_sharing_a_device_raise_on_every_rank(tmp_path, rows, cols):
     _check(tmp_path, rows, cols, "--backend", "gpu", "--transport", "mpi-host", timeout=600)
+
+
+def test_a_launcher_is_started_without_a_running_jobs_variables():
+    """An mpirun that inherits what Open MPI and PMIx set in a process that initialised MPI
+    exits at once with status 1 and no output (pytest -n on the device); the user's own
+    settings pass through."""
+    from helpers import launcher_environment
+    inherited = {"OMPI_MCA_ess": "singleton", "OMPI_MCA_orte_launch": "1", "OMPI_MCA_pmix": "^s1",
+                 "PMIX_SERVER_URI4": "pmix-server.1;tcp4://127.0.0.1:1", "PMIX_RANK": "0", "PMI_FD": "5",
+                 "OMPI_COMM_WORLD_RANK": "0", "OMPI_APP_CTX_NUM_PROCS": "1",
+                 "OMPI_MCA_plm": "isolated", "PMIX_MCA_gds": "hash", "OMPI_ALLOW_RUN_AS_ROOT": "1",
+                 "OMPI_MCA_btl_vader_single_copy_mechanism": "none", "PATH": "/bin", "HYDRA_LAUNCHER": "fork"}
+    assert launcher_environment(inherited) == {
+        "OMPI_MCA_plm": "isolated", "PMIX_MCA_gds": "hash", "OMPI_ALLOW_RUN_AS_ROOT": "1",
+        "OMPI_MCA_btl_vader_single_copy_mechanism": "none", "PATH": "/bin", "HYDRA_LAUNCHER": "fork"}

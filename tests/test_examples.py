@@ -16,7 +16,7 @@ import scipy.io
 import scipy.sparse
 import scipy.sparse.csgraph as csgraph
 
-from helpers import data_file, edges_to_scipy, mpi_command, needs_mpi
+from helpers import data_file, edges_to_scipy, launcher_environment, mpi_command, needs_mpi
 from lagraph_dist.io.generators import kronecker_edges
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ def run_example(ranks, name, *args):
 def run_script(ranks, path, *args):
     command = ([sys.executable, str(path), *map(str, args)] if ranks == 1 else
                mpi_command(ranks, path, *args))
-    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=launcher_environment())
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     return done.stdout
 
@@ -252,7 +252,8 @@ def run_bad(ranks, name, args, small_mtx, tmp_path):
     args = [a.format(**places) for a in args]
     command = ([sys.executable, str(EXAMPLES / name), *args] if ranks == 1 else
                mpi_command(ranks, EXAMPLES / name, *args))
-    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL,
+                          env=launcher_environment())
     return done, places
 
 

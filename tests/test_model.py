@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import mpi_command, needs_mpi
+from helpers import launcher_environment, mpi_command, needs_mpi
 from lagraph_dist.comm import collectives
 from lagraph_dist.tools import model
 from lagraph_dist.local.backend import Backend, get_backend
@@ -298,7 +298,7 @@ def measured(request, tmp_path_factory):
     rows, cols = request.param
     out = tmp_path_factory.mktemp("model") / "levels.json"
     command = mpi_command(rows * cols, HERE / "mpi" / "check_model.py", rows, cols, out)
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, env=launcher_environment())
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     with open(out) as handle:
         return json.load(handle)
