@@ -112,14 +112,19 @@ for stage in "$@"; do
             $(for g in ${MULTI_GRAPHS:-kron:22}; do echo --graph $g; done) --sources ${MULTI_SOURCES:-64 512} \
             --backend gpu --scipy-sources ${MULTI_SCIPY_SOURCES:-4} --json "$OUT/multi-source.json" 2>&1 \
             | tee "$OUT/multi.log" ;;
-    family)                 # the BFS family on one GPU (lagraph-dist bench --algorithm ...): each ALGO:SCALE of
-                            # $FAMILY_RUNS (cc:22 bc:22), $FAMILY_ROOTS (64) sources, $FAMILY_PEERS per algorithm
+    family)                 # the BFS family on one GPU (lagraph-dist bench --algorithm ...): each ALGO:GRAPH[:ROOTS]
+                            # of $FAMILY_RUNS (cc:22 bc:22), GRAPH a Kronecker scale or the name of a Matrix
+                            # Market file of .data/networkit (carried), ROOTS ($FAMILY_ROOTS, 64) sources or
+                            # "all", $FAMILY_PEERS per algorithm
         for run in ${FAMILY_RUNS:-cc:22 bc:22}; do
-            algo=${run%%:*} scale=${run##*:}
+            IFS=: read -r algo graph roots <<< "$run"
+            roots=${roots:-${FAMILY_ROOTS:-64}}; [ "$roots" = all ] && roots=2000000000
+            if [[ $graph =~ ^[0-9]+$ ]]; then source=(--scale $graph); name=kron$graph
+            else source=(--mtx "$repo/.data/networkit/$graph.mtx"); name=$graph; fi
             peers=$([ $algo = cc ] && echo ${FAMILY_CC_PEERS:-scipy} || echo ${FAMILY_BC_PEERS:-none})
-            timeout ${FAMILY_TIMEOUT:-200} "${cli[@]}" bench --scale $scale --backend gpu --algorithm $algo \
-                --roots ${FAMILY_ROOTS:-64} --peers $peers --repeats ${FAMILY_REPEATS:-5} --no-progress \
-                --json "$OUT/h200-family-$algo-kron$scale-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -6 | tee -a "$OUT/family.log"
+            timeout ${FAMILY_TIMEOUT:-200} "${cli[@]}" bench "${source[@]}" --backend gpu --algorithm $algo \
+                --roots $roots --peers $peers --repeats ${FAMILY_REPEATS:-5} --no-progress \
+                --json "$OUT/h200-family-$algo-$name-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -6 | tee -a "$OUT/family.log"
         done ;;
     agreement-gpu)          # issue 50's agreement check on $AGREE_RANKS (2) GPU ranks sharing the device over mpi-host,
                             # run by hand (not under pytest), its whole output kept

@@ -50,11 +50,11 @@ from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.products import ProductStats, StageTimer, orientation
 from lagraph_dist.algebra.levels import LevelEngine, LevelRecord
 from lagraph_dist.algebra import memory, trace
-from lagraph_dist.algebra.vector import Vector
+from lagraph_dist.algebra.vector import Vector, every_vertex
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 
 __all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "path_dependencies",
-           "dependencies_fusable", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
+           "dependencies_fusable", "dependencies_batch", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
            "sources_frontier", "masked_vxm", "full_mask"]
 
 #: Searches a frontier matrix holds at most: the bits of one word.
@@ -424,8 +424,15 @@ def repeat_masked_mxm(F, A, visited, *, depth=1, limits, rule):
 # -- Brandes's sweeps of a batch in one call of the backend ------------------------------------
 def dependencies_fusable(A) -> bool:
     """Whether :func:`path_dependencies` runs on ``A``: one process, and a kernel set with the
-    fused sweeps (the CPU's; elsewhere betweenness runs its sweeps as products a source)."""
+    fused sweeps (both sets have them; on a grid betweenness runs its sweeps as products a
+    source)."""
     return A.grid.size == 1 and isinstance(A.backend.kernels, PathDependencies)
+
+
+def dependencies_batch(A) -> int:
+    """The searches whose sweeps :func:`path_dependencies` takes in one call on ``A``'s backend
+    (its kernels' ``dependencies_batch``); only where :func:`dependencies_fusable`."""
+    return int(A.backend.kernels.dependencies_batch)
 
 
 def path_dependencies(A, levels, *, endpoints=False):
@@ -437,24 +444,24 @@ def path_dependencies(A, levels, *, endpoints=False):
     source. Both sweeps of every search of a batch in one call of the backend
     (``kernels.path_dependencies``); only where :func:`dependencies_fusable`."""
     if not dependencies_fusable(A):
-        raise Unsupported("path_dependencies runs on one process with a kernel set that has the fused sweeps "
-                          "(the CPU's); elsewhere betweenness runs its sweeps as products")
+        raise Unsupported("path_dependencies runs on one process with a kernel set that has the fused sweeps; "
+                          "on a grid betweenness runs its sweeps as products")
     A.backend.check_fits(memory.sweep_bytes(A.n), "betweenness's fused sweeps of 64 searches")
     orient = orientation(A, along_rows=True)
-    kernels = A.backend.kernels
-    totals, reached = np.zeros(A.n, dtype=np.float64), []
+    backend = A.backend
+    totals, reached = backend.xp.zeros(A.n, dtype=np.float64), []
     for block in levels.blocks:
-        started = time.perf_counter()
-        found, count, examined = kernels.path_dependencies(orient.push_csr, orient.pull_csr_of(), block,
-                                                           endpoints=endpoints)
+        reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
+        found, count, examined = backend.kernels.path_dependencies(orient.push_csr, orient.pull_csr_of(), block,
+                                                                   endpoints=endpoints)
         totals += found[:A.n]             # (the block's rows past n: padding, no entries)
         reached.append(count)
         trace.note_levels("sweeps", [LevelRecord(block.shape[1], int(count.sum()), examined, False,
-                                                 time.perf_counter() - started, fused=True)],
+                                                 time.perf_counter() - started, fused=True,
+                                                 host_reads=backend.device_reads - reads,
+                                                 launches=backend.kernel_launches - launches)],
                           direction="pull forward, push back")
-    every = np.arange(A.n, dtype=np.int64)
-    vector = Vector.from_coo(every, totals, size=A.n, dtype=np.float64, grid=A.grid, backend=A.backend)
-    return vector, np.concatenate(reached) if reached else np.zeros(0, dtype=np.int64)
+    return every_vertex(A, totals), np.concatenate(reached) if reached else np.zeros(0, dtype=np.int64)
 
 
 # -- all levels of a batch in one call of the backend -----------------------------------------

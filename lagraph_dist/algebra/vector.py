@@ -19,7 +19,7 @@ from lagraph_dist.local.parts import LocalPart, combine_duplicates
 from lagraph_dist.semirings import any_
 from lagraph_dist.core.text import plural
 
-__all__ = ["Vector", "Facts"]
+__all__ = ["Vector", "Facts", "every_vertex"]
 
 
 def _on_host(data, backend):
@@ -369,3 +369,15 @@ class Vector:
         same = (mine.nvals == theirs.nvals and bool(xp.array_equal(mine.ids, theirs.ids))
                 and bool(xp.array_equal(mine.values, theirs.values)))
         return bool(self.grid.allreduce(int(same), "MIN"))
+
+
+def every_vertex(A, values) -> Vector:
+    """The bitmap Vector of a one-process matrix ``A``'s every vertex holding ``values`` (n of
+    them, on A's backend), made as its part directly: ``Vector.from_coo`` routes and merges the
+    ids on the host, 16 ms of a 1000 x 1000 mesh's 36 in components."""
+    backend, length, xp = A.backend, A.layout.block_len, A.backend.xp
+    dense = xp.zeros(length, dtype=values.dtype)
+    dense[:A.n] = values
+    words = backend.kernels.bitmap_from_list(xp.arange(A.n, dtype=xp.int32), length)
+    part = LocalPart("bitmap", length, A.n, dense, words=words)
+    return Vector._from_part(A.n, A.grid, backend, part, layout=A.layout)

@@ -1,14 +1,14 @@
 """Betweenness centrality (Brandes, unweighted): the sweeps of many sources at once where the
 backend has them fused, else in the algebra, one source at a time.
 
-Batched (one process, a kernel set with the fused sweeps: the CPU's): the sources' levels come
-from :func:`~lagraph_dist.algorithms.bfs_multi.bfs_multi` (levels only, 64 searches a batch),
-and both sweeps of a batch's searches run in one call
-(:func:`lagraph_dist.algebra.multi.path_dependencies`): a search's shortest-path DAG is the
-edges between its consecutive levels, so each edge serves all 64 searches with one AND of their
-level masks. On 2 cores, Kronecker 18, 64 sources: see docs/api.md's betweenness figures.
+Batched (one process: both kernel sets have the fused sweeps): the sources' levels come from
+:func:`~lagraph_dist.algorithms.bfs_multi.bfs_multi` (levels only, as many searches a batch as
+the backend's sweeps take: 64 on the CPU, 512 on the GPU), and both sweeps of a batch's searches
+run in one call (:func:`lagraph_dist.algebra.multi.path_dependencies`): a search's
+shortest-path DAG is the edges between its consecutive levels, so each edge serves 64 searches
+with one AND of their level masks. Figures: docs/api.md's betweenness section.
 
-A source at a time (grids, the GPU): for a source s, the forward sweep counts shortest paths
+A source at a time (grids): for a source s, the forward sweep counts shortest paths
 level by level: the next frontier is
 ``f' = f plus_first A`` masked by the complement of the vertices seen so far, so each vertex's
 entry is sigma, the number of shortest s-paths reaching it. The backward sweep walks the levels
@@ -28,7 +28,7 @@ import random
 import numpy as np
 
 from lagraph_dist.algebra.matrix import Matrix
-from lagraph_dist.algebra.multi import dependencies_fusable, path_dependencies
+from lagraph_dist.algebra.multi import dependencies_batch, dependencies_fusable, path_dependencies
 from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mult
 from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
@@ -37,10 +37,7 @@ from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex_array
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 
-__all__ = ["betweenness_centrality", "SWEEP_BATCH"]
-
-#: the sources whose sweeps run together where they are fused (one word of searches a vertex)
-SWEEP_BATCH = 64
+__all__ = ["betweenness_centrality"]
 
 
 @collective("A", "k", "sources", "seed", "normalized", "endpoints")
@@ -84,13 +81,14 @@ def _sources(A, k, sources, seed):
 
 
 def _batched_sweeps(A, chosen, endpoints):
-    """The dependencies summed over the sources, SWEEP_BATCH of them at once: their levels, then
-    both sweeps in one call."""
+    """The dependencies summed over the sources, a batch of them at once (as many as the
+    backend's sweeps take in one call): their levels, then both sweeps in one call."""
     chosen = np.asarray(chosen, dtype=np.int64)
     total = _zeros(A)
-    for start in range(0, chosen.shape[0], SWEEP_BATCH):
-        batch = chosen[start:start + SWEEP_BATCH]
-        levels = bfs_multi(A, batch, parents=False, batch_size=SWEEP_BATCH).levels
+    batch_size = dependencies_batch(A)
+    for start in range(0, chosen.shape[0], batch_size):
+        batch = chosen[start:start + batch_size]
+        levels = bfs_multi(A, batch, parents=False, batch_size=batch_size).levels
         found, _ = path_dependencies(A, levels, endpoints=endpoints)
         total = ewise_add(total, found, "plus")
     return total

@@ -219,11 +219,16 @@ class Kernels(Protocol):
 class PathDependencies(Protocol):
     """An optional member of a kernel set: Brandes's sweeps of a batch of searches in one call
     (``lagraph_dist.algebra.multi.path_dependencies`` asks for it on one process; a kernel set
-    without it leaves betweenness to its products, a source at a time). The CPU's has it."""
+    without it leaves betweenness to its products, a source at a time). Both sets have it."""
 
-    def path_dependencies(self, out_csr, in_csr, levels: Array, *, endpoints: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    #: the searches a batch of betweenness gives one call (the CPU's sweeps take a word of 64 at
+    #: a time; the GPU's take all the words of a fused multi-source batch together)
+    dependencies_batch: int
+
+    def path_dependencies(self, out_csr, in_csr, levels: Array, *, endpoints: bool) -> tuple[Array, np.ndarray, int]:
         """(each vertex's dependencies summed over the searches whose (rows, k) int32 levels
-        are given, each search's vertices reached besides its source, the edges read)."""
+        are given, (n,) float64 in the backend's memory; each search's vertices reached
+        besides its source, (k,) int64 on the host; the edges read)."""
 
 
 #: a components kernel's sampling (Afforest): each vertex's first out-edges linked before the

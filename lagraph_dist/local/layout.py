@@ -55,6 +55,10 @@ FUSED_CLUSTER = 8            # fused.cu: blocks of the thread block cluster whos
                              # block 0's and the grid's on thin graphs (compute capability 9.0 and up)
 FUSED_INBOX = 1024           # fused.cu: entries a cluster block's inbox holds (the vertices it owns
                              # of a level's frontier)
+SWEEP_HEAVY_EDGES = 2048     # dependencies.cu: a row longer than this is summed by a block of
+                             # SWEEP_HEAVY_THREADS (a kernel argument), not by one warp: a
+                             # Kronecker hub's row would hold a warp for milliseconds
+SWEEP_HEAVY_THREADS = 1024   # dependencies.cu: ld_sweep_heavy's block (its shared sums hold 32 warps)
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 
 # -- semiring and mask codes (template arguments / kernel arguments) -----------------------------

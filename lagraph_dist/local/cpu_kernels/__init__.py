@@ -34,7 +34,7 @@ from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count,
                                                   multi_nonzero_ids, multi_pack_parents, multi_popcounts, multi_pull,
                                                   multi_push)
 from lagraph_dist.local.cpu_kernels.components import connected_components
-from lagraph_dist.local.cpu_kernels.dependencies import path_dependencies
+from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
 from lagraph_dist.local.cpu_kernels.push import push_spmspv
@@ -50,7 +50,7 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "bfs_fused", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
-           "path_dependencies", "connected_components",
+           "path_dependencies", "dependencies_batch", "connected_components",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "set_kernel_threads",
            "compile_kernels"]

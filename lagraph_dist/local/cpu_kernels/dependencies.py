@@ -34,7 +34,12 @@ from numba.cpython.unsafe.numbers import trailing_zeros     # (LLVM's cttz, 64 b
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.parts import LocalCSR
 
-__all__ = ["path_dependencies", "warm_up"]
+__all__ = ["path_dependencies", "warm_up", "DEPENDENCIES_BATCH"]
+
+#: the searches a batch of betweenness gives one call: one word (the sweeps take a word at a
+#: time, and a word's path counts and dependencies, 2 x 64 float64 a vertex, stay in cache
+#: longer than a wider batch's levels would)
+DEPENDENCIES_BATCH = 64
 
 #: a depth of fewer vertices than this runs on one thread (a thread's start costs more)
 PARALLEL_VERTICES = 2048

@@ -85,6 +85,7 @@ def _ahead():
                   for p in ("false", "true")],
         "multi_fused": [_template("ld_multi_bfs_fused", w, b, p) for w, p in MULTI_FUSED_SHAPES for b in (1, 2)],
         "components": [],
+        "dependencies": [],
     }
 
 

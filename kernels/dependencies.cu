@@ -1,0 +1,169 @@
+// Brandes's sweeps of betweenness for a batch of searches from their levels: the CUDA twin of
+// lagraph_dist/local/cpu_kernels/dependencies.py, whose docstring says the method (path counts
+// forward over each search's shortest-path DAG, dependencies backward, 64 searches a word and one
+// AND an edge for all of them).
+//
+// The driver (lagraph_dist/local/gpu_kernels/dependencies.py) takes the searches a group of words
+// at a time. A slot is one vertex's word of a group: s = v * words + g. The depth planes
+// planes[d * slots + s] hold the searches of slot s at depth d (ld_sweep_planes, once a group);
+// then one launch a depth, forward from depth 0 and backward from the deepest. One float64 a
+// (vertex, search) holds sigma (the path count) until the backward sweep settles the pair, then
+// the quotient q = (1 + delta) / sigma its DAG predecessors take: a predecessor u's sum
+// acc = sum q[v] over its DAG successors gives delta[u] = sigma[u] * acc and q[u] = 1 / sigma[u]
+// + acc, so no second array is needed (a launch writes only the pairs of its own depth and reads
+// only those of the next or previous one). Each slot's sums are made by one warp (or one block,
+// for a row longer than `heavy_edges`, deferred to ld_sweep_heavy) in a fixed order: the results
+// do not depend on scheduling. The per-slot dependencies are summed over the words by the driver.
+#include "common.cuh"
+
+#define LD_SWEEP_ALL 0xffffffffu
+
+// the 64 lanes' conditions of a warp's two halves (bit i: search i of the word)
+__device__ __forceinline__ u64 ld_sweep_ballot(bool low, bool high) {
+    return (u64)__ballot_sync(LD_SWEEP_ALL, low) | ((u64)__ballot_sync(LD_SWEEP_ALL, high) << 32);
+}
+
+// Each slot's searches split by depth: planes[d * slots + s] = the bits of slot s whose level is d
+// (planes zeroed by the driver). A warp a slot, lane i reading searches i and i + 32 of the word.
+extern "C" __global__ void ld_sweep_planes(const int* __restrict__ levels, i64 k, i64 first, i64 n, i64 words,
+                                           u64* __restrict__ planes) {
+    const int lane = threadIdx.x & 31;
+    const i64 slots = n * words;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 s = (((i64)blockIdx.x * blockDim.x) + threadIdx.x) >> 5; s < slots; s += warps) {
+        const i64 v = s / words, column = first + (s % words) * 64 + lane;
+        const int low = column < k ? levels[v * k + column] : -1;
+        const int high = column + 32 < k ? levels[v * k + column + 32] : -1;
+        for (u64 left = ld_sweep_ballot(low >= 0, high >= 0); left;) {
+            const int j = __ffsll((long long)left) - 1;                 // the same j in every lane
+            const int depth = __shfl_sync(LD_SWEEP_ALL, j < 32 ? low : high, j & 31);
+            const u64 bits = ld_sweep_ballot(low == depth, high == depth);
+            if (lane == 0) planes[(i64)depth * slots + s] = bits;
+            left &= ~bits;
+        }
+    }
+}
+
+// A warp's sums over the edges begin, begin + step, ... (< end) of a row, 32 at a time: for each
+// edge to u, the bits of `mine` that u's slot has in `other` (the DAG's edges for these searches)
+// add u's value to the lane's sum, lane i holding searches i (low) and i + 32 (high).
+__device__ __forceinline__ void ld_sweep_gather(const int* __restrict__ indices, i64 begin, i64 end, i64 step,
+                                                u64 mine, const u64* __restrict__ other, i64 g, i64 words,
+                                                const double* values, i64 width, double& low, double& high) {
+    const int lane = threadIdx.x & 31;
+    for (i64 base = begin; base < end; base += step) {
+        const i64 e = base + lane;
+        int u = 0;
+        u64 common = 0;
+        if (e < end) {
+            u = indices[e];
+            common = other[(i64)u * words + g] & mine;
+        }
+        for (unsigned hits = __ballot_sync(LD_SWEEP_ALL, common != 0); hits; hits &= hits - 1) {
+            const int j = __ffs(hits) - 1;
+            const i64 from = __shfl_sync(LD_SWEEP_ALL, u, j);
+            const u64 bits = __shfl_sync(LD_SWEEP_ALL, common, j);
+            const double* row = values + from * width + g * 64 + lane;
+            if ((bits >> lane) & 1) low += row[0];
+            if ((bits >> (lane + 32)) & 1) high += row[32];
+        }
+    }
+}
+
+// A slot's sums become its pairs' values: forward, the path counts; backward, the dependencies
+// (their sum over the slot's searches added to per_slot[s]) and the quotients in place of sigma.
+__device__ __forceinline__ void ld_sweep_finish(bool backward, i64 v, i64 s, u64 mine, i64 g, double* values,
+                                                i64 width, double* per_slot, double low, double high) {
+    const int lane = threadIdx.x & 31;
+    double* row = values + v * width + g * 64 + lane;
+    const bool has_low = (mine >> lane) & 1, has_high = (mine >> (lane + 32)) & 1;
+    if (!backward) {
+        if (has_low) row[0] = low;
+        if (has_high) row[32] = high;
+        return;
+    }
+    double found = 0.0;
+    if (has_low) {
+        const double sigma = row[0];
+        found += sigma * low;
+        row[0] = 1.0 / sigma + low;
+    }
+    if (has_high) {
+        const double sigma = row[32];
+        found += sigma * high;
+        row[32] = 1.0 / sigma + high;
+    }
+    for (int offset = 16; offset > 0; offset >>= 1) found += __shfl_down_sync(LD_SWEEP_ALL, found, offset);
+    if (lane == 0) per_slot[s] += found;
+}
+
+// One depth of a sweep over the slots whose bits at this depth are `own`: forward, each sums its
+// in-edges' path counts from the previous depth (`other`); backward, its out-edges' quotients from
+// the next depth. A sweep's first depth (`first`) reads no edges: forward, the sources' counts are
+// 1; backward, the deepest pairs have no successors. A row longer than `heavy_edges` is left to
+// ld_sweep_heavy (its slot appended to `heavy`). `examined`: the rows' edges, summed.
+extern "C" __global__ void ld_sweep_depth(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                          const u64* __restrict__ own, const u64* __restrict__ other, double* values,
+                                          double* per_slot, i64 n, i64 words, int backward, int first,
+                                          i64 heavy_edges, i64* heavy, unsigned long long* heavy_count,
+                                          unsigned long long* examined) {
+    const int lane = threadIdx.x & 31;
+    const i64 slots = n * words, width = words * 64;
+    const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 base = ((((i64)blockIdx.x * blockDim.x) + threadIdx.x) >> 5) * 32; base < slots; base += warps * 32) {
+        const i64 mine_slot = base + lane;
+        const u64 mine = mine_slot < slots ? own[mine_slot] : 0;
+        unsigned long long edges = 0;
+        for (unsigned live = __ballot_sync(LD_SWEEP_ALL, mine != 0); live; live &= live - 1) {
+            const int j = __ffs(live) - 1;
+            const i64 s = base + j, v = s / words, g = s % words;
+            const u64 bits = __shfl_sync(LD_SWEEP_ALL, mine, j);
+            double low = 0.0, high = 0.0;
+            if (first) {
+                low = high = backward ? 0.0 : 1.0;
+            } else {
+                const i64 begin = indptr[v], end = indptr[v + 1];
+                if (end - begin > heavy_edges) {
+                    if (lane == 0) heavy[atomicAdd(heavy_count, 1ull)] = s;
+                    continue;
+                }
+                edges += (unsigned long long)(end - begin);
+                ld_sweep_gather(indices, begin, end, 32, bits, other, g, words, values, width, low, high);
+            }
+            ld_sweep_finish(backward, v, s, bits, g, values, width, per_slot, low, high);
+        }
+        if (lane == 0 && edges) atomicAdd(examined, edges);
+    }
+}
+
+// The slots ld_sweep_depth left for their long rows: a block a slot, its warps taking the row's
+// edges in turn, their sums added in warp order.
+extern "C" __global__ void ld_sweep_heavy(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                          const u64* __restrict__ own, const u64* __restrict__ other, double* values,
+                                          double* per_slot, i64 words, int backward, const i64* __restrict__ heavy,
+                                          const unsigned long long* heavy_count, unsigned long long* examined) {
+    __shared__ double low_of[32][32], high_of[32][32];           // [warp][lane]
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    const i64 width = words * 64, count = (i64)*heavy_count;
+    for (i64 h = blockIdx.x; h < count; h += gridDim.x) {
+        const i64 s = heavy[h], v = s / words, g = s % words;
+        const u64 bits = own[s];
+        const i64 begin = indptr[v], end = indptr[v + 1];
+        double low = 0.0, high = 0.0;
+        ld_sweep_gather(indices, begin + warp * 32, end, (i64)nwarps * 32, bits, other, g, words, values, width, low,
+                        high);
+        low_of[warp][lane] = low;
+        high_of[warp][lane] = high;
+        __syncthreads();
+        if (warp == 0) {
+            low = high = 0.0;
+            for (int w = 0; w < nwarps; ++w) {
+                low += low_of[w][lane];
+                high += high_of[w][lane];
+            }
+            ld_sweep_finish(backward, v, s, bits, g, values, width, per_slot, low, high);
+            if (lane == 0) atomicAdd(examined, (unsigned long long)(end - begin));
+        }
+        __syncthreads();
+    }
+}

@@ -1,0 +1,123 @@
+"""Driver of kernels/dependencies.cu: Brandes's sweeps of a batch of searches from their levels
+(the twin of :mod:`lagraph_dist.local.cpu_kernels.dependencies`; the CUDA source says how the
+depths and the one value a (vertex, search) are laid out).
+
+The searches go a group of words at a time, as many words as a share of the free memory holds
+(each word: a float64 for each of its 64 searches a vertex, and a depth plane a depth); a group
+costs one launch that splits its slots by depth, then two a depth and sweep (the rows longer
+than SWEEP_HEAVY_EDGES take the second, a block a row; it is skipped on graphs without such
+rows). Host reads: the deepest level and the longest row, once a call; the searches' reached
+counts and the edges read, once at the end."""
+from __future__ import annotations
+
+import numpy as np
+
+from lagraph_dist.core.errors import OutOfDeviceMemory
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
+from lagraph_dist.local.fit import format_bytes
+from lagraph_dist.local.gpu_kernels.base import KernelsBase
+from lagraph_dist.local.layout import SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, THREADS
+
+#: the share of the free device memory one group of words may take
+SWEEP_MEMORY_SHARE = 0.5
+
+
+def sweep_bytes_per_word(n, deepest) -> int:
+    """Device bytes one word of 64 searches holds during the sweeps: its values (64 float64 a
+    vertex), its depth planes (one uint64 a vertex and depth), its
+    per-slot sums and its long rows' list (8 bytes a vertex each)."""
+    return n * (64 * 8 + (deepest + 1) * 8 + 8 + 8)
+
+
+class DependencyKernels(KernelsBase):
+    """The kernels of dependencies.cu."""
+
+    #: the searches a betweenness batch gives the sweeps at once: the fused multi-source run's
+    #: widest batch (a group of words runs its depths together: a mesh's hundreds of depths cost
+    #: launches a group, not a word)
+    dependencies_batch = MULTI_FUSED_MAX_WIDTH
+
+    def path_dependencies(self, out_csr, in_csr, levels, *, endpoints):
+        """(dependencies (n,) float64 on the device, reached (k,) int64, edges read) of the
+        searches whose (rows, k) int32 device ``levels`` are given: as the CPU twin's."""
+        cp = self.cp
+        n = out_csr.nmajor
+        levels = levels[:n]
+        k = int(levels.shape[1])
+        totals = cp.zeros(n, dtype=cp.float64)
+        if n == 0 or k == 0:
+            return totals, np.zeros(k, dtype=np.int64), 0
+        reached = (levels > 0).sum(axis=0)
+        deepest = int(self.read(levels.max().reshape(1))[0])
+        if deepest < 1:
+            return totals, self.read(reached).astype(np.int64), 0
+        examined = cp.zeros(1, dtype=cp.uint64)
+        words = -(-k // 64)
+        group = self._words_a_group(n, deepest, words)
+        heavy = self._has_heavy_rows(out_csr, in_csr)
+        for first in range(0, words, group):
+            totals += self._group(out_csr, in_csr, levels, first, min(group, words - first), deepest, heavy, examined)
+        if endpoints:         # one for each search reaching a vertex; a source, its search's reach
+            totals += (levels > 0).sum(axis=1)
+            sources = (levels == 0).argmax(axis=0)
+            from cupyx import scatter_add          # (CuPy's, imported with it: repeated sources add up)
+            scatter_add(totals, sources, reached.astype(cp.float64))
+        counts = self.read(cp.concatenate([reached.astype(cp.int64), examined.astype(cp.int64)]))
+        return totals, counts[:k], int(counts[k])
+
+    def _words_a_group(self, n, deepest, words):
+        """The words one group takes: as many as SWEEP_MEMORY_SHARE of the free memory holds."""
+        need = sweep_bytes_per_word(n, deepest)
+        free, total = self.free_device_bytes()
+        group = min(words, int(SWEEP_MEMORY_SHARE * free) // need)
+        if group < 1:
+            raise OutOfDeviceMemory(f"betweenness's fused sweeps need about {format_bytes(need)} of device memory "
+                                    f"a word of 64 searches ({n:,} vertices, depths to {deepest}), but only "
+                                    f"{format_bytes(free)} of {format_bytes(total)} are free")
+        return group
+
+    def _has_heavy_rows(self, out_csr, in_csr):
+        """Whether a row of either CSR is longer than SWEEP_HEAVY_EDGES (one read)."""
+        cp = self.cp
+        longest = cp.stack([cp.diff(csr.indptr).max() for csr in (out_csr, in_csr)])
+        return int(self.read(longest).max()) > SWEEP_HEAVY_EDGES
+
+    def _group(self, out_csr, in_csr, levels, first_word, words, deepest, heavy, examined):
+        """Both sweeps of words first_word .. first_word + words - 1: each vertex's
+        dependencies summed over those searches (n,) float64."""
+        cp = self.cp
+        n, k = int(levels.shape[0]), int(levels.shape[1])
+        slots = n * words
+        planes = cp.zeros((deepest + 1, slots), dtype=cp.uint64)
+        values = cp.empty((n, words * 64), dtype=cp.float64)
+        per_slot = cp.zeros(slots, dtype=cp.float64)
+        long_rows = cp.empty(slots, dtype=cp.int64)
+        long_counts = cp.zeros(2 * (deepest + 1), dtype=cp.uint64)
+        warps = (self._blocks(slots * 32),), (THREADS,)
+        self._function("dependencies", "ld_sweep_planes")(
+            *warps, (levels, np.int64(k), np.int64(first_word * 64), np.int64(n), np.int64(words), planes))
+        depth_launch = self._function("dependencies", "ld_sweep_depth")
+        heavy_launch = self._function("dependencies", "ld_sweep_heavy")
+        heavy_grid = ((self._sms * 2,), (SWEEP_HEAVY_THREADS,))
+
+        def sweep(depth, backward):
+            csr = out_csr if backward else in_csr
+            other = planes[min(depth + 1, deepest)] if backward else planes[max(depth - 1, 0)]
+            count = long_counts[2 * depth + int(backward):][:1]
+            first = depth == (deepest if backward else 0)        # (reads no edges)
+            depth_launch(*self._depth_grid(slots), (
+                csr.indptr, csr.indices, planes[depth], other, values, per_slot, np.int64(n), np.int64(words),
+                np.int32(backward), np.int32(first), np.int64(SWEEP_HEAVY_EDGES), long_rows, count, examined))
+            if heavy and not first:
+                heavy_launch(*heavy_grid, (csr.indptr, csr.indices, planes[depth], other, values, per_slot,
+                                           np.int64(words), np.int32(backward), long_rows, count, examined))
+
+        for depth in range(deepest + 1):           # forward: path counts, the sources' first
+            sweep(depth, backward=False)
+        for depth in range(deepest, 0, -1):        # backward: the deepest settles first
+            sweep(depth, backward=True)
+        return per_slot.reshape(n, words).sum(axis=1)
+
+    def _depth_grid(self, slots):
+        """A depth launch's grid: a warp takes 32 slots at a time."""
+        return (self._blocks(slots),), (THREADS,)
