@@ -97,41 +97,77 @@ __device__ __forceinline__ void ld_sweep_finish(bool backward, i64 v, i64 s, u64
     if (lane == 0) per_slot[s] += found;
 }
 
+// A slot's sums made by its own thread, a search at a time (few searches and a short row: a mesh's
+// slots hold a search or two a depth, and a warp a slot would wait on its loads one slot after
+// another): as ld_sweep_gather and ld_sweep_finish, for one search i of the slot. A sweep's first
+// depth reads no edges (`start`: 1 forward, the sources' counts; 0 backward, no successors).
+__device__ __forceinline__ double ld_sweep_one(const int* __restrict__ indices, i64 begin, i64 end, bool first,
+                                               double start, bool backward, i64 v, i64 g, int i,
+                                               const u64* __restrict__ other, i64 words, double* values,
+                                               i64 width) {
+    double sum = start;
+    if (!first)
+        for (i64 e = begin; e < end; ++e) {
+            const int u = indices[e];
+            if ((other[(i64)u * words + g] >> i) & 1) sum += values[(i64)u * width + g * 64 + i];
+        }
+    double* mine_value = values + v * width + g * 64 + i;
+    if (!backward) {
+        *mine_value = sum;
+        return 0.0;
+    }
+    const double sigma = *mine_value;
+    *mine_value = 1.0 / sigma + sum;
+    return sigma * sum;
+}
+
 // One depth of a sweep over the slots whose bits at this depth are `own`: forward, each sums its
 // in-edges' path counts from the previous depth (`other`); backward, its out-edges' quotients from
 // the next depth. A sweep's first depth (`first`) reads no edges: forward, the sources' counts are
-// 1; backward, the deepest pairs have no successors. A row longer than `heavy_edges` is left to
-// ld_sweep_heavy (its slot appended to `heavy`). `examined`: the rows' edges, summed.
+// 1; backward, the deepest pairs have no successors. A slot whose searches times its row's edges
+// are at most `thread_work` is summed by its own thread (ld_sweep_one); a longer row by a warp; a
+// row longer than `heavy_edges` is left to ld_sweep_heavy (its slot appended to `heavy`).
+// `examined`: the rows' edges, summed.
 extern "C" __global__ void ld_sweep_depth(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                           const u64* __restrict__ own, const u64* __restrict__ other, double* values,
                                           double* per_slot, i64 n, i64 words, int backward, int first,
-                                          i64 heavy_edges, i64* heavy, unsigned long long* heavy_count,
-                                          unsigned long long* examined) {
+                                          i64 thread_work, i64 heavy_edges, i64* heavy,
+                                          unsigned long long* heavy_count, unsigned long long* examined) {
     const int lane = threadIdx.x & 31;
     const i64 slots = n * words, width = words * 64;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     for (i64 base = ((((i64)blockIdx.x * blockDim.x) + threadIdx.x) >> 5) * 32; base < slots; base += warps * 32) {
         const i64 mine_slot = base + lane;
-        const u64 mine = mine_slot < slots ? own[mine_slot] : 0;
+        u64 mine = mine_slot < slots ? own[mine_slot] : 0;
         unsigned long long edges = 0;
-        for (unsigned live = __ballot_sync(LD_SWEEP_ALL, mine != 0); live; live &= live - 1) {
+        if (mine) {                                                    // the slot's own thread, if light
+            const i64 v = mine_slot / words, g = mine_slot % words;
+            const i64 begin = indptr[v], end = indptr[v + 1];
+            if (first || __popcll(mine) * (end - begin) <= thread_work) {
+                double found = 0.0;
+                for (u64 left = mine; left; left &= left - 1)
+                    found += ld_sweep_one(indices, begin, end, first, first && !backward ? 1.0 : 0.0, backward, v, g,
+                                          __ffsll((long long)left) - 1, other, words, values, width);
+                if (backward) per_slot[mine_slot] += found;
+                if (!first) edges += (unsigned long long)(end - begin);
+                mine = 0;
+            }
+        }
+        for (unsigned live = __ballot_sync(LD_SWEEP_ALL, mine != 0); live; live &= live - 1) {   // a warp a slot
             const int j = __ffs(live) - 1;
             const i64 s = base + j, v = s / words, g = s % words;
             const u64 bits = __shfl_sync(LD_SWEEP_ALL, mine, j);
-            double low = 0.0, high = 0.0;
-            if (first) {
-                low = high = backward ? 0.0 : 1.0;
-            } else {
-                const i64 begin = indptr[v], end = indptr[v + 1];
-                if (end - begin > heavy_edges) {
-                    if (lane == 0) heavy[atomicAdd(heavy_count, 1ull)] = s;
-                    continue;
-                }
-                edges += (unsigned long long)(end - begin);
-                ld_sweep_gather(indices, begin, end, 32, bits, other, g, words, values, width, low, high);
+            const i64 begin = indptr[v], end = indptr[v + 1];
+            if (end - begin > heavy_edges) {
+                if (lane == 0) heavy[atomicAdd(heavy_count, 1ull)] = s;
+                continue;
             }
+            if (lane == 0) edges += (unsigned long long)(end - begin);
+            double low = 0.0, high = 0.0;
+            ld_sweep_gather(indices, begin, end, 32, bits, other, g, words, values, width, low, high);
             ld_sweep_finish(backward, v, s, bits, g, values, width, per_slot, low, high);
         }
+        for (int offset = 16; offset > 0; offset >>= 1) edges += __shfl_down_sync(LD_SWEEP_ALL, edges, offset);
         if (lane == 0 && edges) atomicAdd(examined, edges);
     }
 }

@@ -80,6 +80,14 @@ def test_every_row_a_block(monkeypatch):
     twins_agree(mixed_graph(False), np.arange(0, 3400, 23), endpoints=True)
 
 
+@pytest.mark.parametrize("thread_work", [0, 10 ** 9], ids=["a warp a slot", "a thread a slot"])
+def test_every_slot_by_one_path(monkeypatch, thread_work):
+    """Every slot summed by a warp, or (the long rows apart) by its own thread."""
+    from lagraph_dist.local.gpu_kernels import dependencies
+    monkeypatch.setattr(dependencies, "SWEEP_THREAD_WORK", thread_work)
+    twins_agree(mixed_graph(True), np.arange(0, 3400, 17), endpoints=True)
+
+
 def test_a_word_a_group(monkeypatch):
     """Memory for one word at a time: three groups of 64, 64 and 22 searches."""
     from lagraph_dist.local.gpu_kernels import dependencies

@@ -84,13 +84,13 @@ def _batched_sweeps(A, chosen, endpoints):
     """The dependencies summed over the sources, a batch of them at once (as many as the
     backend's sweeps take in one call): their levels, then both sweeps in one call."""
     chosen = np.asarray(chosen, dtype=np.int64)
-    total = _zeros(A)
+    total = None                  # (each batch's sums have an entry for every vertex)
     batch_size = dependencies_batch(A)
     for start in range(0, chosen.shape[0], batch_size):
         batch = chosen[start:start + batch_size]
         levels = bfs_multi(A, batch, parents=False, batch_size=batch_size).levels
         found, _ = path_dependencies(A, levels, endpoints=endpoints)
-        total = ewise_add(total, found, "plus")
+        total = found if total is None else ewise_add(total, found, "plus")
     return total
 
 

@@ -58,6 +58,9 @@ FUSED_INBOX = 1024           # fused.cu: entries a cluster block's inbox holds (
 SWEEP_HEAVY_EDGES = 2048     # dependencies.cu: a row longer than this is summed by a block of
                              # SWEEP_HEAVY_THREADS (a kernel argument), not by one warp: a
                              # Kronecker hub's row would hold a warp for milliseconds
+SWEEP_THREAD_WORK = 32       # dependencies.cu: a slot whose searches times its row's edges are at
+                             # most this is summed by its own thread, not by a warp (a mesh's
+                             # slots: a warp a slot waited on each slot's loads in turn)
 SWEEP_HEAVY_THREADS = 1024   # dependencies.cu: ld_sweep_heavy's block (its shared sums hold 32 warps)
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 

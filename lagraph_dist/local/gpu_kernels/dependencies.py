@@ -6,8 +6,9 @@ The searches go a group of words at a time, as many words as a share of the free
 (each word: a float64 for each of its 64 searches a vertex, and a depth plane a depth); a group
 costs one launch that splits its slots by depth, then two a depth and sweep (the rows longer
 than SWEEP_HEAVY_EDGES take the second, a block a row; it is skipped on graphs without such
-rows). Host reads: the deepest level and the longest row, once a call; the searches' reached
-counts and the edges read, once at the end."""
+rows); a slot of few searches and a short row is summed by its own thread
+(SWEEP_THREAD_WORK), a longer one by a warp. Host reads: the deepest level and the longest
+row, once a call; the searches' reached counts and the edges read, once at the end."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,7 +17,7 @@ from lagraph_dist.core.errors import OutOfDeviceMemory
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.local.fit import format_bytes
 from lagraph_dist.local.gpu_kernels.base import KernelsBase
-from lagraph_dist.local.layout import SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, THREADS
+from lagraph_dist.local.layout import SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, SWEEP_THREAD_WORK, THREADS
 
 #: the share of the free device memory one group of words may take
 SWEEP_MEMORY_SHARE = 0.5
@@ -107,7 +108,8 @@ class DependencyKernels(KernelsBase):
             first = depth == (deepest if backward else 0)        # (reads no edges)
             depth_launch(*self._depth_grid(slots), (
                 csr.indptr, csr.indices, planes[depth], other, values, per_slot, np.int64(n), np.int64(words),
-                np.int32(backward), np.int32(first), np.int64(SWEEP_HEAVY_EDGES), long_rows, count, examined))
+                np.int32(backward), np.int32(first), np.int64(SWEEP_THREAD_WORK), np.int64(SWEEP_HEAVY_EDGES),
+                long_rows, count, examined))
             if heavy and not first:
                 heavy_launch(*heavy_grid, (csr.indptr, csr.indices, planes[depth], other, values, per_slot,
                                            np.int64(words), np.int32(backward), long_rows, count, examined))
