@@ -23,6 +23,17 @@ __device__ __forceinline__ u64 ld_sweep_ballot(bool low, bool high) {
     return (u64)__ballot_sync(LD_SWEEP_ALL, low) | ((u64)__ballot_sync(LD_SWEEP_ALL, high) << 32);
 }
 
+// One depth launch's arguments, passed as one struct (the driver packs the few fields that change
+// from launch to launch into a buffer it keeps: CuPy's conversion of a dozen arguments cost more
+// than a mesh's depth itself). Its field order is gpu_kernels/dependencies.py's SWEEP_ARGUMENTS.
+struct ld_sweep_args {
+    const i64* indptr; const int* indices;     // in-edges forward, out-edges backward
+    const u64* planes; double* values; double* per_slot;
+    i64 n; i64 words; i64 thread_work; i64 heavy_edges;
+    i64* heavy; unsigned long long* heavy_counts; unsigned long long* examined;
+    i64 depth; i64 backward; i64 first;        // the planes of `depth` and of the depth before
+};                                             // (forward) or after (backward) it
+
 // Each slot's searches split by depth: planes[d * slots + s] = the bits of slot s whose level is d
 // (planes zeroed by the driver). A warp a slot, lane i reading searches i and i + 32 of the word.
 extern "C" __global__ void ld_sweep_planes(const int* __restrict__ levels, i64 k, i64 first, i64 n, i64 words,
@@ -128,11 +139,23 @@ __device__ __forceinline__ double ld_sweep_one(const int* __restrict__ indices, 
 // are at most `thread_work` is summed by its own thread (ld_sweep_one); a longer row by a warp; a
 // row longer than `heavy_edges` is left to ld_sweep_heavy (its slot appended to `heavy`).
 // `examined`: the rows' edges, summed.
-extern "C" __global__ void ld_sweep_depth(const i64* __restrict__ indptr, const int* __restrict__ indices,
-                                          const u64* __restrict__ own, const u64* __restrict__ other, double* values,
-                                          double* per_slot, i64 n, i64 words, int backward, int first,
-                                          i64 thread_work, i64 heavy_edges, i64* heavy,
-                                          unsigned long long* heavy_count, unsigned long long* examined) {
+// The planes a depth reads: its own slots' and those of the depth its sums come from.
+__device__ __forceinline__ void ld_sweep_planes_of(const ld_sweep_args& a, const u64*& own, const u64*& other) {
+    const i64 slots = a.n * a.words;
+    own = a.planes + a.depth * slots;
+    other = a.first ? own : a.planes + (a.backward ? a.depth + 1 : a.depth - 1) * slots;
+}
+
+extern "C" __global__ void ld_sweep_depth(const ld_sweep_args a) {
+    const i64* __restrict__ indptr = a.indptr;
+    const int* __restrict__ indices = a.indices;
+    const u64 *own, *other;
+    ld_sweep_planes_of(a, own, other);
+    double* values = a.values;
+    double* per_slot = a.per_slot;
+    const i64 n = a.n, words = a.words;
+    const bool backward = a.backward, first = a.first;
+    unsigned long long* heavy_count = a.heavy_counts + 2 * a.depth + a.backward;
     const int lane = threadIdx.x & 31;
     const i64 slots = n * words, width = words * 64;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
@@ -143,7 +166,7 @@ extern "C" __global__ void ld_sweep_depth(const i64* __restrict__ indptr, const 
         if (mine) {                                                    // the slot's own thread, if light
             const i64 v = mine_slot / words, g = mine_slot % words;
             const i64 begin = indptr[v], end = indptr[v + 1];
-            if (first || __popcll(mine) * (end - begin) <= thread_work) {
+            if (first || __popcll(mine) * (end - begin) <= a.thread_work) {
                 double found = 0.0;
                 for (u64 left = mine; left; left &= left - 1)
                     found += ld_sweep_one(indices, begin, end, first, first && !backward ? 1.0 : 0.0, backward, v, g,
@@ -158,8 +181,8 @@ extern "C" __global__ void ld_sweep_depth(const i64* __restrict__ indptr, const 
             const i64 s = base + j, v = s / words, g = s % words;
             const u64 bits = __shfl_sync(LD_SWEEP_ALL, mine, j);
             const i64 begin = indptr[v], end = indptr[v + 1];
-            if (end - begin > heavy_edges) {
-                if (lane == 0) heavy[atomicAdd(heavy_count, 1ull)] = s;
+            if (end - begin > a.heavy_edges) {
+                if (lane == 0) a.heavy[atomicAdd(heavy_count, 1ull)] = s;
                 continue;
             }
             if (lane == 0) edges += (unsigned long long)(end - begin);
@@ -168,26 +191,29 @@ extern "C" __global__ void ld_sweep_depth(const i64* __restrict__ indptr, const 
             ld_sweep_finish(backward, v, s, bits, g, values, width, per_slot, low, high);
         }
         for (int offset = 16; offset > 0; offset >>= 1) edges += __shfl_down_sync(LD_SWEEP_ALL, edges, offset);
-        if (lane == 0 && edges) atomicAdd(examined, edges);
+        if (lane == 0 && edges) atomicAdd(a.examined, edges);
     }
 }
 
 // The slots ld_sweep_depth left for their long rows: a block a slot, its warps taking the row's
 // edges in turn, their sums added in warp order.
-extern "C" __global__ void ld_sweep_heavy(const i64* __restrict__ indptr, const int* __restrict__ indices,
-                                          const u64* __restrict__ own, const u64* __restrict__ other, double* values,
-                                          double* per_slot, i64 words, int backward, const i64* __restrict__ heavy,
-                                          const unsigned long long* heavy_count, unsigned long long* examined) {
+extern "C" __global__ void ld_sweep_heavy(const ld_sweep_args a) {
     __shared__ double low_of[32][32], high_of[32][32];           // [warp][lane]
+    const i64* __restrict__ indptr = a.indptr;
+    const int* __restrict__ indices = a.indices;
+    const u64 *own, *other;
+    ld_sweep_planes_of(a, own, other);
+    const i64 words = a.words;
+    const bool backward = a.backward;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-    const i64 width = words * 64, count = (i64)*heavy_count;
+    const i64 width = words * 64, count = (i64)a.heavy_counts[2 * a.depth + a.backward];
     for (i64 h = blockIdx.x; h < count; h += gridDim.x) {
-        const i64 s = heavy[h], v = s / words, g = s % words;
+        const i64 s = a.heavy[h], v = s / words, g = s % words;
         const u64 bits = own[s];
         const i64 begin = indptr[v], end = indptr[v + 1];
         double low = 0.0, high = 0.0;
-        ld_sweep_gather(indices, begin + warp * 32, end, (i64)nwarps * 32, bits, other, g, words, values, width, low,
-                        high);
+        ld_sweep_gather(indices, begin + warp * 32, end, (i64)nwarps * 32, bits, other, g, words, a.values, width,
+                        low, high);
         low_of[warp][lane] = low;
         high_of[warp][lane] = high;
         __syncthreads();
@@ -197,8 +223,8 @@ extern "C" __global__ void ld_sweep_heavy(const i64* __restrict__ indptr, const 
                 low += low_of[w][lane];
                 high += high_of[w][lane];
             }
-            ld_sweep_finish(backward, v, s, bits, g, values, width, per_slot, low, high);
-            if (lane == 0) atomicAdd(examined, (unsigned long long)(end - begin));
+            ld_sweep_finish(backward, v, s, bits, g, a.values, width, a.per_slot, low, high);
+            if (lane == 0) atomicAdd(a.examined, (unsigned long long)(end - begin));
         }
         __syncthreads();
     }

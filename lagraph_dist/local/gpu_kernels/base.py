@@ -298,6 +298,15 @@ class KernelsBase:
         cuda.driver.launchCooperativeKernel(kernel.pointer, blocks, 1, 1, threads, 1, 1, shared,
                                             cuda.get_current_stream().ptr, arguments.pointers)
 
+    def launch(self, kernel, blocks, threads, shared, arguments):
+        """One ordinary launch of ``kernel`` made as a driver call, as :meth:`launch_cooperative`
+        (a kernel launched many times a call with a few arguments changing: its launch costs
+        the packing of those, not CuPy's conversion of every argument)."""
+        self.launches += 1
+        cuda = self.cp.cuda
+        cuda.driver.launchKernel(kernel.pointer, blocks, 1, 1, threads, 1, 1, shared, cuda.get_current_stream().ptr,
+                                 arguments.pointers, 0)
+
     # -- bookkeeping ----------------------------------------------------------------------
     def _function(self, module, name, *template_args):
         """The kernel, wrapped to count its launches (looked up once per device: a lookup and

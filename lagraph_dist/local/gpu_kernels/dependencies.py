@@ -11,16 +11,24 @@ rows); a slot of few searches and a short row is summed by its own thread
 row, once a call; the searches' reached counts and the edges read, once at the end."""
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from lagraph_dist.core.errors import OutOfDeviceMemory
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.local.fit import format_bytes
-from lagraph_dist.local.gpu_kernels.base import KernelsBase
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase
 from lagraph_dist.local.layout import SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, SWEEP_THREAD_WORK, THREADS
 
 #: the share of the free device memory one group of words may take
 SWEEP_MEMORY_SHARE = 0.5
+#: dependencies.cu's ld_sweep_args, field by field in its order, each 8 bytes
+SWEEP_ARGUMENTS = (
+    ("indptr", "Q"), ("indices", "Q"), ("planes", "Q"), ("values", "Q"), ("per_slot", "Q"), ("n", "q"),
+    ("words", "q"), ("thread_work", "q"), ("heavy_edges", "q"), ("heavy", "Q"), ("heavy_counts", "Q"),
+    ("examined", "Q"), ("depth", "q"), ("backward", "q"), ("first", "q"))
+_PACKING = struct.Struct("<" + "".join(kind for _, kind in SWEEP_ARGUMENTS))
 
 
 def sweep_bytes_per_word(n, deepest) -> int:
@@ -43,7 +51,7 @@ class DependencyKernels(KernelsBase):
         searches whose (rows, k) int32 device ``levels`` are given: as the CPU twin's."""
         cp = self.cp
         n = out_csr.nmajor
-        levels = levels[:n]
+        levels = cp.ascontiguousarray(levels[:n], dtype=cp.int32)
         k = int(levels.shape[1])
         totals = cp.zeros(n, dtype=cp.float64)
         if n == 0 or k == 0:
@@ -94,32 +102,26 @@ class DependencyKernels(KernelsBase):
         per_slot = cp.zeros(slots, dtype=cp.float64)
         long_rows = cp.empty(slots, dtype=cp.int64)
         long_counts = cp.zeros(2 * (deepest + 1), dtype=cp.uint64)
-        warps = (self._blocks(slots * 32),), (THREADS,)
-        self._function("dependencies", "ld_sweep_planes")(
-            *warps, (levels, np.int64(k), np.int64(first_word * 64), np.int64(n), np.int64(words), planes))
+        self._function("dependencies", "ld_sweep_planes")(          # a warp a slot
+            (self._blocks(slots * 32),), (THREADS,),
+            (levels, np.int64(k), np.int64(first_word * 64), np.int64(n), np.int64(words), planes))
         depth_launch = self._function("dependencies", "ld_sweep_depth")
         heavy_launch = self._function("dependencies", "ld_sweep_heavy")
-        heavy_grid = ((self._sms * 2,), (SWEEP_HEAVY_THREADS,))
+        arguments = KernelArguments(b"", _PACKING)
+        depth_blocks, heavy_blocks = self._blocks(slots), self._sms * 2
 
         def sweep(depth, backward):
             csr = out_csr if backward else in_csr
-            other = planes[min(depth + 1, deepest)] if backward else planes[max(depth - 1, 0)]
-            count = long_counts[2 * depth + int(backward):][:1]
             first = depth == (deepest if backward else 0)        # (reads no edges)
-            depth_launch(*self._depth_grid(slots), (
-                csr.indptr, csr.indices, planes[depth], other, values, per_slot, np.int64(n), np.int64(words),
-                np.int32(backward), np.int32(first), np.int64(SWEEP_THREAD_WORK), np.int64(SWEEP_HEAVY_EDGES),
-                long_rows, count, examined))
+            arguments.pack(csr.indptr.data.ptr, csr.indices.data.ptr, planes.data.ptr, values.data.ptr,
+                           per_slot.data.ptr, n, words, SWEEP_THREAD_WORK, SWEEP_HEAVY_EDGES, long_rows.data.ptr,
+                           long_counts.data.ptr, examined.data.ptr, depth, int(backward), int(first))
+            self.launch(depth_launch, depth_blocks, THREADS, 0, arguments)
             if heavy and not first:
-                heavy_launch(*heavy_grid, (csr.indptr, csr.indices, planes[depth], other, values, per_slot,
-                                           np.int64(words), np.int32(backward), long_rows, count, examined))
+                self.launch(heavy_launch, heavy_blocks, SWEEP_HEAVY_THREADS, 0, arguments)
 
         for depth in range(deepest + 1):           # forward: path counts, the sources' first
             sweep(depth, backward=False)
         for depth in range(deepest, 0, -1):        # backward: the deepest settles first
             sweep(depth, backward=True)
         return per_slot.reshape(n, words).sum(axis=1)
-
-    def _depth_grid(self, slots):
-        """A depth launch's grid: a warp takes 32 slots at a time."""
-        return (self._blocks(slots),), (THREADS,)
