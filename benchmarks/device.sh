@@ -133,6 +133,11 @@ for stage in "$@"; do
             > "$OUT/agreement-gpu.log" 2>&1
         echo "exit status $?" >> "$OUT/agreement-gpu.log"
         tail -25 "$OUT/agreement-gpu.log" ;;
+    sweeps)                 # betweenness's GPU sweeps launch by launch (benchmarks/probes/sweep_launches.py) on
+                            # $SWEEP_GRAPHS (kron:22 and wing from .data), $SWEEP_SOURCES (64) sources
+        timeout ${SWEEP_TIMEOUT:-200} python3 "$repo/benchmarks/probes/sweep_launches.py" \
+            ${SWEEP_GRAPHS:-kron:22 $repo/.data/networkit/wing.mtx} --sources ${SWEEP_SOURCES:-64} \
+            --json "$OUT/sweep-launches.json" 2>&1 | tee "$OUT/sweeps.log" ;;
     nx-suite)               # networkx's tests of the dispatched functions with the backend on the GPU engine
         (cd "$OUT" && timeout ${NX_TIMEOUT:-300} python3 "$repo/benchmarks/networkx_suite.py" \
             --json "$OUT/h200-networkx-suite-$LAGRAPH_DIST_COMMIT.json" > "$OUT/nx-suite.log" 2>&1)

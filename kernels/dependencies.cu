@@ -55,9 +55,14 @@ extern "C" __global__ void ld_sweep_planes(const int* __restrict__ levels, i64 k
     }
 }
 
+// Edges whose values a warp loads at once: the loads of a row's hits are independent, and one at a
+// time each waited out its own latency (a Kronecker hub's row hits on most of its edges).
+#define LD_SWEEP_HITS_AT_ONCE 4
+
 // A warp's sums over the edges begin, begin + step, ... (< end) of a row, 32 at a time: for each
 // edge to u, the bits of `mine` that u's slot has in `other` (the DAG's edges for these searches)
-// add u's value to the lane's sum, lane i holding searches i (low) and i + 32 (high).
+// add u's value to the lane's sum, lane i holding searches i (low) and i + 32 (high). The hits are
+// added in edge order (a missing bit adds 0.0, which changes no sum).
 __device__ __forceinline__ void ld_sweep_gather(const int* __restrict__ indices, i64 begin, i64 end, i64 step,
                                                 u64 mine, const u64* __restrict__ other, i64 g, i64 words,
                                                 const double* values, i64 width, double& low, double& high) {
@@ -70,13 +75,23 @@ __device__ __forceinline__ void ld_sweep_gather(const int* __restrict__ indices,
             u = indices[e];
             common = other[(i64)u * words + g] & mine;
         }
-        for (unsigned hits = __ballot_sync(LD_SWEEP_ALL, common != 0); hits; hits &= hits - 1) {
-            const int j = __ffs(hits) - 1;
-            const i64 from = __shfl_sync(LD_SWEEP_ALL, u, j);
-            const u64 bits = __shfl_sync(LD_SWEEP_ALL, common, j);
-            const double* row = values + from * width + g * 64 + lane;
-            if ((bits >> lane) & 1) low += row[0];
-            if ((bits >> (lane + 32)) & 1) high += row[32];
+        for (unsigned hits = __ballot_sync(LD_SWEEP_ALL, common != 0); hits;) {
+            double low_of[LD_SWEEP_HITS_AT_ONCE], high_of[LD_SWEEP_HITS_AT_ONCE];
+#pragma unroll
+            for (int t = 0; t < LD_SWEEP_HITS_AT_ONCE; ++t) {           // (hits is the same in every lane)
+                const int j = hits ? __ffs(hits) - 1 : 0;
+                const i64 from = __shfl_sync(LD_SWEEP_ALL, u, j);
+                const u64 bits = hits ? __shfl_sync(LD_SWEEP_ALL, common, j) : 0;
+                hits &= hits - 1;
+                const double* row = values + from * width + g * 64 + lane;
+                low_of[t] = (bits >> lane) & 1 ? row[0] : 0.0;
+                high_of[t] = (bits >> (lane + 32)) & 1 ? row[32] : 0.0;
+            }
+#pragma unroll
+            for (int t = 0; t < LD_SWEEP_HITS_AT_ONCE; ++t) {
+                low += low_of[t];
+                high += high_of[t];
+            }
         }
     }
 }
@@ -118,9 +133,11 @@ __device__ __forceinline__ double ld_sweep_one(const int* __restrict__ indices, 
                                                i64 width) {
     double sum = start;
     if (!first)
-        for (i64 e = begin; e < end; ++e) {
+#pragma unroll 4
+        for (i64 e = begin; e < end; ++e) {                  // (selects, not branches: the loads overlap)
             const int u = indices[e];
-            if ((other[(i64)u * words + g] >> i) & 1) sum += values[(i64)u * width + g * 64 + i];
+            const bool hit = (other[(i64)u * words + g] >> i) & 1;
+            sum += hit ? values[(i64)u * width + g * 64 + i] : 0.0;
         }
     double* mine_value = values + v * width + g * 64 + i;
     if (!backward) {
