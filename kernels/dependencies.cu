@@ -35,16 +35,33 @@ struct ld_sweep_args {
 };                                             // (forward) or after (backward) it
 
 // Each slot's searches split by depth: planes[d * slots + s] = the bits of slot s whose level is d
-// (planes zeroed by the driver). A warp a slot, lane i reading searches i and i + 32 of the word.
+// (planes zeroed by the driver), and each search's vertices reached besides its source added to
+// reached[first + column] (zeroed by the driver; counted in shared memory first: CuPy's sum over
+// the levels' first axis, a column at a time, took longer than both sweeps of Kronecker 22).
+// With `reaching` (endpoints): each vertex's count of searches reaching it besides its source's own
+// added there, and each search's source written to sources[first + column].
+// A warp a slot, lane i reading searches i and i + 32 of the word; at most 512 columns a group.
 extern "C" __global__ void ld_sweep_planes(const int* __restrict__ levels, i64 k, i64 first, i64 n, i64 words,
-                                           u64* __restrict__ planes) {
+                                           u64* __restrict__ planes, unsigned long long* reached, double* reaching,
+                                           i64* sources) {
+    __shared__ unsigned counted[512];
+    for (int c = threadIdx.x; c < 512; c += blockDim.x) counted[c] = 0;
+    __syncthreads();
     const int lane = threadIdx.x & 31;
     const i64 slots = n * words;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
     for (i64 s = (((i64)blockIdx.x * blockDim.x) + threadIdx.x) >> 5; s < slots; s += warps) {
-        const i64 v = s / words, column = first + (s % words) * 64 + lane;
+        const i64 g = s % words, v = s / words, column = first + g * 64 + lane;
         const int low = column < k ? levels[v * k + column] : -1;
         const int high = column + 32 < k ? levels[v * k + column + 32] : -1;
+        if (low > 0) atomicAdd(&counted[g * 64 + lane], 1u);
+        if (high > 0) atomicAdd(&counted[g * 64 + lane + 32], 1u);
+        if (reaching) {
+            const int searches = __popcll(ld_sweep_ballot(low > 0, high > 0));
+            if (lane == 0 && searches) atomicAdd(reaching + v, (double)searches);
+            if (low == 0) sources[column] = v;
+            if (high == 0) sources[column + 32] = v;
+        }
         for (u64 left = ld_sweep_ballot(low >= 0, high >= 0); left;) {
             const int j = __ffsll((long long)left) - 1;                 // the same j in every lane
             const int depth = __shfl_sync(LD_SWEEP_ALL, j < 32 ? low : high, j & 31);
@@ -53,6 +70,9 @@ extern "C" __global__ void ld_sweep_planes(const int* __restrict__ levels, i64 k
             left &= ~bits;
         }
     }
+    __syncthreads();
+    for (int c = threadIdx.x; c < words * 64 && first + c < k; c += blockDim.x)
+        if (counted[c]) atomicAdd(reached + first + c, (unsigned long long)counted[c]);
 }
 
 // Edges whose values a warp loads at once: the loads of a row's hits are independent, and one at a

@@ -28,6 +28,8 @@ SWEEP_ARGUMENTS = (
     ("indptr", "Q"), ("indices", "Q"), ("planes", "Q"), ("values", "Q"), ("per_slot", "Q"), ("n", "q"),
     ("words", "q"), ("thread_work", "q"), ("heavy_edges", "q"), ("heavy", "Q"), ("heavy_counts", "Q"),
     ("examined", "Q"), ("depth", "q"), ("backward", "q"), ("first", "q"))
+#: a null pointer argument (CuPy passes a numpy scalar by value, 8 bytes)
+_NULL = np.uint64(0)
 _PACKING = struct.Struct("<" + "".join(kind for _, kind in SWEEP_ARGUMENTS))
 
 
@@ -56,22 +58,24 @@ class DependencyKernels(KernelsBase):
         totals = cp.zeros(n, dtype=cp.float64)
         if n == 0 or k == 0:
             return totals, np.zeros(k, dtype=np.int64), 0
-        reached = (levels > 0).sum(axis=0)
         deepest = int(self.read(levels.max().reshape(1))[0])
         if deepest < 1:
-            return totals, self.read(reached).astype(np.int64), 0
-        examined = cp.zeros(1, dtype=cp.uint64)
+            return totals, np.zeros(k, dtype=np.int64), 0
+        counts = cp.zeros(k + 1, dtype=cp.uint64)        # each search's reached vertices, then the edges read
+        reached, examined = counts[:k], counts[k:]
+        # with endpoints: each vertex's searches reaching it, and each search's source (the planes' launch)
+        ends = (cp.zeros(n, dtype=cp.float64), cp.empty(k, dtype=cp.int64)) if endpoints else None
         words = -(-k // 64)
         group = self._words_a_group(n, deepest, words)
         heavy = self._has_heavy_rows(out_csr, in_csr)
         for first in range(0, words, group):
-            totals += self._group(out_csr, in_csr, levels, first, min(group, words - first), deepest, heavy, examined)
+            totals += self._group(out_csr, in_csr, levels, first, min(group, words - first), deepest, heavy, reached,
+                                  examined, ends)
         if endpoints:         # one for each search reaching a vertex; a source, its search's reach
-            totals += (levels > 0).sum(axis=1)
-            sources = (levels == 0).argmax(axis=0)
-            from cupyx import scatter_add          # (CuPy's, imported with it: repeated sources add up)
-            scatter_add(totals, sources, reached.astype(cp.float64))
-        counts = self.read(cp.concatenate([reached.astype(cp.int64), examined.astype(cp.int64)]))
+            reaching, sources = ends
+            totals += reaching
+            cp.add.at(totals, sources, reached.astype(cp.float64))      # (repeated sources add up)
+        counts = self.read(counts).astype(np.int64)
         return totals, counts[:k], int(counts[k])
 
     def _words_a_group(self, n, deepest, words):
@@ -91,7 +95,7 @@ class DependencyKernels(KernelsBase):
         longest = cp.stack([cp.diff(csr.indptr).max() for csr in (out_csr, in_csr)])
         return int(self.read(longest).max()) > SWEEP_HEAVY_EDGES
 
-    def _group(self, out_csr, in_csr, levels, first_word, words, deepest, heavy, examined):
+    def _group(self, out_csr, in_csr, levels, first_word, words, deepest, heavy, reached, examined, ends):
         """Both sweeps of words first_word .. first_word + words - 1: each vertex's
         dependencies summed over those searches (n,) float64."""
         cp = self.cp
@@ -104,7 +108,8 @@ class DependencyKernels(KernelsBase):
         long_counts = cp.zeros(2 * (deepest + 1), dtype=cp.uint64)
         self._function("dependencies", "ld_sweep_planes")(          # a warp a slot
             (self._blocks(slots * 32),), (THREADS,),
-            (levels, np.int64(k), np.int64(first_word * 64), np.int64(n), np.int64(words), planes))
+            (levels, np.int64(k), np.int64(first_word * 64), np.int64(n), np.int64(words), planes, reached,
+             *(ends or (_NULL, _NULL))))
         depth_launch = self._function("dependencies", "ld_sweep_depth")
         heavy_launch = self._function("dependencies", "ld_sweep_heavy")
         arguments = KernelArguments(b"", _PACKING)
