@@ -294,11 +294,16 @@ def what_is(record):
         return "host cost of a launch: plain, cooperative, CUDA graph, a search's round"
     if record.get("benchmark") == "bfs_extras":
         return "BFS extras: bfs_multi and depth_limit"
+    if record.get("benchmark") == "sweep_launches":
+        return ("betweenness's GPU sweeps launch by launch (benchmarks/probes/sweep_launches.py): "
+                + ", ".join(f"{g['graph']} {g['sweeps_ms']:.1f} ms of sweeps, bc {g['betweenness_ms'] / g['search_ms']:.1f}x "
+                            f"the search" for g in record["graphs"]))
     if record.get("benchmark") == "family":
         graph = record["graph"]
         where = f"Kronecker {graph['scale']}" if graph.get("kind") == "kronecker" else Path(graph.get("path", "?")).name
         ratios = ", ".join(f"{name} {peer['ratio']:.1f}x" for name, peer in record["peers"].items())
-        return f"{record['summary']} (bench --algorithm {record['algorithm']}): {where}; ours against {ratios}"
+        against = f"ours against {ratios}" if ratios else f"ours alone, {len(record['sources'])} sources"
+        return f"{record['summary']} (bench --algorithm {record['algorithm']}): {where}; {against}"
     if record.get("benchmark") == "networkx_backend":
         return f"networkx's calls through its backends (networkx_backend_bench.py): Kronecker {record['graph']['scale']}"
     if record.get("benchmark") == "networkx_suite":

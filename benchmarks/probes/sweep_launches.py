@@ -7,7 +7,6 @@ GRAPH: kron:SCALE, mesh:RxC (gpu_quick.py's specs) or a Matrix Market path.
 """
 import argparse
 import collections
-import json
 import sys
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ import gpu_quick  # noqa: E402  (benchmarks/ on the path first)
 
 import lagraph_dist as ld  # noqa: E402
 from lagraph_dist.algebra.multi import path_dependencies  # noqa: E402
-from lagraph_dist.tools.bench import pick_roots  # noqa: E402
+from lagraph_dist.tools.bench import environment, pick_roots, write_json  # noqa: E402
 
 
 def graph_of(spec):
@@ -82,7 +81,7 @@ def probe(spec, count):
           f"in {len(launches)}), betweenness {bc:.2f} ms = {bc / search:.1f}x the search")
     for (kernel, way, depth), (calls, ms) in sorted(by.items(), key=lambda item: -item[1][1])[:16]:
         print(f"  {kernel:16s} {way:8s} depth {depth:4d}: {ms:8.3f} ms in {calls}")
-    return {"graph": name, "n": A.n, "nvals": A.nvals, "sources": len(sources), "search_ms": search,
+    return A, {"graph": name, "n": A.n, "nvals": A.nvals, "sources": len(sources), "search_ms": search,
             "sweeps_ms": sweeps, "betweenness_ms": bc,
             "launches": [{"kernel": k, "depth": d, "backward": bool(b), "ms": ms} for k, d, b, ms in launches]}
 
@@ -95,7 +94,8 @@ def main():
     options = parser.parse_args()
     found = [probe(spec, options.sources) for spec in options.graphs]
     if options.json:
-        Path(options.json).write_text(json.dumps(found))
+        write_json({"benchmark": "sweep_launches", "graphs": [record for _, record in found],
+                    "environment": environment(found[-1][0])}, options.json)
 
 
 if __name__ == "__main__":
