@@ -116,29 +116,28 @@ __device__ __forceinline__ void ld_sweep_gather(const int* __restrict__ indices,
     }
 }
 
-// A slot's sums become its pairs' values: forward, the path counts; backward, the dependencies
-// (their sum over the slot's searches added to per_slot[s]) and the quotients in place of sigma.
+// One (vertex, search) pair's sum becomes its value: forward, the path count; backward, the
+// quotient 1 / sigma + sum in place of sigma, and its dependency sigma * sum is returned.
+__device__ __forceinline__ double ld_sweep_settle(double* value, double sum, bool backward) {
+    if (!backward) {
+        *value = sum;
+        return 0.0;
+    }
+    const double sigma = *value;
+    *value = 1.0 / sigma + sum;
+    return sigma * sum;
+}
+
+// A slot's sums become its pairs' values (ld_sweep_settle), the dependencies' sum over the slot's
+// searches added to per_slot[s].
 __device__ __forceinline__ void ld_sweep_finish(bool backward, i64 v, i64 s, u64 mine, i64 g, double* values,
                                                 i64 width, double* per_slot, double low, double high) {
     const int lane = threadIdx.x & 31;
     double* row = values + v * width + g * 64 + lane;
-    const bool has_low = (mine >> lane) & 1, has_high = (mine >> (lane + 32)) & 1;
-    if (!backward) {
-        if (has_low) row[0] = low;
-        if (has_high) row[32] = high;
-        return;
-    }
     double found = 0.0;
-    if (has_low) {
-        const double sigma = row[0];
-        found += sigma * low;
-        row[0] = 1.0 / sigma + low;
-    }
-    if (has_high) {
-        const double sigma = row[32];
-        found += sigma * high;
-        row[32] = 1.0 / sigma + high;
-    }
+    if ((mine >> lane) & 1) found += ld_sweep_settle(row, low, backward);
+    if ((mine >> (lane + 32)) & 1) found += ld_sweep_settle(row + 32, high, backward);
+    if (!backward) return;
     for (int offset = 16; offset > 0; offset >>= 1) found += __shfl_down_sync(LD_SWEEP_ALL, found, offset);
     if (lane == 0) per_slot[s] += found;
 }
@@ -159,14 +158,7 @@ __device__ __forceinline__ double ld_sweep_one(const int* __restrict__ indices, 
             const bool hit = (other[(i64)u * words + g] >> i) & 1;
             sum += hit ? values[(i64)u * width + g * 64 + i] : 0.0;
         }
-    double* mine_value = values + v * width + g * 64 + i;
-    if (!backward) {
-        *mine_value = sum;
-        return 0.0;
-    }
-    const double sigma = *mine_value;
-    *mine_value = 1.0 / sigma + sum;
-    return sigma * sum;
+    return ld_sweep_settle(values + v * width + g * 64 + i, sum, backward);
 }
 
 // One depth of a sweep over the slots whose bits at this depth are `own`: forward, each sums its
