@@ -35,10 +35,14 @@ def on_device(csr):
 
 def twins_agree(S, sources, endpoints=False):
     """Both kernel sets' sweeps of the searches from ``sources`` over the pattern S."""
+    A = ld.Matrix.from_scipy(S, backend="cpu")
+    levels_agree(S, ld.bfs_multi(A, sources, parents=False, batch_size=512).levels.blocks[0], endpoints)
+
+
+def levels_agree(S, levels, endpoints):
+    """Both kernel sets' sweeps of the searches whose (rows, k) int32 ``levels`` are given."""
     import cupy as cp
     n = S.shape[0]
-    A = ld.Matrix.from_scipy(S, backend="cpu")
-    levels = ld.bfs_multi(A, sources, parents=False, batch_size=512).levels.blocks[0]
     out_csr, in_csr = csrs(S)
     want = cpu_kernels.path_dependencies(out_csr, in_csr, levels, endpoints=endpoints)
     gpu = ld.get_backend("gpu").kernels
@@ -86,6 +90,15 @@ def test_every_slot_by_one_path(monkeypatch, thread_work):
     from lagraph_dist.local.gpu_kernels import dependencies
     monkeypatch.setattr(dependencies, "SWEEP_THREAD_WORK", thread_work)
     twins_agree(mixed_graph(True), np.arange(0, 3400, 17), endpoints=True)
+
+
+def test_more_searches_than_a_group_holds():
+    """A block of 600 searches (two batches' levels side by side) runs as groups of at most 8
+    words."""
+    S = mixed_graph(False)
+    sources = np.random.default_rng(2).choice(3400, 600, replace=False)
+    blocks = ld.bfs_multi(ld.Matrix.from_scipy(S, backend="cpu"), sources, parents=False, batch_size=512).levels.blocks
+    levels_agree(S, np.hstack(blocks), endpoints=True)
 
 
 def test_a_word_a_group(monkeypatch):

@@ -23,6 +23,8 @@ from lagraph_dist.local.layout import SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, SW
 
 #: the share of the free device memory one group of words may take
 SWEEP_MEMORY_SHARE = 0.5
+#: the words a group takes at most (dependencies.cu's ld_sweep_planes counts 512 columns)
+GROUP_WORDS = MULTI_FUSED_MAX_WIDTH // 64
 #: dependencies.cu's ld_sweep_args, field by field in its order, each 8 bytes
 SWEEP_ARGUMENTS = (
     ("indptr", "Q"), ("indices", "Q"), ("planes", "Q"), ("values", "Q"), ("per_slot", "Q"), ("n", "q"),
@@ -79,10 +81,11 @@ class DependencyKernels(KernelsBase):
         return totals, counts[:k], int(counts[k])
 
     def _words_a_group(self, n, deepest, words):
-        """The words one group takes: as many as SWEEP_MEMORY_SHARE of the free memory holds."""
+        """The words one group takes: as many as SWEEP_MEMORY_SHARE of the free memory holds, at
+        most GROUP_WORDS (the planes' launch counts a group's columns in shared memory)."""
         need = sweep_bytes_per_word(n, deepest)
         free, total = self.free_device_bytes()
-        group = min(words, int(SWEEP_MEMORY_SHARE * free) // need)
+        group = min(words, GROUP_WORDS, int(SWEEP_MEMORY_SHARE * free) // need)
         if group < 1:
             raise OutOfDeviceMemory(f"betweenness's fused sweeps need about {format_bytes(need)} of device memory "
                                     f"a word of 64 searches ({n:,} vertices, depths to {deepest}), but only "
