@@ -24,21 +24,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
 from lagraph_dist.tools.bench import device_name, environment, pick_roots, write_json
 
-
-def timed(A, func, *args, **kwargs):
-    """(result, seconds) of ``func``: all ranks start together, the device work is complete."""
-    A.grid.comm.Barrier()
-    started = time.perf_counter()
-    result = func(*args, **kwargs)
-    A.backend.sync()
-    A.grid.comm.Barrier()
-    return result, time.perf_counter() - started
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import timed  # noqa: E402
 
 
 def say(A, text):
@@ -48,17 +42,13 @@ def say(A, text):
 
 def build(scale, args):
     grid = ld.Grid(*args.grid) if args.grid else ld.Grid()
-    A, seconds = timed_build(scale, args, grid)
-    say(A, f"scale {scale}: {A} built in {seconds:.1f} s")
-    return A, {"kind": "kronecker", "scale": scale, "edgefactor": args.edgefactor, "seed": args.seed,
-               "n": A.n, "nvals": A.nvals, "build_seconds": seconds}
-
-
-def timed_build(scale, args, grid):
     started = time.perf_counter()
     A = ld.kronecker(scale, args.edgefactor, seed=args.seed, grid=grid, backend=args.backend)
     A.backend.sync()
-    return A, time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    say(A, f"scale {scale}: {A} built in {seconds:.1f} s")
+    return A, {"kind": "kronecker", "scale": scale, "edgefactor": args.edgefactor, "seed": args.seed,
+               "n": A.n, "nvals": A.nvals, "build_seconds": seconds}
 
 
 # -- multi-source against separate searches ---------------------------------------------------

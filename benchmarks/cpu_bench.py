@@ -32,93 +32,43 @@ benchmarks/results/README.md is made from it by benchmarks/results_report.py.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from lagraph_dist.io.generators import grid2d_edges, knn_edges, kronecker_edges
-from lagraph_dist.tools.bench import environment, pick_roots, write_json
+from lagraph_dist.tools.bench import environment, pick_roots
 
-BENCHMARKS = Path(__file__).resolve().parent
-RESULTS = BENCHMARKS / "results"
-sys.path.insert(0, str(BENCHMARKS))
-
-from high_diameter import level_stats, require_levels  # noqa: E402  (a sibling script)
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import (PEERS, RESULTS, SpecError, check_search, edges, graph_info, graph_name,  # noqa: E402
+                     level_stats, parse_spec, peers, ratios, scipy_csr, slug, table, timed_calls, write_record)
 
 FULL = {"graphs": ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000",
                    "road:1000000"], "roots": 4, "repeats": 5, "peer_repeats": 3}
 SMALL = {"graphs": ["kron:8", "mesh:12x10", "path:300", "road:500"], "roots": 2, "repeats": 2, "peer_repeats": 1}
-PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
 DIRECTIONS = ("auto", "push", "pull")
 #: per-level records kept whole for searches of at most this many levels (a summary for deeper ones)
 LEVELS_KEPT = 64
+#: a mesh of at most this many vertices has its pull timed
+PULL_MESH = 100_000
 
 
 # -- the graphs ------------------------------------------------------------------------------
-@dataclass
-class GraphSpec:
-    """A graph: its name and record entries, ``edges()`` (one direction; the build adds the
-    reverse), its size, whether its roots are drawn (Kronecker) or vertex 0, and whether a pull
-    level is cheap enough to time (each pull level reads every unvisited row's in-edges up to a
-    frontier one: a path or a big mesh has thousands of levels)."""
-
-    name: str
-    info: dict
-    n: int
-    edges: object
-    drawn_roots: bool = False
-    pull: bool = True
-
-
 def parse_graph(text):
-    kind, _, size = text.partition(":")
-    try:
-        if kind == "kron":
-            scale = int(size)
-
-            def kron_edges():
-                src, dst = kronecker_edges(scale, 16, seed=0)
-                keep = src != dst
-                return src[keep], dst[keep]
-            return GraphSpec(f"Kronecker {scale}", {"kind": "kronecker", "scale": scale, "edgefactor": 16, "seed": 0},
-                             1 << scale, kron_edges, drawn_roots=True)
-        if kind == "mesh":
-            rows, cols = (int(x) for x in size.split("x"))
-            return GraphSpec(f"mesh {rows}x{cols}", {"kind": "mesh", "rows": rows, "cols": cols}, rows * cols,
-                             lambda: grid2d_edges(rows, cols), pull=rows * cols <= 100_000)
-        if kind == "path":
-            n = int(size)
-            return GraphSpec(f"path {n:,}", {"kind": "path"}, n,
-                             lambda: (np.arange(n - 1, dtype=np.int64), np.arange(1, n, dtype=np.int64)),
-                             pull=False)
-        if kind == "road":
-            n = int(size)
-            return GraphSpec(f"road {n:,} (k=3)", {"kind": "road", "k": 3}, n, lambda: knn_edges(n, 3), pull=False)
-    except ValueError:
-        pass
-    raise argparse.ArgumentTypeError(f"a graph is kron:SCALE, mesh:ROWSxCOLS, path:N or road:N, got {text!r}")
+    """The Spec of a graph this benchmark builds from its edges: kron, mesh, path or road."""
+    spec = parse_spec(text)
+    if spec.kind == "mtx":
+        raise SpecError(f"{text!r}: a graph is kron:SCALE, mesh:ROWSxCOLS, path:N or road:N (built from its edges)")
+    return spec
 
 
-# -- timing -------------------------------------------------------------------------------------
-def timed(call, repeats, budget=None):
-    """(seconds of each timed call, the last result): one warm-up call first; at most ``repeats``
-    timed calls, fewer once ``budget`` seconds have been spent (one at least)."""
-    call()
-    seconds, result = [], None
-    while len(seconds) < repeats and (budget is None or not seconds or sum(seconds) < budget):
-        del result
-        started = time.perf_counter()
-        result = call()
-        seconds.append(time.perf_counter() - started)
-    return seconds, result
+def pull_timed(spec):
+    """Whether a pull level is cheap enough to time: each reads every unvisited row's in-edges up
+    to a frontier one, and a path, a road or a big mesh has thousands of levels."""
+    return spec.kind == "kron" or (spec.kind == "mesh" and spec.n <= PULL_MESH)
 
 
 def summary(seconds):
@@ -126,20 +76,13 @@ def summary(seconds):
 
 
 # -- construction --------------------------------------------------------------------------------
-def scipy_csr(src, dst, n):
-    """scipy's CSR of the edges both ways, duplicates summed (what a scipy user builds)."""
-    i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
-    S = sp.csr_matrix((np.ones(i.shape[0], dtype=np.int8), (i, j)), shape=(n, n))
-    S.sum_duplicates()
-    return S
-
-
 def construction(spec, src, dst, args, log):
     """(our Matrix, the construction record): ours and scipy's builds of the same edges."""
-    ours, A = timed(lambda: ld.Matrix.from_edges(src, dst, spec.n, symmetrize=True, backend="cpu"), args.build_repeats)
-    theirs, S = timed(lambda: scipy_csr(src, dst, spec.n), args.build_repeats)
+    ours, _, A = timed_calls(lambda: ld.Matrix.from_edges(src, dst, spec.n, symmetrize=True, backend="cpu"),
+                             args.build_repeats)
+    theirs, _, S = timed_calls(lambda: scipy_csr(src, dst, spec.n), args.build_repeats)
     if (S.astype(bool) != A.to_scipy().astype(bool)).nnz:
-        raise ld.ValidationError(f"{spec.name}: our graph differs from scipy's CSR of the same edges")
+        raise ld.ValidationError(f"{graph_name(spec, True)}: our graph differs from scipy's CSR of the same edges")
     record = {"edges": int(src.shape[0]), "from_edges": summary(ours), "scipy_csr": summary(theirs)}
     if args.io:
         coo = sp.coo_matrix((np.ones(2 * src.shape[0], np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
@@ -149,16 +92,17 @@ def construction(spec, src, dst, args, log):
             S = coo.tocsr()
             S.sum_duplicates()
             return S
-        record["from_scipy"] = summary(timed(lambda: ld.Matrix.from_scipy(coo, backend="cpu"), args.build_repeats)[0])
-        record["scipy_tocsr"] = summary(timed(scipy_from_coo, args.build_repeats)[0])
-        record.update(matrix_market(A, spec, args))
+        record["from_scipy"] = summary(timed_calls(lambda: ld.Matrix.from_scipy(coo, backend="cpu"),
+                                                   args.build_repeats).seconds)
+        record["scipy_tocsr"] = summary(timed_calls(scipy_from_coo, args.build_repeats).seconds)
+        record.update(matrix_market(A, args))
     ratio = record["scipy_csr"]["median_ms"] / record["from_edges"]["median_ms"]
     log(f"  build: ours {record['from_edges']['median_ms']:.1f} ms, scipy CSR {record['scipy_csr']['median_ms']:.1f} ms "
         f"(scipy / ours {ratio:.2f})")
     return A, record
 
 
-def matrix_market(A, spec, args):
+def matrix_market(A, args):
     """from_mtx against scipy.io.mmread + tocsr on a file of the graph (written once, untimed)."""
     import scipy.io
     with tempfile.TemporaryDirectory() as folder:
@@ -169,106 +113,66 @@ def matrix_market(A, spec, args):
             S = scipy.io.mmread(path).tocsr()
             S.sum_duplicates()
             return S
-        ours = timed(lambda: ld.Matrix.from_mtx(path, backend="cpu"), args.build_repeats)[0]
-        theirs = timed(scipy_read, args.build_repeats)[0]
+        ours = timed_calls(lambda: ld.Matrix.from_mtx(path, backend="cpu"), args.build_repeats).seconds
+        theirs = timed_calls(scipy_read, args.build_repeats).seconds
     return {"from_mtx": summary(ours), "scipy_mmread": summary(theirs)}
 
 
 # -- the searches ---------------------------------------------------------------------------------
 def our_search(A, direction, roots, expected, repeats):
-    """Our BFS from each root: times, and the per-level figures of the call nearest the median
-    of the first root; every timed call's levels and parents checked."""
+    """Our BFS from each root, every timed call's levels and parents checked: times, and the
+    per-level figures of the first root's last call."""
     seconds, stats = [], None
     for root in roots:
-        took, result = timed(lambda: ld.bfs(A, root, direction=direction), repeats)
-        seconds += took
-        levels = result.levels.to_numpy()
-        require_levels(f"ours {direction}", levels, expected[root])
-        ld.validate(A, root, levels, result.parents.to_numpy())
+        calls = timed_calls(lambda: ld.bfs(A, root, direction=direction), repeats, A=A, check=lambda result: check_search(
+            A, f"ours {direction}", root, expected[root], result.levels.to_numpy(), result.parents.to_numpy()))
+        seconds += calls.seconds
         if stats is None:
-            stats = level_stats(result.stats)
-            if len(result.stats) <= LEVELS_KEPT:
+            stats = level_stats(calls.last.stats)
+            if len(calls.last.stats) <= LEVELS_KEPT:
                 stats["per_level"] = [{key: level[key] for key in ("level", "direction", "frontier", "discovered",
                                                                     "edges_examined", "seconds")}
-                                      for level in result.stats]
+                                      for level in calls.last.stats]
     return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True, "stats": stats}
 
 
-def scipy_search(A, S, roots, expected, repeats, budget):
-    weighted = sp.csr_matrix(S, dtype=np.float64)        # what csgraph would convert S to in every call
-    seconds = []
-    for root in roots:
-        took, (order, predecessors) = timed(lambda: csgraph.breadth_first_order(
-            weighted, root, directed=True, return_predecessors=True), repeats, budget / len(roots))
-        seconds += took
-        parents = np.full(A.n, -1, dtype=np.int64)
-        parents[order] = predecessors[order]
-        parents[root] = root
-        ld.validate(A, root, expected[root], parents)      # its tree has the reference's depths
-    return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
-
-
-def graphblas_search(prepared, A, roots, expected, direction, repeats, budget):
-    from lagraph_dist.tools import reference
-    seconds = []
-    for root in roots:
-        took, (levels, parents) = timed(lambda: reference.bfs(prepared, root, direction=direction), repeats,
-                                        budget / len(roots))
-        seconds += took
-        require_levels(f"python-graphblas {direction}", levels, expected[root])
-        ld.validate(A, root, levels, parents)
-    return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
-
-
 def peer_runs(A, S, roots, expected, args, log):
-    peers = {}
-    if "scipy" in args.peers:
-        peers["scipy"] = scipy_search(A, S, roots, expected, args.peer_repeats, args.peer_seconds)
-        log(f"  scipy: {peers['scipy']['median_ms']:.3f} ms")
-    wanted = [p for p in args.peers if p.startswith("graphblas")]
-    if wanted:
-        from lagraph_dist.tools import reference
-        try:
-            prepared = reference.prepare(S)
-        except ImportError as exc:
-            return peers | {peer: {"skipped": str(exc)} for peer in wanted}
-        for peer in wanted:
-            direction = "push" if peer == "graphblas-push" else "pushpull"
-            peers[peer] = graphblas_search(prepared, A, roots, expected, direction, args.peer_repeats,
-                                           args.peer_seconds)
-            log(f"  {peer}: {peers[peer]['median_ms']:.3f} ms")
-    return peers
-
-
-def ratios(ours, peers):
-    """Each peer's median time over each of our directions' (above 1: ours is faster)."""
-    return {peer: {d: run["median_ms"] / mine["median_ms"] for d, mine in ours.items()}
-            for peer, run in peers.items() if "median_ms" in run}
+    """Each peer asked for from every root (a peer's calls stop past --peer-seconds, one a root at
+    least), every timed result checked as ours are."""
+    made, skipped = peers(S, args.peers)
+    runs = {}
+    for peer in made:
+        seconds = []
+        for root in roots:
+            seconds += timed_calls(lambda: peer.search(root), args.peer_repeats, budget=args.peer_seconds / len(roots),
+                                   check=lambda raw: peer.check(A, root, expected[root], raw)).seconds
+        runs[peer.name] = summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
+        log(f"  {peer.name}: {runs[peer.name]['median_ms']:.3f} ms")
+    return {name: runs[name] if name in runs else {"skipped": skipped[name]} for name in args.peers}
 
 
 def run_graph(spec, args, log):
-    log(f"{spec.name}: generating and building")
-    src, dst = spec.edges()
+    name = graph_name(spec, grouped=True)
+    log(f"{name}: generating and building")
+    src, dst, _ = edges(spec)
     A, built = construction(spec, src, dst, args, log)
     del src, dst
     S = A.to_scipy()
     roots = pick_roots(A, args.roots, 2) if spec.drawn_roots else [0]
-    expected = {}
-    for root in roots:
-        from lagraph_dist.tools import reference
-        expected[root] = reference.bfs_levels_scipy(S, root)
+    from lagraph_dist.tools import reference
+    expected = {root: reference.bfs_levels_scipy(S, root) for root in roots}
     depth = int(max(levels.max() for levels in expected.values())) + 1
-    log(f"{spec.name}: n = {A.n:,}, {A.nvals:,} stored edges, roots {roots}, {depth:,} levels")
-    directions = [d for d in args.directions if d != "pull" or spec.pull]
+    log(f"{name}: n = {A.n:,}, {A.nvals:,} stored edges, roots {roots}, {depth:,} levels")
+    directions = [d for d in args.directions if d != "pull" or pull_timed(spec)]
     ours = {}
     for direction in directions:
         ours[direction] = our_search(A, direction, roots, expected, args.repeats)
         log(f"  ours {direction}: {ours[direction]['median_ms']:.3f} ms")
-    peers = peer_runs(A, S, roots, expected, args, log)
-    record = spec.info | {"name": spec.name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
-                          "reached": [int((expected[r] >= 0).sum()) for r in roots], "construction": built,
-                          "lagraph_dist": ours, "peers": peers, "ratios": ratios(ours, peers)}
-    if "pull" in args.directions and not spec.pull:
+    theirs = peer_runs(A, S, roots, expected, args, log)
+    record = graph_info(spec) | {"name": name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
+                                 "reached": [int((expected[r] >= 0).sum()) for r in roots], "construction": built,
+                                 "lagraph_dist": ours, "peers": theirs, "ratios": ratios(ours, theirs)}
+    if "pull" in args.directions and not pull_timed(spec):
         record["not_run"] = {"pull": "each pull level reads every unvisited row's in-edges up to a frontier one, "
                                      "and this graph has thousands of levels"}
     return A, record
@@ -276,15 +180,13 @@ def run_graph(spec, args, log):
 
 # -- the record and the table ------------------------------------------------------------------
 def record_name(env):
-    host = re.sub(r"[^a-z0-9]+", "-", (env.get("host") or "host").lower()).strip("-")
-    return f"cpu-{host}-{(env.get('commit') or 'uncommitted')[:7]}.json"
+    return f"cpu-{slug(env.get('host') or 'host')}-{(env.get('commit') or 'uncommitted')[:7]}.json"
 
 
 def format_table(record):
-    lines = [f"{record['environment']['device']} ({record['environment']['cpu_count']} cores, "
-             f"{record['threads']} threads); median ms", "",
-             "| graph | build: ours / scipy | " + " | ".join(f"ours {d}" for d in record["directions"])
-             + " | " + " | ".join(record["peers"]) + " | scipy / ours auto |", "|---|" + "---|" * (3 + len(record["directions"]) + len(record["peers"]) - 1)]
+    header = ["graph", "build: ours / scipy", *(f"ours {d}" for d in record["directions"]), *record["peers"],
+              "scipy / ours auto"]
+    rows = []
     for graph in record["graphs"]:
         build = graph["construction"]
         cells = [f"{graph['lagraph_dist'][d]['median_ms']:.4g}" if d in graph["lagraph_dist"] else "-"
@@ -292,9 +194,10 @@ def format_table(record):
         cells += [f"{graph['peers'][p]['median_ms']:.4g}" if "median_ms" in graph["peers"].get(p, {}) else "-"
                   for p in record["peers"]]
         versus = graph["ratios"].get("scipy", {}).get("auto")
-        lines.append(f"| {graph['name']} | {build['from_edges']['median_ms']:.4g} / {build['scipy_csr']['median_ms']:.4g} | "
-                     + " | ".join(cells) + f" | {'-' if versus is None else f'{versus:.3g}x'} |")
-    return "\n".join(lines)
+        rows.append([graph["name"], f"{build['from_edges']['median_ms']:.4g} / {build['scipy_csr']['median_ms']:.4g}",
+                     *cells, "-" if versus is None else f"{versus:.3g}x"])
+    return "\n".join([f"{record['environment']['device']} ({record['environment']['cpu_count']} cores, "
+                      f"{record['threads']} threads); median ms", "", *table(header, rows)])
 
 
 def parse_args(argv):
@@ -350,9 +253,7 @@ def main(argv=None):
         "graphs": graphs,
     }
     print(format_table(record), flush=True)
-    out = args.json or RESULTS / record_name(env)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_json(record, out)
+    out = write_record(record, args.json or RESULTS / record_name(env))
     log(f"record written to {out}")
     return record
 

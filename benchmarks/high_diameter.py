@@ -37,25 +37,24 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import environment, write_json
-from lagraph_dist.io.generators import grid2d_edges, knn_edges
-from lagraph_dist.io.mtx import read_mtx
+from lagraph_dist.tools.bench import environment
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import (PEERS, RESULTS, SpecError, check_search, edges, graph_info, graph_name,  # noqa: E402
+                     level_stats, parse_spec, peers, ratios, require_levels, scipy_levels, slug, table,
+                     timed_calls, write_record)
 
 SOURCE = 0
 DIRECTIONS = ("push", "auto")
-PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
-RESULTS = Path(__file__).resolve().parent / "results"
 
 FULL = {"meshes": ["1000x1000", "2000x2000"], "path": 1_000_000, "repeats": 5, "peer_repeats": 3}
 QUICK = {"meshes": ["100x100"], "path": 2000, "repeats": 1, "peer_repeats": 1}
@@ -65,197 +64,92 @@ LEVELS_DEFINITION = ("max level + 1: the number of frontiers, the source's inclu
 
 
 # -- the graphs ------------------------------------------------------------------------------
-@dataclass
-class GraphSpec:
-    """A graph to search: its name and record, its edges in one direction (``edges(xp)``), and
-    its exact levels from ``SOURCE`` (``expected_levels()``, numpy; None: no closed form, the
-    levels are scipy's shortest paths on the built graph, -1 where unreached)."""
-
-    name: str
-    info: dict
-    n: int
-    edges: object
-    expected_levels: object = None
-
-
-def mesh(rows, cols):
-    n = rows * cols
-
-    def expected_levels():
-        # vertex (r, c) is r * cols + c, and from the corner (0, 0) it is r + c steps away
-        row, col = np.divmod(np.arange(n, dtype=np.int64), cols)
+def exact_levels(spec):
+    """The levels from SOURCE in closed form (numpy), None where there is none: vertex (r, c) of
+    a mesh is r + c steps from the corner (0, 0), vertex i of a path i steps from its end."""
+    if spec.kind == "mesh":
+        row, col = np.divmod(np.arange(spec.n, dtype=np.int64), spec.cols)
         return row + col
-
-    return GraphSpec(f"mesh {rows}x{cols}", {"kind": "mesh", "rows": rows, "cols": cols}, n,
-                     lambda xp: grid2d_edges(rows, cols, xp=xp), expected_levels)
-
-
-def path(n):
-    def edges(xp):
-        src = xp.arange(n - 1, dtype=xp.int64)
-        return src, src + 1
-
-    return GraphSpec(f"path {n}", {"kind": "path"}, n, edges,
-                     lambda: np.arange(n, dtype=np.int64))    # vertex i is i steps from 0
+    if spec.kind == "path":
+        return np.arange(spec.n, dtype=np.int64)
+    return None
 
 
-def road(n, k=3):
-    """A road-like graph: n points in the unit square, each joined to its k nearest
-    (lagraph_dist.io.generators.knn_edges); degrees k to about 2k, depth about sqrt(n)."""
-    def edges(xp):
-        src, dst = knn_edges(n, k)
-        return xp.asarray(src), xp.asarray(dst)
-
-    return GraphSpec(f"road {n} (k={k})", {"kind": "road", "k": k}, n, edges)
-
-
-def real_mesh(path):
-    """A Matrix Market graph (a finite-element mesh of the shared data: jagmesh7, 4elt, wing)."""
-    graph = read_mtx(path)
-
-    def edges(xp):
-        return xp.asarray(graph.src), xp.asarray(graph.dst)
-
-    return GraphSpec(f"{Path(path).stem} (Matrix Market)", {"kind": "real", "file": Path(path).name},
-                     graph.nrows, edges)
+def title(spec):
+    """The graph's name in the record and the table."""
+    return graph_name(spec) + (" (Matrix Market)" if spec.kind == "mtx" else "")
 
 
 def shared_meshes():
-    """The real meshes of the shared data folder ($LAGRAPH_DIST_DATA, else ../shared/data beside
-    the checkout) that are present."""
+    """The real meshes (jagmesh7, 4elt, wing) of the shared data folder ($LAGRAPH_DIST_DATA, else
+    ../shared/data beside the checkout) that are present."""
     root = Path(os.environ.get("LAGRAPH_DIST_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
     names = ("lagraph/jagmesh7.mtx", "networkit/4elt.mtx", "networkit/wing.mtx")
-    return [real_mesh(root / name) for name in names if (root / name).is_file()]
+    return [parse_spec(f"mtx:{root / name}") for name in names if (root / name).is_file()]
 
 
 def parse_mesh(text):
-    match = re.fullmatch(r"(\d+)x(\d+)", text)
-    if not match or min(int(match[1]), int(match[2])) < 1:
-        raise argparse.ArgumentTypeError(f"a mesh is ROWSxCOLS with both >= 1, got {text!r}")
-    return mesh(int(match[1]), int(match[2]))
+    try:
+        return parse_spec(f"mesh:{text}")
+    except SpecError:
+        raise argparse.ArgumentTypeError(f"a mesh is ROWSxCOLS with both >= 1, got {text!r}") from None
 
 
 def build(spec, backend):
     """(A on ``backend``, the graph's record), the edges made symmetric."""
     started = time.perf_counter()
-    src, dst = spec.edges(backend.xp)
-    A = ld.Matrix.from_edges(src, dst, spec.n, symmetrize=True, backend=backend)
+    src, dst, n = edges(spec, backend.xp)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend=backend)
     backend.sync()
-    return A, spec.info | {"name": spec.name, "n": A.n, "nvals": A.nvals,
-                           "build_seconds": time.perf_counter() - started}
-
-
-# -- validation (never timed) ----------------------------------------------------------------
-def require_levels(who, levels, expected):
-    """Raise ValidationError naming the first vertex where ``levels`` differ from ``expected``."""
-    if levels.shape != expected.shape:
-        raise ld.ValidationError(f"{who}: {levels.shape[0]} levels for {expected.shape[0]} vertices")
-    wrong = np.flatnonzero(levels != expected)
-    if wrong.size:
-        v = int(wrong[0])
-        raise ld.ValidationError(f"{who}: vertex {v} is at level {int(levels[v])}, expected "
-                                 f"{int(expected[v])} ({wrong.size} vertices differ)")
+    return A, graph_info(spec) | {"name": title(spec), "n": A.n, "nvals": A.nvals,
+                                  "build_seconds": time.perf_counter() - started}
 
 
 def expected_levels(spec, S):
     """(the levels every run must give, how they were established): a mesh's or a path's exact
     levels, checked against scipy's own shortest paths over the gathered graph (an independent
     computation), or those shortest paths themselves where there is no closed form."""
-    hops = csgraph.shortest_path(S, unweighted=True, directed=True, indices=SOURCE)
-    hops = np.where(np.isinf(hops), -1, hops).astype(np.int64)
-    if spec.expected_levels is None:
+    hops = scipy_levels(csgraph.shortest_path(S, unweighted=True, directed=True, indices=SOURCE))
+    expected = exact_levels(spec)
+    if expected is None:
         return hops, "csgraph.shortest_path's (no closed form); -1 where unreached"
-    expected = spec.expected_levels()
     require_levels("csgraph.shortest_path", hops, expected)
     return expected, "exact (mesh: row + col, path: index), equal to csgraph.shortest_path's"
-
-
-def scipy_parents(predecessors):
-    """csgraph's predecessors in our convention: -1 unreached, the source its own parent."""
-    parents = np.where(predecessors < 0, -1, predecessors).astype(np.int64)
-    parents[SOURCE] = SOURCE
-    return parents
 
 
 # -- the runs ----------------------------------------------------------------------------------
 @dataclass
 class Runner:
-    """One contender: ``search()`` is the timed BFS from SOURCE, run to completion;
-    ``check(result)`` validates its result (untimed) and returns what to keep of it."""
+    """One contender: ``search()`` is the timed BFS from SOURCE (on ``A``'s device, waited for;
+    None: on the host); ``check(result)`` validates its result (untimed) and returns what to keep
+    of it."""
 
     name: str
     search: object
     check: object
     repeats: int
+    A: object = None
 
 
 def our_runner(A, direction, expected, repeats):
-    def search():
-        result = ld.bfs(A, SOURCE, direction=direction)
-        A.backend.sync()
-        return result
-
     def check(result):
-        levels = result.levels.to_numpy()
-        require_levels(f"lagraph_dist {direction}", levels, expected)
-        ld.validate(A, SOURCE, levels, result.parents.to_numpy())
+        check_search(A, f"lagraph_dist {direction}", SOURCE, expected, result.levels.to_numpy(),
+                     result.parents.to_numpy())
         return level_stats(result.stats)
 
-    return Runner(f"lagraph_dist {direction}", search, check, repeats)
+    return Runner(f"lagraph_dist {direction}", lambda: ld.bfs(A, SOURCE, direction=direction), check, repeats, A)
 
 
-def level_stats(records):
-    """What ``res.stats`` says about one search: how many levels ran fused, host reads, seconds."""
-    host_reads = float(sum(r["host_reads"] for r in records))
-    return {
-        "levels": len(records),
-        "fused_levels": sum(1 for r in records if r["fused"]),
-        "push_levels": sum(1 for r in records if r["direction"] == "push"),
-        "pull_levels": sum(1 for r in records if r["direction"] == "pull"),
-        "host_reads": host_reads,
-        "host_reads_per_level": host_reads / max(len(records), 1),
-        "seconds": float(sum(r["seconds"] for r in records)),
-    }
-
-
-def peer_runners(A, S, expected, peers, repeats):
+def peer_runners(A, S, expected, names, repeats):
     """([Runner], {peer: why it was skipped}); each peer's graph is built here, untimed."""
-    runners, skipped = [], {}
-    if "scipy" in peers:
-        weighted = sp.csr_matrix(S, dtype=np.float64)     # what csgraph would convert S to per call
-
-        def check_scipy(result):
-            ld.validate(A, SOURCE, expected, scipy_parents(result[1]))
-        runners.append(Runner("scipy", lambda: csgraph.breadth_first_order(
-            weighted, SOURCE, directed=True, return_predecessors=True), check_scipy, repeats))
-    wanted = [p for p in peers if p.startswith("graphblas")]
-    if wanted:
-        from lagraph_dist.tools import reference
-        try:
-            prepared = reference.prepare(S)
-        except ImportError as exc:
-            return runners, {peer: str(exc) for peer in wanted}
-        for peer in wanted:
-            direction = "push" if peer == "graphblas-push" else "pushpull"
-
-            def check_graphblas(result, peer=peer):
-                require_levels(peer, result[0], expected)
-                ld.validate(A, SOURCE, result[0], result[1])
-            runners.append(Runner(peer, lambda d=direction: reference.bfs(prepared, SOURCE, direction=d),
-                                  check_graphblas, repeats))
-    return runners, skipped
+    made, skipped = peers(S, names)
+    return [Runner(peer.name, lambda peer=peer: peer.search(SOURCE),
+                   lambda raw, peer=peer: peer.check(A, SOURCE, expected, raw), repeats) for peer in made], skipped
 
 
 def time_runner(runner, levels, log):
     """One warm-up call, then ``runner.repeats`` timed calls, each result validated."""
-    runner.search()
-    seconds, kept = [], []
-    for _ in range(runner.repeats):
-        started = time.perf_counter()
-        result = runner.search()
-        seconds.append(time.perf_counter() - started)
-        kept.append(runner.check(result))
-        del result
+    seconds, kept, _ = timed_calls(runner.search, runner.repeats, check=runner.check, A=runner.A)
     median = float(np.median(seconds))
     log(f"  {runner.name}: {1e3 * median:.2f} ms ({1e6 * median / levels:.2f} us a level), "
         f"{len(seconds)} timed, all validated")
@@ -268,64 +162,53 @@ def time_runner(runner, levels, log):
     return record
 
 
-def ratios(ours, peers):
-    """Each peer's median time over each of our directions' (above 1: we are faster)."""
-    return {peer: {d: run["median_ms"] / mine["median_ms"] for d, mine in ours.items()}
-            for peer, run in peers.items() if "median_ms" in run}
-
-
 def run_graph(spec, backend, args, log):
-    log(f"{spec.name}: building on {backend.name}")
+    log(f"{title(spec)}: building on {backend.name}")
     A, record = build(spec, backend)
     S = A.to_scipy()
     expected, how = expected_levels(spec, S)
     levels = int(expected.max()) + 1
     record.update(levels=levels, reached=int((expected >= 0).sum()), expected_levels=how)
-    log(f"{spec.name}: n = {A.n:,}, {A.nvals:,} stored edges, {levels:,} levels")
+    log(f"{title(spec)}: n = {A.n:,}, {A.nvals:,} stored edges, {levels:,} levels")
     ours = {d: time_runner(our_runner(A, d, expected, args.repeats), levels, log)
             for d in args.directions}
     runners, skipped = peer_runners(A, S, expected, args.peers, args.peer_repeats)
-    peers = {peer: {"skipped": why} for peer, why in skipped.items()}
-    for runner in runners:
-        peers[runner.name] = time_runner(runner, levels, log)
-    record.update(lagraph_dist=ours, peers=peers, ratios=ratios(ours, peers))
+    timed = {runner.name: time_runner(runner, levels, log) for runner in runners}
+    theirs = {peer: timed[peer] if peer in timed else {"skipped": skipped[peer]} for peer in args.peers}
+    record.update(lagraph_dist=ours, peers=theirs, ratios=ratios(ours, theirs))
     return A, record
 
 
 # -- the record and the table ------------------------------------------------------------------
 def device_tag(env):
     """The JSON name's device part: the GPU's name in lower case with dashes, or "cpu"."""
-    if env["backend"] != "gpu":
-        return "cpu"
-    return re.sub(r"[^a-z0-9]+", "-", env["device"].lower()).strip("-")
+    return "cpu" if env["backend"] != "gpu" else slug(env["device"])
 
 
 def format_table(record):
     """The record as a heading and a markdown table: one row per graph and run."""
-    lines = [f"device: {record['environment'].get('device', '?')}; backend: {record['backend']}; "
-             f"source {record['source']}; levels = {record['levels_definition']}", "",
-             "| graph | levels | run | ms / BFS | us / level | time / ours "
-             f"({', '.join(record['directions'])}) | fused levels | host reads / level | stats s "
-             "| validated |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    header = ["graph", "levels", "run", "ms / BFS", "us / level", f"time / ours ({', '.join(record['directions'])})",
+              "fused levels", "host reads / level", "stats s", "validated"]
+    rows = []
     for graph in record["graphs"]:
         ours = graph["lagraph_dist"]
         runs = [(f"lagraph_dist {d}", run) for d, run in ours.items()] + list(graph["peers"].items())
         for name, run in runs:
-            lines.append(f"| {graph['name']} | {graph['levels']:,} | {name} | "
-                         + _row_figures(run, [mine["median_ms"] for mine in ours.values()]) + " |")
-    return "\n".join(lines)
+            rows.append([graph["name"], f"{graph['levels']:,}", name,
+                         *_row_figures(run, [mine["median_ms"] for mine in ours.values()])])
+    return "\n".join([f"device: {record['environment'].get('device', '?')}; backend: {record['backend']}; "
+                      f"source {record['source']}; levels = {record['levels_definition']}", "", *table(header, rows)])
 
 
 def _row_figures(run, ours_ms):
     if "skipped" in run:
-        return f"- | - | - | - | - | - | skipped: {run['skipped']}"
-    versus = ", ".join(f"{run['median_ms'] / ms:.3g}" for ms in ours_ms)
+        return ["-"] * 6 + [f"skipped: {run['skipped']}"]
     stats = run.get("stats")
-    per_level = (f"{stats['fused_levels']:,} | {stats['host_reads_per_level']:.2f} | {stats['seconds']:.3f}"
-                 if stats else "- | - | -")
-    return (f"{run['median_ms']:.4g} | {run['us_per_level']:.4g} | {versus} | {per_level} | "
-            f"{run['validated']}/{run['repeats']}")
+    per_level = ([f"{stats['fused_levels']:,}", f"{stats['host_reads_per_level']:.2f}", f"{stats['seconds']:.3f}"]
+                 if stats else ["-"] * 3)
+    return [f"{run['median_ms']:.4g}", f"{run['us_per_level']:.4g}",
+            ", ".join(f"{run['median_ms'] / ms:.3g}" for ms in ours_ms), *per_level,
+            f"{run['validated']}/{run['repeats']}"]
 
 
 # -- command line ------------------------------------------------------------------------------
@@ -369,7 +252,7 @@ def parse_args(argv):
         parser.error("--repeats and --peer-repeats must be at least 1")
     if args.road < 0 or 0 < args.road < 4:
         parser.error(f"--road takes 0 (none) or at least 4 points, got {args.road}")
-    args.graphs = (args.meshes + ([path(args.path)] if args.path else []) + ([road(args.road)] if args.road else [])
+    args.graphs = (args.meshes + [parse_spec(f"{kind}:{n}") for kind, n in (("path", args.path), ("road", args.road)) if n]
                    + (shared_meshes() if args.real else []))
     if not args.graphs:
         parser.error("nothing to search: give --meshes, --path, --road or --real")
@@ -400,9 +283,7 @@ def main(argv=None):
                     "ratios[peer][direction] = the peer's median time / ours in that direction",
         "graphs": graphs,
     }
-    out = args.json or RESULTS / f"high-diameter-{device_tag(env)}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_json(record, out)
+    out = write_record(record, args.json or RESULTS / f"high-diameter-{device_tag(env)}.json")
     log(f"record written to {out}")
     print(format_table(record), flush=True)
 

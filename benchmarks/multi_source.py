@@ -18,55 +18,26 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
+from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
-
-def build(spec, backend):
-    """(graph, its name, sources it asks for or None) of kron:SCALE, mesh:RxC or mtx:PATH[:K]."""
-    kind, _, rest = spec.partition(":")
-    if kind == "kron":
-        return ld.kronecker(int(rest), backend=backend), f"Kronecker {rest}", None
-    if kind == "mesh":
-        rows, cols = (int(x) for x in rest.split("x"))
-        ids = np.arange(rows * cols).reshape(rows, cols)
-        src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
-        dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
-        return ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, backend=backend), f"mesh {rest}", None
-    if kind == "mtx":
-        path, _, count = rest.partition(":")
-        name = path.rsplit("/", 1)[-1].removesuffix(".gz").removesuffix(".mtx")
-        return ld.Matrix.from_mtx(path, backend=backend), name, int(count) if count else None
-    raise SystemExit(f"unknown graph {spec!r}: kron:SCALE, mesh:RxC or mtx:PATH[:SOURCES]")
-
-
-def timed(A, func, *args, **kwargs):
-    """(result, seconds) of one call, its device work complete."""
-    started = time.perf_counter()
-    result = func(*args, **kwargs)
-    A.backend.sync()
-    return result, time.perf_counter() - started
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import graph_name, matrix, parse_spec, scipy_levels, timed  # noqa: E402
 
 
 def separate(A, sources, parents):
     """The searches one ld.bfs call each: (their results, seconds in all)."""
-    started = time.perf_counter()
-    results = [ld.bfs(A, s, parents=parents) for s in sources]
-    A.backend.sync()
-    seconds = time.perf_counter() - started
-    return results, seconds
+    return timed(A, lambda: [ld.bfs(A, s, parents=parents) for s in sources])
 
 
 def scipy_searches(S, sources):
     """scipy's many-source unweighted shortest paths on the host: (hop counts, seconds)."""
     from scipy.sparse.csgraph import shortest_path
-    started = time.perf_counter()
-    hops = shortest_path(S, unweighted=True, directed=True, indices=sources)
-    return hops, time.perf_counter() - started
+    return timed(None, shortest_path, S, unweighted=True, directed=True, indices=sources)
 
 
 def checked(A, sources, batch, singles, validate):
@@ -92,7 +63,8 @@ def level_digest(stats):
 
 
 def run_graph(spec, args, on_run):
-    A, name, asked = build(spec, args.backend)
+    graph = parse_spec(spec)
+    A, name, asked = matrix(graph, args.backend), graph_name(graph), graph.sources
     S = A.to_scipy()
     print(f"{name}: {A}", flush=True)
     for k in ([asked] if asked else args.sources):
@@ -112,8 +84,7 @@ def run_graph(spec, args, on_run):
                 singles, seconds = separate(A, sources, parents)
                 single_seconds.append(seconds)
             validated = checked(A, sources, batch, singles, args.validate)
-            if hops is not None and not np.array_equal(np.where(np.isinf(hops), -1, hops).astype(np.int64),
-                                                       batch.levels.to_numpy()[:len(peer)]):
+            if hops is not None and not np.array_equal(scipy_levels(hops), batch.levels.to_numpy()[:len(peer)]):
                 raise AssertionError(f"{name}: scipy's hop counts differ from bfs_multi's levels")
             batch_median, single_median = float(np.median(batch_seconds)), float(np.median(single_seconds))
             run = {"graph": name, "spec": spec, "n": A.n, "nvals": A.nvals, "sources": k, "parents": parents,
@@ -133,9 +104,16 @@ def run_graph(spec, args, on_run):
                   + ("" if scipy_rate is None else f", scipy {scipy_rate:,.1f}/s"), flush=True)
 
 
+def spec_text(text):
+    """A --graph's text, once it names a graph."""
+    parse_spec(text)
+    return text
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graph", action="append", required=True, help="kron:SCALE, mesh:RxC or mtx:PATH[:K]")
+    parser.add_argument("--graph", action="append", required=True, type=spec_text,
+                        help="kron:SCALE, mesh:RxC, path:N, road:N or mtx:PATH[:K]")
     parser.add_argument("--sources", type=int, nargs="+", default=[64])
     parser.add_argument("--backend", default="auto")
     parser.add_argument("--repeats", type=int, default=5)

@@ -12,12 +12,16 @@ timers that wait for the device, for the per-level compute / expand / fold secon
 record carries its bytes and encodings, so lagraph_dist.tools.model can be set beside them.
 """
 import argparse
+import sys
 import time
 from pathlib import Path
 
 import lagraph_dist as ld
 from lagraph_dist.core.settings import settings
 from lagraph_dist.tools.bench import _component_edges, environment, pick_roots, teps_summary, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import timed  # noqa: E402
 
 
 def arguments():
@@ -32,21 +36,12 @@ def arguments():
     return parser.parse_args()
 
 
-def timed(A, root, direction):
-    A.grid.comm.Barrier()
-    started = time.perf_counter()
-    result = ld.bfs(A, root, direction=direction)
-    A.backend.sync()
-    A.grid.comm.Barrier()
-    return result, time.perf_counter() - started
-
-
 def run_direction(A, roots, direction):
     for warm_up in ("push", "pull", direction):
-        timed(A, roots[0], warm_up)
+        timed(A, ld.bfs, A, roots[0], direction=warm_up)
     seconds, edges, first_levels = [], [], None
     for k, root in enumerate(roots):
-        result, elapsed = timed(A, root, direction)
+        result, elapsed = timed(A, ld.bfs, A, root, direction=direction)
         ld.validate(A, root, result.levels, result.parents)
         seconds.append(elapsed)
         edges.append(int(_component_edges(A, result)))

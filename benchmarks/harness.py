@@ -1,0 +1,349 @@
+"""What the benchmarks of this folder share: a graph named on the command line built as a Matrix
+(or as its edges, or as scipy's CSR for a peer), a call timed to the end of its device work,
+timed repeats after a warm-up, the checks every timed result passes, the peers (scipy's compiled
+BFS, python-graphblas through ``lagraph_dist.tools.reference``), the record's file and a markdown
+table. The records' environment, the roots and the JSON writer are ``lagraph_dist.tools.bench``'s.
+
+A script imports this module after putting ``benchmarks/`` first on ``sys.path`` (it may run
+under ``python -m mpi4py``, which does not). The graph specs:
+
+    kron:SCALE          Graph500 Kronecker graph, edge factor 16, seed 0 (its roots are drawn)
+    mesh:ROWSxCOLS      4-neighbour mesh, vertex (r, c) = r * cols + c (searched from a corner)
+    path:N              path 0 - 1 - ... - N-1 (searched from an end)
+    road:N              N points of the unit square, each joined to its 3 nearest (``knn_edges``)
+    mtx:PATH[:K]        a Matrix Market file; K: the sources its runs ask for (drawn roots)
+
+Every graph is made symmetric. gpu_quick.py and the probes may import this module under an older
+package put first on PYTHONPATH (device.sh's compare, blocks-ab and host-ab stages), so what
+moved in the package is looked up where that package has it (:func:`_package`).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+import lagraph_dist as ld
+
+RESULTS = Path(__file__).resolve().parent / "results"
+PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
+SPECS = "kron:SCALE, mesh:ROWSxCOLS, path:N, road:N or mtx:PATH[:K]"
+EDGEFACTOR = 16
+ROAD_K = 3
+
+
+def _package(*names):
+    """The first of ``names`` (modules of lagraph_dist) the imported package has: a script timing
+    an older package beside this tree finds what it had before the package's layer folders."""
+    for name in names:
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    raise ImportError(f"the imported lagraph_dist has none of {', '.join(names)}")
+
+
+def write_json(record, path):
+    """``lagraph_dist.tools.bench.write_json``, wherever the imported package keeps it."""
+    return _package("lagraph_dist.tools.bench", "lagraph_dist.bench").write_json(record, path)
+
+
+def code_identity():
+    """The imported package's version and commit; a package too old to say names the commit its
+    harness gives in $LAGRAPH_DIST_COMMIT, as ``code_identity`` itself would."""
+    try:
+        from lagraph_dist.core.version import code_identity as identity
+    except ImportError:
+        commit = os.environ.get("LAGRAPH_DIST_COMMIT")
+        return {"version": getattr(ld, "__version__", None), "commit": commit, "dirty": None,
+                "commit_from": "$LAGRAPH_DIST_COMMIT" if commit else "unknown"}
+    return identity()
+
+
+# -- graphs ---------------------------------------------------------------------------------------
+class SpecError(argparse.ArgumentTypeError, ValueError):
+    """A spec that names no graph (argparse prints its message as it is, as a ``type=``'s error)."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A graph as a spec names it: ``kind`` (kron, mesh, path, road, mtx) and its sizes; ``n`` is
+    None for a file until it is read."""
+
+    text: str
+    kind: str
+    n: int | None = None
+    scale: int | None = None
+    rows: int | None = None
+    cols: int | None = None
+    file: str | None = None
+    sources: int | None = None
+
+    @property
+    def drawn_roots(self):
+        """Whether its roots are drawn (``tools.bench.pick_roots``) rather than vertex 0."""
+        return self.kind in ("kron", "mtx")
+
+
+def _count(text, spec, least):
+    if not re.fullmatch(r"\d+", text) or int(text) < least:
+        raise SpecError(f"{spec!r}: {text!r} is not a whole number of at least {least} (a graph is {SPECS})")
+    return int(text)
+
+
+def parse_spec(text):
+    """The Spec of ``text``; SpecError, saying what a spec is, for anything else."""
+    kind, colon, rest = text.partition(":")
+    if not colon or not rest:
+        raise SpecError(f"unknown graph {text!r}: a graph is {SPECS}")
+    if kind == "kron":
+        scale = _count(rest, text, 1)
+        return Spec(text, kind, n=1 << scale, scale=scale)
+    if kind == "mesh":
+        match = re.fullmatch(r"(\d+)x(\d+)", rest)
+        if not match or min(int(match[1]), int(match[2])) < 1:
+            raise SpecError(f"{text!r}: a mesh is mesh:ROWSxCOLS with both at least 1")
+        rows, cols = int(match[1]), int(match[2])
+        return Spec(text, kind, n=rows * cols, rows=rows, cols=cols)
+    if kind == "path":
+        return Spec(text, kind, n=_count(rest, text, 2))
+    if kind == "road":
+        return Spec(text, kind, n=_count(rest, text, ROAD_K + 1))
+    if kind == "mtx":
+        file, colon, count = rest.rpartition(":")
+        if not colon or not re.fullmatch(r"\d+", count):
+            return Spec(text, kind, file=rest)
+        return Spec(text, kind, file=file, sources=_count(count, text, 1))
+    raise SpecError(f"unknown graph {text!r}: a graph is {SPECS}")
+
+
+def graph_name(spec, grouped=False):
+    """The name a record and a table give the graph ('path 100,000' with ``grouped``)."""
+    size = f"{spec.n:,}" if grouped else f"{spec.n}"
+    return {"kron": lambda: f"Kronecker {spec.scale}", "mesh": lambda: f"mesh {spec.rows}x{spec.cols}",
+            "path": lambda: f"path {size}", "road": lambda: f"road {size} (k={ROAD_K})",
+            "mtx": lambda: Path(spec.file).name.removesuffix(".gz").removesuffix(".mtx")}[spec.kind]()
+
+
+def graph_info(spec):
+    """The graph's entries in a record: what makes it again."""
+    return {"kron": {"kind": "kronecker", "scale": spec.scale, "edgefactor": EDGEFACTOR, "seed": 0},
+            "mesh": {"kind": "mesh", "rows": spec.rows, "cols": spec.cols},
+            "path": {"kind": "path"}, "road": {"kind": "road", "k": ROAD_K},
+            "mtx": {"kind": "real", "file": Path(spec.file or "").name}}[spec.kind]
+
+
+def edges(spec, xp=np):
+    """(src, dst, n): the graph's edges one way (a build adds the reverse), as ``xp`` arrays; a
+    Kronecker graph's self-loops dropped, as ``ld.kronecker`` drops them."""
+    generators = _package("lagraph_dist.io.generators", "lagraph_dist.generators")
+    if spec.kind == "kron":
+        src, dst = generators.kronecker_edges(spec.scale, EDGEFACTOR, seed=0, xp=xp)
+        keep = src != dst
+        return src[keep], dst[keep], spec.n
+    if spec.kind == "mesh":
+        return (*generators.grid2d_edges(spec.rows, spec.cols, xp=xp), spec.n)
+    if spec.kind == "path":
+        src = xp.arange(spec.n - 1, dtype=xp.int64)
+        return src, src + 1, spec.n
+    if spec.kind == "road":
+        src, dst = generators.knn_edges(spec.n, ROAD_K)
+        return xp.asarray(src), xp.asarray(dst), spec.n
+    from lagraph_dist.io.mtx import read_mtx
+    graph = read_mtx(spec.file)
+    return xp.asarray(graph.src), xp.asarray(graph.dst), graph.nrows
+
+
+def matrix(spec, backend):
+    """The graph as a Matrix on ``backend``: a Kronecker graph generated where it will live
+    (``ld.kronecker``), a file read by ``Matrix.from_mtx``, the others from their host edges."""
+    if spec.kind == "kron":
+        return ld.kronecker(spec.scale, backend=backend)
+    if spec.kind == "mtx":
+        return ld.Matrix.from_mtx(spec.file, backend=backend)
+    src, dst, n = edges(spec)
+    return ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend=backend)
+
+
+def build(text, backend="gpu"):
+    """(the Matrix of the spec ``text`` on ``backend``, its roots): [0] for a mesh, a path or a
+    road, None where the caller draws them."""
+    spec = parse_spec(text)
+    return matrix(spec, backend), (None if spec.drawn_roots else [0])
+
+
+def scipy_csr(src, dst, n):
+    """scipy's CSR of the edges both ways, duplicates summed: what a scipy user builds."""
+    import scipy.sparse as sp
+    i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
+    S = sp.csr_matrix((np.ones(i.shape[0], dtype=np.int8), (i, j)), shape=(n, n))
+    S.sum_duplicates()
+    return S
+
+
+# -- timing ---------------------------------------------------------------------------------------
+def timed(A, func, *args, **kwargs):
+    """(result, seconds) of one call, from the call to its work being complete (docs/benchmarking.md):
+    A's ranks start together and the clock stops once the device work is done on every rank;
+    with A None, a host call with nothing to wait for."""
+    if A is not None:
+        A.grid.comm.Barrier()
+    started = time.perf_counter()
+    result = func(*args, **kwargs)
+    if A is not None:
+        A.backend.sync()
+        A.grid.comm.Barrier()
+    return result, time.perf_counter() - started
+
+
+class Calls(NamedTuple):
+    seconds: list
+    kept: list
+    last: object
+
+
+def timed_calls(call, repeats, *, check=None, budget=None, A=None):
+    """One untimed warm-up call (every kernel compiled, pools sized), then at most ``repeats``
+    timed calls, fewer once ``budget`` seconds are spent (one at least). Each result goes to
+    ``check`` outside the clock, and is dropped before the next call, so that two results never
+    share the memory; ``kept`` holds what ``check`` returned, ``last`` the last result."""
+    call()
+    seconds, kept, result = [], [], None
+    while len(seconds) < repeats and (budget is None or not seconds or sum(seconds) < budget):
+        result = None
+        result, took = timed(A, call)
+        seconds.append(took)
+        if check is not None:
+            kept.append(check(result))
+    return Calls(seconds, kept, result)
+
+
+def timed_searches(A, roots, direction="auto"):
+    """(ms of each search, the last search's result), after one untimed search from the first
+    root: each root but the first once, or the one root three times."""
+    ld.bfs(A, roots[0], direction=direction)
+    times = []
+    for root in (roots[1:] or roots) * (1 if len(roots) > 1 else 3):
+        result, seconds = timed(A, ld.bfs, A, root, direction=direction)
+        times.append(1e3 * seconds)
+    return times, result
+
+
+def ratios(ours, peers):
+    """Each peer's median time over each of our directions' (above 1: ours is faster)."""
+    return {peer: {d: run["median_ms"] / mine["median_ms"] for d, mine in ours.items()}
+            for peer, run in peers.items() if "median_ms" in run}
+
+
+# -- checks (never timed) -------------------------------------------------------------------------
+def require_levels(who, levels, expected):
+    """Raise ValidationError naming the first vertex where ``levels`` differ from ``expected``."""
+    if levels.shape != expected.shape:
+        raise ld.ValidationError(f"{who}: {levels.shape[0]} levels for {expected.shape[0]} vertices")
+    wrong = np.flatnonzero(levels != expected)
+    if wrong.size:
+        v = int(wrong[0])
+        raise ld.ValidationError(f"{who}: vertex {v} is at level {int(levels[v])}, expected "
+                                 f"{int(expected[v])} ({wrong.size} vertices differ)")
+
+
+def check_search(A, who, root, expected, levels, parents):
+    """A search's levels equal the expected ones and its parents pass ``ld.validate`` (Graph500
+    rules); with ``levels`` None (scipy's tree has none), its tree must have the expected depths."""
+    if levels is not None:
+        require_levels(who, levels, expected)
+    ld.validate(A, root, expected if levels is None else levels, parents)
+
+
+def scipy_levels(hops):
+    """csgraph's hop counts as levels: -1 where unreached."""
+    return np.where(np.isinf(hops), -1, hops).astype(np.int64)
+
+
+def scipy_parents(predecessors, root):
+    """csgraph's predecessors in our convention: -1 unreached, the root its own parent."""
+    parents = np.where(predecessors < 0, -1, predecessors).astype(np.int64)
+    parents[root] = root
+    return parents
+
+
+def level_stats(records):
+    """What ``res.stats`` says about one search: how many levels ran fused, host reads, seconds."""
+    host_reads = float(sum(r["host_reads"] for r in records))
+    return {
+        "levels": len(records),
+        "fused_levels": sum(1 for r in records if r["fused"]),
+        "push_levels": sum(1 for r in records if r["direction"] == "push"),
+        "pull_levels": sum(1 for r in records if r["direction"] == "pull"),
+        "host_reads": host_reads,
+        "host_reads_per_level": host_reads / max(len(records), 1),
+        "seconds": float(sum(r["seconds"] for r in records)),
+    }
+
+
+# -- peers ----------------------------------------------------------------------------------------
+@dataclass
+class Peer:
+    """A peer's BFS: ``search(root)`` is the timed call, ``answer(raw, root)`` its result as
+    (levels or None, parents) in our convention, made outside the clock."""
+
+    name: str
+    search: Callable
+    answer: Callable
+
+    def check(self, A, root, expected, raw):
+        """The peer's result from ``root`` checked as ours are (:func:`check_search`)."""
+        check_search(A, self.name, root, expected, *self.answer(raw, root))
+
+
+def peers(S, names):
+    """([Peer] in the order of ``names``, {name: why it cannot run}) on the scipy graph S, each
+    peer's graph converted here, before any clock: scipy's to the float64 CSR csgraph would
+    convert S to in every call, python-graphblas's by ``tools.reference.prepare``."""
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as csgraph
+    made, skipped, prepared = {}, {}, None
+    if "scipy" in names:
+        weighted = sp.csr_matrix(S, dtype=np.float64)
+        made["scipy"] = Peer("scipy", lambda root: csgraph.breadth_first_order(
+            weighted, root, directed=True, return_predecessors=True),
+            lambda raw, root: (None, scipy_parents(raw[1], root)))
+    wanted = [name for name in names if name.startswith("graphblas")]
+    if wanted:
+        from lagraph_dist.tools import reference
+        try:
+            prepared = reference.prepare(S)
+        except ImportError as exc:
+            skipped = {name: str(exc) for name in wanted}
+    for name in wanted if prepared is not None else ():
+        direction = "push" if name == "graphblas-push" else "pushpull"
+        made[name] = Peer(name, lambda root, d=direction: reference.bfs(prepared, root, direction=d),
+                          lambda raw, root: raw)
+    return [made[name] for name in names if name in made], skipped
+
+
+# -- records and tables ---------------------------------------------------------------------------
+def slug(text):
+    """``text`` as a file name's part: lower case, dashes between words."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def write_record(record, path):
+    """Write the record to ``path`` (its folder made) and return the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_json(record, path)
+    return path
+
+
+def table(header, rows):
+    """A markdown table's lines: the header, its rule, then one line a row (cells as text)."""
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
+        "| " + " | ".join(row) + " |" for row in rows]
