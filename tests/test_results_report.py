@@ -1,7 +1,9 @@
 """benchmarks/results_report.py: the committed results files are what it writes from the committed
-JSON; a changed record makes --check fail naming the files it changes; a table holds a record's
-numbers (checked against figures computed here from the record's per-root data); and replacing a
-marked region leaves everything around it as it was."""
+JSON; a changed record makes --check fail naming the files it changes; a table shows the records
+present by their names' patterns, a row a record, so that a new record adds its row and a record
+that leaves takes its row with it; a table holds a record's numbers (checked against figures
+computed here from the record's per-root data); and replacing a marked region leaves everything
+around it as it was."""
 import json
 import re
 import shutil
@@ -47,12 +49,24 @@ def test_committed_results_are_what_the_script_writes():
     assert done.returncode == 0, f"results files out of date; run python benchmarks/results_report.py\n{done.stderr}"
 
 
-def test_a_changed_record_fails_the_check_and_names_the_files(tmp_path):
+@pytest.fixture
+def results_copy(tmp_path):
     results = tmp_path / "results"
     shutil.copytree(ROOT / "benchmarks" / "results", results)
+    return results
+
+
+def region(text, name):
+    """What lies between a region's markers."""
+    report = load_script(SCRIPT)
+    return text.split(report.open_marker(name))[1].split(report.close_marker(name))[0]
+
+
+def test_a_changed_record_fails_the_check_and_names_the_files(results_copy):
+    results = results_copy
     assert run_check("--results", results).returncode == 0
 
-    record_path = results / "h100-bench-scale26.json"
+    record_path = sorted(results.glob("h100-bench-scale26-*.json"))[0]
     record = json.loads(record_path.read_text())
     record["lagraph_dist"]["auto"]["harmonic_mean_teps"] *= 2
     record_path.write_text(json.dumps(record))
@@ -61,6 +75,67 @@ def test_a_changed_record_fails_the_check_and_names_the_files(tmp_path):
     assert str(results / "README.md") in done.stderr       # its tables, those moved from the top README too
     assert str(results / "h100-bench.md") in done.stderr
     assert str(results / "gpu-scale20.md") not in done.stderr
+
+
+def test_a_new_record_adds_its_row_and_a_record_that_leaves_takes_its_own(results_copy):
+    """A whole-call record under a new commit's name shows in the H200 table of whole calls (and
+    the index) with its commit; removed, its row and its name leave with it, the other rows kept."""
+    report = load_script(SCRIPT)
+    results = results_copy
+    current = sorted(results.glob("h200-quick-*.json"))
+    assert current, "the H200 whole-call table has a record"
+    record = json.loads(current[-1].read_text())
+    record["commit"] = "fedcba9"
+    first_graph = next(iter(record["graphs"]))
+    record["graphs"][first_graph]["auto"]["median_ms"] = 123.456
+    (results / "h200-quick-fedcba9.json").write_text(json.dumps(record))
+
+    readme = report.generated_files(results)[results / "README.md"]
+    quick = region(readme, "h200-quick")
+    new_rows = [line for line in quick.splitlines() if line.startswith("| ") and "`fedcba9`" in line]
+    assert len(new_rows) == sum(direction in runs for runs in record["graphs"].values()
+                                for direction in ("auto", "push", "pull"))
+    assert f"| {first_graph} | `fedcba9` | auto | 123 |" in quick
+    assert "`h200-quick-fedcba9.json`" in region(readme, "index")
+    for old in current:
+        assert f"`{old.name}`" in quick
+
+    current[0].unlink()
+    readme = report.generated_files(results)[results / "README.md"]
+    quick = region(readme, "h200-quick")
+    assert f"`{current[0].name}`" not in readme
+    assert "`h200-quick-fedcba9.json`" in quick
+
+
+def test_names_match_their_patterns_in_name_order(tmp_path):
+    report = load_script(SCRIPT)
+    for name in ("cpu-scale18-2x2.json", "cpu-scale16-1x1.json", "cpu-scaling-host-abc1234.json",
+                 "sub/cpu-scale16-1x1.json", "cpu-scale16-1x1.md"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    assert report.names(tmp_path, report.CPU_BENCH) == ["cpu-scale16-1x1.json", "cpu-scale18-2x2.json"]
+    assert report.names(tmp_path, ("sub/*.json", "cpu-scaling-*.json")) == ["cpu-scaling-host-abc1234.json",
+                                                                            "sub/cpu-scale16-1x1.json"]
+    assert report.names(tmp_path / "absent", report.CPU_BENCH) == []
+
+
+def test_a_record_table_has_a_row_a_record_item_and_names_its_records(tmp_path):
+    """record_table over two whole-call records: a row per graph and direction of each, in name
+    order, each with its own commit, and the sentence under it naming both with their devices."""
+    report = load_script(SCRIPT)
+    run = {"median_ms": 2.5, "ms": [2.0, 2.5, 3.0], "levels": 7, "level_ms_last": 1.25}
+    records = {"h100-quick-bbbbbbb.json": {"commit": "bbbbbbb", "device": "GPU B", "graphs": {"kron:20": {"auto": run}}},
+               "h100-quick-aaaaaaa.json": {"commit": "aaaaaaa", "device": "GPU A",
+                                           "graphs": {"mesh:10x10": {"push": run, "auto": run}}}}
+    for name, record in records.items():
+        (tmp_path / name).write_text(json.dumps(record))
+    text = report.record_table(tmp_path, report.H100_QUICK, report.QUICK_HEADER, report.quick_rows)
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "`" in line]
+    assert rows == ["| mesh:10x10 | `aaaaaaa` | auto | 2.50 | 2.00, 2.50, 3.00 | 7 | 1.25 |",
+                    "| mesh:10x10 | `aaaaaaa` | push | 2.50 | 2.00, 2.50, 3.00 | 7 | 1.25 |",
+                    "| kron:20 | `bbbbbbb` | auto | 2.50 | 2.00, 2.50, 3.00 | 7 | 1.25 |"]
+    assert text.endswith("JSON `h100-quick-aaaaaaa.json`: commit `aaaaaaa`, GPU A; "
+                         "`h100-quick-bbbbbbb.json`: commit `bbbbbbb`, GPU B.")
 
 
 # -- a synthetic record ------------------------------------------------------------------------------
