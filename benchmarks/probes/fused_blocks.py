@@ -19,8 +19,8 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings, write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
-from gpu_quick import build, code_identity, timed_searches  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build, code_identity, timed_searches  # noqa: E402
 
 
 def main():

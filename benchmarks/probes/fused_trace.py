@@ -22,8 +22,8 @@ from lagraph_dist.core.settings import settings
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
-from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build  # noqa: E402
 
 MARKS = 32       # LD_TRACE_MARKS in kernels/fused.cu
 NAMES = {0: "block: edge search + neighbour load", 1: "block: degree loads + claim atomic", 2: "block: found + append",

@@ -17,7 +17,7 @@ for this one; device.sh's ``host-ab`` stage does so).
 
 The figures are host_profile's: the call, the levels' own time, and the call split at the
 backend's fused run (the engine's Python outside it; the backend call less its levels' own
-time). ``--base`` must be a commit whose package host_profile.py can drive (gpu_quick's
+time). ``--base`` must be a commit whose package host_profile.py can drive (harness.py's
 ``build`` and ``lagraph_dist.tools.bench.device_name``: any since the fused run took a source).
 """
 import argparse

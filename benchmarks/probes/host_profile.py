@@ -30,8 +30,8 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.tools.bench import device_name
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
-from gpu_quick import build, code_identity, write_json  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build, code_identity, write_json  # noqa: E402
 
 
 def main():

@@ -43,8 +43,8 @@ import numpy as np
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import banded_levels, write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for cpu_bench
-from cpu_bench import scipy_csr  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import scipy_csr  # noqa: E402
 
 SOURCE = r"""
 #include <cooperative_groups.h>

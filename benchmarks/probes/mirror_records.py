@@ -18,8 +18,8 @@ from lagraph_dist.core.settings import settings
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import device_name, write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
-from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build  # noqa: E402
 
 FEW = 64          # the mirror's records before 83218ba
 

@@ -16,8 +16,8 @@ import cupy
 
 import lagraph_dist as ld
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
-from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build  # noqa: E402
 
 
 def main(spec, direction):

@@ -21,8 +21,8 @@ import lagraph_dist as ld
 from lagraph_dist.core.settings import settings
 from lagraph_dist.tools.bench import environment, write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
-from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build  # noqa: E402
 
 MODES = ("off", "on")
 

@@ -3,7 +3,7 @@ call of the sweeps, timed by CUDA events around it, summed by kernel, direction 
 the whole betweenness call beside the levels-only multi-source search of the same sources.
 
 usage: sweep_launches.py GRAPH [GRAPH ...] [--sources K] [--json PATH]
-GRAPH: kron:SCALE, mesh:RxC (gpu_quick.py's specs) or a Matrix Market path.
+GRAPH: kron:SCALE, mesh:RxC, path:N, road:N (harness.py's specs) or a Matrix Market path.
 """
 import argparse
 import collections
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import gpu_quick  # noqa: E402  (benchmarks/ on the path first)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+import harness  # noqa: E402
 
 import lagraph_dist as ld  # noqa: E402
 from lagraph_dist.algebra.multi import path_dependencies  # noqa: E402
@@ -24,7 +24,7 @@ from lagraph_dist.tools.bench import environment, pick_roots, write_json  # noqa
 def graph_of(spec):
     if spec.endswith(".mtx"):
         return ld.Matrix.from_mtx(spec, backend="gpu"), Path(spec).stem
-    return gpu_quick.build(spec)[0], spec
+    return harness.build(spec)[0], spec
 
 
 def timed_launches(kernels, call):

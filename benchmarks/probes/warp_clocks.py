@@ -25,8 +25,8 @@ from lagraph_dist.core.version import code_identity
 from lagraph_dist.local.layout import FUSED_THREADS
 from lagraph_dist.tools.bench import write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for gpu_quick
-from gpu_quick import build  # noqa: E402  (a script of benchmarks/)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build  # noqa: E402
 
 #: a warp's readings a level, in kernels/fused.cu's order: six clock64 of its SM (the release
 #: before the level, the counters known, the level set up, its work's end, its block count's
