@@ -67,7 +67,9 @@ from pathlib import Path
 
 import numpy as np
 
-RESULTS = Path(__file__).resolve().parent / "results"
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import RESULTS, slug, write_record  # noqa: E402
+
 STAGES = ("expand", "mask", "local", "fold", "merge")
 FUSED = "fused"                 # the stage of a level run inside the compiled whole-search call
 OUTSIDE = "outside levels"      # a search's seconds outside its levels' own (its start, the records)
@@ -326,8 +328,7 @@ def short_commit(commit):
 
 
 def default_path(env, commit):
-    host = re.sub(r"[^a-z0-9]+", "-", (env.get("host") or "host").lower()).strip("-")
-    return RESULTS / f"cpu-scaling-{host}-{(commit or 'uncommitted')[:7]}.json"
+    return RESULTS / f"cpu-scaling-{slug(env.get('host') or 'host')}-{(commit or 'uncommitted')[:7]}.json"
 
 
 def table(record):
@@ -403,7 +404,6 @@ def plot(record, path):
 
 def drive(args):
     from lagraph_dist.core.version import code_identity
-    from lagraph_dist.tools.bench import write_json
     began = time.perf_counter()
 
     def log(text):
@@ -461,9 +461,7 @@ def drive(args):
     record["commit"] = code_identity()["commit"]          # the workers' package: this process's
     record["problems"] = problems
     record["total_seconds"] = time.perf_counter() - began
-    path = Path(args.json) if args.json else default_path(env, record["commit"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_json(record, path)
+    path = write_record(record, args.json or default_path(env, record["commit"]))
     lines = table(record)
     print("\n".join(lines))
     print(f"record: {path}")

@@ -15,9 +15,9 @@ from harness import SpecError, build, code_identity, parse_spec, timed_searches,
 
 
 def main(specs, json_path=None):
-    import cupy as cp
     for spec in specs:
         parse_spec(spec)                # a bad spec stops the run before any graph is built
+    import cupy as cp
     record = {"commit": code_identity()["commit"], "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
               "graphs": {}}
     for spec in specs:

@@ -20,19 +20,21 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 import warnings
+from pathlib import Path
 
 import networkx as nx
 
 import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, write_json
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import table, timed  # noqa: E402
+
 
 def clocked(call):
-    started = time.perf_counter()
-    answer = call()
-    return answer, time.perf_counter() - started
+    """(answer, seconds) of a host call."""
+    return timed(None, call)
 
 
 def calls(G, source, k):
@@ -124,7 +126,7 @@ def main(argv=None):
             record[b] = {"first_s": first, "warm_s": warm,
                          "agrees": None if theirs is None else same(ours, theirs, how)}
         records.append(record)
-    report(records, conversions, backends)
+    report(records, backends)
     if options.json:
         write_json({"benchmark": "networkx_backend", "graph": {"kind": "kronecker", "scale": options.scale, "seed": 0},
                     "nodes": G.number_of_nodes(), "edges": G.number_of_edges(), "k": options.k,
@@ -138,10 +140,8 @@ def main(argv=None):
     return 0
 
 
-def report(records, conversions, backends):
-    print(f"\n| function | networkx | " + " | ".join(f"{b} warm (first call)" for b in backends)
-          + " | lagraph_dist vs networkx, warm / first |")
-    print("|---|---|" + "---|" * len(backends) + "---|")
+def report(records, backends):
+    rows = []
     for r in records:
         cells = [r["function"], f"{r['networkx_s']:.3f} s" if "networkx_s" in r else "not run"]
         for b in backends:
@@ -152,7 +152,10 @@ def report(records, conversions, backends):
             cells.append(f"{r['networkx_s'] / ours['warm_s']:.1f}x / {r['networkx_s'] / ours['first_s']:.1f}x")
         else:
             cells.append("")
-        print("| " + " | ".join(cells) + " |")
+        rows.append(cells)
+    header = ["function", "networkx", *(f"{b} warm (first call)" for b in backends),
+              "lagraph_dist vs networkx, warm / first"]
+    print("\n" + "\n".join(table(header, rows)))
 
 
 if __name__ == "__main__":

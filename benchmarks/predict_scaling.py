@@ -42,7 +42,8 @@ BENCHMARKS = Path(__file__).resolve().parent
 RESULTS = BENCHMARKS / "results"
 sys.path.insert(0, str(BENCHMARKS))
 
-import multigpu_report  # noqa: E402  (sibling scripts, not a package)
+import harness  # noqa: E402  (sibling scripts, not a package)
+import multigpu_report  # noqa: E402
 from cpu_scaling import short_commit  # noqa: E402
 from model_extrapolate import Profile  # noqa: E402
 TARGETS = {"2x4": "2x2", "4x2": "2x2", "1x8": "1x4", "8x1": "4x1"}      # new grid: the 4-GPU base
@@ -189,19 +190,17 @@ def misses(rows, measured):
 
 
 def table(rows, measured=None):
-    lines = ["| grid | GPUs | scale | from | base GTEPS | predicted GTEPS (from the model's two estimates) |"
-             + (" measured GTEPS |" if measured is not None else ""),
-             "|---|---|---|---|---|---|" + ("---|" if measured is not None else "")]
+    header = ["grid", "GPUs", "scale", "from", "base GTEPS", "predicted GTEPS (from the model's two estimates)"]
+    cells = []
     for row in rows:
         low, high = predicted_range(row)
         grid = grid_text(row["grid"])
-        line = (f"| {grid} | {row['gpus']} | {row['scale']} | {row['base']} scale {row['base_scale']} | "
-                f"{row['base_auto_gteps']:.1f} | {low:.0f} .. {high:.0f} |")
+        cells.append([grid, f"{row['gpus']}", f"{row['scale']}", f"{row['base']} scale {row['base_scale']}",
+                      f"{row['base_auto_gteps']:.1f}", f"{low:.0f} .. {high:.0f}"])
         if measured is not None:
             found = measured.get(grid)
-            line += f" {found:.1f} |" if found is not None else " - |"
-        lines.append(line)
-    return "\n".join(lines)
+            cells[-1].append(f"{found:.1f}" if found is not None else "-")
+    return "\n".join(harness.table(header + (["measured GTEPS"] if measured is not None else []), cells))
 
 
 def main(argv=None):
