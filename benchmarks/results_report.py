@@ -31,7 +31,6 @@ from pathlib import Path
 import numpy as np
 
 BENCHMARKS = Path(__file__).resolve().parent
-REPO = BENCHMARKS.parent
 RESULTS = BENCHMARKS / "results"
 sys.path.insert(0, str(BENCHMARKS))
 
@@ -693,19 +692,17 @@ def host_profile_rows(name, record):
              sig(record["levels_own_us"], 3), *(sig(record["timeline_us"].get(part), 3) for part in HOST_PARTS)]]
 
 
-def results_launch_cost(results):
-    """A launch's host cost as the fused search launches (benchmarks/probes/launch_cost.py), a column a
-    record (each its own machine), and whether the driver captured the cooperative launch and a
-    search's round into graphs."""
-    chosen = records(results, H100_LAUNCH_COST)
-    latest = list(chosen.values())[-1]
-    rows = [[row["what"]] + [next((sig(mine["us"], 3) for mine in record["host_us"] if mine["what"] == row["what"]),
-                                  "not run") for record in chosen.values()] for row in latest["host_us"]]
-    header = ["call"] + [f"host us, `{record_commit(record)}`" for record in chosen.values()]
-    captured = "; ".join(f"{name}: {answer}" for name, answer in latest["capture"].items())
-    return paragraphs(f"`benchmarks/probes/launch_cost.py`: {latest['blocks']} blocks of {latest['threads']} threads, "
-                      f"medians of {latest['calls']} calls.", md_table(header, rows),
-                      f"Stream capture: {captured}. {top_sources(chosen)}")
+def launch_cost_rows(name, record):
+    """A launch's host cost as the fused search launches (benchmarks/probes/launch_cost.py), a row a call."""
+    return [[row["what"], f"`{record_commit(record)}`", sig(row["us"], 3)] for row in record["host_us"]]
+
+
+def launch_cost_sources(chosen):
+    """top_sources with each record's launch shape, calls, and whether the driver captured the
+    cooperative launch and a search's round into graphs."""
+    return top_sources(chosen, lambda r: f" ({r['blocks']} blocks of {r['threads']} threads, medians of {r['calls']} "
+                                         "calls; stream capture: "
+                                         + "; ".join(f"{what}: {answer}" for what, answer in r["capture"].items()) + ")")
 
 
 TRACE_HEADER = ["graph", "commit", "block levels up to", "mark", "marks a search", "cycles each",
@@ -1158,7 +1155,8 @@ RESULTS_README_REGIONS = {
     "h100-level-floor": results_level_floor,
     "h100-quick": table(H100_QUICK, QUICK_HEADER, quick_rows),
     "h100-host-profile": table(H100_HOST_PROFILE, HOST_PROFILE_HEADER, host_profile_rows),
-    "h100-launch-cost": results_launch_cost,
+    "h100-launch-cost": table(H100_LAUNCH_COST, ["call", "commit", "host us"], launch_cost_rows,
+                              launch_cost_sources),
     "h200-fused-blocks": partial(results_fused_blocks, patterns=H200_FUSED_BLOCKS),
     "h200-fused-blocks-ab": partial(results_fused_blocks, patterns=H200_FUSED_BLOCKS_AB),
     "h200-high-diameter": table(H200_HIGH_DIAMETER, HIGH_DIAMETER_HEADER, high_diameter_rows, provenance),
