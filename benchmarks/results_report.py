@@ -455,11 +455,6 @@ def gteps_ms(runs, direction):
     return f"{rate(run['harmonic_mean_teps'])} ({ms(run['median_ms'] / 1e3)})" if run else "-"
 
 
-def fused_levels(run):
-    levels = run.get("levels_first_root") or []
-    return f"{sum(1 for level in levels if level.get('fused'))} of {len(levels)}" if levels else "-"
-
-
 @region("h100-bench", H100_BENCH, ["scale", "commit", "auto GTEPS (median ms)", "push GTEPS (median ms)",
                                    "naive cupyx SpMV GTEPS", "graphblas push/pull GTEPS", "scipy GTEPS", "roots",
                                    "auto checked", "outliers (auto)", "levels fused (auto, first root)",
@@ -467,9 +462,11 @@ def fused_levels(run):
 def h100_bench_rows(name, record):
     runs = record["lagraph_dist"]
     auto = runs["auto"]
+    levels = auto.get("levels_first_root") or []
+    fused = f"{sum(1 for level in levels if level.get('fused'))} of {len(levels)}" if levels else "-"
     return [[record["graph"]["scale"], f"`{commit_of(record['environment'])}`", gteps_ms(runs, "auto"),
              gteps_ms(runs, "push"), *(peer_cell(record, p) for p in ("cupyx-naive", "graphblas-pushpull", "scipy")),
-             auto["roots"], checked_text(auto), outlier_cell(auto), fused_levels(auto),
+             auto["roots"], checked_text(auto), outlier_cell(auto), fused,
              gib(record.get("peak_device_bytes")), f"`{name}`"]]
 
 
@@ -603,7 +600,6 @@ def results_fused_blocks(results, patterns):
 
 
 def barrier_sources(chosen):
-    """top_sources, and whether a cooperative launch of a kernel built with clusters ran."""
     return top_sources(chosen) + "".join(
         " A cooperative launch of a kernel built with clusters (both barriers in one kernel): "
         f"{record['cooperative_launch_with_clusters']}." for record in chosen.values()
@@ -643,8 +639,7 @@ def host_profile_rows(name, record):
 
 
 def launch_cost_sources(chosen):
-    """top_sources with each record's launch shape, calls, and whether the driver captured the
-    cooperative launch and a search's round into graphs."""
+    """top_sources with each record's launch shape and what the driver captured into graphs."""
     return top_sources(chosen, lambda r: f" ({r['blocks']} blocks of {r['threads']} threads, medians of {r['calls']} "
                                          "calls; stream capture: "
                                          + "; ".join(f"{what}: {answer}" for what, answer in r["capture"].items()) + ")")
@@ -1132,23 +1127,14 @@ def replace_region(text, name, body):
     return text[:start.start()] + open_marker(name) + "\n" + body.strip("\n") + "\n" + text[end:]
 
 
-def with_regions(path, regions, results):
-    text = Path(path).read_text()
-    for name, make in regions.items():
-        text = replace_region(text, name, make(results))
-    return text
-
-
 def generated_files(results=RESULTS):
     """{path: the text this script would write there}."""
     results = Path(results)
-    files = summary_files(results)
-    files[results / "README.md"] = with_regions(results / "README.md", RESULTS_README_REGIONS, results)
+    files, readme = summary_files(results), (results / "README.md").read_text()
+    for name, make in RESULTS_README_REGIONS.items():
+        readme = replace_region(readme, name, make(results))
+    files[results / "README.md"] = readme
     return files
-
-
-def stale_files(files):
-    return [path for path, text in files.items() if not path.exists() or path.read_text() != text]
 
 
 def main(argv=None):
@@ -1163,7 +1149,7 @@ def main(argv=None):
     except MarkerError as error:
         print(f"results_report: {error}", file=sys.stderr)
         return 1
-    stale = stale_files(files)
+    stale = [path for path, text in files.items() if not path.exists() or path.read_text() != text]
     if args.check:
         for path in stale:
             print(f"out of date: {path} (run python benchmarks/results_report.py)", file=sys.stderr)
