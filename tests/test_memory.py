@@ -151,6 +151,62 @@ def test_the_check_reads_the_host_memory(monkeypatch):
     assert ld.kronecker(10, backend="cpu").nvals > 0
 
 
+def _built_or_refused(scale, grid_shape=(1, 1)):
+    """Whether ld.kronecker's memory check lets a graph of ``scale`` through (its build stubbed)
+    on a grid of ``grid_shape`` with each rank's memory as ``fit.available_bytes`` says."""
+    from lagraph_dist.algebra import matrix as matrix_module
+    grid = ld.Grid(1, 1)
+    shaped = type("Shaped", (), {"shape": grid_shape, "size": grid_shape[0] * grid_shape[1], "comm": grid.comm,
+                                 "agree": grid.agree, "allreduce": grid.allreduce})()
+    try:
+        matrix_module.Matrix._from_edge_maker(lambda: [], 1 << scale, shaped, ld.get_backend("cpu"),
+                                              keys=2 * (16 << scale), symmetrize=True, symmetric=True,
+                                              what="a Kronecker graph")
+    except ld.OutOfHostMemory:
+        return False
+    except _Built:
+        return True
+    raise AssertionError("the build was not reached")
+
+
+class _Built(Exception):
+    pass
+
+
+def test_a_refused_kronecker_graph_says_what_would_fit(monkeypatch):
+    """With 8 GiB a rank, scale 26 is refused, saying which smaller scale fits here and how many
+    ranks of this memory hold scale 26; the constructor's own check agrees with both: the scale
+    named passes it and the next one up does not, the grid named passes it and the grid of half
+    as many ranks does not."""
+    import re
+    from lagraph_dist.algebra import matrix as matrix_module
+    from lagraph_dist.comm.grid import most_square
+    monkeypatch.setattr(fit, "available_bytes", lambda backend: (8 << 30, 24 << 30))
+    with pytest.raises(ld.OutOfHostMemory) as caught:
+        ld.kronecker(26, backend="cpu")
+    said = str(caught.value)
+    fits = re.search(r"; scale (\d+) fits here; scale 26 needs (\d+) ranks with this much memory each "
+                     r"\(a (\d+) x (\d+) grid\)$", said)
+    assert fits, said
+    smaller, ranks, rows, cols = (int(x) for x in fits.groups())
+
+    def stub(*args, **kwargs):
+        raise _Built
+    monkeypatch.setattr(matrix_module.Matrix, "_from_edge_chunks", classmethod(stub))
+    assert _built_or_refused(smaller) and not _built_or_refused(smaller + 1)
+    assert rows * cols == ranks and _built_or_refused(26, (rows, cols))
+    assert not _built_or_refused(26, most_square(ranks // 2))
+
+
+def test_a_graph_no_grid_holds_says_what_a_rank_needs(monkeypatch):
+    """With 1 GiB a rank, scale 26 fits no grid (every rank keeps some bytes of each vertex):
+    the refusal says how much a rank would need."""
+    monkeypatch.setattr(fit, "available_bytes", lambda backend: (1 << 30, 24 << 30))
+    with pytest.raises(ld.OutOfHostMemory, match=r"; scale \d+ fits here; scale 26 needs at least [\d.]+ GiB a rank "
+                                                   r"on any grid of up to 4096 ranks$"):
+        ld.kronecker(26, backend="cpu")
+
+
 def test_every_fit_check_is_memorys(monkeypatch):
     """Building a graph, the by-row copy a pull reads and the batches of a multi-source search
     all ask memory for the free memory and whether they fit: one answer refuses them all alike."""

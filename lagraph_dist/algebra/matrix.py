@@ -242,16 +242,17 @@ class Matrix:
                    symmetric=symmetric)
 
     @classmethod
-    def _from_edge_maker(cls, make_chunks, n, grid, backend, *, keys, symmetrize, symmetric, what):
+    def _from_edge_maker(cls, make_chunks, n, grid, backend, *, keys, symmetrize, symmetric, what, otherwise=None):
         """Build from ``make_chunks()``, called anew for each pass, whose chunks hold at most
         2 * EDGES_PER_CHUNK keys; ``keys`` bounds the keys stored over all ranks (an undirected
         edge counts twice). On one rank every key stays here, so the passes are chosen up front:
-        the fewest whose keys and sort fit beside what the device already holds."""
+        the fewest whose keys and sort fit beside what the device already holds. ``otherwise``:
+        what a refusal says would fit instead (:func:`lagraph_dist.local.fit.check_fits`)."""
         capacity = keys if grid.size == 1 else None
         passes = 1 if capacity is None else backend.passes_to_fit(
             lambda p: construction_bytes(keys, n, p, backend))
         check_fits(estimate_to_fit(n, keys, backend, grid_shape=grid.shape, symmetric=symmetric, passes=passes),
-                   grid, backend, what)
+                   grid, backend, what, otherwise=otherwise)
         return cls._from_edge_chunks(make_chunks, n, grid, backend, symmetrize=symmetrize, symmetric=symmetric,
                                      capacity=capacity, passes=passes)
 

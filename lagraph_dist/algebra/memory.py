@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.core.settings import settings
-from lagraph_dist.comm.grid import Layout
+from lagraph_dist.comm.grid import Layout, most_square
 # the fit checks live with the backend's memory (lagraph_dist.local.fit); they are named here too,
 # beside the estimates they are applied to
-from lagraph_dist.local.fit import (available_bytes, check_fits,  # noqa: F401
+from lagraph_dist.local.fit import (MAX_PASSES, available_bytes, check_fits,  # noqa: F401
                                     format_bytes, free_share, host_memory, passes_to_fit, ranks_sharing_memory,
                                     require_fit)
 
@@ -217,6 +217,31 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     else:
         construction += PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk
     return MemoryEstimate(graph=graph, search=search, construction=construction)
+
+
+#: the largest grid a refusal looks at when it says how many ranks would hold a graph
+MOST_RANKS_SUGGESTED = 4096
+
+
+def kronecker_alternatives(scale, edgefactor, grid_shape, backend, free) -> str:
+    """What fits ``free`` bytes a rank where a scale-``scale`` Kronecker graph on ``grid_shape``
+    does not (its construction in the most passes): the largest scale on this grid, and the
+    fewest ranks, each with that much memory, in the most square grid, that hold this scale."""
+    def need(s, shape):
+        return estimate_memory(1 << s, 2 * (edgefactor << s), grid_shape=shape, backend=backend, symmetric=True,
+                               passes=MAX_PASSES, transpose_passes=MAX_PASSES).total
+    smaller = next((s for s in range(scale - 1, 0, -1) if need(s, grid_shape) <= free), None)
+    grids = [most_square(p) for p in (1 << k for k in range(1, MOST_RANKS_SUGGESTED.bit_length()))
+             if p > grid_shape[0] * grid_shape[1]]
+    holding = next((shape for shape in grids if need(scale, shape) <= free), None)
+    here = f"scale {smaller} fits here" if smaller is not None else "no Kronecker graph fits here"
+    if holding is not None:
+        more = (f"scale {scale} needs {holding[0] * holding[1]} ranks with this much memory each (a "
+                f"{holding[0]} x {holding[1]} grid)")
+    else:        # (a rank's share stops shrinking: it keeps some bytes for every vertex of the graph)
+        least = min(need(scale, shape) for shape in grids) if grids else need(scale, grid_shape)
+        more = f"scale {scale} needs at least {format_bytes(least)} a rank on any grid of up to {MOST_RANKS_SUGGESTED} ranks"
+    return f"{here}; {more}"
 
 
 def estimate_to_fit(n, nvals, backend, **options) -> MemoryEstimate:

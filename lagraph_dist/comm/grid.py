@@ -27,7 +27,8 @@ def _mpi():
     return MPI
 
 
-def _most_square(size):
+def most_square(size):
+    """The (rows, cols) of ``size`` ranks that ``Grid()`` takes: the most square."""
     rows = int(math.isqrt(size))
     while size % rows:
         rows -= 1
@@ -72,7 +73,7 @@ class Grid:
             if value is not None and value < 1:
                 raise InvalidValue(f"grid {name} must be >= 1, got {value}")
         if rows is None and cols is None:
-            return _most_square(size)
+            return most_square(size)
         if rows is None:
             rows = size // cols if size % cols == 0 else 0
         if cols is None:

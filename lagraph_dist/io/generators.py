@@ -18,7 +18,7 @@ from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import default_grid
 from lagraph_dist.algebra.matrix import Matrix
-from lagraph_dist.algebra.memory import EDGES_PER_CHUNK
+from lagraph_dist.algebra.memory import EDGES_PER_CHUNK, kronecker_alternatives
 
 __all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges", "knn_edges"]
 
@@ -408,4 +408,6 @@ def kronecker(scale: int, edgefactor: int = 16, *, seed: int = 0, grid=None,
     scale, edgefactor, seed = grid.agree(check_kronecker_arguments, scale, edgefactor, seed)
     return Matrix._from_edge_maker(lambda: _kronecker_chunks(scale, edgefactor, seed, grid, backend),
                                    1 << scale, grid, backend, keys=2 * (edgefactor << scale), symmetrize=True,
-                                   symmetric=True, what=f"a scale-{scale} Kronecker graph")
+                                   symmetric=True, what=f"a scale-{scale} Kronecker graph",
+                                   otherwise=lambda free: kronecker_alternatives(scale, edgefactor, grid.shape,
+                                                                                 backend, free))

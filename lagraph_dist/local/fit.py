@@ -112,14 +112,24 @@ def ranks_sharing_memory(comm, backend):
     return len(range(rank % devices, size, devices))
 
 
-def check_fits(estimate, grid, backend, what):
+def check_fits(estimate, grid, backend, what, *, otherwise=None):
     """Collective: raise on every rank, before anything is allocated, when ``what`` (sized by
     ``estimate``, per rank) would not fit in the memory of the backend, shared by the ranks
-    of the grid that draw on the same host or device."""
+    of the grid that draw on the same host or device. ``otherwise(free)``, given the bytes
+    a rank may take, says what would fit instead; the refusal ends with it."""
     sharing = ranks_sharing_memory(grid.comm, backend)
     per = f" on each of the {sharing} ranks sharing it" if sharing > 1 else ""
-    # by way of Backend.check_fits, a delegation to require_fit: tests watch the constructors' checks there
-    grid.agree(backend.check_fits, estimate.total * sharing, f"{what} ({estimate}{per})")
+
+    def checked():
+        # by way of Backend.check_fits, a delegation to require_fit: tests watch the constructors' checks there
+        try:
+            backend.check_fits(estimate.total * sharing, f"{what} ({estimate}{per})")
+        except (OutOfDeviceMemory, OutOfHostMemory) as refusal:
+            if otherwise is None:
+                raise
+            raise type(refusal)(f"{refusal}; {otherwise(free_share(backend, sharing))}") from None
+
+    grid.agree(checked)
 
 
 
