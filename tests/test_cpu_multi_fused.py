@@ -152,6 +152,20 @@ def test_wide_batches_with_isolated_and_repeated_sources(mode, width):
     check_run(A, S, sources.tolist(), run(A, sources, mode), mode)
 
 
+@pytest.mark.parametrize("mode", ["push", "auto"])
+def test_table_from_the_log_with_sources_out_of_order(mode):
+    """A levels table of CHUNKED_TABLE slots or more is written from the log at the end; the
+    sources' segment of the log is in the sources' order, not the vertices', and with more
+    sources than 4 a chunk it was once searched as if sorted (most sources lost their 0)."""
+    rng = np.random.default_rng(7)
+    n = 3000
+    A = ld.Matrix.from_edges(rng.integers(0, n, 6000), rng.integers(0, n, 6000), n, symmetrize=True)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = rng.choice(n, MULTI_FUSED_MAX_WIDTH, replace=False)
+    assert n * len(sources) >= multi_fused.CHUNKED_TABLE and not (np.diff(sources) > 0).all()
+    check_run(A, S, sources.tolist(), run(A, sources, mode, parents=False), mode)
+
+
 @pytest.mark.parametrize("mode", DIRECTIONS)
 @pytest.mark.parametrize("limit", [0, 1, 2, 5])
 def test_depth_limits(mode, limit):

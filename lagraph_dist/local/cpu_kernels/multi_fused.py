@@ -794,8 +794,9 @@ def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads):
     rows_per_chunk = max(64, CHUNK_BYTES // (4 * k))
     nchunks = -(-levels.shape[0] // rows_per_chunk)
     seg_wide = np.zeros(nseg, np.bool_)
-    for d in range(nseg):
-        seg_wide[d] = seg_at[d + 1] - seg_at[d] >= 4 * nchunks
+    for d in range(nseg):                  # (the sources' segment is in their order, maybe not sorted)
+        count = seg_at[d + 1] - seg_at[d]
+        seg_wide[d] = count >= 4 * nchunks and _increasing(log_ids[seg_at[d]:seg_at[d + 1]], count)
     if threads < 2 or levels.size < PARALLEL_TABLE:
         for c in range(nchunks):
             _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
