@@ -350,29 +350,11 @@ def _slot(fbits, fcounts, sparse, u):
 
 
 @numba.njit(cache=True, inline="always")
-def _pull_one_word_parents(iip, iix, flat, fbits, fcounts, sparse, v, wanted, parents):
-    """Row v's scan of its in-neighbours for the bits ``wanted`` (one word a vertex), each bit's
-    parent its first in-neighbour offering it; returns (the bits found, the slot it stopped
-    at). (Without parents the scan is written in its caller: :func:`_pull_rows`.)"""
-    start, stop = nonnegative(iip[v]), iip[v + 1]
-    got = _ZERO
-    e = start
-    while e < stop:
-        u = nonnegative(iix[e])
-        new = flat[_slot(fbits, fcounts, sparse, u)] & wanted & ~got
-        if new:
-            got |= new
-            _write_bits(parents, v, 0, new, u)
-            if got == wanted:
-                break
-        e += 1
-    return got, e
-
-
-@numba.njit(cache=True, inline="always")
 def _pull_words(iip, iix, words, fbits, fcounts, sparse, v, want, got, parents, with_parents):
     """Row v's scan of its in-neighbours for the bits ``want`` (W words a vertex), found ones
-    into ``got`` (zero before); returns the slot it stopped at."""
+    into ``got`` (zero before); returns the slot it stopped at. (For the few rows a pull run
+    from its frontier scans after it; :func:`_pull_rows` writes the same scan in its loop,
+    where through this helper it ran 1.6x slower.)"""
     width = words.shape[1]
     start, stop = nonnegative(iip[v]), iip[v + 1]
     e = start
@@ -418,18 +400,27 @@ def _pull_rows(j0, j1, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt,
                     rows[j0 + kept] = v
                     kept += 1
                 continue
+            # the row's scan of its in-neighbours' frontier words (the first one offering a bit
+            # its parent), written here: through a helper (inlined by numba or by LLVM) these
+            # loops ran 4x slower (a 62,000-row pull of a mesh: 1.6 against 0.4 ms)
+            e, stop, held = nonnegative(iip[v]), iip[v + 1], _ZERO
             if with_parents:
-                new, e = _pull_one_word_parents(iip, iix, flat, fbits, fcounts, sparse, v, wanted, parents)
+                while e < stop:
+                    u = nonnegative(iix[e])
+                    offered = flat[_slot(fbits, fcounts, sparse, u)] & wanted & ~held
+                    if offered:
+                        held |= offered
+                        _write_bits(parents, v, 0, offered, u)
+                        if held == wanted:
+                            break
+                    e += 1
             else:
-                # the scan written here, not called: through a helper (inlined by numba or by
-                # LLVM) this loop ran 4x slower (a 62,000-row pull of a mesh: 1.6 against 0.4 ms)
-                e, stop, held = nonnegative(iip[v]), iip[v + 1], _ZERO
                 while e < stop:
                     held |= flat[_slot(fbits, fcounts, sparse, nonnegative(iix[e]))]
                     if held & wanted == wanted:
                         break
                     e += 1
-                new = held & wanted
+            new = held & wanted
             examined += _read(iip[v], iip[v + 1], e)
             # the found row's work without a branch on it (most rows of a mesh's pull find
             # nothing, a few something, which no branch predicts)
@@ -453,7 +444,21 @@ def _pull_rows(j0, j1, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt,
             got[w] = 0
             some |= want[w]
         if some:
-            e = _pull_words(iip, iix, words, fbits, fcounts, sparse, v, want, got, parents, with_parents)
+            e, stop = nonnegative(iip[v]), iip[v + 1]      # (written here, as the one-word scan)
+            while e < stop:
+                u = nonnegative(iix[e])
+                slot = _slot(fbits, fcounts, sparse, u)
+                complete = True
+                for w in range(width):
+                    offered = words[slot, w] & want[w] & ~got[w]
+                    if offered:
+                        got[w] |= offered
+                        if with_parents:
+                            _write_bits(parents, v, w, offered, u)
+                    complete = complete and got[w] == want[w]
+                if complete:
+                    break
+                e += 1
             examined += _read(iip[v], iip[v + 1], e)
             some, done = _ZERO, True
             for w in range(width):
