@@ -12,7 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from helpers import load_script
@@ -215,40 +214,6 @@ def test_comparison_table_holds_the_record_numbers(record_file):
     assert cells[header.index("graphblas push MTEPS")].startswith("skipped")
     ours_over_scipy = max(mteps["push"], mteps["auto"]) / mteps["scipy"]
     assert number(cells[header.index("ours / scipy csgraph")]) == pytest.approx(ours_over_scipy, rel=ROUNDING)
-
-
-def test_fused_blocks_band_table_holds_each_runs_bands():
-    """fused_blocks.py's per-band figures of two real CPU searches (a mesh and a path: the path
-    has one band), a row a run and a column a band, '-' where a run had no level."""
-    import lagraph_dist as ld
-    from lagraph_dist.io.generators import grid2d_edges
-    from lagraph_dist.tools.bench import frontier_bands
-    report = load_script(SCRIPT)
-    src, dst = grid2d_edges(20, 30)
-    mesh = ld.bfs(ld.Matrix.from_edges(src, dst, 600, symmetrize=True, backend="cpu"), 0).stats
-    ids = np.arange(99)
-    path = ld.bfs(ld.Matrix.from_edges(ids, ids + 1, 100, symmetrize=True, backend="cpu"), 0).stats
-    runs = [{"graph": name, "block_edges": edges, "cluster_levels": True,
-             "cluster_counts_last": {"levels": 3, "spills": 0},
-             "frontier_bands_last": frontier_bands(stats, bounds=(4, 16))}
-            for name, stats, edges in (("mesh", mesh, "policy"), ("path", path, 1024))]
-    text = report.fused_blocks_bands({"a.json": {"commit": "abc1234", "runs": runs}})
-    rows = table_rows(text)
-    assert rows["graph"][5:] == ["frontier 1-4: us a level (levels)", "frontier 5-16: us a level (levels)",
-                                 "frontier 17+: us a level (levels)"]
-    for run in runs:
-        cells = rows[run["graph"]]
-        threshold = {"policy": "policy", 1024: "1,024"}[run["block_edges"]]
-        assert cells[1:5] == ["`abc1234`", threshold, "on", "3"]
-        bands = {b["frontier_from"]: b for b in run["frontier_bands_last"]}
-        for cell, low in zip(cells[5:], (1, 5, 17)):
-            if low not in bands:
-                assert cell == "-"
-                continue
-            assert number(cell) == pytest.approx(bands[low]["us_mean"], rel=ROUNDING)
-            assert cell.endswith(f"({bands[low]['levels']:,})")
-    assert rows["path"][6:] == ["-", "-"]          # every level of a path has one entry
-    assert report.fused_blocks_bands({"a.json": {"commit": "x", "runs": [{"graph": "g"}]}}) == ""
 
 
 # -- marked regions ----------------------------------------------------------------------------------
