@@ -196,7 +196,7 @@ for stage in "$@"; do
             --roots ${HUB_ROOTS:-8} --json "$OUT/hub-labels-scale${HUB_SCALE:-25}.json" 2>&1 | tail -6 ;;
     push-blocks)            # push.cu's blocks a multiprocessor ($PUSH_BLOCKS, 8,32,policy) on the big push levels
                             # of $PUSH_GRAPHS (kron:22 kron:26), push and auto, alternated $ROUNDS (2) times
-        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/push_blocks.py" ${PUSH_GRAPHS:-kron:22 kron:26} \
+        timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/probes/push_blocks.py" ${PUSH_GRAPHS:-kron:22 kron:26} \
             --blocks ${PUSH_BLOCKS:-8,32,policy} --rounds ${ROUNDS:-2} --json "$OUT/push-blocks.json" 2>&1 \
             | tee "$OUT/push-blocks.log" ;;
     blocks)                 # the fused search's shape (benchmarks/probes/fused_blocks.py): blocks a multiprocessor

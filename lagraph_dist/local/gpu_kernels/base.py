@@ -219,7 +219,7 @@ class KernelsBase:
         # compare both
         self.fused_cluster_levels = True
         # blocks a multiprocessor of push.cu's launches (None: push.py's PUSH_BLOCKS_PER_SM);
-        # benchmarks/push_blocks.py sweeps it
+        # benchmarks/probes/push_blocks.py sweeps it
         self.push_blocks_per_sm = None
         # the last fused search's levels inside the cluster and those that spilled an inbox (the
         # kernel's status; tests read it to know which mode ran)

@@ -10,7 +10,7 @@ from lagraph_dist.local.layout import (ADD_ANY, FUSED_RECORD, MULT_PAIR, MULT_SE
 PUSH_STAMPS = NCOUNTERS + 2 + FUSED_RECORD     # push_level_in_place's stamps: counters, clock, hit, record
 #: blocks a multiprocessor of a big push launch, most of them waiting for a resident block to
 #: finish: the shorter each warp's run of tiles, the less a level waits on its slowest warps at
-#: the end (H200, push-only Kronecker 26, benchmarks/push_blocks.py: its level of 625 M edges
+#: the end (H200, push-only Kronecker 26, benchmarks/probes/push_blocks.py: its level of 625 M edges
 #: 9.4 ms at 8, 8.3 at 16, 7.7 at 64 and 128; the Graph500 bench's 16 roots 37.3 -> 41.5 GTEPS
 #: from 8 to 64; launching only the resident blocks had cost 35%)
 PUSH_BLOCKS_PER_SM = 64

@@ -7,7 +7,7 @@ bytes, seconds, launches, host reads).
 The last search of each run is checked: its depths equal to the first setting's from the same
 root, and its result valid by the Graph500 rules (``ld.validate``, on the device).
 
-    python3 benchmarks/push_blocks.py kron:22 kron:26 [--blocks 8,16,64,policy] [--directions push,auto] \
+    python3 benchmarks/probes/push_blocks.py kron:22 kron:26 [--blocks 8,16,64,policy] [--directions push,auto] \
         [--rounds 2] [--json out.json]
 """
 import argparse
@@ -21,7 +21,7 @@ from lagraph_dist.core.version import code_identity
 from lagraph_dist.local.gpu_kernels.fused import FUSED_MAX_PUSH_EDGES
 from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
 from harness import build, timed_searches  # noqa: E402
 
 LEVEL_FIELDS = ("level", "direction", "fused", "frontier", "discovered", "edges_examined", "bytes", "seconds",
