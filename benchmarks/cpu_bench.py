@@ -40,11 +40,12 @@ import numpy as np
 import scipy.sparse as sp
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import environment, pick_roots
+from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (PEERS, RESULTS, SpecError, check_search, edges, graph_info, graph_name,  # noqa: E402
-                     level_stats, parse_spec, peers, ratios, scipy_csr, slug, table, timed_calls, write_record)
+from harness import (RESULTS, SpecError, check_search, each_graph, edges, graph_info, graph_name,  # noqa: E402
+                     level_stats, log, parse_spec, peers_option, preset, ratios, record_file, run_peers,
+                     scipy_csr, table, timed_calls, write_record)
 
 FULL = {"graphs": ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000",
                    "road:1000000"], "roots": 4, "repeats": 5, "peer_repeats": 3}
@@ -76,7 +77,7 @@ def summary(seconds):
 
 
 # -- construction --------------------------------------------------------------------------------
-def construction(spec, src, dst, args, log):
+def construction(spec, src, dst, args):
     """(our Matrix, the construction record): ours and scipy's builds of the same edges."""
     ours, _, A = timed_calls(lambda: ld.Matrix.from_edges(src, dst, spec.n, symmetrize=True, backend="cpu"),
                              args.build_repeats)
@@ -136,26 +137,23 @@ def our_search(A, direction, roots, expected, repeats):
     return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True, "stats": stats}
 
 
-def peer_runs(A, S, roots, expected, args, log):
-    """Each peer asked for from every root (a peer's calls stop past --peer-seconds, one a root at
-    least), every timed result checked as ours are."""
-    made, skipped = peers(S, args.peers)
-    runs = {}
-    for peer in made:
-        seconds = []
-        for root in roots:
-            seconds += timed_calls(lambda: peer.search(root), args.peer_repeats, budget=args.peer_seconds / len(roots),
-                                   check=lambda raw: peer.check(A, root, expected[root], raw)).seconds
-        runs[peer.name] = summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
-        log(f"  {peer.name}: {runs[peer.name]['median_ms']:.3f} ms")
-    return {name: runs[name] if name in runs else {"skipped": skipped[name]} for name in args.peers}
+def peer_run(A, peer, roots, expected, args):
+    """The peer from every root (its calls stop past --peer-seconds, one a root at least), every
+    timed result checked as ours are."""
+    seconds = []
+    for root in roots:
+        seconds += timed_calls(lambda: peer.search(root), args.peer_repeats, budget=args.peer_seconds / len(roots),
+                               check=lambda raw: peer.check(A, root, expected[root], raw)).seconds
+    run = summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
+    log(f"  {peer.name}: {run['median_ms']:.3f} ms")
+    return run
 
 
-def run_graph(spec, args, log):
+def run_graph(spec, args):
     name = graph_name(spec, grouped=True)
     log(f"{name}: generating and building")
     src, dst, _ = edges(spec)
-    A, built = construction(spec, src, dst, args, log)
+    A, built = construction(spec, src, dst, args)
     del src, dst
     S = A.to_scipy()
     roots = pick_roots(A, args.roots, 2) if spec.drawn_roots else [0]
@@ -168,7 +166,7 @@ def run_graph(spec, args, log):
     for direction in directions:
         ours[direction] = our_search(A, direction, roots, expected, args.repeats)
         log(f"  ours {direction}: {ours[direction]['median_ms']:.3f} ms")
-    theirs = peer_runs(A, S, roots, expected, args, log)
+    theirs = run_peers(S, args.peers, lambda peer: peer_run(A, peer, roots, expected, args))
     record = graph_info(spec) | {"name": name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
                                  "reached": [int((expected[r] >= 0).sum()) for r in roots], "construction": built,
                                  "lagraph_dist": ours, "peers": theirs, "ratios": ratios(ours, theirs)}
@@ -180,7 +178,7 @@ def run_graph(spec, args, log):
 
 # -- the record and the table ------------------------------------------------------------------
 def record_name(env):
-    return f"cpu-{slug(env.get('host') or 'host')}-{(env.get('commit') or 'uncommitted')[:7]}.json"
+    return record_file("cpu", env.get("host"), env.get("commit"))
 
 
 def format_table(record):
@@ -215,12 +213,11 @@ def parse_args(argv):
     parser.add_argument("--json", type=Path, help="where the record goes (default benchmarks/results/"
                                                   "cpu-<host>-<commit>.json)")
     parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, default=list(DIRECTIONS))
-    parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS))
+    peers_option(parser)
     args = parser.parse_args(argv)
     sizes = SMALL if args.small else FULL
     args.graphs = args.graphs or [parse_graph(g) for g in sizes["graphs"]]
-    args.roots, args.repeats, args.peer_repeats = (sizes[key] if getattr(args, key) is None else getattr(args, key)
-                                                   for key in ("roots", "repeats", "peer_repeats"))
+    preset(args, sizes, ("roots", "repeats", "peer_repeats"))
     if min(args.roots, args.repeats, args.peer_repeats, args.build_repeats) < 1:
         parser.error("--roots, --repeats, --peer-repeats and --build-repeats must be at least 1")
     return args
@@ -229,16 +226,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     backend = ld.get_backend("cpu")          # compiles (or loads) the kernels: never inside a clock
-
-    def log(text):
-        print(text, file=sys.stderr, flush=True)
-
-    graphs, env = [], None
-    for spec in args.graphs:
-        A, record = run_graph(spec, args, log)
-        env = env or environment(A)
-        graphs.append(record)
-        del A
+    graphs, env = each_graph(args.graphs, lambda spec: run_graph(spec, args))
     import numba
     record = {
         "benchmark": "cpu", "backend": backend.name, "environment": env, "threads": numba.get_num_threads(),

@@ -1,8 +1,10 @@
 """What the benchmarks of this folder share: a graph named on the command line built as a Matrix
 (or as its edges, or as scipy's CSR for a peer), a call timed to the end of its device work,
-timed repeats after a warm-up, the checks every timed result passes, the peers (scipy's compiled
-BFS, python-graphblas through ``lagraph_dist.tools.reference``), the record's file and a markdown
-table. The records' environment, the roots and the JSON writer are ``lagraph_dist.tools.bench``'s.
+timed repeats after a warm-up, the checks every timed result passes (a batch's rows against the
+single searches too), the peers (scipy's compiled BFS, python-graphblas through
+``lagraph_dist.tools.reference``), the options several scripts take (--backend, --peers, presets
+of sizes), progress lines, the record's file and a markdown table. The records' environment, the
+roots and the JSON writer are ``lagraph_dist.tools.bench``'s.
 
 A script imports this module after putting ``benchmarks/`` first on ``sys.path`` (it may run
 under ``python -m mpi4py``, which does not). The graph specs:
@@ -23,6 +25,7 @@ import argparse
 import importlib
 import os
 import re
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +37,7 @@ import lagraph_dist as ld
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
+BACKENDS = ("auto", "cpu", "gpu")
 SPECS = "kron:SCALE, mesh:ROWSxCOLS, path:N, road:N or mtx:PATH[:K]"
 EDGEFACTOR = 16
 ROAD_K = 3
@@ -179,6 +183,26 @@ def build(text, backend="gpu"):
     return matrix(spec, backend), (None if spec.drawn_roots else [0])
 
 
+def build_timed(make):
+    """(the Matrix ``make()`` builds, seconds from the call to its device work being done)."""
+    started = time.perf_counter()
+    A = make()
+    A.backend.sync()
+    return A, time.perf_counter() - started
+
+
+def each_graph(specs, run):
+    """(the record ``run(spec)`` -> (A, record) makes of each graph, the first graph's
+    ``tools.bench.environment``), each graph let go before the next is built."""
+    records, env = [], None
+    for spec in specs:
+        A, record = run(spec)
+        env = env or _package("lagraph_dist.tools.bench", "lagraph_dist.bench").environment(A)
+        records.append(record)
+        del A
+    return records, env
+
+
 def scipy_csr(src, dst, n):
     """scipy's CSR of the edges both ways, duplicates summed: what a scipy user builds."""
     import scipy.sparse as sp
@@ -262,6 +286,23 @@ def check_search(A, who, root, expected, levels, parents):
     ld.validate(A, root, expected if levels is None else levels, parents)
 
 
+def check_batch(A, sources, batch, single_levels, rows=None):
+    """A ``bfs_multi`` result against the same searches one ``ld.bfs`` each: every row's levels
+    equal its source's single search's, and the parents of the first ``rows`` rows (all by
+    default) pass ``ld.validate``. Returns the rows validated (none when it has no parents)."""
+    levels = batch.levels.to_numpy()
+    for i, single in enumerate(single_levels):
+        if not np.array_equal(levels[i], single):
+            raise AssertionError(f"bfs_multi row {i} (source {sources[i]}) differs from ld.bfs's levels")
+    if batch.parents is None:
+        return 0
+    parents = batch.parents.to_numpy()
+    rows = len(sources) if rows is None else min(rows, len(sources))
+    for i in range(rows):
+        ld.validate(A, sources[i], levels[i], parents[i])
+    return rows
+
+
 def scipy_levels(hops):
     """csgraph's hop counts as levels: -1 where unreached."""
     return np.where(np.isinf(hops), -1, hops).astype(np.int64)
@@ -329,10 +370,47 @@ def peers(S, names):
     return [made[name] for name in names if name in made], skipped
 
 
+def run_peers(S, names, run):
+    """{peer: ``run(Peer)``'s record, or {"skipped": why it cannot run}} in the order of ``names``,
+    the peers made by :func:`peers` on the scipy graph S."""
+    made, skipped = peers(S, names)
+    runs = {peer.name: run(peer) for peer in made}
+    return {name: runs[name] if name in runs else {"skipped": skipped[name]} for name in names}
+
+
+# -- command lines and progress -------------------------------------------------------------------
+def backend_option(parser, help="where the graphs live and the searches run (default auto: the GPU "
+                                "if CuPy sees one)"):
+    parser.add_argument("--backend", choices=BACKENDS, default="auto", help=help)
+
+
+def peers_option(parser):
+    parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
+                        help="peers run on the same graphs (default: all; none: no peers)")
+
+
+def preset(args, sizes, names):
+    """Each option of ``names`` not given (None) takes the preset's value ``sizes[name]``."""
+    for name in names:
+        if getattr(args, name) is None:
+            setattr(args, name, sizes[name])
+    return args
+
+
+def log(text):
+    """A progress line, on stderr (a script's table goes to stdout)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 # -- records and tables ---------------------------------------------------------------------------
 def slug(text):
     """``text`` as a file name's part: lower case, dashes between words."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def record_file(kind, host, commit):
+    """A record's file name: KIND-HOST-COMMIT.json, the host as a slug, the commit's first 7 characters."""
+    return f"{kind}-{slug(host or 'host')}-{(commit or 'uncommitted')[:7]}.json"
 
 
 def write_record(record, path):

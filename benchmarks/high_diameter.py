@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,12 +45,11 @@ import numpy as np
 import scipy.sparse.csgraph as csgraph
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import environment
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (PEERS, RESULTS, SpecError, check_search, edges, graph_info, graph_name,  # noqa: E402
-                     level_stats, parse_spec, peers, ratios, require_levels, scipy_levels, slug, table,
-                     timed_calls, write_record)
+from harness import (RESULTS, SpecError, backend_option, build_timed, check_search, each_graph,  # noqa: E402
+                     edges, graph_info, graph_name, level_stats, log, parse_spec, peers_option, preset,
+                     ratios, require_levels, run_peers, scipy_levels, slug, table, timed_calls, write_record)
 
 SOURCE = 0
 DIRECTIONS = ("push", "auto")
@@ -97,12 +95,8 @@ def parse_mesh(text):
 
 def build(spec, backend):
     """(A on ``backend``, the graph's record), the edges made symmetric."""
-    started = time.perf_counter()
-    src, dst, n = edges(spec, backend.xp)
-    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend=backend)
-    backend.sync()
-    return A, graph_info(spec) | {"name": title(spec), "n": A.n, "nvals": A.nvals,
-                                  "build_seconds": time.perf_counter() - started}
+    A, seconds = build_timed(lambda: ld.Matrix.from_edges(*edges(spec, backend.xp), symmetrize=True, backend=backend))
+    return A, graph_info(spec) | {"name": title(spec), "n": A.n, "nvals": A.nvals, "build_seconds": seconds}
 
 
 def expected_levels(spec, S):
@@ -140,14 +134,11 @@ def our_runner(A, direction, expected, repeats):
     return Runner(f"lagraph_dist {direction}", lambda: ld.bfs(A, SOURCE, direction=direction), check, repeats, A)
 
 
-def peer_runners(A, S, expected, names, repeats):
-    """([Runner], {peer: why it was skipped}); each peer's graph is built here, untimed."""
-    made, skipped = peers(S, names)
-    return [Runner(peer.name, lambda peer=peer: peer.search(SOURCE),
-                   lambda raw, peer=peer: peer.check(A, SOURCE, expected, raw), repeats) for peer in made], skipped
+def peer_runner(A, peer, expected, repeats):
+    return Runner(peer.name, lambda: peer.search(SOURCE), lambda raw: peer.check(A, SOURCE, expected, raw), repeats)
 
 
-def time_runner(runner, levels, log):
+def time_runner(runner, levels):
     """One warm-up call, then ``runner.repeats`` timed calls, each result validated."""
     seconds, kept, _ = timed_calls(runner.search, runner.repeats, check=runner.check, A=runner.A)
     median = float(np.median(seconds))
@@ -162,7 +153,7 @@ def time_runner(runner, levels, log):
     return record
 
 
-def run_graph(spec, backend, args, log):
+def run_graph(spec, backend, args):
     log(f"{title(spec)}: building on {backend.name}")
     A, record = build(spec, backend)
     S = A.to_scipy()
@@ -170,11 +161,10 @@ def run_graph(spec, backend, args, log):
     levels = int(expected.max()) + 1
     record.update(levels=levels, reached=int((expected >= 0).sum()), expected_levels=how)
     log(f"{title(spec)}: n = {A.n:,}, {A.nvals:,} stored edges, {levels:,} levels")
-    ours = {d: time_runner(our_runner(A, d, expected, args.repeats), levels, log)
+    ours = {d: time_runner(our_runner(A, d, expected, args.repeats), levels)
             for d in args.directions}
-    runners, skipped = peer_runners(A, S, expected, args.peers, args.peer_repeats)
-    timed = {runner.name: time_runner(runner, levels, log) for runner in runners}
-    theirs = {peer: timed[peer] if peer in timed else {"skipped": skipped[peer]} for peer in args.peers}
+    theirs = run_peers(S, args.peers,
+                       lambda peer: time_runner(peer_runner(A, peer, expected, args.peer_repeats), levels))
     record.update(lagraph_dist=ours, peers=theirs, ratios=ratios(ours, theirs))
     return A, record
 
@@ -215,9 +205,7 @@ def _row_figures(run, ours_ms):
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--backend", choices=("auto", "cpu", "gpu"), default="auto",
-                        help="where our graphs live and our BFS runs (default auto: the GPU if "
-                             "CuPy sees one)")
+    backend_option(parser, "where our graphs live and our BFS runs (default auto: the GPU if CuPy sees one)")
     parser.add_argument("--quick", action="store_true",
                         help=f"small sizes: mesh {' '.join(QUICK['meshes'])}, path {QUICK['path']}, "
                              f"{QUICK['repeats']} repeat each (explicit options still win)")
@@ -235,17 +223,14 @@ def parse_args(argv):
                         help=f"each peer's timed calls (default {FULL['peer_repeats']})")
     parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, default=list(DIRECTIONS),
                         help="our BFS directions (default: both)")
-    parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
-                        help="peers run on the same graphs (default: all; none: no peers)")
+    peers_option(parser)
     parser.add_argument("--json", type=Path, help="where the record goes (default "
                         "benchmarks/results/high-diameter-<device>.json, <device> the GPU's name or cpu)")
     args = parser.parse_args(argv)
     defaults = QUICK if args.quick else FULL
     if args.meshes is None:
         args.meshes = [parse_mesh(m) for m in defaults["meshes"]]
-    for name in ("path", "repeats", "peer_repeats"):
-        if getattr(args, name) is None:
-            setattr(args, name, defaults[name])
+    preset(args, defaults, ("path", "repeats", "peer_repeats"))
     if args.path < 0 or args.path == 1:
         parser.error(f"--path takes 0 (no path) or at least 2 vertices, got {args.path}")
     if args.repeats < 1 or args.peer_repeats < 1:
@@ -262,16 +247,7 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     backend = ld.get_backend(args.backend)
-
-    def log(text):
-        print(text, file=sys.stderr, flush=True)
-
-    graphs, env = [], None
-    for spec in args.graphs:
-        A, record = run_graph(spec, backend, args, log)
-        env = env or environment(A)
-        graphs.append(record)
-        del A
+    graphs, env = each_graph(args.graphs, lambda spec: run_graph(spec, backend, args))
     record = {
         "benchmark": "high-diameter", "backend": backend.name, "backend_requested": args.backend,
         "environment": env, "source": SOURCE, "levels_definition": LEVELS_DEFINITION,
