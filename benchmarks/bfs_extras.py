@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +31,7 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import device_name, environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import timed  # noqa: E402
+from harness import backend_option, build_timed, check_batch, timed  # noqa: E402
 
 
 def say(A, text):
@@ -42,26 +41,14 @@ def say(A, text):
 
 def build(scale, args):
     grid = ld.Grid(*args.grid) if args.grid else ld.Grid()
-    started = time.perf_counter()
-    A = ld.kronecker(scale, args.edgefactor, seed=args.seed, grid=grid, backend=args.backend)
-    A.backend.sync()
-    seconds = time.perf_counter() - started
+    A, seconds = build_timed(lambda: ld.kronecker(scale, args.edgefactor, seed=args.seed, grid=grid,
+                                                  backend=args.backend))
     say(A, f"scale {scale}: {A} built in {seconds:.1f} s")
     return A, {"kind": "kronecker", "scale": scale, "edgefactor": args.edgefactor, "seed": args.seed,
                "n": A.n, "nvals": A.nvals, "build_seconds": seconds}
 
 
 # -- multi-source against separate searches ---------------------------------------------------
-def check_multi(A, roots, result, single_levels):
-    """Rows equal the single searches' levels; every row's parents pass the Graph500 rules."""
-    levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
-    for i, root in enumerate(roots):
-        if not np.array_equal(levels[i], single_levels[i]):
-            raise AssertionError(f"bfs_multi row {i} (root {root}) differs from ld.bfs's levels")
-        ld.validate(A, root, levels[i], parents[i])
-    return len(roots)
-
-
 def run_multi(args):
     A, graph = build(args.multi_scale, args)
     roots = pick_roots(A, args.sources, seed=args.root_seed)
@@ -81,7 +68,7 @@ def run_multi(args):
                 ld.validate(A, root, single_levels[-1], single.parents.to_numpy())
                 validated += 1
         single_seconds.append(per_root)
-        validated += check_multi(A, roots, result, single_levels)
+        validated += check_batch(A, roots, result, single_levels)
         say(A, f"  repeat {repeat}: bfs_multi {1e3 * multi_seconds[-1]:.1f} ms, "
                f"{len(roots)} x bfs {1e3 * sum(per_root):.1f} ms")
     multi_median = float(np.median(multi_seconds))
@@ -190,7 +177,7 @@ def arguments(argv=None):
     parser.add_argument("--edgefactor", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0, help="Kronecker seed")
     parser.add_argument("--root-seed", type=int, default=2, help="seed picking the roots")
-    parser.add_argument("--backend", choices=("auto", "cpu", "gpu"), default="auto")
+    backend_option(parser, "where the graphs live and the searches run (auto: the GPU if CuPy sees one)")
     parser.add_argument("--grid", type=lambda t: tuple(int(x) for x in t.split("x")), default=None,
                         metavar="RxC", help="process grid (default: the most square over all ranks)")
     parser.add_argument("--only", choices=("multi", "depth"), default=None, help="run one part only")

@@ -26,7 +26,7 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import graph_name, matrix, parse_spec, scipy_levels, timed  # noqa: E402
+from harness import backend_option, check_batch, graph_name, matrix, parse_spec, scipy_levels, timed  # noqa: E402
 
 
 def separate(A, sources, parents):
@@ -40,21 +40,6 @@ def scipy_searches(S, sources):
     return timed(None, shortest_path, S, unweighted=True, directed=True, indices=sources)
 
 
-def checked(A, sources, batch, singles, validate):
-    """Rows of the batch equal the separate searches' levels; the first ``validate`` rows'
-    parents pass ld.validate. Returns the rows validated."""
-    levels = batch.levels.to_numpy()
-    for i, single in enumerate(singles):
-        if not np.array_equal(levels[i], single.levels.to_numpy()):
-            raise AssertionError(f"bfs_multi row {i} (source {sources[i]}) differs from ld.bfs's levels")
-    if batch.parents is None:
-        return 0
-    parents = batch.parents.to_numpy()
-    for i in range(min(validate, len(sources))):
-        ld.validate(A, sources[i], levels[i], parents[i])
-    return min(validate, len(sources))
-
-
 def level_digest(stats):
     """The level records a table reads: direction, entries, seconds, launches, reads, edges."""
     keys = ("batch", "level", "direction", "fused", "frontier", "discovered", "vertices", "edges_examined",
@@ -62,8 +47,7 @@ def level_digest(stats):
     return [{k: record.get(k) for k in keys} for record in stats]
 
 
-def run_graph(spec, args, on_run):
-    graph = parse_spec(spec)
+def run_graph(graph, args, on_run):
     A, name, asked = matrix(graph, args.backend), graph_name(graph), graph.sources
     S = A.to_scipy()
     print(f"{name}: {A}", flush=True)
@@ -83,11 +67,11 @@ def run_graph(spec, args, on_run):
                 batch_seconds.append(seconds)
                 singles, seconds = separate(A, sources, parents)
                 single_seconds.append(seconds)
-            validated = checked(A, sources, batch, singles, args.validate)
+            validated = check_batch(A, sources, batch, [s.levels.to_numpy() for s in singles], args.validate)
             if hops is not None and not np.array_equal(scipy_levels(hops), batch.levels.to_numpy()[:len(peer)]):
                 raise AssertionError(f"{name}: scipy's hop counts differ from bfs_multi's levels")
             batch_median, single_median = float(np.median(batch_seconds)), float(np.median(single_seconds))
-            run = {"graph": name, "spec": spec, "n": A.n, "nvals": A.nvals, "sources": k, "parents": parents,
+            run = {"graph": name, "spec": graph.text, "n": A.n, "nvals": A.nvals, "sources": k, "parents": parents,
                    "widths": batch.widths, "batch_seconds": batch_seconds, "separate_seconds": single_seconds,
                    "batch_searches_per_second": k / batch_median,
                    "separate_searches_per_second": k / single_median,
@@ -104,18 +88,12 @@ def run_graph(spec, args, on_run):
                   + ("" if scipy_rate is None else f", scipy {scipy_rate:,.1f}/s"), flush=True)
 
 
-def spec_text(text):
-    """A --graph's text, once it names a graph."""
-    parse_spec(text)
-    return text
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--graph", action="append", required=True, type=spec_text,
+    parser.add_argument("--graph", action="append", required=True, type=parse_spec,
                         help="kron:SCALE, mesh:RxC, path:N, road:N or mtx:PATH[:K]")
     parser.add_argument("--sources", type=int, nargs="+", default=[64])
-    parser.add_argument("--backend", default="auto")
+    backend_option(parser)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--validate", type=int, default=8, help="rows whose parents ld.validate checks")
     parser.add_argument("--root-seed", type=int, default=3)
@@ -129,8 +107,8 @@ def main(argv=None):
         runs.append(run)
         if args.json:
             write_json({"benchmark": "multi_source", "environment": environment(A), "runs": runs}, args.json)
-    for spec in args.graph:
-        run_graph(spec, args, record)
+    for graph in args.graph:
+        run_graph(graph, args, record)
     return 0
 
 
