@@ -68,7 +68,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import RESULTS, slug, write_record  # noqa: E402
+from harness import EDGEFACTOR, RESULTS, build_timed, preset, record_file, timed, write_record  # noqa: E402
 
 STAGES = ("expand", "mask", "local", "fold", "merge")
 FUSED = "fused"                 # the stage of a level run inside the compiled whole-search call
@@ -77,7 +77,6 @@ BREAKDOWN = ("local", "expand", "fold", "merge", FUSED, OUTSIDE)
 FULL = {"scales": [22], "ranks": [1, 4, 16], "roots": 16, "seconds": 40.0, "limit": 240.0, "total": 470.0}
 SMALL = {"scales": [10], "ranks": [1, 4], "roots": 4, "seconds": 5.0, "limit": 150.0, "total": 400.0}
 PEERS = ("graphblas-pushpull", "graphblas-push")
-EDGEFACTOR = 16
 ROOT_SEED = 2
 
 
@@ -117,21 +116,17 @@ def _search_one(A, root, direction, degrees):
     """One timed search from ``root`` and its checks (outside the clock): (seconds, summary)."""
     import lagraph_dist as ld
     from lagraph_dist.tools.bench import levels_digest
-    comm = A.grid.comm
     gc.collect()
     gc.disable()
     try:
-        comm.Barrier()
-        started = time.perf_counter()
-        result = ld.bfs(A, root, direction=direction)
-        comm.Barrier()
-        elapsed = time.perf_counter() - started
+        result, elapsed = timed(A, ld.bfs, A, root, direction=direction)
     finally:
         gc.enable()
     levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
     ld.validate(A, root, levels, parents)          # raises on every rank if a rule is broken
     summary = _stage_sums(result.stats)
-    summary["stage_seconds_max"], summary["stage_seconds_mean"] = _over_ranks(comm, summary.pop("stage_seconds"))
+    over_ranks = _over_ranks(A.grid.comm, summary.pop("stage_seconds"))
+    summary["stage_seconds_max"], summary["stage_seconds_mean"] = over_ranks
     reached = levels >= 0
     summary.update(root=root, seconds=elapsed, edges=int(degrees[reached].sum()) // 2,
                    reached=int(reached.sum()), levels_digest=levels_digest(levels),
@@ -145,9 +140,7 @@ def worker(args):
     import lagraph_dist as ld
     from lagraph_dist.tools.bench import environment, pick_roots, teps_summary, warm_up, write_json
     grid = ld.Grid()
-    began = time.perf_counter()
-    A = ld.kronecker(args.scale, EDGEFACTOR, grid=grid, backend="cpu")
-    build = time.perf_counter() - began
+    A, build = build_timed(lambda: ld.kronecker(args.scale, EDGEFACTOR, grid=grid, backend="cpu"))
     roots = pick_roots(A, args.roots, ROOT_SEED)
     degrees = A.out_degree().to_numpy(fill=0)
     began = time.perf_counter()
@@ -200,9 +193,8 @@ def peer(args):
         seconds, edges, digests, started = [], [], {}, time.perf_counter()
         for root in roots:
             gc.collect()
-            clock = time.perf_counter()
-            levels = reference.bfs(prepared, root, direction=direction)[0]
-            seconds.append(time.perf_counter() - clock)
+            (levels, _), took = timed(None, reference.bfs, prepared, root, direction=direction)
+            seconds.append(took)
             edges.append(int(degrees[levels >= 0].sum()) // 2)
             digests[str(root)] = levels_digest(levels)
             if time.perf_counter() - started >= args.seconds:
@@ -325,10 +317,6 @@ def short_commit(commit):
     if isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{8,64}", commit):
         return commit[:7]
     return commit
-
-
-def default_path(env, commit):
-    return RESULTS / f"cpu-scaling-{slug(env.get('host') or 'host')}-{(commit or 'uncommitted')[:7]}.json"
 
 
 def table(record):
@@ -461,7 +449,7 @@ def drive(args):
     record["commit"] = code_identity()["commit"]          # the workers' package: this process's
     record["problems"] = problems
     record["total_seconds"] = time.perf_counter() - began
-    path = write_record(record, args.json or default_path(env, record["commit"]))
+    path = write_record(record, args.json or RESULTS / record_file("cpu-scaling", env.get("host"), record["commit"]))
     lines = table(record)
     print("\n".join(lines))
     print(f"record: {path}")
@@ -501,12 +489,10 @@ def parse(argv):
     parser.add_argument("--scale", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--part", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    preset = SMALL if args.small else FULL
-    for key in ("scales", "ranks", "roots", "seconds", "limit"):
-        if getattr(args, key) is None:
-            setattr(args, key, preset[key])
+    sizes = SMALL if args.small else FULL
+    preset(args, sizes, ("scales", "ranks", "roots", "seconds", "limit"))
     if args.total is None:
-        args.total = preset["total"] * len(args.scales)
+        args.total = sizes["total"] * len(args.scales)
     args.cores = args.cores or host_cores()
     return args
 

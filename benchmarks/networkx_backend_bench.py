@@ -32,11 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for
 from harness import table, timed  # noqa: E402
 
 
-def clocked(call):
-    """(answer, seconds) of a host call."""
-    return timed(None, call)
-
-
 def calls(G, source, k):
     """name -> (call with backend=..., how its answers are compared)."""
     return {
@@ -57,9 +52,9 @@ def same(ours, theirs, how):
 def conversion_seconds(G, backend):
     """Seconds to convert G for ``backend`` (its own convert_from_nx; lagraph_dist's Matrix too)."""
     interface = nx.utils.backends._load_backend(backend)
-    converted, seconds = clocked(lambda: interface.convert_from_nx(G))
+    converted, seconds = timed(None, lambda: interface.convert_from_nx(G))
     if backend == "lagraph_dist":
-        _, more = clocked(lambda: converted.matrix)
+        _, more = timed(None, lambda: converted.matrix)
         seconds += more
     return seconds
 
@@ -69,10 +64,10 @@ def run_backend(G, name, call, repeat):
     None when the backend does not run the function."""
     G.__networkx_cache__.clear()
     try:
-        answer, first = clocked(lambda: call(backend=name))
+        answer, first = timed(None, lambda: call(backend=name))
     except NotImplementedError:
         return None
-    warm = [clocked(lambda: call(backend=name))[1] for _ in range(repeat)]
+    warm = [timed(None, lambda: call(backend=name))[1] for _ in range(repeat)]
     return first, statistics.median(warm), answer
 
 
@@ -102,7 +97,7 @@ def main(argv=None):
     nx.config.warnings_to_ignore.add("cache")
     backends = [b for b in ("graphblas", "lagraph_dist") if b in nx.utils.backends.backends]
     A = ld.kronecker(options.scale, seed=0, backend="cpu")
-    G, build = clocked(A.to_networkx)
+    G, build = timed(None, A.to_networkx)
     source = max(G, key=G.degree)
     engine = ld.get_backend(nx.config.backends.lagraph_dist.backend).name
     print(f"Kronecker {options.scale} as networkx: {G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges "
@@ -116,7 +111,7 @@ def main(argv=None):
         if label.startswith("betweenness") and options.skip_networkx_bc:
             theirs = None
         else:
-            theirs, record["networkx_s"] = clocked(lambda: call(backend="networkx"))
+            theirs, record["networkx_s"] = timed(None, lambda: call(backend="networkx"))
         for b in backends:
             ran = run_backend(G, b, call, options.repeat)
             if ran is None:
