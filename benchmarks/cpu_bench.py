@@ -43,8 +43,8 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, check_search, each_graph, edges, graph_info, graph_name,  # noqa: E402
-                     level_stats, log, parse_spec, peers_option, preset, ratios, record_file, run_peers,
+from harness import (RESULTS, SpecError, each_graph, edges, graph_info, graph_name, level_stats,  # noqa: E402
+                     log, our_bfs, parse_spec, peers_option, preset, ratios, record_file, run_peers,
                      scipy_csr, table, timed_calls, write_record)
 
 FULL = {"graphs": ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000",
@@ -123,10 +123,10 @@ def matrix_market(A, args):
 def our_search(A, direction, roots, expected, repeats):
     """Our BFS from each root, every timed call's levels and parents checked: times, and the
     per-level figures of the first root's last call."""
-    seconds, stats = [], None
+    seconds, stats, ours = [], None, our_bfs(A, direction, f"ours {direction}")
     for root in roots:
-        calls = timed_calls(lambda: ld.bfs(A, root, direction=direction), repeats, A=A, check=lambda result: check_search(
-            A, f"ours {direction}", root, expected[root], result.levels.to_numpy(), result.parents.to_numpy()))
+        calls = timed_calls(lambda: ours.search(root), repeats, A=A,
+                            check=lambda result: ours.check(A, root, expected[root], result))
         seconds += calls.seconds
         if stats is None:
             stats = level_stats(calls.last.stats)

@@ -344,6 +344,12 @@ class Peer:
         check_search(A, self.name, root, expected, *self.answer(raw, root))
 
 
+def our_bfs(A, direction, name):
+    """``ld.bfs`` on A in ``direction`` as a Peer called ``name``, its results checked as the peers' are."""
+    return Peer(name, lambda root: ld.bfs(A, root, direction=direction),
+                lambda result, root: (result.levels.to_numpy(), result.parents.to_numpy()))
+
+
 def peers(S, names):
     """([Peer] in the order of ``names``, {name: why it cannot run}) on the scipy graph S, each
     peer's graph converted here, before any clock: scipy's to the float64 CSR csgraph would

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -47,9 +46,9 @@ import scipy.sparse.csgraph as csgraph
 import lagraph_dist as ld
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, backend_option, build_timed, check_search, each_graph,  # noqa: E402
-                     edges, graph_info, graph_name, level_stats, log, parse_spec, peers_option, preset,
-                     ratios, require_levels, run_peers, scipy_levels, slug, table, timed_calls, write_record)
+from harness import (RESULTS, SpecError, backend_option, build_timed, each_graph, edges, graph_info,  # noqa: E402
+                     graph_name, level_stats, log, our_bfs, parse_spec, peers_option, preset, ratios,
+                     require_levels, run_peers, scipy_levels, slug, table, timed_calls, write_record)
 
 SOURCE = 0
 DIRECTIONS = ("push", "auto")
@@ -112,42 +111,21 @@ def expected_levels(spec, S):
 
 
 # -- the runs ----------------------------------------------------------------------------------
-@dataclass
-class Runner:
-    """One contender: ``search()`` is the timed BFS from SOURCE (on ``A``'s device, waited for;
-    None: on the host); ``check(result)`` validates its result (untimed) and returns what to keep
-    of it."""
+def time_run(contender, A, expected, repeats, levels, ours=False):
+    """One warm-up call, then ``repeats`` timed calls of ``contender`` (a harness Peer) from SOURCE,
+    each result validated (untimed); ours are timed to the end of their device work."""
+    def check(raw):
+        contender.check(A, SOURCE, expected, raw)
+        return level_stats(raw.stats) if ours else None
 
-    name: str
-    search: object
-    check: object
-    repeats: int
-    A: object = None
-
-
-def our_runner(A, direction, expected, repeats):
-    def check(result):
-        check_search(A, f"lagraph_dist {direction}", SOURCE, expected, result.levels.to_numpy(),
-                     result.parents.to_numpy())
-        return level_stats(result.stats)
-
-    return Runner(f"lagraph_dist {direction}", lambda: ld.bfs(A, SOURCE, direction=direction), check, repeats, A)
-
-
-def peer_runner(A, peer, expected, repeats):
-    return Runner(peer.name, lambda: peer.search(SOURCE), lambda raw: peer.check(A, SOURCE, expected, raw), repeats)
-
-
-def time_runner(runner, levels):
-    """One warm-up call, then ``runner.repeats`` timed calls, each result validated."""
-    seconds, kept, _ = timed_calls(runner.search, runner.repeats, check=runner.check, A=runner.A)
+    seconds, kept, _ = timed_calls(lambda: contender.search(SOURCE), repeats, check=check, A=A if ours else None)
     median = float(np.median(seconds))
-    log(f"  {runner.name}: {1e3 * median:.2f} ms ({1e6 * median / levels:.2f} us a level), "
+    log(f"  {contender.name}: {1e3 * median:.2f} ms ({1e6 * median / levels:.2f} us a level), "
         f"{len(seconds)} timed, all validated")
     # reaching this line means every timed result passed its checks (a failure raises)
     record = {"repeats": len(seconds), "seconds": seconds, "median_ms": 1e3 * median,
               "us_per_level": 1e6 * median / levels, "validated": len(seconds), "levels_equal": True}
-    if kept[0] is not None:
+    if ours:
         # the per-level figures of the call nearest the median
         record["stats"] = kept[int(np.argsort(seconds)[len(seconds) // 2])]
     return record
@@ -161,10 +139,9 @@ def run_graph(spec, backend, args):
     levels = int(expected.max()) + 1
     record.update(levels=levels, reached=int((expected >= 0).sum()), expected_levels=how)
     log(f"{title(spec)}: n = {A.n:,}, {A.nvals:,} stored edges, {levels:,} levels")
-    ours = {d: time_runner(our_runner(A, d, expected, args.repeats), levels)
+    ours = {d: time_run(our_bfs(A, d, f"lagraph_dist {d}"), A, expected, args.repeats, levels, ours=True)
             for d in args.directions}
-    theirs = run_peers(S, args.peers,
-                       lambda peer: time_runner(peer_runner(A, peer, expected, args.peer_repeats), levels))
+    theirs = run_peers(S, args.peers, lambda peer: time_run(peer, A, expected, args.peer_repeats, levels))
     record.update(lagraph_dist=ours, peers=theirs, ratios=ratios(ours, theirs))
     return A, record
 
