@@ -631,7 +631,7 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
 // then the warp writes each of its rows in turn, coalesced, lane c its column from the planes:
 // a kept depth, -1 where the search never reached the vertex (rows past n: everywhere; parents
 // too), nothing where a deeper level's settle wrote it.
-#define LD_MF_KEPT_PLANES 5        // depths below 32: a.kept <= 32, which multi_fused.py's
+#define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128, which multi_fused.py's
                                    // MULTI_FUSED_KEPT_LEVELS and _multi_fused_kept enforce
 template <int W>
 __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp, i64 nwarps, int lane) {

@@ -183,6 +183,23 @@ def test_every_number_of_kept_levels(kernels, kept, name):
         kernels.multi_fused_kept_levels = before
 
 
+def test_kept_levels_grow_to_a_deep_graph(kernels):
+    """A graph's workspace keeps MULTI_FUSED_KEPT_FIRST levels; a run that goes deeper grows
+    them to its depth (rounded up to KEPT_STEP, at most MULTI_FUSED_KEPT_LEVELS) for the next
+    runs, whose levels are the same; a shallow graph's stay as they were."""
+    from lagraph_dist.local.gpu_kernels.multi_fused import KEPT_STEP, MULTI_FUSED_KEPT_FIRST
+    kernels._multi_fused_cache = None
+    deep = path_graph(100)
+    check(kernels, deep, [0, 7, 0], mode="auto")
+    kept = kernels._multi_fused_cache[1]["kept"]
+    assert 100 <= kept < 100 + 2 * KEPT_STEP and kept % KEPT_STEP == 0       # (depth 99, and the empty level)
+    check(kernels, deep, [0, 7, 0], mode="auto")
+    check(kernels, deep, np.arange(70), mode="auto", depth_limit=90, parents=False, extra_rows=3)
+    shallow = GRAPHS["undirected"]()
+    check(kernels, shallow, [0, 1, 2], mode="auto")
+    assert kernels._multi_fused_cache[1]["kept"] == MULTI_FUSED_KEPT_FIRST
+
+
 def test_kept_levels_out_of_range_refused(kernels):
     from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_LEVELS
     before = kernels.multi_fused_kept_levels
@@ -203,7 +220,7 @@ def test_kept_levels_fit_the_free_memory(kernels, monkeypatch):
     slot = 8 * n * width
     for free, kept in ((int(5 * slot / MULTI_FUSED_KEPT_SHARE), 5), (slot, 0), (1 << 50, kernels.multi_fused_kept_levels)):
         monkeypatch.setattr(kernels, "free_device_bytes", lambda free=free: (free, free))
-        assert kernels._multi_fused_kept(n, width) == kept
+        assert kernels._multi_fused_kept(n, width, 10**6) == kept
     monkeypatch.setattr(kernels, "free_device_bytes", lambda: (0, 0))
     kernels._multi_fused_cache = None
     check(kernels, path_graph(), [0, 5, 119], mode="auto")

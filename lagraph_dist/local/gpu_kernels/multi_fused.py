@@ -27,10 +27,16 @@ MULTI_FUSED_BLOCKS_PER_SM = 2
 #: lanes that read a pull row together when a vertex has one word (multi_fused.cu's PULL_LANES;
 #: Kronecker 22, 64 sources, one H200: 1, 2, 4, 8 lanes gave 5.89, 5.81, 6.04, 7.38 ms a batch)
 MULTI_FUSED_PULL_LANES = 2
-#: levels whose frontier words a run keeps to its end, which writes each row's levels once,
-#: coalesced (multi_fused.cu's LD_MF_KEPT_PLANES bits of depth), where deeper levels' are
-#: written as they settle, a row's few entries at a time
-MULTI_FUSED_KEPT_LEVELS = 32
+#: levels whose frontier words a run keeps to its end at most, which writes each row's levels
+#: once, coalesced (multi_fused.cu's LD_MF_KEPT_PLANES bits of depth), where deeper levels' are
+#: written as they settle, a row's few entries at a time (one H200, wing, 512 sources: a pull
+#: level past the kept ones took ~105 us against ~58 us within them)
+MULTI_FUSED_KEPT_LEVELS = 128
+#: the kept levels a graph's workspace starts with; a run that goes deeper grows them to its
+#: depth (rounded up to KEPT_STEP) for the runs after it, so a shallow graph holds no slots for
+#: depths it never reaches (a slot is n * words * 8 bytes: 268 MB at Kronecker 22, 512 sources)
+MULTI_FUSED_KEPT_FIRST = 32
+KEPT_STEP = 8
 #: the share of the device's free memory the kept words may take (fewer levels are kept beyond it)
 MULTI_FUSED_KEPT_SHARE = 0.25
 
@@ -104,6 +110,8 @@ class MultiFusedKernels(KernelsBase):
         self.launch_cooperative(function, self._multi_fused_blocks(function), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
         ran, push, previous, unexplored, started = (int(x) for x in head[:5])
+        if levels:
+            self._keep_deeper(space, n, width, ran + 1)
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
         if ran > MULTI_FUSED_RECORDS_READ:
             flat = self.read(report["device"][MULTI_FUSED_NSTATUS:MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * ran])
@@ -153,7 +161,7 @@ class MultiFusedKernels(KernelsBase):
                              f"more than {MULTI_FUSED_PUSH_GIANT} out-edges and 2^{MULTI_FUSED_GIANT_SHIFT} edges; "
                              f"this graph has {giants:,} and {out_csr.nnz:,}")
         rows, starts = self._long_row_slices(in_csr)
-        kept = self._multi_fused_kept(n, width)
+        kept = self._multi_fused_kept(n, width, MULTI_FUSED_KEPT_FIRST)
         space = {
             "visited": cp.empty(n * width, dtype=cp.uint64),
             "frontiers": cp.zeros((kept + 3) * n * width, dtype=cp.uint64), "kept": kept,
@@ -169,15 +177,27 @@ class MultiFusedKernels(KernelsBase):
         self._multi_fused_cache = (key, space)
         return space
 
-    def _multi_fused_kept(self, n, width):
-        """Frontier slots kept to the end: multi_fused_kept_levels, fewer where their words would
-        take more than MULTI_FUSED_KEPT_SHARE of the device's free memory (deeper levels' rows
-        are then written as they settle: the same levels, written in more pieces)."""
+    def _multi_fused_kept(self, n, width, depths):
+        """Frontier slots kept to the end for runs of ``depths`` levels: as many, at most
+        multi_fused_kept_levels, fewer where their words would take more than
+        MULTI_FUSED_KEPT_SHARE of the device's free memory (deeper levels' rows are then written
+        as they settle: the same levels, written in more pieces)."""
         most = int(self.multi_fused_kept_levels)
         if not 0 <= most <= MULTI_FUSED_KEPT_LEVELS:
             raise ValueError(f"multi_fused_kept_levels must be 0 to {MULTI_FUSED_KEPT_LEVELS}, got {most}")
         slot_bytes = 8 * max(n, 1) * width
-        return min(most, int(self.free_device_bytes()[0] * MULTI_FUSED_KEPT_SHARE) // slot_bytes)
+        return min(most, depths, int(self.free_device_bytes()[0] * MULTI_FUSED_KEPT_SHARE) // slot_bytes)
+
+    def _keep_deeper(self, space, n, width, depths):
+        """After a run of ``depths`` levels deeper than the workspace keeps: its frontier slots
+        grown for the next runs on this graph (zero, as every run leaves them)."""
+        if depths <= space["kept"]:
+            return
+        kept = self._multi_fused_kept(n, width, -(-depths // KEPT_STEP) * KEPT_STEP)
+        if kept > space["kept"]:
+            space["frontiers"] = None                            # (free the old slots first)
+            space["frontiers"] = self.cp.zeros((kept + 3) * n * width, dtype=self.cp.uint64)
+            space["kept"] = kept
 
     def _long_row_slices(self, in_csr):
         """(row, first in-edge) of every slice of MULTI_FUSED_LONG_ROW in-edges of the rows that
