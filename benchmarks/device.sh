@@ -23,6 +23,9 @@ site=$(mktemp -d)
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
 # (set-up logs stay in /tmp and are printed only on failure: a call brings back at most 8 files
 # from $OUT, gpu.txt is one, and the stages' records need the rest)
+# a warm machine keeps ignored build outputs between calls: a build/ folder left by an earlier install would
+# lend this one its stamped commit, so the package is built from scratch
+rm -rf build *.egg-info
 python3 -m pip install -q --upgrade --no-index --no-deps --no-build-isolation --target "$site" . > /tmp/install.log 2>&1 \
     || { cat /tmp/install.log; exit 1; }
 # the reference must work before any stage spends device time on it
