@@ -200,6 +200,20 @@ def test_kept_levels_grow_to_a_deep_graph(kernels):
     assert kernels._multi_fused_cache[1]["kept"] == MULTI_FUSED_KEPT_FIRST
 
 
+def test_kept_levels_grow_within_a_sliver_of_the_device(kernels, monkeypatch):
+    """Growth stops at MULTI_FUSED_KEPT_GROW_SHARE of the device's total memory (bfs_multi's
+    plan does not count the kept words): a device whose share holds 40 slots keeps 40."""
+    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_GROW_SHARE
+    kernels._multi_fused_cache = None
+    deep = path_graph(100)
+    free, _ = kernels.free_device_bytes()
+    total = int(40 * 8 * deep[2] / MULTI_FUSED_KEPT_GROW_SHARE) + 1
+    monkeypatch.setattr(kernels, "free_device_bytes", lambda: (free, total))
+    check(kernels, deep, [0, 7, 0], mode="auto")
+    assert kernels._multi_fused_cache[1]["kept"] == 40
+    check(kernels, deep, [3, 0], mode="auto")
+
+
 def test_kept_levels_out_of_range_refused(kernels):
     from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_LEVELS
     before = kernels.multi_fused_kept_levels

@@ -37,6 +37,10 @@ MULTI_FUSED_KEPT_LEVELS = 128
 #: depths it never reaches (a slot is n * words * 8 bytes: 268 MB at Kronecker 22, 512 sources)
 MULTI_FUSED_KEPT_FIRST = 32
 KEPT_STEP = 8
+#: the share of the device's total memory a workspace's kept words may grow to (bfs_multi plans
+#: its batches on the free memory without them: growth stays within a sliver, wing's 96 levels
+#: at 512 sources taking 0.4 GB, about 0.3% of an H200)
+MULTI_FUSED_KEPT_GROW_SHARE = 0.02
 #: the share of the device's free memory the kept words may take (fewer levels are kept beyond it)
 MULTI_FUSED_KEPT_SHARE = 0.25
 
@@ -193,7 +197,9 @@ class MultiFusedKernels(KernelsBase):
         grown for the next runs on this graph (zero, as every run leaves them)."""
         if depths <= space["kept"]:
             return
-        kept = self._multi_fused_kept(n, width, -(-depths // KEPT_STEP) * KEPT_STEP)
+        slot_bytes = 8 * max(n, 1) * width
+        room = int(self.free_device_bytes()[1] * MULTI_FUSED_KEPT_GROW_SHARE) // slot_bytes
+        kept = min(self._multi_fused_kept(n, width, -(-depths // KEPT_STEP) * KEPT_STEP), room)
         if kept > space["kept"]:
             space["frontiers"] = None                            # (free the old slots first)
             space["frontiers"] = self.cp.zeros((kept + 3) * n * width, dtype=self.cp.uint64)
