@@ -207,8 +207,13 @@ def test_kept_levels_grow_within_a_sliver_of_the_device(kernels, monkeypatch):
     kernels._multi_fused_cache = None
     deep = path_graph(100)
     free, _ = kernels.free_device_bytes()
-    total = int(40 * 8 * deep[2] / MULTI_FUSED_KEPT_GROW_SHARE) + 1
-    monkeypatch.setattr(kernels, "free_device_bytes", lambda: (free, total))
+    device = {"total": 1}                                  # (no room: the first run keeps its 32)
+    monkeypatch.setattr(kernels, "free_device_bytes", lambda: (free, device["total"]))
+    check(kernels, deep, [0, 7, 0], mode="auto")
+    space = kernels._multi_fused_cache[1]
+    assert space["kept"] == 32
+    slot_bytes = 8 * space["frontiers"].size // (space["kept"] + 3)    # (the block's rows, padded)
+    device["total"] = int(40 * slot_bytes / MULTI_FUSED_KEPT_GROW_SHARE) + 1
     check(kernels, deep, [0, 7, 0], mode="auto")
     assert kernels._multi_fused_cache[1]["kept"] == 40
     check(kernels, deep, [3, 0], mode="auto")
