@@ -701,10 +701,8 @@ def _log_append(log_ids, log_words, used, nq, nn, nxt):
     if used + nn > log_ids.shape[0]:
         capacity = max(2 * log_ids.shape[0], used + nn)
         ids, words = np.empty(capacity, np.int32), np.empty((capacity, log_words.shape[1]), np.uint64)
-        for j in range(used):
-            ids[j] = log_ids[j]
-            for w in range(log_words.shape[1]):
-                words[j, w] = log_words[j, w]
+        ids[:used] = log_ids[:used]
+        words[:used] = log_words[:used]
         log_ids, log_words = ids, words
     for j in range(nn):
         v = nq[j]
