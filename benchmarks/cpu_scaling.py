@@ -54,7 +54,6 @@ import argparse
 import gc
 import json
 import os
-import re
 import shlex
 import shutil
 import signal
@@ -68,7 +67,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import EDGEFACTOR, RESULTS, build_timed, preset, record_file, timed, write_record  # noqa: E402
+from harness import EDGEFACTOR, RESULTS, build_timed, preset, record_file, short_commit, timed, write_record  # noqa: E402
 
 STAGES = ("expand", "mask", "local", "fold", "merge")
 FUSED = "fused"                 # the stage of a level run inside the compiled whole-search call
@@ -308,15 +307,6 @@ def summarize(scale_record, args):
                     problems.append(f"scale {scale_record['scale']} {name} {direction}: levels differ from "
                                     f"{peer_name} at roots {differ}")
     return problems
-
-
-def short_commit(commit):
-    """A commit as a table or a file name shows it: a git hash's first 7 characters (a new record
-    holds the full hash); anything else as it is (an old record's short hash, or a name given by
-    hand through $LAGRAPH_DIST_COMMIT such as ``9f19b52+stack``); None stays None."""
-    if isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{8,64}", commit):
-        return commit[:7]
-    return commit
 
 
 def table(record):

@@ -3,8 +3,9 @@
 timed repeats after a warm-up, the checks every timed result passes (a batch's rows against the
 single searches too), the peers (scipy's compiled BFS, python-graphblas through
 ``lagraph_dist.tools.reference``), the options several scripts take (--backend, --peers, presets
-of sizes), progress lines, the record's file and a markdown table. The records' environment, the
-roots and the JSON writer are ``lagraph_dist.tools.bench``'s.
+of sizes), progress lines, the record's file, the records of a results folder, and the cells of
+the tables made from them (by the scripts and by ``results_report.py``). The records'
+environment, the roots and the JSON writer are ``lagraph_dist.tools.bench``'s.
 
 A script imports this module after putting ``benchmarks/`` first on ``sys.path`` (it may run
 under ``python -m mpi4py``, which does not). The graph specs:
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import math
 import os
 import re
 import sys
@@ -408,7 +411,7 @@ def log(text):
     print(text, file=sys.stderr, flush=True)
 
 
-# -- records and tables ---------------------------------------------------------------------------
+# -- records ------------------------------------------------------------------------------------
 def slug(text):
     """``text`` as a file name's part: lower case, dashes between words."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -427,7 +430,101 @@ def write_record(record, path):
     return path
 
 
+def load(results, name):
+    return json.loads((Path(results) / name).read_text())
+
+
+def names(results, patterns):
+    """The records under results whose paths (relative to it) match any of the glob patterns, in name order."""
+    results = Path(results)
+    return sorted({path.relative_to(results).as_posix() for pattern in patterns for path in results.glob(pattern)})
+
+
+def records(results, patterns):
+    """{name: record} of :func:`names`."""
+    return {name: load(results, name) for name in names(results, patterns)}
+
+
+def short_commit(commit):
+    """A commit as a table or a file name shows it: a git hash's first 7 characters (a new record
+    holds the full hash); anything else as it is (an old record's short hash, or a name given by
+    hand through $LAGRAPH_DIST_COMMIT such as ``9f19b52+stack``); None stays None."""
+    if isinstance(commit, str) and re.fullmatch(r"[0-9a-f]{8,64}", commit):
+        return commit[:7]
+    return commit
+
+
+def grid_text(grid):
+    """A grid's shape as the records' names write it: 2x4."""
+    return "x".join(map(str, grid))
+
+
+# -- table cells and tables -----------------------------------------------------------------------
+def missing(x):
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def sig(x, digits=3):
+    """x to `digits` significant figures, written plainly (no exponent); '-' when absent."""
+    if missing(x):
+        return "-"
+    if x == 0:
+        return "0"
+    if abs(x) >= 10 ** digits:
+        return f"{x:.0f}"
+    text = np.format_float_positional(x, precision=digits, unique=False, fractional=False, trim="k")
+    return text.removesuffix(".")            # '112.' when the figures end at the point
+
+
+def rate(teps, unit=1e9):
+    """TEPS in `unit` (GTEPS by default): one decimal from 10 up, three figures below."""
+    if missing(teps):
+        return "-"
+    value = teps / unit
+    return f"{value:.1f}" if value >= 10 else sig(value)
+
+
+def ms(seconds):
+    return "-" if missing(seconds) else sig(1e3 * seconds, 4)
+
+
+def times(x):
+    return "-" if missing(x) else sig(x) + "x"
+
+
+def megabytes(nbytes):
+    return "-" if missing(nbytes) else sig(nbytes / 1e6)
+
+
+def gib(nbytes):
+    return "-" if missing(nbytes) or not nbytes else sig(nbytes / 2**30)
+
+
+def count(n):
+    return f"{n:,}"
+
+
+def plural(n, noun):
+    return f"{count(n)} {noun}" + ("" if n == 1 else "s")
+
+
+def span(low, high, show):
+    """'low .. high', or one figure where both read the same."""
+    low_text, high_text = show(low), show(high)
+    return low_text if low_text == high_text else f"{low_text} .. {high_text}"
+
+
 def table(header, rows):
-    """A markdown table's lines: the header, its rule, then one line a row (cells as text)."""
+    """A markdown table's lines: the header, its rule, then one line a row."""
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
-        "| " + " | ".join(row) + " |" for row in rows]
+        "| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+
+
+def md_table(header, rows):
+    """:func:`table` as one text."""
+    return "\n".join(table(header, rows))
+
+
+def paragraphs(*parts):
+    """Markdown blocks one after another, the empty ones left out."""
+    return "\n\n".join(part for part in parts if part)

@@ -42,9 +42,8 @@ BENCHMARKS = Path(__file__).resolve().parent
 RESULTS = BENCHMARKS / "results"
 sys.path.insert(0, str(BENCHMARKS))
 
-import harness  # noqa: E402  (sibling scripts, not a package)
-import multigpu_report  # noqa: E402
-from cpu_scaling import short_commit  # noqa: E402
+import multigpu_report  # noqa: E402  (sibling scripts, not a package)
+from harness import grid_text, md_table, short_commit  # noqa: E402
 from model_extrapolate import Profile  # noqa: E402
 TARGETS = {"2x4": "2x2", "4x2": "2x2", "1x8": "1x4", "8x1": "4x1"}      # new grid: the 4-GPU base
 VALIDATION = {"1x4": "1x2", "2x2": "1x2", "4x1": "2x1"}                 # 4-GPU grid: the 2-GPU base
@@ -53,10 +52,6 @@ VALIDATION = {"1x4": "1x2", "2x2": "1x2", "4x1": "2x1"}                 # 4-GPU 
 def grid_of(text):
     rows, cols = (int(x) for x in text.lower().split("x"))
     return rows, cols
-
-
-def grid_text(grid):
-    return "x".join(map(str, grid))
 
 
 def first_search(record):
@@ -200,7 +195,7 @@ def table(rows, measured=None):
         if measured is not None:
             found = measured.get(grid)
             cells[-1].append(f"{found:.1f}" if found is not None else "-")
-    return "\n".join(harness.table(header + (["measured GTEPS"] if measured is not None else []), cells))
+    return md_table(header + (["measured GTEPS"] if measured is not None else []), cells)
 
 
 def main(argv=None):
