@@ -43,9 +43,9 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, each_graph, edges, graph_info, graph_name, level_stats,  # noqa: E402
-                     log, our_bfs, parse_spec, peers_option, preset, ratios, record_file, run_peers,
-                     scipy_csr, table, timed_calls, write_record)
+from harness import (RESULTS, SpecError, count, each_graph, edges, graph_info, graph_name, level_stats,  # noqa: E402
+                     log, md_table, our_bfs, parse_spec, peers_option, preset, ratios, record_file, run_peers,
+                     scipy_csr, sig, times, timed_calls, write_record)
 
 FULL = {"graphs": ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000",
                    "road:1000000"], "roots": 4, "repeats": 5, "peer_repeats": 3}
@@ -181,21 +181,25 @@ def record_name(env):
     return record_file("cpu", env.get("host"), env.get("commit"))
 
 
-def format_table(record):
-    header = ["graph", "build: ours / scipy", *(f"ours {d}" for d in record["directions"]), *record["peers"],
-              "scipy / ours auto"]
-    rows = []
+PEERS_SHOWN = ("scipy", "graphblas-push", "graphblas-pushpull")
+HEADER = ["graph", "levels", "roots", "ours auto", "ours push", "ours pull", "scipy csgraph", "graphblas push",
+          "graphblas push/pull", "scipy / ours auto", "graphblas push/pull / ours auto",
+          "build ms: ours / scipy (scipy / ours)"]
+
+
+def rows(record):
+    """The record's table (here and in results/README.md): median ms a search, a row a graph."""
+    made = []
     for graph in record["graphs"]:
-        build = graph["construction"]
-        cells = [f"{graph['lagraph_dist'][d]['median_ms']:.4g}" if d in graph["lagraph_dist"] else "-"
-                 for d in record["directions"]]
-        cells += [f"{graph['peers'][p]['median_ms']:.4g}" if "median_ms" in graph["peers"].get(p, {}) else "-"
-                  for p in record["peers"]]
-        versus = graph["ratios"].get("scipy", {}).get("auto")
-        rows.append([graph["name"], f"{build['from_edges']['median_ms']:.4g} / {build['scipy_csr']['median_ms']:.4g}",
-                     *cells, "-" if versus is None else f"{versus:.3g}x"])
-    return "\n".join([f"{record['environment']['device']} ({record['environment']['cpu_count']} cores, "
-                      f"{record['threads']} threads); median ms", "", *table(header, rows)])
+        ours, peers, build = graph["lagraph_dist"], graph["peers"], graph["construction"]
+        cells = [sig(ours[d]["median_ms"], 4) if d in ours else "-" for d in DIRECTIONS]
+        cells += [sig(peers[p]["median_ms"], 4) if "median_ms" in peers.get(p, {}) else "-" for p in PEERS_SHOWN]
+        versus = [times(graph["ratios"].get(p, {}).get("auto")) for p in ("scipy", "graphblas-pushpull")]
+        build_ratio = build["scipy_csr"]["median_ms"] / build["from_edges"]["median_ms"]
+        made.append([graph["name"], count(graph["levels"]), len(graph["roots"]), *cells, *versus,
+                     f"{sig(build['from_edges']['median_ms'], 4)} / {sig(build['scipy_csr']['median_ms'], 4)} "
+                     f"({times(build_ratio)})"])
+    return made
 
 
 def parse_args(argv):
@@ -240,7 +244,8 @@ def main(argv=None):
                     "csr_matrix((int8 ones, (i, j))) + sum_duplicates on both directions of the same edges",
         "graphs": graphs,
     }
-    print(format_table(record), flush=True)
+    print(f"{env['device']} ({env['cpu_count']} cores, {record['threads']} threads); median ms\n", flush=True)
+    print(md_table(HEADER, rows(record)), flush=True)
     out = write_record(record, args.json or RESULTS / record_name(env))
     log(f"record written to {out}")
     return record

@@ -454,6 +454,24 @@ def short_commit(commit):
     return commit
 
 
+def device_of(env):
+    name = env.get("device", "device not recorded")
+    if env.get("backend") == "gpu":
+        visible = env.get("gpus_visible")
+        return name if not visible or visible == 1 else f"{name} ({visible} GPUs visible)"
+    return f"CPU {name}, {env.get('cpu_count', '?')} cores"
+
+
+def commit_of(env):
+    """A full hash by its first 7 characters (an old record holds 7 characters or a name given by hand)."""
+    return short_commit(env.get("commit")) or "not recorded"
+
+
+def record_commit(record):
+    """The commit a record without an environment names at its top (else the code write_json stamped)."""
+    return short_commit(record.get("commit") or (record.get("code") or {}).get("commit"))
+
+
 def grid_text(grid):
     """A grid's shape as the records' names write it: 2x4."""
     return "x".join(map(str, grid))

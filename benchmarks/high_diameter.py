@@ -46,9 +46,10 @@ import scipy.sparse.csgraph as csgraph
 import lagraph_dist as ld
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, backend_option, build_timed, each_graph, edges, graph_info,  # noqa: E402
-                     graph_name, level_stats, log, our_bfs, parse_spec, peers_option, preset, ratios,
-                     require_levels, run_peers, scipy_levels, slug, table, timed_calls, write_record)
+from harness import (RESULTS, SpecError, backend_option, build_timed, commit_of, count, device_of,  # noqa: E402
+                     each_graph, edges, graph_info, graph_name, level_stats, log, md_table, our_bfs, parse_spec,
+                     peers_option, preset, ratios, require_levels, run_peers, scipy_levels, sig, slug, times,
+                     timed_calls, write_record)
 
 SOURCE = 0
 DIRECTIONS = ("push", "auto")
@@ -152,30 +153,38 @@ def device_tag(env):
     return "cpu" if env["backend"] != "gpu" else slug(env["device"])
 
 
-def format_table(record):
-    """The record as a heading and a markdown table: one row per graph and run."""
-    header = ["graph", "levels", "run", "ms / BFS", "us / level", f"time / ours ({', '.join(record['directions'])})",
-              "fused levels", "host reads / level", "stats s", "validated"]
-    rows = []
+HEADER = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours", "fused levels",
+          "host reads / level", "validated"]
+
+
+def rows(record):
+    """The record's table (here and in results/README.md): a row a graph and run."""
+    made = []
     for graph in record["graphs"]:
-        ours = graph["lagraph_dist"]
-        runs = [(f"lagraph_dist {d}", run) for d, run in ours.items()] + list(graph["peers"].items())
-        for name, run in runs:
-            rows.append([graph["name"], f"{graph['levels']:,}", name,
-                         *_row_figures(run, [mine["median_ms"] for mine in ours.values()])])
-    return "\n".join([f"device: {record['environment'].get('device', '?')}; backend: {record['backend']}; "
-                      f"source {record['source']}; levels = {record['levels_definition']}", "", *table(header, rows)])
+        runs = [(f"lagraph_dist {d}", result, None) for d, result in graph["lagraph_dist"].items()]
+        runs += [(peer, result, graph["ratios"].get(peer)) for peer, result in graph["peers"].items()]
+        for label, result, ratios in runs:
+            made.append([graph["name"], count(graph["levels"]), label, *_figures(result, ratios)])
+    return made
 
 
-def _row_figures(run, ours_ms):
-    if "skipped" in run:
-        return ["-"] * 6 + [f"skipped: {run['skipped']}"]
-    stats = run.get("stats")
-    per_level = ([f"{stats['fused_levels']:,}", f"{stats['host_reads_per_level']:.2f}", f"{stats['seconds']:.3f}"]
-                 if stats else ["-"] * 3)
-    return [f"{run['median_ms']:.4g}", f"{run['us_per_level']:.4g}",
-            ", ".join(f"{run['median_ms'] / ms:.3g}" for ms in ours_ms), *per_level,
-            f"{run['validated']}/{run['repeats']}"]
+def _figures(result, ratios):
+    if "skipped" in result:
+        return ["-"] * 5 + [f"skipped: {result['skipped']}"]
+    stats = result.get("stats") or {}
+    over_ours = ", ".join(f"{d} {times(r)}" for d, r in ratios.items()) if ratios else "-"
+    return [sig(result["median_ms"], 4), sig(result["us_per_level"], 4), over_ours,
+            count(stats["fused_levels"]) if "fused_levels" in stats else "-",
+            sig(stats["host_reads_per_level"]) if "host_reads_per_level" in stats else "-",
+            f"{result['validated']}/{result['repeats']}"]
+
+
+def summary(record, name):
+    """The record under a heading naming its file, commit and device."""
+    env = record["environment"]
+    return "\n".join([f"## `{name}`: commit `{commit_of(env)}`, {device_of(env)}", "",
+                      f"Backend {record['backend']}, source {record['source']}; levels = {record['levels_definition']}.",
+                      "", md_table(HEADER, rows(record))])
 
 
 # -- command line ------------------------------------------------------------------------------
@@ -238,7 +247,7 @@ def main(argv=None):
     }
     out = write_record(record, args.json or RESULTS / f"high-diameter-{device_tag(env)}.json")
     log(f"record written to {out}")
-    print(format_table(record), flush=True)
+    print(summary(record, out.name), flush=True)
 
 
 if __name__ == "__main__":

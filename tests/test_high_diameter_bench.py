@@ -115,7 +115,7 @@ def test_quick_prints_one_table_row_per_run(quick):
     record, out = quick
     rows = [line for line in out.splitlines() if line.startswith("| mesh") or line.startswith("| path")]
     assert len(rows) == len(record["graphs"]) * (len(OUR_RUNS) + len(PEERS))
-    assert "| graph | levels | run | ms / BFS | us / level |" in out
+    assert "| graph | levels | run | ms / BFS (median) | us / level |" in out
     assert all(row.rstrip().endswith("1/1 |") for row in rows)
 
 
