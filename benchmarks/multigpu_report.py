@@ -1,42 +1,35 @@
-"""The scaling table of multigpu_bench.py records: GTEPS, speedup and efficiency, per-level
-compute / expand / fold seconds, small-level cost against one GPU, and measured bytes beside
-lagraph_dist.tools.model; and its PNG.
+"""The tables of a folder of multigpu_bench.py records (``multigpu/``, ``multigpu-4gpu/``): each
+run's GTEPS, speedup and efficiency against one GPU, where its first search's time goes
+(compute / expand / fold), small levels against one GPU, measured bytes beside
+lagraph_dist.tools.model; the first root's levels on each grid against one GPU; and the PNG.
 
-benchmarks/results_report.py is the one entry point: it writes multigpu/scaling.md and
-scaling-summary.json from these functions (and scaling.png with --plots).
+benchmarks/results_report.py is the one entry point: it writes the folder's scaling.md and
+scaling-summary.json and the regions of results/README.md from these functions (and
+scaling.png with --plots).
 """
-import json
 import math
 from pathlib import Path
 
 from lagraph_dist.tools import model
 from lagraph_dist.semirings import any_secondi
 
+from harness import count, grid_text, md_table, megabytes, ms, rate, records, sig, times
+
 SMALL = 100        # a level of under this many frontier vertices is "small" (issue 7's target)
+SCALING_NOTE = (f"GTEPS: harmonic means. small levels vs 1 GPU: mean seconds of the first root's levels of "
+                f"under {SMALL} frontier vertices against the same on one GPU. bytes measured / "
+                f"model: the stage-synced first search's bytes (all ranks) against `lagraph_dist.tools.model`'s "
+                f"estimate (its upper estimate in brackets).")
+LEVELS_NOTE = ("compute = mask + local product + merge. 1 GPU ms: the same level of the same root on one GPU, "
+               "not stage-synced (`-` where it ran fused).")
 
 
-def load(folder):
-    records = {}
-    for path in sorted(Path(folder).glob("gpu*-*.json")):
-        record = json.loads(path.read_text())
-        records[path.stem] = record
-    return records
+def folder_records(results, folder):
+    """{name: record} of the folder's multigpu_bench.py records (not its subfolders)."""
+    return records(Path(results) / folder, ("gpu*-*.json",))
 
 
-def key(record):
-    return (record["graph"]["scale"], "x".join(map(str, record["grid"])), record["transport"])
-
-
-def gteps(record, direction):
-    run = record["lagraph_dist"].get(direction)
-    return None if run is None else run["harmonic_mean_teps"] / 1e9
-
-
-def one_decimal(value):
-    """A figure of the table; '-' where the run has none (mpi-host ran auto alone)."""
-    return "-" if value is None or math.isnan(value) else f"{value:.1f}"
-
-
+# -- a level's and a search's parts ---------------------------------------------------------------
 def level_split(level):
     """A stage-synced level's seconds: compute (mask + local + merge), expand, fold, level."""
     stages = level.get("stage_seconds") or {}
@@ -73,64 +66,116 @@ def small_level_ratio(levels, baseline_levels):
     return (sum(mine) / len(mine)) / (sum(base) / len(base))
 
 
-def report(records):
-    by_key = {key(r): (name, r) for name, r in records.items()}
-    baseline = next((r for (scale, grid, _), (_, r) in by_key.items() if grid == "1x1"), None)
-    base_scale = baseline["graph"]["scale"] if baseline else None
-    lines = ["| run | GPUs | auto GTEPS | push GTEPS | vs 1 GPU (auto) | efficiency (auto) | build s | "
-             "small levels vs 1 GPU | expand+fold share | bytes measured / model (upper) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    summary = []
-    for (scale, grid, transport), (name, record) in sorted(by_key.items()):
-        auto, push = gteps(record, "auto"), gteps(record, "push")
-        gpus = record["gpus"]
-        speed = eff = None
-        if baseline and auto:
-            base_auto = gteps(baseline, "auto")
-            speed = auto / base_auto
-            eff = speed / gpus
-        run = record["lagraph_dist"].get("auto") or next(iter(record["lagraph_dist"].values()))
-        synced = run["levels_first_root_stage_synced"]
-        split = stage_split(synced)
-        share = ((split["expand"] + split["fold"]) / split["level"]) if split["level"] and gpus > 1 else None
-        ratio = (small_level_ratio(run["levels_first_root"], baseline["lagraph_dist"]["auto"]["levels_first_root"])
-                 if baseline and gpus > 1 else None)
-        measured = measured_bytes(synced)
-        prediction = predicted(record["grid"], record["n"], synced)["total"] if gpus > 1 else {"all": 0, "all_upper": 0}
-        model_text = (f"{measured / 1e6:.1f} MB / {prediction['all'] / 1e6:.1f} MB "
-                      f"({prediction['all_upper'] / 1e6:.1f} MB)" if gpus > 1 else "-")
-        lines.append(f"| {grid} {transport} scale {scale} | {gpus} | {one_decimal(auto)} | {one_decimal(push)} | "
-                     f"{'-' if speed is None else f'{speed:.2f}x'} | {'-' if eff is None else f'{100 * eff:.0f}%'} | "
-                     f"{record['graph']['build_seconds']:.1f} | {'-' if ratio is None else f'{ratio:.1f}x'} | "
-                     f"{'-' if share is None else f'{100 * share:.0f}%'} | {model_text} |")
-        summary.append({"run": name, "scale": scale, "grid": grid, "transport": transport, "gpus": gpus,
-                        "roots": run["roots"],
-                        "auto_gteps": auto, "push_gteps": push, "speedup_vs_one_gpu": speed,
-                        "efficiency": eff, "weak": baseline is not None and scale > base_scale,
-                        "build_seconds": record["graph"]["build_seconds"], "small_level_ratio": ratio,
-                        "expand_fold_share": share, "stage_seconds_first_root": split,
-                        "bytes_measured": measured, "bytes_model": prediction["all"],
-                        "bytes_model_upper": prediction["all_upper"]})
-    return "\n".join(lines), summary
+# -- the runs against one GPU ---------------------------------------------------------------------
+def gteps(record, direction):
+    run = record["lagraph_dist"].get(direction)
+    return None if run is None else run["harmonic_mean_teps"] / 1e9
 
 
-def plot(summary, path):
+def run_summary(name, record, baseline):
+    """One run's figures (an entry of scaling-summary.json), against the one-GPU ``baseline``."""
+    scale, gpus = record["graph"]["scale"], record["gpus"]
+    auto = gteps(record, "auto")
+    speed = auto / gteps(baseline, "auto") if baseline and auto else None
+    run = record["lagraph_dist"].get("auto") or next(iter(record["lagraph_dist"].values()))
+    synced = run["levels_first_root_stage_synced"]
+    split = stage_split(synced)
+    several = gpus > 1
+    prediction = predicted(record["grid"], record["n"], synced)["total"] if several else {"all": 0, "all_upper": 0}
+    return {"run": Path(name).stem, "scale": scale, "grid": grid_text(record["grid"]), "transport": record["transport"],
+            "gpus": gpus, "roots": run["roots"], "auto_gteps": auto, "push_gteps": gteps(record, "push"),
+            "speedup_vs_one_gpu": speed, "efficiency": None if speed is None else speed / gpus,
+            "weak": baseline is not None and scale > baseline["graph"]["scale"],
+            "build_seconds": record["graph"]["build_seconds"],
+            "small_level_ratio": (small_level_ratio(run["levels_first_root"],
+                                                    baseline["lagraph_dist"]["auto"]["levels_first_root"])
+                                  if baseline and several else None),
+            "expand_fold_share": (split["expand"] + split["fold"]) / split["level"] if split["level"] and several else None,
+            "stage_seconds_first_root": split, "bytes_measured": measured_bytes(synced),
+            "bytes_model": prediction["all"], "bytes_model_upper": prediction["all_upper"]}
+
+
+def summary(chosen):
+    """[:func:`run_summary`] of the records ({name: record}) by scale, grid and transport."""
+    by_key = {(r["graph"]["scale"], grid_text(r["grid"]), r["transport"]): (name, r) for name, r in chosen.items()}
+    baseline = next((r for (_, grid, _), (_, r) in by_key.items() if grid == "1x1"), None)
+    return [run_summary(name, record, baseline) for _, (name, record) in sorted(by_key.items())]
+
+
+def cell(value, text):
+    """A cell of the scaling table; '-' where the run has none (mpi-host ran auto alone)."""
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else text.format(value)
+
+
+def scaling_table(runs):
+    """scaling.md's table of the :func:`summary` ``runs``."""
+    header = ["run", "GPUs", "auto GTEPS", "push GTEPS", "vs 1 GPU (auto)", "efficiency (auto)", "build s",
+              "small levels vs 1 GPU", "expand+fold share", "bytes measured / model (upper)"]
+    rows = [[f"{run['grid']} {run['transport']} scale {run['scale']}", run["gpus"], cell(run["auto_gteps"], "{:.1f}"),
+             cell(run["push_gteps"], "{:.1f}"), cell(run["speedup_vs_one_gpu"], "{:.2f}x"),
+             cell(run["efficiency"] and 100 * run["efficiency"], "{:.0f}%"), f"{run['build_seconds']:.1f}",
+             cell(run["small_level_ratio"], "{:.1f}x"),
+             cell(run["expand_fold_share"] and 100 * run["expand_fold_share"], "{:.0f}%"),
+             f"{run['bytes_measured'] / 1e6:.1f} MB / {run['bytes_model'] / 1e6:.1f} MB "
+             f"({run['bytes_model_upper'] / 1e6:.1f} MB)" if run["gpus"] > 1 else "-"] for run in runs]
+    return md_table(header, rows)
+
+
+def readme_table(runs):
+    """The short table of the :func:`summary` ``runs`` that results/README.md shows."""
+    rows = []
+    for run in runs:
+        speed = times(run["speedup_vs_one_gpu"])
+        if run["weak"] and run["efficiency"] is not None:
+            speed += f" ({100 * run['efficiency']:.0f}% weak-scaling efficiency)"
+        label = f"scale {run['scale']}, " + ("1 GPU" if run["gpus"] == 1 else f"{run['grid']}, {run['transport']}")
+        rows.append([label, run["roots"], rate(run["auto_gteps"], 1), rate(run["push_gteps"], 1), speed,
+                     sig(run["build_seconds"]) + " s"])
+    return md_table(["run", "roots", "auto GTEPS", "push GTEPS", "vs one GPU (auto)", "build"], rows)
+
+
+# -- the first root's levels against one GPU ------------------------------------------------------
+def stage_levels_table(one_gpu, record):
+    """Per level of the first root: the level on one GPU against the stage-synced level on the grid."""
+    base = {level["level"]: level for level in one_gpu["lagraph_dist"]["auto"]["levels_first_root"]}
+    rows = []
+    for level in record["lagraph_dist"]["auto"]["levels_first_root_stage_synced"]:
+        stages, mine = level.get("stage_seconds") or {}, base.get(level["level"])
+        alone = "-" if mine is None or mine.get("fused") else ms(mine["seconds"])
+        rows.append([level["level"], level["direction"], count(level["frontier"]), count(level["discovered"]),
+                     alone, ms(level["seconds"]), ms(level_split(level)["compute"]), ms(stages.get("expand")),
+                     ms(stages.get("fold")), megabytes(sum(level["bytes"].values()))])
+    header = ["level", "direction", "frontier", "discovered", "1 GPU ms", "grid ms", "compute ms",
+              "expand ms", "fold ms", "MB sent (all ranks)"]
+    return md_table(header, rows)
+
+
+def levels_tables(chosen):
+    """:func:`stage_levels_table` of each nccl grid at the one-GPU record's scale, under its heading."""
+    one_gpu = next(record for record in chosen.values() if record["gpus"] == 1)
+    return [f"{grid_text(record['grid'])} nccl, scale {record['graph']['scale']}, auto, first root, "
+            f"stage-synced (`{name}`), against one GPU:\n\n{stage_levels_table(one_gpu, record)}"
+            for name, record in chosen.items()
+            if record["gpus"] > 1 and record["transport"] == "nccl"
+            and record["graph"]["scale"] == one_gpu["graph"]["scale"]]
+
+
+def plot(runs, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    labels = [f"{s['grid']}\n{s['transport']}\nscale {s['scale']}" for s in summary]
-    x = range(len(summary))
-    left.bar([i - 0.2 for i in x], [s["auto_gteps"] or 0 for s in summary], width=0.4, label="auto")
-    left.bar([i + 0.2 for i in x], [s["push_gteps"] or 0 for s in summary], width=0.4, label="push")
+    labels = [f"{s['grid']}\n{s['transport']}\nscale {s['scale']}" for s in runs]
+    x = range(len(runs))
+    left.bar([i - 0.2 for i in x], [s["auto_gteps"] or 0 for s in runs], width=0.4, label="auto")
+    left.bar([i + 0.2 for i in x], [s["push_gteps"] or 0 for s in runs], width=0.4, label="push")
     left.set_xticks(list(x), labels, fontsize=7)
     left.set_ylabel("GTEPS (harmonic mean)")
     left.set_title("Kronecker BFS on H200 GPUs, one rank a GPU")
     left.legend()
-    parts = ("compute", "expand", "fold")
-    bottom = [0.0] * len(summary)
-    for part in parts:
-        values = [1e3 * s["stage_seconds_first_root"][part] for s in summary]
+    bottom = [0.0] * len(runs)
+    for part in ("compute", "expand", "fold"):
+        values = [1e3 * s["stage_seconds_first_root"][part] for s in runs]
         right.bar(list(x), values, bottom=bottom, label=part)
         bottom = [b + v for b, v in zip(bottom, values)]
     right.set_xticks(list(x), labels, fontsize=7)

@@ -28,7 +28,6 @@ The first level's mask gather (once a search) is booked with the compute, as the
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -43,7 +42,7 @@ RESULTS = BENCHMARKS / "results"
 sys.path.insert(0, str(BENCHMARKS))
 
 import multigpu_report  # noqa: E402  (sibling scripts, not a package)
-from harness import grid_text, md_table, short_commit  # noqa: E402
+from harness import commit_of, grid_text, md_table, paragraphs  # noqa: E402
 from model_extrapolate import Profile  # noqa: E402
 TARGETS = {"2x4": "2x2", "4x2": "2x2", "1x8": "1x4", "8x1": "4x1"}      # new grid: the 4-GPU base
 VALIDATION = {"1x4": "1x2", "2x2": "1x2", "4x1": "2x1"}                 # 4-GPU grid: the 2-GPU base
@@ -75,8 +74,7 @@ def weak_records(folder, scale=None):
     """{grid text: record} of the nccl runs of ``folder`` with several GPUs (at ``scale`` when
     given: the weak-scaling runs), and every multi-GPU nccl record for the fit."""
     chosen, every = {}, []
-    for path in sorted(Path(folder).glob("gpu*-*.json")):
-        record = json.loads(path.read_text())
+    for record in multigpu_report.folder_records(folder, ".").values():
         if record["transport"] != "nccl" or record["gpus"] < 2 or "auto" not in record["lagraph_dist"]:
             continue
         every.append(record)
@@ -158,11 +156,9 @@ def predictions(base_folder, base_scale, targets):
 
 
 def commit_of_records(folder):
-    """The commits of the records the predictions start from, as one text (a full hash, as a new
-    record holds, by its first 7 characters)."""
-    commits = sorted({short_commit(json.loads(path.read_text())["environment"].get("commit")) or "not recorded"
-                      for path in Path(folder).glob("gpu*-*.json")})
-    return ", ".join(commits)
+    """The commits of the records the predictions start from, as one text."""
+    return ", ".join(sorted({commit_of(record["environment"])
+                             for record in multigpu_report.folder_records(folder, ".").values()}))
 
 
 def predicted_range(row):
@@ -196,6 +192,23 @@ def table(rows, measured=None):
             found = measured.get(grid)
             cells[-1].append(f"{found:.1f}" if found is not None else "-")
     return md_table(header + (["measured GTEPS"] if measured is not None else []), cells)
+
+
+def report(record, name):
+    """The record's text in results/README.md: its validation against the measured four-GPU runs,
+    then the eight-GPU predictions."""
+    fit = record["fit"]
+    missed = ", ".join(f"{grid} {'inside the range' if miss == 0 else f'{100 * miss:+.0f}% past it'}"
+                       for grid, miss in record["validation_misses"].items())
+    return paragraphs(
+        "From the two-GPU records (scale 27, `multigpu/`, another machine of the same H200s) to the four-GPU "
+        f"grids (scale 28), beside what was measured there (measured: {missed}):",
+        table(record["validation"], record["measured_auto_gteps"]),
+        f"From the four-GPU records (scale 28) to eight GPUs (scale 29); exchange fitted on the four-GPU "
+        f"machine's levels as {1e3 * fit['a_seconds']:.2f} ms a level + a byte at "
+        f"{1e-9 / fit['seconds_per_byte']:.0f} GB/s (rms residual {1e3 * fit['rms_seconds']:.2f} ms a level):",
+        table(record["predictions"]),
+        f"JSON: `{name}` (records at {record['commit']}); the method is in its `method` field.")
 
 
 def main(argv=None):

@@ -39,6 +39,7 @@ sys.path.insert(0, str(BENCHMARKS))
 import cpu_bench  # noqa: E402  (sibling scripts, not a package)
 import high_diameter  # noqa: E402
 import multigpu_report  # noqa: E402
+import predict_scaling  # noqa: E402
 from harness import (commit_of, count, device_of, gib, grid_text, load, md_table, megabytes, ms,  # noqa: E402
                      paragraphs, plural, rate, record_commit, records, sig, span, times)
 from harness import names  # noqa: E402,F401  (tests find the pattern matching here)
@@ -371,9 +372,10 @@ def summary_files(results):
     for name, record in records(results, H200_BENCH).items():
         files[results / name.replace(".json", ".md")] = whole_file([name], bench_summary(record, name))
     for folder in MULTIGPU_FOLDERS:
-        table_text, summary = multigpu_tables(results, folder)
-        files[results / folder / "scaling.md"] = whole_file(multigpu_records(results, folder), table_text)
-        files[results / folder / "scaling-summary.json"] = json.dumps(summary, indent=1) + "\n"
+        chosen = multigpu_report.folder_records(results, folder)
+        runs = multigpu_report.summary(chosen)
+        files[results / folder / "scaling.md"] = whole_file(chosen, multigpu_report.scaling_table(runs))
+        files[results / folder / "scaling-summary.json"] = json.dumps(runs, indent=1) + "\n"
     return files
 
 
@@ -392,85 +394,21 @@ def quick_rows(name, record):
             for graph, runs in record["graphs"].items() for direction in ("auto", "push", "pull") if direction in runs]
 
 
-# -- multi-GPU records (multigpu_report's table) ------------------------------------------------------
-def multigpu_records(results, folder=MULTIGPU):
-    """{name: record} of the folder's multigpu_bench.py records (not its subfolders)."""
-    return {path.name: json.loads(path.read_text()) for path in sorted((Path(results) / folder).glob("gpu*-*.json"))}
-
-
-def multigpu_tables(results, folder=MULTIGPU):
-    return multigpu_report.report(multigpu_report.load(Path(results) / folder))
-
-
+# -- multi-GPU records (multigpu_report's tables) -----------------------------------------------------
 def results_multigpu(results, folder=MULTIGPU):
-    table_text, _ = multigpu_tables(results, folder)
-    columns = (f"GTEPS: harmonic means. small levels vs 1 GPU: mean seconds of the first root's levels of "
-               f"under {multigpu_report.SMALL} frontier vertices against the same on one GPU. bytes measured / "
-               f"model: the stage-synced first search's bytes (all ranks) against `lagraph_dist.tools.model`'s "
-               f"estimate (its upper estimate in brackets).")
-    return paragraphs(table_text, columns, provenance(multigpu_records(results, folder), folder))
+    chosen = multigpu_report.folder_records(results, folder)
+    return paragraphs(multigpu_report.scaling_table(multigpu_report.summary(chosen)), multigpu_report.SCALING_NOTE,
+                      provenance(chosen, folder))
 
 
 def readme_multigpu(results, folder=MULTIGPU):
-    _, summary = multigpu_tables(results, folder)
-    rows = []
-    for run in summary:
-        speed = times(run["speedup_vs_one_gpu"])
-        if run["weak"] and run["efficiency"] is not None:
-            speed += f" ({100 * run['efficiency']:.0f}% weak-scaling efficiency)"
-        label = f"scale {run['scale']}, " + ("1 GPU" if run["gpus"] == 1 else f"{run['grid']}, {run['transport']}")
-        rows.append([label, run["roots"], rate(run["auto_gteps"], 1), rate(run["push_gteps"], 1), speed,
-                     sig(run["build_seconds"]) + " s"])
-    header = ["run", "roots", "auto GTEPS", "push GTEPS", "vs one GPU (auto)", "build"]
-    return paragraphs(md_table(header, rows), provenance(multigpu_records(results, folder), folder))
-
-
-def stage_levels_table(one_gpu, record):
-    """Per level of the first root: the level on one GPU against the stage-synced level on the grid."""
-    base = {level["level"]: level for level in one_gpu["lagraph_dist"]["auto"]["levels_first_root"]}
-    rows = []
-    for level in record["lagraph_dist"]["auto"]["levels_first_root_stage_synced"]:
-        stages, mine = level.get("stage_seconds") or {}, base.get(level["level"])
-        compute = sum(stages.get(stage, 0) for stage in ("mask", "local", "merge"))
-        alone = "-" if mine is None or mine.get("fused") else ms(mine["seconds"])
-        rows.append([level["level"], level["direction"], count(level["frontier"]), count(level["discovered"]),
-                     alone, ms(level["seconds"]), ms(compute), ms(stages.get("expand")), ms(stages.get("fold")),
-                     megabytes(sum(level["bytes"].values()))])
-    header = ["level", "direction", "frontier", "discovered", "1 GPU ms", "grid ms", "compute ms",
-              "expand ms", "fold ms", "MB sent (all ranks)"]
-    return md_table(header, rows)
+    chosen = multigpu_report.folder_records(results, folder)
+    return paragraphs(multigpu_report.readme_table(multigpu_report.summary(chosen)), provenance(chosen, folder))
 
 
 def results_multigpu_levels(results, folder=MULTIGPU):
-    chosen = multigpu_records(results, folder)
-    one_gpu = next(record for record in chosen.values() if record["gpus"] == 1)
-    parts = [f"{grid_of(record)} nccl, scale {record['graph']['scale']}, auto, first root, "
-             f"stage-synced (`{name}`), against one GPU:\n\n{stage_levels_table(one_gpu, record)}"
-             for name, record in chosen.items()
-             if record["gpus"] > 1 and record["transport"] == "nccl"
-             and record["graph"]["scale"] == one_gpu["graph"]["scale"]]
-    note = ("compute = mask + local product + merge. 1 GPU ms: the same level of the same root on one GPU, "
-            "not stage-synced (`-` where it ran fused).")
-    return paragraphs(*parts, note, provenance(chosen, folder))
-
-
-def results_prediction(results):
-    """predict_scaling.py's record: its validation against the measured four-GPU runs, then the
-    eight-GPU predictions."""
-    import predict_scaling                 # benchmarks/, beside this script
-    record = load(Path(results) / FOUR_GPUS, PREDICTION)
-    fit = record["fit"]
-    missed = ", ".join(f"{grid} {'inside the range' if miss == 0 else f'{100 * miss:+.0f}% past it'}"
-                       for grid, miss in record["validation_misses"].items())
-    return paragraphs(
-        "From the two-GPU records (scale 27, `multigpu/`, another machine of the same H200s) to the four-GPU "
-        f"grids (scale 28), beside what was measured there (measured: {missed}):",
-        predict_scaling.table(record["validation"], record["measured_auto_gteps"]),
-        f"From the four-GPU records (scale 28) to eight GPUs (scale 29); exchange fitted on the four-GPU "
-        f"machine's levels as {1e3 * fit['a_seconds']:.2f} ms a level + a byte at "
-        f"{1e-9 / fit['seconds_per_byte']:.0f} GB/s (rms residual {1e3 * fit['rms_seconds']:.2f} ms a level):",
-        predict_scaling.table(record["predictions"]),
-        f"JSON: `{FOUR_GPUS}/{PREDICTION}` (records at {record['commit']}); the method is in its `method` field.")
+    chosen = multigpu_report.folder_records(results, folder)
+    return paragraphs(*multigpu_report.levels_tables(chosen), multigpu_report.LEVELS_NOTE, provenance(chosen, folder))
 
 
 # -- the CPU backend ------------------------------------------------------------------------------------
@@ -663,7 +601,8 @@ RESULTS_README_REGIONS.update({
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
     "multigpu-4gpu": partial(results_multigpu, folder=FOUR_GPUS),
     "multigpu-4gpu-levels": partial(results_multigpu_levels, folder=FOUR_GPUS),
-    "multigpu-8gpu-prediction": results_prediction,
+    "multigpu-8gpu-prediction": lambda results: predict_scaling.report(load(Path(results) / FOUR_GPUS, PREDICTION),
+                                                                       f"{FOUR_GPUS}/{PREDICTION}"),
     "h200-bench": partial(results_comparison, patterns=H200_BENCH, unit=1e9,
                           ratio_peers=("graphblas-pushpull", "cupyx-naive", "lagraph-cpu"),
                           note="Harmonic means. ours / peer: the record's own ratio (our better direction over the "
@@ -737,8 +676,8 @@ def main(argv=None):
         print(f"wrote {path}")
     if args.plots:
         for folder in MULTIGPU_FOLDERS:
-            _, summary = multigpu_tables(args.results, folder)
-            multigpu_report.plot(summary, Path(args.results) / folder / "scaling.png")
+            runs = multigpu_report.summary(multigpu_report.folder_records(args.results, folder))
+            multigpu_report.plot(runs, Path(args.results) / folder / "scaling.png")
             print(f"wrote {Path(args.results) / folder / 'scaling.png'}")
     return 0
 
