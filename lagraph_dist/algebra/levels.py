@@ -30,8 +30,8 @@ from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK
 
-__all__ = ["repeat_masked_vxm", "RepeatLimits", "LevelRecord", "LevelRecords", "LevelEngine", "frontier_out_edges",
-           "holds", "separate_levels", "FUSED_MAX_LEVELS"]
+__all__ = ["repeat_masked_vxm", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
+           "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
 
 
 @contextlib.contextmanager
@@ -107,7 +107,7 @@ def _fused_level_cap(kernels):
 
 
 @dataclass
-class _FusedRun:
+class FusedRun:
     """The levels of one fused run as the backend returned them (a FusedRecords: tuples
     (frontier, discovered, examined, push, seconds) read from its arrays), made into
     LevelRecords only when read; the run's one launch counts on its first level, its reads on
@@ -117,6 +117,7 @@ class _FusedRun:
     clock: str
     reads: int
     launches: int
+    vertices: object = None      # a frontier matrix's run: each level's vertices (a sequence)
 
     def __len__(self):
         return len(self.raw)
@@ -125,7 +126,8 @@ class _FusedRun:
         frontier, discovered, examined, push, seconds = row
         return LevelRecord(frontier, discovered, examined, bool(push), seconds, self.clock, fused=True,
                            host_reads=self.reads if k == len(self.raw) - 1 else 0,
-                           launches=self.launches if k == 0 else 0)
+                           launches=self.launches if k == 0 else 0,
+                           vertices=None if self.vertices is None else int(self.vertices[k]))
 
     def __iter__(self):
         for k, row in enumerate(self.raw):
@@ -154,7 +156,7 @@ class LevelRecords(Sequence):
 
     def __iter__(self):
         for piece in self._pieces:
-            if isinstance(piece, _FusedRun):
+            if isinstance(piece, FusedRun):
                 yield from piece
             else:
                 yield piece
@@ -164,9 +166,9 @@ class LevelRecords(Sequence):
             return list(self)[k]
         k = range(self._count)[k]
         for piece in self._pieces:
-            size = len(piece) if isinstance(piece, _FusedRun) else 1
+            size = len(piece) if isinstance(piece, FusedRun) else 1
             if k < size:
-                return piece.record(k, piece.raw[k]) if isinstance(piece, _FusedRun) else piece
+                return piece.record(k, piece.raw[k]) if isinstance(piece, FusedRun) else piece
             k -= size
 
 
@@ -362,7 +364,7 @@ def holds(q, vertex):
 
 def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=None):
     """One run of the backend's fused search from ``q``, or from vertex ``source`` (the search's
-    start, which the run makes): (the frontier after it, its levels (a :class:`_FusedRun`), why
+    start, which the run makes): (the frontier after it, its levels (a :class:`FusedRun`), why
     it stopped: a STOP_* reason of the kernels)."""
     backend = A.backend
     reads, launches = backend.device_reads, backend.kernel_launches
@@ -379,7 +381,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
         semiring.multiply.positional, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
         -1 if limits.target is None else int(limits.target), workspace=space, source=source,
         while_running=lambda: ended.append(_frontier_left(A, visited, degrees, backend.xp.empty(0, np.int32), 0)))
-    run = _FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
+    run = FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
                     backend.kernel_launches - launches)
     added = raw.discovered                        # (both backends' runs are FusedRecords)
     if source is not None:                        # the run made the start: the source, then what it found

@@ -43,12 +43,12 @@ from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
-from lagraph_dist.local.engine import MultiTarget, PathDependencies
+from lagraph_dist.local.engine import MULTI_RECORD_FIELDS, FusedRecords, MultiTarget, PathDependencies
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.products import ProductStats, StageTimer, orientation
-from lagraph_dist.algebra.levels import LevelEngine, LevelRecord
+from lagraph_dist.algebra.levels import FusedRun, LevelEngine, LevelRecord
 from lagraph_dist.algebra import memory, trace
 from lagraph_dist.algebra.vector import Vector, every_vertex
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
@@ -492,11 +492,10 @@ def fused_multi_search(A, sources, *, levels, parents, rule, max_levels):
                                           A.out_degree().part.values, rows=A.layout.block_len, levels=levels,
                                           parents=parents, rule=rule, max_levels=max_levels)
     reads, launches = backend.device_reads - reads, backend.kernel_launches - launches
-    last = run.counts.shape[0] - 1
-    records = [LevelRecord(int(frontier), int(discovered), int(examined), bool(push), float(seconds), run.clock,
-                           fused=True, host_reads=reads if k == last else 0, launches=launches if k == 0 else 0,
-                           vertices=int(vertices))
-               for k, ((frontier, discovered, examined, push, vertices), seconds)
-               in enumerate(zip(run.counts.tolist(), run.seconds.tolist()))]
+    # records made when read: a mesh's batch runs hundreds of levels, and a LevelRecord a level
+    # cost more than the compiled levels of a small graph's batch
+    vertices = MULTI_RECORD_FIELDS.index("vertices")
+    records = FusedRun(FusedRecords(run.counts[:, :vertices], run.seconds), run.clock, reads, launches,
+                       vertices=run.counts[:, vertices])
     trace.note_levels("searches", records)
     return run.levels, run.parents, records

@@ -17,7 +17,7 @@ kernel, MPI call or backend branch appears here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,8 +48,16 @@ class MultiBFSResult:
     sources: np.ndarray
     levels: DenseRows | None
     parents: DenseRows | None
-    stats: list
-    widths: list
+    _stats: object = field(repr=False)
+    widths: list = field(default_factory=list)
+
+    @property
+    def stats(self) -> list:
+        """The levels' dicts (handed over as a function on one rank: made when first read, so that
+        a mesh's batch of hundreds of levels makes no dict inside the searches' time)."""
+        if callable(self._stats):
+            self._stats = self._stats()
+        return self._stats
 
     @property
     def grid(self):
@@ -117,7 +125,7 @@ def _explain_no_room(A, count, sharing, host_sharing, options):
 def _search_batch(A, sources, batch, rule, *, levels, parents, last_depth, on_host):
     """One batch of searches to the end (or to ``last_depth``), all its levels in one call of
     the backend where it fuses them (:func:`~lagraph_dist.algebra.multi.multi_fusable`), else a
-    masked product a level: (levels block, parents block, level records)."""
+    masked product a level: (levels block, parents block, its LevelRecords)."""
     if multi_fusable(A, rule):
         level_block, parent_block, levels_run = fused_multi_search(A, sources, levels=levels, parents=parents,
                                                                    rule=rule, max_levels=last_depth)
@@ -127,13 +135,19 @@ def _search_batch(A, sources, batch, rule, *, levels, parents, last_depth, on_ho
         frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
         _, levels_run = repeat_masked_mxm(frontier, A, visited, limits=RepeatLimits(max_levels=last_depth), rule=rule)
         level_block, parent_block = visited.outputs(on_host=on_host)
+    return level_block, parent_block, levels_run
+
+
+def _stats_of(runs, grid):
+    """Collective: the stats dicts of the batches' levels (``runs``: each batch's LevelRecords)."""
     records = []
-    for depth, r in enumerate(levels_run, start=1):
-        record = level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
-                              r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
-        record["batch"], record["vertices"] = batch, r.vertices
-        records.append(record)
-    return level_block, parent_block, records
+    for batch, levels_run in enumerate(runs):
+        for depth, r in enumerate(levels_run, start=1):
+            record = level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
+                                  r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
+            record["batch"], record["vertices"] = batch, r.vertices
+            records.append(record)
+    return summarize_levels(records, grid, grid.transport.name)
 
 
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
@@ -165,7 +179,7 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     plan = _plan(A, int(sources.shape[0]), bool(levels), bool(parents),
                  most if batch_size is None else min(most, int(batch_size)))
     last_depth = A.n if depth_limit is None else int(depth_limit)
-    level_blocks, parent_blocks, records, widths = [], [], [], []
+    level_blocks, parent_blocks, runs, widths = [], [], [], []
     for batch, start in enumerate(range(0, sources.shape[0], plan.width)):
         chunk = sources[start:start + plan.width]
         batch_levels, batch_parents, found = _search_batch(A, chunk, batch, new_rule(), levels=bool(levels),
@@ -173,10 +187,13 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
                                                            on_host=plan.offload)
         level_blocks.append(batch_levels)
         parent_blocks.append(batch_parents)
-        records.extend(found)
+        runs.append(found)
         widths.append(int(chunk.shape[0]))
 
     def rows(blocks):
         return DenseRows(A.n, grid, A.backend, blocks)
+
+    def stats():             # collective on several ranks: made here; on one, when first read
+        return _stats_of(runs, grid)
     return MultiBFSResult(sources, rows(level_blocks) if levels else None, rows(parent_blocks) if parents else None,
-                          summarize_levels(records, grid, grid.transport.name), widths)
+                          stats if grid.size == 1 else stats(), widths)
