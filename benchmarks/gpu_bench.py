@@ -9,11 +9,15 @@ the same graph and roots: python-graphblas push and push/pull on the host's core
 csgraph (scale <= 22), the naive cupyx SpMV BFS, and our CPU backend (scale <= 20).
 """
 import argparse
-import time
+import sys
 from pathlib import Path
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import BenchConfig, format_table, run_bench, write_json
+from lagraph_dist.tools.bench import BenchConfig, run_bench, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import (build_timed, commit_of, count, device_of, gib, grid_of, md_table, ms, plural,  # noqa: E402
+                     rate, span)
 
 
 def peers_for(scale):
@@ -28,17 +32,64 @@ def peers_for(scale):
 
 
 def build(scale):
-    import cupy as cp
     backend = ld.get_backend("gpu")
     backend.reset_memory_peak()
-    started = time.perf_counter()
-    A = ld.kronecker(scale, backend="gpu")
-    cp.cuda.Device().synchronize()
-    info = {"kind": "kronecker", "scale": scale, "edgefactor": 16, "seed": 0,
-            "build_seconds": time.perf_counter() - started,
-            "build_peak_device_bytes": backend.memory_pool_peak(),
-            "graph_device_bytes": A.block.nbytes}
+    A, seconds = build_timed(lambda: ld.kronecker(scale, backend="gpu"))
+    info = {"kind": "kronecker", "scale": scale, "edgefactor": 16, "seed": 0, "build_seconds": seconds,
+            "build_peak_device_bytes": backend.memory_pool_peak(), "graph_device_bytes": A.block.nbytes}
     return A, info
+
+
+# -- the record's tables (here and in benchmarks/results/) ----------------------------------------
+def describe_graph(record):
+    graph = record["graph"]
+    text = f"Kronecker scale {graph['scale']}" if graph.get("kind") == "kronecker" else graph.get("kind", "graph")
+    if "edgefactor" in graph:
+        text += f", edge factor {graph['edgefactor']}, seed {graph.get('seed', 0)}"
+    return f"{text}: n = {count(record['n'])} vertices, {count(record['nvals'])} stored edges"
+
+
+def validated_text(run):
+    return f"{run['validated']}/{run['roots']} Graph500 rules" if "validated" in run else "not recorded"
+
+
+def peer_verdict(result):
+    if "skipped" in result:
+        return "skipped: " + result["skipped"]
+    agrees = result.get("agrees_with_ours")
+    return {True: "reached the same edges as ours", False: "reached other edges than ours"}.get(agrees, "-")
+
+
+def run_cells(run):
+    """A run's hmean and median GTEPS, median ms, and its fastest .. slowest root."""
+    seconds = run.get("seconds_per_root")
+    return [rate(run["harmonic_mean_teps"]), rate(run.get("median_teps")), ms(run["median_ms"] / 1e3),
+            span(min(seconds), max(seconds), ms) if seconds else "-"]
+
+
+def summary(record, name):
+    """The record's summary (gpu-scaleS.md, and the summaries results_report.py writes): its runs and peers."""
+    env = record["environment"]
+    rows = [[f"lagraph_dist {record.get('backend') or env['backend']} {direction}", *run_cells(run), run["roots"],
+             validated_text(run)] for direction, run in record["lagraph_dist"].items()]
+    rows += [[peer, "-", "-", "-", "-", 0, peer_verdict(result)] if "skipped" in result else
+             [peer, *run_cells(result), result["roots"], peer_verdict(result)] for peer, result in record["peers"].items()]
+    header = ["run", "hmean GTEPS", "median GTEPS", "median ms", "ms, fastest .. slowest root", "roots", "checked"]
+    peak = f", peak device memory {gib(record['peak_device_bytes'])} GiB" if record.get("peak_device_bytes") else ""
+    return "\n".join([f"## {describe_graph(record)}, commit `{commit_of(env)}`", "",
+                      f"`{name}`: commit `{commit_of(env)}`, {device_of(env)}, backend {env['backend']}, "
+                      f"grid {grid_of(record)} ({plural(env['ranks'], 'rank')}){peak}.", "",
+                      md_table(header, rows)])
+
+
+def levels_table(levels):
+    """Per level of one search: direction, sizes, and the level's own time where it has one."""
+    rows = [[level["level"], level["direction"], "yes" if level.get("fused") else "no", count(level["frontier"]),
+             count(level["discovered"]), count(level["edges_examined"]),
+             ms(level["seconds"]) if "clock" in level or not level.get("fused") else "-", level.get("clock", "-")]
+            for level in levels]
+    return md_table(["level", "direction", "fused", "frontier", "discovered", "edges examined", "ms", "clock"], rows)
+
 
 
 def main():
@@ -64,15 +115,11 @@ def main():
         record = run_bench(A, info, config)
         name = f"gpu-scale{scale}"
         write_json(record, out / f"{name}.json")
-        table = format_table(record)
-        (out / f"{name}.md").write_text(table + "\n")
-        print(table, flush=True)
+        text = summary(record, f"{name}.json")
+        (out / f"{name}.md").write_text(text + "\n")
+        print(text, flush=True)
         for direction, run in record["lagraph_dist"].items():
-            print(f"  {direction} levels (first root):", flush=True)
-            for s in run["levels_first_root"]:
-                print(f"    {s['level']:2d} {s['direction']:4s} frontier={s['frontier']:>9d} "
-                      f"found={s['discovered']:>9d} edges={s['edges_examined']:>11d} "
-                      f"ms={1e3 * s['seconds']:.3f}", flush=True)
+            print(f"\n{direction}, first root:\n\n{levels_table(run['levels_first_root'])}", flush=True)
         del A
 
 

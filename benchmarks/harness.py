@@ -477,6 +477,11 @@ def grid_text(grid):
     return "x".join(map(str, grid))
 
 
+def grid_of(record):
+    """The grid a record ran on, as text."""
+    return grid_text(record.get("grid") or record["environment"]["grid"])
+
+
 # -- table cells and tables -----------------------------------------------------------------------
 def missing(x):
     return x is None or (isinstance(x, float) and math.isnan(x))

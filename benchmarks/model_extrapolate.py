@@ -41,8 +41,12 @@ from lagraph_dist.comm.grid import Layout
 from lagraph_dist.tools.bench import write_json
 from lagraph_dist.tools.plot import load_record, pyplot
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import count, md_table, megabytes, ms, sig, span  # noqa: E402
+
 RESULTS = Path(__file__).resolve().parent / "results"
 FAMILIES = ("square", "1xP", "Px1")
+RANKS_SHOWN = (2, 4, 16, 64, 256, 4096)      # the grids of these many ranks in the tables
 STAGES = ("expand", "fold", "mask", "fold_upper")
 
 
@@ -149,6 +153,55 @@ def predict(profile, shape, base_scale, semiring, bandwidths, latency):
 
 
 # -- outputs ----------------------------------------------------------------------------------
+def shown_points(result):
+    """The grids of RANKS_SHOWN ranks, each once, by ranks then family."""
+    seen, points = set(), []
+    for family_points in result["families"].values():
+        for point in family_points:
+            shape = tuple(point["grid"])
+            if point["ranks"] in RANKS_SHOWN and shape not in seen:
+                seen.add(shape)
+                points.append(point)
+    return sorted(points, key=lambda p: (p["ranks"], p["grid"]))
+
+
+def table(result):
+    """A rank's bytes, collective calls and seconds a search on each shown grid (here and in results/README.md)."""
+    bandwidths = result["options"]["bandwidths"]
+    rows = []
+    for point in shown_points(result):
+        search = point["search"]
+        per_rank = search["bytes_per_rank"]
+        rows.append([" x ".join(map(str, point["grid"])), point["scale"],
+                     span(per_rank["all"], per_rank["all_upper"], megabytes), search["collectives"],
+                     *[span(search["seconds"][f"{bw:g}"], search["seconds_upper"][f"{bw:g}"], ms) for bw in bandwidths],
+                     "yes" if point["local_ids_fit"] else "no"])
+    header = ["grid", "scale", "MB a rank a search (estimate .. upper)", "collective calls",
+              *[f"ms at {bw / 1e9:g} GB/s" for bw in bandwidths], "local ids fit int32"]
+    return md_table(header, rows)
+
+
+def note(result):
+    return (f"Seconds a search = bytes a rank / bandwidth + {sig(1e6 * result['options']['latency'])} us a collective "
+            f"call; scale = {result['options']['base_scale']} + log2 P.")
+
+
+def levels_tables(result):
+    """Per level of each shown two-rank grid: its bytes a rank by part, under a heading."""
+    header = ["level", "direction", "frontier", "discovered", "expand MB a rank", "fold MB a rank (estimate .. upper)",
+              "mask MB a rank"]
+    made = []
+    for point in (p for p in shown_points(result) if p["ranks"] == 2):
+        rows = [[level["level"], level["direction"], count(level["frontier"]), count(level["discovered"]),
+                 f"{megabytes(level['bytes_per_rank']['expand'])} ({level['encoding']['expand']})",
+                 f"{span(level['bytes_per_rank']['fold'], level['bytes_per_rank']['fold_upper'], megabytes)} "
+                 f"({level['fold_layout']})",
+                 f"{megabytes(level['bytes_per_rank']['mask'])} ({level['encoding']['mask']})"]
+                for level in point["levels"]]
+        made.append(f"{' x '.join(map(str, point['grid']))}, scale {point['scale']}:\n\n{md_table(header, rows)}")
+    return made
+
+
 def plot(result, path):
     """Bytes a rank a search (the band: the fold's estimate to its upper estimate) and seconds
     a search at each bandwidth, against P; one rank sends nothing, so P = 1 is left out."""
@@ -231,11 +284,7 @@ def main(argv=None):
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     write_json(result, args.json)
     plot(result, args.png)
-    for family, points in families.items():
-        last = points[-1]
-        print(f"{family:6s} up to {last['grid'][0]} x {last['grid'][1]} (scale {last['scale']}): "
-              f"{last['search']['bytes_per_rank']['all'] / 1e6:.1f} .. "
-              f"{last['search']['bytes_per_rank']['all_upper'] / 1e6:.1f} MB a rank a search")
+    print(f"{table(result)}\n\n{note(result)}")
     print(f"wrote {args.json} and {args.png}")
     return 0
 
