@@ -18,8 +18,11 @@ newer record replaces the one it supersedes (git keeps that one), and the tables
 table names the JSON it was made from, with the commit and the device the record gives. No number
 in these files is typed by hand: add or replace a record, run this, commit both.
 
-A region is declared where its rows are made: ``@region(NAME, patterns, header)`` on the function
-giving a record's rows, or an entry of RESULTS_README_REGIONS for the regions built otherwise.
+A benchmark that prints a table of its record owns that table (cpu_bench, gpu_bench,
+high_diameter, cpu_scaling, model_extrapolate, predict_scaling, multigpu_report): this script
+walks those tables and adds the sentence naming the records. A region is declared where its rows
+are made: ``@region(NAME, patterns, header)`` on the function giving a record's rows, or an entry
+of RESULTS_README_REGIONS for the regions built otherwise.
 """
 
 import argparse
@@ -37,6 +40,7 @@ RESULTS = BENCHMARKS / "results"
 sys.path.insert(0, str(BENCHMARKS))
 
 import cpu_bench  # noqa: E402  (sibling scripts, not a package)
+import cpu_scaling  # noqa: E402
 import gpu_bench  # noqa: E402
 import high_diameter  # noqa: E402
 import model_extrapolate  # noqa: E402
@@ -408,10 +412,9 @@ def cpu_grid_rows(name, record):
 
 def results_cpu_scaling(results):
     """Each CPU scaling record as cpu_scaling.py prints it, a table a record."""
-    from cpu_scaling import table as scaling_table          # benchmarks/, beside this script
     parts = []
     for name, record in records(results, ("cpu-scaling-*.json",)).items():
-        lines = scaling_table(record)
+        lines = cpu_scaling.table(record)
         parts.append("\n".join([f"`{name}`: {lines[0]}", *lines[1:]]))
     return paragraphs(*parts)
 
