@@ -28,7 +28,7 @@ from lagraph_dist.algebra import trace
 from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
-from lagraph_dist.core.stats import HOST_CLOCK
+from lagraph_dist.core.stats import HOST_CLOCK, level_record
 
 __all__ = ["repeat_masked_vxm", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
@@ -83,6 +83,13 @@ class LevelRecord:
     host_reads: int = 0
     launches: int = 0
     vertices: int | None = None  # a frontier matrix's result: the vertices in some search's frontier
+
+    def as_dict(self, level, direction=None) -> dict:
+        """This rank's stats dict of the record as level ``level`` (:func:`level_record`);
+        ``direction`` where the push flag does not name what ran."""
+        return level_record(level, direction or ("push" if self.push else "pull"), self.frontier, self.discovered,
+                            self.stats, self.seconds, self.host_reads, self.launches, clock=self.clock,
+                            edges_examined=self.examined, fused=self.fused)
 
 
 #: a fused run returns after this many levels to report them (its report buffer's size), and

@@ -78,10 +78,7 @@ def note_levels(op, level_records, *, direction=None):
     if not _open or _searching[0]:
         return
     _calls[0] += 1
-    _append(op, [level_record(0, direction or ("push" if r.push else "pull"), r.frontier, r.discovered, r.stats,
-                              r.seconds, r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined,
-                              fused=r.fused)
-                 for r in level_records])
+    _append(op, [r.as_dict(0, direction) for r in level_records])
 
 
 def _append(op, records):

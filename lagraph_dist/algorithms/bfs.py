@@ -21,7 +21,7 @@ from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidV
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
 from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm
-from lagraph_dist.core.stats import level_record, summarize_levels
+from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.semirings import any_secondi, any_pair
@@ -29,7 +29,7 @@ from lagraph_dist.semirings import any_secondi, any_pair
 __all__ = ["bfs", "BFSResult", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
 
 @dataclass
-class BFSResult:
+class BFSResult(StatsWhenRead):
     """``levels`` and ``parents`` are Vectors (None when not asked for); ``stats`` has one dict
     per level: direction, frontier nvals, discovered, edges examined, bytes and encoding per
     stage (expand, mask, fold) summed over ranks, seconds (slowest rank) and host reads.
@@ -47,12 +47,6 @@ class BFSResult:
     def grid(self):
         """The grid the search ran on."""
         return (self.levels if self.levels is not None else self.parents).grid
-
-    @property
-    def stats(self) -> list:
-        if callable(self._stats):
-            self._stats = self._stats()
-        return self._stats
 
     def levels_by_label(self, A) -> dict:
         """Collective: ``{node: level}`` of every reached vertex, on every rank, as networkx's
@@ -119,9 +113,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
                                       limits=limits, rule=rule, source=source)
 
     def stats():             # collective on several ranks: made here; on one, when first read
-        records = [level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
-                                r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
-                   for depth, r in enumerate(levels_run, start=1)]
+        records = [r.as_dict(depth) for depth, r in enumerate(levels_run, start=1)]
         return summarize_levels(records, grid, grid.transport.name)
     return BFSResult(source, depths, visited if parents else None, stats if grid.size == 1 else stats())
 

@@ -31,13 +31,13 @@ from lagraph_dist.algebra.multi import (DenseRows, batch_most, fused_multi_searc
                                         sources_frontier)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.algebra.levels import RepeatLimits
-from lagraph_dist.core.stats import level_record, summarize_levels
+from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]
 
 
 @dataclass
-class MultiBFSResult:
+class MultiBFSResult(StatsWhenRead):
     """``levels`` and ``parents`` are :class:`~lagraph_dist.algebra.multi.DenseRows` (None when not
     asked for): row i belongs to ``sources[i]``, and ``to_numpy()`` gives a (k, n) int64
     array, -1 where that search did not reach a vertex. ``stats`` has one dict per level of
@@ -50,14 +50,6 @@ class MultiBFSResult:
     parents: DenseRows | None
     _stats: object = field(repr=False)
     widths: list = field(default_factory=list)
-
-    @property
-    def stats(self) -> list:
-        """The levels' dicts (handed over as a function on one rank: made when first read, so that
-        a mesh's batch of hundreds of levels makes no dict inside the searches' time)."""
-        if callable(self._stats):
-            self._stats = self._stats()
-        return self._stats
 
     @property
     def grid(self):
@@ -122,7 +114,7 @@ def _explain_no_room(A, count, sharing, host_sharing, options):
     raise OutOfHostMemory(f"{what}, with the outputs of all sources on the host, leaves no room to run")
 
 
-def _search_batch(A, sources, batch, rule, *, levels, parents, last_depth, on_host):
+def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host):
     """One batch of searches to the end (or to ``last_depth``), all its levels in one call of
     the backend where it fuses them (:func:`~lagraph_dist.algebra.multi.multi_fusable`), else a
     masked product a level: (levels block, parents block, its LevelRecords)."""
@@ -143,8 +135,7 @@ def _stats_of(runs, grid):
     records = []
     for batch, levels_run in enumerate(runs):
         for depth, r in enumerate(levels_run, start=1):
-            record = level_record(depth, "push" if r.push else "pull", r.frontier, r.discovered, r.stats, r.seconds,
-                                  r.host_reads, r.launches, clock=r.clock, edges_examined=r.examined, fused=r.fused)
+            record = r.as_dict(depth)
             record["batch"], record["vertices"] = batch, r.vertices
             records.append(record)
     return summarize_levels(records, grid, grid.transport.name)
@@ -180,9 +171,9 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
                  most if batch_size is None else min(most, int(batch_size)))
     last_depth = A.n if depth_limit is None else int(depth_limit)
     level_blocks, parent_blocks, runs, widths = [], [], [], []
-    for batch, start in enumerate(range(0, sources.shape[0], plan.width)):
+    for start in range(0, sources.shape[0], plan.width):
         chunk = sources[start:start + plan.width]
-        batch_levels, batch_parents, found = _search_batch(A, chunk, batch, new_rule(), levels=bool(levels),
+        batch_levels, batch_parents, found = _search_batch(A, chunk, new_rule(), levels=bool(levels),
                                                            parents=bool(parents), last_depth=last_depth,
                                                            on_host=plan.offload)
         level_blocks.append(batch_levels)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["level_record", "summarize_levels", "HOST_CLOCK"]
+__all__ = ["level_record", "summarize_levels", "StatsWhenRead", "HOST_CLOCK"]
 
 #: the clock of a level run as separate calls: the host's, around the level (whose read of the
 #: counters waits for the device)
@@ -41,6 +41,18 @@ def level_record(level, direction, frontier_nvals, discovered, product_stats, se
         "host_reads": host_reads,
         "launches": launches,
     }
+
+
+class StatsWhenRead:
+    """A search result whose ``_stats`` may be handed over as a function that makes them: on one
+    rank they are made when first read, so that a search of many levels makes no dict a level
+    inside its time."""
+
+    @property
+    def stats(self) -> list:
+        if callable(self._stats):
+            self._stats = self._stats()
+        return self._stats
 
 
 def _merge_encodings(per_rank):
