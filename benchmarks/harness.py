@@ -37,6 +37,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 import lagraph_dist as ld
+from lagraph_dist.core.text import plural  # noqa: F401  (the tables' counted nouns: the package's rule)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
@@ -525,10 +526,6 @@ def gib(nbytes):
 
 def count(n):
     return f"{n:,}"
-
-
-def plural(n, noun):
-    return f"{count(n)} {noun}" + ("" if n == 1 else "s")
 
 
 def span(low, high, show):
