@@ -19,7 +19,7 @@ table names the JSON it was made from, with the commit and the device the record
 in these files is typed by hand: add or replace a record, run this, commit both.
 
 A benchmark that prints a table of its record owns that table (cpu_bench, gpu_bench,
-high_diameter, cpu_scaling, model_extrapolate, predict_scaling, multigpu_report): this script
+high_diameter, cpu_scaling, multigpu_bench, multigpu_model): this script
 walks those tables and adds the sentence naming the records. A region is declared where its rows
 are made: ``@region(NAME, patterns, header)`` on the function giving a record's rows, or an entry
 of RESULTS_README_REGIONS for the regions built otherwise.
@@ -43,9 +43,8 @@ import cpu_bench  # noqa: E402  (sibling scripts, not a package)
 import cpu_scaling  # noqa: E402
 import gpu_bench  # noqa: E402
 import high_diameter  # noqa: E402
-import model_extrapolate  # noqa: E402
-import multigpu_report  # noqa: E402
-import predict_scaling  # noqa: E402
+import multigpu_bench  # noqa: E402
+import multigpu_model  # noqa: E402
 from harness import (commit_of, count, device_of, gib, grid_of, load, md_table, megabytes, ms,  # noqa: E402
                      paragraphs, plural, rate, record_commit, records, sig, span, times)
 from gpu_bench import summary as bench_summary  # noqa: E402,F401  (the tests read them here)
@@ -64,7 +63,7 @@ MODEL = "model-extrapolation.json"
 MULTIGPU = "multigpu"          # two H200s (nvidia-h200-x2) and their one-GPU baseline
 FOUR_GPUS = "multigpu-4gpu"    # four H200s (nvidia-h200-x4) and their one- and two-GPU baselines, run there
 MULTIGPU_FOLDERS = (MULTIGPU, FOUR_GPUS)
-PREDICTION = "prediction-8gpu.json"     # predict_scaling.py --validate, in FOUR_GPUS
+PREDICTION = "prediction-8gpu.json"     # multigpu_model.py predict --validate, in FOUR_GPUS
 
 PEER_ORDER = ("graphblas-push", "graphblas-pushpull", "cupyx-naive", "scipy", "lagraph-cpu")
 PEER_TITLES = {"graphblas-push": "graphblas push", "graphblas-pushpull": "graphblas push/pull",
@@ -159,7 +158,7 @@ WHAT_BY_BENCHMARK = {
                               f"{', '.join(map(str, r['options']['scales']))}, {r['cores']} cores, ranks "
                               f"{', '.join(map(str, r['options']['ranks']))}, python-graphblas beside"),
     "cpu": lambda r: "CPU benchmark, one process, with peers: " + joined(r["graphs"], "name"),
-    "predict_scaling": lambda r: "weak scaling predicted to more GPUs from measured records (predict_scaling.py)",
+    "predict_scaling": lambda r: "weak scaling predicted to more GPUs from measured records (multigpu_model.py predict)",
 }
 
 
@@ -324,9 +323,9 @@ def summary_files(results):
     for name, record in records(results, H200_BENCH).items():
         files[results / name.replace(".json", ".md")] = whole_file([name], gpu_bench.summary(record, name))
     for folder in MULTIGPU_FOLDERS:
-        chosen = multigpu_report.folder_records(results, folder)
-        runs = multigpu_report.summary(chosen)
-        files[results / folder / "scaling.md"] = whole_file(chosen, multigpu_report.scaling_table(runs))
+        chosen = multigpu_bench.folder_records(results, folder)
+        runs = multigpu_bench.summary(chosen)
+        files[results / folder / "scaling.md"] = whole_file(chosen, multigpu_bench.scaling_table(runs))
         files[results / folder / "scaling-summary.json"] = json.dumps(runs, indent=1) + "\n"
     return files
 
@@ -346,21 +345,21 @@ def quick_rows(name, record):
             for graph, runs in record["graphs"].items() for direction in ("auto", "push", "pull") if direction in runs]
 
 
-# -- multi-GPU records (multigpu_report's tables) -----------------------------------------------------
+# -- multi-GPU records (multigpu_bench's tables) ------------------------------------------------------
 def results_multigpu(results, folder=MULTIGPU):
-    chosen = multigpu_report.folder_records(results, folder)
-    return paragraphs(multigpu_report.scaling_table(multigpu_report.summary(chosen)), multigpu_report.SCALING_NOTE,
+    chosen = multigpu_bench.folder_records(results, folder)
+    return paragraphs(multigpu_bench.scaling_table(multigpu_bench.summary(chosen)), multigpu_bench.SCALING_NOTE,
                       provenance(chosen, folder))
 
 
 def readme_multigpu(results, folder=MULTIGPU):
-    chosen = multigpu_report.folder_records(results, folder)
-    return paragraphs(multigpu_report.readme_table(multigpu_report.summary(chosen)), provenance(chosen, folder))
+    chosen = multigpu_bench.folder_records(results, folder)
+    return paragraphs(multigpu_bench.readme_table(multigpu_bench.summary(chosen)), provenance(chosen, folder))
 
 
 def results_multigpu_levels(results, folder=MULTIGPU):
-    chosen = multigpu_report.folder_records(results, folder)
-    return paragraphs(*multigpu_report.levels_tables(chosen), multigpu_report.LEVELS_NOTE, provenance(chosen, folder))
+    chosen = multigpu_bench.folder_records(results, folder)
+    return paragraphs(*multigpu_bench.levels_tables(chosen), multigpu_bench.LEVELS_NOTE, provenance(chosen, folder))
 
 
 # -- the CPU backend ------------------------------------------------------------------------------------
@@ -402,8 +401,8 @@ def cpu_grid_rows(name, record):
     grid, rows = tuple(record["environment"]["grid"]), []
     for direction, run in record["lagraph_dist"].items():
         levels = run["levels_first_root"]
-        measured = multigpu_report.measured_bytes(levels)
-        predicted = multigpu_report.predicted(grid, record["n"], levels, backend="cpu")["total"]
+        measured = multigpu_bench.measured_bytes(levels)
+        predicted = multigpu_bench.predicted(grid, record["n"], levels, backend="cpu")["total"]
         rows.append([grid_of(record), grid[0] * grid[1], direction, checked_text(run), len(levels),
                      megabytes(measured), span(predicted["all"], predicted["all_upper"], megabytes),
                      f"{measured / predicted['all']:.2f}x"])
@@ -434,12 +433,12 @@ def model_caption(results, record):
 
 def results_model(results):
     record = load(results, MODEL)
-    return paragraphs(model_extrapolate.table(record), f"{model_extrapolate.note(record)} {model_caption(results, record)}")
+    return paragraphs(multigpu_model.table(record), f"{multigpu_model.note(record)} {model_caption(results, record)}")
 
 
 def results_model_levels(results):
     record = load(results, MODEL)
-    return paragraphs(*model_extrapolate.levels_tables(record), model_caption(results, record))
+    return paragraphs(*multigpu_model.levels_tables(record), model_caption(results, record))
 
 
 # -- the BFS family and what runs beside it -------------------------------------------------------------
@@ -512,7 +511,7 @@ RESULTS_README_REGIONS.update({
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
     "multigpu-4gpu": partial(results_multigpu, folder=FOUR_GPUS),
     "multigpu-4gpu-levels": partial(results_multigpu_levels, folder=FOUR_GPUS),
-    "multigpu-8gpu-prediction": lambda results: predict_scaling.report(load(Path(results) / FOUR_GPUS, PREDICTION),
+    "multigpu-8gpu-prediction": lambda results: multigpu_model.prediction_report(load(Path(results) / FOUR_GPUS, PREDICTION),
                                                                        f"{FOUR_GPUS}/{PREDICTION}"),
     "h200-bench": partial(results_comparison, patterns=H200_BENCH, unit=1e9,
                           ratio_peers=("graphblas-pushpull", "cupyx-naive", "lagraph-cpu"),
@@ -587,8 +586,8 @@ def main(argv=None):
         print(f"wrote {path}")
     if args.plots:
         for folder in MULTIGPU_FOLDERS:
-            runs = multigpu_report.summary(multigpu_report.folder_records(args.results, folder))
-            multigpu_report.plot(runs, Path(args.results) / folder / "scaling.png")
+            runs = multigpu_bench.summary(multigpu_bench.folder_records(args.results, folder))
+            multigpu_bench.plot(runs, Path(args.results) / folder / "scaling.png")
             print(f"wrote {Path(args.results) / folder / 'scaling.png'}")
     return 0
 

@@ -366,11 +366,11 @@ def test_uniform_spread_predicts_expand_on_kronecker(measured):
 
 
 # -- the extrapolation script -----------------------------------------------------------------
-SCRIPT = ROOT / "benchmarks" / "model_extrapolate.py"
+SCRIPT = ROOT / "benchmarks" / "multigpu_model.py"
 
 
 def run_script(*args):
-    done = subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True,
+    done = subprocess.run([sys.executable, str(SCRIPT), "extrapolate", *map(str, args)], capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     return done.stdout

@@ -1,4 +1,4 @@
-"""benchmarks/predict_scaling.py: the exchange fit recovers a known price a level and a byte,
+"""benchmarks/multigpu_model.py predict: the exchange fit recovers a known price a level and a byte,
 a search carried to a larger grid grows its levels with the graph (the source's level keeps one
 vertex), and the script runs on the committed multi-GPU records."""
 import json
@@ -11,7 +11,7 @@ import pytest
 from helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "predict_scaling.py"
+SCRIPT = ROOT / "benchmarks" / "multigpu_model.py"
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_a_prediction_keeps_each_levels_compute_and_scales_its_exchange(predict_
 
 def test_the_script_predicts_eight_gpus_from_the_committed_records(tmp_path):
     out = tmp_path / "prediction.json"
-    done = subprocess.run([sys.executable, str(SCRIPT), "--validate", "--json", str(out)],
+    done = subprocess.run([sys.executable, str(SCRIPT), "predict", "--validate", "--json", str(out)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text())
