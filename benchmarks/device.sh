@@ -257,12 +257,12 @@ for stage in "$@"; do
             --json "$OUT/level-floor.json" 2>&1 | tee "$OUT/floor.log" ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/probes/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/probes/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
-    extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then their benchmark
+    extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then the depth limit's benchmark
         [ "${EXTRAS_TESTS:-1}" = 0 ] || timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
             "$repo/tests/test_bfs_multi.py" "$repo/tests/test_bfs_extras.py" "$repo/tests/test_paths.py" \
             ${PYTEST_ARGS:---maxfail=8} 2>&1 | tee "$OUT/pytest-extras.log" | tail -30
-        timeout ${EXTRAS_TIMEOUT:-300} python3 "$repo/benchmarks/bfs_extras.py" --json "$OUT/bfs-extras.json" \
-            ${EXTRAS_ARGS:-} 2>&1 | tail -30 | tee "$OUT/extras.log" ;;
+        timeout ${EXTRAS_TIMEOUT:-300} python3 "$repo/benchmarks/multi_source.py" --json "$OUT/bfs-extras.json" \
+            ${EXTRAS_ARGS:---graph kron:26 --sources --depth-limit 2} 2>&1 | tail -30 | tee "$OUT/extras.log" ;;
     trust)                  # issue 18: a scale-22 bench with peers (per-root times, outliers named), one
                             # scale-26 search's level records, then the default bench at each of $TRUST_SCALES
         timeout ${BENCH_TIMEOUT:-300} "${cli[@]}" bench --scale 22 --roots 16 --peers graphblas-pushpull,scipy,cupyx-naive \

@@ -1,18 +1,24 @@
-"""Many searches at once: ``ld.bfs_multi`` against the same searches one ``ld.bfs`` call each, and
-scipy's many-source search, in one run on one process.
-
-For each graph and each number of sources k: the batch levels only (``parents=False``) and with
-parents, the k separate calls in the same two forms, and ``scipy.sparse.csgraph.shortest_path(
-unweighted=True, indices=...)`` on the host from the first ``--scipy-sources`` of them (a compiled
-BFS a source; its rate is searches per second, as ours). Every timed
-batch is checked: its levels equal the separate calls' row for row, and its parents pass
-``ld.validate`` on the first ``--validate`` rows. Timing follows BENCHMARKING.md: warm-up calls
-first (every kernel compiled), then the median of ``--repeats``, the device synchronised. The
-record keeps every call's seconds and the last batch's level records (each level's own seconds,
-launches, reads and edges, measured inside the run).
+"""Many searches at once, and searches cut at a depth, against the searches they replace, in one
+run, every timed result checked (never inside the clock).
 
     python3 benchmarks/multi_source.py --graph kron:22 --sources 64 512 --json $OUT/multi.json
     python3 benchmarks/multi_source.py --backend cpu --graph kron:18 --graph mtx:4elt.mtx:16 --sources 64
+    python3 benchmarks/multi_source.py --graph kron:26 --sources --depth-limit 2 --roots 8
+    mpirun -n 4 python3 -m mpi4py benchmarks/multi_source.py --graph kron:24 --depth-limit 2 --scipy-sources 0
+
+Batches: for each graph and each number of sources k, ``ld.bfs_multi`` levels only and with
+parents against the k separate ``ld.bfs`` calls in the same form, and scipy's many-source
+``shortest_path(unweighted=True)`` on the host from the first ``--scipy-sources`` (one process
+only); rates are searches per second. A batch's levels must equal the separate calls' row for
+row, and its first ``--validate`` rows' parents pass ``ld.validate``.
+
+Depth limit (``--depth-limit D``): ``ld.bfs(A, r, depth_limit=D)`` against the full search from
+``--roots`` roots: the ratio of times. The limited levels must equal the full ones cut at D, and
+its parents form a BFS tree of them (tree edges looked up in the ranks' blocks, so that no rank
+gathers the graph).
+
+Timing (docs/benchmarking.md): warm-up calls first, then ``--repeats`` timed calls, each to its
+result being complete on every rank; medians. Every rank runs it; rank 0 prints and writes.
 """
 from __future__ import annotations
 
@@ -28,89 +34,163 @@ from lagraph_dist.tools.bench import environment, pick_roots, write_json
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
 from harness import backend_option, check_batch, graph_name, matrix, parse_spec, scipy_levels, timed  # noqa: E402
 
-
-def separate(A, sources, parents):
-    """The searches one ld.bfs call each: (their results, seconds in all)."""
-    return timed(A, lambda: [ld.bfs(A, s, parents=parents) for s in sources])
+LEVEL_KEYS = ("batch", "level", "direction", "fused", "frontier", "discovered", "vertices", "edges_examined",
+              "seconds", "clock", "launches", "host_reads")
 
 
-def scipy_searches(S, sources):
+def say(A, text):
+    if A.grid.rank == 0:
+        print(text, flush=True)
+
+
+def one_call_each(A, sources, parents):
+    """The searches one ld.bfs call each."""
+    return [ld.bfs(A, s, parents=parents) for s in sources]
+
+
+def scipy_searches(A, sources):
     """scipy's many-source unweighted shortest paths on the host: (hop counts, seconds)."""
     from scipy.sparse.csgraph import shortest_path
+    S = A.to_scipy()
     return timed(None, shortest_path, S, unweighted=True, directed=True, indices=sources)
 
 
-def level_digest(stats):
-    """The level records a table reads: direction, entries, seconds, launches, reads, edges."""
-    keys = ("batch", "level", "direction", "fused", "frontier", "discovered", "vertices", "edges_examined",
-            "seconds", "clock", "launches", "host_reads")
-    return [{k: record.get(k) for k in keys} for record in stats]
+# -- a batch against separate searches ------------------------------------------------------------
+def batch_run(A, graph, sources, parents, hops, args):
+    """bfs_multi from ``sources`` against one ld.bfs call each, both timed, the batch checked."""
+    ld.bfs_multi(A, sources, parents=parents)                      # warm-up: compiled, pools sized
+    one_call_each(A, sources[:2], parents)
+    batch_seconds, single_seconds = [], []
+    for _ in range(args.repeats):
+        batch, seconds = timed(A, ld.bfs_multi, A, sources, parents=parents)
+        batch_seconds.append(seconds)
+        singles, seconds = timed(A, one_call_each, A, sources, parents)
+        single_seconds.append(seconds)
+    validated = check_batch(A, sources, batch, [s.levels.to_numpy() for s in singles], args.validate)
+    if hops is not None and not np.array_equal(scipy_levels(hops), batch.levels.to_numpy()[:len(hops)]):
+        raise AssertionError(f"{graph_name(graph)}: scipy's hop counts differ from bfs_multi's levels")
+    k, batch_median, single_median = len(sources), float(np.median(batch_seconds)), float(np.median(single_seconds))
+    return {"graph": graph_name(graph), "spec": graph.text, "n": A.n, "nvals": A.nvals, "sources": k,
+            "parents": parents, "widths": batch.widths, "batch_seconds": batch_seconds,
+            "separate_seconds": single_seconds, "batch_searches_per_second": k / batch_median,
+            "separate_searches_per_second": k / single_median, "ratio_to_separate": single_median / batch_median,
+            "levels_equal_separate": True, "parents_validated_rows": validated,
+            "levels": [{key: level.get(key) for key in LEVEL_KEYS} for level in batch.stats]}
 
 
-def run_graph(graph, args, on_run):
-    A, name, asked = matrix(graph, args.backend), graph_name(graph), graph.sources
-    S = A.to_scipy()
-    print(f"{name}: {A}", flush=True)
-    for k in ([asked] if asked else args.sources):
+def batch_runs(A, graph, args, on_run):
+    for k in ([graph.sources] if graph.sources else args.sources):
         sources = pick_roots(A, k, seed=args.root_seed)
-        if len(sources) < k:           # more sources than roots: repeat them (each its own search)
-            sources = [sources[i % len(sources)] for i in range(k)]
-        peer = sources[:args.scipy_sources]
-        hops, scipy_seconds = scipy_searches(S, peer) if args.scipy_sources else (None, None)
-        scipy_rate = None if scipy_seconds is None else len(peer) / scipy_seconds
+        sources = [sources[i % len(sources)] for i in range(k)]     # fewer roots than k: each again
+        peer = sources[:args.scipy_sources] if A.grid.size == 1 else []
+        hops, scipy_seconds = scipy_searches(A, peer) if peer else (None, None)
+        scipy_rate = len(peer) / scipy_seconds if peer else None
         for parents in (False, True):
-            ld.bfs_multi(A, sources, parents=parents)                      # warm-up: compiled, pools sized
-            separate(A, sources[:2], parents)
-            batch_seconds, single_seconds = [], []
-            for _ in range(args.repeats):
-                batch, seconds = timed(A, ld.bfs_multi, A, sources, parents=parents)
-                batch_seconds.append(seconds)
-                singles, seconds = separate(A, sources, parents)
-                single_seconds.append(seconds)
-            validated = check_batch(A, sources, batch, [s.levels.to_numpy() for s in singles], args.validate)
-            if hops is not None and not np.array_equal(scipy_levels(hops), batch.levels.to_numpy()[:len(peer)]):
-                raise AssertionError(f"{name}: scipy's hop counts differ from bfs_multi's levels")
-            batch_median, single_median = float(np.median(batch_seconds)), float(np.median(single_seconds))
-            run = {"graph": name, "spec": graph.text, "n": A.n, "nvals": A.nvals, "sources": k, "parents": parents,
-                   "widths": batch.widths, "batch_seconds": batch_seconds, "separate_seconds": single_seconds,
-                   "batch_searches_per_second": k / batch_median,
-                   "separate_searches_per_second": k / single_median,
-                   "ratio_to_separate": single_median / batch_median,
-                   "scipy_sources": len(peer) if scipy_seconds is not None else 0, "scipy_seconds": scipy_seconds,
-                   "scipy_searches_per_second": scipy_rate,
-                   "ratio_to_scipy": None if scipy_rate is None else (k / batch_median) / scipy_rate,
-                   "levels_equal_separate": True, "parents_validated_rows": validated,
-                   "levels": level_digest(batch.stats)}
-            on_run(A, run)                 # written as measured: a later failure or timeout keeps it
-            print(f"  k={k} {'with parents' if parents else 'levels only'}: batch {1e3 * batch_median:.2f} ms "
-                  f"({run['batch_searches_per_second']:,.0f}/s), separate {1e3 * single_median:.2f} ms "
-                  f"({run['ratio_to_separate']:.1f}x)"
-                  + ("" if scipy_rate is None else f", scipy {scipy_rate:,.1f}/s"), flush=True)
+            run = batch_run(A, graph, sources, parents, hops, args)
+            run.update(scipy_sources=len(peer), scipy_seconds=scipy_seconds, scipy_searches_per_second=scipy_rate,
+                       ratio_to_scipy=None if scipy_rate is None else run["batch_searches_per_second"] / scipy_rate)
+            on_run("runs", run)            # written as measured: a later failure or timeout keeps it
+            say(A, f"  k={k} {'with parents' if parents else 'levels only'}: batch "
+                   f"{1e3 * np.median(run['batch_seconds']):.2f} ms ({run['batch_searches_per_second']:,.0f}/s), "
+                   f"separate {run['ratio_to_separate']:.1f}x slower"
+                   + ("" if scipy_rate is None else f", scipy {scipy_rate:,.1f}/s"))
+
+
+# -- a depth limit against the full search --------------------------------------------------------
+def tree_edges_exist(A, heads, tails):
+    """Collective: is every heads[k] -> tails[k] an edge of A? Each rank binary-searches the pairs
+    its block stores within the block's sorted rows."""
+    xp, layout, grid = A.backend.xp, A.layout, A.grid
+    mine = layout.edge_owner_rank(heads, tails) == grid.rank
+    heads, tails = heads[mine], tails[mine]
+    csr = A.block.by_col
+    if heads.shape[0] == 0 or csr.nnz == 0:
+        return grid.allreduce(int(heads.shape[0])) == 0
+    rows = xp.asarray(layout.col_space(grid.col).to_local(heads))
+    wanted = xp.asarray(layout.row_space(grid.row).to_local(tails))
+    low, high = csr.indptr[rows], csr.indptr[rows + 1]           # search [low, high) of each row
+    while bool((open_ := low < high).any()):
+        middle = (low + high) // 2
+        below = open_ & (csr.indices[xp.minimum(middle, csr.nnz - 1)] < wanted)
+        low = xp.where(below, middle + 1, low)
+        high = xp.where(open_ & ~below, middle, high)
+    found = (low < csr.indptr[rows + 1]) & (csr.indices[xp.minimum(low, csr.nnz - 1)] == wanted)
+    return grid.allreduce(int(found.shape[0]) - int(found.sum())) == 0
+
+
+def check_limited(A, root, full_levels, limited, depth):
+    """The limited levels are the full ones cut at the limit; its parents form a BFS tree of them."""
+    levels, parents = limited.levels.to_numpy(), limited.parents.to_numpy()
+    where = f"depth_limit={depth} from {root}"
+    if not np.array_equal(levels, np.where((full_levels >= 0) & (full_levels <= depth), full_levels, -1)):
+        raise AssertionError(f"{where}: levels differ from the truncated full search")
+    if parents[root] != root or not np.array_equal(parents >= 0, levels >= 0):
+        raise AssertionError(f"{where}: parents reach another set than the levels")
+    children = np.flatnonzero(levels > 0)
+    if not np.array_equal(levels[parents[children]], levels[children] - 1):
+        raise AssertionError(f"{where}: a parent is not one level up")
+    if not tree_edges_exist(A, parents[children], children):
+        raise AssertionError(f"{where}: a tree edge is not an edge of the graph")
+
+
+def depth_run(A, graph, args):
+    depth = args.depth_limit
+    roots = pick_roots(A, args.roots, seed=args.root_seed)
+    ld.bfs(A, roots[0])                                                          # warm-up
+    ld.bfs(A, roots[0], depth_limit=depth)
+    full_seconds, limited_seconds = [], []
+    for root in roots:
+        full_seconds.append([])
+        limited_seconds.append([])
+        for _ in range(args.repeats):
+            full, seconds = timed(A, ld.bfs, A, root)
+            full_seconds[-1].append(seconds)
+            limited, seconds = timed(A, ld.bfs, A, root, depth_limit=depth)
+            limited_seconds[-1].append(seconds)
+        full_levels = full.levels.to_numpy()
+        ld.validate(A, root, full_levels, full.parents.to_numpy())
+        check_limited(A, root, full_levels, limited, depth)
+    full_median, limited_median = (np.median(seconds, axis=1) for seconds in (full_seconds, limited_seconds))
+    run = {"graph": graph_name(graph), "spec": graph.text, "n": A.n, "nvals": A.nvals, "roots": roots,
+           "depth_limit": depth, "full_seconds": full_seconds, "limited_seconds": limited_seconds,
+           "time_ratio": float(limited_median.sum() / full_median.sum()),
+           "time_ratio_per_root": (limited_median / full_median).tolist(), "checked": len(roots),
+           "level_stats": {"full": full.stats, "limited": limited.stats}}          # the last root's
+    say(A, f"  depth_limit={depth}, {len(roots)} roots: {1e3 * np.median(limited_median):.2f} ms against "
+           f"{1e3 * np.median(full_median):.2f} ms full: {100 * run['time_ratio']:.1f}% of the time")
+    return run
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graph", action="append", required=True, type=parse_spec,
-                        help="kron:SCALE, mesh:RxC, path:N, road:N or mtx:PATH[:K]")
-    parser.add_argument("--sources", type=int, nargs="+", default=[64])
+                        help="kron:SCALE, mesh:RxC, path:N, road:N or mtx:PATH[:K] (K: its sources)")
+    parser.add_argument("--sources", type=int, nargs="*", default=[64], help="batch sizes (none: no batches)")
+    parser.add_argument("--depth-limit", type=int, help="also time searches cut at this depth against full ones")
+    parser.add_argument("--roots", type=int, default=8, help="roots of the depth-limit comparison")
     backend_option(parser)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--validate", type=int, default=8, help="rows whose parents ld.validate checks")
+    parser.add_argument("--validate", type=int, default=8, help="batch rows whose parents ld.validate checks")
     parser.add_argument("--root-seed", type=int, default=3)
     parser.add_argument("--scipy-sources", type=int, default=64,
-                        help="scipy searches from the first this many sources (its rate is per search; 0: none)")
+                        help="scipy searches from the first this many sources (one process; 0: none)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
-    runs = []
+    record = {"benchmark": "multi_source", "runs": []}
 
-    def record(A, run):
-        runs.append(run)
-        if args.json:
-            write_json({"benchmark": "multi_source", "environment": environment(A), "runs": runs}, args.json)
+    def keep(A, part, run):
+        record.setdefault(part, []).append(run)
+        record["environment"] = environment(A)
+        if args.json and A.grid.rank == 0:
+            write_json(record, args.json)
     for graph in args.graph:
-        run_graph(graph, args, record)
-    return 0
+        A = matrix(graph, args.backend)
+        say(A, f"{graph_name(graph)}: {A}")
+        batch_runs(A, graph, args, lambda part, run: keep(A, part, run))
+        if args.depth_limit is not None:
+            keep(A, "depth_limit", depth_run(A, graph, args))
+    return record
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
