@@ -1,29 +1,42 @@
-"""networkx's own tests of the functions lagraph_dist runs, run against the backend; fails
-below a floor of passes.
+"""networkx with lagraph_dist as its backend: networkx's own tests of the functions it runs (fails
+below a floor of passes), or, with ``--calls``, networkx's calls timed through each backend.
 
     python benchmarks/networkx_suite.py [--floor 0.95] [--json out.json] [-m gpu] [pytest args...]
+    python benchmarks/networkx_suite.py --calls [--scale 16] [--k 64] [--repeat 3] [--json out.json]
+        [--skip-networkx-bc]
 
-networkx runs its tests with a backend when ``NETWORKX_TEST_BACKEND`` names one: each
-dispatchable call converts the test's graphs to the backend's and its answer back, and the test
-checks that answer. ``NETWORKX_FALLBACK_TO_NX`` lets networkx run what the backend declines
-(``can_run``: weights, ``sort_neighbors``, ...) or does not implement, so the rest of each test
-still runs. The test modules are those of the dispatched functions, from the installed networkx
-(``pytest --pyargs``): tests nobody here wrote.
+The suite: networkx runs its tests with the backend that ``NETWORKX_TEST_BACKEND`` names, each
+dispatched call converting the test's graphs and checking the answer; ``NETWORKX_FALLBACK_TO_NX``
+lets networkx run what the backend declines (``can_run``), so the rest of each test still runs.
+The modules are those of the dispatched functions, from the installed networkx. A test *reaches
+the backend* when one of its calls ran here (counted by wrapping the backend's functions); the
+pass share is the tests that reach it and pass over those that reach it and are not skipped
+(``lagraph_dist.nx.expected``'s xfails count against it). Exit status 1 below the floor or when
+no test reached the backend, pytest's own when the run breaks.
 
-What counts: a test *reaches the backend* when at least one call of it ran one of
-lagraph_dist's functions (counted by wrapping them while the tests run). The pass share is the
-tests that reach the backend and pass, over the tests that reach it and are not skipped;
-expected failures (``lagraph_dist.nx.expected``, reported as xfail) count against it. The floor is
-the issue's target, 95%. Exit status 1 below the floor (or when no test reached the backend),
-pytest's own status when the run itself breaks.
+The calls: on ``ld.kronecker(scale)`` as a ``networkx.Graph``, networkx itself, graphblas-algorithms
+(when installed) and lagraph_dist, each through networkx. ``first`` is a backend's first call
+(it converts the graph; networkx caches that), ``warm`` the median of the later ones; the
+conversion is timed apart too, after a warm-up on a small graph. Every answer is checked
+against networkx's. ``--skip-networkx-bc`` leaves out networkx's own betweenness (minutes at
+scale 16).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
+import warnings
 from collections import Counter
+from pathlib import Path
+
+import lagraph_dist as ld
+from lagraph_dist.tools.bench import environment, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import table, timed  # noqa: E402
 
 #: networkx's test modules of the dispatched functions (its traversal package whole).
 MODULES = [
@@ -38,6 +51,7 @@ MODULES = [
 FLOOR = 0.95
 
 
+# -- the suite ------------------------------------------------------------------------------------
 class Tally:
     """A pytest plugin: which tests reached the backend, and each test's outcome."""
 
@@ -48,7 +62,6 @@ class Tally:
         self.reached = {}               # test id -> calls it made here
         self.outcomes = {}              # test id -> passed, failed, skipped, xfailed, xpassed
 
-    # -- counting the backend's calls -------------------------------------------------------
     def wrap_backend(self):
         from lagraph_dist.nx import algorithms, interface, support
 
@@ -70,7 +83,6 @@ class Tally:
             return answer
         interface.BackendInterface.can_run = staticmethod(counted_can_run)
 
-    # -- pytest's hooks ---------------------------------------------------------------------
     def pytest_configure(self, config):
         self.wrap_backend()
 
@@ -78,18 +90,13 @@ class Tally:
         self._before = self.calls
 
     def pytest_runtest_logfinish(self, nodeid, location):
-        made = self.calls - self._before
-        if made:
-            self.reached[nodeid] = made
+        if self.calls > self._before:
+            self.reached[nodeid] = self.calls - self._before
 
     def pytest_runtest_logreport(self, report):
         if report.when == "call" or report.outcome != "passed":
-            if hasattr(report, "wasxfail"):
-                outcome = "xpassed" if report.passed else "xfailed"
-            else:
-                outcome = report.outcome
-            # a failing setup or teardown outranks the call's pass
-            if self.outcomes.get(report.nodeid) in (None, "passed"):
+            outcome = ("xpassed" if report.passed else "xfailed") if hasattr(report, "wasxfail") else report.outcome
+            if self.outcomes.get(report.nodeid) in (None, "passed"):     # a failing setup or teardown outranks a pass
                 self.outcomes[report.nodeid] = outcome
 
     def summary(self):
@@ -110,43 +117,29 @@ class Tally:
 
 
 def engine_backend():
-    """The engine backend the converted graphs used ("cpu" or "gpu")."""
+    """The engine backend the converted graphs use ("cpu" or "gpu")."""
     import networkx as nx
-    import lagraph_dist as ld
     return ld.get_backend(nx.config.backends.lagraph_dist.backend).name
 
 
-def engine_environment():
-    """The record's environment (device, versions, commit) of the engine backend the run used."""
-    import lagraph_dist as ld
-    from lagraph_dist.tools.bench import environment
-    return environment(ld.Matrix.from_edges([0], [1], 2, backend=engine_backend()))
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--floor", type=float, default=FLOOR, help=f"least pass share (default {FLOOR})")
-    parser.add_argument("--json", help="write the summary here")
-    options, pytest_args = parser.parse_known_args(argv)
+def suite(options, pytest_args):
     if not 0 <= options.floor <= 1:
-        parser.error(f"--floor must be from 0 to 1, got {options.floor}")
-    # networkx's conftest reads these when pytest configures it
-    os.environ["NETWORKX_TEST_BACKEND"] = "lagraph_dist"
+        sys.exit(f"--floor must be from 0 to 1, got {options.floor}")
+    os.environ["NETWORKX_TEST_BACKEND"] = "lagraph_dist"       # networkx's conftest reads these
     os.environ["NETWORKX_FALLBACK_TO_NX"] = "True"
     import pytest
     tally = Tally()
     started = time.perf_counter()
     status = pytest.main(["-q", "-p", "no:cacheprovider", "--pyargs", *MODULES, *pytest_args], plugins=[tally])
-    summary = {"benchmark": "networkx_suite"} | tally.summary() | {"floor": options.floor, "seconds": round(time.perf_counter() - started, 1),
-                                 "modules": MODULES, "engine_backend": engine_backend(),
-                                 "environment": engine_environment()}
+    engine = engine_backend()
+    summary = {"benchmark": "networkx_suite"} | tally.summary() | {
+        "floor": options.floor, "seconds": round(time.perf_counter() - started, 1), "modules": MODULES,
+        "engine_backend": engine, "environment": environment(ld.Matrix.from_edges([0], [1], 2, backend=engine))}
     if options.json:
-        from lagraph_dist.tools.bench import write_json
         write_json(summary, options.json)
     share = summary["pass_share"]
-    print(f"networkx {summary['networkx']}'s tests with the lagraph_dist backend ({summary['engine_backend']} engine): "
-          f"{summary['reached_backend']} of "
-          f"{summary['tests']} tests reached the backend, {share:.1%} of them pass "
+    print(f"networkx {summary['networkx']}'s tests with the lagraph_dist backend ({engine} engine): "
+          f"{summary['reached_backend']} of {summary['tests']} tests reached the backend, {share:.1%} of them pass "
           f"(floor {options.floor:.0%}); outcomes {summary['reached_outcomes']}")
     for test in summary["not_passed"]:
         print(f"  not passed: {test} ({tally.outcomes.get(test)})")
@@ -157,6 +150,105 @@ def main(argv=None):
         print("below the floor" if summary["reached_backend"] else "no test reached the backend")
         return 1
     return 0
+
+
+# -- the calls ------------------------------------------------------------------------------------
+def nx_calls(G, source, k):
+    """name -> (call with backend=..., whether answers must be equal rather than close)."""
+    import networkx as nx
+    return {f"betweenness_centrality(k={k}, seed=0)": (lambda **b: nx.betweenness_centrality(G, k=k, seed=0, **b), False),
+            "single_source_shortest_path_length": (
+                lambda **b: dict(nx.single_source_shortest_path_length(G, source, **b)), True),
+            "connected_components": (lambda **b: [set(c) for c in nx.connected_components(G, **b)], True)}
+
+
+def same(ours, theirs, equal):
+    if equal:
+        return ours == theirs
+    return ours.keys() == theirs.keys() and max(abs(ours[v] - theirs[v]) for v in theirs) < 1e-9
+
+
+def conversion_seconds(G, backend):
+    """Seconds to convert G for ``backend`` (its own convert_from_nx; lagraph_dist's Matrix too)."""
+    import networkx as nx
+    converted, seconds = timed(None, nx.utils.backends._load_backend(backend).convert_from_nx, G)
+    return seconds + (timed(None, lambda: converted.matrix)[1] if backend == "lagraph_dist" else 0)
+
+
+def run_backend(G, name, call, repeat):
+    """{first_s, warm_s} and the answer, the graph's cache emptied first; None where the backend
+    does not run the function."""
+    G.__networkx_cache__.clear()
+    try:
+        answer, first = timed(None, call, backend=name)
+    except NotImplementedError:
+        return None, None
+    warm = [timed(None, call, backend=name)[1] for _ in range(repeat)]
+    return {"first_s": first, "warm_s": statistics.median(warm)}, answer
+
+
+def calls(options):
+    import networkx as nx
+    if not 1 <= options.scale <= 22 or options.k < 1 or options.repeat < 1:
+        sys.exit("--scale must be 1..22, --k and --repeat at least 1")
+    warnings.simplefilter("ignore")
+    nx.config.warnings_to_ignore.add("cache")
+    backends = [b for b in ("graphblas", "lagraph_dist") if b in nx.utils.backends.backends]
+    small = ld.kronecker(7, seed=1, backend="cpu").to_networkx()      # what a process pays once, paid here
+    for call, _ in nx_calls(small, max(small, key=small.degree), min(options.k, 8)).values():
+        for backend in backends:
+            run_backend(small, backend, call, 1)
+    A = ld.kronecker(options.scale, seed=0, backend="cpu")
+    G, build = timed(None, A.to_networkx)
+    engine = engine_backend()
+    print(f"Kronecker {options.scale} as networkx: {G.number_of_nodes():,} nodes, {G.number_of_edges():,} edges "
+          f"(built in {build:.1f} s); lagraph_dist's engine backend: {engine}")
+    conversions = {b: conversion_seconds(G, b) for b in backends}
+    print("conversion: " + ", ".join(f"{b} {s:.3f} s" for b, s in conversions.items()))
+    runs, wrong = [], []
+    for label, (call, equal) in nx_calls(G, max(G, key=G.degree), options.k).items():
+        run, theirs = {"function": label}, None
+        if not (label.startswith("betweenness") and options.skip_networkx_bc):
+            theirs, run["networkx_s"] = timed(None, call, backend="networkx")
+        for backend in backends:
+            times, ours = run_backend(G, backend, call, options.repeat)
+            run[backend] = "not dispatched" if times is None else times | {
+                "agrees": None if theirs is None else same(ours, theirs, equal)}
+            wrong += [label] if times is not None and run[backend]["agrees"] is False else []
+        runs.append(run)
+    print("\n" + "\n".join(table(["function", "networkx", *(f"{b} warm (first call)" for b in backends),
+                                  "lagraph_dist vs networkx, warm / first"], [call_row(r, backends) for r in runs])))
+    if options.json:
+        write_json({"benchmark": "networkx_backend", "graph": {"kind": "kronecker", "scale": options.scale, "seed": 0},
+                    "nodes": G.number_of_nodes(), "edges": G.number_of_edges(), "k": options.k,
+                    "engine_backend": engine, "conversion_s": conversions, "networkx": nx.__version__,
+                    "calls": runs, "environment": environment(A)}, options.json)
+    if wrong:
+        print("answers differ from networkx's:", wrong)
+    return 1 if wrong else 0
+
+
+def call_row(run, backends):
+    cells = [run["function"], f"{run['networkx_s']:.3f} s" if "networkx_s" in run else "not run"]
+    cells += [v if isinstance(v, str) else f"{v['warm_s']:.3f} s ({v['first_s']:.3f} s)" for v in map(run.get, backends)]
+    ours = run.get("lagraph_dist")
+    return cells + [f"{run['networkx_s'] / ours['warm_s']:.1f}x / {run['networkx_s'] / ours['first_s']:.1f}x"
+                    if "networkx_s" in run and isinstance(ours, dict) else ""]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", help="write the record here")
+    parser.add_argument("--floor", type=float, default=FLOOR, help=f"the suite's least pass share (default {FLOOR})")
+    parser.add_argument("--calls", action="store_true", help="time networkx's calls through each backend instead")
+    parser.add_argument("--scale", type=int, default=16, help="--calls: the Kronecker graph's scale")
+    parser.add_argument("--k", type=int, default=64, help="--calls: betweenness's sampled sources")
+    parser.add_argument("--repeat", type=int, default=3, help="--calls: warm calls timed per backend (median)")
+    parser.add_argument("--skip-networkx-bc", action="store_true", help="--calls: not networkx's own betweenness")
+    options, pytest_args = parser.parse_known_args(argv)
+    if options.calls and pytest_args:
+        parser.error(f"--calls takes no pytest arguments: {' '.join(pytest_args)}")
+    return calls(options) if options.calls else suite(options, pytest_args)
 
 
 if __name__ == "__main__":

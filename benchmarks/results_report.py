@@ -149,7 +149,7 @@ WHAT_BY_BENCHMARK = {
                                + ", ".join(dict.fromkeys(run["graph"] for run in r["runs"])) + ", "
                                + "/".join(map(str, sorted({run["sources"] for run in r["runs"]})))
                                + " sources, beside the separate searches"),
-    "networkx_backend": lambda r: "networkx's calls through its backends (networkx_backend_bench.py): "
+    "networkx_backend": lambda r: "networkx's calls through its backends (networkx_suite.py --calls): "
                                   f"Kronecker {r['graph']['scale']}",
     "networkx_suite": lambda r: (f"networkx {r['networkx']}'s tests with the backend (networkx_suite.py), "
                                  f"{r['engine_backend']} engine: {100 * r['pass_share']:.1f}% of "
