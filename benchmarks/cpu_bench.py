@@ -1,33 +1,19 @@
-"""The CPU benchmark (issue 21): our BFS in one process beside the libraries a user without a GPU
-would pick instead, on the same graphs, roots and process, and the graphs' construction beside
-scipy's.
+"""The CPU benchmark (issue 21): our BFS in one process beside what a user without a GPU would
+pick instead (scipy csgraph, python-graphblas push and push/pull through ``tools.reference``),
+on the same graphs, roots and process, and the graphs' construction beside scipy's.
 
     python benchmarks/cpu_bench.py             # full sizes: see FULL (about 10 minutes on 2 cores)
     python benchmarks/cpu_bench.py --small     # tiny sizes (the smoke test's)
     python benchmarks/cpu_bench.py --graphs kron:18 mesh:1000x1000 --peers scipy --json /tmp/x.json
 
-Graphs (each made symmetric): Kronecker (Graph500 generator, edge factor 16, self-loops dropped),
-2-D meshes, a path, and a road-like graph (``io.generators.knn_edges``: points of the unit square
-joined to their 3 nearest, degrees 3 to about 9). Roots: Kronecker, ``--roots`` seeded roots of
-degree > 0 (``tools.bench.pick_roots``); the others, vertex 0 (a mesh's corner, a path's end).
-
-Runs, side by side on each graph: ours (``ld.bfs``, the CPU backend, one process: auto, push and,
-on graphs whose pull levels do not each read every unvisited row's edges, pull), scipy
-``csgraph.breadth_first_order`` with predecessors, python-graphblas push and push/pull
-(``tools.reference``, LAGraph's algorithm). Each run: one untimed warm-up call, then ``--repeats``
-timed calls a root (a peer stops after ``--peer-seconds`` of timed calls, one a root at least), each
-from the call to its result; the median of all timed calls is reported. The peers' graphs are
-converted before any timing (scipy's to the float64 CSR csgraph reads). Every timed result is
-checked, never inside the clock: levels equal to the reference levels (scipy's BFS tree's depths,
-``tools.reference.bfs_levels_scipy``), parents through ``ld.validate`` (Graph500 rules).
-
-Construction, on the same edges: ours ``Matrix.from_edges(..., symmetrize=True)`` against scipy's
-``csr_matrix((ones, (i, j)))`` + ``sum_duplicates`` on both directions of the edges (int8 ones);
-and, with ``--io``, ``Matrix.from_scipy`` of a COO matrix against its ``tocsr`` + ``sum_duplicates``,
-and ``Matrix.from_mtx`` against ``scipy.io.mmread(...).tocsr()`` on a Matrix Market file of the graph.
-
-The record (JSON): benchmarks/results/cpu-<host>-<commit>.json unless ``--json``; the table in
-benchmarks/results/README.md is made from it by benchmarks/results_report.py.
+Graphs: harness specs built from their edges; roots: seeded ones of degree > 0 for Kronecker,
+vertex 0 otherwise. Ours runs auto, push and (where each pull level does not read every unvisited
+row) pull. A run: one warm-up call, then ``--repeats`` timed calls a root (a peer's stop past
+``--peer-seconds``), the median reported; the peers' graphs converted before any clock; every
+timed result checked outside it (levels equal to scipy's BFS tree's depths, parents through
+``ld.validate``). Construction: ``Matrix.from_edges(symmetrize=True)`` against scipy's CSR of both
+directions + ``sum_duplicates``; with ``--io`` also ``from_scipy`` and ``from_mtx`` against theirs.
+The record: results/cpu-<host>-<commit>.json (``--json``), tabled by results_report.py.
 """
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""CPU strong scaling on one many-core host (issue 21, item 7): the scaling run a user without
-GPUs can make. The same Kronecker graph is searched on 1, 2x2 and 4x4 MPI ranks of the CPU
-backend, every configuration on all the host's cores (threads per rank = cores / ranks), beside
-python-graphblas on all the cores in the same run.
+"""CPU strong scaling on one many-core host (issue 21.7), the scaling run a user without GPUs can
+make: one Kronecker graph on 1, 2x2 and 4x4 MPI ranks of the CPU backend, each configuration on
+all the host's cores (threads per rank = cores / ranks), python-graphblas beside on all cores.
 
     python benchmarks/cpu_scaling.py                        # scale 22 on 1, 4, 16 ranks (about 5 minutes on 16 cores)
     python benchmarks/cpu_scaling.py --scales 22 24         # and scale 24 (estimated 10 minutes more)
@@ -9,44 +8,15 @@ python-graphblas on all the cores in the same run.
     python benchmarks/cpu_scaling.py --launcher "mpirun --allow-run-as-root --bind-to none" --one-core
     bash benchmarks/device.sh cpu-scaling                   # on a device machine's host (no GPU used)
 
-On nvidia-h100-x1's host (16 cores) the scale-22 run took 245 s: 70 s filling numba's cache,
-then per configuration 35-57 s (build 5-23 s, the rest mostly validation: about 8 s a root on one
-rank), python-graphblas 34 s.
-
 Each configuration is its own ``mpiexec -n R python -m mpi4py cpu_scaling.py --worker`` (Open MPI
-gets ``--oversubscribe --bind-to none``: a rank bound to one core would run its threads there),
-with NUMBA_NUM_THREADS = OMP_NUM_THREADS = cores / R, the GPU hidden and the host transport.
-A worker builds the graph (``ld.kronecker``, the same graph on any grid), picks ``--roots``
-seeded roots of degree > 0 (``tools.bench.pick_roots``: the same roots in every configuration),
-runs the warm-up of ``lagraph-dist bench`` (every path a timed search takes), then times one
-search a root (``ld.bfs``, from the call to its result on every rank, the collector off) until
-``--seconds`` of timing and checking are spent (one root at least). Every search is validated
-outside the clock (``ld.validate``: the Graph500 rules on levels and parents) and its levels'
-digest kept; the peer (python-graphblas ``tools.reference.bfs``, push/pull and optionally push,
-SuiteSparse on ``--cores`` OpenMP threads, its graph converted outside the clock) runs on the
-same roots, and every level array of ours must equal its levels on the roots it ran.
-
-Time bounds: a configuration's searches stop after ``--seconds``; a configuration process is
-killed after ``--limit`` seconds (build and warm-up included) and recorded as timed out; a
-configuration not started before ``--total`` seconds have passed is recorded as skipped. The
-numba cache is filled first by one small one-rank run, so that no timed configuration compiles.
-
-Per search, from its level records (``res.stats``): the stage seconds (expand, mask, local
-kernel, fold, merge: this rank's, then the slowest rank's and the mean over ranks), the bytes
-of each stage (summed over ranks), host reads and levels; a one-rank search runs as one compiled
-call, whose levels carry no stage split (its time is the stage ``fused``). A configuration
-reports the median over its roots.
-
-Strong-scaling efficiency against one rank: ``T(1 rank) / T(R ranks)`` with T the median
-search time over the roots both ran. Every configuration uses all ``--cores`` (ranks x threads =
-cores), so 1.0 means that R ranks search as fast as one rank with every core as a thread. With
-``--one-core``, one rank on one thread runs too, and the core-scaling efficiency
-``T(1 core) / (cores x T(R ranks))`` is reported beside it.
-
-The record (JSON): benchmarks/results/cpu-scaling-<host>-<commit>.json unless ``--json`` (the
-first 7 characters of the imported package's commit, lagraph_dist.core.version.code_identity),
-and a PNG beside it (``--plot``; matplotlib, skipped with a note when it is missing). The script
-exits non-zero when a search failed validation or its levels differ from python-graphblas's.
+with ``--oversubscribe --bind-to none``, lest a rank's threads share one core), the GPU hidden,
+the host transport. A worker times one search a root on the same seeded roots in every
+configuration until ``--seconds`` are spent, each validated and its levels' digest compared with
+python-graphblas's outside the clock; ``--limit`` kills a configuration, ``--total`` skips the
+ones not started by then. Efficiency: T(1 rank) / T(R ranks), medians over the roots both ran
+(``--one-core`` adds T(1 core) / (cores x T(R ranks))). docs/benchmarking.md has the method.
+The record: results/cpu-scaling-<host>-<commit>.json (``--json``) and a PNG beside it (``--plot``);
+the exit status is 1 when a search failed a check.
 """
 from __future__ import annotations
 

@@ -1,37 +1,20 @@
-"""High-diameter BFS: 2D meshes and a long path, where the cost of a level, not of an edge, sets
-the time (docs/benchmarking.md; issue 8).
+"""High-diameter BFS: meshes and a long path, where the cost of a level, not of an edge, sets the
+time (docs/benchmarking.md; issue 8).
 
     python3 benchmarks/high_diameter.py                          # meshes 1000x1000, 2000x2000; path of 1M
     python3 benchmarks/high_diameter.py --quick --backend cpu    # 100x100 mesh, 2000-vertex path, 1 repeat
     python3 benchmarks/high_diameter.py --meshes 4000x250 --path 0 --json /tmp/tall.json
     python3 benchmarks/high_diameter.py --meshes --path 0 --road 1000000 --real   # road-like and real meshes
 
-Each graph is built on the backend asked for, made symmetric, and searched from vertex 0 (a
-corner of the mesh, an end of the path). Side by side in one run, on that graph: lagraph_dist
-``bfs`` push and auto (one warm-up call, then ``--repeats`` timed calls, each from the call to
-``A.backend.sync()``), scipy.sparse.csgraph.breadth_first_order with predecessors, and
-python-graphblas push and push/pull through ``lagraph_dist.tools.reference`` (each peer's graph
-converted once, outside the timing: scipy's to the float64 CSR csgraph works on, else it would
-convert it in every call; one warm-up call, then ``--peer-repeats`` timed calls). A run's time
-is the median of its timed calls. The peers run on the host's CPU cores.
-
-Levels: a search has max level + 1 levels, the source's level 0 included. That is the number of
-frontiers, and the number of products our BFS runs (the last one finds nothing). A rows x cols
-mesh searched from a corner has rows + cols - 1 levels; a path of n vertices has n. Every run's
-time per level divides by this same count.
-
-Validation (never timed): the expected levels are exact (mesh: row + col; path: the index) and
-are checked against csgraph.shortest_path on the same graph (a fraction of a second).
-Every timed call's result is checked. Ours and python-graphblas's levels must equal the
-expected ones. scipy's predecessor tree must pass ``ld.validate`` with the expected levels:
-every tree edge is an edge of the graph and goes one level up, so the tree's depths are those
-levels. Every parent array must pass ``ld.validate`` (Graph500 rules).
-
-Cost of the defaults: python-graphblas took 55 (push) to 280 (push/pull) us a level on the
-2-core development machine, so on the million-level path each of its searches takes minutes,
-and so does each of ours on the CPU backend. To fit a time limit, run the path on its own
-(``--meshes --path 1000000``) with ``--peer-repeats 1``, or without python-graphblas
-(``--peers scipy``).
+Each graph is made symmetric and searched from vertex 0 (a mesh's corner, a path's end) by ours
+(push and auto, on ``--backend``) and the peers (scipy csgraph, python-graphblas push and
+push/pull, on the host's cores, their graphs converted outside the clock): one warm-up call, then
+timed calls, the median reported. Levels = max level + 1 (rows + cols - 1 for a mesh, n for a
+path); us a level divides by it. The expected levels are exact (mesh: row + col; path: index),
+checked against csgraph.shortest_path; every timed result must have them, and its parents pass
+``ld.validate``. python-graphblas takes 55-280 us a level on 2 cores, so minutes a search on the
+million-level path (so does our CPU backend): run the path alone with ``--peer-repeats 1`` or
+``--peers scipy``.
 """
 from __future__ import annotations
 
