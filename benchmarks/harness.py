@@ -1,14 +1,9 @@
-"""What the benchmarks of this folder share: a graph named on the command line built as a Matrix
-(or as its edges, or as scipy's CSR for a peer), a call timed to the end of its device work,
-timed repeats after a warm-up, the checks every timed result passes (a batch's rows against the
-single searches too), the peers (scipy's compiled BFS, python-graphblas through
-``lagraph_dist.tools.reference``), the options several scripts take (--backend, --peers, presets
-of sizes), progress lines, the record's file, the records of a results folder, and the cells of
-the tables made from them (by the scripts and by ``results_report.py``). The records'
-environment, the roots and the JSON writer are ``lagraph_dist.tools.bench``'s.
-
-A script imports this module after putting ``benchmarks/`` first on ``sys.path`` (it may run
-under ``python -m mpi4py``, which does not). The graph specs:
+"""What the benchmarks of this folder share: graphs named by a spec, calls timed to the end of
+their device work, the checks every timed result passes, the peers (scipy's compiled BFS,
+python-graphblas through ``lagraph_dist.tools.reference``), common options, progress lines,
+records and the cells of the tables made from them (by the scripts and ``results_report.py``).
+A script puts ``benchmarks/`` first on ``sys.path`` and imports it. The graph specs (each made
+symmetric):
 
     kron:SCALE          Graph500 Kronecker graph, edge factor 16, seed 0 (its roots are drawn)
     mesh:ROWSxCOLS      4-neighbour mesh, vertex (r, c) = r * cols + c (searched from a corner)
@@ -16,9 +11,8 @@ under ``python -m mpi4py``, which does not). The graph specs:
     road:N              N points of the unit square, each joined to its 3 nearest (``knn_edges``)
     mtx:PATH[:K]        a Matrix Market file; K: the sources its runs ask for (drawn roots)
 
-Every graph is made symmetric. gpu_quick.py and the probes may import this module under an older
-package put first on PYTHONPATH (device.sh's compare, blocks-ab and host-ab stages), so what
-moved in the package is looked up where that package has it (:func:`_package`).
+gpu_quick.py and the probes may run it under an older package first on PYTHONPATH (device.sh's
+A/B stages), so what moved in the package is looked up where that package has it (:func:`_package`).
 """
 from __future__ import annotations
 
