@@ -142,7 +142,7 @@ __device__ __forceinline__ void ld_sweep_finish(bool backward, i64 v, i64 s, u64
     if (lane == 0) per_slot[s] += found;
 }
 
-// A slot's sums made by its own thread, a search at a time (few searches and a short row: a mesh's
+// One search of a slot summed by one thread (few searches and a short row: a mesh's
 // slots hold a search or two a depth, and a warp a slot would wait on its loads one slot after
 // another): as ld_sweep_gather and ld_sweep_finish, for one search i of the slot. A sweep's first
 // depth reads no edges (`start`: 1 forward, the sources' counts; 0 backward, no successors).
@@ -161,13 +161,6 @@ __device__ __forceinline__ double ld_sweep_one(const int* __restrict__ indices, 
     return ld_sweep_settle(values + v * width + g * 64 + i, sum, backward);
 }
 
-// One depth of a sweep over the slots whose bits at this depth are `own`: forward, each sums its
-// in-edges' path counts from the previous depth (`other`); backward, its out-edges' quotients from
-// the next depth. A sweep's first depth (`first`) reads no edges: forward, the sources' counts are
-// 1; backward, the deepest pairs have no successors. A slot whose searches times its row's edges
-// are at most `thread_work` is summed by its own thread (ld_sweep_one); a longer row by a warp; a
-// row longer than `heavy_edges` is left to ld_sweep_heavy (its slot appended to `heavy`).
-// `examined`: the rows' edges, summed.
 // The planes a depth reads: its own slots' and those of the depth its sums come from.
 __device__ __forceinline__ void ld_sweep_planes_of(const ld_sweep_args& a, const u64*& own, const u64*& other) {
     const i64 slots = a.n * a.words;
@@ -175,7 +168,65 @@ __device__ __forceinline__ void ld_sweep_planes_of(const ld_sweep_args& a, const
     other = a.first ? own : a.planes + (a.backward ? a.depth + 1 : a.depth - 1) * slots;
 }
 
+// The block of ld_sweep_depth holds at most this many threads (its shared sums: one a lane).
+#define LD_SWEEP_DEPTH_MAX_THREADS 1024
+
+// The light slots' pairs (a slot's searches, one each) of a warp's 32 slots, dealt out 32 at a
+// time, one a lane: a mesh's light slots hold a search or two a depth and half the slots none, so
+// a thread a slot left half the lanes idle while its neighbours summed their second search. The
+// lane holding `bits` (0 when not light) owns pairs offset .. offset + popcount - 1, in the order
+// of its bits; a pair's dependency (backward) is summed into its owner's `slot_sum` in that order,
+// through the warp's shared row `found_of`, so the sums do not depend on scheduling.
+__device__ __forceinline__ double ld_sweep_light_pairs(const int* __restrict__ indices, u64 bits, i64 v, i64 g,
+                                                       i64 begin, i64 end, bool first, bool backward,
+                                                       const u64* __restrict__ other, i64 words, double* values,
+                                                       i64 width, double* found_of) {
+    const int lane = threadIdx.x & 31;
+    const int count = __popcll(bits);
+    int offset = count;                                                // inclusive scan, then exclusive
+    for (int d = 1; d < 32; d <<= 1) {
+        const int below = __shfl_up_sync(LD_SWEEP_ALL, offset, d);
+        if (lane >= d) offset += below;
+    }
+    const int total = __shfl_sync(LD_SWEEP_ALL, offset, 31);
+    offset -= count;
+    double slot_sum = 0.0;
+    for (int round = 0; round < total; round += 32) {
+        const int p = round + lane;
+        int owner = 0;                                                 // the last lane whose offset <= p
+        for (int step = 16; step > 0; step >>= 1) {
+            const int probe = owner + step;
+            if (__shfl_sync(LD_SWEEP_ALL, offset, probe & 31) <= p && probe < 32) owner = probe;
+        }
+        u64 left = __shfl_sync(LD_SWEEP_ALL, bits, owner);
+        const int rank = p - __shfl_sync(LD_SWEEP_ALL, offset, owner);
+        const i64 pv = __shfl_sync(LD_SWEEP_ALL, v, owner), pg = __shfl_sync(LD_SWEEP_ALL, g, owner);
+        const i64 pbegin = __shfl_sync(LD_SWEEP_ALL, begin, owner), pend = __shfl_sync(LD_SWEEP_ALL, end, owner);
+        double found = 0.0;
+        if (p < total) {
+            for (int t = 0; t < rank; ++t) left &= left - 1;
+            found = ld_sweep_one(indices, pbegin, pend, first, first && !backward ? 1.0 : 0.0, backward, pv, pg,
+                                 __ffsll((long long)left) - 1, other, words, values, width);
+        }
+        if (!backward) continue;
+        found_of[lane] = found;
+        __syncwarp();
+        for (int q = max(offset, round); q < min(offset + count, round + 32); ++q) slot_sum += found_of[q - round];
+        __syncwarp();
+    }
+    return slot_sum;
+}
+
+// One depth of a sweep over the slots whose bits at this depth are `own`: forward, each sums its
+// in-edges' path counts from the previous depth (`other`); backward, its out-edges' quotients from
+// the next depth. A sweep's first depth (`first`) reads no edges: forward, the sources' counts are
+// 1; backward, the deepest pairs have no successors. A slot whose searches times its row's edges
+// are at most `thread_work` is light: its searches are summed one a lane (ld_sweep_one), the warp's
+// light pairs dealt out over its lanes (ld_sweep_light_pairs); a longer row by a warp; a
+// row longer than `heavy_edges` is left to ld_sweep_heavy (its slot appended to `heavy`).
+// `examined`: the rows' edges, summed.
 extern "C" __global__ void ld_sweep_depth(const ld_sweep_args a) {
+    __shared__ double found_of[LD_SWEEP_DEPTH_MAX_THREADS];
     const i64* __restrict__ indptr = a.indptr;
     const int* __restrict__ indices = a.indices;
     const u64 *own, *other;
@@ -188,22 +239,26 @@ extern "C" __global__ void ld_sweep_depth(const ld_sweep_args a) {
     const int lane = threadIdx.x & 31;
     const i64 slots = n * words, width = words * 64;
     const i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    double* warp_found = found_of + (threadIdx.x & ~31);
     for (i64 base = ((((i64)blockIdx.x * blockDim.x) + threadIdx.x) >> 5) * 32; base < slots; base += warps * 32) {
         const i64 mine_slot = base + lane;
         u64 mine = mine_slot < slots ? own[mine_slot] : 0;
         unsigned long long edges = 0;
-        if (mine) {                                                    // the slot's own thread, if light
-            const i64 v = mine_slot / words, g = mine_slot % words;
-            const i64 begin = indptr[v], end = indptr[v + 1];
-            if (first || __popcll(mine) * (end - begin) <= a.thread_work) {
-                double found = 0.0;
-                for (u64 left = mine; left; left &= left - 1)
-                    found += ld_sweep_one(indices, begin, end, first, first && !backward ? 1.0 : 0.0, backward, v, g,
-                                          __ffsll((long long)left) - 1, other, words, values, width);
-                if (backward) per_slot[mine_slot] += found;
-                if (!first) edges += (unsigned long long)(end - begin);
-                mine = 0;
+        u64 light = 0;                                                 // the slot's bits, if light
+        i64 row = 0, word = 0, row_begin = 0, row_end = 0;
+        if (mine) {
+            row = mine_slot / words, word = mine_slot % words;
+            row_begin = indptr[row], row_end = indptr[row + 1];
+            if (first || __popcll(mine) * (row_end - row_begin) <= a.thread_work) {
+                light = mine;
+                if (!first) edges += (unsigned long long)(row_end - row_begin);
+                mine = 0;                                              // (not the warp path's)
             }
+        }
+        if (__any_sync(LD_SWEEP_ALL, light != 0)) {
+            const double found = ld_sweep_light_pairs(indices, light, row, word, row_begin, row_end, first, backward,
+                                                      other, words, values, width, warp_found);
+            if (backward && light) per_slot[mine_slot] += found;
         }
         for (unsigned live = __ballot_sync(LD_SWEEP_ALL, mine != 0); live; live &= live - 1) {   // a warp a slot
             const int j = __ffs(live) - 1;

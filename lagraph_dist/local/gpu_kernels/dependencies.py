@@ -6,8 +6,8 @@ The searches go a group of words at a time, as many words as a share of the free
 (each word: a float64 for each of its 64 searches a vertex, and a depth plane a depth); a group
 costs one launch that splits its slots by depth, then two a depth and sweep (the rows longer
 than SWEEP_HEAVY_EDGES take the second, a block a row; it is skipped on graphs without such
-rows); a slot of few searches and a short row is summed by its own thread
-(SWEEP_THREAD_WORK), a longer one by a warp. Host reads: the deepest level and the longest
+rows); the searches of a slot of few searches and a short row are summed a thread each
+(SWEEP_THREAD_WORK), a longer slot's by a warp. Host reads: the deepest level and the longest
 row, once a call; the searches' reached counts and the edges read, once at the end."""
 from __future__ import annotations
 
