@@ -9,7 +9,7 @@ whole, and in results/README.md what lies between ``<!-- results: NAME (...) -->
 ``<!-- /results: NAME -->``. A table shows every record whose path matches its glob patterns, in
 name order, and names the JSON, commit and device it was made from; no number is typed by hand.
 A benchmark that prints a table of its record owns that table (cpu_bench, gpu_bench,
-high_diameter, cpu_scaling, multigpu_bench, multigpu_model); this script adds the sentence naming
+high_diameter, cpu_scaling, multigpu_bench); this script adds the sentence naming
 the records. A region is declared where its rows are made: ``@region(NAME, patterns, header)``
 on the function giving a record's rows, or an entry of RESULTS_README_REGIONS.
 """
@@ -33,7 +33,6 @@ import cpu_scaling  # noqa: E402
 import gpu_bench  # noqa: E402
 import high_diameter  # noqa: E402
 import multigpu_bench  # noqa: E402
-import multigpu_model  # noqa: E402
 from harness import (commit_of, count, device_of, gib, grid_of, load, md_table, megabytes, ms,  # noqa: E402
                      paragraphs, plural, rate, record_commit, records, sig, span, times)
 from gpu_bench import summary as bench_summary  # noqa: E402,F401  (the tests read them here)
@@ -48,11 +47,9 @@ H100_HIGH_DIAMETER = ("h100-high-diameter-*.json",)      # benchmarks/high_diame
 H100_QUICK = ("h100-quick-*.json",)                      # benchmarks/gpu_quick.py --json
 H200_BENCH = ("gpu-scale*.json",)                        # the first H200 records, 64 roots, with peers
 CPU_BENCH = ("cpu-scale[0-9]*-*.json",)                  # lagraph-dist bench on CPU ranks
-MODEL = "model-extrapolation.json"
 MULTIGPU = "multigpu"          # two H200s (nvidia-h200-x2) and their one-GPU baseline
 FOUR_GPUS = "multigpu-4gpu"    # four H200s (nvidia-h200-x4) and their one- and two-GPU baselines, run there
 MULTIGPU_FOLDERS = (MULTIGPU, FOUR_GPUS)
-PREDICTION = "prediction-8gpu.json"     # multigpu_model.py predict --validate, in FOUR_GPUS
 
 PEER_ORDER = ("graphblas-push", "graphblas-pushpull", "cupyx-naive", "scipy", "lagraph-cpu")
 PEER_TITLES = {"graphblas-push": "graphblas push", "graphblas-pushpull": "graphblas push/pull",
@@ -147,14 +144,11 @@ WHAT_BY_BENCHMARK = {
                               f"{', '.join(map(str, r['options']['scales']))}, {r['cores']} cores, ranks "
                               f"{', '.join(map(str, r['options']['ranks']))}, python-graphblas beside"),
     "cpu": lambda r: "CPU benchmark, one process, with peers: " + joined(r["graphs"], "name"),
-    "predict_scaling": lambda r: "weak scaling predicted to more GPUs from measured records (multigpu_model.py predict)",
 }
 
 
 def what_unnamed(record):
     """What a record that names no benchmark holds, by its fields."""
-    if "families" in record:
-        return "communication model extrapolated from a measured profile"
     if set(record) - {"code"} == {"commit", "device", "graphs"}:
         return "quick GPU timing of whole calls (gpu_quick.py): " + ", ".join(record["graphs"])
     if "lagraph_dist" in record:
@@ -176,8 +170,7 @@ def record_index(results):
         if not isinstance(record, dict):       # scaling-summary.json: written by this script
             continue
         env = record.get("environment", {})
-        source = model_profile_source(record) if "families" in record else None
-        where = (f"profile from `{source}`" if source else f"`{commit_of(env)}`" if env else
+        where = (f"`{commit_of(env)}`" if env else
                  f"`{record_commit(record)}`" if record_commit(record) else "not recorded")
         rows.append([f"`{path.relative_to(results).as_posix()}`", what_is(record), where,
                      device_of(env) if env else record.get("device", "-")])
@@ -407,29 +400,6 @@ def results_cpu_scaling(results):
     return paragraphs(*parts)
 
 
-# -- the communication model ----------------------------------------------------------------------------
-def model_profile_source(record):
-    """The benchmark record the model's level profile was read from (a path under results/)."""
-    source = record["profile"]["source"].split(" (")[0]
-    return source.removeprefix("benchmarks/results/") if source.startswith("benchmarks/results/") else None
-
-
-def model_caption(results, record):
-    source = model_profile_source(record)
-    origin = origins({source: load(results, source)}) if source else record["profile"]["source"]
-    return f"Model output `{MODEL}`; its level profile: {origin}."
-
-
-def results_model(results):
-    record = load(results, MODEL)
-    return paragraphs(multigpu_model.table(record), f"{multigpu_model.note(record)} {model_caption(results, record)}")
-
-
-def results_model_levels(results):
-    record = load(results, MODEL)
-    return paragraphs(*multigpu_model.levels_tables(record), model_caption(results, record))
-
-
 # -- the BFS family and what runs beside it -------------------------------------------------------------
 @region("multi-source", ("*multi-source-*.json",),
         ["device", "graph", "sources", "outputs", "batch ms (best / median)", "searches/s (batch)",
@@ -500,8 +470,6 @@ RESULTS_README_REGIONS.update({
     "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
     "multigpu-4gpu": partial(results_multigpu, folder=FOUR_GPUS),
     "multigpu-4gpu-levels": partial(results_multigpu_levels, folder=FOUR_GPUS),
-    "multigpu-8gpu-prediction": lambda results: multigpu_model.prediction_report(load(Path(results) / FOUR_GPUS, PREDICTION),
-                                                                       f"{FOUR_GPUS}/{PREDICTION}"),
     "h200-bench": partial(results_comparison, patterns=H200_BENCH, unit=1e9,
                           ratio_peers=("graphblas-pushpull", "cupyx-naive", "lagraph-cpu"),
                           note="Harmonic means. ours / peer: the record's own ratio (our better direction over the "
@@ -511,7 +479,6 @@ RESULTS_README_REGIONS.update({
                          note="Harmonic means. "),
     "cpu-bytes": results_cpu_bytes,
     "cpu-peers": results_cpu_peers,
-    "model": results_model, "model-levels": results_model_levels,
     "cpu-scaling": results_cpu_scaling,
     "readme-multigpu": readme_multigpu, "readme-multigpu-4gpu": partial(readme_multigpu, folder=FOUR_GPUS),
 })

@@ -12,7 +12,6 @@ Three kinds of check:
 """
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,6 @@ from lagraph_dist.local.parts import LocalPart
 from lagraph_dist.semirings import lookup_semiring
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 CPU = get_backend("cpu")
 # the CPU kernels under each backend's name, whose wire the model is told (the CPU kernels are
 # kernels/fold.cu's twins: the same layout for the same widths)
@@ -363,61 +361,3 @@ def test_uniform_spread_predicts_expand_on_kronecker(measured):
         got = sum(lv["bytes"]["expand"] for lv in run["levels"])
         spread = predicted(run, grid, per_rank=False)["total"]["expand"]
         assert abs(got - spread) <= UNIFORM_EXPAND_TOLERANCE * max(got, 1), (label(run), got, spread)
-
-
-# -- the extrapolation script -----------------------------------------------------------------
-SCRIPT = ROOT / "benchmarks" / "multigpu_model.py"
-
-
-def run_script(*args):
-    done = subprocess.run([sys.executable, str(SCRIPT), "extrapolate", *map(str, args)], capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
-    return done.stdout
-
-
-def check_outputs(json_path, png_path, max_side):
-    with open(json_path) as handle:
-        result = json.load(handle)
-    assert png_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    square = result["families"]["square"]
-    sides = max_side.bit_length() - 1
-    assert [p["ranks"] for p in square] == [1 << k for k in range(2 * sides + 1)]
-    for family in result["families"].values():
-        for point in family:
-            rows, cols = point["grid"]
-            assert point["scale"] == result["options"]["base_scale"] + (rows * cols).bit_length() - 1
-            levels_total = sum(lv["bytes_per_rank"]["expand"] + lv["bytes_per_rank"]["fold"]
-                               + lv["bytes_per_rank"]["mask"] for lv in point["levels"])
-            assert levels_total == pytest.approx(point["search"]["bytes_per_rank"]["all"])
-            if rows * cols == 1:
-                assert levels_total == 0
-    return result
-
-
-def test_extrapolation_from_a_record(tmp_path):
-    pytest.importorskip("matplotlib")
-    record = {"n": 1 << 16, "nvals": 16 << 17, "lagraph_dist": {"auto": {"levels_first_root": [
-        {"frontier": 1, "discovered": 40, "edges_examined": 40, "direction": "push"},
-        {"frontier": 40, "discovered": 30000, "edges_examined": 60000, "direction": "push"},
-        {"frontier": 30000, "discovered": 20000, "edges_examined": 90000, "direction": "pull"},
-        {"frontier": 20000, "discovered": 100, "edges_examined": 2000, "direction": "pull"},
-        {"frontier": 100, "discovered": 0, "edges_examined": 120, "direction": "push"}]}}}
-    path = tmp_path / "record.json"
-    path.write_text(json.dumps(record))
-    out_json, out_png = tmp_path / "x.json", tmp_path / "x.png"
-    run_script("--record", path, "--base-scale", 16, "--max-side", 4, "--json", out_json, "--png", out_png)
-    result = check_outputs(out_json, out_png, 4)
-    assert result["profile"]["levels"][1]["frontier_edges"] == pytest.approx(60000 / (16 << 17))
-    assert [p["grid"] for p in result["families"]["1xP"]] == [[1, 1], [1, 2], [1, 4], [1, 8], [1, 16]]
-    # weak scaling keeps the first level's frontier at the source alone
-    assert all(p["levels"][0]["frontier"] == 1 for p in result["families"]["square"])
-
-
-def test_extrapolation_from_a_cpu_profile(tmp_path):
-    pytest.importorskip("matplotlib")
-    out_json, out_png = tmp_path / "x.json", tmp_path / "x.png"
-    run_script("--profile-scale", 8, "--max-side", 2, "--base-scale", 12, "--json", out_json,
-               "--png", out_png)
-    result = check_outputs(out_json, out_png, 2)
-    assert "Kronecker scale 8" in result["profile"]["source"]

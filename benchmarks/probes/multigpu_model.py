@@ -2,9 +2,9 @@
 model's bytes and seconds to grids of up to 64 x 64 ranks, or ``predict`` weak scaling to more
 GPUs from measured multigpu_bench.py records.
 
-    python3 benchmarks/multigpu_model.py extrapolate [--record benchmarks/results/gpu-scale26.json]
-    python3 benchmarks/multigpu_model.py predict                # 8 GPUs from the 4-GPU records
-    python3 benchmarks/multigpu_model.py predict --validate --json benchmarks/results/multigpu-4gpu/prediction-8gpu.json
+    python3 benchmarks/probes/multigpu_model.py extrapolate [--record benchmarks/results/gpu-scale26.json]
+    python3 benchmarks/probes/multigpu_model.py predict         # 8 GPUs from the 4-GPU records
+    python3 benchmarks/probes/multigpu_model.py predict --validate --json benchmarks/probes/results/prediction-8gpu.json
 
 Both are weak scaling: P ranks search a Kronecker graph of scale base + log2(P). A search's
 shape is one measured search's *profile*: each level's frontier and discovered vertices as
@@ -38,9 +38,11 @@ from lagraph_dist.tools import model
 from lagraph_dist.tools.bench import write_json
 from lagraph_dist.tools.plot import load_record, pyplot
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-import multigpu_bench  # noqa: E402  (a sibling script, not a package)
-from harness import RESULTS, commit_of, count, grid_text, md_table, megabytes, ms, paragraphs, sig, span  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+import multigpu_bench  # noqa: E402  (a script of benchmarks/, not a package)
+from harness import RESULTS, commit_of, grid_text, md_table, megabytes, ms, sig, span  # noqa: E402
+
+OUTPUTS = Path(__file__).resolve().parent / "results"           # this probe's records
 
 FAMILIES = ("square", "1xP", "Px1")
 RANKS_SHOWN = (2, 4, 16, 64, 256, 4096)      # the grids of these many ranks in the tables
@@ -152,7 +154,7 @@ def shown_points(result):
 
 
 def table(result):
-    """A rank's bytes, collective calls and seconds a search on each shown grid (here and in results/README.md)."""
+    """A rank's bytes, collective calls and seconds a search on each shown grid."""
     bandwidths = result["options"]["bandwidths"]
     rows = []
     for point in shown_points(result):
@@ -170,22 +172,6 @@ def table(result):
 def note(result):
     return (f"Seconds a search = bytes a rank / bandwidth + {sig(1e6 * result['options']['latency'])} us a collective "
             f"call; scale = {result['options']['base_scale']} + log2 P.")
-
-
-def levels_tables(result):
-    """Per level of each shown two-rank grid: its bytes a rank by part, under a heading."""
-    header = ["level", "direction", "frontier", "discovered", "expand MB a rank", "fold MB a rank (estimate .. upper)",
-              "mask MB a rank"]
-    made = []
-    for point in (p for p in shown_points(result) if p["ranks"] == 2):
-        rows = [[level["level"], level["direction"], count(level["frontier"]), count(level["discovered"]),
-                 f"{megabytes(level['bytes_per_rank']['expand'])} ({level['encoding']['expand']})",
-                 f"{span(level['bytes_per_rank']['fold'], level['bytes_per_rank']['fold_upper'], megabytes)} "
-                 f"({level['fold_layout']})",
-                 f"{megabytes(level['bytes_per_rank']['mask'])} ({level['encoding']['mask']})"]
-                for level in point["levels"]]
-        made.append(f"{' x '.join(map(str, point['grid']))}, scale {point['scale']}:\n\n{md_table(header, rows)}")
-    return made
 
 
 def plot(result, path):
@@ -369,23 +355,6 @@ def prediction_table(rows, measured=None):
     return md_table(header + (["measured GTEPS"] if measured is not None else []), cells)
 
 
-def prediction_report(record, name):
-    """The record's text in results/README.md: its validation against the measured four-GPU runs,
-    then the eight-GPU predictions."""
-    fit = record["fit"]
-    missed = ", ".join(f"{grid} {'inside the range' if miss == 0 else f'{100 * miss:+.0f}% past it'}"
-                       for grid, miss in record["validation_misses"].items())
-    return paragraphs(
-        "From the two-GPU records (scale 27, `multigpu/`, another machine of the same H200s) to the four-GPU "
-        f"grids (scale 28), beside what was measured there (measured: {missed}):",
-        prediction_table(record["validation"], record["measured_auto_gteps"]),
-        f"From the four-GPU records (scale 28) to eight GPUs (scale 29); exchange fitted on the four-GPU "
-        f"machine's levels as {1e3 * fit['a_seconds']:.2f} ms a level + a byte at "
-        f"{1e-9 / fit['seconds_per_byte']:.0f} GB/s (rms residual {1e3 * fit['rms_seconds']:.2f} ms a level):",
-        prediction_table(record["predictions"]),
-        f"JSON: `{name}` (records at {record['commit']}); the method is in its `method` field.")
-
-
 def say_fit(where, fit):
     print(f"fit on {where}: a = {1e3 * fit[0]:.3f} ms, {1e-9 / fit[1]:.1f} GB/s, rms {1e3 * fit[2]:.3f} ms")
 
@@ -424,8 +393,8 @@ def main(argv=None):
     ex.add_argument("--bandwidth", type=float, nargs="+", default=[300e9, 25e9],
                     help="bytes a second a rank sends (default NVLink-like and network-like)")
     ex.add_argument("--latency", type=float, default=10e-6, help="seconds a collective call")
-    ex.add_argument("--json", default=str(RESULTS / "model-extrapolation.json"))
-    ex.add_argument("--png", default=str(RESULTS / "model-extrapolation.png"))
+    ex.add_argument("--json", default=str(OUTPUTS / "model-extrapolation.json"))
+    ex.add_argument("--png", default=str(OUTPUTS / "model-extrapolation.png"))
     pr = commands.add_parser("predict", help="weak scaling to 8 GPUs from the measured 4-GPU records")
     pr.add_argument("--folder", type=Path, default=RESULTS / "multigpu-4gpu", help="the measured base records")
     pr.add_argument("--scale", type=int, default=28, help="the base records' scale")
