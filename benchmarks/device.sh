@@ -58,7 +58,9 @@ side_env() {        # path and commit of one side of an A/B ($1): head (this com
     if [ "$1" = head ]; then path=$site commit=$LAGRAPH_DIST_COMMIT
     else path=$old_site:$site commit=${OLD_COMMIT:-old}; fi
 }
-install_old() {     # the base commit's tree carried in $OLD_TREE (default .old), installed into a scratch folder it prints
+install_old() {     # the base commit's tree carried in $OLD_TREE (default .old), installed into a scratch folder it prints;
+                    # the A/B stages run this tree's scripts over it, which import the package's layer folders
+                    # (19f013d on): against an older base, run the old tree's own scripts ($repo/$OLD_TREE/benchmarks/)
     local into
     into=$(mktemp -d)
     python3 -m pip install -q --no-index --no-deps --no-build-isolation --target "$into" "$repo/${OLD_TREE:-.old}" \

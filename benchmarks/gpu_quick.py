@@ -10,8 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
+from lagraph_dist.core.version import code_identity
+from lagraph_dist.tools.bench import write_json
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import SpecError, build, code_identity, parse_spec, timed_searches, write_json  # noqa: E402,F401
+from harness import SpecError, build, parse_spec, timed_searches  # noqa: E402
 
 
 def main(specs, json_path=None):

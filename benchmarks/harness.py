@@ -10,17 +10,12 @@ symmetric):
     path:N              path 0 - 1 - ... - N-1 (searched from an end)
     road:N              N points of the unit square, each joined to its 3 nearest (``knn_edges``)
     mtx:PATH[:K]        a Matrix Market file; K: the sources its runs ask for (drawn roots)
-
-gpu_quick.py and the probes may run it under an older package first on PYTHONPATH (device.sh's
-A/B stages), so what moved in the package is looked up where that package has it (:func:`_package`).
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
-import os
 import re
 import sys
 import time
@@ -32,6 +27,8 @@ import numpy as np
 
 import lagraph_dist as ld
 from lagraph_dist.core.text import plural  # noqa: F401  (the tables' counted nouns: the package's rule)
+from lagraph_dist.io import generators
+from lagraph_dist.tools.bench import environment, write_json
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
@@ -39,34 +36,6 @@ BACKENDS = ("auto", "cpu", "gpu")
 SPECS = "kron:SCALE, mesh:ROWSxCOLS, path:N, road:N or mtx:PATH[:K]"
 EDGEFACTOR = 16
 ROAD_K = 3
-
-
-def _package(*names):
-    """The first of ``names`` (modules of lagraph_dist) the imported package has: a script timing
-    an older package beside this tree finds what it had before the package's layer folders."""
-    for name in names:
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            continue
-    raise ImportError(f"the imported lagraph_dist has none of {', '.join(names)}")
-
-
-def write_json(record, path):
-    """``lagraph_dist.tools.bench.write_json``, wherever the imported package keeps it."""
-    return _package("lagraph_dist.tools.bench", "lagraph_dist.bench").write_json(record, path)
-
-
-def code_identity():
-    """The imported package's version and commit; a package too old to say names the commit its
-    harness gives in $LAGRAPH_DIST_COMMIT, as ``code_identity`` itself would."""
-    try:
-        from lagraph_dist.core.version import code_identity as identity
-    except ImportError:
-        commit = os.environ.get("LAGRAPH_DIST_COMMIT")
-        return {"version": getattr(ld, "__version__", None), "commit": commit, "dirty": None,
-                "commit_from": "$LAGRAPH_DIST_COMMIT" if commit else "unknown"}
-    return identity()
 
 
 # -- graphs ---------------------------------------------------------------------------------------
@@ -145,7 +114,6 @@ def graph_info(spec):
 def edges(spec, xp=np):
     """(src, dst, n): the graph's edges one way (a build adds the reverse), as ``xp`` arrays; a
     Kronecker graph's self-loops dropped, as ``ld.kronecker`` drops them."""
-    generators = _package("lagraph_dist.io.generators", "lagraph_dist.generators")
     if spec.kind == "kron":
         src, dst = generators.kronecker_edges(spec.scale, EDGEFACTOR, seed=0, xp=xp)
         keep = src != dst
@@ -195,7 +163,7 @@ def each_graph(specs, run):
     records, env = [], None
     for spec in specs:
         A, record = run(spec)
-        env = env or _package("lagraph_dist.tools.bench", "lagraph_dist.bench").environment(A)
+        env = env or environment(A)
         records.append(record)
         del A
     return records, env

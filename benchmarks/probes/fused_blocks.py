@@ -17,10 +17,11 @@ from pathlib import Path
 import numpy as np
 
 import lagraph_dist as ld
+from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import frontier_bands, policy_label, policy_settings, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
-from harness import build, code_identity, timed_searches  # noqa: E402
+from harness import build, timed_searches  # noqa: E402
 
 
 def main():

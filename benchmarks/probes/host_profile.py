@@ -28,10 +28,11 @@ from pathlib import Path
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import device_name
+from lagraph_dist.core.version import code_identity
+from lagraph_dist.tools.bench import device_name, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
-from harness import build, code_identity, write_json  # noqa: E402
+from harness import build  # noqa: E402
 
 
 def main():
