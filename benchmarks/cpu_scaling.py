@@ -5,7 +5,7 @@ all the host's cores (threads per rank = cores / ranks), python-graphblas beside
     python benchmarks/cpu_scaling.py                        # scale 22 on 1, 4, 16 ranks (about 5 minutes on 16 cores)
     python benchmarks/cpu_scaling.py --scales 22 24         # and scale 24 (estimated 10 minutes more)
     python benchmarks/cpu_scaling.py --small                # the smoke test: scale 10 on 1 and 4 ranks
-    python benchmarks/cpu_scaling.py --launcher "mpirun --allow-run-as-root --bind-to none" --one-core
+    python benchmarks/cpu_scaling.py --launcher "mpirun --allow-run-as-root --bind-to none"
     bash benchmarks/device.sh cpu-scaling                   # on a device machine's host (no GPU used)
 
 Each configuration is its own ``mpiexec -n R python -m mpi4py cpu_scaling.py --worker`` (Open MPI
@@ -13,8 +13,8 @@ with ``--oversubscribe --bind-to none``, lest a rank's threads share one core), 
 the host transport. A worker times one search a root on the same seeded roots in every
 configuration until ``--seconds`` are spent, each validated and its levels' digest compared with
 python-graphblas's outside the clock; ``--limit`` kills a configuration, ``--total`` skips the
-ones not started by then. Efficiency: T(1 rank) / T(R ranks), medians over the roots both ran
-(``--one-core`` adds T(1 core) / (cores x T(R ranks))). docs/benchmarking.md has the method.
+ones not started by then. Efficiency: T(1 rank) / T(R ranks), medians over the roots both ran.
+docs/benchmarking.md has the method.
 The record: results/cpu-scaling-<host>-<commit>.json (``--json``) and a PNG beside it (``--plot``);
 the exit status is 1 when a search failed a check.
 """
@@ -37,7 +37,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import EDGEFACTOR, RESULTS, build_timed, preset, record_file, short_commit, timed, write_record  # noqa: E402
+from harness import (EDGEFACTOR, RESULTS, build_timed, preset, record_file, short_commit, timed,  # noqa: E402
+                     table as table_lines, write_record)
 
 STAGES = ("expand", "mask", "local", "fold", "merge")
 FUSED = "fused"                 # the stage of a level run inside the compiled whole-search call
@@ -225,10 +226,7 @@ def worker_env(threads):
 
 def configurations(args):
     """(name, ranks, threads) of each configuration at a scale, in run order."""
-    made = [(f"{r} rank{'s' if r > 1 else ''}", r, max(1, args.cores // r)) for r in args.ranks]
-    if args.one_core:
-        made.append(("1 rank, 1 thread", 1, 1))
-    return made
+    return [(f"{r} rank{'s' if r > 1 else ''}", r, max(1, args.cores // r)) for r in args.ranks]
 
 
 def _median_common(ours, base):
@@ -241,9 +239,9 @@ def _median_common(ours, base):
     return statistics.median(mine[r] for r in common), statistics.median(theirs[r] for r in common), len(common)
 
 
-def summarize(scale_record, args):
-    """Efficiency against one rank (and one core), the stage breakdown's medians, the level
-    check against the peer: added to ``scale_record`` in place; returns the problems found."""
+def summarize(scale_record):
+    """Efficiency against one rank, the stage breakdown's medians, the level check against the
+    peer: added to ``scale_record`` in place; returns the problems found."""
     problems = []
     runs = scale_record["configurations"]
     for name, config in runs.items():
@@ -260,11 +258,6 @@ def summarize(scale_record, args):
                 if count:
                     run["efficiency_vs_1_rank"] = base / mine
                     run["roots_compared_with_1_rank"] = count
-            core = runs.get("1 rank, 1 thread", {}).get("runs", {}).get(direction)
-            if core is not None:
-                mine, base, count = _median_common(run, core)
-                if count:
-                    run["core_scaling_efficiency"] = base / (args.cores * mine)
     for peer_name, peer_run in scale_record.get("peer", {}).get("runs", {}).items():
         digests = peer_run["levels_digests"]
         for name, config in runs.items():
@@ -279,30 +272,31 @@ def summarize(scale_record, args):
     return problems
 
 
+HEADER = ["scale", "run", "ranks x threads", "median ms", "hmean GTEPS", "efficiency vs 1 rank",
+          "local / expand / fold / merge / fused / outside levels ms (slowest rank)", "roots"]
+
+
 def table(record):
-    """The record as markdown lines: one row a configuration and direction, the peer below."""
-    lines = [f"CPU strong scaling, {record['cores']} cores ({record.get('device', '?')}), commit {short_commit(record['commit'])}",
-             "", "| scale | run | ranks x threads | median ms | hmean GTEPS | efficiency vs 1 rank "
-             "| local / expand / fold / merge / fused / outside levels ms (slowest rank) | roots |", "|---|---|---|---|---|---|---|---|"]
+    """The record as markdown lines: its title, then one row a configuration and direction, the peer below."""
+    rows = []
     for scale in record["scales"]:
+        at, peer = scale["scale"], scale.get("peer", {})
         for name, config in scale["configurations"].items():
             if "runs" not in config:
-                lines.append(f"| {scale['scale']} | {name} | | {config.get('error', '?')} | | | | |")
-                continue
-            for direction, run in config["runs"].items():
-                st = run["median_stage_seconds_max"]
-                stages = " / ".join(f"{1e3 * st.get(s, 0.0):.1f}" for s in BREAKDOWN)
+                rows.append([at, name, "", config.get("error", "?"), "", "", "", ""])
+            for direction, run in config.get("runs", {}).items():
+                stages = " / ".join(f"{1e3 * run['median_stage_seconds_max'].get(s, 0.0):.1f}" for s in BREAKDOWN)
                 eff = run.get("efficiency_vs_1_rank")
-                lines.append(f"| {scale['scale']} | {name} {direction} | {config['ranks']} x {config['threads_per_rank']} "
-                             f"| {run['median_ms']:.1f} | {run['harmonic_mean_teps'] / 1e9:.3f} | "
-                             f"{'' if eff is None else f'{eff:.2f}'} | {stages} | {run['roots']} |")
-        for name, run in scale.get("peer", {}).get("runs", {}).items():
-            lines.append(f"| {scale['scale']} | {name} | 1 x {scale['peer']['threads']} | {run['median_ms']:.1f} | "
-                         f"{run['harmonic_mean_teps'] / 1e9:.3f} | | | {run['roots']} |")
-        if "error" in scale.get("peer", {}) or "skipped" in scale.get("peer", {}):
-            lines.append(f"| {scale['scale']} | python-graphblas | | "
-                         f"{scale['peer'].get('error') or scale['peer'].get('skipped')} | | | | |")
-    return lines
+                rows.append([at, f"{name} {direction}", f"{config['ranks']} x {config['threads_per_rank']}",
+                             f"{run['median_ms']:.1f}", f"{run['harmonic_mean_teps'] / 1e9:.3f}",
+                             "" if eff is None else f"{eff:.2f}", stages, run["roots"]])
+        for name, run in peer.get("runs", {}).items():
+            rows.append([at, name, f"1 x {peer['threads']}", f"{run['median_ms']:.1f}",
+                         f"{run['harmonic_mean_teps'] / 1e9:.3f}", "", "", run["roots"]])
+        if "error" in peer or "skipped" in peer:
+            rows.append([at, "python-graphblas", "", peer.get("error") or peer.get("skipped"), "", "", "", ""])
+    return [f"CPU strong scaling, {record['cores']} cores ({record.get('device', '?')}), commit "
+            f"{short_commit(record['commit'])}", "", *table_lines(HEADER, rows)]
 
 
 def plot(record, path):
@@ -403,7 +397,7 @@ def drive(args):
             scale_record["peer"] = peer_part or {"error": why}
         elif args.peers:
             scale_record["peer"] = {"error": "skipped: --total spent"}
-        problems += summarize(scale_record, args)
+        problems += summarize(scale_record)
     env = record.get("environment", {})
     record["device"] = env.get("device")
     record["commit"] = code_identity()["commit"]          # the workers' package: this process's
@@ -440,7 +434,6 @@ def parse(argv):
     parser.add_argument("--directions", nargs="+", default=["auto"], choices=("push", "pull", "auto"))
     parser.add_argument("--peers", nargs="*", default=[PEERS[0]], choices=PEERS,
                         help="python-graphblas runs (none: --peers with no name)")
-    parser.add_argument("--one-core", action="store_true", help="also 1 rank on 1 thread (core-scaling efficiency)")
     parser.add_argument("--launcher", help='the MPI launcher before -n (e.g. "mpirun --allow-run-as-root")')
     parser.add_argument("--json", help="the record's path (default benchmarks/results/cpu-scaling-<host>-<commit>.json)")
     parser.add_argument("--plot", help="the PNG's path (default: the record's, .png)")

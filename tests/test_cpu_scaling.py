@@ -103,6 +103,5 @@ def test_a_wrong_level_is_a_problem(small):
     scale = json.loads(json.dumps(record["scales"][0]))
     search = scale["configurations"]["4 ranks"]["runs"]["auto"]["searches"][0]
     scale["peer"] = {"runs": {"graphblas-pushpull": {"levels_digests": {str(search["root"]): "0" * 64}}}}
-    args = type("Args", (), {"cores": record["cores"]})
-    problems = summarize(scale, args)
+    problems = summarize(scale)
     assert any("levels differ" in p and str(search["root"]) in p for p in problems)
