@@ -77,7 +77,7 @@ def test_the_results_report_makes_its_table(small, tmp_path):
     record, path, _ = small
     report = load_script(ROOT / "benchmarks" / "results_report.py")
     (tmp_path / path.name).write_text(path.read_text())
-    assert report.cpu_peer_names(tmp_path) == [path.name]
+    assert list(report.cpu_peer_records(tmp_path)) == [path.name]
     table = report.results_cpu_peers(tmp_path)
     for graph in record["graphs"]:
         assert f"| {graph['name']} | {graph['levels']:,} |" in table

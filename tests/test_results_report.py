@@ -200,7 +200,8 @@ def test_bench_summary_holds_the_record_numbers(record_file):
 
 def test_comparison_table_holds_the_record_numbers(record_file):
     report = load_script(SCRIPT)
-    text = report.comparison_table(record_file.parent, [record_file.name], 1e6, ("scipy",))
+    text = report.comparison_table({record_file.name: report.load(record_file.parent, record_file.name)}, 1e6,
+                                   ("scipy",))
     cells = table_rows(text)["scale 12, 1 process"]
     expected = expected_from(record_file)
     mteps = {name: 1e3 * run["gteps"] for name, run in expected.items()}
