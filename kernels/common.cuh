@@ -40,6 +40,8 @@
 #error "LD_FUSED_INBOX is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MAX_OWNERS)
 #error "LD_MAX_OWNERS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
+#elif !defined(LD_SWEEP_GROUP_WORDS)
+#error "LD_SWEEP_GROUP_WORDS is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_PAIR)
 #error "LD_MULT_PAIR is not defined: compile with lagraph_dist.local.layout.cuda_defines()"
 #elif !defined(LD_MULT_LAND)

@@ -40,12 +40,12 @@ struct ld_sweep_args {
 // the levels' first axis, a column at a time, took longer than both sweeps of Kronecker 22).
 // With `reaching` (endpoints): each vertex's count of searches reaching it besides its source's own
 // added there, and each search's source written to sources[first + column].
-// A warp a slot, lane i reading searches i and i + 32 of the word; at most 512 columns a group.
+// A warp a slot, lane i reading searches i and i + 32 of the word; at most LD_SWEEP_GROUP_WORDS words a group.
 extern "C" __global__ void ld_sweep_planes(const int* __restrict__ levels, i64 k, i64 first, i64 n, i64 words,
                                            u64* __restrict__ planes, unsigned long long* reached, double* reaching,
                                            i64* sources) {
-    __shared__ unsigned counted[512];
-    for (int c = threadIdx.x; c < 512; c += blockDim.x) counted[c] = 0;
+    __shared__ unsigned counted[LD_SWEEP_GROUP_WORDS * 64];
+    for (int c = threadIdx.x; c < LD_SWEEP_GROUP_WORDS * 64; c += blockDim.x) counted[c] = 0;
     __syncthreads();
     const int lane = threadIdx.x & 31;
     const i64 slots = n * words;

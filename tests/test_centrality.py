@@ -201,3 +201,24 @@ def test_grids_agree_with_networkx(backend, monkeypatch):
     done = run_mpi(6, HERE / "mpi" / "check_centrality.py", backend, "2x3", "2x2", timeout=240)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.count("ok") == 6, done.stdout
+
+
+class _Device(np.ndarray):
+    """Stands for the device's arrays (the blocks _sweep_groups may join)."""
+
+
+def test_sweep_groups_join_device_blocks_up_to_the_batch():
+    from types import SimpleNamespace
+    from lagraph_dist.algebra.multi import _sweep_groups
+    xp = SimpleNamespace(ndarray=_Device, concatenate=np.concatenate)
+
+    def block(first, width, device=True):
+        made = np.arange(first, first + 3 * width, dtype=np.int32).reshape(3, width)
+        return made.view(_Device) if device else made
+    blocks = [block(0, 512), block(2000, 512), block(5000, 512), block(9000, 512), block(20000, 100)]
+    groups = list(_sweep_groups(blocks, 2048, xp))
+    assert [g.shape[1] for g in groups] == [2048, 100]
+    np.testing.assert_array_equal(np.asarray(groups[0]), np.hstack([np.asarray(b) for b in blocks[:4]]))
+    assert groups[1] is blocks[4]                                  # (a lone block: not copied)
+    offloaded = [block(0, 64), block(100, 64, device=False), block(200, 64)]     # (host blocks stay apart)
+    assert [g.shape[1] for g in _sweep_groups(offloaded, 2048, xp)] == [64, 64, 64]

@@ -93,10 +93,10 @@ def test_every_slot_by_one_path(monkeypatch, thread_work):
 
 
 def test_more_searches_than_a_group_holds():
-    """A block of 600 searches (two batches' levels side by side) runs as groups of at most 8
-    words."""
+    """A block of 2,100 searches (five batches' levels side by side) runs as groups of at most
+    SWEEP_GROUP_WORDS words."""
     S = mixed_graph(False)
-    sources = np.random.default_rng(2).choice(3400, 600, replace=False)
+    sources = np.random.default_rng(2).choice(3400, 2100, replace=False)
     blocks = ld.bfs_multi(ld.Matrix.from_scipy(S, backend="cpu"), sources, parents=False, batch_size=512).levels.blocks
     levels_agree(S, np.hstack(blocks), endpoints=True)
 
@@ -127,14 +127,14 @@ def test_too_little_memory_is_refused_before_anything_runs(monkeypatch):
     assert gpu.launches == launched
 
 
-def test_betweenness_on_the_gpu_batches_512_searches():
-    """The GPU's betweenness gives the sweeps a fused multi-source batch of 512 searches at a
-    time, and equals the CPU's."""
+def test_betweenness_on_the_gpu_batches_2048_searches():
+    """The GPU's betweenness gives the sweeps 2,048 searches at a time (the levels of four fused
+    multi-source runs of 512 side by side), and equals the CPU's."""
     S = mixed_graph(False)
-    cpu = ld.betweenness_centrality(ld.Matrix.from_scipy(S, backend="cpu"), k=600, seed=3).to_numpy()
+    cpu = ld.betweenness_centrality(ld.Matrix.from_scipy(S, backend="cpu"), k=2100, seed=3).to_numpy()
     with product_trace() as records:
-        gpu = ld.betweenness_centrality(ld.Matrix.from_scipy(S, backend="gpu"), k=600, seed=3).to_numpy()
+        gpu = ld.betweenness_centrality(ld.Matrix.from_scipy(S, backend="gpu"), k=2100, seed=3).to_numpy()
     np.testing.assert_allclose(gpu, cpu, rtol=1e-9, atol=1e-15)
     sweeps = [record for record in records if record["op"] == "sweeps"]
-    assert [record["frontier"] for record in sweeps] == [512, 88]
+    assert [record["frontier"] for record in sweeps] == [2048, 52]
     assert all(record["launches"] > 0 and record["host_reads"] >= 3 for record in sweeps)

@@ -3,8 +3,8 @@ backend has them fused, else in the algebra, one source at a time.
 
 Batched (one process: both kernel sets have the fused sweeps): the sources' levels come from
 :func:`~lagraph_dist.algorithms.bfs_multi.bfs_multi` (levels only, as many searches a batch as
-the backend's sweeps take: 64 on the CPU, 512 on the GPU), and both sweeps of a batch's searches
-run in one call (:func:`lagraph_dist.algebra.multi.path_dependencies`): a search's
+the backend's sweeps take: 64 on the CPU, 2,048 on the GPU in fused runs of 512), and both sweeps
+of a batch's searches run in one call (:func:`lagraph_dist.algebra.multi.path_dependencies`): a search's
 shortest-path DAG is the edges between its consecutive levels, so each edge serves 64 searches
 with one AND of their level masks. Figures: docs/api.md's betweenness section.
 
@@ -36,6 +36,7 @@ from lagraph_dist.algorithms.bfs_multi import bfs_multi
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex_array
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 
 __all__ = ["betweenness_centrality"]
 
@@ -87,8 +88,8 @@ def _batched_sweeps(A, chosen, endpoints):
     total = None                  # (each batch's sums have an entry for every vertex)
     batch_size = dependencies_batch(A)
     for start in range(0, chosen.shape[0], batch_size):
-        batch = chosen[start:start + batch_size]
-        levels = bfs_multi(A, batch, parents=False, batch_size=batch_size).levels
+        batch = chosen[start:start + batch_size]      # (several fused runs when wider than one takes)
+        levels = bfs_multi(A, batch, parents=False, batch_size=min(batch_size, MULTI_FUSED_MAX_WIDTH)).levels
         found, _ = path_dependencies(A, levels, endpoints=endpoints)
         total = found if total is None else ewise_add(total, found, "plus")
     return total

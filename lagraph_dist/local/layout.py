@@ -62,6 +62,10 @@ SWEEP_THREAD_WORK = 32       # dependencies.cu: a slot whose searches times its 
                              # most this is summed by its own thread, not by a warp (a mesh's
                              # slots: a warp a slot waited on each slot's loads in turn)
 SWEEP_HEAVY_THREADS = 1024   # dependencies.cu: ld_sweep_heavy's block (its shared sums hold 32 warps)
+SWEEP_GROUP_WORDS = 32       # dependencies.cu: the words (64 searches each) whose sweeps run in one
+                             # set of depth launches at most (ld_sweep_planes counts their columns
+                             # in shared memory): a mesh's depth launches wait on chains of loads,
+                             # and more slots a launch keep more of them in flight
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 
 # -- semiring and mask codes (template arguments / kernel arguments) -----------------------------
@@ -119,7 +123,7 @@ SHARED = (
     "WORD_BITS", "PUSH_THREADS", "EDGES_PER_THREAD", "SMALL_SCAN", "LONG_ROW_THRESHOLD",
     "FUSED_THREADS", "FUSED_GIANT_DEGREE", "FUSED_PUSH_GIANT_DEGREE", "FUSED_BLOCK_FRONTIER", "FUSED_THIN_ROW",
     "THIN_ROW_DEGREE_BITS", "FUSED_CLUSTER", "FUSED_INBOX",
-    "MAX_OWNERS",
+    "MAX_OWNERS", "SWEEP_GROUP_WORDS",
     "MULT_PAIR", "MULT_LAND", "MULT_SECONDI", "MULT_FIRST", "MULT_SECOND", "MULT_TIMES", "MULT_PLUS",
     "ADD_ANY", "ADD_MIN", "ADD_LOR", "ADD_PLUS", "ADD_MAX", "ADD_LAND",
     "MASK_NONE", "MASK_KEEP_SET", "MASK_KEEP_CLEAR",

@@ -16,15 +16,12 @@ import struct
 import numpy as np
 
 from lagraph_dist.core.errors import OutOfDeviceMemory
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.local.fit import format_bytes
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase
-from lagraph_dist.local.layout import SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, SWEEP_THREAD_WORK, THREADS
+from lagraph_dist.local.layout import SWEEP_GROUP_WORDS, SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, SWEEP_THREAD_WORK, THREADS
 
 #: the share of the free device memory one group of words may take
 SWEEP_MEMORY_SHARE = 0.5
-#: the words a group takes at most (dependencies.cu's ld_sweep_planes counts 512 columns)
-GROUP_WORDS = MULTI_FUSED_MAX_WIDTH // 64
 #: dependencies.cu's ld_sweep_args, field by field in its order, each 8 bytes
 SWEEP_ARGUMENTS = (
     ("indptr", "Q"), ("indices", "Q"), ("planes", "Q"), ("values", "Q"), ("per_slot", "Q"), ("n", "q"),
@@ -45,10 +42,11 @@ def sweep_bytes_per_word(n, deepest) -> int:
 class DependencyKernels(KernelsBase):
     """The kernels of dependencies.cu."""
 
-    #: the searches a betweenness batch gives the sweeps at once: the fused multi-source run's
-    #: widest batch (a group of words runs its depths together: a mesh's hundreds of depths cost
-    #: launches a group, not a word)
-    dependencies_batch = MULTI_FUSED_MAX_WIDTH
+    #: the searches a betweenness batch gives the sweeps at once: a group's (a group of words
+    #: runs its depths together: a mesh's hundreds of depths cost launches a group, not a word,
+    #: and a launch over more slots keeps more loads in flight), the levels of several fused
+    #: multi-source runs side by side
+    dependencies_batch = 64 * SWEEP_GROUP_WORDS
 
     def path_dependencies(self, out_csr, in_csr, levels, *, endpoints):
         """(dependencies (n,) float64 on the device, reached (k,) int64, edges read) of the
@@ -82,10 +80,10 @@ class DependencyKernels(KernelsBase):
 
     def _words_a_group(self, n, deepest, words):
         """The words one group takes: as many as SWEEP_MEMORY_SHARE of the free memory holds, at
-        most GROUP_WORDS (the planes' launch counts a group's columns in shared memory)."""
+        most SWEEP_GROUP_WORDS (the planes' launch counts a group's columns in shared memory)."""
         need = sweep_bytes_per_word(n, deepest)
         free, total = self.free_device_bytes()
-        group = min(words, GROUP_WORDS, int(SWEEP_MEMORY_SHARE * free) // need)
+        group = min(words, SWEEP_GROUP_WORDS, int(SWEEP_MEMORY_SHARE * free) // need)
         if group < 1:
             raise OutOfDeviceMemory(f"betweenness's fused sweeps need about {format_bytes(need)} of device memory "
                                     f"a word of 64 searches ({n:,} vertices, depths to {deepest}), but only "
