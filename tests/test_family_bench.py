@@ -52,9 +52,41 @@ def test_wrong_answers_are_caught():
         family_bench._check_cc(A, None, labels, np.array([7, 7, 3, 3, 3]), 1)
 
 
+def test_betweenness_is_checked_against_graphblas_values():
+    """With python-graphblas first, ours is checked against the dependencies it summed (scaled as
+    networkx scales a sample), not by running networkx; a wrong value is caught."""
+    import lagraph_dist as ld
+    graphblas = pytest.importorskip("graphblas", reason="python-graphblas is not installed")
+    del graphblas
+    for directed in (False, True):
+        rng = np.random.default_rng(4)
+        A = ld.Matrix.from_edges(rng.integers(0, 40, 90), rng.integers(0, 40, 90), 40, symmetrize=not directed,
+                                 backend="cpu")
+        S, ran = A.to_scipy(), [3, 7, 11, 20]
+        answer, done, _ = family_bench._graphblas_betweenness(S, ran, directed, 10.0)
+        assert done == 4 and answer[0] == ran
+        result, _ = family_bench._bc(A, ran)
+        family_bench._check_bc(A, S, result, answer, done)
+        wrong = np.array(answer[1], dtype=np.float64)
+        wrong[np.argmax(wrong)] *= 1.001
+        with pytest.raises(ValidationError, match="peer's"):
+            family_bench._check_bc(A, S, result, (ran, wrong), done)
+
+
+def test_the_peers_run_the_first_peer_roots(capsys, tmp_path):
+    record_file = tmp_path / "bc.json"
+    status, out, err = run(capsys, "bench", "--algorithm", "bc", "--scale", "8", "--roots", "6", "--peer-roots",
+                           "2", "--peers", "graphblas", "--repeats", "1", "--json", str(record_file))
+    assert status == 0, err
+    record = json.loads(record_file.read_text())
+    assert len(record["sources"]) == 6 and record["peer_roots"] == 2
+    assert record["peers"]["graphblas"]["done"] == 2 and record["checked_against"] == "graphblas"
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--algorithm", "bc", "--peers", "scipy"], "not a peer of --algorithm bc"),
     (["--peers", "networkx"], "not a peer of the search"),
+    (["--algorithm", "cc", "--peer-roots", "2"], "cc takes no roots"),
 ])
 def test_options_that_do_not_apply_are_refused(capsys, argv, message):
     status, out, err = run(capsys, "bench", "--scale", "6", "--roots", "2", *argv)

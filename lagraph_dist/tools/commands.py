@@ -163,7 +163,8 @@ def _run_family_bench(args):
                            f"(its peers: {', '.join(own)})")
     A, info = _load_graph(args)
     record = run_family_bench(A, info, args.algorithm, sources=args.roots, root_seed=args.root_seed,
-                              repeats=args.repeats, peers=args.peers, peer_seconds=args.peer_seconds)
+                              repeats=args.repeats, peers=args.peers, peer_seconds=args.peer_seconds,
+                              peer_roots=args.peer_roots)
 
     def report():
         print(format_family_table(record), flush=True)

@@ -97,7 +97,7 @@ def _networkx_graph(S, directed):
 def _networkx_betweenness(S, sources, directed, budget):
     """networkx's Brandes from one source a call (``betweenness_centrality_subset`` with every
     vertex a target: its work adds up by source), until the budget; the answer: the sources it
-    ran."""
+    ran (and no values: the check runs networkx's own betweenness from them)."""
     import networkx as nx
     G = _networkx_graph(S, directed)
     targets, done, started = list(G), 0, time.perf_counter()
@@ -106,31 +106,46 @@ def _networkx_betweenness(S, sources, directed, budget):
         done += 1
         if time.perf_counter() - started > budget:
             break
-    return list(sources[:done]), done, time.perf_counter() - started
+    return (list(sources[:done]), None), done, time.perf_counter() - started
 
 
 def _graphblas_betweenness(S, sources, directed, budget):
     """python-graphblas running LAGraph's batched Brandes (all sources as the rows of k x n
     matrices: ``reference.betweenness_dependencies``) once, on the pattern converted before the
-    clock starts; the answer: the sources it ran."""
+    clock starts; the answer: the sources it ran and the dependencies it summed over them."""
     pattern = prepare(S).A
     started = time.perf_counter()
-    betweenness_dependencies(pattern, sources)
-    return list(sources), len(sources), time.perf_counter() - started
+    dependencies = betweenness_dependencies(pattern, sources)
+    return (list(sources), dependencies), len(sources), time.perf_counter() - started
 
 
-def _check_bc(A, S, result, ran, done):
-    """Ours from the sources networkx ran equals networkx's betweenness_centrality from the same
-    sources (its sampler handed them), unnormalised, to 1e-9."""
+def _sampled_scale(n, sources, directed):
+    """networkx's factors for unnormalised betweenness from a sample of sources (its
+    ``_rescale``, 3.x, written out here as the check's own): n - 1 pairs over the k sources, a
+    sampled source over the k - 1 others, halved on an undirected graph."""
+    pairs, k, halves = n - 1, len(sources), 1 if directed else 2
+    scale = np.full(n, pairs / (k * halves) if pairs >= 2 else 1.0)
+    if pairs >= 2:
+        scale[np.asarray(sources, dtype=np.int64)] = pairs / ((k - 1) * halves) if k > 1 else np.nan
+    return scale
+
+
+def _check_bc(A, S, result, answer, done):
+    """Ours from the sources the peer ran, unnormalised, to 1e-9: against the dependencies the
+    peer summed, scaled as networkx scales a sample (python-graphblas), or else against
+    networkx's betweenness_centrality from the same sources (its sampler handed them)."""
     import networkx as nx
+    ran, dependencies = answer
     ours = betweenness_centrality(A, sources=ran, normalized=False).to_numpy(fill=np.nan)
 
     def theirs():
+        if dependencies is not None:
+            return np.asarray(dependencies) * _sampled_scale(S.shape[0], ran, not A.symmetric)
         values = nx.betweenness_centrality(_networkx_graph(S, not A.symmetric), k=len(ran), seed=_Given(ran),
                                            normalized=False)
         return np.array([values[v] for v in range(S.shape[0])])
     if not np.allclose(ours, A.grid.bcast_from(0, theirs), rtol=1e-9, atol=1e-9, equal_nan=True):
-        raise ValidationError("betweenness differs from networkx's from the sources it ran")
+        raise ValidationError("betweenness differs from the peer's from the sources it ran")
 
 
 # -- connected components ----------------------------------------------------------------------------
@@ -200,13 +215,18 @@ def _timed(A, func, *args):
     return out, time.perf_counter() - started
 
 
-def run_family_bench(A, graph_info, algorithm, *, sources, root_seed, repeats, peers, peer_seconds):
+def run_family_bench(A, graph_info, algorithm, *, sources, root_seed, repeats, peers, peer_seconds,
+                     peer_roots=None):
     """Collective. The record of one algorithm of the family on A: ours from ``sources`` seeded
     roots (msbfs, bc; cc takes none), timed ``repeats`` times after a warm-up, beside ``peers``
-    (names of its peers, or None for all of them) on rank 0, checked against the first peer."""
+    (names of its peers, or None for all of them) on rank 0, which run from the first
+    ``peer_roots`` of those roots (None: all), checked against the first peer."""
     member = FAMILY.get(algorithm)
     if member is None:
         raise InvalidValue(f"--algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    if peer_roots is not None and (algorithm == "cc" or peer_roots < 1):
+        raise InvalidValue("--peer-roots takes a count >= 1, for msbfs and bc (cc takes no roots), "
+                           f"got {peer_roots} for {algorithm}")
     names = list(member.peers) if peers is None else list(peers)
     unknown = [p for p in names if p not in member.peers]
     if unknown:
@@ -224,9 +244,10 @@ def run_family_bench(A, graph_info, algorithm, *, sources, root_seed, repeats, p
     S = A.to_scipy(root=0) if names else None
     record = {"benchmark": "family", "algorithm": algorithm, "summary": member.summary, "graph": graph_info,
               "n": A.n, "nvals": A.nvals, "sources": roots, "unit": member.unit, "seconds": seconds,
-              "rate": ours_rate, "levels": levels, "peers": {}, "checked_against": None}
+              "rate": ours_rate, "levels": levels, "peers": {}, "peer_roots": peer_roots, "checked_against": None}
+    peer_sources = roots[:peer_roots] if peer_roots is not None else roots
     for name in names:
-        outcome = A.grid.bcast_from(0, member.peers[name], S, roots, not A.symmetric, peer_seconds)
+        outcome = A.grid.bcast_from(0, member.peers[name], S, peer_sources, not A.symmetric, peer_seconds)
         answer, done, elapsed = outcome
         rate = done / elapsed
         record["peers"][name] = {"done": done, "seconds": elapsed, "rate": rate, "ratio": ours_rate / rate}
