@@ -156,7 +156,7 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
 
     It is the faster way to run many searches on graphs of short diameter (one H200, Kronecker
     scale 22: 512 sources 9.7x the searches per second of separate ``ld.bfs`` calls, levels
-    only; 2 cores, Kronecker 18, 64 sources: 7.4x), and gains little on a mesh, whose searches'
+    only; 2 cores, Kronecker 18, 64 sources: 10.1x), and gains little on a mesh, whose searches'
     waves rarely meet (2 cores, 16 sources on the 15,606-vertex mesh 4elt: 0.8x the 16 calls).
     docs/api.md's "Multi-source BFS" names the records these figures come from.
     """
