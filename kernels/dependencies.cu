@@ -11,9 +11,10 @@
 // the quotient q = (1 + delta) / sigma its DAG predecessors take: a predecessor u's sum
 // acc = sum q[v] over its DAG successors gives delta[u] = sigma[u] * acc and q[u] = 1 / sigma[u]
 // + acc, so no second array is needed (a launch writes only the pairs of its own depth and reads
-// only those of the next or previous one). Each slot's sums are made by one warp (or one block,
-// for a row longer than `heavy_edges`, deferred to ld_sweep_heavy) in a fixed order: the results
-// do not depend on scheduling. The per-slot dependencies are summed over the words by the driver.
+// only those of the next or previous one). A light slot's searches are summed a lane each, a
+// heavier slot's by one warp, a row longer than `heavy_edges` by one block (deferred to
+// ld_sweep_heavy), each in a fixed order: the results do not depend on scheduling. The per-slot
+// dependencies are summed over the words by the driver.
 #include "common.cuh"
 
 #define LD_SWEEP_ALL 0xffffffffu
