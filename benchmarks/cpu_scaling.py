@@ -32,13 +32,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (EDGEFACTOR, RESULTS, build_timed, preset, record_file, short_commit, timed,  # noqa: E402
-                     table as table_lines, write_record)
+from harness import (EDGEFACTOR, RESULTS, build_timed, level_stats, log, peers, plural, preset,  # noqa: E402
+                     record_file, short_commit, table as table_lines, timed, write_json, write_record)
 
 STAGES = ("expand", "mask", "local", "fold", "merge")
 FUSED = "fused"                 # the stage of a level run inside the compiled whole-search call
@@ -48,6 +49,7 @@ FULL = {"scales": [22], "ranks": [1, 4, 16], "roots": 16, "seconds": 40.0, "limi
 SMALL = {"scales": [10], "ranks": [1, 4], "roots": 4, "seconds": 5.0, "limit": 150.0, "total": 400.0}
 PEERS = ("graphblas-pushpull", "graphblas-push")
 ROOT_SEED = 2
+SKIPPED = "skipped: --total spent"
 
 
 def host_cores():
@@ -56,23 +58,14 @@ def host_cores():
 
 # -- a worker: one configuration under mpiexec -------------------------------------------------
 def _stage_sums(stats):
-    """One search's level records summed: stage seconds (this rank's), bytes by stage (all
-    ranks'), host reads, levels, fused and pull levels."""
-    seconds = dict.fromkeys((*STAGES, FUSED), 0.0)
-    traffic = {"expand": 0, "mask": 0, "fold": 0}
-    reads = pulls = fused = 0
+    """One search's level records summed: :func:`harness.level_stats`'s counts and seconds, the stage
+    seconds (this rank's; a fused level's under FUSED) and the bytes by stage (all ranks')."""
+    seconds, traffic = Counter(dict.fromkeys((*STAGES, FUSED), 0.0)), Counter(dict.fromkeys(("expand", "mask", "fold"), 0))
     for level in stats:
-        if level.get("fused"):
-            fused += 1
-            seconds[FUSED] += level["seconds"]
-        for stage, value in level.get("stage_seconds", {}).items():
-            seconds[stage] = seconds.get(stage, 0.0) + value
-        for stage, value in level.get("bytes", {}).items():
-            traffic[stage] = traffic.get(stage, 0) + value
-        reads += level.get("host_reads", 0)
-        pulls += level.get("direction") == "pull"
-    return {"stage_seconds": seconds, "bytes": traffic, "host_reads": reads, "levels": len(stats),
-            "fused_levels": fused, "pull_levels": pulls}
+        seconds.update(level.get("stage_seconds", {}))
+        traffic.update(level.get("bytes", {}))
+        seconds[FUSED] += level["seconds"] if level.get("fused") else 0.0
+    return level_stats(stats) | {"stage_seconds": dict(seconds), "bytes": dict(traffic)}
 
 
 def _over_ranks(comm, seconds):
@@ -98,9 +91,9 @@ def _search_one(A, root, direction, degrees):
     over_ranks = _over_ranks(A.grid.comm, summary.pop("stage_seconds"))
     summary["stage_seconds_max"], summary["stage_seconds_mean"] = over_ranks
     reached = levels >= 0
-    summary.update(root=root, seconds=elapsed, edges=int(degrees[reached].sum()) // 2,
-                   reached=int(reached.sum()), levels_digest=levels_digest(levels),
-                   outside_levels_seconds=elapsed - sum(level["seconds"] for level in result.stats))
+    # summary["seconds"]: the levels' own, until the whole timed call's replace them
+    summary.update(root=root, outside_levels_seconds=elapsed - summary["seconds"], seconds=elapsed,
+                   edges=int(degrees[reached].sum()) // 2, reached=int(reached.sum()), levels_digest=levels_digest(levels))
     return summary, result.stats
 
 
@@ -108,7 +101,7 @@ def worker(args):
     """Collective over MPI.COMM_WORLD: one configuration; rank 0 writes its part to --part."""
     import numba
     import lagraph_dist as ld
-    from lagraph_dist.tools.bench import environment, pick_roots, teps_summary, warm_up, write_json
+    from lagraph_dist.tools.bench import environment, pick_roots, teps_summary, warm_up
     grid = ld.Grid()
     A, build = build_timed(lambda: ld.kronecker(args.scale, EDGEFACTOR, grid=grid, backend="cpu"))
     roots = pick_roots(A, args.roots, ROOT_SEED)
@@ -138,39 +131,36 @@ def worker(args):
 
 # -- the peer: python-graphblas on all cores, one process --------------------------------------
 def peer(args):
-    """python-graphblas on the same graph and roots (its graph converted outside the clock)."""
+    """python-graphblas (harness's peers) on the same graph and roots, its graph converted outside the clock."""
     try:
         import graphblas as gb
     except ImportError as error:
-        Path(args.part).write_text(json.dumps({"skipped": f"python-graphblas is not installed ({error})"}))
-        return
+        return write_json({"skipped": f"python-graphblas is not installed ({error})"}, args.part)
     import lagraph_dist as ld
-    from lagraph_dist.tools import reference
-    from lagraph_dist.tools.bench import levels_digest, pick_roots, teps_summary, write_json
+    from lagraph_dist.tools.bench import levels_digest, pick_roots, teps_summary
     gb.ss.config["nthreads"] = args.cores
     A = ld.kronecker(args.scale, EDGEFACTOR, backend="cpu")
     roots = pick_roots(A, args.roots, ROOT_SEED)
     began = time.perf_counter()
     S = A.to_scipy()
     degrees = np.diff(S.indptr)
-    prepared = reference.prepare(S)
+    made, _ = peers(S, args.peers)
     out = {"threads": int(gb.ss.config["nthreads"]), "convert_seconds": time.perf_counter() - began,
            "python-graphblas": gb.__version__, "runs": {}}
     del A
-    for name in args.peers:
-        direction = "push" if name == "graphblas-push" else "pushpull"
-        reference.bfs(prepared, roots[0], direction=direction)          # warm-up
+    for contender in made:
+        contender.search(roots[0])                                       # warm-up
         seconds, edges, digests, started = [], [], {}, time.perf_counter()
         for root in roots:
             gc.collect()
-            (levels, _), took = timed(None, reference.bfs, prepared, root, direction=direction)
+            (levels, _), took = timed(None, contender.search, root)
             seconds.append(took)
             edges.append(int(degrees[levels >= 0].sum()) // 2)
             digests[str(root)] = levels_digest(levels)
             if time.perf_counter() - started >= args.seconds:
                 break
-        out["runs"][name] = teps_summary(edges, seconds) | {"roots": len(seconds), "seconds_per_root": seconds,
-                                                            "levels_digests": digests}
+        out["runs"][contender.name] = teps_summary(edges, seconds) | {
+            "roots": len(seconds), "seconds_per_root": seconds, "levels_digests": digests}
     write_json(out, args.part)
 
 
@@ -191,30 +181,23 @@ def launcher(given):
     return [found, "--oversubscribe", "--bind-to", "none"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
 
 
-def run_part(command, env, limit, log):
+def run_part(command, env, limit):
     """Run one configuration's process group within ``limit`` seconds; (part or None, why not)."""
-    part = Path(tempfile.mkstemp(suffix=".json", prefix="cpu-scaling-")[1])
-    began = time.perf_counter()
-    with subprocess.Popen([*command, "--part", str(part)], env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, start_new_session=True) as process:
-        try:
-            output, _ = process.communicate(timeout=max(limit, 1.0))
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)       # the launcher and its ranks: our own group
-            output, _ = process.communicate()
-            log(output[-2000:])
-            return None, f"killed after its {limit:.0f} s limit"
-    log(output[-3000:] if process.returncode else output[-600:])
-    try:
-        text = part.read_text() if process.returncode == 0 else ""
-    finally:
-        part.unlink(missing_ok=True)
-    if not text:
-        tail = " | ".join(line for line in output.strip().splitlines()[-3:])
-        return None, f"exited with status {process.returncode}: {tail}"
-    record = json.loads(text)
-    record["wall_seconds"] = time.perf_counter() - began
-    return record, None
+    with tempfile.TemporaryDirectory(prefix="cpu-scaling-") as folder:
+        part, began = Path(folder) / "part.json", time.perf_counter()
+        with subprocess.Popen([*command, "--part", str(part)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, start_new_session=True) as process:
+            try:
+                output = process.communicate(timeout=max(limit, 1.0))[0]
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)   # the launcher and its ranks: our own group
+                log(process.communicate()[0][-2000:])
+                return None, f"killed after its {limit:.0f} s limit"
+        log(output[-3000:] if process.returncode else output[-600:])
+        if process.returncode or not part.exists():
+            tail = " | ".join(output.strip().splitlines()[-3:])
+            return None, f"exited with status {process.returncode}: {tail}"
+        return json.loads(part.read_text()) | {"wall_seconds": time.perf_counter() - began}, None
 
 
 def worker_env(threads):
@@ -222,11 +205,6 @@ def worker_env(threads):
                LAGRAPH_DIST_TRANSPORT="mpi-host", PYTHONUNBUFFERED="1")
     env.setdefault("CUDA_VISIBLE_DEVICES", "")        # the CPU backend only: no GPU is touched
     return env
-
-
-def configurations(args):
-    """(name, ranks, threads) of each configuration at a scale, in run order."""
-    return [(f"{r} rank{'s' if r > 1 else ''}", r, max(1, args.cores // r)) for r in args.ranks]
 
 
 def _median_common(ours, base):
@@ -347,18 +325,19 @@ def plot(record, path):
 def drive(args):
     from lagraph_dist.core.version import code_identity
     began = time.perf_counter()
-
-    def log(text):
-        if text and text.strip():
-            print(text.rstrip(), flush=True)
-
-    def remaining():
-        return args.total - (time.perf_counter() - began)
     words = launcher(args.launcher)
     if words is None:
         sys.exit("cpu_scaling: no mpiexec or mpirun found (pip install mpich, or pass --launcher)")
     me = [sys.executable, "-m", "mpi4py", str(Path(__file__).resolve())]
     common = ["--roots", str(args.roots), "--seconds", str(args.seconds), "--directions", *args.directions]
+
+    def launch(ranks, threads, *role):
+        """One process group of ``ranks`` ranks of ``threads`` threads within --limit and what --total
+        leaves: (part or None, why not); (None, SKIPPED) once --total is spent."""
+        left = args.total - (time.perf_counter() - began)
+        if left < 10:
+            return None, SKIPPED
+        return run_part([*words, "-n", str(ranks), *me, *role], worker_env(threads), min(args.limit, left))
     record = {"benchmark": "cpu-scaling", "cores": args.cores, "launcher": words, "scales": [],
               "efficiency_definition": "T(1 rank) / T(R ranks), the median search seconds over the roots both "
                                        "ran; every configuration on all cores (ranks x threads = cores)",
@@ -368,8 +347,8 @@ def drive(args):
               "options": {k: v for k, v in vars(args).items() if k not in ("worker", "peer", "part")}}
     log(f"cpu_scaling: {args.cores} cores, scales {args.scales}, ranks {args.ranks}; launcher {' '.join(words)}")
     started = time.perf_counter()          # fill numba's cache: no timed configuration compiles
-    _, why = run_part([*words, "-n", "1", *me, "--worker", "--scale", "8", "--roots", "1", "--seconds", "0",
-                       "--directions", *args.directions], worker_env(args.cores), min(args.limit, remaining()), log)
+    _, why = launch(1, args.cores, "--worker", "--scale", "8", "--roots", "1", "--seconds", "0",
+                    "--directions", *args.directions)
     record["compile_seconds"] = time.perf_counter() - started
     if why:
         sys.exit(f"cpu_scaling: the compile run failed: {why}")
@@ -377,26 +356,20 @@ def drive(args):
     for scale in args.scales:
         scale_record = {"scale": scale, "edgefactor": EDGEFACTOR, "configurations": {}}
         record["scales"].append(scale_record)
-        for name, ranks, threads in configurations(args):
-            if remaining() < 10:
-                scale_record["configurations"][name] = {"ranks": ranks, "error": "skipped: --total spent"}
-                continue
-            log(f"== scale {scale}: {name} x {threads} thread{'s' if threads > 1 else ''}")
-            part, why = run_part([*words, "-n", str(ranks), *me, "--worker", "--scale", str(scale), *common],
-                                 worker_env(threads), min(args.limit, remaining()), log)
+        for ranks in args.ranks:
+            name, threads = plural(ranks, "rank"), max(1, args.cores // ranks)
+            log(f"== scale {scale}: {name} x {plural(threads, 'thread')}")
+            part, why = launch(ranks, threads, "--worker", "--scale", str(scale), *common)
             scale_record["configurations"][name] = part or {"ranks": ranks, "threads_per_rank": threads, "error": why}
-            if why:
+            if why and why != SKIPPED:
                 problems.append(f"scale {scale} {name}: {why}")
-            elif "environment" in part:
+            elif part:
                 record.setdefault("environment", part["environment"])
-        if args.peers and remaining() >= 10:
+        if args.peers:
             log(f"== scale {scale}: python-graphblas on {args.cores} threads")
-            peer_part, why = run_part([*words, "-n", "1", *me, "--peer", "--scale", str(scale),
-                                       "--cores", str(args.cores), *common, "--peers", *args.peers],
-                                      worker_env(args.cores), min(args.limit, remaining()), log)
-            scale_record["peer"] = peer_part or {"error": why}
-        elif args.peers:
-            scale_record["peer"] = {"error": "skipped: --total spent"}
+            part, why = launch(1, args.cores, "--peer", "--scale", str(scale), "--cores", str(args.cores), *common,
+                               "--peers", *args.peers)
+            scale_record["peer"] = part or {"error": why}
         problems += summarize(scale_record)
     env = record.get("environment", {})
     record["device"] = env.get("device")
