@@ -36,7 +36,7 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import table, timed  # noqa: E402
+from harness import md_table, timed, times  # noqa: E402
 
 #: networkx's test modules of the dispatched functions (its traversal package whole).
 MODULES = [
@@ -211,13 +211,12 @@ def calls(options):
         if not (label.startswith("betweenness") and options.skip_networkx_bc):
             theirs, run["networkx_s"] = timed(None, call, backend="networkx")
         for backend in backends:
-            times, ours = run_backend(G, backend, call, options.repeat)
-            run[backend] = "not dispatched" if times is None else times | {
+            timing, ours = run_backend(G, backend, call, options.repeat)
+            run[backend] = "not dispatched" if timing is None else timing | {
                 "agrees": None if theirs is None else same(ours, theirs, equal)}
-            wrong += [label] if times is not None and run[backend]["agrees"] is False else []
+            wrong += [label] if timing is not None and run[backend]["agrees"] is False else []
         runs.append(run)
-    print("\n" + "\n".join(table(["function", "networkx", *(f"{b} warm (first call)" for b in backends),
-                                  "lagraph_dist vs networkx, warm / first"], [call_row(r, backends) for r in runs])))
+    print("\n" + md_table(["function", *CALL_HEADER], [[run["function"], *call_cells(run)] for run in runs]))
     if options.json:
         write_json({"benchmark": "networkx_backend", "graph": {"kind": "kronecker", "scale": options.scale, "seed": 0},
                     "nodes": G.number_of_nodes(), "edges": G.number_of_edges(), "k": options.k,
@@ -228,12 +227,22 @@ def calls(options):
     return 1 if wrong else 0
 
 
-def call_row(run, backends):
-    cells = [run["function"], f"{run['networkx_s']:.3f} s" if "networkx_s" in run else "not run"]
-    cells += [v if isinstance(v, str) else f"{v['warm_s']:.3f} s ({v['first_s']:.3f} s)" for v in map(run.get, backends)]
-    ours = run.get("lagraph_dist")
-    return cells + [f"{run['networkx_s'] / ours['warm_s']:.1f}x / {run['networkx_s'] / ours['first_s']:.1f}x"
-                    if "networkx_s" in run and isinstance(ours, dict) else ""]
+CALL_HEADER = ["networkx", "graphblas-algorithms warm (first call)", "lagraph_dist warm (first call)",
+               "lagraph_dist vs networkx, warm / first"]
+
+
+def call_cells(call):
+    """A timed call's cells of :data:`CALL_HEADER` (here and in results/README.md)."""
+    ours = call.get("lagraph_dist")
+    versus = (f"{times(call['networkx_s'] / ours['warm_s'])} / {times(call['networkx_s'] / ours['first_s'])}"
+              if isinstance(ours, dict) and "networkx_s" in call else "-")
+    return [f"{call['networkx_s']:.3f} s" if "networkx_s" in call else "not run",
+            *(backend_cell(call, backend) for backend in ("graphblas", "lagraph_dist")), versus]
+
+
+def backend_cell(call, backend):
+    run = call.get(backend, "not installed")
+    return run if isinstance(run, str) else f"{run['warm_s']:.3f} s ({run['first_s']:.3f} s)"
 
 
 def main(argv=None):

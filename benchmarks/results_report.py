@@ -9,7 +9,7 @@ whole, and in results/README.md what lies between ``<!-- results: NAME (...) -->
 ``<!-- /results: NAME -->``. A table shows every record whose path matches its glob patterns, in
 name order, and names the JSON, commit and device it was made from; no number is typed by hand.
 A benchmark that prints a table of its record owns that table (cpu_bench, gpu_bench,
-high_diameter, cpu_scaling, multigpu_bench); this script adds the sentence naming
+high_diameter, cpu_scaling, multigpu_bench, networkx_suite --calls); this script adds the sentence naming
 the records. A region is declared where its rows are made: ``@region(NAME, patterns, header)``
 on the function giving a record's rows, or an entry of RESULTS_README_REGIONS.
 """
@@ -33,6 +33,7 @@ import cpu_scaling  # noqa: E402
 import gpu_bench  # noqa: E402
 import high_diameter  # noqa: E402
 import multigpu_bench  # noqa: E402
+import networkx_suite  # noqa: E402
 from harness import (commit_of, count, device_of, gib, grid_of, md_table, megabytes, ms,  # noqa: E402
                      paragraphs, plural, rate, record_commit, records, sig, span, times)
 from gpu_bench import summary as bench_summary  # noqa: E402,F401  (the tests read these three here)
@@ -328,20 +329,21 @@ def quick_rows(name, record):
 
 
 # -- multi-GPU records (multigpu_bench's tables) ------------------------------------------------------
-def results_multigpu(results, folder=MULTIGPU):
+def multigpu_region(results, folder, tables, note):
+    """``tables(records)`` of a multi-GPU folder's records, then ``note`` and the sentence naming them."""
     chosen = multigpu_bench.folder_records(results, folder)
-    return paragraphs(multigpu_bench.scaling_table(multigpu_bench.summary(chosen)), multigpu_bench.SCALING_NOTE,
-                      provenance(chosen, folder))
+    return paragraphs(*tables(chosen), note, provenance(chosen, folder))
 
 
-def readme_multigpu(results, folder=MULTIGPU):
-    chosen = multigpu_bench.folder_records(results, folder)
-    return paragraphs(multigpu_bench.readme_table(multigpu_bench.summary(chosen)), provenance(chosen, folder))
-
-
-def results_multigpu_levels(results, folder=MULTIGPU):
-    chosen = multigpu_bench.folder_records(results, folder)
-    return paragraphs(*multigpu_bench.levels_tables(chosen), multigpu_bench.LEVELS_NOTE, provenance(chosen, folder))
+MULTIGPU_REGIONS = {     # region name, the folder's in place of {}: (its tables of the records, the note under them)
+    "{}": (lambda chosen: [multigpu_bench.scaling_table(multigpu_bench.summary(chosen))], multigpu_bench.SCALING_NOTE),
+    "{}-levels": (multigpu_bench.levels_tables, multigpu_bench.LEVELS_NOTE),
+    "readme-{}": (lambda chosen: [multigpu_bench.readme_table(multigpu_bench.summary(chosen))], None),
+}
+for _folder in MULTIGPU_FOLDERS:
+    for _name, (_tables, _note) in MULTIGPU_REGIONS.items():
+        RESULTS_README_REGIONS[_name.format(_folder)] = partial(multigpu_region, folder=_folder, tables=_tables,
+                                                                note=_note)
 
 
 # -- the CPU backend ------------------------------------------------------------------------------------
@@ -433,22 +435,11 @@ def family_rows(name, record):
              f"`{name}`"]]
 
 
-def backend_cell(call, backend):
-    run = call.get(backend, "not installed")
-    return run if isinstance(run, str) else f"{run['warm_s']:.3f} s ({run['first_s']:.3f} s)"
-
-
 @region("networkx-backend", ("*networkx-backend-*.json",),
-        ["call", "graph", "machine", "networkx", "graphblas-algorithms warm (first call)",
-         "lagraph_dist warm (first call)", "lagraph_dist vs networkx, warm / first", "commit", "record"], None,
-        items="calls")
+        ["call", "graph", "machine", *networkx_suite.CALL_HEADER, "commit", "record"], None, items="calls")
 def networkx_call_row(name, record, call):
-    ours = call.get("lagraph_dist")
-    versus = (f"{times(call['networkx_s'] / ours['warm_s'])} / {times(call['networkx_s'] / ours['first_s'])}"
-              if isinstance(ours, dict) and "networkx_s" in call else "-")
     return [call["function"], f"Kronecker {record['graph']['scale']}", machine_of(record),
-            f"{call['networkx_s']:.3f} s" if "networkx_s" in call else "not run", backend_cell(call, "graphblas"),
-            backend_cell(call, "lagraph_dist"), versus, f"`{record_commit(record)}`", f"`{name}`"]
+            *networkx_suite.call_cells(call), f"`{record_commit(record)}`", f"`{name}`"]
 
 
 @region("networkx-suite", ("*networkx-suite-*.json",),
@@ -467,9 +458,6 @@ RESULTS_README_REGIONS.update({
     "h100-levels": partial(results_levels, patterns=H100_BENCH, scale=26),
     "h200-bench-recent": partial(results_comparison, patterns=("h200-bench-*.json",), unit=1e9,
                                  ratio_peers=("cupyx-naive",), note="Harmonic means over each record's roots. "),
-    "multigpu": results_multigpu, "multigpu-levels": results_multigpu_levels,
-    "multigpu-4gpu": partial(results_multigpu, folder=FOUR_GPUS),
-    "multigpu-4gpu-levels": partial(results_multigpu_levels, folder=FOUR_GPUS),
     "h200-bench": partial(results_comparison, patterns=H200_BENCH, unit=1e9,
                           ratio_peers=("graphblas-pushpull", "cupyx-naive", "lagraph-cpu"),
                           note="Harmonic means. ours / peer: the record's own ratio (our better direction over the "
@@ -480,7 +468,6 @@ RESULTS_README_REGIONS.update({
     "cpu-bytes": results_cpu_bytes,
     "cpu-peers": results_cpu_peers,
     "cpu-scaling": results_cpu_scaling,
-    "readme-multigpu": readme_multigpu, "readme-multigpu-4gpu": partial(readme_multigpu, folder=FOUR_GPUS),
 })
 
 
