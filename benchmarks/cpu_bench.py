@@ -29,7 +29,7 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, count, each_graph, edges, graph_info, graph_name, level_stats,  # noqa: E402
+from harness import (RESULTS, SpecError, at_least, count, each_graph, edges, graph_info, graph_name, level_stats,  # noqa: E402
                      log, md_table, our_bfs, parse_spec, peers_option, preset, ratios, record_file, run_peers,
                      scipy_csr, sig, times, timed_calls, write_record)
 
@@ -193,12 +193,13 @@ def parse_args(argv):
     parser.add_argument("--small", action="store_true", help=f"tiny sizes: {' '.join(SMALL['graphs'])}")
     parser.add_argument("--graphs", type=parse_graph, nargs="+", metavar="KIND:SIZE",
                         help=f"kron:SCALE, mesh:ROWSxCOLS, path:N, road:N (default {' '.join(FULL['graphs'])})")
-    parser.add_argument("--roots", type=int, help=f"Kronecker roots (default {FULL['roots']})")
-    parser.add_argument("--repeats", type=int, help=f"our timed calls a root (default {FULL['repeats']})")
-    parser.add_argument("--peer-repeats", type=int, help=f"a peer's timed calls a root (default {FULL['peer_repeats']})")
+    parser.add_argument("--roots", type=at_least(1), help=f"Kronecker roots (default {FULL['roots']})")
+    parser.add_argument("--repeats", type=at_least(1), help=f"our timed calls a root (default {FULL['repeats']})")
+    parser.add_argument("--peer-repeats", type=at_least(1),
+                        help=f"a peer's timed calls a root (default {FULL['peer_repeats']})")
     parser.add_argument("--peer-seconds", type=float, default=60.0,
                         help="a peer's timed calls on one graph stop past this many seconds (default 60)")
-    parser.add_argument("--build-repeats", type=int, default=3, help="timed builds of each kind (default 3)")
+    parser.add_argument("--build-repeats", type=at_least(1), default=3, help="timed builds of each kind (default 3)")
     parser.add_argument("--io", action="store_true", help="also from_scipy and from_mtx against scipy's")
     parser.add_argument("--json", type=Path, help="where the record goes (default benchmarks/results/"
                                                   "cpu-<host>-<commit>.json)")
@@ -207,10 +208,7 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     sizes = SMALL if args.small else FULL
     args.graphs = args.graphs or [parse_graph(g) for g in sizes["graphs"]]
-    preset(args, sizes, ("roots", "repeats", "peer_repeats"))
-    if min(args.roots, args.repeats, args.peer_repeats, args.build_repeats) < 1:
-        parser.error("--roots, --repeats, --peer-repeats and --build-repeats must be at least 1")
-    return args
+    return preset(args, sizes, ("roots", "repeats", "peer_repeats"))
 
 
 def main(argv=None):

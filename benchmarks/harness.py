@@ -64,9 +64,10 @@ class Spec:
 
 
 def _count(text, spec, least):
-    if not re.fullmatch(r"\d+", text) or int(text) < least:
-        raise SpecError(f"{spec!r}: {text!r} is not a whole number of at least {least} (a graph is {SPECS})")
-    return int(text)
+    try:
+        return at_least(least)(text)
+    except argparse.ArgumentTypeError as error:
+        raise SpecError(f"{spec!r}: {error} (a graph is {SPECS})") from None
 
 
 def parse_spec(text):
@@ -244,14 +245,6 @@ def require_levels(who, levels, expected):
                                  f"{int(expected[v])} ({wrong.size} vertices differ)")
 
 
-def check_search(A, who, root, expected, levels, parents):
-    """A search's levels equal the expected ones and its parents pass ``ld.validate`` (Graph500
-    rules); with ``levels`` None (scipy's tree has none), its tree must have the expected depths."""
-    if levels is not None:
-        require_levels(who, levels, expected)
-    ld.validate(A, root, expected if levels is None else levels, parents)
-
-
 def check_batch(A, sources, batch, single_levels, rows=None):
     """A ``bfs_multi`` result against the same searches one ``ld.bfs`` each: every row's levels
     equal its source's single search's, and the parents of the first ``rows`` rows (all by
@@ -306,8 +299,12 @@ class Peer:
     answer: Callable
 
     def check(self, A, root, expected, raw):
-        """The peer's result from ``root`` checked as ours are (:func:`check_search`)."""
-        check_search(A, self.name, root, expected, *self.answer(raw, root))
+        """The result from ``root``: its levels equal ``expected`` and its parents pass ``ld.validate``
+        (Graph500 rules); without levels (scipy's tree has none), its tree has the expected depths."""
+        levels, parents = self.answer(raw, root)
+        if levels is not None:
+            require_levels(self.name, levels, expected)
+        ld.validate(A, root, expected if levels is None else levels, parents)
 
 
 def our_bfs(A, direction, name):
@@ -351,6 +348,15 @@ def run_peers(S, names, run):
 
 
 # -- command lines and progress -------------------------------------------------------------------
+def at_least(least):
+    """An argparse type: a whole number of at least ``least``."""
+    def number(text):
+        if not re.fullmatch(r"\d+", text) or int(text) < least:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least {least}")
+        return int(text)
+    return number
+
+
 def backend_option(parser, help="where the graphs live and the searches run (default auto: the GPU "
                                 "if CuPy sees one)"):
     parser.add_argument("--backend", choices=BACKENDS, default="auto", help=help)

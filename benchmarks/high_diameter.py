@@ -29,7 +29,7 @@ import scipy.sparse.csgraph as csgraph
 import lagraph_dist as ld
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, backend_option, build_timed, commit_of, count, device_of,  # noqa: E402
+from harness import (RESULTS, SpecError, at_least, backend_option, build_timed, commit_of, count, device_of,  # noqa: E402
                      each_graph, edges, graph_info, graph_name, level_stats, log, md_table, our_bfs, parse_spec,
                      peers_option, preset, ratios, require_levels, run_peers, scipy_levels, sig, slug, times,
                      timed_calls, write_record)
@@ -187,9 +187,8 @@ def parse_args(argv):
     parser.add_argument("--real", action="store_true",
                         help="also the real meshes of the shared data folder that are present "
                              "(jagmesh7, 4elt, wing; $LAGRAPH_DIST_DATA or ../shared/data)")
-    parser.add_argument("--repeats", type=int, help=f"our timed calls (default {FULL['repeats']})")
-    parser.add_argument("--peer-repeats", type=int,
-                        help=f"each peer's timed calls (default {FULL['peer_repeats']})")
+    parser.add_argument("--repeats", type=at_least(1), help=f"our timed calls (default {FULL['repeats']})")
+    parser.add_argument("--peer-repeats", type=at_least(1), help=f"each peer's timed calls (default {FULL['peer_repeats']})")
     parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, default=list(DIRECTIONS),
                         help="our BFS directions (default: both)")
     peers_option(parser)
@@ -202,8 +201,6 @@ def parse_args(argv):
     preset(args, defaults, ("path", "repeats", "peer_repeats"))
     if args.path < 0 or args.path == 1:
         parser.error(f"--path takes 0 (no path) or at least 2 vertices, got {args.path}")
-    if args.repeats < 1 or args.peer_repeats < 1:
-        parser.error("--repeats and --peer-repeats must be at least 1")
     if args.road < 0 or 0 < args.road < 4:
         parser.error(f"--road takes 0 (none) or at least 4 points, got {args.road}")
     args.graphs = (args.meshes + [parse_spec(f"{kind}:{n}") for kind, n in (("path", args.path), ("road", args.road)) if n]

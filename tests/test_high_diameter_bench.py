@@ -134,7 +134,7 @@ def test_sizes_and_runs_come_from_the_options(tmp_path):
     (("--meshes", "0x5"), "ROWSxCOLS with both >= 1, got '0x5'"),
     (("--meshes", "4by4"), "ROWSxCOLS with both >= 1, got '4by4'"),
     (("--path", "1"), "at least 2 vertices, got 1"),
-    (("--repeats", "0"), "must be at least 1"),
+    (("--repeats", "0"), "is not a whole number of at least 1"),
     (("--meshes", "--path", "0"), "nothing to search")])
 def test_bad_options_are_refused(args, message):
     done = run_script("--quick", *args)
