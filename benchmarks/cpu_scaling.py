@@ -207,44 +207,44 @@ def worker_env(threads):
     return env
 
 
-def _median_common(ours, base):
-    """Median search seconds of ``ours`` and of ``base`` over the roots both ran."""
-    mine = {s["root"]: s["seconds"] for s in ours["searches"]}
-    theirs = {s["root"]: s["seconds"] for s in base["searches"]}
-    common = [r for r in mine if r in theirs]
-    if not common:
-        return None, None, 0
-    return statistics.median(mine[r] for r in common), statistics.median(theirs[r] for r in common), len(common)
+def _against_one_rank(run, one):
+    """Efficiency T(1 rank) / T(this run), medians over the roots both ran, added to ``run``."""
+    mine = {s["root"]: s["seconds"] for s in run["searches"]}
+    base = {s["root"]: s["seconds"] for s in one["searches"] if s["root"] in mine}
+    if base:
+        run["efficiency_vs_1_rank"] = statistics.median(base.values()) / statistics.median(mine[r] for r in base)
+        run["roots_compared_with_1_rank"] = len(base)
+
+
+def _levels_against(run, peer_name, digests):
+    """The roots whose levels differ from the peer's digests; how many were compared, added to ``run``."""
+    compared = [s for s in run["searches"] if str(s["root"]) in digests]
+    differ = [s["root"] for s in compared if s["levels_digest"] != digests[str(s["root"])]]
+    run.setdefault("levels_checked", {})[peer_name] = len(compared)
+    if differ:
+        run.setdefault("levels_differ", {})[peer_name] = differ
+    return differ
 
 
 def summarize(scale_record):
-    """Efficiency against one rank, the stage breakdown's medians, the level check against the
-    peer: added to ``scale_record`` in place; returns the problems found."""
-    problems = []
-    runs = scale_record["configurations"]
-    for name, config in runs.items():
+    """Each run's medians (stage breakdown, bytes, host reads), its efficiency against one rank and its
+    levels against the peer's: added to ``scale_record`` in place; returns the problems found."""
+    problems, configurations = [], scale_record["configurations"]
+    for name, config in configurations.items():
         for direction, run in config.get("runs", {}).items():
             searches = run["searches"]
-            run["median_stage_seconds_max"] = {s: statistics.median(x["stage_seconds_max"][s] for x in searches)
-                                               for s in searches[0]["stage_seconds_max"]}
-            run["median_bytes"] = {s: statistics.median(x["bytes"][s] for x in searches) for s in searches[0]["bytes"]}
+
+            def medians(key):
+                return {part: statistics.median(x[key][part] for x in searches) for part in searches[0][key]}
+            run["median_stage_seconds_max"] = medians("stage_seconds_max") | {
+                OUTSIDE: statistics.median(x["outside_levels_seconds"] for x in searches)}
+            run["median_bytes"] = medians("bytes")
             run["median_host_reads"] = statistics.median(x["host_reads"] for x in searches)
-            run["median_stage_seconds_max"][OUTSIDE] = statistics.median(x["outside_levels_seconds"] for x in searches)
-            one = runs.get("1 rank", {}).get("runs", {}).get(direction)
+            one = configurations.get("1 rank", {}).get("runs", {}).get(direction)
             if one is not None:
-                mine, base, count = _median_common(run, one)
-                if count:
-                    run["efficiency_vs_1_rank"] = base / mine
-                    run["roots_compared_with_1_rank"] = count
-    for peer_name, peer_run in scale_record.get("peer", {}).get("runs", {}).items():
-        digests = peer_run["levels_digests"]
-        for name, config in runs.items():
-            for direction, run in config.get("runs", {}).items():
-                compared = [s for s in run["searches"] if str(s["root"]) in digests]
-                differ = [s["root"] for s in compared if s["levels_digest"] != digests[str(s["root"])]]
-                run.setdefault("levels_checked", {})[peer_name] = len(compared)
-                if differ:
-                    run.setdefault("levels_differ", {})[peer_name] = differ
+                _against_one_rank(run, one)
+            for peer_name, peer_run in scale_record.get("peer", {}).get("runs", {}).items():
+                if differ := _levels_against(run, peer_name, peer_run["levels_digests"]):
                     problems.append(f"scale {scale_record['scale']} {name} {direction}: levels differ from "
                                     f"{peer_name} at roots {differ}")
     return problems
