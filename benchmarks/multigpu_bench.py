@@ -6,7 +6,8 @@ tables of a folder of them (``multigpu/``, ``multigpu-4gpu/``) that results_repo
         --scale 26 --grid 1x2 --transport nccl --out DIR
 
 Per run: the Kronecker graph built on the devices, then push and auto over seeded roots of
-nonzero degree, each timed to the result being complete on every rank and validated (Graph500
+nonzero degree by ``tools.bench.run_bench`` (the protocol of ``lagraph-dist bench``, without
+peers): each search timed to the result being complete on every rank and validated (Graph500
 rules, untimed). TEPS: undirected input edges in the searched component / seconds, harmonic
 mean. The first root is searched once more with stage timers that wait for the device, for the
 per-level compute / expand / fold split; its bytes can be set beside lagraph_dist.tools.model.
@@ -19,10 +20,10 @@ import lagraph_dist as ld
 from lagraph_dist.core.settings import settings
 from lagraph_dist.semirings import any_secondi
 from lagraph_dist.tools import model
-from lagraph_dist.tools.bench import _component_edges, environment, pick_roots, teps_summary, write_json
+from lagraph_dist.tools.bench import BenchConfig, run_bench, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import build_timed, count, grid_text, md_table, megabytes, missing, ms, rate, records, sig, timed, times  # noqa: E402
+from harness import build_timed, count, grid_text, md_table, megabytes, missing, ms, rate, records, sig, times  # noqa: E402
 
 SMALL = 100        # a level of under this many frontier vertices is "small" (issue 7's target)
 SCALING_NOTE = (f"GTEPS: harmonic means. small levels vs 1 GPU: mean seconds of the first root's levels of "
@@ -34,23 +35,6 @@ LEVELS_NOTE = ("compute = mask + local product + merge. 1 GPU ms: the same level
 
 
 # -- the run --------------------------------------------------------------------------------------
-def run_direction(A, roots, direction):
-    for warm_up in ("push", "pull", direction):
-        timed(A, ld.bfs, A, roots[0], direction=warm_up)
-    seconds, edges, first_levels = [], [], None
-    for root in roots:
-        result, elapsed = timed(A, ld.bfs, A, root, direction=direction)
-        ld.validate(A, root, result.levels, result.parents)
-        seconds.append(elapsed)
-        edges.append(int(_component_edges(A, result)))
-        first_levels = first_levels or result.stats
-    with settings.changed(sync_stage_timers=True):     # device-complete stage seconds, for the split only
-        profiled = ld.bfs(A, roots[0], direction=direction).stats
-    return teps_summary(edges, seconds) | {
-        "direction": direction, "roots": len(roots), "validated": len(roots), "edges_per_root": edges,
-        "seconds_per_root": seconds, "levels_first_root": first_levels, "levels_first_root_stage_synced": profiled}
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scale", type=int, required=True)
@@ -64,19 +48,20 @@ def main(argv=None):
     rows, cols = (int(x) for x in args.grid.lower().split("x"))
     grid = ld.Grid(rows, cols, transport=args.transport)
     A, build = build_timed(lambda: ld.kronecker(args.scale, grid=grid, backend="gpu"))
-    roots = pick_roots(A, args.roots, seed=2)
-    runs = {d: run_direction(A, roots, d) for d in args.directions.split(",") if d}
-    record = {"graph": {"kind": "kronecker", "scale": args.scale, "edgefactor": 16, "seed": 0, "build_seconds": build},
-              "n": A.n, "nvals": A.nvals, "environment": environment(A),
-              "gpus": grid.size, "grid": [rows, cols], "transport": grid.transport.name, "lagraph_dist": runs,
-              "peak_device_bytes": int(grid.allreduce(A.backend.memory_pool_peak(), "MAX")),
-              "protocol": "graph500: seeded roots with degree > 0, warm-up excluded, every search validated; "
-                          "TEPS = undirected input edges in the searched component / seconds"}
+    graph = {"kind": "kronecker", "scale": args.scale, "edgefactor": 16, "seed": 0, "build_seconds": build}
+    config = BenchConfig(roots=args.roots, directions=tuple(d for d in args.directions.split(",") if d), peers=(),
+                         check_levels=False, progress=False)
+    record = run_bench(A, graph, config)             # the Graph500 protocol of `lagraph-dist bench`, no peers
+    for direction, run in record["lagraph_dist"].items():
+        with settings.changed(sync_stage_timers=True):     # device-complete stage seconds, for the split only
+            run["levels_first_root_stage_synced"] = ld.bfs(A, record["roots"][0], direction=direction).stats
+    record.update(gpus=grid.size, grid=[rows, cols], transport=grid.transport.name,
+                  peak_device_bytes=int(grid.allreduce(record["peak_device_bytes"], "MAX")))   # the ranks' most
     if grid.rank == 0:
         args.out.mkdir(parents=True, exist_ok=True)
         name = f"gpu{grid.size}-{args.grid}-{grid.transport.name}-scale{args.scale}{'-' + args.tag if args.tag else ''}.json"
         write_json(record, args.out / name)
-        for direction, run in runs.items():
+        for direction, run in record["lagraph_dist"].items():
             print(f"{name}: {direction} {run['harmonic_mean_teps'] / 1e9:.2f} GTEPS hmean, median "
                   f"{run['median_ms']:.2f} ms, build {build:.1f} s", flush=True)
 
