@@ -106,33 +106,24 @@ def matrix_market(A, args):
 
 
 # -- the searches ---------------------------------------------------------------------------------
-def our_search(A, direction, roots, expected, repeats):
-    """Our BFS from each root, every timed call's levels and parents checked: times, and the
-    per-level figures of the first root's last call."""
-    seconds, stats, ours = [], None, our_bfs(A, direction, f"ours {direction}")
+def contender_run(A, contender, roots, expected, repeats, budget=None, ours=False):
+    """``contender`` (a harness Peer) from every root, every timed result checked outside the clock: a
+    peer's calls stop past ``budget`` seconds a root (one at least); ours are timed to the end of their
+    device work and keep the per-level figures of the first root's last call."""
+    seconds, stats = [], None
     for root in roots:
-        calls = timed_calls(lambda: ours.search(root), repeats, A=A,
-                            check=lambda result: ours.check(A, root, expected[root], result))
+        calls = timed_calls(lambda: contender.search(root), repeats, budget=budget, A=A if ours else None,
+                            check=lambda raw: contender.check(A, root, expected[root], raw))
         seconds += calls.seconds
-        if stats is None:
+        if ours and stats is None:
             stats = level_stats(calls.last.stats)
             if len(calls.last.stats) <= LEVELS_KEPT:
                 stats["per_level"] = [{key: level[key] for key in ("level", "direction", "frontier", "discovered",
                                                                     "edges_examined", "seconds")}
                                       for level in calls.last.stats]
-    return summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True, "stats": stats}
-
-
-def peer_run(A, peer, roots, expected, args):
-    """The peer from every root (its calls stop past --peer-seconds, one a root at least), every
-    timed result checked as ours are."""
-    seconds = []
-    for root in roots:
-        seconds += timed_calls(lambda: peer.search(root), args.peer_repeats, budget=args.peer_seconds / len(roots),
-                               check=lambda raw: peer.check(A, root, expected[root], raw)).seconds
     run = summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
-    log(f"  {peer.name}: {run['median_ms']:.3f} ms")
-    return run
+    log(f"  {contender.name}: {run['median_ms']:.3f} ms")
+    return (run | {"stats": stats}) if ours else run
 
 
 def run_graph(spec, args):
@@ -148,11 +139,9 @@ def run_graph(spec, args):
     depth = int(max(levels.max() for levels in expected.values())) + 1
     log(f"{name}: n = {A.n:,}, {A.nvals:,} stored edges, roots {roots}, {depth:,} levels")
     directions = [d for d in args.directions if d != "pull" or pull_timed(spec)]
-    ours = {}
-    for direction in directions:
-        ours[direction] = our_search(A, direction, roots, expected, args.repeats)
-        log(f"  ours {direction}: {ours[direction]['median_ms']:.3f} ms")
-    theirs = run_peers(S, args.peers, lambda peer: peer_run(A, peer, roots, expected, args))
+    ours = {d: contender_run(A, our_bfs(A, d, f"ours {d}"), roots, expected, args.repeats, ours=True) for d in directions}
+    theirs = run_peers(S, args.peers, lambda peer: contender_run(A, peer, roots, expected, args.peer_repeats,
+                                                                 budget=args.peer_seconds / len(roots)))
     record = graph_info(spec) | {"name": name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
                                  "reached": [int((expected[r] >= 0).sum()) for r in roots], "construction": built,
                                  "lagraph_dist": ours, "peers": theirs, "ratios": ratios(ours, theirs)}
