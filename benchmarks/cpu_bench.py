@@ -29,16 +29,14 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, at_least, count, each_graph, edges, graph_info, graph_name, level_stats,  # noqa: E402
-                     log, md_table, our_bfs, parse_spec, peers_option, preset, ratios, record_file, run_peers,
-                     scipy_csr, sig, times, timed_calls, write_record)
+from harness import (RESULTS, SpecError, at_least, contender_run, count, each_graph, edges, graph_info,  # noqa: E402
+                     graph_name, log, md_table, our_bfs, parse_spec, peers_option, preset, ratios, record_file,
+                     run_peers, scipy_csr, sig, time_summary, times, timed_calls, write_record)
 
 FULL = {"graphs": ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000",
                    "road:1000000"], "roots": 4, "repeats": 5, "peer_repeats": 3}
 SMALL = {"graphs": ["kron:8", "mesh:12x10", "path:300", "road:500"], "roots": 2, "repeats": 2, "peer_repeats": 1}
 DIRECTIONS = ("auto", "push", "pull")
-#: per-level records kept whole for searches of at most this many levels (a summary for deeper ones)
-LEVELS_KEPT = 64
 #: a mesh of at most this many vertices has its pull timed
 PULL_MESH = 100_000
 
@@ -58,10 +56,6 @@ def pull_timed(spec):
     return spec.kind == "kron" or (spec.kind == "mesh" and spec.n <= PULL_MESH)
 
 
-def summary(seconds):
-    return {"seconds": seconds, "median_ms": 1e3 * float(np.median(seconds)), "best_ms": 1e3 * min(seconds)}
-
-
 # -- construction --------------------------------------------------------------------------------
 def construction(spec, src, dst, args):
     """(our Matrix, the construction record): ours and scipy's builds of the same edges."""
@@ -70,7 +64,7 @@ def construction(spec, src, dst, args):
     theirs, _, S = timed_calls(lambda: scipy_csr(src, dst, spec.n), args.build_repeats)
     if (S.astype(bool) != A.to_scipy().astype(bool)).nnz:
         raise ld.ValidationError(f"{graph_name(spec, True)}: our graph differs from scipy's CSR of the same edges")
-    record = {"edges": int(src.shape[0]), "from_edges": summary(ours), "scipy_csr": summary(theirs)}
+    record = {"edges": int(src.shape[0]), "from_edges": time_summary(ours), "scipy_csr": time_summary(theirs)}
     if args.io:
         coo = sp.coo_matrix((np.ones(2 * src.shape[0], np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
                             shape=(spec.n, spec.n))
@@ -79,9 +73,9 @@ def construction(spec, src, dst, args):
             S = coo.tocsr()
             S.sum_duplicates()
             return S
-        record["from_scipy"] = summary(timed_calls(lambda: ld.Matrix.from_scipy(coo, backend="cpu"),
+        record["from_scipy"] = time_summary(timed_calls(lambda: ld.Matrix.from_scipy(coo, backend="cpu"),
                                                    args.build_repeats).seconds)
-        record["scipy_tocsr"] = summary(timed_calls(scipy_from_coo, args.build_repeats).seconds)
+        record["scipy_tocsr"] = time_summary(timed_calls(scipy_from_coo, args.build_repeats).seconds)
         record.update(matrix_market(A, args))
     ratio = record["scipy_csr"]["median_ms"] / record["from_edges"]["median_ms"]
     log(f"  build: ours {record['from_edges']['median_ms']:.1f} ms, scipy CSR {record['scipy_csr']['median_ms']:.1f} ms "
@@ -102,30 +96,10 @@ def matrix_market(A, args):
             return S
         ours = timed_calls(lambda: ld.Matrix.from_mtx(path, backend="cpu"), args.build_repeats).seconds
         theirs = timed_calls(scipy_read, args.build_repeats).seconds
-    return {"from_mtx": summary(ours), "scipy_mmread": summary(theirs)}
+    return {"from_mtx": time_summary(ours), "scipy_mmread": time_summary(theirs)}
 
 
 # -- the searches ---------------------------------------------------------------------------------
-def contender_run(A, contender, roots, expected, repeats, budget=None, ours=False):
-    """``contender`` (a harness Peer) from every root, every timed result checked outside the clock: a
-    peer's calls stop past ``budget`` seconds a root (one at least); ours are timed to the end of their
-    device work and keep the per-level figures of the first root's last call."""
-    seconds, stats = [], None
-    for root in roots:
-        calls = timed_calls(lambda: contender.search(root), repeats, budget=budget, A=A if ours else None,
-                            check=lambda raw: contender.check(A, root, expected[root], raw))
-        seconds += calls.seconds
-        if ours and stats is None:
-            stats = level_stats(calls.last.stats)
-            if len(calls.last.stats) <= LEVELS_KEPT:
-                stats["per_level"] = [{key: level[key] for key in ("level", "direction", "frontier", "discovered",
-                                                                    "edges_examined", "seconds")}
-                                      for level in calls.last.stats]
-    run = summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
-    log(f"  {contender.name}: {run['median_ms']:.3f} ms")
-    return (run | {"stats": stats}) if ours else run
-
-
 def run_graph(spec, args):
     name = graph_name(spec, grouped=True)
     log(f"{name}: generating and building")

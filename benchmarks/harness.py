@@ -36,6 +36,7 @@ BACKENDS = ("auto", "cpu", "gpu")
 SPECS = "kron:SCALE, mesh:ROWSxCOLS, path:N, road:N or mtx:PATH[:K]"
 EDGEFACTOR = 16
 ROAD_K = 3
+LEVELS_KEPT = 64        # a search of at most this many levels keeps its levels' figures (a summary for deeper ones)
 
 
 # -- graphs ---------------------------------------------------------------------------------------
@@ -216,6 +217,30 @@ def timed_calls(call, repeats, *, check=None, budget=None, A=None):
     return Calls(seconds, kept, result)
 
 
+def time_summary(seconds):
+    """The seconds of some timed calls, their median and best in ms."""
+    return {"seconds": seconds, "median_ms": 1e3 * float(np.median(seconds)), "best_ms": 1e3 * min(seconds)}
+
+
+def contender_run(A, contender, roots, expected, repeats, *, budget=None, ours=False):
+    """``contender`` (a :class:`Peer`) from every root: :func:`timed_calls` a root (a peer's stop past
+    ``budget`` seconds a root), every result checked against ``expected[root]`` outside the clock. Ours
+    are timed to the end of their device work and keep the level figures of the first root's call
+    nearest the median (:func:`level_figures`)."""
+    seconds, stats = [], None
+    for root in roots:
+        def check(raw):
+            contender.check(A, root, expected[root], raw)
+            return level_figures(raw.stats) if ours else None
+        calls = timed_calls(lambda: contender.search(root), repeats, check=check, budget=budget, A=A if ours else None)
+        seconds += calls.seconds
+        stats = stats or calls.kept[int(np.argsort(calls.seconds)[len(calls.seconds) // 2])]
+    # reaching this line means every timed result passed its checks (a failure raises)
+    run = time_summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
+    log(f"  {contender.name}: {run['median_ms']:.3f} ms, {len(seconds)} timed, all validated")
+    return (run | {"stats": stats}) if ours else run
+
+
 def timed_searches(A, roots, direction="auto"):
     """(ms of each search, the last search's result), after one untimed search from the first
     root: each root but the first once, or the one root three times."""
@@ -272,6 +297,15 @@ def scipy_parents(predecessors, root):
     parents = np.where(predecessors < 0, -1, predecessors).astype(np.int64)
     parents[root] = root
     return parents
+
+
+def level_figures(stats):
+    """:func:`level_stats` of one search, and its levels' own figures when it has at most LEVELS_KEPT."""
+    figures = level_stats(stats)
+    if len(stats) <= LEVELS_KEPT:
+        figures["per_level"] = [{key: level[key] for key in ("level", "direction", "frontier", "discovered",
+                                                             "edges_examined", "seconds")} for level in stats]
+    return figures
 
 
 def level_stats(records):

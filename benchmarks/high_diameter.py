@@ -29,10 +29,10 @@ import scipy.sparse.csgraph as csgraph
 import lagraph_dist as ld
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, at_least, backend_option, build_timed, commit_of, count, device_of,  # noqa: E402
-                     each_graph, edges, graph_info, graph_name, level_stats, log, md_table, our_bfs, parse_spec,
-                     peers_option, preset, ratios, require_levels, run_peers, scipy_levels, sig, slug, times,
-                     timed_calls, write_record)
+from harness import (RESULTS, SpecError, at_least, backend_option, build_timed, commit_of, contender_run,  # noqa: E402
+                     count, device_of, each_graph, edges, graph_info, graph_name, log, md_table, our_bfs,
+                     parse_spec, peers_option, preset, ratios, require_levels, run_peers, scipy_levels, sig, slug,
+                     times, write_record)
 
 SOURCE = 0
 DIRECTIONS = ("push", "auto")
@@ -96,23 +96,9 @@ def expected_levels(spec, S):
 
 # -- the runs ----------------------------------------------------------------------------------
 def time_run(contender, A, expected, repeats, levels, ours=False):
-    """One warm-up call, then ``repeats`` timed calls of ``contender`` (a harness Peer) from SOURCE,
-    each result validated (untimed); ours are timed to the end of their device work."""
-    def check(raw):
-        contender.check(A, SOURCE, expected, raw)
-        return level_stats(raw.stats) if ours else None
-
-    seconds, kept, _ = timed_calls(lambda: contender.search(SOURCE), repeats, check=check, A=A if ours else None)
-    median = float(np.median(seconds))
-    log(f"  {contender.name}: {1e3 * median:.2f} ms ({1e6 * median / levels:.2f} us a level), "
-        f"{len(seconds)} timed, all validated")
-    # reaching this line means every timed result passed its checks (a failure raises)
-    record = {"repeats": len(seconds), "seconds": seconds, "median_ms": 1e3 * median,
-              "us_per_level": 1e6 * median / levels, "validated": len(seconds), "levels_equal": True}
-    if ours:
-        # the per-level figures of the call nearest the median
-        record["stats"] = kept[int(np.argsort(seconds)[len(seconds) // 2])]
-    return record
+    """``contender`` (a harness Peer) from SOURCE (harness.contender_run), and its time a level."""
+    run = contender_run(A, contender, [SOURCE], {SOURCE: expected}, repeats, ours=ours)
+    return run | {"repeats": run["validated"], "us_per_level": 1e3 * run["median_ms"] / levels}
 
 
 def run_graph(spec, backend, args):
