@@ -216,9 +216,12 @@ def test_sweep_groups_join_device_blocks_up_to_the_batch():
         made = np.arange(first, first + 3 * width, dtype=np.int32).reshape(3, width)
         return made.view(_Device) if device else made
     blocks = [block(0, 512), block(2000, 512), block(5000, 512), block(9000, 512), block(20000, 100)]
-    groups = list(_sweep_groups(blocks, 2048, xp))
+    room = 3 * 2048 * 4                                            # (3 rows of int32: room for 2,048 columns)
+    groups = list(_sweep_groups(blocks, 2048, xp, room))
     assert [g.shape[1] for g in groups] == [2048, 100]
     np.testing.assert_array_equal(np.asarray(groups[0]), np.hstack([np.asarray(b) for b in blocks[:4]]))
     assert groups[1] is blocks[4]                                  # (a lone block: not copied)
+    assert [g.shape[1] for g in _sweep_groups(blocks, 2048, xp, room // 2)] == [1024, 1024, 100]   # (the memory)
+    assert [g.shape[1] for g in _sweep_groups(blocks, 2048, xp, 0)] == [512, 512, 512, 512, 100]
     offloaded = [block(0, 64), block(100, 64, device=False), block(200, 64)]     # (host blocks stay apart)
-    assert [g.shape[1] for g in _sweep_groups(offloaded, 2048, xp)] == [64, 64, 64]
+    assert [g.shape[1] for g in _sweep_groups(offloaded, 2048, xp, room)] == [64, 64, 64]

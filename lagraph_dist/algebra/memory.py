@@ -30,7 +30,7 @@ __all__ = ["MemoryEstimate", "estimate_memory", "estimate_to_fit", "transpose_by
            "construction_bytes", "multi_search_bytes",
            "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
            "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
-           "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK", "sweep_bytes"]
+           "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK", "sweep_bytes", "sweep_join_room"]
 
 #: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized).
 EDGES_PER_CHUNK = 1 << 25
@@ -90,9 +90,20 @@ SWEEP_BYTES_PER_VERTEX = 2 * 64 * 8 + 64 * 8 + 4 * 8   # path counts and depende
                                  # depth masks and two vertex lists
 
 
+SWEEP_JOIN_SHARE = 0.25          # of the free memory the levels of several fused runs, joined
+                                 # side by side for one call of the sweeps, may take (the GPU
+                                 # sweeps' own workspace takes half: SWEEP_MEMORY_SHARE)
+
+
 def sweep_bytes(n) -> int:
     """Bytes the fused sweeps of one word of searches hold at once, beside the batch's levels."""
     return SWEEP_BYTES_PER_VERTEX * _count("n", n, 0)
+
+
+def sweep_join_room(backend) -> int:
+    """Bytes a joined levels block for the sweeps may take now (SWEEP_JOIN_SHARE of the free
+    memory of ``backend``)."""
+    return int(SWEEP_JOIN_SHARE * free_share(backend))
 
 
 # -- validation walks the edges in batches; each edge of a batch costs this much at once

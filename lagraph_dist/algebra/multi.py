@@ -450,7 +450,7 @@ def path_dependencies(A, levels, *, endpoints=False):
     orient = orientation(A, along_rows=True)
     backend = A.backend
     totals, reached = backend.xp.zeros(A.n, dtype=np.float64), []
-    for block in _sweep_groups(levels.blocks, dependencies_batch(A), backend.xp):
+    for block in _sweep_groups(levels.blocks, dependencies_batch(A), backend.xp, memory.sweep_join_room(backend)):
         reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
         found, count, examined = backend.kernels.path_dependencies(orient.push_csr, orient.pull_csr_of(), block,
                                                                    endpoints=endpoints)
@@ -464,16 +464,19 @@ def path_dependencies(A, levels, *, endpoints=False):
     return every_vertex(A, totals), np.concatenate(reached) if reached else np.zeros(0, dtype=np.int64)
 
 
-def _sweep_groups(blocks, most, xp):
+def _sweep_groups(blocks, most, xp, room):
     """The level blocks of ``xp``'s memory (not those offloaded) joined side by side, up to
-    ``most`` columns a group: one call of the sweeps a group, whose depth launches then cover
-    more searches each. An offloaded block is a group of its own."""
+    ``most`` columns and ``room`` bytes a group: one call of the sweeps a group, whose depth
+    launches then cover more searches each. An offloaded block is a group of its own, and a
+    lone block is not copied."""
     def joined(group):
         return group[0] if len(group) == 1 else xp.concatenate(group, axis=1)
     group, width = [], 0
     for block in blocks:
         here = isinstance(block, xp.ndarray)
-        if group and not (here and isinstance(group[0], xp.ndarray) and width + block.shape[1] <= most):
+        wider = width + block.shape[1]
+        fits = wider <= most and block.shape[0] * wider * block.itemsize <= room
+        if group and not (here and isinstance(group[0], xp.ndarray) and fits):
             yield joined(group)
             group, width = [], 0
         group.append(block)
