@@ -450,7 +450,8 @@ def path_dependencies(A, levels, *, endpoints=False):
     orient = orientation(A, along_rows=True)
     backend = A.backend
     totals, reached = backend.xp.zeros(A.n, dtype=np.float64), []
-    for block in _sweep_groups(levels.blocks, dependencies_batch(A), backend.xp, memory.sweep_join_room(backend)):
+    room = memory.sweep_join_room(backend) if len(levels.blocks) > 1 else 0     # (free memory read only to join)
+    for block in _sweep_groups(levels.blocks, dependencies_batch(A), backend.xp, room):
         reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
         found, count, examined = backend.kernels.path_dependencies(orient.push_csr, orient.pull_csr_of(), block,
                                                                    endpoints=endpoints)

@@ -134,13 +134,13 @@ def _check_bc(A, S, result, answer, done):
     """Ours from the sources the peer ran, unnormalised, to 1e-9: against the dependencies the
     peer summed, scaled as networkx scales a sample (python-graphblas), or else against
     networkx's betweenness_centrality from the same sources (its sampler handed them)."""
-    import networkx as nx
     ran, dependencies = answer
     ours = betweenness_centrality(A, sources=ran, normalized=False).to_numpy(fill=np.nan)
 
     def theirs():
         if dependencies is not None:
             return np.asarray(dependencies) * _sampled_scale(S.shape[0], ran, not A.symmetric)
+        import networkx as nx
         values = nx.betweenness_centrality(_networkx_graph(S, not A.symmetric), k=len(ran), seed=_Given(ran),
                                            normalized=False)
         return np.array([values[v] for v in range(S.shape[0])])
