@@ -147,15 +147,15 @@ for stage in "$@"; do
         (cd "$OUT" && timeout ${NX_TIMEOUT:-300} python3 "$repo/benchmarks/networkx_suite.py" \
             --json "$OUT/h200-networkx-suite-$LAGRAPH_DIST_COMMIT.json" > "$OUT/nx-suite.log" 2>&1)
         tail -4 "$OUT/nx-suite.log" ;;
-    hidiam)                 # meshes with every peer, then a long path with scipy
-        timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --path 0 \
-            --peer-repeats 1 --json "$OUT/high-diameter-meshes.json" 2>&1 | tail -14 | tee "$OUT/hidiam.log"
-        timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --meshes \
-            --path ${HIDIAM_PATH:-200000} --peers scipy --peer-repeats 1 --json "$OUT/high-diameter-path.json" \
-            2>&1 | tail -8 | tee -a "$OUT/hidiam.log"
-        timeout ${HIDIAM_TIMEOUT:-150} python3 "$repo/benchmarks/high_diameter.py" --backend gpu --meshes --path 0 \
-            --road ${HIDIAM_ROAD:-1000000} --real --peer-repeats 1 --json "$OUT/high-diameter-road.json" \
-            2>&1 | tail -16 | tee -a "$OUT/hidiam.log" ;;
+    hidiam)                 # meshes with every peer, then a long path with scipy, then a road graph and the
+                            # real meshes (benchmarks/peer_bench.py --preset deep)
+        deep=(python3 "$repo/benchmarks/peer_bench.py" --preset deep --backend gpu --peer-repeats 1)
+        timeout ${HIDIAM_TIMEOUT:-150} "${deep[@]}" --graphs mesh:1000x1000 mesh:2000x2000 \
+            --json "$OUT/high-diameter-meshes.json" 2>&1 | tail -14 | tee "$OUT/hidiam.log"
+        timeout ${HIDIAM_TIMEOUT:-150} "${deep[@]}" --graphs path:${HIDIAM_PATH:-200000} --peers scipy \
+            --json "$OUT/high-diameter-path.json" 2>&1 | tail -8 | tee -a "$OUT/hidiam.log"
+        timeout ${HIDIAM_TIMEOUT:-150} "${deep[@]}" --graphs road:${HIDIAM_ROAD:-1000000} --real \
+            --json "$OUT/high-diameter-road.json" 2>&1 | tail -16 | tee -a "$OUT/hidiam.log" ;;
     ncu)                    # launches, time and DRAM bytes of every kernel of one search (summarised:
                             # a call brings back few files)
         for spec in ${NCU_GRAPHS:-kron:22}; do for d in ${NCU_DIRECTIONS:-push auto}; do

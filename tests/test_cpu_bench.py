@@ -1,4 +1,4 @@
-"""benchmarks/cpu_bench.py at tiny sizes: its record names the machine, every run of ours and of
+"""benchmarks/peer_bench.py (its cpu preset) at tiny sizes: its record names the machine, every run of ours and of
 the peers was timed and checked on the same roots, the construction was timed beside scipy's,
 the per-level figures are kept, and results_report.py makes its table from the record."""
 import json
@@ -11,7 +11,7 @@ import pytest
 from helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "cpu_bench.py"
+SCRIPT = ROOT / "benchmarks" / "peer_bench.py"
 TIMEOUT = 600
 GRAPHS = ("kron:7", "mesh:6x5", "path:40", "road:60")
 NAMES = ["Kronecker 7", "mesh 6x5", "path 40", "road 60 (k=3)"]
@@ -87,5 +87,5 @@ def test_the_results_report_makes_its_table(small, tmp_path):
 
 
 def test_the_default_name_holds_the_host_and_the_commit():
-    bench = load_script(SCRIPT)
-    assert bench.record_name({"host": "My Box.local", "commit": "0123456789abcdef"}) == "cpu-my-box-local-0123456.json"
+    harness = load_script(ROOT / "benchmarks" / "harness.py")
+    assert harness.record_file("cpu", "My Box.local", "0123456789abcdef") == "cpu-my-box-local-0123456.json"

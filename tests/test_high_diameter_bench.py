@@ -1,4 +1,4 @@
-"""benchmarks/high_diameter.py on the CPU: its --quick run writes a record whose every run was
+"""benchmarks/peer_bench.py's high-diameter presets on the CPU: its deep-small run writes a record whose every run was
 timed and validated, with the levels a mesh and a path must have; its exact levels agree with
 scipy's shortest paths over meshes built here by hand; and a wrong result does not get past it."""
 import json
@@ -14,7 +14,7 @@ import lagraph_dist as ld
 from helpers import edges_to_scipy, load_script
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "high_diameter.py"
+SCRIPT = ROOT / "benchmarks" / "peer_bench.py"
 HARNESS = ROOT / "benchmarks" / "harness.py"
 TIMEOUT = 300
 OUR_RUNS = ("push", "auto")
@@ -29,9 +29,9 @@ def run_script(*args):
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
-    """(record, stdout) of one --quick run on the CPU."""
+    """(record, stdout) of one deep-small run on the CPU."""
     out = tmp_path_factory.mktemp("high_diameter") / "quick.json"
-    done = run_script("--quick", "--json", out)
+    done = run_script("--preset", "deep-small", "--json", out)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     return json.loads(out.read_text()), done.stdout
 
@@ -66,14 +66,14 @@ def test_quick_record_names_the_machine_and_the_protocol(quick):
 def test_quick_graphs_have_the_levels_of_a_mesh_and_a_path(quick):
     record, _ = quick
     graphs = {g["name"]: g for g in record["graphs"]}
-    assert list(graphs) == ["mesh 100x100", "path 2000"]
+    assert list(graphs) == ["mesh 100x100", "path 2,000"]
     # corner to opposite corner of a 100x100 mesh is 198 steps; a 2000-vertex path's end, 1999
     assert graphs["mesh 100x100"]["levels"] == 199
-    assert graphs["path 2000"]["levels"] == 2000
+    assert graphs["path 2,000"]["levels"] == 2000
     assert graphs["mesh 100x100"]["nvals"] == 2 * 2 * 100 * 99
-    assert graphs["path 2000"]["nvals"] == 2 * 1999
+    assert graphs["path 2,000"]["nvals"] == 2 * 1999
     for graph in graphs.values():
-        assert "csgraph.shortest_path" in graph["expected_levels"]
+        assert graph["expected_levels"].startswith("exact") and graph["roots"] == [0]
 
 
 def test_every_run_was_timed_and_validated(quick):
@@ -121,7 +121,7 @@ def test_quick_prints_one_table_row_per_run(quick):
 
 def test_sizes_and_runs_come_from_the_options(tmp_path):
     out = tmp_path / "thin.json"
-    done = run_script("--quick", "--meshes", "3x40", "--path", "0", "--directions", "push",
+    done = run_script("--preset", "deep-small", "--graphs", "mesh:3x40", "--directions", "push",
                       "--peers", "scipy", "--repeats", "2", "--json", out)
     assert done.returncode == 0, done.stderr[-4000:]
     (graph,) = json.loads(out.read_text())["graphs"]
@@ -131,13 +131,14 @@ def test_sizes_and_runs_come_from_the_options(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (("--meshes", "0x5"), "ROWSxCOLS with both >= 1, got '0x5'"),
-    (("--meshes", "4by4"), "ROWSxCOLS with both >= 1, got '4by4'"),
-    (("--path", "1"), "at least 2 vertices, got 1"),
+    (("--graphs", "mesh:0x5"), "a mesh is mesh:ROWSxCOLS with both at least 1"),
+    (("--graphs", "mesh:4by4"), "a mesh is mesh:ROWSxCOLS with both at least 1"),
+    (("--graphs", "path:1"), "'1' is not a whole number of at least 2"),
     (("--repeats", "0"), "is not a whole number of at least 1"),
-    (("--meshes", "--path", "0"), "nothing to search")])
+    (("--graphs",), "expected at least one argument"),
+    (("--preset", "tall"), "invalid choice: 'tall'")])
 def test_bad_options_are_refused(args, message):
-    done = run_script("--quick", *args)
+    done = run_script("--preset", "deep-small", *args)
     assert done.returncode == 2 and message in done.stderr
 
 

@@ -1,0 +1,319 @@
+"""Our BFS beside what a user would pick instead (scipy csgraph, python-graphblas push and
+push/pull through ``tools.reference``), on the same graphs, roots and process: the CPU benchmark
+(issue 21) and, with ``--preset deep``, the high-diameter one (issue 8: meshes and a long path,
+where the cost of a level, not of an edge, sets the time; docs/benchmarking.md).
+
+    python benchmarks/peer_bench.py                        # CPU, full sizes: see PRESETS (about 10 minutes on 2 cores)
+    python benchmarks/peer_bench.py --preset small         # tiny sizes (the smoke test's)
+    python benchmarks/peer_bench.py --graphs kron:18 mesh:1000x1000 --peers scipy --json /tmp/x.json
+    python benchmarks/peer_bench.py --preset deep --backend gpu     # meshes 1000x1000, 2000x2000; path of 1M
+    python benchmarks/peer_bench.py --preset deep-small             # 100x100 mesh, 2000-vertex path, 1 repeat
+    python benchmarks/peer_bench.py --preset deep --graphs road:1000000 --real --backend gpu   # road, real meshes
+
+Graphs: harness specs (kron, mesh, path, road), with ``--real`` also the real meshes of the
+shared data folder, each made symmetric; roots: seeded ones of degree > 0 for Kronecker, vertex 0
+otherwise (a mesh's corner, a path's end). Ours runs on ``--backend`` in each of ``--directions``
+(pull only where each pull level does not read every unvisited row). A run: one warm-up call, then
+``--repeats`` timed calls a root (a peer's stop past ``--peer-seconds``), the median reported; the
+peers' graphs converted before any clock, ours timed to the end of its device work; every timed
+result checked outside the clock (levels equal to scipy's BFS, themselves checked against the exact
+levels of a mesh, row + col, and of a path, the index; parents through ``ld.validate``). Levels =
+max level + 1; us a level divides a run's median by it. Construction: ``Matrix.from_edges
+(symmetrize=True)`` against scipy's CSR of both directions + ``sum_duplicates``; with ``--io`` also
+``from_scipy`` and ``from_mtx`` against theirs.
+
+The preset names the record and its table: cpu and small write results/cpu-<host>-<commit>.json,
+a row a graph; deep and deep-small results/high-diameter-<host>-<commit>.json, a row a run
+(``--json`` puts it elsewhere; results_report.py tables both). python-graphblas takes 55-280 us a
+level on 2 cores, so minutes a search on the million-level path (so does our CPU backend): run
+the path alone with ``--peer-repeats 1`` or ``--peers scipy``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+import lagraph_dist as ld
+from lagraph_dist.tools.bench import pick_roots
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
+from harness import (RESULTS, SpecError, at_least, backend_option, commit_of, contender_run, count,  # noqa: E402
+                     device_of, each_graph, edges, graph_info, graph_name, log, md_table, our_bfs, parse_spec,
+                     peers_option, ratios, record_file, require_levels, run_peers, scipy_csr, sig, time_summary,
+                     times, timed_calls, write_record)
+
+DIRECTIONS = ("auto", "push", "pull")
+CPU_GRAPHS = ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000", "road:1000000"]
+PRESETS = {     # the record's kind, then the defaults its options take
+    "cpu": {"kind": "cpu", "graphs": CPU_GRAPHS, "roots": 4, "repeats": 5, "peer_repeats": 3,
+            "directions": list(DIRECTIONS)},
+    "small": {"kind": "cpu", "graphs": ["kron:8", "mesh:12x10", "path:300", "road:500"], "roots": 2, "repeats": 2,
+              "peer_repeats": 1, "directions": list(DIRECTIONS)},
+    "deep": {"kind": "high-diameter", "graphs": ["mesh:1000x1000", "mesh:2000x2000", "path:1000000"], "roots": 1,
+             "repeats": 5, "peer_repeats": 3, "directions": ["push", "auto"]},
+    "deep-small": {"kind": "high-diameter", "graphs": ["mesh:100x100", "path:2000"], "roots": 1, "repeats": 1,
+                   "peer_repeats": 1, "directions": ["push", "auto"]},
+}
+#: a mesh of at most this many vertices has its pull timed
+PULL_MESH = 100_000
+LEVELS_DEFINITION = ("max level + 1: the number of frontiers, the source's included (the number of "
+                     "products our BFS runs); rows + cols - 1 for a mesh from a corner, n for a path")
+
+
+# -- the graphs ------------------------------------------------------------------------------
+def parse_graph(text):
+    """The Spec of a graph this benchmark builds from its edges: kron, mesh, path or road."""
+    spec = parse_spec(text)
+    if spec.kind == "mtx":
+        raise SpecError(f"{text!r}: a graph is kron:SCALE, mesh:ROWSxCOLS, path:N or road:N (built from its edges)")
+    return spec
+
+
+def shared_meshes():
+    """The real meshes (jagmesh7, 4elt, wing) of the shared data folder ($LAGRAPH_DIST_DATA, else
+    ../shared/data beside the checkout) that are present."""
+    root = Path(os.environ.get("LAGRAPH_DIST_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
+    names = ("lagraph/jagmesh7.mtx", "networkit/4elt.mtx", "networkit/wing.mtx")
+    return [parse_spec(f"mtx:{root / name}") for name in names if (root / name).is_file()]
+
+
+def title(spec):
+    """The graph's name in the record and the table."""
+    return graph_name(spec, grouped=True) + (" (Matrix Market)" if spec.kind == "mtx" else "")
+
+
+def exact_levels(spec):
+    """The levels from vertex 0 in closed form (numpy), None where there is none: vertex (r, c) of
+    a mesh is r + c steps from the corner (0, 0), vertex i of a path i steps from its end."""
+    if spec.kind == "mesh":
+        row, col = np.divmod(np.arange(spec.n, dtype=np.int64), spec.cols)
+        return row + col
+    if spec.kind == "path":
+        return np.arange(spec.n, dtype=np.int64)
+    return None
+
+
+def pull_timed(spec):
+    """Whether a pull level is cheap enough to time: each reads every unvisited row's in-edges up
+    to a frontier one, and a path, a road or a big mesh has thousands of levels."""
+    return spec.kind == "kron" or (spec.kind == "mesh" and spec.n <= PULL_MESH)
+
+
+# -- construction --------------------------------------------------------------------------------
+def construction(src, dst, n, backend, args):
+    """(our Matrix on ``backend``, the construction record): ours and scipy's builds of the same edges."""
+    def ours():
+        A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend=backend)
+        A.backend.sync()           # timed to the end of its device work
+        return A
+    mine, _, A = timed_calls(ours, args.build_repeats)
+    theirs, _, S = timed_calls(lambda: scipy_csr(src, dst, n), args.build_repeats)
+    if (S.astype(bool) != A.to_scipy().astype(bool)).nnz:
+        raise ld.ValidationError("our graph differs from scipy's CSR of the same edges")
+    record = {"edges": int(src.shape[0]), "from_edges": time_summary(mine), "scipy_csr": time_summary(theirs)}
+    if args.io:
+        i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
+        coo = sp.coo_matrix((np.ones(i.shape[0], np.int8), (i, j)), shape=(n, n))
+
+        def scipy_from_coo():
+            S = coo.tocsr()
+            S.sum_duplicates()
+            return S
+        record["from_scipy"] = time_summary(timed_calls(lambda: ld.Matrix.from_scipy(coo, backend=backend),
+                                                   args.build_repeats).seconds)
+        record["scipy_tocsr"] = time_summary(timed_calls(scipy_from_coo, args.build_repeats).seconds)
+        record.update(matrix_market(A, backend, args))
+    ratio = record["scipy_csr"]["median_ms"] / record["from_edges"]["median_ms"]
+    log(f"  build: ours {record['from_edges']['median_ms']:.1f} ms, scipy CSR "
+        f"{record['scipy_csr']['median_ms']:.1f} ms (scipy / ours {ratio:.2f})")
+    return A, record
+
+
+def matrix_market(A, backend, args):
+    """from_mtx against scipy.io.mmread + tocsr on a file of the graph (written once, untimed)."""
+    import scipy.io
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "graph.mtx"
+        A.to_mtx(path)
+
+        def scipy_read():
+            S = scipy.io.mmread(path).tocsr()
+            S.sum_duplicates()
+            return S
+        ours = timed_calls(lambda: ld.Matrix.from_mtx(path, backend=backend), args.build_repeats).seconds
+        theirs = timed_calls(scipy_read, args.build_repeats).seconds
+    return {"from_mtx": time_summary(ours), "scipy_mmread": time_summary(theirs)}
+
+
+# -- the searches ---------------------------------------------------------------------------------
+def expected_levels(spec, S, roots):
+    """({root: the levels every run must give}, how they were established): scipy's BFS levels,
+    checked against the exact ones of a mesh or a path from vertex 0 (an independent computation)."""
+    from lagraph_dist.tools import reference
+    expected = {root: reference.bfs_levels_scipy(S, root) for root in roots}
+    exact = exact_levels(spec)
+    if exact is None or 0 not in expected:
+        return expected, "scipy's breadth_first_order (no closed form); -1 where unreached"
+    require_levels("scipy's breadth_first_order", expected[0], exact)
+    return expected, "exact (mesh: row + col, path: index), equal to scipy's breadth_first_order's"
+
+
+def run_graph(spec, backend, args):
+    name = title(spec)
+    log(f"{name}: generating and building on {backend.name}")
+    src, dst, n = edges(spec)
+    A, built = construction(src, dst, n, backend, args)
+    del src, dst
+    S = A.to_scipy()
+    roots = pick_roots(A, args.roots, 2) if spec.drawn_roots else [0]
+    expected, how = expected_levels(spec, S, roots)
+    depth = int(max(levels.max() for levels in expected.values())) + 1
+    log(f"{name}: n = {A.n:,}, {A.nvals:,} stored edges, roots {roots}, {depth:,} levels")
+
+    def run(contender, repeats, **kwargs):
+        result = contender_run(A, contender, roots, expected, repeats, **kwargs)
+        return result | {"repeats": result["validated"], "us_per_level": 1e3 * result["median_ms"] / depth}
+    directions = [d for d in args.directions if d != "pull" or pull_timed(spec)]
+    ours = {d: run(our_bfs(A, d, f"ours {d}"), args.repeats, ours=True) for d in directions}
+    theirs = run_peers(S, args.peers, lambda peer: run(peer, args.peer_repeats, budget=args.peer_seconds / len(roots)))
+    record = graph_info(spec) | {"name": name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
+                                 "reached": [int((expected[r] >= 0).sum()) for r in roots], "expected_levels": how,
+                                 "construction": built, "lagraph_dist": ours, "peers": theirs,
+                                 "ratios": ratios(ours, theirs)}
+    if len(directions) < len(args.directions):
+        record["not_run"] = {"pull": "each pull level reads every unvisited row's in-edges up to a frontier one, "
+                                     "and this graph has thousands of levels"}
+    return A, record
+
+
+# -- the tables (here and in results/README.md) --------------------------------------------------
+PEERS_SHOWN = ("scipy", "graphblas-push", "graphblas-pushpull")
+CPU_HEADER = ["graph", "levels", "roots", "ours auto", "ours push", "ours pull", "scipy csgraph", "graphblas push",
+              "graphblas push/pull", "scipy / ours auto", "graphblas push/pull / ours auto",
+              "build ms: ours / scipy (scipy / ours)"]
+
+
+def cpu_rows(record):
+    """A cpu record's table: median ms a search, a row a graph."""
+    made = []
+    for graph in record["graphs"]:
+        ours, peers, build = graph["lagraph_dist"], graph["peers"], graph["construction"]
+        cells = [sig(ours[d]["median_ms"], 4) if d in ours else "-" for d in DIRECTIONS]
+        cells += [sig(peers[p]["median_ms"], 4) if "median_ms" in peers.get(p, {}) else "-" for p in PEERS_SHOWN]
+        versus = [times(graph["ratios"].get(p, {}).get("auto")) for p in ("scipy", "graphblas-pushpull")]
+        build_ratio = build["scipy_csr"]["median_ms"] / build["from_edges"]["median_ms"]
+        made.append([graph["name"], count(graph["levels"]), len(graph["roots"]), *cells, *versus,
+                     f"{sig(build['from_edges']['median_ms'], 4)} / {sig(build['scipy_csr']['median_ms'], 4)} "
+                     f"({times(build_ratio)})"])
+    return made
+
+
+DEEP_HEADER = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours", "fused levels",
+               "host reads / level", "validated"]
+
+
+def deep_rows(record):
+    """A high-diameter record's table: a row a graph and run."""
+    made = []
+    for graph in record["graphs"]:
+        runs = [(f"lagraph_dist {d}", result, None) for d, result in graph["lagraph_dist"].items()]
+        runs += [(peer, result, graph["ratios"].get(peer)) for peer, result in graph["peers"].items()]
+        for label, result, ratios in runs:
+            made.append([graph["name"], count(graph["levels"]), label, *_figures(result, ratios)])
+    return made
+
+
+def _figures(result, ratios):
+    if "skipped" in result:
+        return ["-"] * 5 + [f"skipped: {result['skipped']}"]
+    stats = result.get("stats") or {}
+    over_ours = ", ".join(f"{d} {times(r)}" for d, r in ratios.items()) if ratios else "-"
+    return [sig(result["median_ms"], 4), sig(result["us_per_level"], 4), over_ours,
+            count(stats["fused_levels"]) if "fused_levels" in stats else "-",
+            sig(stats["host_reads_per_level"]) if "host_reads_per_level" in stats else "-",
+            f"{result['validated']}/{result['repeats']}"]
+
+
+def deep_summary(record, name):
+    """A high-diameter record under a heading naming its file, commit and device."""
+    env = record["environment"]
+    return "\n".join([f"## `{name}`: commit `{commit_of(env)}`, {device_of(env)}", "",
+                      f"Backend {record['backend']}, source {record.get('source', 'drawn')}; "
+                      f"levels = {record['levels_definition']}.", "", md_table(DEEP_HEADER, deep_rows(record))])
+
+
+def cpu_summary(record, name):
+    env = record["environment"]
+    return f"{env['device']} ({env['cpu_count']} cores, {record['threads']} threads); median ms\n\n" + md_table(
+        CPU_HEADER, cpu_rows(record))
+
+
+SUMMARIES = {"cpu": cpu_summary, "high-diameter": deep_summary}
+
+
+# -- command line ------------------------------------------------------------------------------
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--preset", choices=PRESETS, default="cpu",
+                        help="the record's kind and the defaults of the options below (default cpu)")
+    parser.add_argument("--graphs", type=parse_graph, nargs="+", metavar="KIND:SIZE",
+                        help="kron:SCALE, mesh:ROWSxCOLS, path:N, road:N (default: the preset's)")
+    parser.add_argument("--real", action="store_true",
+                        help="also the real meshes of the shared data folder that are present "
+                             "(jagmesh7, 4elt, wing; $LAGRAPH_DIST_DATA or ../shared/data)")
+    backend_option(parser, "where our graphs live and our BFS runs (default cpu)")
+    parser.set_defaults(backend="cpu")
+    parser.add_argument("--roots", type=at_least(1), help="Kronecker roots (default: the preset's)")
+    parser.add_argument("--repeats", type=at_least(1), help="our timed calls a root (default: the preset's)")
+    parser.add_argument("--peer-repeats", type=at_least(1), help="a peer's timed calls a root (default: the preset's)")
+    parser.add_argument("--peer-seconds", type=float, default=60.0,
+                        help="a peer's timed calls on one graph stop past this many seconds (default 60)")
+    parser.add_argument("--build-repeats", type=at_least(1), default=3, help="timed builds of each kind (default 3)")
+    parser.add_argument("--io", action="store_true", help="also from_scipy and from_mtx against scipy's")
+    parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, help="our directions (default: the preset's)")
+    peers_option(parser)
+    parser.add_argument("--json", type=Path, help="where the record goes (default benchmarks/results/"
+                                                  "<kind>-<host>-<commit>.json)")
+    args = parser.parse_args(argv)
+    for name, value in PRESETS[args.preset].items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, [parse_graph(g) for g in value] if name == "graphs" else value)
+    args.graphs += shared_meshes() if args.real else []
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    backend = ld.get_backend(args.backend)      # compiles (or loads) the kernels: never inside a clock
+    graphs, env = each_graph(args.graphs, lambda spec: run_graph(spec, backend, args))
+    import numba
+    record = {
+        "benchmark": args.kind, "backend": backend.name, "backend_requested": args.backend, "environment": env,
+        "threads": numba.get_num_threads(), "numba": numba.__version__, "levels_definition": LEVELS_DEFINITION,
+        "directions": list(args.directions), "peers": list(args.peers),
+        "protocol": "one process; graph built once (symmetric) and the peers' graphs converted before any timing; "
+                    "each run: one warm-up call, then timed calls a root from the call to its result (ours to "
+                    "A.backend.sync(); a peer's stop past --peer-seconds), median of all; every timed result "
+                    "checked outside the clock (levels equal to scipy's BFS, themselves equal to the exact ones "
+                    "of a mesh or a path; parents by ld.validate); us per level = median / levels; "
+                    "ratios[peer][direction] = the peer's median / ours in that direction; construction: median "
+                    "of --build-repeats timed builds after one warm-up, ours from_edges(symmetrize=True) against "
+                    "scipy's csr_matrix((int8 ones, (i, j))) + sum_duplicates on both directions of the same edges",
+        "graphs": graphs,
+    }
+    if all(graph["roots"] == [0] for graph in graphs):
+        record["source"] = 0
+    out = write_record(record, args.json or RESULTS / record_file(args.kind, env.get("host"), env.get("commit")))
+    log(f"record written to {out}")
+    print(SUMMARIES[args.kind](record, out.name), flush=True)
+    return record
+
+
+if __name__ == "__main__":
+    main()
