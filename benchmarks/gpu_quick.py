@@ -5,7 +5,6 @@ also a record of it (e.g. to compare two commits in one device call).
     python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000 road:1000000 [--json out.json]
 """
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -14,24 +13,19 @@ from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import SpecError, build, parse_spec, timed_searches  # noqa: E402
+from harness import SpecError, build_timed, matrix, parse_spec, timed_searches  # noqa: E402
 
 
 def main(specs, json_path=None):
-    for spec in specs:
-        parse_spec(spec)                # a bad spec stops the run before any graph is built
+    graphs = {spec: parse_spec(spec) for spec in specs}       # a bad spec stops the run before any graph is built
     import cupy as cp
     record = {"commit": code_identity()["commit"], "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
               "graphs": {}}
-    for spec in specs:
-        started = time.perf_counter()
-        A, roots = build(spec)
-        cp.cuda.Device().synchronize()
-        built = time.perf_counter() - started
+    for spec, graph in graphs.items():
+        A, built = build_timed(lambda: matrix(graph, "gpu"))
         print(f"{spec}: built in {built:.2f} s, {A}", flush=True)
         record["graphs"][spec] = {"build_seconds": built}
-        if roots is None:
-            roots = [int(v) for v in A.out_degree().indices()[:7]]
+        roots = [int(v) for v in A.out_degree().indices()[:7]] if graph.drawn_roots else [0]
         for direction in ("push", "auto"):
             times, result = timed_searches(A, roots, direction)
             fused = sum(1 for s in result.stats if s["fused"])

@@ -3,7 +3,6 @@ below a floor of passes), or, with ``--calls``, networkx's calls timed through e
 
     python benchmarks/networkx_suite.py [--floor 0.95] [--json out.json] [-m gpu] [pytest args...]
     python benchmarks/networkx_suite.py --calls [--scale 16] [--k 64] [--repeat 3] [--json out.json]
-        [--skip-networkx-bc]
 
 The suite: networkx runs its tests with the backend that ``NETWORKX_TEST_BACKEND`` names, each
 dispatched call converting the test's graphs and checking the answer; ``NETWORKX_FALLBACK_TO_NX``
@@ -18,8 +17,7 @@ The calls: on ``ld.kronecker(scale)`` as a ``networkx.Graph``, networkx itself, 
 (when installed) and lagraph_dist, each through networkx. ``first`` is a backend's first call
 (it converts the graph; networkx caches that), ``warm`` the median of the later ones; the
 conversion is timed apart too, after a warm-up on a small graph. Every answer is checked
-against networkx's. ``--skip-networkx-bc`` leaves out networkx's own betweenness (minutes at
-scale 16).
+against networkx's (networkx's own betweenness takes minutes at scale 16).
 """
 from __future__ import annotations
 
@@ -207,14 +205,13 @@ def calls(options):
     print("conversion: " + ", ".join(f"{b} {s:.3f} s" for b, s in conversions.items()))
     runs, wrong = [], []
     for label, (call, equal) in nx_calls(G, max(G, key=G.degree), options.k).items():
-        run, theirs = {"function": label}, None
-        if not (label.startswith("betweenness") and options.skip_networkx_bc):
-            theirs, run["networkx_s"] = timed(None, call, backend="networkx")
+        run = {"function": label}
+        theirs, run["networkx_s"] = timed(None, call, backend="networkx")
         for backend in backends:
             timing, ours = run_backend(G, backend, call, options.repeat)
             run[backend] = "not dispatched" if timing is None else timing | {
-                "agrees": None if theirs is None else same(ours, theirs, equal)}
-            wrong += [label] if timing is not None and run[backend]["agrees"] is False else []
+                "agrees": same(ours, theirs, equal)}
+            wrong += [label] if timing is not None and not run[backend]["agrees"] else []
         runs.append(run)
     print("\n" + md_table(["function", *CALL_HEADER], [[run["function"], *call_cells(run)] for run in runs]))
     if options.json:
@@ -253,7 +250,6 @@ def main(argv=None):
     parser.add_argument("--scale", type=at_least(1), default=16, help="--calls: the Kronecker graph's scale (at most 22)")
     parser.add_argument("--k", type=at_least(1), default=64, help="--calls: betweenness's sampled sources")
     parser.add_argument("--repeat", type=at_least(1), default=3, help="--calls: warm calls timed per backend (median)")
-    parser.add_argument("--skip-networkx-bc", action="store_true", help="--calls: not networkx's own betweenness")
     options, pytest_args = parser.parse_known_args(argv)
     if options.calls and pytest_args:
         parser.error(f"--calls takes no pytest arguments: {' '.join(pytest_args)}")

@@ -10,8 +10,8 @@ where the cost of a level, not of an edge, sets the time; docs/benchmarking.md).
     python benchmarks/peer_bench.py --preset deep-small             # 100x100 mesh, 2000-vertex path, 1 repeat
     python benchmarks/peer_bench.py --preset deep --graphs road:1000000 --real --backend gpu   # road, real meshes
 
-Graphs: harness specs (kron, mesh, path, road), with ``--real`` also the real meshes of the
-shared data folder, each made symmetric; roots: seeded ones of degree > 0 for Kronecker, vertex 0
+Graphs: harness specs, with ``--real`` also the real meshes of the shared data folder, each made
+symmetric; roots: seeded ones of degree > 0 for Kronecker and Matrix Market graphs, vertex 0
 otherwise (a mesh's corner, a path's end). Ours runs on ``--backend`` in each of ``--directions``
 (pull only where each pull level does not read every unvisited row). A run: one warm-up call, then
 ``--repeats`` timed calls a root (a peer's stop past ``--peer-seconds``), the median reported; the
@@ -43,7 +43,7 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SpecError, at_least, backend_option, commit_of, contender_run, count,  # noqa: E402
+from harness import (RESULTS, SPECS, at_least, backend_option, commit_of, contender_run, count,  # noqa: E402
                      device_of, each_graph, edges, graph_info, graph_name, log, md_table, our_bfs, parse_spec,
                      peers_option, ratios, record_file, require_levels, run_peers, scipy_csr, sig, time_summary,
                      times, timed_calls, write_record)
@@ -67,14 +67,6 @@ LEVELS_DEFINITION = ("max level + 1: the number of frontiers, the source's inclu
 
 
 # -- the graphs ------------------------------------------------------------------------------
-def parse_graph(text):
-    """The Spec of a graph this benchmark builds from its edges: kron, mesh, path or road."""
-    spec = parse_spec(text)
-    if spec.kind == "mtx":
-        raise SpecError(f"{text!r}: a graph is kron:SCALE, mesh:ROWSxCOLS, path:N or road:N (built from its edges)")
-    return spec
-
-
 def shared_meshes():
     """The real meshes (jagmesh7, 4elt, wing) of the shared data folder ($LAGRAPH_DIST_DATA, else
     ../shared/data beside the checkout) that are present."""
@@ -240,21 +232,15 @@ def _figures(result, ratios):
             f"{result['validated']}/{result['repeats']}"]
 
 
-def deep_summary(record, name):
-    """A high-diameter record under a heading naming its file, commit and device."""
-    env = record["environment"]
+TABLES = {"cpu": (CPU_HEADER, cpu_rows), "high-diameter": (DEEP_HEADER, deep_rows)}      # by the record's kind
+
+
+def summary(record, name):
+    """A record under a heading naming its file, commit and device, then its kind's table."""
+    env, (header, rows) = record["environment"], TABLES[record["benchmark"]]
     return "\n".join([f"## `{name}`: commit `{commit_of(env)}`, {device_of(env)}", "",
                       f"Backend {record['backend']}, source {record.get('source', 'drawn')}; "
-                      f"levels = {record['levels_definition']}.", "", md_table(DEEP_HEADER, deep_rows(record))])
-
-
-def cpu_summary(record, name):
-    env = record["environment"]
-    return f"{env['device']} ({env['cpu_count']} cores, {record['threads']} threads); median ms\n\n" + md_table(
-        CPU_HEADER, cpu_rows(record))
-
-
-SUMMARIES = {"cpu": cpu_summary, "high-diameter": deep_summary}
+                      f"levels = {record['levels_definition']}.", "", md_table(header, rows(record))])
 
 
 # -- command line ------------------------------------------------------------------------------
@@ -262,8 +248,8 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--preset", choices=PRESETS, default="cpu",
                         help="the record's kind and the defaults of the options below (default cpu)")
-    parser.add_argument("--graphs", type=parse_graph, nargs="+", metavar="KIND:SIZE",
-                        help="kron:SCALE, mesh:ROWSxCOLS, path:N, road:N (default: the preset's)")
+    parser.add_argument("--graphs", type=parse_spec, nargs="+", metavar="KIND:SIZE",
+                        help=f"{SPECS} (default: the preset's)")
     parser.add_argument("--real", action="store_true",
                         help="also the real meshes of the shared data folder that are present "
                              "(jagmesh7, 4elt, wing; $LAGRAPH_DIST_DATA or ../shared/data)")
@@ -283,7 +269,7 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     for name, value in PRESETS[args.preset].items():
         if getattr(args, name, None) is None:
-            setattr(args, name, [parse_graph(g) for g in value] if name == "graphs" else value)
+            setattr(args, name, [parse_spec(g) for g in value] if name == "graphs" else value)
     args.graphs += shared_meshes() if args.real else []
     return args
 
@@ -311,7 +297,7 @@ def main(argv=None):
         record["source"] = 0
     out = write_record(record, args.json or RESULTS / record_file(args.kind, env.get("host"), env.get("commit")))
     log(f"record written to {out}")
-    print(SUMMARIES[args.kind](record, out.name), flush=True)
+    print(summary(record, out.name), flush=True)
     return record
 
 

@@ -301,7 +301,7 @@ def summary_files(results):
     results = Path(results)
     files = {results / "h100-bench.md": summaries_md(results, H100_BENCH, "One H100: Graph500 bench", gpu_bench.summary),
              results / "h100-high-diameter.md": summaries_md(results, H100_HIGH_DIAMETER,
-                                                             "One H100: high-diameter graphs", peer_bench.deep_summary)}
+                                                             "One H100: high-diameter graphs", peer_bench.summary)}
     for name, record in records(results, H200_BENCH).items():
         files[results / name.replace(".json", ".md")] = whole_file([name], gpu_bench.summary(record, name))
     for folder in MULTIGPU_FOLDERS:
