@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
+from lagraph_dist.core.settings import settings as ld_settings
 from lagraph_dist.local import fit
 from lagraph_dist.local import cpu_kernels
 from lagraph_dist.algebra import memory
@@ -96,12 +97,18 @@ def test_kronecker_rows_equal_ld_bfs(backend, direction):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_stats_count_the_entries(backend):
+@pytest.mark.parametrize("searches", ["together", "separate"])
+def test_stats_count_the_entries(backend, searches):
     """Per level: the frontier's and the found entries are the (search, vertex) pairs of
-    consecutive levels, summed over the searches of the batch."""
+    consecutive levels, summed over the searches of the batch; its vertices those with some
+    search's bit where the searches ran together (the GPU's always do), the entries found where
+    the CPU ran them one at a time (each search's rows its own)."""
     A = ld.kronecker(9, backend=backend)
     sources = [0, 5, 9]
-    res = ld.bfs_multi(A, sources, direction="auto")
+    with ld_settings.changed(multi_searches=searches):
+        res = ld.bfs_multi(A, sources, direction="auto")
+    separate = backend == "cpu" and searches == "separate"
+    assert {s["searches"] for s in res.stats} == {"separate" if separate else "together"}
     levels = res.levels.to_numpy()
     per_level = np.bincount(levels[levels >= 0]).tolist() + [0]
     assert [s["frontier"] for s in res.stats] == per_level[:-2] + [per_level[-2]]
@@ -109,7 +116,7 @@ def test_stats_count_the_entries(backend):
     assert all(s["batch"] == 0 and s["direction"] in ("push", "pull") for s in res.stats)
     assert [s["level"] for s in res.stats] == list(range(1, len(res.stats) + 1))
     columns = [int(np.count_nonzero((levels == d).any(axis=0))) for d in range(1, len(res.stats) + 1)]
-    assert [s["vertices"] for s in res.stats] == columns
+    assert [s["vertices"] for s in res.stats] == (per_level[1:] if separate else columns)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -2,7 +2,9 @@
 levels equal to scipy.sparse.csgraph's hop distances, parents a BFS tree, for 1 to 512
 searches (repeats and isolated sources among them), every direction and depth limit; its
 records against a plain Python model of the levels (computed from the levels themselves) and
-the direction rule's own ``choose``; the same result on one thread and on all of them."""
+the direction rule's own ``choose``; the same result on one thread and on all of them. The
+searches run one at a time (``settings.multi_searches``, the probe's choice on a mesh) give
+the same tables, and records that are the sums of separate ``ld.bfs`` calls' records."""
 import numba
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.settings import settings as ld_settings
 from lagraph_dist.local.cpu_kernels import multi_fused
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
@@ -28,12 +31,16 @@ def blocks(A):
     return out, A.block.by_row, out.degrees()
 
 
-def run(A, sources, mode="auto", *, levels=True, parents=True, max_levels=NO_LIMIT, rows=None, rule=None):
+def run(A, sources, mode="auto", *, levels=True, parents=True, max_levels=NO_LIMIT, rows=None, rule=None,
+        searches="together"):
+    """The run, its searches bit-parallel unless ``searches`` says otherwise (the records'
+    model below is the bit-parallel run's)."""
     out, inn, degrees = blocks(A)
     rule = rule or DirectionRule(mode, A.n, out.nnz)
-    return multi_bfs_fused(out, inn, np.asarray(sources, dtype=np.int64), degrees,
-                           rows=out.nmajor if rows is None else rows, levels=levels, parents=parents, rule=rule,
-                           max_levels=max_levels)
+    with ld_settings.changed(multi_searches=searches):
+        return multi_bfs_fused(out, inn, np.asarray(sources, dtype=np.int64), degrees,
+                               rows=out.nmajor if rows is None else rows, levels=levels, parents=parents,
+                               rule=rule, max_levels=max_levels)
 
 
 # -- the records' model -----------------------------------------------------------------------
@@ -88,9 +95,9 @@ def pull_reads(inn, frontier, seen, live, n):
     return total
 
 
-def check_run(A, S, sources, res, mode, max_levels=NO_LIMIT, rule=None):
+def check_tables(A, S, sources, res, max_levels):
     """Levels equal scipy's (truncated at the limit), parents a BFS tree of them, rows past the
-    graph's -1, and the records and the rule's state those of the model."""
+    graph's -1; returns scipy's levels, (k, n)."""
     k, n = len(sources), A.n
     expected = hop_levels(S, sources)
     if max_levels < NO_LIMIT:
@@ -105,6 +112,15 @@ def check_run(A, S, sources, res, mode, max_levels=NO_LIMIT, rule=None):
         assert (res.parents[n:] == -1).all()
         for i, source in enumerate(sources):
             check_tree(S, source, expected[i], res.parents[:n, i].astype(np.int64), f"search {i}")
+    return expected
+
+
+def check_run(A, S, sources, res, mode, max_levels=NO_LIMIT, rule=None):
+    """The tables (:func:`check_tables`) of a bit-parallel run, and its records and the rule's
+    state those of the model."""
+    k = len(sources)
+    assert not res.separate
+    expected = check_tables(A, S, sources, res, max_levels)
     records, model_rule = model_records(A, sources, expected.T, mode, max_levels,
                                         *((rule.alpha, rule.beta) if rule is not None else ()))
     assert res.counts.dtype == np.int64 and res.counts.shape == (len(records), 5)
@@ -115,6 +131,27 @@ def check_run(A, S, sources, res, mode, max_levels=NO_LIMIT, rule=None):
         assert res.counts[:, 1].sum() == (expected >= 0).sum() - k
         assert res.counts[0, 0] == k
     return model_rule
+
+
+def check_separate(A, S, sources, res, mode, max_levels=NO_LIMIT):
+    """A run whose searches ran one at a time: the tables (:func:`check_tables`), and each
+    depth's record the sums of that level's records of separate ``ld.bfs`` calls (push only
+    where every search that ran it pushed; its vertices its entries found)."""
+    assert res.separate
+    check_tables(A, S, sources, res, max_levels)
+    depths = {}
+    for source in sources:
+        limit = None if max_levels >= NO_LIMIT else max_levels
+        stats = ld.bfs(A, int(source), direction=mode, depth_limit=limit).stats
+        for d, level in enumerate(stats):
+            total = depths.setdefault(d, [0, 0, 0, 1, 0])
+            total[0] += level["frontier"]
+            total[1] += level["discovered"]
+            total[2] += level["edges_examined"]
+            total[3] &= int(level["direction"] == "push")
+            total[4] += level["discovered"]
+    assert [tuple(r) for r in res.counts.tolist()] == [tuple(depths[d]) for d in range(len(depths))]
+    assert res.seconds.shape == (len(depths),) and (res.seconds >= 0).all()
 
 
 # -- generated graphs -------------------------------------------------------------------------
@@ -305,6 +342,85 @@ def test_mesh(mode, width):
     S = sp.csr_matrix(A.to_scipy())
     sources = np.random.default_rng(width).integers(0, ids.size, width)
     check_run(A, S, sources.tolist(), run(A, sources, mode), mode)
+
+
+# -- the searches one at a time ---------------------------------------------------------------
+def mesh(rows, cols):
+    ids = np.arange(rows * cols).reshape(rows, cols)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    return ld.Matrix.from_edges(src, dst, ids.size, symmetrize=True)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=edge_graphs(), data=st.data(), mode=st.sampled_from(DIRECTIONS),
+       width=st.sampled_from([1, 3, 9, 70]), limit=st.sampled_from([NO_LIMIT, 0, 1, 3]),
+       outputs=st.sampled_from([(True, True), (True, False), (False, True)]))
+def test_separate_generated(graph, data, mode, width, limit, outputs):
+    """Forced one at a time, on random graphs (directed ones too): scipy's levels, BFS trees,
+    records the sums of separate ``ld.bfs`` calls' (on a graph under a core's rows, the searches
+    run side by side on the cores); the rule is left as it was given."""
+    src, dst, n, symmetrize, _ = graph
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))
+    rule = DirectionRule(mode, n, A.block.by_col.nnz)
+    before = (rule.push, rule.previous, rule.unexplored)
+    res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule, searches="separate")
+    assert (res.levels is None) != outputs[0] and (res.parents is None) != outputs[1]
+    check_separate(A, S, sources, res, mode, limit)
+    assert (rule.push, rule.previous, rule.unexplored) == before
+
+
+@pytest.mark.parametrize("mode", DIRECTIONS)
+def test_separate_one_after_another_on_a_big_graph(mode):
+    """A graph of more rows than a core's (fused.py's PARALLEL_ROWS): one search after another,
+    each using the cores as ld.bfs does; rows past the graph's -1."""
+    A = mesh(300, 230)
+    assert A.n >= multi_fused.SINGLE_PARALLEL_ROWS
+    S = sp.csr_matrix(A.to_scipy())
+    sources = [0, 68999, 345, 345]
+    res = run(A, sources, mode, rows=A.block.by_col.nmajor + 5, searches="separate")
+    check_separate(A, S, sources, res, mode)
+
+
+@pytest.mark.parametrize("width", [16, 130])
+def test_probe_parts_a_mesh_not_a_kronecker_graph(width):
+    """Auto: a mesh's batch, whose first levels find about one entry a vertex, runs one search
+    at a time; a Kronecker graph's, whose second level finds many, runs bit-parallel, exactly
+    as the forced bit-parallel run (records included)."""
+    A = mesh(40, 30)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = np.random.default_rng(width).integers(0, A.n, width).tolist()
+    check_separate(A, S, sources, run(A, sources, searches="auto"), "auto")
+    K = ld.kronecker(12, seed=1)
+    degrees = K.block.by_col.degrees()
+    sources = np.flatnonzero(degrees[:K.n] > 0)[::31][:width]
+    auto, together = run(K, sources, searches="auto"), run(K, sources)
+    assert not auto.separate
+    np.testing.assert_array_equal(auto.levels, together.levels)
+    np.testing.assert_array_equal(auto.counts, together.counts)
+    check_run(K, sp.csr_matrix(K.to_scipy()), sources.tolist(), auto, "auto")
+
+
+def test_bfs_multi_names_what_ran():
+    """``ld.bfs_multi``'s records say whether a batch's searches ran together or apart, and
+    the rows are those of ld.bfs either way."""
+    A = mesh(40, 30)
+    sources = [0, 500, 1199]
+    single = np.array([ld.bfs(A, s).levels.to_numpy() for s in sources])
+    for searches in ("auto", "separate", "together"):
+        with ld_settings.changed(multi_searches=searches):
+            res = ld.bfs_multi(A, sources)
+        np.testing.assert_array_equal(res.levels.to_numpy(), single)
+        expected = "together" if searches == "together" else "separate"
+        assert {r["searches"] for r in res.stats} == {expected}
+
+
+def test_searches_setting_checked():
+    A = mesh(4, 4)
+    with pytest.raises(ValueError, match="multi_searches must be one of 'auto', 'together', 'separate'"):
+        run(A, [0], searches="apart")
 
 
 # -- the cores --------------------------------------------------------------------------------

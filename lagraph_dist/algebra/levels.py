@@ -125,6 +125,7 @@ class FusedRun:
     reads: int
     launches: int
     vertices: object = None      # a frontier matrix's run: each level's vertices (a sequence)
+    separate: bool = False       # a batch's searches run one at a time: a record a depth, summed
 
     def __len__(self):
         return len(self.raw)
@@ -145,6 +146,8 @@ class LevelRecords(Sequence):
     """A search's :class:`LevelRecord` list, in level order: a single product's level as its
     record, a fused run's levels as the backend's own tuples, made into records only when read
     (so that a fused run of 100,000 levels makes no Python object a level)."""
+
+    separate = False             # (as FusedRun's: a level's searches ran together)
 
     def __init__(self):
         self._pieces, self._count = [], 0

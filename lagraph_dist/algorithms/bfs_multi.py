@@ -134,9 +134,10 @@ def _stats_of(runs, grid):
     """Collective: the stats dicts of the batches' levels (``runs``: each batch's LevelRecords)."""
     records = []
     for batch, levels_run in enumerate(runs):
+        searches = "separate" if levels_run.separate else "together"
         for depth, r in enumerate(levels_run, start=1):
             record = r.as_dict(depth)
-            record["batch"], record["vertices"] = batch, r.vertices
+            record["batch"], record["vertices"], record["searches"] = batch, r.vertices, searches
             records.append(record)
     return summarize_levels(records, grid, grid.transport.name)
 

@@ -33,6 +33,12 @@ class Settings:
     #: (modules are built once a process).
     extra_cuda_defines: tuple[str, ...] = ()
 
+    #: the CPU's multi-source batch (``cpu_kernels/multi_fused.py``): "auto" runs its searches
+    #: bit-parallel unless its first levels show their waves running apart (a mesh's, a road
+    #: graph's), then one at a time; "together" and "separate" force either (a benchmark's
+    #: comparison). ``res.stats`` names what ran (``"searches"``).
+    multi_searches: str = "auto"
+
     @contextlib.contextmanager
     def changed(self, **values):
         """Inside the block the named fields hold ``values``; afterwards what they held before."""

@@ -103,7 +103,9 @@ class MultiFusedRun:
     :data:`MULTI_RECORD_FIELDS`: the level's input entries ((search, vertex) pairs), entries
     discovered, matrix entries read, 1 for a push level / 0 for pull, and the vertices of the
     next frontier (those with some search's bit). ``seconds``: float64 numpy (levels run,), each
-    level's own time by ``clock``.
+    level's own time by ``clock``. ``separate``: the searches ran one at a time, not bit-parallel
+    (a kernel set may, where their waves run apart); a row of ``counts`` is then a depth, summed
+    over the searches.
     """
 
     levels: Array
@@ -111,6 +113,7 @@ class MultiFusedRun:
     counts: np.ndarray
     seconds: np.ndarray
     clock: str
+    separate: bool = False
 
 
 # -- the interface ---------------------------------------------------------------------------------

@@ -30,8 +30,18 @@ levels table once, -1 first, then the levels of the log's wide segments inside t
 thin segments' few entries are written after it (a large table written as the levels find its
 entries was read and written back once a wide level). Parents are found with their edge, so
 they are written as found into a table filled with -1 first.
+
+Bit-parallel searches gain where their waves meet, which on a small-world graph they do within
+a few levels. On a mesh or a road graph they run apart: each edge read still serves one search,
+and the batch's words (a uint64 a vertex and table) leave the core's caches where one search's
+visited bits do not. So the run measures the sharing of its first :data:`PROBE_LEVELS` levels
+(entries found a vertex found) and, below :data:`MIN_SHARING`, stops and runs the batch's
+searches one at a time instead, each as ``ld.bfs`` runs it (:func:`_separate_searches`);
+``settings.multi_searches`` forces either way.
 """
 from __future__ import annotations
+
+import concurrent.futures
 
 import llvmlite.ir as llvm_ir
 import numba
@@ -41,9 +51,12 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.settings import settings
+from lagraph_dist.local.cpu_kernels.bitmap import empty_rows
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
+from lagraph_dist.local.cpu_kernels.fused import PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _search as _single_search
 from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
 from lagraph_dist.local.parts import LocalCSR
@@ -71,6 +84,15 @@ CHUNKED_TABLE = 1 << 20
 PREFETCH_ROWS = 16
 #: a log word of this many bits or more is written to the levels table as a whole
 DENSE_BITS = 12
+#: the levels whose sharing decides whether a batch's searches run together (on a Kronecker
+#: graph the second level finds 6 to 13 entries a vertex, on a mesh 1.0)
+PROBE_LEVELS = 2
+#: below this many entries found a vertex found in the probe's levels, the searches run apart
+MIN_SHARING = 1.5
+#: ``settings.multi_searches``' values: decided by the probe, always bit-parallel, one at a time
+SEARCHES = ("auto", "together", "separate")
+#: searches run one at a time between writes of their columns into the (rows, k) tables
+SEPARATE_GROUP = 8
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
 _FRONTIER, _DISCOVERED, _EXAMINED, _PUSH, _VERTICES = range(5)
 
@@ -819,11 +841,13 @@ def _grow_records(records, seconds, seg_at):
 # -- the run ----------------------------------------------------------------------------------
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, parents, with_parents, mode, alpha,
-            beta, rule_n, state, nnz, max_levels, threads, tick_seconds):
+            beta, rule_n, state, nnz, max_levels, probe_levels, threads, tick_seconds):
     """The run: levels until the frontier empties or ``max_levels`` ran. ``levels`` and
     ``parents`` are (rows, k) int32 tables (written only when ``with_levels`` /
     ``with_parents``; parents filled with -1 here); ``state`` is the rule's [push, previous,
-    unexplored] (updated). Returns (records (levels, 5), each level's seconds). (Every helper
+    unexplored] (updated). With ``probe_levels`` > 0, a run whose first ``probe_levels`` levels
+    found fewer than :data:`MIN_SHARING` entries a vertex stops there, its tables unfinished.
+    Returns (records (levels, 5), each level's seconds, whether it stopped so). (Every helper
     is called with one set of argument types: a literal 0 where another call passes an int64
     compiles a second copy.)"""
     n, width = oip.shape[0] - 1, full.shape[0]
@@ -922,9 +946,85 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         cur, nxt, cq, nq = nxt, cur, nq, cq
         # the old frontier's rows, listed in nq, are zeroed before the next level writes there
         stale, nf, entries, edges = 0 if cleared else nf, nn, found, next_edges
+        if level == probe_levels and nf > 0 and _apart(records[:level]):
+            return records[:level].copy(), seconds[:level].copy(), True
     if chunked:
         _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads)
-    return records[:level].copy(), seconds[:level].copy()
+    return records[:level].copy(), seconds[:level].copy(), False
+
+
+@numba.njit(cache=True)
+def _apart(records):
+    """Whether the levels of ``records`` found fewer than :data:`MIN_SHARING` entries a vertex."""
+    return records[:, _DISCOVERED].sum() < MIN_SHARING * records[:, _VERTICES].sum()
+
+
+# -- the searches one at a time ---------------------------------------------------------------
+@numba.njit(cache=True, nogil=True)
+def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, with_levels, parents, with_parents,
+                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds):
+    """Each search of ``sources`` (the tables' columns from ``column0`` on) run alone by the
+    single search's compiled run (fused.py's ``_search``, as ``ld.bfs`` runs it, its rule
+    starting from ``start_state``), a group of :data:`SEPARATE_GROUP` searches between writes
+    of their columns into the (rows, k) tables (-1 where a search did not reach a vertex).
+    Returns the records of the depths (depth d: the sums over the searches of their level d's
+    counts and seconds, each measured alone; a depth is push when every search that ran it
+    pushed; its vertices are the entries it found, each search's rows being its own) and their
+    seconds. Without the GIL: threads may run it side by side on other columns."""
+    n, k = oip.shape[0] - 1, sources.shape[0]
+    nwords = max(-(-n // 32), 1)
+    group = min(k, SEPARATE_GROUP)
+    visited = np.empty((group, nwords), np.uint32)
+    values = np.empty((group, n if with_parents else 0), np.int64)
+    depths = np.empty((group, n if with_levels else 0), np.int64)
+    no_bits, no_frontier = np.zeros(0, np.uint32), np.zeros(0, np.int32)
+    qa, qb, queued = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
+    bits = np.empty((2, nwords), np.uint32)
+    no_values = np.zeros(n, np.int64)        # (levels only: the run writes True where it finds)
+    records = np.zeros((64, 5), np.int64)
+    seconds = np.zeros(64, np.float64)
+    ran = 0
+    for first in range(0, k, group):
+        count = min(group, k - first)
+        for g in range(count):
+            state = start_state.copy()
+            counts, level_seconds, _, _, _, _, _ = _single_search(
+                oip, oix, iip, iix, no_inputs, visited[g], values[g] if with_parents else no_values, with_parents,
+                no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, mode, alpha, beta, rule_n,
+                state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds)
+            if counts.shape[0] > records.shape[0]:
+                grown = max(2 * records.shape[0], counts.shape[0])
+                more, more_seconds = np.zeros((grown, 5), np.int64), np.zeros(grown, np.float64)
+                more[:ran] = records[:ran]
+                more_seconds[:ran] = seconds[:ran]
+                records, seconds = more, more_seconds
+            for d in range(counts.shape[0]):
+                if d >= ran:
+                    records[d, _PUSH] = 1
+                records[d, _FRONTIER] += counts[d, 0]
+                records[d, _DISCOVERED] += counts[d, 1]
+                records[d, _EXAMINED] += counts[d, 2]
+                records[d, _PUSH] &= counts[d, 3]
+                records[d, _VERTICES] += counts[d, 1]
+                seconds[d] += level_seconds[d]
+            ran = max(ran, counts.shape[0])
+        _write_columns(levels, with_levels, parents, with_parents, n, column0 + first, count, visited, depths, values)
+    return records[:ran].copy(), seconds[:ran].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _write_columns(levels, with_levels, parents, with_parents, n, first, count, visited, depths, values):
+    """Columns ``first`` to ``first + count`` of the tables from the searches' visited bits,
+    depths and parents, -1 where a search's bit is clear and on the rows past the graph's n (a
+    row's columns written together)."""
+    for v in range(levels.shape[0] if with_levels else parents.shape[0]):
+        w, bit = v >> 5, np.uint32(1) << np.uint32(v & 31)
+        for g in range(count):
+            reached = v < n and visited[g, w] & bit != 0
+            if with_levels:
+                levels[v, first + g] = depths[g, v] if reached else -1
+            if with_parents:
+                parents[v, first + g] = values[g, v] if reached else -1
 
 
 # -- the host side ----------------------------------------------------------------------------
@@ -947,16 +1047,74 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
         raise ValueError(f"sources must be vertices of the block (0 to {n - 1})")
     level_table = recycle.empty((rows, k), np.int32) if levels else _NO_TABLE      # (pages already mapped)
     parent_table = recycle.empty((rows, k), np.int32) if parents else _NO_TABLE
-    state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
-    counts, seconds = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
-                              np.ascontiguousarray(out_degree, dtype=np.int64), sources, full_words(k), level_table,
-                              bool(levels), parent_table, bool(parents), int(rule.code), float(rule.alpha),
-                              float(rule.beta), float(rule.n), state, int(out_csr.nnz), int(max(0, max_levels)),
-                              numba.get_num_threads(), float(seconds_per_tick() or 1.0))
+    searches = _searches_setting()
+    start = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
+    state, max_levels = start.copy(), int(max(0, max_levels))
+    rule_args = (int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n))
+    threads, tick = numba.get_num_threads(), float(seconds_per_tick() or 1.0)
+    apart = searches == "separate"
+    if not apart:
+        counts, seconds, apart = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
+                                         np.ascontiguousarray(out_degree, dtype=np.int64), sources, full_words(k),
+                                         level_table, bool(levels), parent_table, bool(parents), *rule_args, state,
+                                         int(out_csr.nnz), max_levels, PROBE_LEVELS if searches == "auto" else 0,
+                                         threads, tick)
+    if apart:                # (the probe's levels, a few microseconds where it stops, are not records)
+        state = start
+        counts, seconds = _run_separately(out_csr, in_csr, sources, level_table, bool(levels), parent_table,
+                                          bool(parents), rule_args, start, max_levels, threads, tick)
     if len(counts):
         rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
     return MultiFusedRun(level_table if levels else None, parent_table if parents else None, counts, seconds,
-                         FUSED_LEVEL_CLOCK)
+                         FUSED_LEVEL_CLOCK, separate=bool(apart))
+
+
+def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table, parents, rule_args, start,
+                    max_levels, threads, tick):
+    """:func:`_separate_searches` over the sources, side by side on the cores (a thread a share
+    of the columns, each search on one core) where a single search's levels would run on one
+    core anyway (a graph under :data:`SINGLE_PARALLEL_ROWS` vertices); else one search after another, each
+    using the cores as ``ld.bfs`` does. Returns the depths' records and seconds, each depth's
+    summed over the threads (its seconds: core seconds, more than the wall's)."""
+    n = out_csr.nmajor
+    graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
+    shares = min(threads, sources.shape[0]) if n < SINGLE_PARALLEL_ROWS else 1
+
+    def run(lo, hi):
+        return _separate_searches(*graph, sources[lo:hi], lo, level_table, levels, parent_table, parents, *rule_args,
+                                  start, max_levels, 1 if shares > 1 else threads, tick)
+    if shares == 1:
+        return run(0, sources.shape[0])
+    bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
+    parts = list(_side_by_side().map(run, bounds[:-1], bounds[1:]))
+    depth = max(p[0].shape[0] for p in parts)
+    counts, seconds = np.zeros((depth, 5), np.int64), np.zeros(depth)
+    counts[:, _PUSH] = 1
+    for part_counts, part_seconds in parts:
+        ran = part_counts.shape[0]
+        push = counts[:ran, _PUSH] & part_counts[:, _PUSH]
+        counts[:ran] += part_counts
+        counts[:ran, _PUSH] = push
+        seconds[:ran] += part_seconds
+    return counts, seconds
+
+
+_POOL = []
+
+
+def _side_by_side():
+    """The threads that run separate searches side by side (made on first use, one a core)."""
+    if not _POOL:
+        _POOL.append(concurrent.futures.ThreadPoolExecutor(numba.config.NUMBA_NUM_THREADS,
+                                                           thread_name_prefix="lagraph-separate"))
+    return _POOL[0]
+
+
+def _searches_setting():
+    value = settings.multi_searches
+    if value not in SEARCHES:
+        raise ValueError(f"settings.multi_searches must be one of {', '.join(map(repr, SEARCHES))}, got {value!r}")
+    return value
 
 
 _NO_TABLE = np.zeros((0, 0), np.int32)
@@ -965,9 +1123,12 @@ _NO_TABLE = np.zeros((0, 0), np.int32)
 def compile_multi_fused():
     """Compile (or load from numba's disk cache) the run on a tiny graph, push and pull, one
     and two words a vertex."""
-    indptr, indices = np.array([0, 1, 1], np.int64), np.array([1], np.int32)      # 0 -> 1
-    csr = LocalCSR(indptr, indices, 2)
-    for k in (1, 65):
-        for mode in ("push", "pull"):
-            multi_bfs_fused(csr, csr, np.zeros(k, np.int64), np.array([1, 0], np.int64), rows=2, levels=True,
-                            parents=True, rule=DirectionRule(mode, 2, 1), max_levels=4)
+    # 0 -> 1 in a block of 32 rows (a block's length, which the single search's words assume)
+    indptr, indices = np.array([0] + [1] * 32, np.int64), np.array([1], np.int32)
+    csr = LocalCSR(indptr, indices, 32)
+    for searches in ("together", "separate"):
+        with settings.changed(multi_searches=searches):
+            for k in (1, 65):
+                for mode in ("push", "pull"):
+                    multi_bfs_fused(csr, csr, np.zeros(k, np.int64), np.diff(indptr), rows=32, levels=True,
+                                    parents=True, rule=DirectionRule(mode, 32, 1), max_levels=4)
