@@ -42,6 +42,7 @@ _HOMES = {
     "lagraph_dist.algebra.products": ("mxv", "vxm"),
     "lagraph_dist.algebra.elementwise": ("apply", "assign", "ewise_add", "ewise_mult", "reduce"),
     "lagraph_dist.tools.validate": ("validate",),
+    "lagraph_dist.core.settings": ("settings",),
     "lagraph_dist.algebra.vector": ("Vector",),
 }
 _SUBMODULES = {"reference": "lagraph_dist.tools.reference"}     # python-graphblas: loaded when read
@@ -52,7 +53,7 @@ __all__ = [
     "eccentricity", "connected_components", "number_connected_components", "vxm", "mxv", "ewise_add", "assign",
     "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "semiring", "monoid",
     "Mask", "Scalar", "VectorExpression", "validate", "reference",
-    "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate",
+    "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate", "settings",
     "LagraphDistError", "InvalidValue", "IndexOutOfBound", "DimensionMismatch", "DomainMismatch",
     "MatrixMarketError", "ValidationError", "OutOfDeviceMemory", "OutOfHostMemory",
     "MissingDependency", "CupyUnusableWarning", "Unsupported", "FileError", "MissingFile",

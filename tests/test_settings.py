@@ -62,3 +62,9 @@ def test_every_cuda_build_names_the_sources_digest_and_the_extra_defines(monkeyp
         assert f"-DLD_SOURCES_DIGEST=0x{base.sources_digest()}" not in options
     finally:
         base.sources_digest.cache_clear()
+
+
+def test_the_package_names_the_one_settings_object():
+    """``ld.settings`` (docs/api.md's "Settings") is the object the package reads."""
+    assert ld.settings is settings
+    assert "settings" in ld.__all__
