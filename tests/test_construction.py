@@ -3,17 +3,21 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lagraph_dist as ld
 from lagraph_dist.local.backend import Backend
 from lagraph_dist.io.generators import _kronecker_chunks
 from lagraph_dist.algebra.matrix import Matrix
-from helpers import BACKENDS
+from lagraph_dist.local.parts import csr_by_counting, csr_from_edges
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("passes", [2, 3, 8])
-def test_passes_build_the_same_matrix(backend, passes):
+def test_passes_build_the_same_matrix(passes):
+    """The grid's build in passes over column ranges (one rank's build counts and fills its
+    rows instead, whatever the passes: asked for passes, a CPU rank takes the grid's way)."""
+    backend = "cpu"
     grid = ld.Grid()
     back = ld.get_backend(backend)
     one = ld.kronecker(9, seed=11, backend=backend)
@@ -69,13 +73,12 @@ def test_estimate_bounds_the_host_peak_and_grows_with_the_graph(monkeypatch):
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
-@pytest.mark.parametrize("passes", [1, 2])
-def test_device_peak_within_the_checked_estimate(monkeypatch, passes):
-    """Built on the GPU, a Kronecker graph takes at most the pool memory the constructor checked
-    against the free memory, and not far less (the estimate is a bound, not a blanket
-    allowance): the CuPy pool's high-water mark, measured from a reset."""
+def test_device_peak_within_the_checked_estimate(monkeypatch):
+    """Built on one GPU (rows counted, then filled: parts.csr_by_counting), a Kronecker graph
+    takes at most the pool memory the constructor checked against the free memory, and not far
+    less (the estimate is a bound, not a blanket allowance): the CuPy pool's high-water mark,
+    measured from a reset."""
     checked = checked_estimates(monkeypatch)
-    monkeypatch.setattr(Backend, "passes_to_fit", lambda self, bytes_for_passes, most=64: passes)
     backend = ld.get_backend("gpu")
     backend.reset_memory_peak()
     held_before = backend.memory_pool_peak()
@@ -105,6 +108,51 @@ def test_from_edges_duplicates_and_capacity():
     A = ld.Matrix.from_edges([0, 0, 1, 1], [1, 1, 2, 2], 3, symmetrize=True, backend="cpu")
     assert A.nvals == 4
     assert A.to_scipy().nnz == 4
+
+
+# -- the one-GPU build in array operations (run here with numpy) ------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(1, 90), data=st.data(), both=st.booleans(), range_entries=st.integers(1, 60))
+def test_counting_build_is_the_compiled_one(n, data, both, range_entries):
+    """``parts.csr_by_counting`` (the one-GPU build) on random chunks, duplicates, self-loops and
+    empty chunks among them, rows merged a few entries a range: exactly the compiled CPU build's
+    CSR, which the test below checks against scipy's."""
+    sizes = data.draw(st.lists(st.integers(0, 200), max_size=4))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    chunks = [(rng.integers(0, n, k), rng.integers(0, n, k).astype(np.int32)) for k in sizes]
+    made = []
+
+    def make_chunks():
+        made.append(1)
+        return iter(chunks)
+    expected = csr_from_edges(chunks, n, n, both=both)
+    got = csr_by_counting(make_chunks, n, n, np, both=both, range_entries=range_entries)
+    np.testing.assert_array_equal(got.indptr, expected.indptr)
+    np.testing.assert_array_equal(got.indices, expected.indices)
+    assert got.indices.dtype == np.int32 and got.nminor == n
+    assert len(made) == 2                       # the chunks made twice, never held
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("symmetrize", [False, True])
+def test_one_gpu_build_is_scipys_csr(symmetrize):
+    """On the device (CuPy's sorts, scatters and scans), with rows merged a few thousand entries
+    a range: a Kronecker graph's block equals the compiled CPU build's, and edges with
+    duplicates, self-loops, empty rows and a hub give scipy's CSR."""
+    gpu, cpu = ld.kronecker(12, seed=4, backend="gpu"), ld.kronecker(12, seed=4, backend="cpu")
+    np.testing.assert_array_equal(gpu.block.by_col.indptr.get(), cpu.block.by_col.indptr)
+    np.testing.assert_array_equal(gpu.block.by_col.indices.get(), cpu.block.by_col.indices)
+    rng = np.random.default_rng(9)
+    n = 700
+    src = np.concatenate([rng.integers(0, n // 2, 9000), np.full(300, 5), np.arange(40)])
+    dst = np.concatenate([rng.integers(0, n // 2, 9000), rng.integers(0, n, 300), np.arange(40)])
+    import cupy
+    block = csr_by_counting(lambda: iter([(cupy.asarray(src), cupy.asarray(dst))]), 704, 704, cupy,
+                            both=symmetrize, range_entries=3000)
+    S = scipy_pattern(src, dst, n, symmetrize)
+    np.testing.assert_array_equal(block.indptr.get()[:n + 1], S.indptr)
+    np.testing.assert_array_equal(block.indices.get(), S.indices)
 
 
 # -- the one-rank CPU build: compiled counting sorts ---------------------------------------------

@@ -16,8 +16,8 @@ from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.checks import check_size, check_vertex, check_vertex_array
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
 from lagraph_dist.comm.grid import Layout, default_grid
-from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_from_edges, sorted_runs
-from lagraph_dist.algebra.memory import (EDGES_PER_CHUNK, by_row_copy_bytes, check_fits, construction_bytes,
+from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_by_counting, csr_from_edges, sorted_runs
+from lagraph_dist.algebra.memory import (EDGES_PER_CHUNK, by_row_copy_bytes, check_fits,
                                          estimate_to_fit)
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector, _on_host
@@ -243,18 +243,16 @@ class Matrix:
 
     @classmethod
     def _from_edge_maker(cls, make_chunks, n, grid, backend, *, keys, symmetrize, symmetric, what, otherwise=None):
-        """Build from ``make_chunks()``, called anew for each pass, whose chunks hold at most
-        2 * EDGES_PER_CHUNK keys; ``keys`` bounds the keys stored over all ranks (an undirected
-        edge counts twice). On one rank every key stays here, so the passes are chosen up front:
-        the fewest whose keys and sort fit beside what the device already holds. ``otherwise``:
-        what a refusal says would fit instead (:func:`lagraph_dist.local.fit.check_fits`)."""
+        """Build from ``make_chunks()``, called anew for each pass over the edges, whose chunks
+        hold at most 2 * EDGES_PER_CHUNK keys; ``keys`` bounds the keys stored over all ranks (an
+        undirected edge counts twice), and the build's estimate is checked against the free
+        memory before anything is allocated. ``otherwise``: what a refusal says would fit instead
+        (:func:`lagraph_dist.local.fit.check_fits`)."""
         capacity = keys if grid.size == 1 else None
-        passes = 1 if capacity is None else backend.passes_to_fit(
-            lambda p: construction_bytes(keys, n, p, backend))
-        check_fits(estimate_to_fit(n, keys, backend, grid_shape=grid.shape, symmetric=symmetric, passes=passes),
+        check_fits(estimate_to_fit(n, keys, backend, grid_shape=grid.shape, symmetric=symmetric),
                    grid, backend, what, otherwise=otherwise)
         return cls._from_edge_chunks(make_chunks, n, grid, backend, symmetrize=symmetrize, symmetric=symmetric,
-                                     capacity=capacity, passes=passes)
+                                     capacity=capacity)
 
     @classmethod
     def _from_edge_chunks(cls, make_chunks, n, grid, backend, *, symmetrize, symmetric,
@@ -265,8 +263,10 @@ class Matrix:
         Each chunk is routed to its owners and turned at once into keys
         ``local col * row_space_len + local row``, so the int64 edge lists of a big graph never
         exist whole. With ``passes`` > 1 the chunks are made again for each slice of the local
-        columns, and only that slice's keys are held and sorted at a time (a scale-27 graph then
-        fits on an 80 GB GPU). ``capacity`` bounds the keys this rank will hold.
+        columns, and only that slice's keys are held and sorted at a time. ``capacity`` bounds
+        the keys this rank will hold. One rank needs no routing and no keys: its rows are counted
+        and filled (``parts.csr_from_edges`` compiled on the CPU, ``parts.csr_by_counting`` in
+        CuPy's array operations on the GPU, which makes the chunks twice and ignores ``passes``).
         """
         xp = backend.xp
         layout = Layout(n, grid.rows, grid.cols)
@@ -276,6 +276,13 @@ class Matrix:
             chunks = list(make_chunks() if callable(make_chunks) else make_chunks)
             by_col = csr_from_edges(chunks, layout.col_space_len, layout.row_space_len, both=symmetrize)
             del chunks
+            return cls(n, grid, backend, LocalBlock(by_col, backend, by_row_is_by_col=symmetric), by_col.nnz,
+                       symmetric=symmetric)
+        if grid.size == 1 and xp is not np:
+            # one GPU: the same counting sort in array operations, the chunks made twice, never
+            # held (a scale-28 graph builds in about 1.2 times its own bytes)
+            by_col = csr_by_counting(make_chunks if callable(make_chunks) else lambda: make_chunks,
+                                     layout.col_space_len, layout.row_space_len, xp, both=symmetrize)
             return cls(n, grid, backend, LocalBlock(by_col, backend, by_row_is_by_col=symmetric), by_col.nnz,
                        symmetric=symmetric)
         col_space, row_space = layout.col_space(grid.col), layout.row_space(grid.row)

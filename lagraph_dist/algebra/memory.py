@@ -4,8 +4,8 @@ are free, and whether a need fits: the one place where the package's memory arit
 The constructors check :func:`estimate_memory` against the memory of their backend before they
 allocate (free device memory on the GPU backend, available host memory on the CPU backend),
 so a graph that cannot fit fails at once with the bytes needed and the bytes free
-(:func:`check_fits`, :func:`require_fit`); the build takes as many passes as it needs to fit
-(:func:`passes_to_fit`) and the multi-source search batches as wide as its share of the free
+(:func:`check_fits`, :func:`require_fit`); a by-row copy takes as many passes as it needs to
+fit (:func:`passes_to_fit`) and the multi-source search batches as wide as its share of the free
 memory holds (:func:`free_share`). Validation reads :func:`available_bytes` to size its edge
 batches. The per-edge and per-vertex costs below are counted from the code that allocates
 them; on the CPU they were checked against ``tracemalloc`` peaks (tests/test_memory.py does so
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.core.settings import settings
 from lagraph_dist.comm.grid import Layout, most_square
+from lagraph_dist.local.parts import ROW_RANGE_ENTRIES
 # the fit checks live with the backend's memory (lagraph_dist.local.fit); they are named here too,
 # beside the estimates they are applied to
 from lagraph_dist.local.fit import (MAX_PASSES, available_bytes, check_fits,  # noqa: F401
@@ -27,7 +28,7 @@ from lagraph_dist.local.fit import (MAX_PASSES, available_bytes, check_fits,  # 
 
 __all__ = ["MemoryEstimate", "estimate_memory", "estimate_to_fit", "transpose_bytes", "by_row_copy_bytes",
            "results_ahead_bytes",
-           "construction_bytes", "multi_search_bytes",
+           "multi_search_bytes",
            "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
            "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
            "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK", "sweep_bytes", "sweep_join_room"]
@@ -50,6 +51,12 @@ CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
 # the one-rank CPU build (local/parts.csr_from_edges: compiled counting sorts, no keys, no
 # routing): a chunk's ids and the rows' slots, 17-25 bytes a key measured (tracemalloc)
 CPU_ONE_RANK_BYTES_PER_KEY = 32
+# the one-GPU build (local/parts.csr_by_counting): a chunk's temporaries while it is counted and
+# placed (the generator's draws, a sort by row, the runs and the slots; not measured yet at
+# scale 28: the bench's build peak says), then a range of rows sorted and merged at once (its
+# entries' int64 keys, a copy of the merged ones and the sort's scratch)
+COUNTING_CHUNK_BYTES_PER_KEY = 96
+ROW_RANGE_BYTES_PER_ENTRY = 32
 
 # -- a search (lagraph_dist.algorithms.bfs) and the gathers and checks that follow it
 # the first pull builds the by-row CSR (matrix.transpose_csr) in passes over ranges of rows
@@ -110,8 +117,6 @@ def sweep_join_room(backend) -> int:
 EDGE_CHECK_BYTES_PER_EDGE = 96   # entry rows, global int64 ids, their depths, the rule masks
 EDGE_CHECK_SHARE = 0.5           # of the free memory given to one batch: the rest is headroom
 EDGE_CHECK_FLOOR = 1 << 16       # edges: below this the Python loop costs more than it saves
-
-# -- construction passes on the GPU
 
 
 @dataclass(frozen=True)
@@ -188,7 +193,8 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
         A symmetric graph on one rank pulls through its by-column block; otherwise the first
         pull builds a by-row copy, counted in the graph and in the search.
     passes : int
-        Passes over the edges during construction (each sorts a slice of the keys).
+        Passes over the edges of a grid's construction (each sorts a slice of the keys); one
+        rank's build counts and fills its rows instead, whatever the passes.
     chunk_keys : int, optional
         Keys made and routed at once during construction; default: one generator chunk.
     transpose_passes : int
@@ -225,6 +231,8 @@ def estimate_memory(n, nvals, *, grid_shape=(1, 1), backend="gpu", symmetric=Fal
     construction = INDEX_BYTES * edges + COUNT_BYTES_PER_ROW * (layout.col_space_len + 1)
     if name == "cpu" and tuple(grid_shape) == (1, 1):
         construction += CPU_ONE_RANK_BYTES_PER_KEY * chunk
+    elif tuple(grid_shape) == (1, 1):        # parts.csr_by_counting: a chunk, then a range of rows
+        construction += max(COUNTING_CHUNK_BYTES_PER_KEY * chunk, ROW_RANGE_BYTES_PER_ENTRY * min(edges, ROW_RANGE_ENTRIES))
     else:
         construction += PASS_KEY_BYTES * -(-edges // passes) + CHUNK_BYTES_PER_KEY[name] * chunk
     return MemoryEstimate(graph=graph, search=search, construction=construction)
@@ -236,11 +244,11 @@ MOST_RANKS_SUGGESTED = 4096
 
 def kronecker_alternatives(scale, edgefactor, grid_shape, backend, free) -> str:
     """What fits ``free`` bytes a rank where a scale-``scale`` Kronecker graph on ``grid_shape``
-    does not (its construction in the most passes): the largest scale on this grid, and the
+    does not (its by-row copy in the most passes): the largest scale on this grid, and the
     fewest ranks, each with that much memory, in the most square grid, that hold this scale."""
     def need(s, shape):
         return estimate_memory(1 << s, 2 * (edgefactor << s), grid_shape=shape, backend=backend, symmetric=True,
-                               passes=MAX_PASSES, transpose_passes=MAX_PASSES).total
+                               transpose_passes=MAX_PASSES).total
     smaller = next((s for s in range(scale - 1, 0, -1) if need(s, grid_shape) <= free), None)
     grids = [most_square(p) for p in (1 << k for k in range(1, MOST_RANKS_SUGGESTED.bit_length()))
              if p > grid_shape[0] * grid_shape[1]]
@@ -341,11 +349,6 @@ def plan_multi_batches(free_bytes, host_free_bytes, n, nvals, *, sources, backen
         if width:
             return MultiPlan(width, True)
     return MultiPlan(0, False)
-
-
-def construction_bytes(nkeys, n, passes=1, backend="gpu"):
-    """Construction peak of a one-rank block of ``nkeys`` keys over ``n`` vertices."""
-    return estimate_memory(n, nkeys, passes=passes, backend=backend).construction
 
 
 def edge_check_batch(free_bytes, sharing=1):

@@ -25,7 +25,8 @@ from lagraph_dist.local import compile_notice
 
 compile_notice.install()      # the first compile of a fresh install says so on stderr
 
-__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "csr_from_edges", "sorted_runs"]
+__all__ = ["LocalCSR", "LocalPart", "combine_duplicates", "multiply_values", "csr_from_edges", "csr_by_counting",
+           "sorted_runs"]
 
 
 @dataclass
@@ -297,6 +298,84 @@ _SHORT_ROW = 16
 #: sort by minor, then one by major, leaves each row's minors in order (a row's sort costs
 #: log(its entries) an entry, the second counting pass a constant)
 _SORTED_BY_TWO_PASSES = 8
+
+
+#: entries whose rows :func:`csr_by_counting` sorts and merges at once (their int64 keys and
+#: the sort's scratch: about 32 bytes each, 4 GiB at this many)
+ROW_RANGE_ENTRIES = 1 << 27
+
+
+def csr_by_counting(make_chunks, nmajor, nminor, xp, *, both=False, range_entries=ROW_RANGE_ENTRIES):
+    """The CSR (duplicates merged, each row's minors sorted) of the edges ``major -> minor`` of
+    the chunks of ``make_chunks()``, and with ``both`` (a square block) of the reverse edges
+    too, in array operations of either backend (``xp``), streaming: ``make_chunks`` is called
+    twice (a generator's chunks are made again rather than held), once to count the rows'
+    entries and once to put each entry in its row (a chunk sorted by row: an entry's slot is its
+    row's next free one plus its rank among the chunk's entries of that row); then the rows are
+    sorted and their duplicates merged a range of about ``range_entries`` entries at a time, each
+    range's result written down over the slots merged away. Beside the int32 minors (the merged
+    duplicates' tail stays allocated: trimming would copy the rest) it holds two int64 arrays a
+    row and one chunk's or one range's temporaries."""
+    offsets = xp.zeros(nmajor + 1, dtype=np.int64)
+    for majors, _ in _directions(make_chunks(), both):
+        rows, entries = sorted_runs(xp.sort(majors), xp)
+        offsets[rows + 1] += entries
+    offsets = xp.cumsum(offsets)
+    indices = xp.empty(int(offsets[-1]), dtype=np.int32)
+    fill = offsets[:-1].copy()                   # each row's next free slot
+    for majors, minors in _directions(make_chunks(), both):
+        order = xp.argsort(majors)
+        rows, entries = sorted_runs(majors[order], xp)
+        indices[_slots(fill[rows], entries, xp)] = minors[order].astype(np.int32)
+        fill[rows] += entries
+        del order
+    del fill
+    kept = xp.zeros(nmajor, dtype=np.int64)
+    placed, written = LocalCSR(offsets, indices, nminor), 0
+    for start, stop in _row_ranges(offsets, range_entries, xp):
+        keys = placed.majors(xp, start, stop)
+        keys *= nminor
+        keys += indices[start:stop]
+        keys.sort()
+        fresh = xp.ones(keys.shape[0], dtype=bool)
+        fresh[1:] = keys[1:] != keys[:-1]
+        keys = keys[fresh]
+        indices[written:written + keys.shape[0]] = (keys % nminor).astype(np.int32)
+        rows, entries = sorted_runs(keys // nminor, xp)
+        kept[rows] = entries
+        written += int(keys.shape[0])
+        del keys, fresh
+    offsets[1:] = xp.cumsum(kept)
+    return LocalCSR(offsets, indices[:written], nminor)
+
+
+def _directions(chunks, both):
+    """(majors, minors) of each chunk, and of its reverse edges with ``both``."""
+    for majors, minors in chunks:
+        yield majors, minors
+        if both:
+            yield minors, majors
+
+
+def _slots(first, entries, xp):
+    """The slots ``first[r], first[r] + 1, ...`` (``entries[r]`` of them) of run after run r, in
+    order: a running sum of each run's step from the last slot of the run before it."""
+    count = int(entries.sum())
+    steps = xp.ones(count, dtype=np.int64)
+    begins = xp.cumsum(entries) - entries
+    steps[begins] = first
+    steps[begins[1:]] -= first[:-1] + entries[:-1] - 1
+    return xp.cumsum(steps)
+
+
+def _row_ranges(offsets, entries, xp):
+    """(start, stop) entry bounds of consecutive ranges of whole rows, each of about
+    ``entries`` entries (a longer row is a range of its own)."""
+    total = int(offsets[-1])
+    targets = xp.arange(entries, total, entries, dtype=np.int64)
+    bounds = _host(offsets[xp.searchsorted(offsets, targets, side="left")]).tolist()
+    edges = sorted({0, total, *bounds})
+    return list(zip(edges[:-1], edges[1:]))
 
 
 @numba.njit(cache=True)
