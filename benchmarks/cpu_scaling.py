@@ -38,8 +38,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (EDGEFACTOR, RESULTS, build_timed, level_stats, log, peers, plural, preset,  # noqa: E402
-                     record_file, short_commit, table as table_lines, timed, write_json, write_record)
+from harness import (EDGEFACTOR, RESULTS, build_timed, level_stats, log, peers, plural, record_file,  # noqa: E402
+                     short_commit, table as table_lines, timed, write_json, write_record)
 
 STAGES = ("expand", "mask", "local", "fold", "merge")
 FUSED = "fused"                 # the stage of a level run inside the compiled whole-search call
@@ -47,7 +47,8 @@ OUTSIDE = "outside levels"      # a search's seconds outside its levels' own (it
 BREAKDOWN = ("local", "expand", "fold", "merge", FUSED, OUTSIDE)
 FULL = {"scales": [22], "ranks": [1, 4, 16], "roots": 16, "seconds": 40.0, "limit": 240.0, "total": 470.0}
 SMALL = {"scales": [10], "ranks": [1, 4], "roots": 4, "seconds": 5.0, "limit": 150.0, "total": 400.0}
-PEERS = ("graphblas-pushpull", "graphblas-push")
+DIRECTION = "auto"              # every record so far: the direction a user's ld.bfs takes
+PEER = "graphblas-pushpull"
 ROOT_SEED = 2
 SKIPPED = "skipped: --total spent"
 
@@ -107,61 +108,56 @@ def worker(args):
     roots = pick_roots(A, args.roots, ROOT_SEED)
     degrees = A.out_degree().to_numpy(fill=0)
     began = time.perf_counter()
-    warm_up(A, roots[0], tuple(args.directions))
+    warm_up(A, roots[0], (DIRECTION,))
     part = {"ranks": grid.size, "grid": list(grid.shape), "threads_per_rank": numba.get_num_threads(),
             "build_seconds": build, "warm_up_seconds": time.perf_counter() - began, "n": A.n, "nvals": A.nvals,
-            "environment": environment(A), "runs": {}}
-    for direction in args.directions:
-        searches, started = [], time.perf_counter()
-        for root in roots:
-            summary, stats = _search_one(A, root, direction, degrees)
-            if not searches:
-                part.setdefault("levels_first_root", {})[direction] = stats
-            searches.append(summary)
-            spent = grid.comm.bcast(time.perf_counter() - started, root=0)   # rank 0's clock decides
-            if spent >= args.seconds:
-                break
-        seconds = [s["seconds"] for s in searches]
-        part["runs"][direction] = teps_summary([s["edges"] for s in searches], seconds) | {
-            "roots": len(searches), "validated": len(searches), "searches": searches,
-            "stopped_early": f"its {args.seconds:g} s budget was spent" if len(searches) < len(roots) else None}
+            "environment": environment(A)}
+    searches, started = [], time.perf_counter()
+    for root in roots:
+        summary, stats = _search_one(A, root, DIRECTION, degrees)
+        part.setdefault("levels_first_root", {DIRECTION: stats})
+        searches.append(summary)
+        if grid.comm.bcast(time.perf_counter() - started, root=0) >= args.seconds:   # rank 0's clock decides
+            break
+    part["runs"] = {DIRECTION: teps_summary([s["edges"] for s in searches], [s["seconds"] for s in searches]) | {
+        "roots": len(searches), "validated": len(searches), "searches": searches,
+        "stopped_early": f"its {args.seconds:g} s budget was spent" if len(searches) < len(roots) else None}}
     if grid.rank == 0:
         write_json(part, args.part)
 
 
 # -- the peer: python-graphblas on all cores, one process --------------------------------------
 def peer(args):
-    """python-graphblas (harness's peers) on the same graph and roots, its graph converted outside the clock."""
+    """python-graphblas (harness's peer) on the same graph and roots, on the threads worker_env gives
+    it, its graph converted outside the clock."""
     try:
         import graphblas as gb
     except ImportError as error:
         return write_json({"skipped": f"python-graphblas is not installed ({error})"}, args.part)
     import lagraph_dist as ld
     from lagraph_dist.tools.bench import levels_digest, pick_roots, teps_summary
-    gb.ss.config["nthreads"] = args.cores
+    gb.ss.config["nthreads"] = int(os.environ["OMP_NUM_THREADS"])
     A = ld.kronecker(args.scale, EDGEFACTOR, backend="cpu")
     roots = pick_roots(A, args.roots, ROOT_SEED)
     began = time.perf_counter()
     S = A.to_scipy()
     degrees = np.diff(S.indptr)
-    made, _ = peers(S, args.peers)
-    out = {"threads": int(gb.ss.config["nthreads"]), "convert_seconds": time.perf_counter() - began,
-           "python-graphblas": gb.__version__, "runs": {}}
+    [contender], _ = peers(S, [PEER])
+    converted = time.perf_counter() - began
     del A
-    for contender in made:
-        contender.search(roots[0])                                       # warm-up
-        seconds, edges, digests, started = [], [], {}, time.perf_counter()
-        for root in roots:
-            gc.collect()
-            (levels, _), took = timed(None, contender.search, root)
-            seconds.append(took)
-            edges.append(int(degrees[levels >= 0].sum()) // 2)
-            digests[str(root)] = levels_digest(levels)
-            if time.perf_counter() - started >= args.seconds:
-                break
-        out["runs"][contender.name] = teps_summary(edges, seconds) | {
-            "roots": len(seconds), "seconds_per_root": seconds, "levels_digests": digests}
-    write_json(out, args.part)
+    contender.search(roots[0])                                       # warm-up
+    seconds, edges, digests, started = [], [], {}, time.perf_counter()
+    for root in roots:
+        gc.collect()
+        (levels, _), took = timed(None, contender.search, root)
+        seconds.append(took)
+        edges.append(int(degrees[levels >= 0].sum()) // 2)
+        digests[str(root)] = levels_digest(levels)
+        if time.perf_counter() - started >= args.seconds:
+            break
+    run = teps_summary(edges, seconds) | {"roots": len(seconds), "seconds_per_root": seconds, "levels_digests": digests}
+    write_json({"threads": int(gb.ss.config["nthreads"]), "convert_seconds": converted,
+                "python-graphblas": gb.__version__, "runs": {PEER: run}}, args.part)
 
 
 # -- the driver ---------------------------------------------------------------------------------
@@ -329,7 +325,7 @@ def drive(args):
     if words is None:
         sys.exit("cpu_scaling: no mpiexec or mpirun found (pip install mpich, or pass --launcher)")
     me = [sys.executable, "-m", "mpi4py", str(Path(__file__).resolve())]
-    common = ["--roots", str(args.roots), "--seconds", str(args.seconds), "--directions", *args.directions]
+    common = ["--roots", str(args.roots), "--seconds", str(args.seconds)]
 
     def launch(ranks, threads, *role):
         """One process group of ``ranks`` ranks of ``threads`` threads within --limit and what --total
@@ -347,8 +343,7 @@ def drive(args):
               "options": {k: v for k, v in vars(args).items() if k not in ("worker", "peer", "part")}}
     log(f"cpu_scaling: {args.cores} cores, scales {args.scales}, ranks {args.ranks}; launcher {' '.join(words)}")
     started = time.perf_counter()          # fill numba's cache: no timed configuration compiles
-    _, why = launch(1, args.cores, "--worker", "--scale", "8", "--roots", "1", "--seconds", "0",
-                    "--directions", *args.directions)
+    _, why = launch(1, args.cores, "--worker", "--scale", "8", "--roots", "1", "--seconds", "0")
     record["compile_seconds"] = time.perf_counter() - started
     if why:
         sys.exit(f"cpu_scaling: the compile run failed: {why}")
@@ -365,10 +360,9 @@ def drive(args):
                 problems.append(f"scale {scale} {name}: {why}")
             elif part:
                 record.setdefault("environment", part["environment"])
-        if args.peers:
+        if not args.no_peer:
             log(f"== scale {scale}: python-graphblas on {args.cores} threads")
-            part, why = launch(1, args.cores, "--peer", "--scale", str(scale), "--cores", str(args.cores), *common,
-                               "--peers", *args.peers)
+            part, why = launch(1, args.cores, "--peer", "--scale", str(scale), *common)
             scale_record["peer"] = part or {"error": why}
         problems += summarize(scale_record)
     env = record.get("environment", {})
@@ -397,16 +391,13 @@ def parse(argv):
     parser.add_argument("--small", action="store_true", help="the smoke test: scale 10 on 1 and 4 ranks")
     parser.add_argument("--scales", type=int, nargs="+", help=f"Kronecker scales (default {FULL['scales']})")
     parser.add_argument("--ranks", type=int, nargs="+", help=f"ranks of each configuration (default {FULL['ranks']})")
-    parser.add_argument("--cores", type=int, default=None, help="cores to use (default: this process's affinity)")
     parser.add_argument("--roots", type=int, help=f"seeded roots (default {FULL['roots']})")
     parser.add_argument("--seconds", type=float, help="timing and checking budget of a configuration's searches "
                                                       f"(default {FULL['seconds']:g})")
     parser.add_argument("--limit", type=float, help=f"a configuration's process is killed after this (default {FULL['limit']:g})")
     parser.add_argument("--total", type=float, help="no configuration starts after this many seconds (default "
                                                     f"{FULL['total']:g} a scale asked for)")
-    parser.add_argument("--directions", nargs="+", default=["auto"], choices=("push", "pull", "auto"))
-    parser.add_argument("--peers", nargs="*", default=[PEERS[0]], choices=PEERS,
-                        help="python-graphblas runs (none: --peers with no name)")
+    parser.add_argument("--no-peer", action="store_true", help=f"no python-graphblas ({PEER}) run")
     parser.add_argument("--launcher", help='the MPI launcher before -n (e.g. "mpirun --allow-run-as-root")')
     parser.add_argument("--json", help="the record's path (default benchmarks/results/cpu-scaling-<host>-<commit>.json)")
     parser.add_argument("--plot", help="the PNG's path (default: the record's, .png)")
@@ -416,10 +407,10 @@ def parse(argv):
     parser.add_argument("--part", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = SMALL if args.small else FULL
-    preset(args, sizes, ("scales", "ranks", "roots", "seconds", "limit"))
-    if args.total is None:
-        args.total = sizes["total"] * len(args.scales)
-    args.cores = args.cores or host_cores()
+    for name, value in sizes.items():          # what is not given takes the size's value
+        if getattr(args, name) is None:
+            setattr(args, name, value * len(args.scales) if name == "total" else value)
+    args.cores = host_cores()           # (taskset narrows them)
     return args
 
 

@@ -28,7 +28,7 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.core.text import plural  # noqa: F401  (the tables' counted nouns: the package's rule)
 from lagraph_dist.io import generators
-from lagraph_dist.tools.bench import environment, write_json
+from lagraph_dist.tools.bench import write_json
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
@@ -157,18 +157,6 @@ def build_timed(make):
     A = make()
     A.backend.sync()
     return A, time.perf_counter() - started
-
-
-def each_graph(specs, run):
-    """(the record ``run(spec)`` -> (A, record) makes of each graph, the first graph's
-    ``tools.bench.environment``), each graph let go before the next is built."""
-    records, env = [], None
-    for spec in specs:
-        A, record = run(spec)
-        env = env or environment(A)
-        records.append(record)
-        del A
-    return records, env
 
 
 def scipy_csr(src, dst, n):
@@ -396,33 +384,17 @@ def backend_option(parser, help="where the graphs live and the searches run (def
     parser.add_argument("--backend", choices=BACKENDS, default="auto", help=help)
 
 
-def peers_option(parser):
-    parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
-                        help="peers run on the same graphs (default: all; none: no peers)")
-
-
-def preset(args, sizes, names):
-    """Each option of ``names`` not given (None) takes the preset's value ``sizes[name]``."""
-    for name in names:
-        if getattr(args, name) is None:
-            setattr(args, name, sizes[name])
-    return args
-
-
 def log(text):
     """A progress line, on stderr (a script's table goes to stdout)."""
     print(text, file=sys.stderr, flush=True)
 
 
 # -- records ------------------------------------------------------------------------------------
-def slug(text):
-    """``text`` as a file name's part: lower case, dashes between words."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
 def record_file(kind, host, commit):
-    """A record's file name: KIND-HOST-COMMIT.json, the host as a slug, the commit's first 7 characters."""
-    return f"{kind}-{slug(host or 'host')}-{(commit or 'uncommitted')[:7]}.json"
+    """A record's file name: KIND-HOST-COMMIT.json, the host in lower case with dashes between its
+    words, the commit's first 7 characters."""
+    host = re.sub(r"[^a-z0-9]+", "-", (host or "host").lower()).strip("-")
+    return f"{kind}-{host}-{(commit or 'uncommitted')[:7]}.json"
 
 
 def write_record(record, path):
@@ -433,19 +405,12 @@ def write_record(record, path):
     return path
 
 
-def load(results, name):
-    return json.loads((Path(results) / name).read_text())
-
-
-def names(results, patterns):
-    """The records under results whose paths (relative to it) match any of the glob patterns, in name order."""
-    results = Path(results)
-    return sorted({path.relative_to(results).as_posix() for pattern in patterns for path in results.glob(pattern)})
-
-
 def records(results, patterns):
-    """{name: record} of :func:`names`."""
-    return {name: load(results, name) for name in names(results, patterns)}
+    """{name: record} of the records under results whose paths (relative to it, their names) match
+    any of the glob patterns, in name order."""
+    results = Path(results)
+    chosen = sorted({path.relative_to(results).as_posix() for pattern in patterns for path in results.glob(pattern)})
+    return {name: json.loads((results / name).read_text()) for name in chosen}
 
 
 def short_commit(commit):

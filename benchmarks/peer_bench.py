@@ -40,13 +40,13 @@ import numpy as np
 import scipy.sparse as sp
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import pick_roots
+from lagraph_dist.tools.bench import environment, pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (RESULTS, SPECS, at_least, backend_option, commit_of, contender_run, count,  # noqa: E402
-                     device_of, each_graph, edges, graph_info, graph_name, log, md_table, our_bfs, parse_spec,
-                     peers_option, ratios, record_file, require_levels, run_peers, scipy_csr, sig, time_summary,
-                     times, timed_calls, write_record)
+from harness import (PEERS, RESULTS, SPECS, at_least, backend_option, commit_of, contender_run,  # noqa: E402
+                     count, device_of, edges, graph_info, graph_name, log, md_table, our_bfs, parse_spec, ratios,
+                     record_file, require_levels, run_peers, scipy_csr, sig, time_summary, times, timed_calls,
+                     write_record)
 
 DIRECTIONS = ("auto", "push", "pull")
 CPU_GRAPHS = ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000", "road:1000000"]
@@ -110,37 +110,33 @@ def construction(src, dst, n, backend, args):
         raise ld.ValidationError("our graph differs from scipy's CSR of the same edges")
     record = {"edges": int(src.shape[0]), "from_edges": time_summary(mine), "scipy_csr": time_summary(theirs)}
     if args.io:
-        i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
-        coo = sp.coo_matrix((np.ones(i.shape[0], np.int8), (i, j)), shape=(n, n))
-
-        def scipy_from_coo():
-            S = coo.tocsr()
-            S.sum_duplicates()
-            return S
-        record["from_scipy"] = time_summary(timed_calls(lambda: ld.Matrix.from_scipy(coo, backend=backend),
-                                                   args.build_repeats).seconds)
-        record["scipy_tocsr"] = time_summary(timed_calls(scipy_from_coo, args.build_repeats).seconds)
-        record.update(matrix_market(A, backend, args))
+        record.update(io_builds(A, src, dst, n, backend, args.build_repeats))
     ratio = record["scipy_csr"]["median_ms"] / record["from_edges"]["median_ms"]
     log(f"  build: ours {record['from_edges']['median_ms']:.1f} ms, scipy CSR "
         f"{record['scipy_csr']['median_ms']:.1f} ms (scipy / ours {ratio:.2f})")
     return A, record
 
 
-def matrix_market(A, backend, args):
-    """from_mtx against scipy.io.mmread + tocsr on a file of the graph (written once, untimed)."""
+def summed(S):
+    """S with its duplicates summed, as a scipy user makes it canonical."""
+    S.sum_duplicates()
+    return S
+
+
+def io_builds(A, src, dst, n, backend, repeats):
+    """from_scipy and from_mtx against scipy's COO.tocsr and mmread + tocsr of the same graph
+    (duplicates summed), its file written once, untimed."""
     import scipy.io
+    i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
+    coo = sp.coo_matrix((np.ones(i.shape[0], np.int8), (i, j)), shape=(n, n))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "graph.mtx"
         A.to_mtx(path)
-
-        def scipy_read():
-            S = scipy.io.mmread(path).tocsr()
-            S.sum_duplicates()
-            return S
-        ours = timed_calls(lambda: ld.Matrix.from_mtx(path, backend=backend), args.build_repeats).seconds
-        theirs = timed_calls(scipy_read, args.build_repeats).seconds
-    return {"from_mtx": time_summary(ours), "scipy_mmread": time_summary(theirs)}
+        calls = {"from_scipy": lambda: ld.Matrix.from_scipy(coo, backend=backend),
+                 "scipy_tocsr": lambda: summed(coo.tocsr()),
+                 "from_mtx": lambda: ld.Matrix.from_mtx(path, backend=backend),
+                 "scipy_mmread": lambda: summed(scipy.io.mmread(path).tocsr())}
+        return {name: time_summary(timed_calls(call, repeats).seconds) for name, call in calls.items()}
 
 
 # -- the searches ---------------------------------------------------------------------------------
@@ -263,7 +259,8 @@ def parse_args(argv):
     parser.add_argument("--build-repeats", type=at_least(1), default=3, help="timed builds of each kind (default 3)")
     parser.add_argument("--io", action="store_true", help="also from_scipy and from_mtx against scipy's")
     parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, help="our directions (default: the preset's)")
-    peers_option(parser)
+    parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
+                        help="peers run on the same graphs (default: all; none: no peers)")
     parser.add_argument("--json", type=Path, help="where the record goes (default benchmarks/results/"
                                                   "<kind>-<host>-<commit>.json)")
     args = parser.parse_args(argv)
@@ -277,7 +274,12 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(argv)
     backend = ld.get_backend(args.backend)      # compiles (or loads) the kernels: never inside a clock
-    graphs, env = each_graph(args.graphs, lambda spec: run_graph(spec, backend, args))
+    graphs, env = [], None
+    for spec in args.graphs:            # each graph let go before the next is built
+        A, record = run_graph(spec, backend, args)
+        env = env or environment(A)
+        graphs.append(record)
+        del A
     import numba
     record = {
         "benchmark": args.kind, "backend": backend.name, "backend_requested": args.backend, "environment": env,

@@ -77,8 +77,9 @@ def test_the_results_report_makes_its_table(small, tmp_path):
     record, path, _ = small
     report = load_script(ROOT / "benchmarks" / "results_report.py")
     (tmp_path / path.name).write_text(path.read_text())
-    assert list(report.cpu_peer_records(tmp_path)) == [path.name]
+    (tmp_path / "cpu-other-0000000.json").write_text(json.dumps(record | {"benchmark": "other"}))
     table = report.results_cpu_peers(tmp_path)
+    assert "cpu-other-0000000.json" not in table          # a cpu-*.json of another benchmark is not tabled
     for graph in record["graphs"]:
         assert f"| {graph['name']} | {graph['levels']:,} |" in table
     assert f"`{path.name}`" in table and "scipy / ours auto" in table

@@ -112,10 +112,10 @@ def test_names_match_their_patterns_in_name_order(tmp_path):
                  "sub/cpu-scale16-1x1.json", "cpu-scale16-1x1.md"):
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text("{}")
-    assert report.names(tmp_path, report.CPU_BENCH) == ["cpu-scale16-1x1.json", "cpu-scale18-2x2.json"]
-    assert report.names(tmp_path, ("sub/*.json", "cpu-scaling-*.json")) == ["cpu-scaling-host-abc1234.json",
-                                                                            "sub/cpu-scale16-1x1.json"]
-    assert report.names(tmp_path / "absent", report.CPU_BENCH) == []
+    assert list(report.records(tmp_path, report.CPU_BENCH)) == ["cpu-scale16-1x1.json", "cpu-scale18-2x2.json"]
+    assert list(report.records(tmp_path, ("sub/*.json", "cpu-scaling-*.json"))) == ["cpu-scaling-host-abc1234.json",
+                                                                                    "sub/cpu-scale16-1x1.json"]
+    assert report.records(tmp_path / "absent", report.CPU_BENCH) == {}
 
 
 def test_a_record_table_has_a_row_a_record_item_and_names_its_records(tmp_path):
@@ -186,7 +186,7 @@ def expected_from(path):
 
 def test_bench_summary_holds_the_record_numbers(record_file):
     report = load_script(SCRIPT)
-    text = report.bench_summary(report.load(record_file.parent, record_file.name), record_file.name)
+    text = report.gpu_bench.summary(json.loads(record_file.read_text()), record_file.name)
     rows = table_rows(text)
     expected = expected_from(record_file)
     for label, name in (("lagraph_dist cpu push", "push"), ("lagraph_dist cpu auto", "auto"), ("scipy", "scipy")):
@@ -200,8 +200,7 @@ def test_bench_summary_holds_the_record_numbers(record_file):
 
 def test_comparison_table_holds_the_record_numbers(record_file):
     report = load_script(SCRIPT)
-    text = report.comparison_table({record_file.name: report.load(record_file.parent, record_file.name)}, 1e6,
-                                   ("scipy",))
+    text = report.comparison_table({record_file.name: json.loads(record_file.read_text())}, 1e6, ("scipy",))
     cells = table_rows(text)["scale 12, 1 process"]
     expected = expected_from(record_file)
     mteps = {name: 1e3 * run["gteps"] for name, run in expected.items()}
