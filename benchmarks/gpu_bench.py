@@ -1,7 +1,7 @@
 """Graph500 BFS on one GPU with its peers side by side, one JSON record per scale.
 
     python3 benchmarks/gpu_bench.py --scales 20 22 --out DIR
-    python3 benchmarks/gpu_bench.py --scales 27 --build-only     # does it fit? how long?
+    lagraph-dist bfs --scale 27 --roots 1 --backend gpu          # does it fit? how long is the build?
 
 Per scale: lagraph_dist push and auto over 64 seeded roots (every search validated on the
 device; levels also compared with python-graphblas on the peers' roots), then the peers on
@@ -29,15 +29,6 @@ def peers_for(scale):
     if scale <= 20:
         peers.append("lagraph-cpu")
     return tuple(peers)
-
-
-def build(scale):
-    backend = ld.get_backend("gpu")
-    backend.reset_memory_peak()
-    A, seconds = build_timed(lambda: ld.kronecker(scale, backend="gpu"))
-    info = {"kind": "kronecker", "scale": scale, "edgefactor": 16, "seed": 0, "build_seconds": seconds,
-            "build_peak_device_bytes": backend.memory_pool_peak(), "graph_device_bytes": A.block.nbytes}
-    return A, info
 
 
 # -- the record's tables (here and in benchmarks/results/) ----------------------------------------
@@ -91,33 +82,27 @@ def levels_table(levels):
     return md_table(["level", "direction", "fused", "frontier", "discovered", "edges examined", "ms", "clock"], rows)
 
 
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--scales", type=int, nargs="+", required=True)
     parser.add_argument("--roots", type=int, default=64)
     parser.add_argument("--peer-roots", type=int, default=8)
     parser.add_argument("--out", default="benchmarks/results")
-    parser.add_argument("--build-only", action="store_true")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for scale in args.scales:
-        A, info = build(scale)
-        print(f"scale {scale}: {A}, built in {info['build_seconds']:.2f} s, "
-              f"build peak {info['build_peak_device_bytes'] / 2**30:.1f} GiB, "
-              f"graph {info['graph_device_bytes'] / 2**30:.1f} GiB", flush=True)
-        if args.build_only:
-            write_json(info | {"nvals": A.nvals}, out / f"gpu-build-scale{scale}.json")
-            continue
+        ld.get_backend("gpu").reset_memory_peak()
+        A, seconds = build_timed(lambda: ld.kronecker(scale, backend="gpu"))
+        info = {"kind": "kronecker", "scale": scale, "edgefactor": 16, "seed": 0, "build_seconds": seconds,
+                "build_peak_device_bytes": A.backend.memory_pool_peak(), "graph_device_bytes": A.block.nbytes}
+        print(f"scale {scale}: {A}, built in {seconds:.2f} s", flush=True)
         config = BenchConfig(roots=args.roots, peers=peers_for(scale), peer_roots=args.peer_roots,
                              check_levels=scale < 26, progress=False)
         record = run_bench(A, info, config)
-        name = f"gpu-scale{scale}"
-        write_json(record, out / f"{name}.json")
-        text = summary(record, f"{name}.json")
-        (out / f"{name}.md").write_text(text + "\n")
-        print(text, flush=True)
+        name = f"gpu-scale{scale}.json"         # its gpu-scaleS.md: results_report.py's, from this record
+        write_json(record, out / name)
+        print(summary(record, name), flush=True)
         for direction, run in record["lagraph_dist"].items():
             print(f"\n{direction}, first root:\n\n{levels_table(run['levels_first_root'])}", flush=True)
         del A
