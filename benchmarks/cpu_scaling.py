@@ -15,7 +15,7 @@ configuration until ``--seconds`` are spent, each validated and its levels' dige
 python-graphblas's outside the clock; ``--limit`` kills a configuration, ``--total`` skips the
 ones not started by then. Efficiency: T(1 rank) / T(R ranks), medians over the roots both ran.
 docs/benchmarking.md has the method.
-The record: results/cpu-scaling-<host>-<commit>.json (``--json``) and a PNG beside it (``--plot``);
+The record: results/cpu-scaling-<host>-<commit>.json (``--json``) and its plot beside it (.png);
 the exit status is 1 when a search failed a check.
 """
 from __future__ import annotations
@@ -51,10 +51,6 @@ DIRECTION = "auto"              # every record so far: the direction a user's ld
 PEER = "graphblas-pushpull"
 ROOT_SEED = 2
 SKIPPED = "skipped: --total spent"
-
-
-def host_cores():
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 # -- a worker: one configuration under mpiexec -------------------------------------------------
@@ -293,16 +289,14 @@ def plot(record, path):
             ms.append(run["median_ms"])
         row[0].bar(range(len(ms)), ms, color=["tab:blue"] * len(stacks) + ["tab:gray"] * (len(ms) - len(stacks)))
         row[0].set_xticks(range(len(ms)), names, fontsize=7)
-        row[0].set_ylabel("median ms a search")
-        row[0].set_title(f"Kronecker scale {scale['scale']}, {record['cores']} cores")
+        row[0].set(ylabel="median ms a search", title=f"Kronecker scale {scale['scale']}, {record['cores']} cores")
         points = sorted((r, e) for r, e in eff if e is not None)
         if points:
             row[1].plot([r for r, _ in points], [e for _, e in points], "o-")
         row[1].axhline(1.0, color="gray", lw=0.8, ls="--")
         row[1].set_xscale("log", base=2)
-        row[1].set_xlabel("ranks (threads per rank = cores / ranks)")
-        row[1].set_ylabel("T(1 rank) / T(R ranks)")
-        row[1].set_title("strong-scaling efficiency against 1 rank")
+        row[1].set(xlabel="ranks (threads per rank = cores / ranks)", ylabel="T(1 rank) / T(R ranks)",
+                   title="strong-scaling efficiency against 1 rank")
         bottom = np.zeros(len(stacks))
         for stage in (*STAGES, FUSED, OUTSIDE):
             height = np.array([1e3 * s.get(stage, 0.0) for s in stacks])
@@ -310,8 +304,7 @@ def plot(record, path):
                 row[2].bar(range(len(stacks)), height, bottom=bottom, label=stage)
                 bottom += height
         row[2].set_xticks(range(len(stacks)), names[:len(stacks)], fontsize=7)
-        row[2].set_ylabel("ms a search (slowest rank, median)")
-        row[2].set_title("where a search goes (merge: the counts' exchange)")
+        row[2].set(ylabel="ms a search (slowest rank, median)", title="where a search goes (merge: the counts' exchange)")
         row[2].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -374,7 +367,7 @@ def drive(args):
     lines = table(record)
     print("\n".join(lines))
     print(f"record: {path}")
-    picture = Path(args.plot) if args.plot else path.with_suffix(".png")
+    picture = path.with_suffix(".png")
     try:
         plot(record, picture)
         print(f"plot: {picture}")
@@ -400,7 +393,6 @@ def parse(argv):
     parser.add_argument("--no-peer", action="store_true", help=f"no python-graphblas ({PEER}) run")
     parser.add_argument("--launcher", help='the MPI launcher before -n (e.g. "mpirun --allow-run-as-root")')
     parser.add_argument("--json", help="the record's path (default benchmarks/results/cpu-scaling-<host>-<commit>.json)")
-    parser.add_argument("--plot", help="the PNG's path (default: the record's, .png)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--peer", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--scale", type=int, help=argparse.SUPPRESS)
@@ -410,7 +402,8 @@ def parse(argv):
     for name, value in sizes.items():          # what is not given takes the size's value
         if getattr(args, name) is None:
             setattr(args, name, value * len(args.scales) if name == "total" else value)
-    args.cores = host_cores()           # (taskset narrows them)
+    # this process's cores (taskset narrows them)
+    args.cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return args
 
 

@@ -305,7 +305,7 @@ for stage in "$@"; do
                             # on 1, 2x2 and 4x4 ranks (ranks x threads = cores), python-graphblas beside; JSON + PNG
         timeout ${SCALING_TIMEOUT:-580} python3 "$repo/benchmarks/cpu_scaling.py" --scales ${SCALING_SCALES:-22} \
             --launcher "mpirun --allow-run-as-root --oversubscribe --bind-to none" ${SCALING_ARGS:-} \
-            --json "$OUT/cpu-scaling-$LAGRAPH_DIST_COMMIT.json" --plot "$OUT/cpu-scaling-$LAGRAPH_DIST_COMMIT.png" 2>&1 \
+            --json "$OUT/cpu-scaling-$LAGRAPH_DIST_COMMIT.json" 2>&1 \
             | tee "$OUT/cpu-scaling.log" | tail -40 ;;
     *) echo "unknown stage $stage"; exit 2 ;;
     esac

@@ -28,8 +28,8 @@ def small(tmp_path_factory):
     """(record, stdout, plot path) of one --small run."""
     fill_kernel_cache()              # its own mpiexec launches find the kernels compiled
     folder = tmp_path_factory.mktemp("cpu_scaling")
-    out, picture = folder / "small.json", folder / "small.png"
-    done = subprocess.run([sys.executable, str(SCRIPT), "--small", "--json", str(out), "--plot", str(picture)],
+    out, picture = folder / "small.json", folder / "small.png"          # the plot beside the record
+    done = subprocess.run([sys.executable, str(SCRIPT), "--small", "--json", str(out)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
     return json.loads(out.read_text()), done.stdout, picture
