@@ -112,7 +112,7 @@ def test_host_memory_reads_this_host():
 def test_scale_40_on_the_cpu_fails_before_allocating():
     """The refusal comes from the estimate, before any of the graph exists: the error gives the
     estimate's own total, and tracemalloc (which sees numpy's buffers) saw no more than a few MiB
-    allocated while kronecker ran (one generator chunk's source ids alone are 256 MiB)."""
+    allocated while kronecker ran (one generator chunk's source ids alone are 64 MiB)."""
     estimate = ld.estimate_memory(1 << 40, 2 * 16 << 40, backend="cpu", symmetric=True)
     tracemalloc.start()
     try:

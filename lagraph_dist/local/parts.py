@@ -301,8 +301,8 @@ _SORTED_BY_TWO_PASSES = 8
 
 
 #: entries whose rows :func:`csr_by_counting` sorts and merges at once (their int64 keys and
-#: the sort's scratch: about 32 bytes each, 4 GiB at this many)
-ROW_RANGE_ENTRIES = 1 << 27
+#: rows and the sort's scratch: under 48 bytes each, 1.5 GiB at this many)
+ROW_RANGE_ENTRIES = 1 << 25
 
 
 def csr_by_counting(make_chunks, nmajor, nminor, xp, *, both=False, range_entries=ROW_RANGE_ENTRIES):
