@@ -4,6 +4,7 @@ also a record of it (e.g. to compare two commits in one device call).
 
     python3 benchmarks/gpu_quick.py kron:20 kron:22 mesh:1000x1000 path:1000000 road:1000000 [--json out.json]
 """
+import argparse
 import sys
 from pathlib import Path
 
@@ -46,9 +47,11 @@ def main(specs, json_path=None):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    path = args[args.index("--json") + 1] if "--json" in args else None
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("specs", nargs="+", metavar="KIND:SIZE", help="harness graph specs")
+    parser.add_argument("--json", help="also write a record here")
+    options = parser.parse_args()
     try:
-        main([a for a in args if a not in ("--json", path)], path)
+        main(options.specs, options.json)
     except SpecError as error:
         sys.exit(str(error))
