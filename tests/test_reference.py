@@ -243,3 +243,26 @@ def test_missing_graphblas_message(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_graphblas)
     with pytest.raises(ImportError, match=r"pip install lagraph-dist\[reference\]"):
         bfs(_csr(2, [(0, 1)]), 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 40), data=st.data(), symmetric=st.booleans())
+def test_prepared_pattern_from_csr_or_coo(n, data, symmetric):
+    """A canonical CSR (sorted rows, no duplicates: what Matrix.to_scipy gives) is imported row
+    by row, anything else through COO: the same pattern either way; a pattern declared
+    symmetric is its own transpose (none made), and searches on it give scipy's levels."""
+    from lagraph_dist.tools.reference import prepare
+    src = np.array(data.draw(st.lists(st.integers(0, n - 1), max_size=120)), dtype=np.int64)
+    dst = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=len(src), max_size=len(src))), dtype=np.int64)
+    if symmetric:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    S = sp.csr_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))      # duplicates summed: canonical
+    assert S.has_canonical_format
+    loose = sp.coo_matrix((np.ones(len(src)), (src, dst)), shape=(n, n))  # duplicates kept
+    from_csr, from_coo = prepare(S, symmetric=symmetric), prepare(loose)
+    assert from_csr.A.isequal(from_coo.A) and from_csr.AT.isequal(from_coo.AT)
+    assert (from_csr.AT is from_csr.A) == symmetric
+    for root in range(min(n, 3)):
+        expected = bfs_levels_scipy(S, root)
+        for direction in ("push", "pushpull"):
+            np.testing.assert_array_equal(bfs(from_csr, root, direction=direction)[0], expected)

@@ -400,7 +400,7 @@ def _peer_searcher(peer, S, A, shared):
     its graph built now (``shared`` keeps python-graphblas's between its two peers)."""
     if peer.startswith("graphblas"):
         if "graphblas" not in shared:
-            shared["graphblas"] = reference.prepare(S)
+            shared["graphblas"] = reference.prepare(S, symmetric=A.symmetric)
         return _graphblas_searcher(shared["graphblas"], "push" if peer == "graphblas-push" else "pushpull")
     if peer == "scipy":
         import scipy.sparse.csgraph as csgraph
@@ -474,10 +474,10 @@ def _peer_runs(S, roots, config, A, progress, degrees, reference_digests):
     return out, shared.get("graphblas")
 
 
-def _reference_digests(S, prepared, roots, budget, progress, digests):
+def _reference_digests(S, prepared, roots, budget, progress, digests, symmetric):
     """The python-graphblas levels' digests of ``roots`` that its peers did not already give,
-    within ``budget`` seconds (at least one root)."""
-    graph = prepared if prepared is not None else reference.prepare(S)
+    within ``budget`` seconds (at least one root); ``symmetric``: S is its own transpose."""
+    graph = prepared if prepared is not None else reference.prepare(S, symmetric=symmetric)
     started = time.perf_counter()
     for root in progress.over([r for r in roots if r not in digests], "python-graphblas levels"):
         if time.perf_counter() - started >= budget and digests:
@@ -671,7 +671,8 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
                 if reason is None and prepared is None:
                     reason = why_not_fits("graphblas", A)
                 if reason is None:
-                    _reference_digests(S, prepared, peer_roots, config.peer_seconds, progress, reference_digests)
+                    _reference_digests(S, prepared, peer_roots, config.peer_seconds, progress, reference_digests,
+                                       A.symmetric)
                     _check_levels(runs, reference_digests, digests)
                 else:
                     record["level_check_skipped"] = reason
