@@ -967,10 +967,9 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
     single search's compiled run (fused.py's ``_search``, as ``ld.bfs`` runs it, its rule
     starting from ``start_state``), a group of :data:`SEPARATE_GROUP` searches between writes
     of their columns into the (rows, k) tables (-1 where a search did not reach a vertex).
-    Returns the records of the depths (depth d: the sums over the searches of their level d's
-    counts and seconds, each measured alone; a depth is push when every search that ran it
-    pushed; its vertices are the entries it found, each search's rows being its own) and their
-    seconds. Without the GIL: threads may run it side by side on other columns."""
+    Returns the searches' level records one after another ((levels, 4): frontier,
+    discovered, examined, push), their seconds, and each search's count of levels. Without
+    the GIL: threads may run it side by side on other columns."""
     n, k = oip.shape[0] - 1, sources.shape[0]
     nwords = max(-(-n // 32), 1)
     group = min(k, SEPARATE_GROUP)
@@ -981,9 +980,9 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
     qa, qb, queued = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
     bits = np.empty((2, nwords), np.uint32)
     no_values = np.zeros(n, np.int64)        # (levels only: the run writes True where it finds)
-    records = np.zeros((64, 5), np.int64)
-    seconds = np.zeros(64, np.float64)
-    ran = 0
+    records, seconds = np.zeros((64, 4), np.int64), np.zeros(64, np.float64)
+    lengths = np.zeros(k, np.int64)
+    used = 0
     for first in range(0, k, group):
         count = min(group, k - first)
         for g in range(count):
@@ -992,24 +991,39 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
                 oip, oix, iip, iix, no_inputs, visited[g], values[g] if with_parents else no_values, with_parents,
                 no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, mode, alpha, beta, rule_n,
                 state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds)
-            if counts.shape[0] > records.shape[0]:
-                grown = max(2 * records.shape[0], counts.shape[0])
-                more, more_seconds = np.zeros((grown, 5), np.int64), np.zeros(grown, np.float64)
-                more[:ran] = records[:ran]
-                more_seconds[:ran] = seconds[:ran]
+            ran = counts.shape[0]
+            if used + ran > records.shape[0]:
+                grown = max(2 * records.shape[0], used + ran)
+                more, more_seconds = np.zeros((grown, 4), np.int64), np.zeros(grown, np.float64)
+                more[:used] = records[:used]
+                more_seconds[:used] = seconds[:used]
                 records, seconds = more, more_seconds
-            for d in range(counts.shape[0]):
-                if d >= ran:
-                    records[d, _PUSH] = 1
-                records[d, _FRONTIER] += counts[d, 0]
-                records[d, _DISCOVERED] += counts[d, 1]
-                records[d, _EXAMINED] += counts[d, 2]
-                records[d, _PUSH] &= counts[d, 3]
-                records[d, _VERTICES] += counts[d, 1]
-                seconds[d] += level_seconds[d]
-            ran = max(ran, counts.shape[0])
+            records[used:used + ran] = counts
+            seconds[used:used + ran] = level_seconds
+            lengths[first + g] = ran
+            used += ran
         _write_columns(levels, with_levels, parents, with_parents, n, column0 + first, count, visited, depths, values)
-    return records[:ran].copy(), seconds[:ran].copy()
+    return records[:used].copy(), seconds[:used].copy(), lengths
+
+
+def _depth_records(parts):
+    """The records of the depths of searches run one at a time (``parts``: each thread's
+    :func:`_separate_searches` output): depth d's counts and seconds the sums of the searches'
+    level d's, each measured alone; push where every search that ran it pushed; its vertices
+    the entries it found, each search's rows being its own."""
+    records = np.concatenate([p[0] for p in parts])
+    seconds = np.concatenate([p[1] for p in parts])
+    lengths = np.concatenate([p[2] for p in parts])
+    depth = np.arange(records.shape[0]) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    levels = int(lengths.max()) if lengths.shape[0] else 0
+    counts, summed = np.zeros((levels, 5), np.int64), np.zeros(levels)
+    for column in (_FRONTIER, _DISCOVERED, _EXAMINED):
+        np.add.at(counts[:, column], depth, records[:, column])
+    counts[:, _PUSH] = 1
+    np.minimum.at(counts[:, _PUSH], depth, records[:, _PUSH])
+    counts[:, _VERTICES] = counts[:, _DISCOVERED]
+    np.add.at(summed, depth, seconds)
+    return counts, summed
 
 
 @numba.njit(cache=True, nogil=True)
@@ -1084,19 +1098,9 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
         return _separate_searches(*graph, sources[lo:hi], lo, level_table, levels, parent_table, parents, *rule_args,
                                   start, max_levels, 1 if shares > 1 else threads, tick)
     if shares == 1:
-        return run(0, sources.shape[0])
+        return _depth_records([run(0, sources.shape[0])])
     bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
-    parts = list(_side_by_side().map(run, bounds[:-1], bounds[1:]))
-    depth = max(p[0].shape[0] for p in parts)
-    counts, seconds = np.zeros((depth, 5), np.int64), np.zeros(depth)
-    counts[:, _PUSH] = 1
-    for part_counts, part_seconds in parts:
-        ran = part_counts.shape[0]
-        push = counts[:ran, _PUSH] & part_counts[:, _PUSH]
-        counts[:ran] += part_counts
-        counts[:ran, _PUSH] = push
-        seconds[:ran] += part_seconds
-    return counts, seconds
+    return _depth_records(list(_side_by_side().map(run, bounds[:-1], bounds[1:])))
 
 
 _POOL = []
