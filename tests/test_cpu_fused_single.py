@@ -131,3 +131,39 @@ def test_the_rule_is_asked_once_a_level():
         rule.directions = [r[3] for r in records]
     assert stock.directions == asked.directions and 0 in stock.directions
     assert (stock.push, stock.previous, stock.unexplored) == (asked.push, asked.previous, asked.unexplored)
+
+
+# -- the thin levels' loop on a graph numbered locally ------------------------------------------------
+def mesh(rows, cols):
+    ids = np.arange(rows * cols).reshape(rows, cols)
+    return graph(np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()]),
+                 np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()]), rows * cols)
+
+
+def test_a_mesh_is_numbered_locally_a_kronecker_graph_is_not():
+    """The median |u - v| of sampled edges: a mesh's rows (1 or cols apart) are local, a path's
+    too (and a graph without edges); Kronecker's permuted labels and a random relabelling of the
+    mesh are not. The block keeps the answer (worked out once)."""
+    S, A = mesh(300, 200)
+    assert fused.local_numbering(A.block.by_col)
+    assert fused.thin_edges(A.block.by_col) == fused.LOCAL_THIN_EDGES
+    assert A.block.by_col.derived["thin_edges"] == fused.LOCAL_THIN_EDGES
+    assert fused.local_numbering(path(5000)[1].block.by_col)
+    K = ld.kronecker(13, backend="cpu")
+    assert not fused.local_numbering(K.block.by_col)
+    assert fused.thin_edges(K.block.by_col) == fused.THIN_EDGES
+    relabel = np.random.default_rng(1).permutation(S.shape[0])
+    shuffled = S[relabel][:, relabel].tocsr()
+    assert not fused.local_numbering(ld.Matrix.from_scipy(shuffled, backend="cpu").block.by_col)
+    assert fused.local_numbering(ld.Matrix.from_scipy(sp.csr_matrix((5, 5)), backend="cpu").block.by_col)
+
+
+@pytest.mark.parametrize("threshold", ["THIN_EDGES", "LOCAL_THIN_EDGES"])
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_mesh_levels_the_same_in_either_loop(threshold, direction):
+    """A mesh's levels of 1,000 to 8,000 out-edges in the thin levels' loop or as wide levels:
+    levels equal to scipy's and parents a BFS tree either way."""
+    S, A = mesh(400, 300)
+    A.block.by_col.derived["thin_edges"] = getattr(fused, threshold)
+    res = check_bfs(S, A, 0, direction)
+    assert max(r["edges_examined"] for r in res.stats) > fused.THIN_EDGES

@@ -56,7 +56,8 @@ from lagraph_dist.local.cpu_kernels.bitmap import empty_rows
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
-from lagraph_dist.local.cpu_kernels.fused import PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _search as _single_search
+from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _search as _single_search,
+                                                  thin_edges)
 from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
 from lagraph_dist.local.parts import LocalCSR
@@ -962,11 +963,12 @@ def _apart(records):
 # -- the searches one at a time ---------------------------------------------------------------
 @numba.njit(cache=True, nogil=True)
 def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, with_levels, parents, with_parents,
-                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds):
+                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds, thin):
     """Each search of ``sources`` (the tables' columns from ``column0`` on) run alone by the
     single search's compiled run (fused.py's ``_search``, as ``ld.bfs`` runs it, its rule
-    starting from ``start_state``), a group of :data:`SEPARATE_GROUP` searches between writes
-    of their columns into the (rows, k) tables (-1 where a search did not reach a vertex).
+    starting from ``start_state``, its thin levels those under ``thin`` out-edges), a group of
+    :data:`SEPARATE_GROUP` searches between writes of their columns into the (rows, k) tables
+    (-1 where a search did not reach a vertex).
     Returns the searches' level records one after another ((levels, 4): frontier,
     discovered, examined, push), their seconds, and each search's count of levels. Without
     the GIL: threads may run it side by side on other columns."""
@@ -990,7 +992,7 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
             counts, level_seconds, _, _, _, _, _ = _single_search(
                 oip, oix, iip, iix, no_inputs, visited[g], values[g] if with_parents else no_values, with_parents,
                 no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, mode, alpha, beta, rule_n,
-                state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds)
+                state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin)
             ran = counts.shape[0]
             if used + ran > records.shape[0]:
                 grown = max(2 * records.shape[0], used + ran)
@@ -1092,11 +1094,12 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     summed over the threads (its seconds: core seconds, more than the wall's)."""
     n = out_csr.nmajor
     graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
+    thin = thin_edges(out_csr)
     shares = min(threads, sources.shape[0]) if n < SINGLE_PARALLEL_ROWS else 1
 
     def run(lo, hi):
         return _separate_searches(*graph, sources[lo:hi], lo, level_table, levels, parent_table, parents, *rule_args,
-                                  start, max_levels, 1 if shares > 1 else threads, tick)
+                                  start, max_levels, 1 if shares > 1 else threads, tick, thin)
     if shares == 1:
         return _depth_records([run(0, sources.shape[0])])
     bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
