@@ -275,7 +275,8 @@ def memory_rows(name, record):
 
 # -- high-diameter records (peer_bench.py's deep table) ---------------------------------------------------
 for _name, _patterns in (("h200-high-diameter", ("h200-high-diameter-*.json",)),
-                         ("h100-high-diameter", H100_HIGH_DIAMETER)):
+                         ("h100-high-diameter", H100_HIGH_DIAMETER),
+                         ("cpu-high-diameter", ("high-diameter-*.json",))):
     region(_name, _patterns, peer_bench.DEEP_HEADER, provenance)(lambda name, record: peer_bench.deep_rows(record))
 
 
