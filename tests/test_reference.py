@@ -1,5 +1,6 @@
 """The graphblas reference BFS against the scipy oracle, and its argument checks."""
 
+import os
 import re
 from types import SimpleNamespace
 
@@ -266,3 +267,24 @@ def test_prepared_pattern_from_csr_or_coo(n, data, symmetric):
         expected = bfs_levels_scipy(S, root)
         for direction in ("push", "pushpull"):
             np.testing.assert_array_equal(bfs(from_csr, root, direction=direction)[0], expected)
+
+
+def test_prepared_symmetric_graph_within_the_bench_estimate():
+    """The bench checks python-graphblas's graph against free host memory before making it
+    (tools.bench.part_bytes): a symmetric graph's import (its rows, int64 indices, taken over,
+    no transpose) grows the process by no more than that estimate."""
+    import lagraph_dist as ld
+    from lagraph_dist.tools.bench import part_bytes
+    from lagraph_dist.tools.reference import prepare
+
+    def resident():
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    A = ld.kronecker(16, backend="cpu")
+    S = A.to_scipy()
+    prepare(sp.csr_matrix((2, 2)), symmetric=True)      # the library loaded first
+    before = resident()
+    graph = prepare(S, symmetric=True)
+    grown = resident() - before
+    assert graph.AT is graph.A and graph.A.nvals == S.nnz
+    assert grown <= part_bytes("graphblas", A)[0], grown

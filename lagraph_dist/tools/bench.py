@@ -315,8 +315,9 @@ def part_bytes(part, A):
     if part == "host graph":          # scipy CSR with bool data on rank 0 (pieces gathered there)
         gathered = 0 if A.grid.size == 1 else 16 * nnz
         return 13 * nnz + 8 * n + gathered, 0       # int64 indices where nnz passes 2**31
-    if part == "graphblas":           # A and A.T with int64 indices, and the import's copy
-        return 3 * 8 * nnz + 32 * n, 0
+    if part == "graphblas":           # A with int64 indices (the rows' import, or COO's pairs and
+        # the matrix made of them) and A.T, unless A is symmetric: then A alone, its own transpose
+        return 8 * nnz * (1 if A.symmetric else 3) + 32 * n, 0
     if part == "scipy":               # csgraph copies the data as float64 and checks the indices
         return 12 * nnz + 24 * n, 0
     if part == "cupyx-naive":         # float32 data and int32 indices and pointers, dense vectors
