@@ -349,7 +349,7 @@ def csr_by_counting(make_chunks, nmajor, nminor, xp, *, both=False, range_entrie
         kept[rows] = entries
         written += int(keys.shape[0])
         del keys, fresh
-    offsets[1:] = xp.cumsum(kept)
+    xp.cumsum(kept, out=offsets[1:])             # (in place: no third array a row at the end)
     return LocalCSR(offsets, indices[:written], nminor)
 
 
