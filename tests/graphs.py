@@ -27,6 +27,14 @@ def west_like_digraph(n: int = 67, seed: int = 67):
     return _unique_edges(src, dst, n), n
 
 
+def grid_edges(rows: int, cols: int):
+    """The edges of a rows x cols grid, each vertex to its right and lower neighbours (one
+    direction: symmetrize for a mesh), numbered row by row; ``(src, dst), n``."""
+    ids = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
+    return (np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()]),
+            np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])), rows * cols
+
+
 def triangle_mesh(rows: int = 34, cols: int = 34):
     """A symmetric triangulated grid with a self-loop on every vertex, like the finite-element
     meshes of the collection (jagmesh7): degrees 3 to 7 counting the loop, one component,

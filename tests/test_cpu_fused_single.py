@@ -6,6 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 import lagraph_dist as ld
+from graphs import grid_edges
 from helpers import DIRECTIONS, check_bfs, reference_levels
 
 fused = pytest.importorskip("lagraph_dist.local.cpu_kernels.fused")
@@ -135,9 +136,8 @@ def test_the_rule_is_asked_once_a_level():
 
 # -- the thin levels' loop on a graph numbered locally ------------------------------------------------
 def mesh(rows, cols):
-    ids = np.arange(rows * cols).reshape(rows, cols)
-    return graph(np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()]),
-                 np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()]), rows * cols)
+    (src, dst), n = grid_edges(rows, cols)
+    return graph(src, dst, n)
 
 
 def test_a_mesh_is_numbered_locally_a_kronecker_graph_is_not():

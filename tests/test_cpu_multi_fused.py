@@ -20,6 +20,7 @@ from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
 from extras_checks import check_tree, hop_levels, truncated
+from graphs import grid_edges
 from helpers import DIRECTIONS, edge_graphs
 
 NO_LIMIT = 10**9
@@ -29,6 +30,11 @@ def blocks(A):
     """(out-edges, in-edges, out-degrees) of a one-process matrix's block."""
     out = A.block.by_col
     return out, A.block.by_row, out.degrees()
+
+
+def mesh(rows, cols):
+    (src, dst), n = grid_edges(rows, cols)
+    return ld.Matrix.from_edges(src, dst, n, symmetrize=True)
 
 
 def run(A, sources, mode="auto", *, levels=True, parents=True, max_levels=NO_LIMIT, rows=None, rule=None,
@@ -335,23 +341,13 @@ def test_scatter_pull_long_rows(with_parents):
 def test_mesh(mode, width):
     """A 2D mesh (the graphs whose pull levels run from the frontier: a wave's edges are a few
     of the rows still short of some search), every direction."""
-    ids = np.arange(40 * 30).reshape(40, 30)
-    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
-    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
-    A = ld.Matrix.from_edges(src, dst, ids.size, symmetrize=True)
+    A = mesh(40, 30)
     S = sp.csr_matrix(A.to_scipy())
-    sources = np.random.default_rng(width).integers(0, ids.size, width)
+    sources = np.random.default_rng(width).integers(0, A.n, width)
     check_run(A, S, sources.tolist(), run(A, sources, mode), mode)
 
 
 # -- the searches one at a time ---------------------------------------------------------------
-def mesh(rows, cols):
-    ids = np.arange(rows * cols).reshape(rows, cols)
-    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
-    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
-    return ld.Matrix.from_edges(src, dst, ids.size, symmetrize=True)
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs(), data=st.data(), mode=st.sampled_from(DIRECTIONS),
        width=st.sampled_from([1, 3, 9, 70]), limit=st.sampled_from([NO_LIMIT, 0, 1, 3]),

@@ -112,8 +112,9 @@ def _networkx_betweenness(S, sources, directed, budget):
 def _graphblas_betweenness(S, sources, directed, budget):
     """python-graphblas running LAGraph's batched Brandes (all sources as the rows of k x n
     matrices: ``reference.betweenness_dependencies``) once, on the pattern converted before the
-    clock starts; the answer: the sources it ran and the dependencies it summed over them."""
-    pattern = prepare(S).A
+    clock starts (a symmetric one is its own transpose: none made); the answer: the sources it
+    ran and the dependencies it summed over them."""
+    pattern = prepare(S, symmetric=not directed).A
     started = time.perf_counter()
     dependencies = betweenness_dependencies(pattern, sources)
     return (list(sources), dependencies), len(sources), time.perf_counter() - started
