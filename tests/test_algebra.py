@@ -434,3 +434,35 @@ def test_single_entries_vectors(backend, first, n):
 def _on_host(array):
     """A part's array on the host (a CuPy array is copied back)."""
     return array.get() if hasattr(array, "get") else array
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("encoding", ["list", "bitmap"])
+@pytest.mark.parametrize("values, fill", [(np.array([4, -3, 9, 1]), -1), (np.array([2.5, 0, 1, 7]), 0),
+                                          (np.array([True, False, True, True]), -1),
+                                          (np.array([True, False, True, True]), False)])
+def test_vector_to_array_is_to_numpy_where_the_vector_lives(backend, encoding, values, fill):
+    """to_array gives the array to_numpy gives (values, fill, dtype), in the backend's memory,
+    from either encoding, with a size that is not a multiple of the words' 32 ids."""
+    v = ld.Vector.from_indices([70, 3, 0, 33], 71, values=values, backend=backend)
+    v = v.to_bitmap() if encoding == "bitmap" else v.to_list()
+    got = v.to_array(fill)
+    assert type(got).__module__.split(".")[0] == ("cupy" if v.backend.name == "gpu" else "numpy")
+    host = v.backend.to_host(got)
+    expected = np.full(71, fill, dtype=host.dtype)
+    expected[[70, 3, 0, 33]] = values
+    assert host.dtype == v.to_numpy(fill).dtype
+    np.testing.assert_array_equal(host, expected)
+    np.testing.assert_array_equal(host, v.to_numpy(fill))
+
+
+def test_host_indices_are_widened_a_slice_at_a_time(monkeypatch):
+    """A graph of more than 2^31 - 1 entries goes to scipy with int64 indices, widened slice by
+    slice where the block lives: the same ids as the block's."""
+    from lagraph_dist.algebra import matrix
+    monkeypatch.setattr(matrix, "EDGES_PER_HOST_SLICE", 7)
+    A = ld.kronecker(8, backend="cpu")
+    indices = A.block.by_col.indices
+    wide = A._host_indices(indices, wide=True)
+    assert wide.dtype == np.int64
+    np.testing.assert_array_equal(wide, indices)

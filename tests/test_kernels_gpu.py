@@ -714,3 +714,30 @@ def test_bfs_with_tile_push_levels(gpu, direction, tiny_push_cap):
     np.testing.assert_array_equal(ld.bfs(A, source, parents=False, direction=direction).levels.to_numpy(), expected)
     only = ld.bfs(A, source, levels=False, direction=direction).parents.to_numpy()
     np.testing.assert_array_equal(only >= 0, expected >= 0)
+
+
+@pytest.mark.parametrize("rows_are_heads", [False, True])
+@pytest.mark.parametrize("with_parents", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_edge_rules_match_twin(gpu, seed, with_parents, rows_are_heads):
+    """The validation's edge rules (runs of RULE_EDGES entries a thread, each finding its row by
+    one search) against the twin: a skewed block with empty rows, id maps of a 2 x 3 grid's
+    block, damaged depths so that every rule breaks somewhere, and every mark."""
+    cp = gpu.xp
+    rng = np.random.default_rng(seed)
+    nrows, ncols, n = 3000, 2500, 9000
+    degrees = np.where(rng.random(nrows) < 0.3, 0, rng.zipf(1.7, nrows).clip(1, 4000))
+    indptr = np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64)
+    indices = rng.integers(0, ncols, int(indptr[-1])).astype(np.int32)
+    row_map, col_map = (1000, 3000, 1000), (500, 1500, 500)
+    depth = rng.integers(-1, 6, n).astype(np.int64)
+    parents = rng.integers(-1, n, n).astype(np.int64) if with_parents else None
+    csr = LocalCSR(indptr, indices, ncols)
+    marks = np.zeros(n, np.uint8)
+    expected = K.check_edges(csr, row_map, col_map, rows_are_heads, depth, parents, marks)
+    gpu_marks = cp.zeros(n, cp.uint8)
+    got = gpu.kernels.check_edges(to_gpu(csr, cp), row_map, col_map, rows_are_heads, cp.asarray(depth),
+                                  None if parents is None else cp.asarray(parents), gpu_marks)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(gpu_marks.get(), marks)
+    assert marks.any()

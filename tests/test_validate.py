@@ -3,7 +3,6 @@ rejects its own kind of corruption."""
 
 import importlib
 import textwrap
-import tracemalloc
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -337,46 +336,8 @@ def outcome(A, source, levels, parents):
     return None
 
 
-@pytest.fixture(params=[None, 7, 3, 1], ids=["batch=default", "batch=7", "batch=3", "batch=1"])
-def edge_batch(request, monkeypatch):
-    """Run with the default EDGE_BATCH and with small ones, so several batches run."""
-    if request.param is not None:
-        monkeypatch.setattr(validate_module, "EDGE_BATCH", request.param)
-    return request.param
-
-
-def validation_peak(A, source, levels, parents):
-    """Peak bytes the host allocates (numpy reports to tracemalloc) while validate() runs."""
-    tracemalloc.start()
-    try:
-        validate(A, source, levels, parents)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
-def test_edge_batch_bounds_the_edge_temporaries(monkeypatch):
-    """The edge rules hold one batch of EDGE_BATCH edges' temporaries at a time: with small
-    batches the peak stays far below the size of the edges; with one batch of every edge it
-    is several times that size (so the measurement does see the temporaries)."""
-    n, m = 1000, 1 << 20
-    rng = np.random.default_rng(4)
-    src = rng.integers(0, n, m).astype(np.int32)       # int32: each batch is cast to int64
-    dst = rng.integers(0, n, m).astype(np.int32)
-    S = scipy.sparse.csr_matrix((np.ones(m, np.int8), (src, dst)), shape=(n, n))
-    levels, parents = reference_bfs(S, 0)
-    A = SimpleNamespace(n=n, grid=SimpleNamespace(comm=MPI.COMM_SELF), backend=numpy_backend(),
-                        local_edges=lambda on_device=False: (src, dst))
-    edge_bytes = src.nbytes + dst.nbytes
-    for args in [(levels, parents), (levels, None), (None, parents)]:
-        monkeypatch.setattr(validate_module, "EDGE_BATCH", 1 << 12)
-        assert validation_peak(A, 0, *args) < edge_bytes / 8
-        monkeypatch.setattr(validate_module, "EDGE_BATCH", m)
-        assert validation_peak(A, 0, *args) > 2 * edge_bytes
-
-
 @pytest.mark.parametrize("which", ["both", "levels", "parents"])
-def test_backend_valid_result_passes(edge_batch, which):
+def test_backend_valid_result_passes(which):
     A = backend_matrix(N, EDGES)
     lv = LEVELS if which != "parents" else None
     pa = PARENTS if which != "levels" else None
@@ -403,7 +364,7 @@ CORRUPTIONS = [
 
 @pytest.mark.parametrize("lv_changes,pa_changes", CORRUPTIONS)
 @pytest.mark.parametrize("which", ["both", "levels", "parents"])
-def test_backend_path_reports_like_numpy_path(edge_batch, lv_changes, pa_changes, which):
+def test_backend_path_reports_like_numpy_path(lv_changes, pa_changes, which):
     """Same verdict (rule, vertex, message) through the backend as through the plain fake."""
     lv, pa = corrupted(levels=lv_changes, parents=pa_changes)
     lv = lv if which != "parents" else None
@@ -414,10 +375,9 @@ def test_backend_path_reports_like_numpy_path(edge_batch, lv_changes, pa_changes
     assert outcome(backend_matrix(N, EDGES[::-1]), SOURCE, lv, pa) == expected
 
 
-def test_smallest_offending_edge_found_across_batches(monkeypatch):
-    """Vertex 3 unreached: 2 -> 3 and 1 -> 3 stop early, in different batches; the report
-    names the smallest head and then the smallest tail, whatever batch sees it first."""
-    monkeypatch.setattr(validate_module, "EDGE_BATCH", 1)
+def test_smallest_offending_edge_found_in_any_edge_order():
+    """Vertex 3 unreached: 2 -> 3 and 1 -> 3 stop early; the report names the smallest head
+    and then the smallest tail, whichever edge comes first."""
     lv, pa = corrupted(levels={3: -1, 4: -1}, parents={3: -1, 4: -1})
     for edges in (EDGES, EDGES[::-1]):
         for args in [(lv, pa), (lv, None), (None, pa)]:
@@ -425,7 +385,7 @@ def test_smallest_offending_edge_found_across_batches(monkeypatch):
             assert "edge 1 -> 3" in msg
 
 
-def test_backend_edge_out_of_range_in_last_batch(edge_batch):
+def test_backend_edge_out_of_range_in_last_batch():
     A = backend_matrix(N, EDGES + [(2, N)])
     with pytest.raises(InvalidValue, match="local_edges"):
         validate(A, SOURCE, LEVELS, PARENTS)
@@ -434,19 +394,19 @@ def test_backend_edge_out_of_range_in_last_batch(edge_batch):
         validate(A, SOURCE, LEVELS, None)
 
 
-def test_backend_int32_edges(edge_batch):
+def test_backend_int32_edges():
     validate(backend_matrix(N, EDGES, dtype=np.int32), SOURCE, LEVELS, PARENTS)
     check_raises(backend_matrix(N, EDGES, dtype=np.int32), *corrupted(parents={3: 8}),
                  "tree edge 8 -> 3")
 
 
-def test_backend_empty_and_single_vertex(edge_batch):
+def test_backend_empty_and_single_vertex():
     validate(backend_matrix(1, []), 0, np.array([0]), np.array([0]))
     validate(backend_matrix(1, [(0, 0)]), 0, None, np.array([0]))
     check_raises(backend_matrix(3, []), np.array([0, 1, -1]), None, "vertex 1")
 
 
-def test_backend_gathered_and_argument_errors(edge_batch):
+def test_backend_gathered_and_argument_errors():
     A = backend_matrix(N, EDGES)
     lv, pa = Gathered(LEVELS), Gathered(PARENTS)
     validate(A, SOURCE, lv, pa)
@@ -461,7 +421,7 @@ def test_backend_gathered_and_argument_errors(edge_batch):
 @settings(max_examples=80, deadline=None)
 @given(graph_and_source(), st.data())
 def test_backend_agrees_with_numpy_path_on_random_input(graph, data):
-    """Random graphs, edge orders, batch sizes and corruptions: identical verdicts."""
+    """Random graphs, edge orders and corruptions: identical verdicts."""
     n, edges, source = graph
     levels, parents = bfs_levels(n, edges, source)
     for _ in range(data.draw(st.integers(0, 3))):
@@ -473,14 +433,7 @@ def test_backend_agrees_with_numpy_path_on_random_input(graph, data):
     pa = parents if which != "levels" else None
     expected = outcome(fake_matrix(n, edges), source, lv, pa)
     shuffled = data.draw(st.permutations(edges))
-    batch = data.draw(st.integers(1, 8))
-    old = validate_module.EDGE_BATCH
-    validate_module.EDGE_BATCH = batch
-    try:
-        got = outcome(backend_matrix(n, shuffled), source, lv, pa)
-    finally:
-        validate_module.EDGE_BATCH = old
-    assert got == expected
+    assert outcome(backend_matrix(n, shuffled), source, lv, pa) == expected
 
 
 # The backend path on several ranks: marks go through to_host for the MPI allreduce.
@@ -491,8 +444,6 @@ MPI_BACKEND_SCRIPT = textwrap.dedent("""
     from mpi4py import MPI
     sys.path.insert(0, sys.argv[1])
     from lagraph_dist.tools.validate import validate
-    vmod = importlib.import_module("lagraph_dist.tools.validate")
-    vmod.EDGE_BATCH = 5
 
     comm = MPI.COMM_WORLD
     rank, size = comm.Get_rank(), comm.Get_size()
@@ -568,3 +519,64 @@ def test_backend_path_on_three_ranks(tmp_path):
     assert proc.returncode == 0, report
     for rank in range(3):
         assert f"rank {rank} ok" in proc.stdout, report
+
+
+# The edge rules' kernel against a loop over the edges written here from the rules' statement.
+def edge_rules_by_loop(indptr, indices, row_map, col_map, rows_are_heads, depth, parents):
+    """(first stopped-early key, first level-skip key, any endpoint out of range, marks)."""
+    def to_global(local, id_map):
+        block_len, stride, offset = id_map
+        return (local // block_len) * stride + offset + local % block_len
+
+    n = depth.shape[0]
+    stopped, skipped, out_of_range, marks = [], [], False, np.zeros(n, np.uint8)
+    for row in range(indptr.shape[0] - 1):
+        for e in range(indptr[row], indptr[row + 1]):
+            a, b = to_global(row, row_map), to_global(int(indices[e]), col_map)
+            tail, head = (b, a) if rows_are_heads else (a, b)
+            if not (0 <= tail < n and 0 <= head < n):
+                out_of_range = True
+                continue
+            if depth[tail] < 0:
+                continue
+            if depth[head] < 0:
+                stopped.append(head * n + tail)
+            elif depth[head] > depth[tail] + 1:
+                skipped.append(head * n + tail)
+            if (parents[head] == tail) if parents is not None else depth[head] == depth[tail] + 1:
+                marks[head] = 1
+    return min(stopped, default=None), min(skipped, default=None), out_of_range, marks
+
+
+@st.composite
+def edge_block_case(draw):
+    """A random block with random id maps (some ids landing outside [0, n)), depths and parents."""
+    nrows, ncols = draw(st.integers(1, 12)), draw(st.integers(1, 12))
+    degrees = draw(st.lists(st.integers(0, 5), min_size=nrows, max_size=nrows))
+    indptr = np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64)
+    indices = np.array(draw(st.lists(st.integers(0, ncols - 1), min_size=int(indptr[-1]),
+                                     max_size=int(indptr[-1]))), dtype=np.int32)
+    id_map = st.tuples(st.integers(1, 6), st.integers(6, 9), st.integers(0, 4))
+    n = draw(st.integers(1, 30))
+    depth = np.array(draw(st.lists(st.integers(-1, 4), min_size=n, max_size=n)), dtype=np.int64)
+    parents = np.array(draw(st.lists(st.integers(-1, n - 1), min_size=n, max_size=n)), dtype=np.int64)
+    return (indptr, indices, ncols, draw(id_map), draw(id_map), draw(st.booleans()), depth,
+            draw(st.sampled_from([parents, None])))
+
+
+@settings(max_examples=150, deadline=None)
+@given(edge_block_case())
+def test_edge_rules_kernel_matches_a_loop_over_the_edges(case):
+    from lagraph_dist.local import cpu_kernels
+    from lagraph_dist.local.engine import EDGE_RULE_NONE
+    from lagraph_dist.local.parts import LocalCSR
+    indptr, indices, ncols, row_map, col_map, rows_are_heads, depth, parents = case
+    marks = np.zeros(depth.shape[0], np.uint8)
+    found = cpu_kernels.check_edges(LocalCSR(indptr, indices, ncols), row_map, col_map, rows_are_heads, depth,
+                                    parents, marks)
+    stopped, skipped, out_of_range, expected_marks = edge_rules_by_loop(indptr, indices, row_map, col_map,
+                                                                        rows_are_heads, depth, parents)
+    assert found[0] == (EDGE_RULE_NONE if stopped is None else stopped)
+    assert found[1] == (EDGE_RULE_NONE if skipped is None else skipped)
+    assert (found[2] != EDGE_RULE_NONE) == out_of_range
+    np.testing.assert_array_equal(marks, expected_marks)

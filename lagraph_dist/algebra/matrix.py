@@ -388,6 +388,14 @@ class Matrix:
             src[start:stop], dst[start:stop] = self.backend.to_host(s), self.backend.to_host(d)
         return src, dst
 
+    def local_edge_block(self):
+        """This rank's edges as they are stored: (its CSR block by source, the ``(block_len,
+        stride, offset)`` maps that make its rows' and its entries' ids global, whether the
+        rows are the edges' heads (a transposed view)); for kernels that read edges in place."""
+        col_space, row_space = self.layout.col_space(self.grid.col), self.layout.row_space(self.grid.row)
+        return (self.block.by_col, (col_space.block_len, col_space.stride, col_space.offset),
+                (row_space.block_len, row_space.stride, row_space.offset), bool(self.transposed))
+
     def local_edge_slices(self, max_edges, count=None):
         """The edges of :meth:`local_edges` as backend arrays, at most ``max_edges`` at a time,
         so that only one slice of the block exists as global int64 ids at once; with ``count``,
@@ -416,7 +424,7 @@ class Matrix:
             checked_root(self.grid, root, everywhere=True)      # 0 or None, the one rank
             by_src = self.block.by_col       # (its rows past n are the block's padding, empty)
             indptr = self.backend.to_host(by_src.indptr[:self.n + 1])
-            indices = self.backend.to_host(by_src.indices)
+            indices = self._host_indices(by_src.indices, wide=by_src.nnz > np.iinfo(np.int32).max)
             S = sp.csr_matrix((np.ones(indices.shape[0], dtype=bool), indices, indptr), shape=(self.n, self.n))
             return S.T.tocsr() if self.transposed else S
         src, dst = gathered_edges(self, root, ordered=False)     # the CSR sorts them
@@ -424,6 +432,18 @@ class Matrix:
             return None
         data = np.ones(src.shape[0], dtype=bool)
         return sp.csr_matrix((data, (src, dst)), shape=(self.n, self.n))
+
+    def _host_indices(self, indices, wide):
+        """A block's int32 entries on the host; ``wide``: as int64, widened where they are a
+        slice at a time (scipy indexes a matrix of more than 2^31 - 1 entries with int64, and its
+        own widening on the host took 20 s at scale 27)."""
+        if not wide:
+            return self.backend.to_host(indices)
+        out = np.empty(indices.shape[0], dtype=np.int64)
+        for start in range(0, out.shape[0], EDGES_PER_HOST_SLICE):
+            stop = min(start + EDGES_PER_HOST_SLICE, out.shape[0])
+            out[start:stop] = self.backend.to_host(indices[start:stop].astype(np.int64))
+        return out
 
     # -- python-graphblas names and conversions out (lagraph_dist.io.interop) --------------------
     # Every conversion out is collective: each rank calls it. The object (the whole graph) is

@@ -21,8 +21,11 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Kernels", "DeviceKernels", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
+__all__ = ["Kernels", "DeviceKernels", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
            "MultiTarget", "FusedRecords"]
+
+#: a rule of :meth:`Kernels.check_edges` that no edge broke
+EDGE_RULE_NONE = np.uint64(np.iinfo(np.uint64).max)
 
 #: searches one fused multi-source run carries at most: 8 uint64 words a vertex
 MULTI_FUSED_MAX_WIDTH = 512
@@ -216,6 +219,16 @@ class Kernels(Protocol):
                         parents: bool, rule, max_levels: int) -> MultiFusedRun:
         """Up to MULTI_FUSED_MAX_WIDTH searches from ``sources``, every level in one call, in
         the directions ``rule`` (a stock DirectionRule, its state updated) gives."""
+
+    # the Graph500 edge rules of a validation (edge_rules.cu)
+    def check_edges(self, csr, row_map: tuple, col_map: tuple, rows_are_heads: bool, depth: Array,
+                    parents: Array | None, marks: Array) -> np.ndarray:
+        """One pass over ``csr``'s edges (its rows' vertices the tails, or the heads when
+        ``rows_are_heads``; ids made global by the ``(block_len, stride, offset)`` maps) against
+        int64 ``depth`` and ``parents`` (n,): the heads each edge vouches for set in ``marks``
+        (uint8, n); on the host, uint64 [smallest ``head * n + tail`` of an edge from a reached
+        tail to an unreached head, the same of one that skips a level, 0 if an endpoint is
+        outside [0, n)], :data:`EDGE_RULE_NONE` where nothing broke the rule."""
 
 
 @runtime_checkable

@@ -66,6 +66,8 @@ SWEEP_GROUP_WORDS = 32       # dependencies.cu: the words (64 searches each) who
                              # set of depth launches at most (ld_sweep_planes counts their columns
                              # in shared memory): a mesh's depth launches wait on chains of loads,
                              # and more slots a launch keep more of them in flight
+RULE_EDGES = 16              # edge_rules.cu: the consecutive entries a thread checks (a kernel
+                             # argument): one search of indptr finds a run's first row
 MAX_OWNERS = 64              # fold.cu, multi.cu: per-owner tables hold up to this many members
 
 # -- semiring and mask codes (template arguments / kernel arguments) -----------------------------

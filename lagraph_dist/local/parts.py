@@ -210,6 +210,19 @@ class LocalPart:
         return LocalPart("bitmap", self.length, self.nvals, dense, words=words, ids=self.ids,
                          ids_sorted=self.ids_sorted)
 
+    def dense(self, fill, dtype, backend):
+        """The part as one backend array of ``length`` values of ``dtype``, ``fill`` where there
+        is no entry: a bitmap's values kept where its bit is set, a list's scattered into place
+        (no compaction and no sort, where the gathers go through the list form)."""
+        xp = backend.xp
+        if self.encoding == "bitmap":
+            # bit i of word w is id 32 w + i: the words' bytes in order, each read low bit first
+            present = xp.unpackbits(self.words.view(xp.uint8), bitorder="little")[:self.length]
+            return xp.where(present.astype(bool), self.values, fill).astype(dtype, copy=False)
+        dense = xp.full(self.length, fill, dtype=dtype)
+        dense[self.ids] = self.values
+        return dense
+
     def copy(self, values=None) -> "LocalPart":
         """The same entries sharing no array with this part (with ``values``: those instead)."""
         copied = (lambda a: None if a is None else a.copy())

@@ -8,18 +8,21 @@ broken rule and its smallest vertex, so every rank raises the very same error.
 
 The array checks are written against an array module ``xp``: ``A.backend.xp`` (numpy on
 the CPU backend, cupy on the GPU backend), or numpy when ``A`` has no ``backend`` (plain
-stand-ins). ``levels``/``parents`` are moved to the device once; only scalars and the
-per-vertex ``uint8`` support marks (for the MPI allreduce, on host buffers because MPI
-need not be CUDA-aware) come back to the host. The edges are read in slices sized to the
-free memory (device or host; at most :data:`EDGE_BATCH`), and a real matrix turns only one
-slice of its block into global ids at a time, so validation never holds the whole edge list.
+stand-ins). ``levels``/``parents`` are moved to the device once (a vector's
+:meth:`~lagraph_dist.Vector.to_array` is already there); only scalars and the per-vertex
+``uint8`` support marks (for the MPI allreduce, on host buffers because MPI need not be
+CUDA-aware) come back to the host. The edge rules are one kernel of the backend's over the
+rank's block as it is stored (``Kernels.check_edges``: no edge list is made; at scale 27 on an
+H200 the slices of global ids it replaced took about 1 s a search); a stand-in's edges are
+sorted into a block on the host for the CPU's kernel.
 """
 
+
+from typing import NamedTuple
 
 import numpy as np
 from mpi4py import MPI
 
-from lagraph_dist.algebra import memory
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.errors import (
@@ -27,12 +30,11 @@ from lagraph_dist.core.errors import (
     InvalidValue,
     ValidationError,
 )
+from lagraph_dist.local import cpu_kernels
+from lagraph_dist.local.engine import EDGE_RULE_NONE
+from lagraph_dist.local.parts import LocalCSR
 
 __all__ = ["validate", "depths_by_pointer_jumping"]
-
-#: Most edges processed at once by the edge rules; fewer when the free memory is short
-#: (:func:`lagraph_dist.algebra.memory.edge_check_batch`).
-EDGE_BATCH = 2**27
 
 # Rule codes, in the order they are reported (lowest code wins, then lowest vertex).
 LEVELS_LENGTH = 1
@@ -58,16 +60,19 @@ _NO_ERROR = 17
 
 
 def _materialize(x):
-    """Turn a result argument into a numpy array (or keep None).
+    """Turn a result argument into a dense array (or keep None): a distributed vector's
+    ``to_array()`` (in its backend's memory) or ``to_numpy()``, else the array given.
 
-    Objects with ``to_numpy()`` are distributed vectors whose gather is collective, so
-    this must run on every rank, in the same order, before anything can raise.
+    A vector's gather is collective, so this must run on every rank, in the same order,
+    before anything can raise.
     """
     if x is None:
         return None
+    if hasattr(x, "to_array"):
+        return x.to_array()
     if hasattr(x, "to_numpy"):
-        x = x.to_numpy()
-    return np.asarray(x)
+        return np.asarray(x.to_numpy())
+    return x if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
 
 
 def _as_int64(name, arr):
@@ -99,33 +104,39 @@ class _Arrays:
             return np.asarray(self.backend.to_host(arr))
         return np.asarray(arr)
 
-    def batch_size(self, comm):
-        """Collective: edges per batch, sized to the free memory that this rank shares with
-        the other ranks of ``comm`` on its host or device (at most :data:`EDGE_BATCH`)."""
-        free, _ = memory.available_bytes(self.backend)
-        sharing = memory.ranks_sharing_memory(comm, self.backend)
-        return max(1, min(int(EDGE_BATCH), memory.edge_check_batch(free, sharing)))
-
-    def edge_batches(self, step):
-        """This rank's edges as int64 ``xp`` slices ``(src, dst)`` of at most ``step`` edges.
-
-        A matrix with ``local_edge_slices`` makes each slice's global ids from its block when
-        the slice's turn comes; other stand-ins hand over all their edges at once, sliced here.
-        """
-        if hasattr(self.A, "local_edge_slices"):
-            slices = self.A.local_edge_slices(step)
-        elif self.backend is None:
-            slices = _slices(*self.A.local_edges(), step)
+    def edge_block(self, n):
+        """This rank's edges as the edge rules' kernels take them, or None when an endpoint
+        is outside ``[0, n)``: a Matrix's own block, read where it lives by its backend's
+        kernels; a stand-in's ``local_edges()`` sorted into a block on the host, for the
+        CPU's."""
+        if hasattr(self.A, "local_edge_block"):
+            return _EdgeBlock(*self.A.local_edge_block(), self.backend.kernels, self.xp, lambda a: a)
+        if self.backend is None:
+            src, dst = self.A.local_edges()
         else:
-            slices = _slices(*self.A.local_edges(on_device=True), step)
-        for src, dst in slices:
-            yield (self.xp.asarray(src).astype(self.xp.int64, copy=False),
-                   self.xp.asarray(dst).astype(self.xp.int64, copy=False))
+            src, dst = (self.to_host(a) for a in self.A.local_edges(on_device=True))
+        src, dst = np.asarray(src).astype(np.int64), np.asarray(dst).astype(np.int64)
+        if np.any((src < 0) | (src >= n) | (dst < 0) | (dst >= n)):
+            return None
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+        heads = dst[np.argsort(src, kind="stable")].astype(np.int32)
+        identity = (max(n, 1), max(n, 1), 0)
+        return _EdgeBlock(LocalCSR(indptr, heads, n), identity, identity, False, cpu_kernels, np, self.to_host)
 
 
-def _slices(src, dst, step):
-    for i in range(0, int(src.shape[0]), step):
-        yield src[i:i + step], dst[i:i + step]
+class _EdgeBlock(NamedTuple):
+    """A block of edges and what checks it: ``csr`` with the ``(block_len, stride, offset)``
+    maps of its rows' and entries' ids, whether its rows are the heads, the kernel set, the
+    array module of its memory and how an array of the checks reaches that memory."""
+
+    csr: LocalCSR
+    row_map: tuple
+    col_map: tuple
+    rows_are_heads: bool
+    kernels: object
+    xp: object
+    to_kernels: object
 
 
 # --------------------------------------------------------------------------- verdicts
@@ -348,59 +359,41 @@ def _global_checks(xp, levels, parents, n, source):
 # --------------------------------------------------------------------------- edge rules
 
 
-def _out_of_range(xp, s, d, n):
-    """Does the batch hold an endpoint outside ``[0, n)`` (the matrix object itself broken)?"""
-    return bool(xp.any((s < 0) | (s >= n) | (d < 0) | (d >= n)))
+def _edge_finding(found, n):
+    """The finding of the edge rules' kernel results (see ``Kernels.check_edges``): an endpoint
+    out of range first (its id may not fit the key's vertex slot, so no vertex is recorded),
+    then the edge that stopped early, then the one that skips a level."""
+    if found[2] != EDGE_RULE_NONE:
+        return _Finding(EDGE_RANGE, 0)
+    for code, key in ((EDGE_STOPPED_EARLY, found[0]), (EDGE_LEVEL_SKIP, found[1])):
+        if key != EDGE_RULE_NONE:
+            head, tail = divmod(int(key), n)
+            return _Finding(code, head, tail)
+    return _Finding()
 
 
-def _smallest_edge(s, d, mask):
-    """``(head, tail)`` of the edge under ``mask`` with the smallest head, then tail."""
-    heads = d[mask]
-    v = int(heads.min())
-    return v, int(s[mask][heads == v].min())
-
-
-def _edge_scan(xp, batches, depth, parents, source):
-    """One pass over the edges, batch by batch: endpoints in range, per-edge rules and support
-    marks. A batch with an endpoint out of range ends the scan with an EDGE_RANGE finding (its
-    bad id may not fit the key's vertex slot, so no vertex is recorded).
+def _edge_scan(arrays, depth, parents, source):
+    """One pass over this rank's edges (one kernel over its block): the first broken edge rule
+    and the support marks.
 
     Per-edge rules: a reached tail needs a reached head at most one level deeper. The
-    offending edge reported is the one with the smallest head, then the smallest tail
-    (a lexicographic minimum, so it is the same however the edges are batched).
+    offending edge reported is the one with the smallest head, then the smallest tail.
 
     Support marks: each vertex v != source that this rank can vouch for. With parents: v
     is vouched for if the tree edge ``parents[v] -> v`` is stored here. With levels only:
     if some stored edge ``u -> v`` has ``level(u) == level(v) - 1``.
     """
     n = depth.shape[0]
-    first = {EDGE_STOPPED_EARLY: None, EDGE_LEVEL_SKIP: None}
-    marks = xp.zeros(n, dtype=xp.uint8)
-    for s, d in batches:
-        if _out_of_range(xp, s, d, n):
-            return _Finding(EDGE_RANGE, 0), marks
-        ds, dd = depth[s], depth[d]
-        from_reached = ds >= 0
-        reached_d = dd >= 0
-        stopped = from_reached & ~reached_d
-        skipped = from_reached & reached_d & (dd > ds + 1)
-        for code, mask in ((EDGE_STOPPED_EARLY, stopped), (EDGE_LEVEL_SKIP, skipped)):
-            if bool(xp.any(mask)):
-                cand = _smallest_edge(s, d, mask)
-                if first[code] is None or cand < first[code]:
-                    first[code] = cand
-        if parents is not None:
-            hit = parents[d] == s
-        else:
-            hit = from_reached & (ds == dd - 1)
-        marks[d[hit]] = 1
+    block = arrays.edge_block(n)
+    if block is None:
+        return _Finding(EDGE_RANGE, 0), None
+    depth = block.to_kernels(depth)
+    parents = None if parents is None else block.to_kernels(parents)
+    marks = block.xp.zeros(n, dtype=np.uint8)
+    found = block.kernels.check_edges(block.csr, block.row_map, block.col_map, block.rows_are_heads,
+                                      depth, parents, marks)
     marks[source] = 1
-    local = _Finding()
-    for code in (EDGE_STOPPED_EARLY, EDGE_LEVEL_SKIP):
-        if first[code] is not None:
-            local = _Finding(code, *first[code])
-            break
-    return local, marks
+    return _edge_finding(found, n), arrays.to_device(marks)
 
 
 def _support_finding(comm, arrays, marks, depth, parents):
@@ -419,8 +412,7 @@ def _support_finding(comm, arrays, marks, depth, parents):
 
 def _edge_checks(comm, arrays, depth, parents, n, source):
     """All rules that need the edges; collective, same call sequence on every rank."""
-    batches = arrays.edge_batches(arrays.batch_size(comm))
-    local, marks = _edge_scan(arrays.xp, batches, depth, parents, source)
+    local, marks = _edge_scan(arrays, depth, parents, source)
     broken = _agree(comm, local if local.code == EDGE_RANGE else _Finding(), n)
     if not broken.ok:
         return broken
@@ -451,8 +443,8 @@ def validate(A, source, levels, parents):
         If ``A`` has a ``backend`` (with ``xp`` and ``to_host``), the checks run with
         ``A.backend.xp`` (on the GPU for cupy) and the edges are read with
         ``A.local_edges(on_device=True)``; otherwise with numpy and ``A.local_edges()``.
-        A :class:`lagraph_dist.Matrix` is read through ``A.local_edge_slices(k)`` instead,
-        one slice of ``k`` edges at a time, ``k`` sized to the free memory.
+        A :class:`lagraph_dist.Matrix` is read through ``A.local_edge_block()`` instead: its
+        block, checked in place by its backend's kernels.
     source : int
         The BFS source vertex.
     levels : numpy.ndarray of int, object with ``to_numpy()``, or None

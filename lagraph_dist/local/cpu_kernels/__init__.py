@@ -12,7 +12,8 @@ the threads numba has (:func:`compile_kernels` sets them: the host's cores share
 MPI ranks), cut so that the result is the one-thread result.
 
 One module a CUDA source, as the kernels are split: ``bitmap`` (bitmap.cu), ``push``, ``pull``,
-``fold``, ``fused``, ``multi``, ``multi_fused`` (the fused multi-source run), ``dependencies``
+``fold``, ``fused``, ``multi``, ``multi_fused`` (the fused multi-source run), ``edge_rules`` (a
+validation's), ``dependencies``
 and ``components`` (optional members, no CUDA twin yet), and ``common`` for
 what push and pull share (common.cuh). This
 package is the CPU backend's kernels object: it names every twin.
@@ -24,7 +25,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from lagraph_dist.local import compile_notice
-from lagraph_dist.local.cpu_kernels import bitmap, components, dependencies, fold, fused, multi, multi_fused, pull, push
+from lagraph_dist.local.cpu_kernels import (bitmap, components, dependencies, edge_rules, fold, fused, multi, multi_fused,
+                                            pull, push)
 from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, list_from_bitmap,
                                                    new_counters, popcount, single_entries)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
@@ -34,6 +36,7 @@ from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count,
                                                   multi_nonzero_ids, multi_pack_parents, multi_popcounts, multi_pull,
                                                   multi_push)
 from lagraph_dist.local.cpu_kernels.components import connected_components
+from lagraph_dist.local.cpu_kernels.edge_rules import check_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
@@ -50,7 +53,7 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "bfs_fused", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
-           "path_dependencies", "dependencies_batch", "connected_components",
+           "path_dependencies", "dependencies_batch", "connected_components", "check_edges",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "set_kernel_threads",
            "compile_kernels"]
@@ -87,4 +90,5 @@ def compile_kernels():
     multi.warm_up(csr, in_map)
     dependencies.warm_up(csr)
     components.warm_up(csr)
+    edge_rules.warm_up(csr)
     parts.warm_up()

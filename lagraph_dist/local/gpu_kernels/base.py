@@ -86,6 +86,7 @@ def _ahead():
         "multi_fused": [_template("ld_multi_bfs_fused", w, b, p) for w, p in MULTI_FUSED_SHAPES for b in (1, 2)],
         "components": [],
         "dependencies": [],
+        "edge_rules": [],
     }
 
 

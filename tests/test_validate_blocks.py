@@ -1,8 +1,9 @@
-"""Validation of real matrices in edge batches: any batch size gives the verdict of one batch,
-the slices of a block are its edges, and small batches really hold less memory."""
-import importlib
+"""Validation of real matrices, whose edge rules run over each rank's block in place: the verdict
+is the one of the same edges handed over as a list, on one rank and on a grid; no edge list is
+made; and the slices of a block are its edges."""
 import textwrap
 import tracemalloc
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,14 +11,11 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mpi4py import MPI
 
 import lagraph_dist as ld
-from lagraph_dist.local import fit, recycle
-from lagraph_dist.algebra import memory
+from lagraph_dist.local import recycle
 from helpers import needs_mpi, run_mpi
-
-validate_module = importlib.import_module("lagraph_dist.tools.validate")
-
 
 def verdict(A, source, levels, parents):
     try:
@@ -27,10 +25,12 @@ def verdict(A, source, levels, parents):
     return None
 
 
-def verdict_with_batch(batch, *args):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(validate_module, "EDGE_BATCH", batch)
-        return verdict(*args)
+def edge_list_stand_in(A):
+    """The same graph as a one-rank stand-in that hands over its edges as a list (validated
+    through a block sorted on the host, with identity id maps)."""
+    coo = A.to_scipy().tocoo()
+    src, dst = coo.row.astype(np.int64), coo.col.astype(np.int64)
+    return SimpleNamespace(n=A.n, grid=SimpleNamespace(comm=MPI.COMM_SELF), local_edges=lambda: (src, dst))
 
 
 def scipy_levels(S, source):
@@ -64,8 +64,8 @@ def graph_result_and_damage(draw):
 
 
 @settings(max_examples=60, deadline=None)
-@given(graph_result_and_damage(), st.integers(1, 9), st.booleans())
-def test_any_batch_size_gives_the_verdict_of_one_batch(case, batch, transposed):
+@given(graph_result_and_damage(), st.booleans())
+def test_a_block_gives_the_verdict_of_its_edge_list(case, transposed):
     n, edges, source, changes, which = case
     src, dst = (np.array(e, dtype=np.int64) for e in zip(*edges))
     A = ld.Matrix.from_edges(src, dst, n, backend="cpu")
@@ -78,10 +78,10 @@ def test_any_batch_size_gives_the_verdict_of_one_batch(case, batch, transposed):
         result[name][vertex] = value
     lv = result["levels"] if which != "parents" else None
     pa = result["parents"] if which != "levels" else None
-    whole = verdict_with_batch(1 << 40, A, source, lv, pa)
+    in_place = verdict(A, source, lv, pa)
     if not changes:
-        assert whole is None
-    assert verdict_with_batch(batch, A, source, lv, pa) == whole
+        assert in_place is None
+    assert verdict(edge_list_stand_in(A), source, lv, pa) == in_place
 
 
 def test_slices_of_a_given_count_end_empty_and_must_hold_the_edges():
@@ -120,37 +120,28 @@ def validation_peak(A, source, levels, parents):
         tracemalloc.stop()
 
 
-def test_batches_follow_the_free_memory(monkeypatch):
-    """With the host reporting little free memory, validation holds a fraction of what the
-    whole edge list costs; with plenty, it takes the edges in one batch. (The recycling pool is
-    emptied first: its free arrays count as available memory, and a test before this one in the
-    same process may have left some.)"""
+def test_a_matrix_is_validated_without_an_edge_list():
+    """The edge rules read the block in place: validation's host peak is a few arrays of n,
+    far below the int64 (src, dst) list of the stored edges that a stand-in's check sorts.
+    A damaged result is still caught."""
     recycle.release()
     A = ld.kronecker(15, backend="cpu")
     res = ld.bfs(A, 5)
     levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
     edge_list = 16 * A.nvals                      # int64 (src, dst) of every stored edge
-    monkeypatch.setattr(fit, "host_memory", lambda: (1 << 42, 1 << 42))
-    roomy = validation_peak(A, 5, levels, parents)
-    assert roomy > edge_list                      # one batch: the whole list and more
-    monkeypatch.setattr(fit, "host_memory", lambda: (8 << 20, 1 << 42))
-    tight = validation_peak(A, 5, levels, parents)
-    assert tight < edge_list / 2
-    assert tight < roomy / 4
+    assert validation_peak(A, 5, levels, parents) < edge_list / 8
+    assert validation_peak(edge_list_stand_in(A), 5, levels, parents) > edge_list / 2
     assert verdict(A, 5, levels, parents) is None
     broken = parents.copy()
     broken[np.flatnonzero(levels == 2)[0]] = 5     # a parent two levels up
     assert verdict(A, 5, levels, broken) is not None
 
 
-
-
-
 MPI_SCRIPT = textwrap.dedent("""
-    import importlib
+    from types import SimpleNamespace
     import numpy as np
+    from mpi4py import MPI
     import lagraph_dist as ld
-    vmod = importlib.import_module("lagraph_dist.tools.validate")
     grid = ld.Grid(2, 2)
     A = ld.kronecker(9, seed=3, grid=grid, backend="cpu")
     res = ld.bfs(A, 7)
@@ -162,20 +153,23 @@ MPI_SCRIPT = textwrap.dedent("""
         bad_p[v] = (bad_p[v] + 1) % A.n
         cases += [(bad_l, None), (None, bad_p), (bad_l, bad_p)]
 
-    def verdicts(batch):
-        vmod.EDGE_BATCH = batch
+    coo = A.to_scipy(root=None).tocoo()
+    src, dst = coo.row.astype(np.int64), coo.col.astype(np.int64)
+    edge_list = SimpleNamespace(n=A.n, grid=SimpleNamespace(comm=MPI.COMM_SELF), local_edges=lambda: (src, dst))
+
+    def verdicts(matrix):
         out = []
         for lv, pa in cases:
             try:
-                ld.validate(A, 7, lv, pa)
+                ld.validate(matrix, 7, lv, pa)
                 out.append(None)
             except ld.ValidationError as exc:
                 out.append(str(exc))
         return out
 
-    whole, tiny = verdicts(1 << 40), verdicts(3)
+    whole, one_rank = verdicts(A), verdicts(edge_list)
     assert whole[0] is None and sum(v is not None for v in whole) > len(cases) // 2
-    assert tiny == whole, [(a, b) for a, b in zip(whole, tiny) if a != b][:3]
+    assert one_rank == whole, [(a, b) for a, b in zip(whole, one_rank) if a != b][:3]
     assert grid.comm.allgather(whole) == [whole] * 4
     print(f"rank {grid.rank} ok", flush=True)
 """)
@@ -184,7 +178,7 @@ MPI_SCRIPT = textwrap.dedent("""
 @pytest.mark.mpi
 @needs_mpi
 @pytest.mark.timeout(180)
-def test_batches_on_a_2x2_grid(tmp_path):
+def test_blocks_of_a_2x2_grid_give_the_verdict_of_one_edge_list(tmp_path):
     script = tmp_path / "check.py"
     script.write_text(MPI_SCRIPT)
     done = run_mpi(4, script, timeout=150)
