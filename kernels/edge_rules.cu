@@ -51,8 +51,9 @@ extern "C" __global__ void ld_check_edges(const i64* __restrict__ indptr, const 
             const u64 key = (u64)head * (u64)n + (u64)tail;
             if (head_depth < 0) atomicMin(found, key);
             else if (head_depth > tail_depth + 1) atomicMin(found + 1, key);
-            const bool vouches = parents != nullptr ? __ldg(parents + head) == tail : head_depth == tail_depth + 1;
-            if (vouches) marks[head] = 1;
+            // a tree edge leads one level down (the rules before these checked it): only then
+            // are the head's parent and its mark touched
+            if (head_depth == tail_depth + 1 && (parents == nullptr || __ldg(parents + head) == tail)) marks[head] = 1;
         }
     }
 }

@@ -456,13 +456,15 @@ def test_vector_to_array_is_to_numpy_where_the_vector_lives(backend, encoding, v
     np.testing.assert_array_equal(host, v.to_numpy(fill))
 
 
-def test_host_indices_are_widened_a_slice_at_a_time(monkeypatch):
-    """A graph of more than 2^31 - 1 entries goes to scipy with int64 indices, widened slice by
-    slice where the block lives: the same ids as the block's."""
+def test_host_csr_is_made_a_slice_at_a_time(monkeypatch):
+    """The pattern on the host in any index type, its entries copied slice by slice where the
+    block lives: the rows scipy gathers."""
     from lagraph_dist.algebra import matrix
     monkeypatch.setattr(matrix, "EDGES_PER_HOST_SLICE", 7)
     A = ld.kronecker(8, backend="cpu")
-    indices = A.block.by_col.indices
-    wide = A._host_indices(indices, wide=True)
-    assert wide.dtype == np.int64
-    np.testing.assert_array_equal(wide, indices)
+    S = A.to_scipy()
+    for index_dtype in (np.int32, np.int64, np.uint64):
+        indptr, indices = A.host_csr(index_dtype)
+        assert indices.dtype == index_dtype and indptr.dtype in (index_dtype, np.int64)
+        np.testing.assert_array_equal(indptr, S.indptr)
+        np.testing.assert_array_equal(indices, S.indices)

@@ -22,6 +22,8 @@ from lagraph_dist.core.errors import (
     IndexOutOfBound,
     InvalidValue,
 )
+import lagraph_dist as ld
+from lagraph_dist.tools import reference
 from lagraph_dist.tools.reference import bfs, bfs_levels_scipy
 from lagraph_dist.tools.validate import validate
 
@@ -288,3 +290,26 @@ def test_prepared_symmetric_graph_within_the_bench_estimate():
     grown = resident() - before
     assert graph.AT is graph.A and graph.A.nvals == S.nnz
     assert grown <= part_bytes("graphblas", A)[0], grown
+
+
+def test_a_host_pattern_is_taken_as_it_is():
+    """A one-rank matrix's host_csr as uint64 arrays: python-graphblas takes them without a
+    copy (it owns their memory after: the arrays no longer do) and searches the same graph as
+    through scipy."""
+    A = ld.kronecker(9, seed=4, backend="cpu")
+    S = A.to_scipy()
+    indptr, indices = A.host_csr(np.uint64)
+    assert indptr.dtype == indices.dtype == np.uint64
+    np.testing.assert_array_equal(indptr, S.indptr)
+    np.testing.assert_array_equal(indices, S.indices)
+    given = reference.prepare(reference.HostPattern(A.n, indptr, indices), symmetric=True)
+    assert not indices.flags.owndata and not indptr.flags.owndata     # given away, not copied
+    from_scipy = reference.prepare(S, symmetric=True)
+    for root in (0, 17, 300):
+        np.testing.assert_array_equal(reference.bfs(given, root)[0], reference.bfs(from_scipy, root)[0])
+
+
+def test_host_csr_refuses_what_it_cannot_read_as_stored():
+    A = ld.Matrix.from_edges(np.array([0, 1, 2]), np.array([1, 2, 0]), 3, backend="cpu")
+    with pytest.raises(ld.Unsupported, match="transposed view"):
+        A.T.host_csr()

@@ -543,7 +543,8 @@ def edge_rules_by_loop(indptr, indices, row_map, col_map, rows_are_heads, depth,
                 stopped.append(head * n + tail)
             elif depth[head] > depth[tail] + 1:
                 skipped.append(head * n + tail)
-            if (parents[head] == tail) if parents is not None else depth[head] == depth[tail] + 1:
+            one_down = depth[head] == depth[tail] + 1       # (a tree edge must be: checked before)
+            if one_down and (parents is None or parents[head] == tail):
                 marks[head] = 1
     return min(stopped, default=None), min(skipped, default=None), out_of_range, marks
 

@@ -14,7 +14,7 @@ from lagraph_dist.comm.agreement import whole
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.local.backend import get_backend
 from lagraph_dist.core.checks import check_size, check_vertex, check_vertex_array
-from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue
+from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidValue, Unsupported
 from lagraph_dist.comm.grid import Layout, default_grid
 from lagraph_dist.local.parts import LocalCSR, LocalPart, csr_by_counting, csr_from_edges, sorted_runs
 from lagraph_dist.algebra.memory import (EDGES_PER_CHUNK, by_row_copy_bytes, check_fits,
@@ -423,8 +423,8 @@ class Matrix:
         if self.grid.size == 1:      # the block is the matrix: its CSR by source, copied as it is
             checked_root(self.grid, root, everywhere=True)      # 0 or None, the one rank
             by_src = self.block.by_col       # (its rows past n are the block's padding, empty)
-            indptr = self.backend.to_host(by_src.indptr[:self.n + 1])
-            indices = self._host_indices(by_src.indices, wide=by_src.nnz > np.iinfo(np.int32).max)
+            wide = by_src.nnz > np.iinfo(np.int32).max
+            indptr, indices = self.host_csr(np.int64 if wide else np.int32)
             S = sp.csr_matrix((np.ones(indices.shape[0], dtype=bool), indices, indptr), shape=(self.n, self.n))
             return S.T.tocsr() if self.transposed else S
         src, dst = gathered_edges(self, root, ordered=False)     # the CSR sorts them
@@ -433,17 +433,26 @@ class Matrix:
         data = np.ones(src.shape[0], dtype=bool)
         return sp.csr_matrix((data, (src, dst)), shape=(self.n, self.n))
 
-    def _host_indices(self, indices, wide):
-        """A block's int32 entries on the host; ``wide``: as int64, widened where they are a
-        slice at a time (scipy indexes a matrix of more than 2^31 - 1 entries with int64, and its
-        own widening on the host took 20 s at scale 27)."""
-        if not wide:
-            return self.backend.to_host(indices)
-        out = np.empty(indices.shape[0], dtype=np.int64)
-        for start in range(0, out.shape[0], EDGES_PER_HOST_SLICE):
-            stop = min(start + EDGES_PER_HOST_SLICE, out.shape[0])
-            out[start:stop] = self.backend.to_host(indices[start:stop].astype(np.int64))
-        return out
+    def host_csr(self, index_dtype=np.int64):
+        """The pattern of a one-rank matrix as host (indptr, indices) arrays of ``index_dtype``
+        (int64 indptr where it is int32 and would overflow), each owned by its array: the
+        entries made wide where they live a slice at a time and copied straight into place
+        (scipy's own widening on the host took 20 s at scale 27, and python-graphblas takes
+        uint64 arrays it may own without a copy). Stored rows by source, as :meth:`to_scipy`."""
+        if self.grid.size != 1 or self.transposed:
+            where = f"on {self.grid.size} ranks" if self.grid.size != 1 else "a transposed view"
+            raise Unsupported(f"host_csr reads a one-rank matrix as it is stored; this one is {where} "
+                              f"(to_scipy gathers any)")
+        by_src = self.block.by_col
+        index_dtype = np.dtype(index_dtype)
+        wide = np.dtype(np.int64) if index_dtype == np.int32 and by_src.nnz > np.iinfo(np.int32).max else index_dtype
+        indptr = np.empty(self.n + 1, dtype=wide)
+        self.backend.to_host(by_src.indptr[:self.n + 1].astype(wide), out=indptr)
+        indices = np.empty(by_src.nnz, dtype=index_dtype)
+        for start in range(0, by_src.nnz, EDGES_PER_HOST_SLICE):
+            stop = min(start + EDGES_PER_HOST_SLICE, by_src.nnz)
+            self.backend.to_host(by_src.indices[start:stop].astype(index_dtype), out=indices[start:stop])
+        return indptr, indices
 
     # -- python-graphblas names and conversions out (lagraph_dist.io.interop) --------------------
     # Every conversion out is collective: each rank calls it. The object (the whole graph) is

@@ -87,9 +87,13 @@ class Backend:
             return make()[0]
         return self.kernels.made_ahead(key, make)
 
-    def to_host(self, array):
-        """A numpy view/copy of an array of this backend (a device read on the GPU backend)."""
-        return array if self.xp is np else self.kernels.read(array)
+    def to_host(self, array, out=None):
+        """A numpy view/copy of an array of this backend (a device read on the GPU backend);
+        with ``out`` (C-contiguous numpy, the same shape and dtype), copied into it instead."""
+        if out is not None and self.xp is np:
+            out[...] = array
+            return out
+        return array if self.xp is np else self.kernels.read(array, out=out)
 
     @property
     def device_reads(self) -> int:

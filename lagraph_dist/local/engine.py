@@ -225,8 +225,9 @@ class Kernels(Protocol):
                     parents: Array | None, marks: Array) -> np.ndarray:
         """One pass over ``csr``'s edges (its rows' vertices the tails, or the heads when
         ``rows_are_heads``; ids made global by the ``(block_len, stride, offset)`` maps) against
-        int64 ``depth`` and ``parents`` (n,): the heads each edge vouches for set in ``marks``
-        (uint8, n); on the host, uint64 [smallest ``head * n + tail`` of an edge from a reached
+        int64 ``depth`` and ``parents`` (n,): in ``marks`` (uint8, n), the head of each edge
+        from a reached tail one level up that is, where ``parents`` is given, its tree edge; on
+        the host, uint64 [smallest ``head * n + tail`` of an edge from a reached
         tail to an unreached head, the same of one that skips a level, 0 if an endpoint is
         outside [0, n)], :data:`EDGE_RULE_NONE` where nothing broke the rule."""
 
@@ -275,8 +276,8 @@ class DeviceKernels(Kernels, Protocol):
     reads: int
     launches: int
 
-    def read(self, array: Array) -> np.ndarray:
-        """A device array on the host (one counted read)."""
+    def read(self, array: Array, out: np.ndarray | None = None) -> np.ndarray:
+        """A device array on the host (one counted read), into ``out`` when given."""
 
     def made_ahead(self, key, make):
         """``make()``'s first value, made while the previous search of ``key`` ran where small."""

@@ -35,7 +35,7 @@ from lagraph_dist.algebra.levels import separate_levels
 from lagraph_dist.semirings import binary, plus
 from lagraph_dist.core.text import plural
 from lagraph_dist.core.version import code_identity
-from lagraph_dist.tools.peers import HOST_PEERS, PEER_SECONDS, PEERS
+from lagraph_dist.tools.peers import HOST_PEERS, PEER_SECONDS, PEERS, SCIPY_PEERS
 
 __all__ = ["BenchConfig", "Progress", "pick_roots", "run_bench", "teps_summary", "environment",
            "device_name", "format_table", "write_json", "PEERS"]
@@ -597,16 +597,21 @@ def _warn_if_oversubscribed(load, rank):
             f"{plural(load['usable_cores'], 'rank')} a host"), stacklevel=3)
 
 
-def _host_graph(A, needed, progress):
-    """Collective: the whole graph as a scipy CSR on rank 0 (None elsewhere), or (None, why)
-    on every rank when it is not needed or cannot fit."""
+def _host_graph(A, needed, progress, as_scipy):
+    """Collective: the whole graph on rank 0 (None elsewhere), or (None, why) on every rank
+    when it is not needed or cannot fit. A scipy CSR where ``as_scipy`` (a peer reads one) or
+    the graph is on several ranks; else python-graphblas's arrays
+    (:class:`~lagraph_dist.tools.reference.HostPattern`), which it takes without a copy (at
+    scale 27 the scipy matrix and python-graphblas's copy of it took 40 s)."""
     if not needed:
         return None, "no host peer or level check asked for it"
     reason = A.grid.comm.bcast(why_not_fits("host graph", A) if A.grid.rank == 0 else None, root=0)
     if reason is not None:
         progress.say(f"host copy of the graph skipped: {reason}")
         return None, reason
-    return A.to_scipy(root=0), None
+    if as_scipy or A.grid.size > 1 or A.transposed:
+        return A.to_scipy(root=0), None
+    return reference.HostPattern(A.n, *A.host_csr(np.uint64)), None
 
 
 def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
@@ -661,10 +666,10 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
     runs = record["lagraph_dist"]
     with progress.phase("peers"):
         needs_host = config.check_levels or any(p in HOST_PEERS for p in config.peers)
-        S, no_host = _host_graph(A, needs_host, progress)
+        S, no_host = _host_graph(A, needs_host, progress, as_scipy=any(p in SCIPY_PEERS for p in config.peers))
         degrees = A.out_degree().to_numpy(fill=0) if no_host else None     # collective, like no_host
         if A.grid.rank == 0:
-            degrees = np.diff(S.indptr) if S is not None else degrees
+            degrees = np.diff(S.indptr).astype(np.int64) if S is not None else degrees
             reference_digests = {}
             record["peers"], prepared = _peer_runs(S, peer_roots, config, A, progress, degrees, reference_digests)
             if config.check_levels:

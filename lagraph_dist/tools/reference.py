@@ -8,6 +8,7 @@ package is imported lazily so that this module imports without the ``reference``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -24,7 +25,7 @@ from lagraph_dist.core.errors import (
 from lagraph_dist.core.text import plural
 from lagraph_dist.tools.validate import depths_by_pointer_jumping, validate
 
-__all__ = ["bfs", "bfs_levels_scipy", "compare", "Comparison", "connected_components", "eccentricity",
+__all__ = ["HostPattern", "bfs", "bfs_levels_scipy", "compare", "Comparison", "connected_components", "eccentricity",
            "betweenness_dependencies"]
 
 _DIRECTIONS = ("push", "pushpull")
@@ -75,6 +76,15 @@ def _scipy_pattern_coo(S):
     return coo.row.astype(np.int64, copy=False), coo.col.astype(np.int64, copy=False)
 
 
+class HostPattern(NamedTuple):
+    """A pattern as canonical CSR arrays on the host (rows sorted, no duplicates), uint64 and
+    owned by their arrays, given away to python-graphblas (``Matrix.host_csr(np.uint64)``)."""
+
+    n: int
+    indptr: np.ndarray
+    indices: np.ndarray
+
+
 def _to_graphblas_pattern(gb, S):
     """Convert ``S`` into an n-by-n boolean ``graphblas.Matrix`` holding its pattern.
 
@@ -82,7 +92,7 @@ def _to_graphblas_pattern(gb, S):
     ----------
     gb : module
         The ``graphblas`` package.
-    S : scipy sparse matrix/array or graphblas.Matrix
+    S : scipy sparse matrix/array, graphblas.Matrix or HostPattern
 
     Returns
     -------
@@ -90,6 +100,11 @@ def _to_graphblas_pattern(gb, S):
         Boolean, iso-valued, duplicates merged.
     n : int
     """
+    if isinstance(S, HostPattern):
+        # uint64 arrays the caller gives away: graphblas owns them as they are, without a copy
+        A = gb.Matrix.ss.import_csr(nrows=S.n, ncols=S.n, indptr=S.indptr, col_indices=S.indices,
+                                    values=np.ones(1, bool), is_iso=True, sorted_cols=True, take_ownership=True)
+        return A, S.n
     if isinstance(S, gb.Matrix):
         n = _square_size((S.nrows, S.ncols))
         A = gb.Matrix(bool, n, n)

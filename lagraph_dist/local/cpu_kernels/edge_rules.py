@@ -9,8 +9,10 @@ its entries ``col_map(indices[e])`` (each map a ``(block_len, stride, offset)``
 * the head must be reached (else the edge says the search stopped early), and at most one level
   deeper than the tail (else it skips a level); the first broken edge of each rule is the one of
   smallest key ``head * n + tail``;
-* the edge vouches for its head (``marks[head] = 1``) when it is the head's tree edge
-  (``parents[head] == tail``) or, without parents, when it comes from exactly one level up.
+* the edge vouches for its head (``marks[head] = 1``) when it comes from exactly one level up
+  and, where parents are given, is the head's tree edge (``parents[head] == tail``). (The rules
+  checked before these put every parent one level up, so only such edges can be tree edges, and
+  only they read ``parents``.)
 
 Edges from unreached tails are not read further. An endpoint outside ``[0, n)`` (a broken block)
 is reported in the third slot. One thread: a check, not a timed search.
@@ -46,8 +48,7 @@ def _check(indptr, indices, row_map, col_map, rows_are_heads, depth, parents, ha
                 found[0] = min(found[0], key)
             elif head_depth > tail_depth + 1:
                 found[1] = min(found[1], key)
-            vouches = parents[head] == tail if has_parents else head_depth == tail_depth + 1
-            if vouches:
+            if head_depth == tail_depth + 1 and (not has_parents or parents[head] == tail):
                 marks[head] = 1
 
 

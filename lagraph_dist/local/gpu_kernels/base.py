@@ -252,10 +252,11 @@ class KernelsBase:
             key, make = wanted
             self._ahead = (key, make())
 
-    def read(self, array):
-        """The way this backend copies device data to the host (counted): a new host array."""
+    def read(self, array, out=None):
+        """The way this backend copies device data to the host (counted): a new host array, or
+        ``out`` (a C-contiguous numpy array of the same shape and dtype) written."""
         self.reads += 1
-        return self.cp.asnumpy(array)
+        return self.cp.asnumpy(array, out=out)
 
     def read_mirrored(self, mirror):
         """Wait for the current stream, then ``mirror``'s numpy view (a :class:`PinnedMirror`
