@@ -424,7 +424,7 @@ class Matrix:
             checked_root(self.grid, root, everywhere=True)      # 0 or None, the one rank
             by_src = self.block.by_col       # (its rows past n are the block's padding, empty)
             wide = by_src.nnz > np.iinfo(np.int32).max
-            indptr, indices = self.host_csr(np.int64 if wide else np.int32)
+            indptr, indices = self._stored_host_csr(np.int64 if wide else np.int32)
             S = sp.csr_matrix((np.ones(indices.shape[0], dtype=bool), indices, indptr), shape=(self.n, self.n))
             return S.T.tocsr() if self.transposed else S
         src, dst = gathered_edges(self, root, ordered=False)     # the CSR sorts them
@@ -443,6 +443,10 @@ class Matrix:
             where = f"on {self.grid.size} ranks" if self.grid.size != 1 else "a transposed view"
             raise Unsupported(f"host_csr reads a one-rank matrix as it is stored; this one is {where} "
                               f"(to_scipy gathers any)")
+        return self._stored_host_csr(index_dtype)
+
+    def _stored_host_csr(self, index_dtype):
+        """:meth:`host_csr` of the block as it is stored, whatever the view."""
         by_src = self.block.by_col
         index_dtype = np.dtype(index_dtype)
         wide = np.dtype(np.int64) if index_dtype == np.int32 and by_src.nnz > np.iinfo(np.int32).max else index_dtype

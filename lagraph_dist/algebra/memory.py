@@ -31,7 +31,7 @@ __all__ = ["MemoryEstimate", "estimate_memory", "estimate_to_fit", "transpose_by
            "multi_search_bytes",
            "multi_output_bytes", "MultiPlan", "plan_multi_batches", "check_fits", "require_fit",
            "free_share", "passes_to_fit", "available_bytes", "host_memory", "ranks_sharing_memory",
-           "edge_check_batch", "format_bytes", "EDGES_PER_CHUNK", "sweep_bytes", "sweep_join_room"]
+           "format_bytes", "EDGES_PER_CHUNK", "sweep_bytes", "sweep_join_room"]
 
 #: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized):
 #: a chunk's temporaries on the GPU (the generator's draws, the sorts of the one-GPU build) are
@@ -115,12 +115,6 @@ def sweep_join_room(backend) -> int:
     """Bytes a joined levels block for the sweeps may take now (SWEEP_JOIN_SHARE of the free
     memory of ``backend``)."""
     return int(SWEEP_JOIN_SHARE * free_share(backend))
-
-
-# -- validation walks the edges in batches; each edge of a batch costs this much at once
-EDGE_CHECK_BYTES_PER_EDGE = 96   # entry rows, global int64 ids, their depths, the rule masks
-EDGE_CHECK_SHARE = 0.5           # of the free memory given to one batch: the rest is headroom
-EDGE_CHECK_FLOOR = 1 << 16       # edges: below this the Python loop costs more than it saves
 
 
 @dataclass(frozen=True)
@@ -354,9 +348,3 @@ def plan_multi_batches(free_bytes, host_free_bytes, n, nvals, *, sources, backen
             return MultiPlan(width, True)
     return MultiPlan(0, False)
 
-
-def edge_check_batch(free_bytes, sharing=1):
-    """Edges validation may check at once with ``free_bytes`` free, shared by ``sharing``
-    ranks that check their edges at the same time."""
-    share = int(EDGE_CHECK_SHARE * free_bytes) // max(1, sharing)
-    return max(EDGE_CHECK_FLOOR, share // EDGE_CHECK_BYTES_PER_EDGE)
