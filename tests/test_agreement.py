@@ -29,6 +29,8 @@ LOCAL_METHODS = {
     "Matrix": {"agreement_text": "what the check compares", "vertex_id": "reads the labels every rank holds",
                "local_edges": "this rank's own edges",
                "local_edge_slices": "this rank's own edges",
+               "local_edge_block": "this rank's own edges",
+               "host_csr": "a one-rank matrix's own block (refused on a grid, alike on every rank)",
                "mxv": "builds an expression; writing it (w << ...) is the collective"},
     "Vector": {"agreement_text": "what the check compares", "single": "calls Vector.singles, which is checked",
                "dup": "copies this rank's part", "to_list": "re-encodes this rank's part",
