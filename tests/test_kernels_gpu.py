@@ -722,7 +722,8 @@ def test_bfs_with_tile_push_levels(gpu, direction, tiny_push_cap):
 def test_edge_rules_match_twin(gpu, seed, with_parents, rows_are_heads):
     """The validation's edge rules (runs of RULE_EDGES entries a thread, each finding its row by
     one search) against the twin: a skewed block with empty rows, id maps of a 2 x 3 grid's
-    block, damaged depths so that every rule breaks somewhere, and every mark."""
+    block, damaged depths so that every rule breaks somewhere, and every mark (with parents,
+    some heads given the tail of an edge one level down, the only edges that mark)."""
     cp = gpu.xp
     rng = np.random.default_rng(seed)
     nrows, ncols, n = 3000, 2500, 9000
@@ -731,7 +732,15 @@ def test_edge_rules_match_twin(gpu, seed, with_parents, rows_are_heads):
     indices = rng.integers(0, ncols, int(indptr[-1])).astype(np.int32)
     row_map, col_map = (1000, 3000, 1000), (500, 1500, 500)
     depth = rng.integers(-1, 6, n).astype(np.int64)
-    parents = rng.integers(-1, n, n).astype(np.int64) if with_parents else None
+    parents = None
+    if with_parents:     # random, but the tree edge of some heads that have an edge one level down
+        parents = rng.integers(-1, n, n).astype(np.int64)
+        by_map = lambda local, m: (local // m[0]) * m[1] + m[2] + local % m[0]     # noqa: E731
+        ends = (by_map(np.repeat(np.arange(nrows), degrees), row_map), by_map(indices.astype(np.int64), col_map))
+        tails, heads = ends[::-1] if rows_are_heads else ends
+        one_down = np.flatnonzero((depth[tails] >= 0) & (depth[heads] == depth[tails] + 1))
+        picked = rng.choice(one_down, 200)
+        parents[heads[picked]] = tails[picked]
     csr = LocalCSR(indptr, indices, ncols)
     marks = np.zeros(n, np.uint8)
     expected = K.check_edges(csr, row_map, col_map, rows_are_heads, depth, parents, marks)
