@@ -571,13 +571,17 @@ def test_edge_rules_kernel_matches_a_loop_over_the_edges(case):
     from lagraph_dist.local import cpu_kernels
     from lagraph_dist.local.engine import EDGE_RULE_NONE
     from lagraph_dist.local.parts import LocalCSR
+    from lagraph_dist.local.cpu_kernels import edge_rules
     indptr, indices, ncols, row_map, col_map, rows_are_heads, depth, parents = case
-    marks = np.zeros(depth.shape[0], np.uint8)
-    found = cpu_kernels.check_edges(LocalCSR(indptr, indices, ncols), row_map, col_map, rows_are_heads, depth,
-                                    parents, marks)
     stopped, skipped, out_of_range, expected_marks = edge_rules_by_loop(indptr, indices, row_map, col_map,
                                                                         rows_are_heads, depth, parents)
-    assert found[0] == (EDGE_RULE_NONE if stopped is None else stopped)
-    assert found[1] == (EDGE_RULE_NONE if skipped is None else skipped)
-    assert (found[2] != EDGE_RULE_NONE) == out_of_range
-    np.testing.assert_array_equal(marks, expected_marks)
+    for threads in (1, 3):        # (a big block's row ranges, one a thread, forced on a small one)
+        marks = np.zeros(depth.shape[0], np.uint8)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(edge_rules, "chunks_for", lambda work: threads)
+            found = cpu_kernels.check_edges(LocalCSR(indptr, indices, ncols), row_map, col_map, rows_are_heads,
+                                            depth, parents, marks)
+        assert found[0] == (EDGE_RULE_NONE if stopped is None else stopped)
+        assert found[1] == (EDGE_RULE_NONE if skipped is None else skipped)
+        assert (found[2] != EDGE_RULE_NONE) == out_of_range
+        np.testing.assert_array_equal(marks, expected_marks)

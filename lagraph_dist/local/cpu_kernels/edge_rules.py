@@ -15,23 +15,25 @@ its entries ``col_map(indices[e])`` (each map a ``(block_len, stride, offset)``
   only they read ``parents``.)
 
 Edges from unreached tails are not read further. An endpoint outside ``[0, n)`` (a broken block)
-is reported in the third slot. One thread: a check, not a timed search.
+is reported in the third slot. Row ranges of about equal edges run on the kernels' threads.
 """
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from lagraph_dist.local.cpu_kernels.common import to_global
+from lagraph_dist.local.cpu_kernels.common import chunks_for, to_global
 from lagraph_dist.local.engine import EDGE_RULE_NONE
 
 __all__ = ["check_edges"]
 
 
 @numba.njit(cache=True, nogil=True)
-def _check(indptr, indices, row_map, col_map, rows_are_heads, depth, parents, has_parents, marks, found):
+def _check_rows(indptr, indices, row_map, col_map, rows_are_heads, depth, parents, has_parents, marks, found,
+                first_row, stop_row):
+    """The rules over rows ``first_row:stop_row``, their first broken keys into ``found``."""
     n = depth.shape[0]
-    for row in range(indptr.shape[0] - 1):
+    for row in range(first_row, stop_row):
         row_id = to_global(np.int64(row), row_map[0], row_map[1], row_map[2])
         for e in range(indptr[row], indptr[row + 1]):
             col_id = to_global(np.int64(indices[e]), col_map[0], col_map[1], col_map[2])
@@ -52,14 +54,29 @@ def _check(indptr, indices, row_map, col_map, rows_are_heads, depth, parents, ha
                 marks[head] = 1
 
 
+@numba.njit(cache=True, nogil=True, parallel=True)
+def _check_chunks(indptr, indices, row_map, col_map, rows_are_heads, depth, parents, has_parents, marks, bounds,
+                  found):
+    """:func:`_check_rows` over the row ranges between ``bounds``, one a thread (their marks
+    all set 1, so that writes to one head race harmlessly), each into its row of ``found``."""
+    for c in numba.prange(bounds.shape[0] - 1):
+        _check_rows(indptr, indices, row_map, col_map, rows_are_heads, depth, parents, has_parents, marks,
+                    found[c], bounds[c], bounds[c + 1])
+
+
 def check_edges(csr, row_map, col_map, rows_are_heads, depth, parents, marks):
     """The edge rules over ``csr`` (see the module docstring): ``marks`` (uint8, n, zeroed by the
     caller) set in place; returns uint64 [stopped-early key, level-skip key, out-of-range flag],
     each :data:`~lagraph_dist.local.engine.EDGE_RULE_NONE` where nothing broke the rule."""
-    found = np.full(3, EDGE_RULE_NONE, dtype=np.uint64)
-    _check(csr.indptr, csr.indices, np.asarray(row_map, np.int64), np.asarray(col_map, np.int64),
-           bool(rows_are_heads), depth, depth if parents is None else parents, parents is not None, marks, found)
-    return found
+    # row ranges of about equal edges, one a thread: the result is the one-thread result
+    nchunks = chunks_for(csr.nnz)
+    bounds = np.searchsorted(csr.indptr, np.linspace(0, csr.nnz, nchunks + 1), side="left")
+    bounds[0], bounds[-1] = 0, csr.nmajor
+    found = np.full((nchunks, 3), EDGE_RULE_NONE, dtype=np.uint64)
+    _check_chunks(csr.indptr, csr.indices, np.asarray(row_map, np.int64), np.asarray(col_map, np.int64),
+                  bool(rows_are_heads), depth, depth if parents is None else parents, parents is not None, marks,
+                  bounds.astype(np.int64), found)
+    return found.min(axis=0)
 
 
 def warm_up(csr):
