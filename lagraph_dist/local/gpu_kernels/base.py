@@ -100,14 +100,20 @@ def _build(cupy, source, expressions, path, **kwargs):
 
 @functools.lru_cache(maxsize=None)
 def _modules(device_id):
-    """The modules built ahead for one device (memoised per device, as CuPy's own kernels are)."""
+    """The modules built ahead for one device (memoised per device, as CuPy's own kernels are),
+    each source in a thread of its own: NVRTC compiles outside the GIL, and on a machine whose
+    CuPy cache is cold the sources one after another took 60 s (the bench at scale 27's first
+    kernel), most of it the other sources waiting behind fused.cu."""
     import cupy
-    folder = resources.files("lagraph_dist.kernels")
-    modules = {}
-    with resources.as_file(folder) as path, cupy.cuda.Device(device_id):
-        for name, expressions in _ahead().items():
-            modules[name] = _build(cupy, name, expressions, path, enable_cooperative_groups=name == "fused")
-    return modules
+
+    def build(item):
+        name, expressions = item
+        with cupy.cuda.Device(device_id):      # (a thread's device is its own)
+            return name, _build(cupy, name, expressions, path, enable_cooperative_groups=name == "fused")
+
+    with resources.as_file(resources.files("lagraph_dist.kernels")) as path, \
+            ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        return dict(pool.map(build, _ahead().items()))
 
 
 @functools.lru_cache(maxsize=None)
