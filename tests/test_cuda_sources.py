@@ -25,8 +25,8 @@ from lagraph_dist.local.layout import cuda_defines
 
 NVCC = shutil.which("nvcc")
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not on PATH")
-KERNELS = ("bitmap.cu", "components.cu", "dependencies.cu", "edge_rules.cu", "fold.cu", "fused.cu", "multi.cu", "multi_fused.cu", "pull.cu", "push.cu")
-HEADERS = ("common.cuh", "fused_base.cuh", "fused_block_levels.cuh", "fused_cluster_levels.cuh", "fused_grid_levels.cuh",
+KERNELS = ("bitmap.cu", "components.cu", "dependencies.cu", "edge_rules.cu", "fold.cu", "kronecker.cu", "fused.cu", "multi.cu", "multi_fused.cu", "pull.cu", "push.cu")
+HEADERS = ("common.cuh", "fused_base.cuh", "kronecker.cuh", "fused_block_levels.cuh", "fused_cluster_levels.cuh", "fused_grid_levels.cuh",
            "pull_steps.cuh", "push_steps.cuh")
 
 

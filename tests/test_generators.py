@@ -1,5 +1,8 @@
 """Tests of lagraph_dist.io.generators: determinism across partitions, distributions, validation."""
 
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -299,3 +302,63 @@ def test_knn_edges_checks_its_arguments(n, k, error):
     else:
         with pytest.raises(error):
             generators.knn_edges(n, k)
+
+
+# kernels/kronecker.cuh (the GPU's generator) built for the host with nvcc, against the numpy one.
+HOST_HARNESS = r"""
+#include <cstdio>
+#include "kronecker.cuh"
+int main() {
+    int scale, rounds;
+    long long first, count;
+    while (scanf("%d %lld %lld", &scale, &first, &count) == 3) {
+        ld_gen_u64 level_keys[32], thresholds[3], keys[32];
+        for (int m = 0; m < (scale + 1) / 2; ++m) scanf("%llu", &level_keys[m]);
+        for (int t = 0; t < 3; ++t) scanf("%llu", &thresholds[t]);
+        scanf("%d", &rounds);
+        for (int k = 0; k < 2 * rounds; ++k) scanf("%llu", &keys[k]);
+        for (long long i = 0; i < count; ++i) {
+            long long src, dst;
+            ld_kronecker_edge((ld_gen_u64)(first + i), scale, level_keys, thresholds, keys, rounds, &src, &dst);
+            printf("%lld %lld\n", src, dst);
+        }
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
+def test_the_compiled_generator_makes_the_numpy_generators_edges(tmp_path):
+    """The device generator's arithmetic (one edge a call), compiled for the host, gives the
+    numpy generator's edges for odd and even scales, the extreme seeds, and counters past 2^32."""
+    from importlib import resources
+    cases = [(1, 0, 0, 64), (9, 3, 0, 700), (20, 2**64 - 1, 10**6, 500), (27, 12345, 2**33 + 7, 300),
+             (40, 7, 2**40, 200)]
+    lines = []
+    for scale, seed, first, count in cases:
+        level_keys, thresholds, permute_keys = generators.kronecker_plan(scale, seed)
+        lines += [f"{scale} {first} {count}", " ".join(map(str, level_keys.tolist())),
+                  " ".join(map(str, thresholds.tolist())),
+                  f"{permute_keys.shape[0] // 2} " + " ".join(map(str, permute_keys.tolist()))]
+    source = tmp_path / "harness.cu"
+    source.write_text(HOST_HARNESS)
+    with resources.as_file(resources.files("lagraph_dist.kernels")) as folder:
+        built = subprocess.run(["nvcc", "-std=c++17", f"-I{folder}", str(source), "-o", str(tmp_path / "harness")],
+                               capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr[-3000:]
+    ran = subprocess.run([str(tmp_path / "harness")], input="\n".join(lines) + "\n", capture_output=True,
+                         text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    got = np.array(ran.stdout.split(), dtype=np.int64).reshape(-1, 2)
+    at = 0
+    for scale, seed, first, count in cases:
+        counter = np.arange(first, first + count, dtype=np.uint64)
+        src, dst = generators._rmat_bits(np, scale, seed, counter)
+        keys = generators._permutation_keys(seed, scale)
+        expected_src = generators._permute_vertices(np, src, scale, keys).astype(np.int64)
+        expected_dst = generators._permute_vertices(np, dst, scale, keys).astype(np.int64)
+        np.testing.assert_array_equal(got[at:at + count, 0], expected_src, err_msg=f"scale {scale} seed {seed}")
+        np.testing.assert_array_equal(got[at:at + count, 1], expected_dst, err_msg=f"scale {scale} seed {seed}")
+        at += count
+    assert at == got.shape[0]

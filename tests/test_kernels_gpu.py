@@ -750,3 +750,15 @@ def test_edge_rules_match_twin(gpu, seed, with_parents, rows_are_heads):
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(gpu_marks.get(), marks)
     assert marks.any()
+
+
+@pytest.mark.parametrize("scale, edgefactor, seed, part, nparts", [(1, 3, 0, 0, 1), (11, 16, 5, 2, 3),
+                                                                     (17, 4, 2**64 - 1, 1, 2)])
+def test_kronecker_edges_on_the_device_are_the_numpy_ones(gpu, scale, edgefactor, seed, part, nparts):
+    """The device generator (kernels/kronecker.cu, one launch for a part) against the numpy one."""
+    from lagraph_dist.io import generators
+    expected = generators.kronecker_edges(scale, edgefactor, seed=seed, part=part, nparts=nparts)
+    got = generators.kronecker_edges(scale, edgefactor, seed=seed, part=part, nparts=nparts, xp=gpu.xp)
+    for g, e in zip(got, expected):
+        assert g.dtype == np.int64
+        np.testing.assert_array_equal(g.get(), e)

@@ -19,11 +19,13 @@ from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import default_grid
 from lagraph_dist.algebra.matrix import Matrix
 from lagraph_dist.algebra.memory import EDGES_PER_CHUNK, kronecker_alternatives
+from lagraph_dist.local.engine import KroneckerEdges
 
 __all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges", "knn_edges"]
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15  # 2**64 / golden ratio, odd: splitmix64's counter increment
+_FINALISE_1, _FINALISE_2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB     # splitmix64's multipliers
 
 # Graph500 initiator: quadrant probabilities of the top-left, top-right, bottom-left blocks.
 GRAPH500_A, GRAPH500_B, GRAPH500_C = 0.57, 0.19, 0.19
@@ -70,21 +72,30 @@ def _hash64(xp, seed: int, stream: int, counter):
     xp.ndarray of uint64, the shape of ``counter``.
     """
     u64 = xp.uint64
-
-    def finalise(z):
-        # In place, on arrays only: numpy warns on scalar uint64 overflow but wraps arrays.
-        z ^= z >> u64(30)
-        z *= u64(0xBF58476D1CE4E5B9)
-        z ^= z >> u64(27)
-        z *= u64(0x94D049BB133111EB)
-        z ^= z >> u64(31)
-        return z
-
-    key = finalise(xp.asarray([seed], dtype=xp.uint64) + u64(_GOLDEN))
-    key = finalise(key ^ u64((stream * _GOLDEN) & _MASK64))
     z = counter * u64(_GOLDEN)
-    z += key
-    return finalise(z)
+    z += u64(_stream_key(seed, stream))
+    # In place, on arrays only: numpy warns on scalar uint64 overflow but wraps arrays.
+    z ^= z >> u64(30)
+    z *= u64(_FINALISE_1)
+    z ^= z >> u64(27)
+    z *= u64(_FINALISE_2)
+    z ^= z >> u64(31)
+    return z
+
+
+def _finalise(z: int) -> int:
+    """splitmix64's finaliser of one 64-bit int."""
+    z ^= z >> 30
+    z = (z * _FINALISE_1) & _MASK64
+    z ^= z >> 27
+    z = (z * _FINALISE_2) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _stream_key(seed: int, stream: int) -> int:
+    """The key of stream ``stream`` under ``seed``: the finaliser applied to the seed, then to
+    that xor the stream's start, so different streams start far apart and look independent."""
+    return _finalise(_finalise((seed + _GOLDEN) & _MASK64) ^ ((stream * _GOLDEN) & _MASK64))
 
 
 # --------------------------------------------------------------------------------------------
@@ -184,6 +195,10 @@ def kronecker_edges(scale, edgefactor=16, *, seed=0, part=0, nparts=1, xp=numpy)
     part, nparts = _check_part(part, nparts)
     total = edgefactor << scale
     lo, hi = _part_range(total, part, nparts)
+    if xp is not numpy:
+        kernels = get_backend("gpu").kernels
+        if isinstance(kernels, KroneckerEdges):     # one launch, no temporaries
+            return kernels.kronecker_edges(lo, hi - lo, scale, *kronecker_plan(scale, seed))
     keys = _permutation_keys(seed, scale)
 
     def make(counter):
@@ -191,6 +206,16 @@ def kronecker_edges(scale, edgefactor=16, *, seed=0, part=0, nparts=1, xp=numpy)
         return _permute_vertices(xp, src, scale, keys), _permute_vertices(xp, dst, scale, keys)
 
     return _chunked(xp, lo, hi, make)
+
+
+def kronecker_plan(scale: int, seed: int):
+    """What a compiled generator (``kernels/kronecker.cuh``) takes from the host, as uint64
+    arrays: each level pair's stream key, the quadrant thresholds, and the vertex bijection's
+    (addend, multiplier) keys, round by round."""
+    level_keys = numpy.array([_stream_key(seed, m) for m in range((scale + 1) // 2)], dtype=numpy.uint64)
+    thresholds = numpy.array(_quadrant_thresholds(), dtype=numpy.uint64)
+    permute_keys = numpy.array([k for pair in _permutation_keys(seed, scale) for k in pair], dtype=numpy.uint64)
+    return level_keys, thresholds, permute_keys
 
 
 def _quadrant_thresholds() -> tuple[int, int, int]:

@@ -21,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Kernels", "DeviceKernels", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
+__all__ = ["Kernels", "DeviceKernels", "KroneckerEdges", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
            "MultiTarget", "FusedRecords"]
 
 #: a rule of :meth:`Kernels.check_edges` that no edge broke
@@ -265,8 +265,20 @@ class ComponentLabels(Protocol):
         the in-edges of a directed graph; None for a symmetric one)."""
 
 
+@runtime_checkable
+class KroneckerEdges(Protocol):
+    """An optional member of a kernel set: Graph500 Kronecker edges made where the set computes,
+    one launch for a range of them (``lagraph_dist.io.generators.kronecker_edges`` asks for it;
+    a set without it, the CPU's, generates with its array module). The GPU's has it."""
+
+    def kronecker_edges(self, first: int, count: int, scale: int, level_keys: np.ndarray, thresholds: np.ndarray,
+                        permute_keys: np.ndarray) -> tuple[Array, Array]:
+        """int64 (src, dst) of edges ``first .. first + count - 1``, from the host-made plan of
+        ``generators.kronecker_plan``."""
+
+
 #: the optional members (each a Protocol of its own) a kernel set may have
-OPTIONAL_KERNELS = (PathDependencies, ComponentLabels)
+OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, KroneckerEdges)
 
 
 class DeviceKernels(Kernels, Protocol):

@@ -87,6 +87,7 @@ def _ahead():
         "components": [],
         "dependencies": [],
         "edge_rules": [],
+        "kronecker": [],
     }
 
 
