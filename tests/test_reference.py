@@ -292,6 +292,26 @@ def test_prepared_symmetric_graph_within_the_bench_estimate():
     assert grown <= part_bytes("graphblas", A)[0], grown
 
 
+def test_a_host_pattern_and_its_graph_within_the_bench_estimates():
+    """One GPU's level check: the host pattern's arrays (host_csr) and python-graphblas's graph
+    taken over from them grow the process by no more than the bench's estimates of each."""
+    from lagraph_dist.tools.bench import part_bytes
+
+    def resident():
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    A = ld.kronecker(16, backend="cpu")
+    reference.prepare(sp.csr_matrix((2, 2)), symmetric=True)      # the library loaded first
+    before = resident()
+    pattern = reference.HostPattern(A.n, *A.host_csr(np.uint64))
+    made = resident()
+    graph = reference.prepare(pattern, symmetric=True)
+    taken = resident()
+    assert graph.A.nvals == A.nvals
+    assert made - before <= part_bytes("host pattern", A)[0], made - before
+    assert taken - made <= part_bytes("graphblas from its arrays", A)[0], taken - made
+
+
 def test_a_host_pattern_is_taken_as_it_is():
     """A one-rank matrix's host_csr as uint64 arrays: python-graphblas takes them without a
     copy (it owns their memory after: the arrays no longer do) and searches the same graph as

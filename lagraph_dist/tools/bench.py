@@ -315,9 +315,13 @@ def part_bytes(part, A):
     if part == "host graph":          # scipy CSR with bool data on rank 0 (pieces gathered there)
         gathered = 0 if A.grid.size == 1 else 16 * nnz
         return 13 * nnz + 8 * n + gathered, 0       # int64 indices where nnz passes 2**31
+    if part == "host pattern":        # one GPU's rows as uint64 arrays (Matrix.host_csr)
+        return 8 * nnz + 8 * n, 0
     if part == "graphblas":           # A with int64 indices (the rows' import, or COO's pairs and
         # the matrix made of them) and A.T, unless A is symmetric: then A alone, its own transpose
         return 8 * nnz * (1 if A.symmetric else 3) + 32 * n, 0
+    if part == "graphblas from its arrays":     # a host pattern taken over: A.T unless symmetric
+        return 16 * nnz * (0 if A.symmetric else 1) + 32 * n, 0
     if part == "scipy":               # csgraph copies the data as float64 and checks the indices
         return 12 * nnz + 24 * n, 0
     if part == "cupyx-naive":         # float32 data and int32 indices and pointers, dense vectors
@@ -423,8 +427,11 @@ def _peer_searcher(peer, S, A, shared):
     raise InvalidValue(f"unknown peer {peer!r}; choose from {', '.join(PEERS)}")
 
 
-def _memory_part(peer):
-    return "graphblas" if peer.startswith("graphblas") else peer
+def _memory_part(peer, S):
+    """The part of :func:`part_bytes` that ``peer``'s graph takes, made from the host copy ``S``."""
+    if peer.startswith("graphblas"):
+        return "graphblas from its arrays" if isinstance(S, reference.HostPattern) else "graphblas"
+    return peer
 
 
 def _time_peer(search, roots, degrees, symmetric, budget, progress, name, reference_digests):
@@ -455,8 +462,9 @@ def _peer_runs(S, roots, config, A, progress, degrees, reference_digests):
     go on."""
     out, shared = {}, {}
     for peer in config.peers:
-        part = _memory_part(peer)
-        reason = _cannot_run(peer, A, S) or (why_not_fits(part, A) if part not in shared else None)
+        part = _memory_part(peer, S)
+        made = peer.startswith("graphblas") and "graphblas" in shared      # (its two peers share one graph)
+        reason = _cannot_run(peer, A, S) or (why_not_fits(part, A) if not made else None)
         if reason is not None:
             out[peer] = {"skipped": reason}
             progress.say(f"{peer} skipped: {reason}")
@@ -605,11 +613,13 @@ def _host_graph(A, needed, progress, as_scipy):
     scale 27 the scipy matrix and python-graphblas's copy of it took 40 s)."""
     if not needed:
         return None, "no host peer or level check asked for it"
-    reason = A.grid.comm.bcast(why_not_fits("host graph", A) if A.grid.rank == 0 else None, root=0)
+    as_scipy = as_scipy or A.grid.size > 1 or A.transposed
+    part = "host graph" if as_scipy else "host pattern"
+    reason = A.grid.comm.bcast(why_not_fits(part, A) if A.grid.rank == 0 else None, root=0)
     if reason is not None:
         progress.say(f"host copy of the graph skipped: {reason}")
         return None, reason
-    if as_scipy or A.grid.size > 1 or A.transposed:
+    if as_scipy:
         return A.to_scipy(root=0), None
     return reference.HostPattern(A.n, *A.host_csr(np.uint64)), None
 
@@ -675,7 +685,7 @@ def run_bench(A, graph_info, config: BenchConfig, progress=None, on_part=None):
             if config.check_levels:
                 reason = no_host or why_not_fits("level check", A)
                 if reason is None and prepared is None:
-                    reason = why_not_fits("graphblas", A)
+                    reason = why_not_fits(_memory_part("graphblas", S), A)
                 if reason is None:
                     _reference_digests(S, prepared, peer_roots, config.peer_seconds, progress, reference_digests,
                                        A.symmetric)
