@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import kronecker_reference
 from lagraph_dist.io import generators
+from lagraph_dist.local import cpu_kernels
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 
 A, B, C = generators.GRAPH500_A, generators.GRAPH500_B, generators.GRAPH500_C
@@ -109,14 +111,14 @@ def test_vertex_permutation_is_a_bijection(seed):
     for scale in range(1, 17):
         keys = generators._permutation_keys(seed, scale)
         ids = np.arange(2**scale, dtype=np.uint64)
-        image = generators._permute_vertices(np, ids, scale, keys)
+        image = kronecker_reference.permute_vertices(ids, scale, keys)
         np.testing.assert_array_equal(np.sort(image), ids)
 
 
 def test_vertex_permutation_scrambles():
     scale = 12
     ids = np.arange(2**scale, dtype=np.uint64)
-    image = generators._permute_vertices(np, ids, scale, generators._permutation_keys(5, scale))
+    image = kronecker_reference.permute_vertices(ids, scale, generators._permutation_keys(5, scale))
     assert np.mean(image == ids) < 0.01
     # Neighbouring ids land far apart: no long runs kept in order.
     assert np.mean(np.diff(image.astype(np.int64)) == 1) < 0.01
@@ -149,7 +151,7 @@ def test_kronecker_degrees_are_skewed():
 def test_quadrant_frequencies_match_the_initiator():
     counter = np.arange(200_000, dtype=np.uint64)
     scale = 6
-    src, dst = generators._rmat_bits(np, scale, 21, counter)
+    src, dst = kronecker_reference.rmat_bits(scale, 21, counter)
     expected = np.array([A, B, C, D])
     for level in range(scale):  # every level, from both halves of each hash
         row = (src >> np.uint64(level)) & np.uint64(1)
@@ -170,7 +172,7 @@ def test_quadrant_frequencies_through_the_public_api():
 
 def test_levels_are_independent():
     counter = np.arange(100_000, dtype=np.uint64)
-    src, _ = generators._rmat_bits(np, 4, 0, counter)
+    src, _ = kronecker_reference.rmat_bits(4, 0, counter)
     low = (src & np.uint64(1)).astype(bool)
     high = ((src >> np.uint64(1)) & np.uint64(1)).astype(bool)
     other = ((src >> np.uint64(2)) & np.uint64(1)).astype(bool)
@@ -329,9 +331,9 @@ int main() {
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not on PATH")
-def test_the_compiled_generator_makes_the_numpy_generators_edges(tmp_path):
+def test_the_device_generator_built_for_the_host_makes_the_reference_edges(tmp_path):
     """The device generator's arithmetic (one edge a call), compiled for the host, gives the
-    numpy generator's edges for odd and even scales, the extreme seeds, and counters past 2^32."""
+    numpy reference's edges for odd and even scales, the extreme seeds, and counters past 2^32."""
     from importlib import resources
     cases = [(1, 0, 0, 64), (9, 3, 0, 700), (20, 2**64 - 1, 10**6, 500), (27, 12345, 2**33 + 7, 300),
              (40, 7, 2**40, 200)]
@@ -353,12 +355,29 @@ def test_the_compiled_generator_makes_the_numpy_generators_edges(tmp_path):
     got = np.array(ran.stdout.split(), dtype=np.int64).reshape(-1, 2)
     at = 0
     for scale, seed, first, count in cases:
-        counter = np.arange(first, first + count, dtype=np.uint64)
-        src, dst = generators._rmat_bits(np, scale, seed, counter)
-        keys = generators._permutation_keys(seed, scale)
-        expected_src = generators._permute_vertices(np, src, scale, keys).astype(np.int64)
-        expected_dst = generators._permute_vertices(np, dst, scale, keys).astype(np.int64)
+        expected_src, expected_dst = kronecker_reference.kronecker_edges(scale, seed, first, count)
         np.testing.assert_array_equal(got[at:at + count, 0], expected_src, err_msg=f"scale {scale} seed {seed}")
         np.testing.assert_array_equal(got[at:at + count, 1], expected_dst, err_msg=f"scale {scale} seed {seed}")
         at += count
     assert at == got.shape[0]
+
+
+@pytest.mark.parametrize("scale, seed, first, count", [(1, 0, 0, 64), (9, 3, 0, 70_000), (20, 2**64 - 1, 10**6, 5000),
+                                                       (27, 12345, 2**33 + 7, 300), (40, 7, 2**40, 200)])
+def test_the_cpu_generator_makes_the_reference_edges(scale, seed, first, count):
+    """The CPU's compiled generator (split among its threads past a few thousand edges) gives the
+    numpy reference's edges: odd and even scales, the extreme seeds, counters past 2^32."""
+    got = cpu_kernels.kronecker_edges(first, count, scale, *generators.kronecker_plan(scale, seed))
+    for g, e in zip(got, kronecker_reference.kronecker_edges(scale, seed, first, count)):
+        np.testing.assert_array_equal(g, e)
+
+
+def test_kronecker_edges_are_the_reference_edges_part_by_part():
+    """The public generator's parts are the reference's edge ranges."""
+    scale, edgefactor, seed = 10, 5, 77
+    total = edgefactor << scale
+    for part in range(3):
+        lo, hi = part * total // 3, (part + 1) * total // 3
+        got = generators.kronecker_edges(scale, edgefactor, seed=seed, part=part, nparts=3)
+        for g, e in zip(got, kronecker_reference.kronecker_edges(scale, seed, lo, hi - lo)):
+            np.testing.assert_array_equal(g, e)

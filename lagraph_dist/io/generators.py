@@ -19,7 +19,6 @@ from lagraph_dist.core.errors import DomainMismatch, InvalidValue
 from lagraph_dist.comm.grid import default_grid
 from lagraph_dist.algebra.matrix import Matrix
 from lagraph_dist.algebra.memory import EDGES_PER_CHUNK, kronecker_alternatives
-from lagraph_dist.local.engine import KroneckerEdges
 
 __all__ = ["kronecker", "kronecker_edges", "uniform_edges", "grid2d_edges", "knn_edges"]
 
@@ -195,17 +194,10 @@ def kronecker_edges(scale, edgefactor=16, *, seed=0, part=0, nparts=1, xp=numpy)
     part, nparts = _check_part(part, nparts)
     total = edgefactor << scale
     lo, hi = _part_range(total, part, nparts)
-    if xp is not numpy:
-        kernels = get_backend("gpu").kernels
-        if isinstance(kernels, KroneckerEdges):     # one launch, no temporaries
-            return kernels.kronecker_edges(lo, hi - lo, scale, *kronecker_plan(scale, seed))
-    keys = _permutation_keys(seed, scale)
-
-    def make(counter):
-        src, dst = _rmat_bits(xp, scale, seed, counter)
-        return _permute_vertices(xp, src, scale, keys), _permute_vertices(xp, dst, scale, keys)
-
-    return _chunked(xp, lo, hi, make)
+    # compiled where the arrays live (kernels/kronecker.cuh and its numba twin): one pass, no
+    # temporaries, where array operations took about 30 passes over a chunk a level pair
+    kernels = get_backend("cpu" if xp is numpy else "gpu").kernels
+    return kernels.kronecker_edges(lo, hi - lo, scale, *kronecker_plan(scale, seed))
 
 
 def kronecker_plan(scale: int, seed: int):
@@ -224,31 +216,6 @@ def _quadrant_thresholds() -> tuple[int, int, int]:
     return tuple(round(p * 2.0**32) for p in cumulative)
 
 
-def _rmat_bits(xp, scale: int, seed: int, counter):
-    """Unpermuted R-MAT endpoints (uint64) of the edges numbered ``counter``.
-
-    One 64-bit hash gives the 32-bit uniform draws of two levels, halving the hashing work.
-    """
-    src = xp.zeros(counter.shape, dtype=xp.uint64)
-    dst = xp.zeros(counter.shape, dtype=xp.uint64)
-    for level in range(0, scale, 2):
-        draw = _hash64(xp, seed, level // 2, counter)
-        _set_quadrant_bits(xp, src, dst, draw >> xp.uint64(32), level)
-        if level + 1 < scale:
-            _set_quadrant_bits(xp, src, dst, draw & xp.uint64(0xFFFFFFFF), level + 1)
-    return src, dst
-
-
-def _set_quadrant_bits(xp, src, dst, draw, level: int) -> None:
-    """Pick quadrant A/B/C/D from a 32-bit ``draw``; set bit ``level`` of src (C, D), dst (B, D)."""
-    t_a, t_ab, t_abc = (xp.uint64(t) for t in _quadrant_thresholds())
-    row_bit = draw >= t_ab
-    # The quadrant index is the count of thresholds passed (A=0 .. D=3); its low bit is the column.
-    col_bit = (draw >= t_a) ^ row_bit ^ (draw >= t_abc)
-    src |= row_bit.astype(xp.uint64) << xp.uint64(level)
-    dst |= col_bit.astype(xp.uint64) << xp.uint64(level)
-
-
 def _permutation_keys(seed: int, scale: int) -> list[tuple[int, int]]:
     """Per-round (addend, odd multiplier) keys of the vertex permutation, reduced to ``scale`` bits.
 
@@ -258,21 +225,6 @@ def _permutation_keys(seed: int, scale: int) -> list[tuple[int, int]]:
     counter = numpy.arange(2 * _PERMUTE_ROUNDS, dtype=numpy.uint64)
     words = [int(w) for w in _hash64(numpy, seed, _STREAM_PERMUTE, counter).tolist()]
     return [(words[2 * r] & mask, (words[2 * r + 1] | 1) & mask) for r in range(_PERMUTE_ROUNDS)]
-
-
-def _permute_vertices(xp, v, scale: int, keys):
-    """A seeded bijection of ``[0, 2**scale)`` applied elementwise to uint64 ``v``.
-
-    Each step is invertible modulo ``2**scale``: adding a key, xor with a right shift (high bits
-    reach low ones), multiplying by an odd key (low bits reach high ones).
-    """
-    mask = xp.uint64((1 << scale) - 1)
-    shift = xp.uint64((scale + 1) // 2)
-    for add, mul in keys:
-        v = (v + xp.uint64(add)) & mask
-        v = v ^ (v >> shift)
-        v = (v * xp.uint64(mul)) & mask
-    return v ^ (v >> shift)
 
 
 # --------------------------------------------------------------------------------------------

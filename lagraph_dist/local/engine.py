@@ -21,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Kernels", "DeviceKernels", "KroneckerEdges", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
+__all__ = ["Kernels", "DeviceKernels", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
            "MultiTarget", "FusedRecords"]
 
 #: a rule of :meth:`Kernels.check_edges` that no edge broke
@@ -220,6 +220,12 @@ class Kernels(Protocol):
         """Up to MULTI_FUSED_MAX_WIDTH searches from ``sources``, every level in one call, in
         the directions ``rule`` (a stock DirectionRule, its state updated) gives."""
 
+    # Graph500 Kronecker edges (kronecker.cu)
+    def kronecker_edges(self, first: int, count: int, scale: int, level_keys: np.ndarray, thresholds: np.ndarray,
+                        permute_keys: np.ndarray) -> tuple[Array, Array]:
+        """int64 (src, dst) of edges ``first .. first + count - 1`` of the generator whose
+        host-made plan ``lagraph_dist.io.generators.kronecker_plan`` gives."""
+
     # the Graph500 edge rules of a validation (edge_rules.cu)
     def check_edges(self, csr, row_map: tuple, col_map: tuple, rows_are_heads: bool, depth: Array,
                     parents: Array | None, marks: Array) -> np.ndarray:
@@ -265,20 +271,8 @@ class ComponentLabels(Protocol):
         the in-edges of a directed graph; None for a symmetric one)."""
 
 
-@runtime_checkable
-class KroneckerEdges(Protocol):
-    """An optional member of a kernel set: Graph500 Kronecker edges made where the set computes,
-    one launch for a range of them (``lagraph_dist.io.generators.kronecker_edges`` asks for it;
-    a set without it, the CPU's, generates with its array module). The GPU's has it."""
-
-    def kronecker_edges(self, first: int, count: int, scale: int, level_keys: np.ndarray, thresholds: np.ndarray,
-                        permute_keys: np.ndarray) -> tuple[Array, Array]:
-        """int64 (src, dst) of edges ``first .. first + count - 1``, from the host-made plan of
-        ``generators.kronecker_plan``."""
-
-
 #: the optional members (each a Protocol of its own) a kernel set may have
-OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, KroneckerEdges)
+OPTIONAL_KERNELS = (PathDependencies, ComponentLabels)
 
 
 class DeviceKernels(Kernels, Protocol):

@@ -13,7 +13,7 @@ MPI ranks), cut so that the result is the one-thread result.
 
 One module a CUDA source, as the kernels are split: ``bitmap`` (bitmap.cu), ``push``, ``pull``,
 ``fold``, ``fused``, ``multi``, ``multi_fused`` (the fused multi-source run), ``edge_rules`` (a
-validation's), ``dependencies``
+validation's), ``kronecker`` (the generator), ``dependencies``
 and ``components`` (optional members, no CUDA twin yet), and ``common`` for
 what push and pull share (common.cuh). This
 package is the CPU backend's kernels object: it names every twin.
@@ -25,8 +25,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from lagraph_dist.local import compile_notice
-from lagraph_dist.local.cpu_kernels import (bitmap, components, dependencies, edge_rules, fold, fused, multi, multi_fused,
-                                            pull, push)
+from lagraph_dist.local.cpu_kernels import (bitmap, components, dependencies, edge_rules, fold, fused, kronecker, multi,
+                                            multi_fused, pull, push)
 from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, list_from_bitmap,
                                                    new_counters, popcount, single_entries)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
@@ -37,6 +37,7 @@ from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count,
                                                   multi_push)
 from lagraph_dist.local.cpu_kernels.components import connected_components
 from lagraph_dist.local.cpu_kernels.edge_rules import check_edges
+from lagraph_dist.local.cpu_kernels.kronecker import kronecker_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
@@ -53,7 +54,7 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "bfs_fused", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
-           "path_dependencies", "dependencies_batch", "connected_components", "check_edges",
+           "path_dependencies", "dependencies_batch", "connected_components", "check_edges", "kronecker_edges",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "set_kernel_threads",
            "compile_kernels"]
@@ -91,4 +92,5 @@ def compile_kernels():
     dependencies.warm_up(csr)
     components.warm_up(csr)
     edge_rules.warm_up(csr)
+    kronecker.warm_up()
     parts.warm_up()

@@ -1,6 +1,6 @@
 """Driver of kernels/kronecker.cu: Graph500 Kronecker edges made on the device, one thread an edge
-(the arithmetic is kernels/kronecker.cuh's, which the tests also build for the host and compare
-with the numpy generator of :mod:`lagraph_dist.io.generators`)."""
+(the twin of :mod:`lagraph_dist.local.cpu_kernels.kronecker`; the arithmetic is kernels/kronecker.cuh's,
+which the tests also build for the host and compare with a numpy reference)."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +10,7 @@ from lagraph_dist.local.layout import THREADS
 
 
 class KroneckerKernels(KernelsBase):
-    """The kernel of kronecker.cu (the optional member ``engine.KroneckerEdges``)."""
+    """The kernel of kronecker.cu."""
 
     def kronecker_edges(self, first, count, scale, level_keys, thresholds, permute_keys):
         """int64 (src, dst) on the device of edges ``first .. first + count - 1``; one launch."""
