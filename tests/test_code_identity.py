@@ -108,7 +108,7 @@ def test_version_and_help_load_no_engine(argument):
 
 def test_a_first_call_compiles_only_what_it_runs_and_says_so_once(tmp_path):
     """A fresh numba cache: making the backend compiles nothing; building a graph compiles the
-    build's loops and none of the searches' kernels, with one line on stderr naming the cache
+    build's loops (the generator's among them) and none of the searches' kernels, with one line on stderr naming the cache
     and the log; the same build in a new process loads them. (A first search compiles its own
     kernels the same way; docs/notes/cpu-kernels.md gives what each costs.)"""
     program = ("import lagraph_dist as ld\n"
@@ -122,7 +122,9 @@ def test_a_first_call_compiles_only_what_it_runs_and_says_so_once(tmp_path):
     log = Path(notices[0].rpartition("log: ")[2].rstrip(")"))
     compiled = log.read_text()
     assert "compiled lagraph_dist.local.parts." in compiled
-    assert "cpu_kernels" not in compiled
+    assert "compiled lagraph_dist.local.cpu_kernels.kronecker." in compiled      # the generator's loop
+    searches = [line for line in compiled.splitlines() if "cpu_kernels" in line and ".kronecker." not in line]
+    assert searches == []
     again = _python(program, NUMBA_CACHE_DIR=str(tmp_path))
     assert again.returncode == 0, again.stderr
     assert "lagraph_dist: compiling" not in again.stderr
