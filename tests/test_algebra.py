@@ -456,12 +456,13 @@ def test_vector_to_array_is_to_numpy_where_the_vector_lives(backend, encoding, v
     np.testing.assert_array_equal(host, v.to_numpy(fill))
 
 
-def test_host_csr_is_made_a_slice_at_a_time(monkeypatch):
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_host_csr_is_made_a_slice_at_a_time(monkeypatch, backend):
     """The pattern on the host in any index type, its entries copied slice by slice where the
-    block lives: the rows scipy gathers."""
+    block lives (on the GPU, device reads into the host arrays): the rows scipy gathers."""
     from lagraph_dist.algebra import matrix
     monkeypatch.setattr(matrix, "EDGES_PER_HOST_SLICE", 7)
-    A = ld.kronecker(8, backend="cpu")
+    A = ld.kronecker(8, backend=backend)
     S = A.to_scipy()
     for index_dtype in (np.int32, np.int64, np.uint64):
         indptr, indices = A.host_csr(index_dtype)
