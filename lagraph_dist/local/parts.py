@@ -212,15 +212,17 @@ class LocalPart:
 
     def dense(self, fill, dtype, backend):
         """The part as one backend array of ``length`` values of ``dtype``, ``fill`` where there
-        is no entry: a bitmap's values kept where its bit is set, a list's scattered into place
-        (no compaction and no sort, where the gathers go through the list form)."""
+        is no entry: its listed entries' values scattered into place (a search's outputs know
+        their ids; a bitmap's list form, once made, is kept), else a bitmap's values kept where
+        its bit is set; no sort."""
         xp = backend.xp
-        if self.encoding == "bitmap":
+        if self.encoding == "bitmap" and self.ids is None and self._as_list is None:
             # bit i of word w is id 32 w + i: the words' bytes in order, each read low bit first
             present = xp.unpackbits(self.words.view(xp.uint8), bitorder="little")[:self.length]
             return xp.where(present.astype(bool), self.values, fill).astype(dtype, copy=False)
+        listed = self.to_list(backend)        # a bitmap that knows its ids: their values, no conversion
         dense = xp.full(self.length, fill, dtype=dtype)
-        dense[self.ids] = self.values
+        dense[listed.ids] = listed.values
         return dense
 
     def copy(self, values=None) -> "LocalPart":
