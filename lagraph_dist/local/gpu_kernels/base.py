@@ -37,6 +37,8 @@ _INSTANCES = [(*reversed(s.codes), _CTYPE[np.dtype(s.out_dtype)]) for s in semir
 _VALUE_TYPES = ("bool", "long long")    # the value types of the kernels built ahead
 #: kernels of one source built together on demand (a pull launches both)
 _TOGETHER = {"pull": ("ld_pull_rows", "ld_pull_long_rows")}
+#: a null pointer kernel argument (CuPy passes a numpy scalar by value, 8 bytes)
+NULL_POINTER = np.uint64(0)
 
 
 def kernel_sources():

@@ -17,7 +17,7 @@ import numpy as np
 
 from lagraph_dist.core.errors import OutOfDeviceMemory
 from lagraph_dist.local.fit import format_bytes
-from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, NULL_POINTER
 from lagraph_dist.local.layout import SWEEP_GROUP_WORDS, SWEEP_HEAVY_EDGES, SWEEP_HEAVY_THREADS, SWEEP_THREAD_WORK, THREADS
 
 #: the share of the free device memory one group of words may take
@@ -27,8 +27,6 @@ SWEEP_ARGUMENTS = (
     ("indptr", "Q"), ("indices", "Q"), ("planes", "Q"), ("values", "Q"), ("per_slot", "Q"), ("n", "q"),
     ("words", "q"), ("thread_work", "q"), ("heavy_edges", "q"), ("heavy", "Q"), ("heavy_counts", "Q"),
     ("examined", "Q"), ("depth", "q"), ("backward", "q"), ("first", "q"))
-#: a null pointer argument (CuPy passes a numpy scalar by value, 8 bytes)
-_NULL = np.uint64(0)
 _PACKING = struct.Struct("<" + "".join(kind for _, kind in SWEEP_ARGUMENTS))
 
 
@@ -110,7 +108,7 @@ class DependencyKernels(KernelsBase):
         self._function("dependencies", "ld_sweep_planes")(          # a warp a slot
             (self._blocks(slots * 32),), (THREADS,),
             (levels, np.int64(k), np.int64(first_word * 64), np.int64(n), np.int64(words), planes, reached,
-             *(ends or (_NULL, _NULL))))
+             *(ends or (NULL_POINTER, NULL_POINTER))))
         depth_launch = self._function("dependencies", "ld_sweep_depth")
         heavy_launch = self._function("dependencies", "ld_sweep_heavy")
         arguments = KernelArguments(b"", _PACKING)

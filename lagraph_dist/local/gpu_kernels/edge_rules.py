@@ -5,11 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from lagraph_dist.local.engine import EDGE_RULE_NONE
-from lagraph_dist.local.gpu_kernels.base import KernelsBase
+from lagraph_dist.local.gpu_kernels.base import KernelsBase, NULL_POINTER
 from lagraph_dist.local.layout import RULE_EDGES, THREADS
-
-#: a null pointer argument (CuPy passes a numpy scalar by value, 8 bytes)
-_NULL = np.uint64(0)
 
 
 class EdgeRuleKernels(KernelsBase):
@@ -24,6 +21,6 @@ class EdgeRuleKernels(KernelsBase):
                 grid, (THREADS,),
                 (csr.indptr, csr.indices, np.int64(csr.nmajor), *(np.int64(x) for x in row_map),
                  *(np.int64(x) for x in col_map), np.int32(bool(rows_are_heads)), depth,
-                 _NULL if parents is None else parents, np.int64(depth.shape[0]), marks, found,
+                 NULL_POINTER if parents is None else parents, np.int64(depth.shape[0]), marks, found,
                  np.int64(RULE_EDGES)))
         return self.read(found)
