@@ -70,31 +70,28 @@ def _hash64(xp, seed: int, stream: int, counter):
     -------
     xp.ndarray of uint64, the shape of ``counter``.
     """
-    u64 = xp.uint64
-    z = counter * u64(_GOLDEN)
-    z += u64(_stream_key(seed, stream))
-    # In place, on arrays only: numpy warns on scalar uint64 overflow but wraps arrays.
-    z ^= z >> u64(30)
-    z *= u64(_FINALISE_1)
-    z ^= z >> u64(27)
-    z *= u64(_FINALISE_2)
-    z ^= z >> u64(31)
+    z = counter * xp.uint64(_GOLDEN)
+    z += xp.uint64(_stream_key(seed, stream))
+    return _finalise(xp, z)
+
+
+def _finalise(xp, z):
+    """splitmix64's finaliser, in place on a uint64 array (numpy warns on scalar uint64
+    overflow but wraps arrays)."""
+    z ^= z >> xp.uint64(30)
+    z *= xp.uint64(_FINALISE_1)
+    z ^= z >> xp.uint64(27)
+    z *= xp.uint64(_FINALISE_2)
+    z ^= z >> xp.uint64(31)
     return z
-
-
-def _finalise(z: int) -> int:
-    """splitmix64's finaliser of one 64-bit int."""
-    z ^= z >> 30
-    z = (z * _FINALISE_1) & _MASK64
-    z ^= z >> 27
-    z = (z * _FINALISE_2) & _MASK64
-    return z ^ (z >> 31)
 
 
 def _stream_key(seed: int, stream: int) -> int:
     """The key of stream ``stream`` under ``seed``: the finaliser applied to the seed, then to
     that xor the stream's start, so different streams start far apart and look independent."""
-    return _finalise(_finalise((seed + _GOLDEN) & _MASK64) ^ ((stream * _GOLDEN) & _MASK64))
+    def once(value):
+        return int(_finalise(numpy, numpy.array([value], dtype=numpy.uint64))[0])
+    return once(once((seed + _GOLDEN) & _MASK64) ^ ((stream * _GOLDEN) & _MASK64))
 
 
 # --------------------------------------------------------------------------------------------
