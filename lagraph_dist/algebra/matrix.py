@@ -449,9 +449,9 @@ class Matrix:
         """:meth:`host_csr` of the block as it is stored, whatever the view."""
         by_src = self.block.by_col
         index_dtype = np.dtype(index_dtype)
-        wide = np.dtype(np.int64) if index_dtype == np.int32 and by_src.nnz > np.iinfo(np.int32).max else index_dtype
-        indptr = np.empty(self.n + 1, dtype=wide)
-        self.backend.to_host(by_src.indptr[:self.n + 1].astype(wide), out=indptr)
+        overflows = index_dtype == np.int32 and by_src.nnz > np.iinfo(np.int32).max
+        indptr = np.empty(self.n + 1, dtype=np.int64 if overflows else index_dtype)
+        self.backend.to_host(by_src.indptr[:self.n + 1].astype(indptr.dtype), out=indptr)
         indices = np.empty(by_src.nnz, dtype=index_dtype)
         for start in range(0, by_src.nnz, EDGES_PER_HOST_SLICE):
             stop = min(start + EDGES_PER_HOST_SLICE, by_src.nnz)

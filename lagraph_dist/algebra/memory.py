@@ -34,9 +34,9 @@ __all__ = ["MemoryEstimate", "estimate_memory", "estimate_to_fit", "transpose_by
            "format_bytes", "EDGES_PER_CHUNK", "sweep_bytes", "sweep_join_room"]
 
 #: Edges the Kronecker generator makes at once on a rank (each becomes two keys when symmetrized):
-#: a chunk's temporaries on the GPU (the generator's draws, the sorts of the one-GPU build) are
-#: 100 to 150 bytes a key, 2.3 GiB at this size (6.5 GiB at 1 << 25 took a scale-28 build past
-#: 1.3 times the graph's bytes)
+#: a chunk's temporaries on the GPU (the sorts of the one-GPU build, and the generator's draws
+#: while it was array operations) were 100 to 150 bytes a key, 2.3 GiB at this size (6.5 GiB at
+#: 1 << 25 took a scale-28 build past 1.3 times the graph's bytes)
 EDGES_PER_CHUNK = 1 << 23
 
 # -- the graph: a CSR block by column-space id, and (when pull needs it) one by row-space id
@@ -55,8 +55,9 @@ CHUNK_BYTES_PER_KEY = {"cpu": 96, "gpu": 192}
 # routing): a chunk's ids and the rows' slots, 17-25 bytes a key measured (tracemalloc)
 CPU_ONE_RANK_BYTES_PER_KEY = 32
 # the one-GPU build (local/parts.csr_by_counting): a chunk's temporaries while it is counted and
-# placed (the generator's draws, a sort by row, the runs and the slots, and what CuPy's pool
-# keeps of them: one H200, scale 22, 104 bytes a key with chunks of 2^26 keys, 148 with 2^24),
+# placed (a sort by row, the runs and the slots, and what CuPy's pool keeps of them; one H200,
+# scale 22, measured with the generator's draws still array operations: 104 bytes a key with
+# chunks of 2^26 keys, 148 with 2^24, an upper bound now that the generator makes none),
 # then a range of rows sorted and merged at once (its entries' int64 keys and rows, a copy of
 # the merged ones and the sort's scratch)
 COUNTING_CHUNK_BYTES_PER_KEY = 192
