@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lagraph_dist as ld
-from helpers import BACKENDS, edges_to_scipy, pattern
+from helpers import BACKENDS, GPU, edges_to_scipy, pattern
 
 ENCODING_PAIRS = [("list", "list"), ("list", "bitmap"), ("bitmap", "list"), ("bitmap", "bitmap")]
 SEMIRINGS = ("any_pair", "lor_land", "any_secondi", "min_secondi")
@@ -469,3 +469,20 @@ def test_host_csr_is_made_a_slice_at_a_time(monkeypatch, backend):
         assert indices.dtype == index_dtype and indptr.dtype in (index_dtype, np.int64)
         np.testing.assert_array_equal(indptr, S.indptr)
         np.testing.assert_array_equal(indices, S.indices)
+
+
+@pytest.mark.parametrize("backend", [GPU])
+@pytest.mark.parametrize("size, dtype", [(1, np.int8), (3 * 1024 + 5, np.uint64), (200_003, np.int32)])
+def test_a_staged_read_gives_the_device_bytes(backend, size, dtype):
+    """A big read into a host array goes through two page-locked stages the host's threads copy
+    out of: every byte lands where cupy's own copy puts it, whether the array fills the stages
+    exactly, over several rounds or in a partial last one."""
+    kernels = ld.get_backend(backend).kernels
+    cp = kernels.cp
+    array = cp.asarray(np.random.default_rng(size).integers(-100, 100, size).astype(dtype))
+    for stage_bytes in (4096, 1 << 16, array.nbytes, array.nbytes + 1):
+        out = np.full(size, 7, dtype=dtype)
+        assert kernels._read_staged(array, out, stage_bytes=stage_bytes) is out
+        np.testing.assert_array_equal(out, cp.asnumpy(array))
+    with pytest.raises(ValueError, match="bytes"):
+        kernels._read_staged(array, np.empty(size + 1, dtype))

@@ -106,13 +106,15 @@ def main():
         levels = len(first.stats)
         _, blocks, _, _ = next(iter(A._cache["fused_workspace"]["plans"].values()))
         nwarps = blocks * warps_a_block
-        module = base._modules(cp.cuda.Device().id)["fused"]
+        modules = base.modules_ahead(cp.cuda.Device().id, "fused")      # (one an instance: each set)
         clocks = cp.zeros((levels, nwarps, len(CLOCKS)), dtype=cp.uint64)
-        cp.ndarray((1,), cp.uint64, memptr=module.get_global("ld_warp_clocks"))[0] = clocks.data.ptr
-        cp.ndarray((1,), cp.int64, memptr=module.get_global("ld_warp_clock_levels"))[0] = levels
+        for module in modules:
+            cp.ndarray((1,), cp.uint64, memptr=module.get_global("ld_warp_clocks"))[0] = clocks.data.ptr
+            cp.ndarray((1,), cp.int64, memptr=module.get_global("ld_warp_clock_levels"))[0] = levels
         result = ld.bfs(A, root, direction=args.direction)
         cp.cuda.Device().synchronize()
-        cp.ndarray((1,), cp.int64, memptr=module.get_global("ld_warp_clock_levels"))[0] = 0
+        for module in modules:
+            cp.ndarray((1,), cp.int64, memptr=module.get_global("ld_warp_clock_levels"))[0] = 0
         if len(result.stats) != levels or any(s["fused"] is False for s in result.stats):
             raise SystemExit(f"{spec}: the clocked search ran {len(result.stats)} levels, not all in one fused run")
         held = cp.asnumpy(clocks)

@@ -2,8 +2,10 @@
 lagraph_dist.local.layout (memoised per device), launches counted, device reads, block sizing,
 the memory pool, and the products' output part, mask and arguments.
 
-The modules are built in two ways. Ahead, on a device's first kernel: every source with the
-searches' four semirings' instances (:data:`_INSTANCES`), the kernels a BFS runs. On demand:
+The modules are built in two ways. Ahead, from a device's first kernels object on: every source
+with the searches' four semirings' instances (:data:`_INSTANCES`), the kernels a BFS runs,
+compiling in background threads while the caller goes on (a graph's build, say), a kernel
+waiting only for its own module (:func:`_module_ahead`). On demand:
 any other (kernel, multiply, add, value type) a product asks for (the valued semirings on
 bool, int32, int64, float32 and float64 vectors) is a module of its own, that instance alone,
 compiled on its first launch and memoised per device (:func:`_module_on_demand`), so the
@@ -37,6 +39,10 @@ _INSTANCES = [(*reversed(s.codes), _CTYPE[np.dtype(s.out_dtype)]) for s in semir
 _VALUE_TYPES = ("bool", "long long")    # the value types of the kernels built ahead
 #: kernels of one source built together on demand (a pull launches both)
 _TOGETHER = {"pull": ("ld_pull_rows", "ld_pull_long_rows")}
+#: reads into a given host array of at least this many bytes go through page-locked stages
+#: (KernelsBase._read_staged) of STAGE_BYTES
+STAGED_READ_BYTES = 1 << 26
+STAGE_BYTES = 1 << 27
 #: a null pointer kernel argument (CuPy passes a numpy scalar by value, 8 bytes)
 NULL_POINTER = np.uint64(0)
 
@@ -73,23 +79,24 @@ def _template(name, *args):
 
 @functools.lru_cache(maxsize=None)
 def _ahead():
-    """{source: the name expressions its module is built with ahead}."""
+    """{source: the name expressions its module is built with ahead}, in the order they start
+    compiling: the generator a graph's build runs first, then the biggest."""
     return {
-        "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
-        "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
-        "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
-        "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
-                + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
+        "kronecker": [],
         "fused": [_template("ld_bfs_fused", m, v, blocks) for m, v in ((0, "bool"), (2, "long long"))
                   for blocks in FUSED_BUILDS]
                  + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
         "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
                   for p in ("false", "true")],
         "multi_fused": [_template("ld_multi_bfs_fused", w, b, p) for w, p in MULTI_FUSED_SHAPES for b in (1, 2)],
+        "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
+        "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
+        "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
+        "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
+                + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
         "components": [],
         "dependencies": [],
         "edge_rules": [],
-        "kronecker": [],
     }
 
 
@@ -101,22 +108,60 @@ def _build(cupy, source, expressions, path, **kwargs):
     return module
 
 
+#: the sources built ahead one module an instance: each instance is a big cooperative kernel, and
+#: their compiles in one module, one after another, were the long pole of a cold build
+_ONE_MODULE_AN_INSTANCE = ("fused", "multi_fused")
+
+
+def _units():
+    """[(source, name expressions)] of the modules built ahead: a source's whole list, or one
+    expression a module for :data:`_ONE_MODULE_AN_INSTANCE`."""
+    units = []
+    for source, expressions in _ahead().items():
+        if source in _ONE_MODULE_AN_INSTANCE:
+            units += [(source, [expression]) for expression in expressions]
+        else:
+            units.append((source, expressions))
+    return units
+
+
 @functools.lru_cache(maxsize=None)
-def _modules(device_id):
-    """The modules built ahead for one device (memoised per device, as CuPy's own kernels are),
-    each source in a thread of its own: NVRTC compiles outside the GIL, and on a machine whose
-    CuPy cache is cold the sources one after another took 60 s (the bench at scale 27's first
-    kernel), most of it the other sources waiting behind fused.cu."""
+def _builds(device_id):
+    """{(source, name expression or None): the future of the module built ahead that holds it}
+    for one device (memoised per device, as CuPy's own kernels are); None stands for a source's
+    kernels without template arguments. Every module starts compiling at the first call, a
+    thread each (NVRTC compiles outside the GIL), and the call returns at once: on a machine
+    whose CuPy cache is cold the sources one after another took 60 s before the bench at scale
+    27's first kernel, most of it fused.cu's instances, and they now compile while the graph is
+    built."""
     import cupy
 
-    def build(item):
-        name, expressions = item
-        with cupy.cuda.Device(device_id):      # (a thread's device is its own)
-            return name, _build(cupy, name, expressions, path, enable_cooperative_groups=name == "fused")
+    def build(source, expressions):
+        with resources.as_file(resources.files("lagraph_dist.kernels")) as path, cupy.cuda.Device(device_id):
+            return _build(cupy, source, expressions, path, enable_cooperative_groups=source == "fused")
 
-    with resources.as_file(resources.files("lagraph_dist.kernels")) as path, \
-            ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        return dict(pool.map(build, _ahead().items()))
+    pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="lagraph-dist-nvrtc")
+    futures = {}
+    for source, expressions in _units():
+        future = pool.submit(build, source, expressions)
+        for expression in expressions:
+            futures[(source, expression)] = future
+        futures.setdefault((source, None), future)
+    pool.shutdown(wait=False)
+    return futures
+
+
+def _module_ahead(device_id, source, expression=None):
+    """The module built ahead that holds kernel ``expression`` of ``source`` (None: its kernels
+    without template arguments), waiting for its compile if that is still running."""
+    return _builds(device_id)[(source, expression)].result()
+
+
+def modules_ahead(device_id, source):
+    """Every module built ahead from ``source`` (several for :data:`_ONE_MODULE_AN_INSTANCE`):
+    a traced build's probe sets its globals in each."""
+    futures = {id(f): f for (s, _), f in _builds(device_id).items() if s == source}
+    return [future.result() for future in futures.values()]
 
 
 @functools.lru_cache(maxsize=None)
@@ -137,8 +182,10 @@ def _on_demand(source, name, args):
 def _module_holding(device_id, source, name, args):
     """The module whose kernel ``name`` (with template arguments ``args``) a launch takes: the
     one built ahead when it holds it, else the instance's own, built now if need be."""
-    if not args or _template(name, *args) in _ahead()[source]:
-        return _modules(device_id)[source]
+    if not args:
+        return _module_ahead(device_id, source)
+    if _template(name, *args) in _ahead()[source]:
+        return _module_ahead(device_id, source, _template(name, *args))
     return _module_on_demand(device_id, source, _on_demand(source, name, args))
 
 
@@ -209,6 +256,7 @@ class KernelsBase:
         self._sms = int(props["multiProcessorCount"])
         self._clusters = int(props["major"]) >= 9        # thread block clusters (Hopper and later)
         self._dummy_words = cupy.zeros(2, cupy.uint32)
+        _builds(cupy.cuda.Device().id)      # the modules built ahead start compiling, in the background
         self._functions = {}    # (device, module, kernel, template arguments): the counted kernel
         self.reads = 0          # device-to-host reads made through read()
         self.launches = 0       # launches of our kernels (functions got through _function)
@@ -263,9 +311,43 @@ class KernelsBase:
 
     def read(self, array, out=None):
         """The way this backend copies device data to the host (counted): a new host array, or
-        ``out`` (a C-contiguous numpy array of the same shape and dtype) written."""
+        ``out`` (a C-contiguous numpy array of the same shape and dtype) written, through
+        page-locked stages (:meth:`_read_staged`) when it is big."""
         self.reads += 1
+        if out is not None and out.nbytes >= STAGED_READ_BYTES:
+            return self._read_staged(array, out)
         return self.cp.asnumpy(array, out=out)
+
+    def _read_staged(self, array, out, stage_bytes=STAGE_BYTES):
+        """``array`` copied into ``out`` through two page-locked buffers of ``stage_bytes``: the
+        device copies a stage into one while the host's threads copy the other into place. A
+        copy straight into fresh pageable memory went at about 2 GB/s, the driver's one thread
+        faulting in every page (the level check's 34 GB graph at scale 27 took 17 s); here the
+        faults are spread over the cores."""
+        cp = self.cp
+        source = cp.ascontiguousarray(array).reshape(-1).view(cp.uint8)
+        target = out.reshape(-1).view(np.uint8)
+        if source.size != target.size:
+            raise ValueError(f"a read of {source.size} bytes into {target.size}")
+        stages = [np.frombuffer(cp.cuda.alloc_pinned_memory(stage_bytes), np.uint8, stage_bytes) for _ in range(2)]
+        stream = cp.cuda.get_current_stream()
+        threads = os.cpu_count() or 1
+        copying = [[], []]          # each stage's host copies in flight
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for start in range(0, source.size, stage_bytes):
+                stage = (start // stage_bytes) % 2
+                for copy in copying[stage]:
+                    copy.result()
+                size = min(stage_bytes, source.size - start)
+                cp.cuda.runtime.memcpyAsync(stages[stage].ctypes.data, source[start:].data.ptr, size,
+                                            cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+                stream.synchronize()
+                share = -(-size // threads)
+                copying[stage] = [pool.submit(np.copyto, target[start + a:start + min(a + share, size)],
+                                              stages[stage][a:min(a + share, size)]) for a in range(0, size, share)]
+            for copy in copying[0] + copying[1]:
+                copy.result()
+        return out
 
     def read_mirrored(self, mirror):
         """Wait for the current stream, then ``mirror``'s numpy view (a :class:`PinnedMirror`
@@ -422,7 +504,8 @@ class KernelsBase:
                         if _template(name, *args) not in _ahead()[source]:
                             wanted.add((source, _on_demand(source, name, args)))
         device_id = self.cp.cuda.Device().id
-        _modules(device_id)
+        for future in _builds(device_id).values():
+            future.result()
         with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
             list(pool.map(lambda job: _module_on_demand(device_id, *job), sorted(wanted)))
         return len(wanted)
