@@ -80,23 +80,24 @@ def _template(name, *args):
 @functools.lru_cache(maxsize=None)
 def _ahead():
     """{source: the name expressions its module is built with ahead}, in the order they start
-    compiling: the generator a graph's build runs first, then the biggest."""
+    compiling: the generator a graph's build runs and the small sources first (a build may
+    wait for them), then the single search, then the multi-source search."""
     return {
         "kronecker": [],
-        "fused": [_template("ld_bfs_fused", m, v, blocks) for m, v in ((0, "bool"), (2, "long long"))
-                  for blocks in FUSED_BUILDS]
-                 + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
-        "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
-                  for p in ("false", "true")],
-        "multi_fused": [_template("ld_multi_bfs_fused", w, b, p) for w, p in MULTI_FUSED_SHAPES for b in (1, 2)],
+        "components": [],
+        "dependencies": [],
+        "edge_rules": [],
         "bitmap": [_template("ld_assign_from_list", v) for v in _VALUE_TYPES],
         "push": [_template("ld_push_spmspv", *i) for i in _INSTANCES],
         "pull": [_template(k, *i) for i in _INSTANCES for k in ("ld_pull_rows", "ld_pull_long_rows")],
         "fold": [_template("ld_fold_pack", v) for v in _VALUE_TYPES]
                 + [_template("ld_fold_merge", add, v) for _, add, v in _INSTANCES],
-        "components": [],
-        "dependencies": [],
-        "edge_rules": [],
+        "multi": [_template(k, p) for k in ("ld_multi_push", "ld_multi_pull", "ld_multi_merge")
+                  for p in ("false", "true")],
+        "fused": [_template("ld_bfs_fused", m, v, blocks) for m, v in ((0, "bool"), (2, "long long"))
+                  for blocks in FUSED_BUILDS]
+                 + [_template("ld_bfs_fused_clustered", m, v) for m, v in ((0, "bool"), (2, "long long"))],
+        "multi_fused": [_template("ld_multi_bfs_fused", w, b, p) for w, p in MULTI_FUSED_SHAPES for b in (1, 2)],
     }
 
 
@@ -140,7 +141,8 @@ def _builds(device_id):
         with resources.as_file(resources.files("lagraph_dist.kernels")) as path, cupy.cuda.Device(device_id):
             return _build(cupy, source, expressions, path, enable_cooperative_groups=source == "fused")
 
-    pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="lagraph-dist-nvrtc")
+    # a core is left to the caller, whose CuPy kernels compile too on a cold cache
+    pool = ThreadPoolExecutor(max_workers=max((os.cpu_count() or 1) - 1, 1), thread_name_prefix="lagraph-dist-nvrtc")
     futures = {}
     for source, expressions in _units():
         future = pool.submit(build, source, expressions)
