@@ -18,6 +18,7 @@ import platform
 import sys
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -206,16 +207,26 @@ def outliers(roots, seconds, level_stats):
             for root, t, stats in zip(roots, seconds, level_stats) if t > OUTLIER_FACTOR * median]
 
 
-def levels_digest(levels, to_host=np.asarray):
-    """A digest of a dense levels array (-1 unreached): equal arrays, equal digests, so levels
-    can be compared with the reference's later without keeping n values a root. The levels are
-    hashed in the narrowest integer type that holds them (an eighth of the bytes on graphs of
-    fewer than 128 levels), with that type in the digest; ``to_host`` brings a device array's
-    narrowed copy over (at scale 27 the int64 array's trip took 0.3 s a root)."""
+def levels_digest(levels):
+    """A digest of a dense host levels array (-1 unreached): equal arrays, equal digests, so
+    levels can be compared with the reference's later without keeping n values a root
+    (:func:`narrowed_levels`, then :func:`digest_of`)."""
+    return digest_of(narrowed_levels(levels))
+
+
+def narrowed_levels(levels, to_host=np.asarray):
+    """The levels in the narrowest integer type that holds them (an eighth of the bytes on
+    graphs of fewer than 128 levels), narrowed where they live and brought over by ``to_host``
+    (at scale 27 the int64 array's trip took 0.3 s a root)."""
     deepest = int(levels.max()) if levels.size else 0
     narrow = next(t for t in (np.int8, np.int16, np.int32, np.int64) if deepest <= np.iinfo(t).max)
-    digest = hashlib.sha256(np.dtype(narrow).str.encode())
-    digest.update(np.ascontiguousarray(to_host(levels.astype(narrow, copy=False))).data)
+    return np.ascontiguousarray(to_host(levels.astype(narrow, copy=False)))
+
+
+def digest_of(narrowed):
+    """The digest of host levels from :func:`narrowed_levels`, their type in it."""
+    digest = hashlib.sha256(narrowed.dtype.str.encode())
+    digest.update(narrowed.data)
     return digest.hexdigest()
 
 
@@ -265,19 +276,28 @@ def _run_direction(A, roots, direction, check_roots, progress):
     from ``check_roots`` for the later comparison with python-graphblas."""
     seconds, edges, level_stats, digests, pool_growth = [], [], [], {}, []
     checking = 0.0
-    for root in progress.over(roots, f"bfs {direction}"):
-        pool_before = A.backend.memory_pool_peak()
-        result, elapsed = _timed_bfs(A, root, direction)
-        pool_growth.append(A.backend.memory_pool_peak() - pool_before)
-        began = time.perf_counter()
-        levels = result.levels.to_array()          # (where the search ran: no trip to the host)
-        validate(A, root, levels, result.parents)
-        checking += time.perf_counter() - began
-        if root in check_roots:
-            digests[root] = levels_digest(levels, A.backend.to_host)
-        seconds.append(elapsed)
-        edges.append(_component_edges(A, result))
-        level_stats.append(result.stats)
+
+    def to_host(array):
+        return A.backend.to_host(array, out=np.empty(array.shape, array.dtype))
+
+    # a digest is hashed while the next searches run (a scale-27 root's took 0.16 s, its
+    # trip to the host included, and every root is digested: which ones the reference
+    # reaches within its budget is known only later)
+    with ThreadPoolExecutor(max_workers=1) as hashing:
+        for root in progress.over(roots, f"bfs {direction}"):
+            pool_before = A.backend.memory_pool_peak()
+            result, elapsed = _timed_bfs(A, root, direction)
+            pool_growth.append(A.backend.memory_pool_peak() - pool_before)
+            began = time.perf_counter()
+            levels = result.levels.to_array()          # (where the search ran: no trip to the host)
+            validate(A, root, levels, result.parents)
+            checking += time.perf_counter() - began
+            if root in check_roots:
+                digests[root] = hashing.submit(digest_of, narrowed_levels(levels, to_host))
+            seconds.append(elapsed)
+            edges.append(_component_edges(A, result))
+            level_stats.append(result.stats)
+        digests = {root: digest.result() for root, digest in digests.items()}
     summary = teps_summary(edges, seconds)
     # reaching this line means every search passed (a failure raises ValidationError)
     summary.update(direction=direction, roots=len(roots), validated=len(roots),
