@@ -5,21 +5,14 @@ all the host's cores (threads per rank = cores / ranks), python-graphblas beside
     python benchmarks/cpu_scaling.py                        # scale 22 on 1, 4, 16 ranks (about 5 minutes on 16 cores)
     python benchmarks/cpu_scaling.py --scales 22 24         # and scale 24 (estimated 10 minutes more)
     python benchmarks/cpu_scaling.py --small                # the smoke test: scale 10 on 1 and 4 ranks
-    python benchmarks/cpu_scaling.py --launcher "mpirun --allow-run-as-root --bind-to none"
     bash benchmarks/device.sh cpu-scaling                   # on a device machine's host (no GPU used)
 
 Each configuration is its own ``mpiexec -n R python -m mpi4py cpu_scaling.py --worker`` (Open MPI
-with ``--oversubscribe --bind-to none``, lest a rank's threads share one core), the GPU hidden,
-the host transport. A worker times one search a root on the same seeded roots in every
-configuration until ``--seconds`` are spent, each validated and its levels' digest compared with
-python-graphblas's outside the clock; ``--limit`` kills a configuration, ``--total`` skips the
-ones not started by then. Efficiency: T(1 rank) / T(R ranks), medians over the roots both ran.
-docs/benchmarking.md has the method.
-The record: results/cpu-scaling-<host>-<commit>.json (``--json``) and its plot beside it (.png);
-the exit status is 1 when a search failed a check.
+with ``--oversubscribe --bind-to none``, lest a rank's threads share one core), the GPU hidden, the
+host transport; the record's ``protocol`` and ``efficiency_definition`` say what is timed and how it
+is compared (docs/benchmarking.md has the method). The record: results/cpu-scaling-<host>-<commit>.json
+(``--json``), its plot beside it (.png); the exit status is 1 when a search failed a check.
 """
-from __future__ import annotations
-
 import argparse
 import gc
 import json
@@ -35,7 +28,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numba
 import numpy as np
+
+import lagraph_dist as ld
+from lagraph_dist.core.version import code_identity
+from lagraph_dist.tools.bench import environment, levels_digest, pick_roots, teps_summary, warm_up
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
 from harness import (EDGEFACTOR, RESULTS, build_timed, level_stats, log, peers, plural, record_file,  # noqa: E402
@@ -51,13 +49,16 @@ DIRECTION = "auto"              # every record so far: the direction a user's ld
 PEER = "graphblas-pushpull"
 ROOT_SEED = 2
 SKIPPED = "skipped: --total spent"
+HEADER = ["scale", "run", "ranks x threads", "median ms", "hmean GTEPS", "efficiency vs 1 rank",
+          "local / expand / fold / merge / fused / outside levels ms (slowest rank)", "roots"]
 
 
 # -- a worker: one configuration under mpiexec -------------------------------------------------
 def _stage_sums(stats):
     """One search's level records summed: :func:`harness.level_stats`'s counts and seconds, the stage
     seconds (this rank's; a fused level's under FUSED) and the bytes by stage (all ranks')."""
-    seconds, traffic = Counter(dict.fromkeys((*STAGES, FUSED), 0.0)), Counter(dict.fromkeys(("expand", "mask", "fold"), 0))
+    seconds = Counter(dict.fromkeys((*STAGES, FUSED), 0.0))
+    traffic = Counter(dict.fromkeys(("expand", "mask", "fold"), 0))
     for level in stats:
         seconds.update(level.get("stage_seconds", {}))
         traffic.update(level.get("bytes", {}))
@@ -65,17 +66,8 @@ def _stage_sums(stats):
     return level_stats(stats) | {"stage_seconds": dict(seconds), "bytes": dict(traffic)}
 
 
-def _over_ranks(comm, seconds):
-    """The stage seconds of every rank: the slowest rank's and the mean, stage by stage."""
-    table = comm.allgather(seconds)
-    return ({stage: max(t[stage] for t in table) for stage in seconds},
-            {stage: statistics.fmean(t[stage] for t in table) for stage in seconds})
-
-
 def _search_one(A, root, direction, degrees):
-    """One timed search from ``root`` and its checks (outside the clock): (seconds, summary)."""
-    import lagraph_dist as ld
-    from lagraph_dist.tools.bench import levels_digest
+    """One timed search from ``root`` and its checks (outside the clock): (its summary, its level records)."""
     gc.collect()
     gc.disable()
     try:
@@ -85,28 +77,27 @@ def _search_one(A, root, direction, degrees):
     levels, parents = result.levels.to_numpy(), result.parents.to_numpy()
     ld.validate(A, root, levels, parents)          # raises on every rank if a rule is broken
     summary = _stage_sums(result.stats)
-    over_ranks = _over_ranks(A.grid.comm, summary.pop("stage_seconds"))
-    summary["stage_seconds_max"], summary["stage_seconds_mean"] = over_ranks
+    mine = summary.pop("stage_seconds")
+    ranks = A.grid.comm.allgather(mine)          # every rank's stage seconds: the slowest rank's and their mean
+    summary["stage_seconds_max"] = {stage: max(rank[stage] for rank in ranks) for stage in mine}
+    summary["stage_seconds_mean"] = {stage: statistics.fmean(rank[stage] for rank in ranks) for stage in mine}
     reached = levels >= 0
     # summary["seconds"]: the levels' own, until the whole timed call's replace them
     summary.update(root=root, outside_levels_seconds=elapsed - summary["seconds"], seconds=elapsed,
-                   edges=int(degrees[reached].sum()) // 2, reached=int(reached.sum()), levels_digest=levels_digest(levels))
+                   edges=int(degrees[reached].sum()) // 2, reached=int(reached.sum()),
+                   levels_digest=levels_digest(levels))
     return summary, result.stats
 
 
 def worker(args):
     """Collective over MPI.COMM_WORLD: one configuration; rank 0 writes its part to --part."""
-    import numba
-    import lagraph_dist as ld
-    from lagraph_dist.tools.bench import environment, pick_roots, teps_summary, warm_up
     grid = ld.Grid()
     A, build = build_timed(lambda: ld.kronecker(args.scale, EDGEFACTOR, grid=grid, backend="cpu"))
     roots = pick_roots(A, args.roots, ROOT_SEED)
     degrees = A.out_degree().to_numpy(fill=0)
-    began = time.perf_counter()
-    warm_up(A, roots[0], (DIRECTION,))
+    _, warmed = timed(None, warm_up, A, roots[0], (DIRECTION,))
     part = {"ranks": grid.size, "grid": list(grid.shape), "threads_per_rank": numba.get_num_threads(),
-            "build_seconds": build, "warm_up_seconds": time.perf_counter() - began, "n": A.n, "nvals": A.nvals,
+            "build_seconds": build, "warm_up_seconds": warmed, "n": A.n, "nvals": A.nvals,
             "environment": environment(A)}
     searches, started = [], time.perf_counter()
     for root in roots:
@@ -124,14 +115,11 @@ def worker(args):
 
 # -- the peer: python-graphblas on all cores, one process --------------------------------------
 def peer(args):
-    """python-graphblas (harness's peer) on the same graph and roots, on the threads worker_env gives
-    it, its graph converted outside the clock."""
+    """python-graphblas (harness's peer) on the same graph and roots, its graph converted outside the clock."""
     try:
         import graphblas as gb
     except ImportError as error:
         return write_json({"skipped": f"python-graphblas is not installed ({error})"}, args.part)
-    import lagraph_dist as ld
-    from lagraph_dist.tools.bench import levels_digest, pick_roots, teps_summary
     gb.ss.config["nthreads"] = int(os.environ["OMP_NUM_THREADS"])
     A = ld.kronecker(args.scale, EDGEFACTOR, backend="cpu")
     roots = pick_roots(A, args.roots, ROOT_SEED)
@@ -158,9 +146,8 @@ def peer(args):
 
 # -- the driver ---------------------------------------------------------------------------------
 def launcher(given):
-    """The launcher's words before ``-n``: --launcher's, else the mpiexec beside this Python
-    (the mpich wheel), else mpirun or mpiexec on PATH; Open MPI gets its flags (see the module
-    docstring). None when there is none."""
+    """The launcher's words before ``-n``: --launcher's, else the mpiexec beside this Python (the mpich
+    wheel), else mpirun or mpiexec on PATH, Open MPI's with the module docstring's flags; None if none."""
     if given:
         return shlex.split(given)
     beside = Path(sys.executable).parent / "mpiexec"
@@ -242,10 +229,6 @@ def summarize(scale_record):
     return problems
 
 
-HEADER = ["scale", "run", "ranks x threads", "median ms", "hmean GTEPS", "efficiency vs 1 rank",
-          "local / expand / fold / merge / fused / outside levels ms (slowest rank)", "roots"]
-
-
 def table(record):
     """The record as markdown lines: its title, then one row a configuration and direction, the peer below."""
     rows = []
@@ -304,7 +287,8 @@ def plot(record, path):
                 row[2].bar(range(len(stacks)), height, bottom=bottom, label=stage)
                 bottom += height
         row[2].set_xticks(range(len(stacks)), names[:len(stacks)], fontsize=7)
-        row[2].set(ylabel="ms a search (slowest rank, median)", title="where a search goes (merge: the counts' exchange)")
+        row[2].set(ylabel="ms a search (slowest rank, median)",
+                   title="where a search goes (merge: the counts' exchange)")
         row[2].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -312,7 +296,6 @@ def plot(record, path):
 
 
 def drive(args):
-    from lagraph_dist.core.version import code_identity
     began = time.perf_counter()
     words = launcher(args.launcher)
     if words is None:
@@ -359,13 +342,10 @@ def drive(args):
             scale_record["peer"] = part or {"error": why}
         problems += summarize(scale_record)
     env = record.get("environment", {})
-    record["device"] = env.get("device")
-    record["commit"] = code_identity()["commit"]          # the workers' package: this process's
-    record["problems"] = problems
-    record["total_seconds"] = time.perf_counter() - began
+    record.update(device=env.get("device"), commit=code_identity()["commit"],     # the workers' package: ours
+                  problems=problems, total_seconds=time.perf_counter() - began)
     path = write_record(record, args.json or RESULTS / record_file("cpu-scaling", env.get("host"), record["commit"]))
-    lines = table(record)
-    print("\n".join(lines))
+    print("\n".join(table(record)))
     print(f"record: {path}")
     picture = path.with_suffix(".png")
     try:
@@ -387,12 +367,14 @@ def parse(argv):
     parser.add_argument("--roots", type=int, help=f"seeded roots (default {FULL['roots']})")
     parser.add_argument("--seconds", type=float, help="timing and checking budget of a configuration's searches "
                                                       f"(default {FULL['seconds']:g})")
-    parser.add_argument("--limit", type=float, help=f"a configuration's process is killed after this (default {FULL['limit']:g})")
+    parser.add_argument("--limit", type=float,
+                        help=f"a configuration's process is killed after this (default {FULL['limit']:g})")
     parser.add_argument("--total", type=float, help="no configuration starts after this many seconds (default "
                                                     f"{FULL['total']:g} a scale asked for)")
     parser.add_argument("--no-peer", action="store_true", help=f"no python-graphblas ({PEER}) run")
     parser.add_argument("--launcher", help='the MPI launcher before -n (e.g. "mpirun --allow-run-as-root")')
-    parser.add_argument("--json", help="the record's path (default benchmarks/results/cpu-scaling-<host>-<commit>.json)")
+    parser.add_argument("--json",
+                        help="the record's path (default benchmarks/results/cpu-scaling-<host>-<commit>.json)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--peer", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--scale", type=int, help=argparse.SUPPRESS)

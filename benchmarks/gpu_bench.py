@@ -4,9 +4,8 @@
     lagraph-dist bfs --scale 27 --roots 1 --backend gpu          # does it fit? how long is the build?
 
 Per scale: lagraph_dist push and auto over 64 seeded roots (every search validated on the
-device; levels also compared with python-graphblas on the peers' roots), then the peers on
-the same graph and roots: python-graphblas push and push/pull on the host's cores, scipy
-csgraph (scale <= 22), the naive cupyx SpMV BFS, and our CPU backend (scale <= 20).
+device; levels also compared with python-graphblas on the peers' roots), then each peer up to
+its largest scale (PEER_SCALES) on the same graph and roots.
 """
 import argparse
 import math
@@ -14,15 +13,14 @@ import sys
 from pathlib import Path
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import BenchConfig, run_bench, write_json
+from lagraph_dist.tools.bench import BenchConfig, run_bench
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (build_timed, commit_of, count, device_of, gib, grid_of, md_table, ms, plural,  # noqa: E402
-                     rate, span)
+from harness import (build_timed, commit_of, count, device_of, gib, graph_info, grid_of, md_table, ms,  # noqa: E402
+                     paragraphs, parse_spec, plural, rate, span, write_record)
 
 
-# each peer, and the largest scale it runs at: from 26 on, gathering 2 billion edges to the host for a
-# host peer overflows its RAM
+# each peer's largest scale: from 26 on, the 2 billion edges gathered for a host peer overflow the host's RAM
 PEER_SCALES = {"graphblas-push": 25, "graphblas-pushpull": 25, "cupyx-naive": math.inf, "scipy": 22, "lagraph-cpu": 20}
 
 
@@ -58,14 +56,13 @@ def summary(record, name):
     env = record["environment"]
     rows = [[f"lagraph_dist {record.get('backend') or env['backend']} {direction}", *run_cells(run), run["roots"],
              validated_text(run)] for direction, run in record["lagraph_dist"].items()]
-    rows += [[peer, "-", "-", "-", "-", 0, peer_verdict(result)] if "skipped" in result else
-             [peer, *run_cells(result), result["roots"], peer_verdict(result)] for peer, result in record["peers"].items()]
+    rows += [[peer, *run_cells(result), result["roots"], peer_verdict(result)] if "skipped" not in result
+             else [peer, "-", "-", "-", "-", 0, peer_verdict(result)] for peer, result in record["peers"].items()]
     header = ["run", "hmean GTEPS", "median GTEPS", "median ms", "ms, fastest .. slowest root", "roots", "checked"]
     peak = f", peak device memory {gib(record['peak_device_bytes'])} GiB" if record.get("peak_device_bytes") else ""
-    return "\n".join([f"## {describe_graph(record)}, commit `{commit_of(env)}`", "",
+    return paragraphs(f"## {describe_graph(record)}, commit `{commit_of(env)}`",
                       f"`{name}`: commit `{commit_of(env)}`, {device_of(env)}, backend {env['backend']}, "
-                      f"grid {grid_of(record)} ({plural(env['ranks'], 'rank')}){peak}.", "",
-                      md_table(header, rows)])
+                      f"grid {grid_of(record)} ({plural(env['ranks'], 'rank')}){peak}.", md_table(header, rows))
 
 
 def levels_table(levels):
@@ -82,22 +79,20 @@ def main():
     parser.add_argument("--scales", type=int, nargs="+", required=True)
     parser.add_argument("--roots", type=int, default=64)
     parser.add_argument("--peer-roots", type=int, default=8)
-    parser.add_argument("--out", default="benchmarks/results")
+    parser.add_argument("--out", type=Path, default="benchmarks/results")
     args = parser.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for scale in args.scales:
         ld.get_backend("gpu").reset_memory_peak()
         A, seconds = build_timed(lambda: ld.kronecker(scale, backend="gpu"))
-        info = {"kind": "kronecker", "scale": scale, "edgefactor": 16, "seed": 0, "build_seconds": seconds,
-                "build_peak_device_bytes": A.backend.memory_pool_peak(), "graph_device_bytes": A.block.nbytes}
+        info = graph_info(parse_spec(f"kron:{scale}")) | {
+            "build_seconds": seconds, "build_peak_device_bytes": A.backend.memory_pool_peak(),
+            "graph_device_bytes": A.block.nbytes}
         print(f"scale {scale}: {A}, built in {seconds:.2f} s", flush=True)
         peers = tuple(peer for peer, top in PEER_SCALES.items() if scale <= top)
-        config = BenchConfig(roots=args.roots, peers=peers, peer_roots=args.peer_roots, check_levels=scale < 26,
-                             progress=False)
-        record = run_bench(A, info, config)
+        record = run_bench(A, info, BenchConfig(roots=args.roots, peers=peers, peer_roots=args.peer_roots,
+                                                check_levels=scale < 26, progress=False))
         name = f"gpu-scale{scale}.json"         # its gpu-scaleS.md: results_report.py's, from this record
-        write_json(record, out / name)
+        write_record(record, args.out / name)
         print(summary(record, name), flush=True)
         for direction, run in record["lagraph_dist"].items():
             print(f"\n{direction}, first root:\n\n{levels_table(run['levels_first_root'])}", flush=True)

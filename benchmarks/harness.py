@@ -1,9 +1,7 @@
-"""What the benchmarks of this folder share: graphs named by a spec, calls timed to the end of
-their device work, the checks every timed result passes, the peers (scipy's compiled BFS,
-python-graphblas through ``lagraph_dist.tools.reference``), common options, progress lines,
-records and the cells of the tables made from them (by the scripts and ``results_report.py``).
-A script puts ``benchmarks/`` first on ``sys.path`` and imports it. The graph specs (each made
-symmetric):
+"""What the benchmarks of this folder share, a section each below: graphs named by a spec, timing,
+checks, peers, command lines, records and the cells of the tables made from them (by the scripts
+and ``results_report.py``). A script puts ``benchmarks/`` first on ``sys.path`` and imports it.
+The graph specs (each made symmetric):
 
     kron:SCALE          Graph500 Kronecker graph, edge factor 16, seed 0 (its roots are drawn)
     mesh:ROWSxCOLS      4-neighbour mesh, vertex (r, c) = r * cols + c (searched from a corner)
@@ -11,19 +9,19 @@ symmetric):
     road:N              N points of the unit square, each joined to its 3 nearest (``knn_edges``)
     mtx:PATH[:K]        a Matrix Market file; K: the sources its runs ask for (drawn roots)
 """
-from __future__ import annotations
-
 import argparse
 import json
 import math
 import re
 import sys
 import time
+from collections import namedtuple
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable
 
 import numpy as np
+import scipy.sparse as sp
 
 import lagraph_dist as ld
 from lagraph_dist.core.text import plural  # noqa: F401  (the tables' counted nouns: the package's rule)
@@ -73,8 +71,8 @@ def _count(text, spec, least):
 
 def parse_spec(text):
     """The Spec of ``text``; SpecError, saying what a spec is, for anything else."""
-    kind, colon, rest = text.partition(":")
-    if not colon or not rest:
+    kind, _, rest = text.partition(":")
+    if not rest or kind not in ("kron", "mesh", "path", "road", "mtx"):
         raise SpecError(f"unknown graph {text!r}: a graph is {SPECS}")
     if kind == "kron":
         scale = _count(rest, text, 1)
@@ -89,12 +87,10 @@ def parse_spec(text):
         return Spec(text, kind, n=_count(rest, text, 2))
     if kind == "road":
         return Spec(text, kind, n=_count(rest, text, ROAD_K + 1))
-    if kind == "mtx":
-        file, colon, count = rest.rpartition(":")
-        if not colon or not re.fullmatch(r"\d+", count):
-            return Spec(text, kind, file=rest)
-        return Spec(text, kind, file=file, sources=_count(count, text, 1))
-    raise SpecError(f"unknown graph {text!r}: a graph is {SPECS}")
+    file, colon, count = rest.rpartition(":")           # mtx:PATH[:K]
+    if not colon or not re.fullmatch(r"\d+", count):
+        return Spec(text, kind, file=rest)
+    return Spec(text, kind, file=file, sources=_count(count, text, 1))
 
 
 def graph_name(spec, grouped=False):
@@ -159,13 +155,16 @@ def build_timed(make):
     return A, time.perf_counter() - started
 
 
-def scipy_csr(src, dst, n):
-    """scipy's CSR of the edges both ways, duplicates summed: what a scipy user builds."""
-    import scipy.sparse as sp
-    i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
-    S = sp.csr_matrix((np.ones(i.shape[0], dtype=np.int8), (i, j)), shape=(n, n))
+def summed(S):
+    """S with its duplicates summed, as a scipy user makes it canonical."""
     S.sum_duplicates()
     return S
+
+
+def scipy_csr(src, dst, n):
+    """scipy's CSR of the edges both ways, duplicates summed: what a scipy user builds."""
+    i, j = np.concatenate([src, dst]), np.concatenate([dst, src])
+    return summed(sp.csr_matrix((np.ones(i.shape[0], dtype=np.int8), (i, j)), shape=(n, n)))
 
 
 # -- timing ---------------------------------------------------------------------------------------
@@ -183,10 +182,7 @@ def timed(A, func, *args, **kwargs):
     return result, time.perf_counter() - started
 
 
-class Calls(NamedTuple):
-    seconds: list
-    kept: list
-    last: object
+Calls = namedtuple("Calls", "seconds kept last")
 
 
 def timed_calls(call, repeats, *, check=None, budget=None, A=None):
@@ -299,15 +295,11 @@ def level_figures(stats):
 def level_stats(records):
     """What ``res.stats`` says about one search: how many levels ran fused, host reads, seconds."""
     host_reads = float(sum(r["host_reads"] for r in records))
-    return {
-        "levels": len(records),
-        "fused_levels": sum(1 for r in records if r["fused"]),
-        "push_levels": sum(1 for r in records if r["direction"] == "push"),
-        "pull_levels": sum(1 for r in records if r["direction"] == "pull"),
-        "host_reads": host_reads,
-        "host_reads_per_level": host_reads / max(len(records), 1),
-        "seconds": float(sum(r["seconds"] for r in records)),
-    }
+    return {"levels": len(records), "fused_levels": sum(1 for r in records if r["fused"]),
+            "push_levels": sum(1 for r in records if r["direction"] == "push"),
+            "pull_levels": sum(1 for r in records if r["direction"] == "pull"),
+            "host_reads": host_reads, "host_reads_per_level": host_reads / max(len(records), 1),
+            "seconds": float(sum(r["seconds"] for r in records))}
 
 
 # -- peers ----------------------------------------------------------------------------------------
@@ -339,7 +331,6 @@ def peers(S, names):
     """([Peer] in the order of ``names``, {name: why it cannot run}) on the scipy graph S, each
     peer's graph converted here, before any clock: scipy's to the float64 CSR csgraph would
     convert S to in every call, python-graphblas's by ``tools.reference.prepare``."""
-    import scipy.sparse as sp
     import scipy.sparse.csgraph as csgraph
     made, skipped, prepared = {}, {}, None
     if "scipy" in names:
@@ -362,8 +353,7 @@ def peers(S, names):
 
 
 def run_peers(S, names, run):
-    """{peer: ``run(Peer)``'s record, or {"skipped": why it cannot run}} in the order of ``names``,
-    the peers made by :func:`peers` on the scipy graph S."""
+    """{peer: ``run(Peer)``'s record or {"skipped": why it cannot run}}, :func:`peers` on S in ``names``' order."""
     made, skipped = peers(S, names)
     runs = {peer.name: run(peer) for peer in made}
     return {name: runs[name] if name in runs else {"skipped": skipped[name]} for name in names}
@@ -379,9 +369,9 @@ def at_least(least):
     return number
 
 
-def backend_option(parser, help="where the graphs live and the searches run (default auto: the GPU "
-                                "if CuPy sees one)"):
-    parser.add_argument("--backend", choices=BACKENDS, default="auto", help=help)
+def backend_option(parser, default="auto", help="where the graphs live and the searches run (default auto: "
+                                                "the GPU if CuPy sees one)"):
+    parser.add_argument("--backend", choices=BACKENDS, default=default, help=help)
 
 
 def log(text):
@@ -391,8 +381,7 @@ def log(text):
 
 # -- records ------------------------------------------------------------------------------------
 def record_file(kind, host, commit):
-    """A record's file name: KIND-HOST-COMMIT.json, the host in lower case with dashes between its
-    words, the commit's first 7 characters."""
+    """A record's file name: KIND-HOST-COMMIT.json, the host's words lower-cased and dashed, the commit's first 7."""
     host = re.sub(r"[^a-z0-9]+", "-", (host or "host").lower()).strip("-")
     return f"{kind}-{host}-{(commit or 'uncommitted')[:7]}.json"
 

@@ -6,22 +6,15 @@ run, every timed result checked (never inside the clock).
     python3 benchmarks/multi_source.py --graph kron:26 --sources --depth-limit 2 --roots 8
     mpirun -n 4 python3 -m mpi4py benchmarks/multi_source.py --graph kron:24 --depth-limit 2 --scipy-sources 0
 
-Batches: for each graph and each number of sources k, ``ld.bfs_multi`` levels only and with
-parents against the k separate ``ld.bfs`` calls in the same form, and scipy's many-source
-``shortest_path(unweighted=True)`` on the host from the first ``--scipy-sources`` (one process
-only); rates are searches per second. A batch's levels must equal the separate calls' row for
-row, and its first ``--validate`` rows' parents pass ``ld.validate``.
-
-Depth limit (``--depth-limit D``): ``ld.bfs(A, r, depth_limit=D)`` against the full search from
-``--roots`` roots: the ratio of times. The limited levels must equal the full ones cut at D, and
-its parents form a BFS tree of them (tree edges looked up in the ranks' blocks, so that no rank
-gathers the graph).
+Batches: for each graph and number of sources k, ``ld.bfs_multi`` levels only and with parents
+against the k separate ``ld.bfs`` calls in the same form, and scipy's many-source
+``shortest_path(unweighted=True)`` (one process only); rates are searches per second. Depth limit:
+``ld.bfs(A, r, depth_limit=D)`` against the full search, the ratio of times. The checks:
+:func:`harness.check_batch` and :func:`check_limited`.
 
 Timing (docs/benchmarking.md): warm-up calls first, then ``--repeats`` timed calls, each to its
 result being complete on every rank; medians. Every rank runs it; rank 0 prints and writes.
 """
-from __future__ import annotations
-
 import argparse
 import sys
 from pathlib import Path
@@ -134,15 +127,13 @@ def depth_run(A, graph, args):
     roots = pick_roots(A, args.roots, seed=args.root_seed)
     ld.bfs(A, roots[0])                                                          # warm-up
     ld.bfs(A, roots[0], depth_limit=depth)
-    full_seconds, limited_seconds = [], []
-    for root in roots:
-        full_seconds.append([])
-        limited_seconds.append([])
+    full_seconds, limited_seconds = [[] for _ in roots], [[] for _ in roots]
+    for root, full_times, limited_times in zip(roots, full_seconds, limited_seconds):
         for _ in range(args.repeats):
             full, seconds = timed(A, ld.bfs, A, root)
-            full_seconds[-1].append(seconds)
+            full_times.append(seconds)
             limited, seconds = timed(A, ld.bfs, A, root, depth_limit=depth)
-            limited_seconds[-1].append(seconds)
+            limited_times.append(seconds)
         full_levels = full.levels.to_numpy()
         ld.validate(A, root, full_levels, full.parents.to_numpy())
         check_limited(A, root, full_levels, limited, depth)

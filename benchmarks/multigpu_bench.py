@@ -5,12 +5,9 @@ tables of a folder of them (``multigpu/``, ``multigpu-4gpu/``) that results_repo
     mpirun --allow-run-as-root -n 2 python3 -m mpi4py benchmarks/multigpu_bench.py \\
         --scale 26 --grid 1x2 --transport nccl --out DIR
 
-Per run: the Kronecker graph built on the devices, then push and auto over seeded roots of
-nonzero degree by ``tools.bench.run_bench`` (the protocol of ``lagraph-dist bench``, without
-peers): each search timed to the result being complete on every rank and validated (Graph500
-rules, untimed). TEPS: undirected input edges in the searched component / seconds, harmonic
-mean. The first root is searched once more with stage timers that wait for the device, for the
-per-level compute / expand / fold split; its bytes can be set beside lagraph_dist.tools.model.
+Per run: ``tools.bench.run_bench`` on the Kronecker graph built on the devices (the protocol of
+``lagraph-dist bench``, no peers), then the first root once more with stage timers that wait for
+the device, for the per-level compute / expand / fold split and its bytes beside ``tools.model``'s.
 """
 import argparse
 import sys
@@ -20,10 +17,11 @@ import lagraph_dist as ld
 from lagraph_dist.core.settings import settings
 from lagraph_dist.semirings import any_secondi
 from lagraph_dist.tools import model
-from lagraph_dist.tools.bench import BenchConfig, run_bench, write_json
+from lagraph_dist.tools.bench import BenchConfig, run_bench
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import build_timed, count, grid_text, md_table, megabytes, missing, ms, rate, records, sig, times  # noqa: E402
+from harness import (build_timed, count, graph_info, grid_text, md_table, megabytes, missing, ms,  # noqa: E402
+                     parse_spec, rate, records, sig, times, write_record)
 
 SMALL = 100        # a level of under this many frontier vertices is "small" (issue 7's target)
 SCALING_NOTE = (f"GTEPS: harmonic means. small levels vs 1 GPU: mean seconds of the first root's levels of "
@@ -48,7 +46,7 @@ def main(argv=None):
     rows, cols = (int(x) for x in args.grid.lower().split("x"))
     grid = ld.Grid(rows, cols, transport=args.transport)
     A, build = build_timed(lambda: ld.kronecker(args.scale, grid=grid, backend="gpu"))
-    graph = {"kind": "kronecker", "scale": args.scale, "edgefactor": 16, "seed": 0, "build_seconds": build}
+    graph = graph_info(parse_spec(f"kron:{args.scale}")) | {"build_seconds": build}
     config = BenchConfig(roots=args.roots, directions=tuple(d for d in args.directions.split(",") if d), peers=(),
                          check_levels=False, progress=False)
     record = run_bench(A, graph, config)             # the Graph500 protocol of `lagraph-dist bench`, no peers
@@ -58,9 +56,9 @@ def main(argv=None):
     record.update(gpus=grid.size, grid=[rows, cols], transport=grid.transport.name,
                   peak_device_bytes=int(grid.allreduce(record["peak_device_bytes"], "MAX")))   # the ranks' most
     if grid.rank == 0:
-        args.out.mkdir(parents=True, exist_ok=True)
-        name = f"gpu{grid.size}-{args.grid}-{grid.transport.name}-scale{args.scale}{'-' + args.tag if args.tag else ''}.json"
-        write_json(record, args.out / name)
+        tag = f"-{args.tag}" if args.tag else ""
+        name = f"gpu{grid.size}-{args.grid}-{grid.transport.name}-scale{args.scale}{tag}.json"
+        write_record(record, args.out / name)
         for direction, run in record["lagraph_dist"].items():
             print(f"{name}: {direction} {run['harmonic_mean_teps'] / 1e9:.2f} GTEPS hmean, median "
                   f"{run['median_ms']:.2f} ms, build {build:.1f} s", flush=True)
@@ -128,7 +126,8 @@ def run_summary(name, record, baseline):
             "small_level_ratio": (small_level_ratio(run["levels_first_root"],
                                                     baseline["lagraph_dist"]["auto"]["levels_first_root"])
                                   if baseline and several else None),
-            "expand_fold_share": (split["expand"] + split["fold"]) / split["level"] if split["level"] and several else None,
+            "expand_fold_share": ((split["expand"] + split["fold"]) / split["level"]
+                                  if split["level"] and several else None),
             "stage_seconds_first_root": split, "bytes_measured": measured_bytes(synced),
             "bytes_model": prediction["all"], "bytes_model_upper": prediction["all_upper"]}
 

@@ -4,28 +4,16 @@ below a floor of passes), or, with ``--calls``, networkx's calls timed through e
     python benchmarks/networkx_suite.py [--floor 0.95] [--json out.json] [-m gpu] [pytest args...]
     python benchmarks/networkx_suite.py --calls [--scale 16] [--k 64] [--repeat 3] [--json out.json]
 
-The suite: networkx runs its tests with the backend that ``NETWORKX_TEST_BACKEND`` names, each
-dispatched call converting the test's graphs and checking the answer; ``NETWORKX_FALLBACK_TO_NX``
-lets networkx run what the backend declines (``can_run``), so the rest of each test still runs.
-The modules are those of the dispatched functions, from the installed networkx. A test *reaches
-the backend* when one of its calls ran here (counted by wrapping the backend's functions); the
-pass share is the tests that reach it and pass over those that reach it and are not skipped
-(``lagraph_dist.nx.expected``'s xfails count against it). Exit status 1 below the floor or when
-no test reached the backend, pytest's own when the run breaks.
-
-The calls: on ``ld.kronecker(scale)`` as a ``networkx.Graph``, networkx itself, graphblas-algorithms
-(when installed) and lagraph_dist, each through networkx. ``first`` is a backend's first call
-(it converts the graph; networkx caches that), ``warm`` the median of the later ones; the
-conversion is timed apart too, after a warm-up on a small graph. Every answer is checked
-against networkx's (networkx's own betweenness takes minutes at scale 16).
+docs/networkx.md says what both measure: the suite's pass share is the tests that reach the backend
+(:class:`Tally`) and pass over those that reach it and are not skipped (``lagraph_dist.nx.expected``'s
+xfails count against it); a call's ``first`` time converts the graph (networkx caches that), its
+``warm`` time is the median of the later calls. Exit status 1 below the floor, when no test reached
+the backend or an answer differs from networkx's; pytest's own when the suite's run breaks.
 """
-from __future__ import annotations
-
 import argparse
 import os
 import statistics
 import sys
-import time
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -47,6 +35,8 @@ MODULES = [
     "networkx.algorithms.tests.test_distance_measures",
 ]
 FLOOR = 0.95
+CALL_HEADER = ["networkx", "graphblas-algorithms warm (first call)", "lagraph_dist warm (first call)",
+               "lagraph_dist vs networkx, warm / first"]      # a timed call's columns, here and in results/README.md
 
 
 # -- the suite ------------------------------------------------------------------------------------
@@ -60,7 +50,8 @@ class Tally:
         self.reached = {}               # test id -> calls it made here
         self.outcomes = {}              # test id -> passed, failed, skipped, xfailed, xpassed
 
-    def wrap_backend(self):
+    def pytest_configure(self, config):
+        """Count the calls of the backend's functions and what its can_run declines."""
         from lagraph_dist.nx import algorithms, interface, support
 
         def counted(name, function):
@@ -81,9 +72,6 @@ class Tally:
             return answer
         interface.BackendInterface.can_run = staticmethod(counted_can_run)
 
-    def pytest_configure(self, config):
-        self.wrap_backend()
-
     def pytest_runtest_logstart(self, nodeid, location):
         self._before = self.calls
 
@@ -101,17 +89,12 @@ class Tally:
         reached = {t: self.outcomes.get(t, "unknown") for t in self.reached}
         counted = [o for o in reached.values() if o != "skipped"]
         passed = sum(o in ("passed", "xpassed") for o in counted)
-        return {
-            "tests": len(self.outcomes),
-            "outcomes": dict(Counter(self.outcomes.values())),
-            "reached_backend": len(reached),
-            "reached_outcomes": dict(Counter(reached.values())),
-            "pass_share": passed / len(counted) if counted else 0.0,
-            "not_passed": sorted(t for t, o in reached.items() if o not in ("passed", "xpassed", "skipped")),
-            "calls_run_here": dict(sorted(self.ran.items())),
-            "calls_declined": dict(sorted(self.declined.items())),
-            "networkx": __import__("networkx").__version__,
-        }
+        return {"tests": len(self.outcomes), "outcomes": dict(Counter(self.outcomes.values())),
+                "reached_backend": len(reached), "reached_outcomes": dict(Counter(reached.values())),
+                "pass_share": passed / len(counted) if counted else 0.0,
+                "not_passed": sorted(t for t, o in reached.items() if o not in ("passed", "xpassed", "skipped")),
+                "calls_run_here": dict(sorted(self.ran.items())), "calls_declined": dict(sorted(self.declined.items())),
+                "networkx": __import__("networkx").__version__}
 
 
 def engine_backend():
@@ -127,11 +110,11 @@ def suite(options, pytest_args):
     os.environ["NETWORKX_FALLBACK_TO_NX"] = "True"
     import pytest
     tally = Tally()
-    started = time.perf_counter()
-    status = pytest.main(["-q", "-p", "no:cacheprovider", "--pyargs", *MODULES, *pytest_args], plugins=[tally])
+    status, seconds = timed(None, pytest.main, ["-q", "-p", "no:cacheprovider", "--pyargs", *MODULES, *pytest_args],
+                            plugins=[tally])
     engine = engine_backend()
     summary = {"benchmark": "networkx_suite"} | tally.summary() | {
-        "floor": options.floor, "seconds": round(time.perf_counter() - started, 1), "modules": MODULES,
+        "floor": options.floor, "seconds": round(seconds, 1), "modules": MODULES,
         "engine_backend": engine, "environment": environment(ld.Matrix.from_edges([0], [1], 2, backend=engine))}
     if options.json:
         write_json(summary, options.json)
@@ -154,7 +137,8 @@ def suite(options, pytest_args):
 def nx_calls(G, source, k):
     """name -> (call with backend=..., whether answers must be equal rather than close)."""
     import networkx as nx
-    return {f"betweenness_centrality(k={k}, seed=0)": (lambda **b: nx.betweenness_centrality(G, k=k, seed=0, **b), False),
+    return {f"betweenness_centrality(k={k}, seed=0)": (
+                lambda **b: nx.betweenness_centrality(G, k=k, seed=0, **b), False),
             "single_source_shortest_path_length": (
                 lambda **b: dict(nx.single_source_shortest_path_length(G, source, **b)), True),
             "connected_components": (lambda **b: [set(c) for c in nx.connected_components(G, **b)], True)}
@@ -174,8 +158,7 @@ def conversion_seconds(G, backend):
 
 
 def run_backend(G, name, call, repeat):
-    """{first_s, warm_s} and the answer, the graph's cache emptied first; None where the backend
-    does not run the function."""
+    """({first_s, warm_s}, the answer), the graph's cache emptied first; (None, None) where not dispatched."""
     G.__networkx_cache__.clear()
     try:
         answer, first = timed(None, call, backend=name)
@@ -209,8 +192,7 @@ def calls(options):
         theirs, run["networkx_s"] = timed(None, call, backend="networkx")
         for backend in backends:
             timing, ours = run_backend(G, backend, call, options.repeat)
-            run[backend] = "not dispatched" if timing is None else timing | {
-                "agrees": same(ours, theirs, equal)}
+            run[backend] = "not dispatched" if timing is None else timing | {"agrees": same(ours, theirs, equal)}
             wrong += [label] if timing is not None and not run[backend]["agrees"] else []
         runs.append(run)
     print("\n" + md_table(["function", *CALL_HEADER], [[run["function"], *call_cells(run)] for run in runs]))
@@ -224,22 +206,15 @@ def calls(options):
     return 1 if wrong else 0
 
 
-CALL_HEADER = ["networkx", "graphblas-algorithms warm (first call)", "lagraph_dist warm (first call)",
-               "lagraph_dist vs networkx, warm / first"]
-
-
 def call_cells(call):
     """A timed call's cells of :data:`CALL_HEADER` (here and in results/README.md)."""
     ours = call.get("lagraph_dist")
     versus = (f"{times(call['networkx_s'] / ours['warm_s'])} / {times(call['networkx_s'] / ours['first_s'])}"
               if isinstance(ours, dict) and "networkx_s" in call else "-")
+    runs = (call.get(backend, "not installed") for backend in ("graphblas", "lagraph_dist"))
     return [f"{call['networkx_s']:.3f} s" if "networkx_s" in call else "not run",
-            *(backend_cell(call, backend) for backend in ("graphblas", "lagraph_dist")), versus]
-
-
-def backend_cell(call, backend):
-    run = call.get(backend, "not installed")
-    return run if isinstance(run, str) else f"{run['warm_s']:.3f} s ({run['first_s']:.3f} s)"
+            *(run if isinstance(run, str) else f"{run['warm_s']:.3f} s ({run['first_s']:.3f} s)" for run in runs),
+            versus]
 
 
 def main(argv=None):
@@ -247,7 +222,8 @@ def main(argv=None):
     parser.add_argument("--json", help="write the record here")
     parser.add_argument("--floor", type=float, default=FLOOR, help=f"the suite's least pass share (default {FLOOR})")
     parser.add_argument("--calls", action="store_true", help="time networkx's calls through each backend instead")
-    parser.add_argument("--scale", type=at_least(1), default=16, help="--calls: the Kronecker graph's scale (at most 22)")
+    parser.add_argument("--scale", type=at_least(1), default=16,
+                        help="--calls: the Kronecker graph's scale (at most 22)")
     parser.add_argument("--k", type=at_least(1), default=64, help="--calls: betweenness's sampled sources")
     parser.add_argument("--repeat", type=at_least(1), default=3, help="--calls: warm calls timed per backend (median)")
     options, pytest_args = parser.parse_known_args(argv)

@@ -7,29 +7,17 @@ where the cost of a level, not of an edge, sets the time; docs/benchmarking.md).
     python benchmarks/peer_bench.py --preset small         # tiny sizes (the smoke test's)
     python benchmarks/peer_bench.py --graphs kron:18 mesh:1000x1000 --peers scipy --json /tmp/x.json
     python benchmarks/peer_bench.py --preset deep --backend gpu     # meshes 1000x1000, 2000x2000; path of 1M
-    python benchmarks/peer_bench.py --preset deep-small             # 100x100 mesh, 2000-vertex path, 1 repeat
     python benchmarks/peer_bench.py --preset deep --graphs road:1000000 --real --backend gpu   # road, real meshes
 
-Graphs: harness specs, with ``--real`` also the real meshes of the shared data folder, each made
-symmetric; roots: seeded ones of degree > 0 for Kronecker and Matrix Market graphs, vertex 0
-otherwise (a mesh's corner, a path's end). Ours runs on ``--backend`` in each of ``--directions``
-(pull only where each pull level does not read every unvisited row). A run: one warm-up call, then
-``--repeats`` timed calls a root (a peer's stop past ``--peer-seconds``), the median reported; the
-peers' graphs converted before any clock, ours timed to the end of its device work; every timed
-result checked outside the clock (levels equal to scipy's BFS, themselves checked against the exact
-levels of a mesh, row + col, and of a path, the index; parents through ``ld.validate``). Levels =
-max level + 1; us a level divides a run's median by it. Construction: ``Matrix.from_edges
-(symmetrize=True)`` against scipy's CSR of both directions + ``sum_duplicates``; with ``--io`` also
-``from_scipy`` and ``from_mtx`` against theirs.
+Graphs: harness specs (harness.py names each one's roots), with ``--real`` also the real meshes of
+the shared data folder. The record's ``protocol`` says how each run and each construction is timed
+and checked (every timed result outside the clock, its levels against scipy's BFS).
 
-The preset names the record and its table: cpu and small write results/cpu-<host>-<commit>.json,
-a row a graph; deep and deep-small results/high-diameter-<host>-<commit>.json, a row a run
-(``--json`` puts it elsewhere; results_report.py tables both). python-graphblas takes 55-280 us a
-level on 2 cores, so minutes a search on the million-level path (so does our CPU backend): run
-the path alone with ``--peer-repeats 1`` or ``--peers scipy``.
+The preset names the record: cpu and small write results/cpu-<host>-<commit>.json, a row a graph
+in its table; deep and deep-small results/high-diameter-<host>-<commit>.json, a row a run.
+python-graphblas takes 55-280 us a level on 2 cores, so minutes a search on the million-level path
+(so does our CPU backend): run the path alone with ``--peer-repeats 1`` or ``--peers scipy``.
 """
-from __future__ import annotations
-
 import argparse
 import os
 import sys
@@ -44,9 +32,9 @@ from lagraph_dist.tools.bench import environment, pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
 from harness import (PEERS, RESULTS, SPECS, at_least, backend_option, commit_of, contender_run,  # noqa: E402
-                     count, device_of, edges, graph_info, graph_name, log, md_table, our_bfs, parse_spec, ratios,
-                     record_file, require_levels, run_peers, scipy_csr, sig, time_summary, times, timed_calls,
-                     write_record)
+                     count, device_of, edges, graph_info, graph_name, log, md_table, our_bfs, paragraphs,
+                     parse_spec, ratios, record_file, require_levels, run_peers, scipy_csr, sig, summed,
+                     time_summary, times, timed_calls, write_record)
 
 DIRECTIONS = ("auto", "push", "pull")
 CPU_GRAPHS = ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000", "road:1000000"]
@@ -60,24 +48,17 @@ PRESETS = {     # the record's kind, then the defaults its options take
     "deep-small": {"kind": "high-diameter", "graphs": ["mesh:100x100", "path:2000"], "roots": 1, "repeats": 1,
                    "peer_repeats": 1, "directions": ["push", "auto"]},
 }
-#: a mesh of at most this many vertices has its pull timed
-PULL_MESH = 100_000
+PULL_MESH = 100_000     # a mesh of at most this many vertices has its pull timed
 LEVELS_DEFINITION = ("max level + 1: the number of frontiers, the source's included (the number of "
                      "products our BFS runs); rows + cols - 1 for a mesh from a corner, n for a path")
 
 
 # -- the graphs ------------------------------------------------------------------------------
 def shared_meshes():
-    """The real meshes (jagmesh7, 4elt, wing) of the shared data folder ($LAGRAPH_DIST_DATA, else
-    ../shared/data beside the checkout) that are present."""
+    """The real meshes of the shared data folder (beside the checkout, unless $LAGRAPH_DIST_DATA) that are present."""
     root = Path(os.environ.get("LAGRAPH_DIST_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
     names = ("lagraph/jagmesh7.mtx", "networkit/4elt.mtx", "networkit/wing.mtx")
     return [parse_spec(f"mtx:{root / name}") for name in names if (root / name).is_file()]
-
-
-def title(spec):
-    """The graph's name in the record and the table."""
-    return graph_name(spec, grouped=True) + (" (Matrix Market)" if spec.kind == "mtx" else "")
 
 
 def exact_levels(spec):
@@ -92,8 +73,7 @@ def exact_levels(spec):
 
 
 def pull_timed(spec):
-    """Whether a pull level is cheap enough to time: each reads every unvisited row's in-edges up
-    to a frontier one, and a path, a road or a big mesh has thousands of levels."""
+    """Whether a pull level is cheap enough to time (the record's ``not_run`` says why not)."""
     return spec.kind == "kron" or (spec.kind == "mesh" and spec.n <= PULL_MESH)
 
 
@@ -115,12 +95,6 @@ def construction(src, dst, n, backend, args):
     log(f"  build: ours {record['from_edges']['median_ms']:.1f} ms, scipy CSR "
         f"{record['scipy_csr']['median_ms']:.1f} ms (scipy / ours {ratio:.2f})")
     return A, record
-
-
-def summed(S):
-    """S with its duplicates summed, as a scipy user makes it canonical."""
-    S.sum_duplicates()
-    return S
 
 
 def io_builds(A, src, dst, n, backend, repeats):
@@ -153,7 +127,7 @@ def expected_levels(spec, S, roots):
 
 
 def run_graph(spec, backend, args):
-    name = title(spec)
+    name = graph_name(spec, grouped=True) + (" (Matrix Market)" if spec.kind == "mtx" else "")
     log(f"{name}: generating and building on {backend.name}")
     src, dst, n = edges(spec)
     A, built = construction(src, dst, n, backend, args)
@@ -181,10 +155,11 @@ def run_graph(spec, backend, args):
 
 
 # -- the tables (here and in results/README.md) --------------------------------------------------
-PEERS_SHOWN = ("scipy", "graphblas-push", "graphblas-pushpull")
 CPU_HEADER = ["graph", "levels", "roots", "ours auto", "ours push", "ours pull", "scipy csgraph", "graphblas push",
               "graphblas push/pull", "scipy / ours auto", "graphblas push/pull / ours auto",
               "build ms: ours / scipy (scipy / ours)"]
+DEEP_HEADER = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours", "fused levels",
+               "host reads / level", "validated"]
 
 
 def cpu_rows(record):
@@ -193,7 +168,7 @@ def cpu_rows(record):
     for graph in record["graphs"]:
         ours, peers, build = graph["lagraph_dist"], graph["peers"], graph["construction"]
         cells = [sig(ours[d]["median_ms"], 4) if d in ours else "-" for d in DIRECTIONS]
-        cells += [sig(peers[p]["median_ms"], 4) if "median_ms" in peers.get(p, {}) else "-" for p in PEERS_SHOWN]
+        cells += [sig(peers[p]["median_ms"], 4) if "median_ms" in peers.get(p, {}) else "-" for p in PEERS]
         versus = [times(graph["ratios"].get(p, {}).get("auto")) for p in ("scipy", "graphblas-pushpull")]
         build_ratio = build["scipy_csr"]["median_ms"] / build["from_edges"]["median_ms"]
         made.append([graph["name"], count(graph["levels"]), len(graph["roots"]), *cells, *versus,
@@ -202,18 +177,14 @@ def cpu_rows(record):
     return made
 
 
-DEEP_HEADER = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours", "fused levels",
-               "host reads / level", "validated"]
-
-
 def deep_rows(record):
     """A high-diameter record's table: a row a graph and run."""
     made = []
     for graph in record["graphs"]:
         runs = [(f"lagraph_dist {d}", result, None) for d, result in graph["lagraph_dist"].items()]
         runs += [(peer, result, graph["ratios"].get(peer)) for peer, result in graph["peers"].items()]
-        for label, result, ratios in runs:
-            made.append([graph["name"], count(graph["levels"]), label, *_figures(result, ratios)])
+        for label, result, versus in runs:
+            made.append([graph["name"], count(graph["levels"]), label, *_figures(result, versus)])
     return made
 
 
@@ -234,9 +205,9 @@ TABLES = {"cpu": (CPU_HEADER, cpu_rows), "high-diameter": (DEEP_HEADER, deep_row
 def summary(record, name):
     """A record under a heading naming its file, commit and device, then its kind's table."""
     env, (header, rows) = record["environment"], TABLES[record["benchmark"]]
-    return "\n".join([f"## `{name}`: commit `{commit_of(env)}`, {device_of(env)}", "",
+    return paragraphs(f"## `{name}`: commit `{commit_of(env)}`, {device_of(env)}",
                       f"Backend {record['backend']}, source {record.get('source', 'drawn')}; "
-                      f"levels = {record['levels_definition']}.", "", md_table(header, rows(record))])
+                      f"levels = {record['levels_definition']}.", md_table(header, rows(record)))
 
 
 # -- command line ------------------------------------------------------------------------------
@@ -249,8 +220,7 @@ def parse_args(argv):
     parser.add_argument("--real", action="store_true",
                         help="also the real meshes of the shared data folder that are present "
                              "(jagmesh7, 4elt, wing; $LAGRAPH_DIST_DATA or ../shared/data)")
-    backend_option(parser, "where our graphs live and our BFS runs (default cpu)")
-    parser.set_defaults(backend="cpu")
+    backend_option(parser, "cpu", "where our graphs live and our BFS runs (default cpu)")
     parser.add_argument("--roots", type=at_least(1), help="Kronecker roots (default: the preset's)")
     parser.add_argument("--repeats", type=at_least(1), help="our timed calls a root (default: the preset's)")
     parser.add_argument("--peer-repeats", type=at_least(1), help="a peer's timed calls a root (default: the preset's)")
