@@ -463,9 +463,6 @@ def to_mtx(A: Matrix, path, *, root: int = 0) -> None:
         A.grid.agree(lambda: None)
 
 
-# -- gathers ----------------------------------------------------------------------------------
-
-
 # -- Matrix's and Vector's own spellings of the conversions above ------------------------------
 # Matrix.from_scipy(S), A.to_graphblas() ... are these functions. They live in this layer, above
 # the classes (they build and read Matrix and Vector), so this layer installs them there.
