@@ -486,3 +486,5 @@ def test_a_staged_read_gives_the_device_bytes(backend, size, dtype):
         np.testing.assert_array_equal(out, cp.asnumpy(array))
     with pytest.raises(ValueError, match="bytes"):
         kernels._read_staged(array, np.empty(size + 1, dtype))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        kernels._read_staged(array, np.empty(2 * size, dtype)[::2])

@@ -327,6 +327,8 @@ class KernelsBase:
         faulting in every page (the level check's 34 GB graph at scale 27 took 17 s); here the
         faults are spread over the cores."""
         cp = self.cp
+        if not out.flags.c_contiguous:      # (a reshape would copy it, and the read land in the copy)
+            raise ValueError("a staged read writes into a C-contiguous host array")
         source = cp.ascontiguousarray(array).reshape(-1).view(cp.uint8)
         target = out.reshape(-1).view(np.uint8)
         if source.size != target.size:
