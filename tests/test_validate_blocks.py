@@ -64,13 +64,17 @@ def graph_result_and_damage(draw):
 
 
 @settings(max_examples=60, deadline=None)
-@given(graph_result_and_damage(), st.booleans())
-def test_a_block_gives_the_verdict_of_its_edge_list(case, transposed):
+@given(graph_result_and_damage(), st.sampled_from(["as stored", "transposed", "symmetric"]))
+def test_a_block_gives_the_verdict_of_its_edge_list(case, view):
+    """The kernel over the block as stored gives the stand-in's verdict, its edges listed tail
+    first, whether the rows are tails, heads (a transposed view) or either (a symmetric
+    matrix, whose rows the kernel reads as heads)."""
     n, edges, source, changes, which = case
     src, dst = (np.array(e, dtype=np.int64) for e in zip(*edges))
-    A = ld.Matrix.from_edges(src, dst, n, backend="cpu")
-    if transposed:
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=view == "symmetric", backend="cpu")
+    if view == "transposed":
         A = A.T
+    assert A.local_edge_block()[3] == (view != "as stored")
     S = A.to_scipy()
     levels = scipy_levels(S, source)
     result = {"levels": levels, "parents": parents_from_levels(S, levels)}

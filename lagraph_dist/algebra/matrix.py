@@ -391,10 +391,13 @@ class Matrix:
     def local_edge_block(self):
         """This rank's edges as they are stored: (its CSR block by source, the ``(block_len,
         stride, offset)`` maps that make its rows' and its entries' ids global, whether the
-        rows are the edges' heads (a transposed view)); for kernels that read edges in place."""
+        rows are the edges' heads (a transposed view, and a symmetric matrix, whose edges are the
+        same read either way: a row read as the head is one vertex's depth and parent for all
+        its edges, where read as the tail each edge read its head's at random)); for kernels
+        that read edges in place."""
         col_space, row_space = self.layout.col_space(self.grid.col), self.layout.row_space(self.grid.row)
         return (self.block.by_col, (col_space.block_len, col_space.stride, col_space.offset),
-                (row_space.block_len, row_space.stride, row_space.offset), bool(self.transposed))
+                (row_space.block_len, row_space.stride, row_space.offset), self.symmetric or bool(self.transposed))
 
     def local_edge_slices(self, max_edges, count=None):
         """The edges of :meth:`local_edges` as backend arrays, at most ``max_edges`` at a time,
