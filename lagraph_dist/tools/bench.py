@@ -277,7 +277,7 @@ def _run_direction(A, roots, direction, check_roots, progress):
     seconds, edges, level_stats, digests, pool_growth = [], [], [], {}, []
     checking = 0.0
 
-    def to_host(array):
+    def to_host(array):      # (into a host array of its own: a big one takes the staged read)
         return A.backend.to_host(array, out=np.empty(array.shape, array.dtype))
 
     # a digest is hashed while the next searches run (a scale-27 root's took 0.16 s, its

@@ -130,11 +130,11 @@ def _units():
 def _builds(device_id):
     """{(source, name expression or None): the future of the module built ahead that holds it}
     for one device (memoised per device, as CuPy's own kernels are); None stands for a source's
-    kernels without template arguments. Every module starts compiling at the first call, a
-    thread each (NVRTC compiles outside the GIL), and the call returns at once: on a machine
-    whose CuPy cache is cold the sources one after another took 60 s before the bench at scale
-    27's first kernel, most of it fused.cu's instances, and they now compile while the graph is
-    built."""
+    kernels without template arguments. Every module is queued at the first call, in
+    :func:`_ahead`'s order, on a pool of threads (NVRTC compiles outside the GIL), and the call
+    returns at once: on a machine whose CuPy cache is cold the sources one after another took
+    60 s before the bench at scale 27's first kernel, most of it fused.cu's instances, and they
+    now compile while the graph is built."""
     import cupy
 
     def build(source, expressions):
