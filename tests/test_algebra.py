@@ -486,5 +486,6 @@ def test_a_staged_read_gives_the_device_bytes(backend, size, dtype):
         np.testing.assert_array_equal(out, cp.asnumpy(array))
     with pytest.raises(ValueError, match="bytes"):
         kernels._read_staged(array, np.empty(size + 1, dtype))
-    with pytest.raises(ValueError, match="C-contiguous"):
-        kernels._read_staged(array, np.empty(2 * size, dtype)[::2])
+    if size > 1:  # numpy calls every one-element view contiguous, strided or not
+        with pytest.raises(ValueError, match="C-contiguous"):
+            kernels._read_staged(array, np.empty(2 * size, dtype)[::2])
