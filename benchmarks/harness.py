@@ -95,9 +95,10 @@ def parse_spec(text):
 
 def graph_name(spec, grouped=False):
     """The name a record and a table give the graph ('path 100,000' with ``grouped``)."""
-    size = f"{spec.n:,}" if grouped else f"{spec.n}"
+    def size():          # (a Matrix Market file's n is known only once it is read)
+        return f"{spec.n:,}" if grouped else f"{spec.n}"
     return {"kron": lambda: f"Kronecker {spec.scale}", "mesh": lambda: f"mesh {spec.rows}x{spec.cols}",
-            "path": lambda: f"path {size}", "road": lambda: f"road {size} (k={ROAD_K})",
+            "path": lambda: f"path {size()}", "road": lambda: f"road {size()} (k={ROAD_K})",
             "mtx": lambda: Path(spec.file).name.removesuffix(".gz").removesuffix(".mtx")}[spec.kind]()
 
 
@@ -299,7 +300,8 @@ def level_stats(records):
             "push_levels": sum(1 for r in records if r["direction"] == "push"),
             "pull_levels": sum(1 for r in records if r["direction"] == "pull"),
             "host_reads": host_reads, "host_reads_per_level": host_reads / max(len(records), 1),
-            "seconds": float(sum(r["seconds"] for r in records))}
+            "seconds": float(sum(r["seconds"] for r in records)),
+            "engines": sorted({r["engine"] for r in records if "engine" in r})}
 
 
 # -- peers ----------------------------------------------------------------------------------------

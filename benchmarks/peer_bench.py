@@ -8,13 +8,16 @@ where the cost of a level, not of an edge, sets the time; docs/benchmarking.md).
     python benchmarks/peer_bench.py --graphs kron:18 mesh:1000x1000 --peers scipy --json /tmp/x.json
     python benchmarks/peer_bench.py --preset deep --backend gpu     # meshes 1000x1000, 2000x2000; path of 1M
     python benchmarks/peer_bench.py --preset deep --graphs road:1000000 --real --backend gpu   # road, real meshes
+    python benchmarks/peer_bench.py --preset small-gpu --real --backend gpu --peers scipy   # issue 54's small graphs
 
 Graphs: harness specs (harness.py names each one's roots), with ``--real`` also the real meshes of
 the shared data folder. The record's ``protocol`` says how each run and each construction is timed
 and checked (every timed result outside the clock, its levels against scipy's BFS).
 
 The preset names the record: cpu and small write results/cpu-<host>-<commit>.json, a row a graph
-in its table; deep and deep-small results/high-diameter-<host>-<commit>.json, a row a run.
+in its table; deep and deep-small results/high-diameter-<host>-<commit>.json, a row a run;
+small-gpu results/small-graphs-<host>-<commit>.json, a row a run, each of ours run by the package's
+choice of engine and forced onto the device and onto the host's kernels (``--engines``).
 python-graphblas takes 55-280 us a level on 2 cores, so minutes a search on the million-level path
 (so does our CPU backend): run the path alone with ``--peer-repeats 1`` or ``--peers scipy``.
 """
@@ -38,6 +41,12 @@ from harness import (PEERS, RESULTS, SPECS, at_least, backend_option, commit_of,
 
 DIRECTIONS = ("auto", "push", "pull")
 CPU_GRAPHS = ["kron:16", "kron:18", "kron:20", "mesh:300x300", "mesh:1000x1000", "path:100000", "road:1000000"]
+#: graphs under 100,000 edges (issue 54: on the GPU backend no slower than scipy), with --real the
+#: shared meshes jagmesh7 and 4elt (wing is bigger)
+SMALL_GRAPHS = ["kron:10", "kron:12", "mesh:30x30", "mesh:100x100", "path:2000", "path:10000"]
+#: where our searches run (``--engines``): the package's policy (``ld.settings.host_search_edges``),
+#: forced onto the device, forced onto the host's compiled kernels
+ENGINES = {"policy": None, "device": 0, "host": 1 << 62}
 PRESETS = {     # the record's kind, then the defaults its options take
     "cpu": {"kind": "cpu", "graphs": CPU_GRAPHS, "roots": 4, "repeats": 5, "peer_repeats": 3,
             "directions": list(DIRECTIONS)},
@@ -45,6 +54,8 @@ PRESETS = {     # the record's kind, then the defaults its options take
               "peer_repeats": 1, "directions": list(DIRECTIONS)},
     "deep": {"kind": "high-diameter", "graphs": ["mesh:1000x1000", "mesh:2000x2000", "path:1000000"], "roots": 1,
              "repeats": 5, "peer_repeats": 3, "directions": ["push", "auto"]},
+    "small-gpu": {"kind": "small-graphs", "graphs": SMALL_GRAPHS, "roots": 4, "repeats": 50, "peer_repeats": 50,
+                  "directions": ["auto"], "engines": list(ENGINES)},
     "deep-small": {"kind": "high-diameter", "graphs": ["mesh:100x100", "path:2000"], "roots": 1, "repeats": 1,
                    "peer_repeats": 1, "directions": ["push", "auto"]},
 }
@@ -54,10 +65,11 @@ LEVELS_DEFINITION = ("max level + 1: the number of frontiers, the source's inclu
 
 
 # -- the graphs ------------------------------------------------------------------------------
-def shared_meshes():
-    """The real meshes of the shared data folder (beside the checkout, unless $LAGRAPH_DIST_DATA) that are present."""
+def shared_meshes(small=False):
+    """The real meshes of the shared data folder (beside the checkout, unless $LAGRAPH_DIST_DATA) that are
+    present; ``small``: those under 100,000 edges."""
     root = Path(os.environ.get("LAGRAPH_DIST_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
-    names = ("lagraph/jagmesh7.mtx", "networkit/4elt.mtx", "networkit/wing.mtx")
+    names = ("lagraph/jagmesh7.mtx", "networkit/4elt.mtx") + (() if small else ("networkit/wing.mtx",))
     return [parse_spec(f"mtx:{root / name}") for name in names if (root / name).is_file()]
 
 
@@ -142,7 +154,13 @@ def run_graph(spec, backend, args):
         result = contender_run(A, contender, roots, expected, repeats, **kwargs)
         return result | {"repeats": result["validated"], "us_per_level": 1e3 * result["median_ms"] / depth}
     directions = [d for d in args.directions if d != "pull" or pull_timed(spec)]
-    ours = {d: run(our_bfs(A, d, f"ours {d}"), args.repeats, ours=True) for d in directions}
+    ours = {}
+    for engine in args.engines:
+        threshold = ld.settings.host_search_edges if ENGINES[engine] is None else ENGINES[engine]
+        with ld.settings.changed(host_search_edges=threshold):
+            for d in directions:
+                key = d if engine == "policy" else f"{d}, {engine}"
+                ours[key] = run(our_bfs(A, d, f"ours {key}"), args.repeats, ours=True)
     theirs = run_peers(S, args.peers, lambda peer: run(peer, args.peer_repeats, budget=args.peer_seconds / len(roots)))
     record = graph_info(spec) | {"name": name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
                                  "reached": [int((expected[r] >= 0).sum()) for r in roots], "expected_levels": how,
@@ -177,15 +195,24 @@ def cpu_rows(record):
     return made
 
 
+def _runs(graph):
+    """(label, result, the peer's ratios or None) of each run on a graph: ours, then the peers'."""
+    yield from ((f"lagraph_dist {d}", result, None) for d, result in graph["lagraph_dist"].items())
+    yield from ((peer, result, graph["ratios"].get(peer)) for peer, result in graph["peers"].items())
+
+
 def deep_rows(record):
     """A high-diameter record's table: a row a graph and run."""
-    made = []
-    for graph in record["graphs"]:
-        runs = [(f"lagraph_dist {d}", result, None) for d, result in graph["lagraph_dist"].items()]
-        runs += [(peer, result, graph["ratios"].get(peer)) for peer, result in graph["peers"].items()]
-        for label, result, versus in runs:
-            made.append([graph["name"], count(graph["levels"]), label, *_figures(result, versus)])
-    return made
+    return [[graph["name"], count(graph["levels"]), label, *_figures(result, versus)]
+            for graph in record["graphs"] for label, result, versus in _runs(graph)]
+
+
+def small_rows(record):
+    """A small-graphs record's table: a row a graph and run, with the stored edges and the engine
+    that ran (ours: the backend whose kernels ran the levels)."""
+    return [[graph["name"], count(graph["nvals"]), count(graph["levels"]), label, *_figures(result, versus),
+             ", ".join((result.get("stats") or {}).get("engines") or ["-"])]
+            for graph in record["graphs"] for label, result, versus in _runs(graph)]
 
 
 def _figures(result, ratios):
@@ -199,7 +226,9 @@ def _figures(result, ratios):
             f"{result['validated']}/{result['repeats']}"]
 
 
-TABLES = {"cpu": (CPU_HEADER, cpu_rows), "high-diameter": (DEEP_HEADER, deep_rows)}      # by the record's kind
+SMALL_HEADER = ["graph", "stored edges", *DEEP_HEADER[1:], "engine"]
+TABLES = {"cpu": (CPU_HEADER, cpu_rows), "high-diameter": (DEEP_HEADER, deep_rows),       # by the record's kind
+          "small-graphs": (SMALL_HEADER, small_rows)}
 
 
 def summary(record, name):
@@ -229,6 +258,9 @@ def parse_args(argv):
     parser.add_argument("--build-repeats", type=at_least(1), default=3, help="timed builds of each kind (default 3)")
     parser.add_argument("--io", action="store_true", help="also from_scipy and from_mtx against scipy's")
     parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, help="our directions (default: the preset's)")
+    parser.add_argument("--engines", nargs="+", choices=ENGINES,
+                        help="where our searches run, each a run: policy (the package's choice), device, host; "
+                             "device and host matter on the GPU backend (default: the preset's, else policy)")
     parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
                         help="peers run on the same graphs (default: all; none: no peers)")
     parser.add_argument("--json", type=Path, help="where the record goes (default benchmarks/results/"
@@ -237,7 +269,8 @@ def parse_args(argv):
     for name, value in PRESETS[args.preset].items():
         if getattr(args, name, None) is None:
             setattr(args, name, [parse_spec(g) for g in value] if name == "graphs" else value)
-    args.graphs += shared_meshes() if args.real else []
+    args.engines = args.engines or ["policy"]
+    args.graphs += shared_meshes(small=args.kind == "small-graphs") if args.real else []
     return args
 
 
@@ -254,7 +287,8 @@ def main(argv=None):
     record = {
         "benchmark": args.kind, "backend": backend.name, "backend_requested": args.backend, "environment": env,
         "threads": numba.get_num_threads(), "numba": numba.__version__, "levels_definition": LEVELS_DEFINITION,
-        "directions": list(args.directions), "peers": list(args.peers),
+        "directions": list(args.directions), "peers": list(args.peers), "engines": list(args.engines),
+        "host_search_edges": ld.settings.host_search_edges,
         "protocol": "one process; graph built once (symmetric) and the peers' graphs converted before any timing; "
                     "each run: one warm-up call, then timed calls a root from the call to its result (ours to "
                     "A.backend.sync(); a peer's stop past --peer-seconds), median of all; every timed result "

@@ -3,12 +3,23 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 # tests/helpers.py is imported as a plain module by the test files.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import helpers  # noqa: E402  (after the path above)
+
+
+@pytest.fixture(autouse=True)
+def searches_where_the_graph_lives():
+    """Every test's searches run on their matrix's backend: the GPU tests' graphs are small, and
+    would otherwise be searched by the host's kernels (``ld.settings.host_search_edges``), leaving
+    the device's untested. tests/test_host_engine.py sets the threshold itself."""
+    import lagraph_dist as ld
+    with ld.settings.changed(host_search_edges=0):
+        yield
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -130,8 +130,9 @@ def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host):
     return level_block, parent_block, levels_run
 
 
-def _stats_of(runs, grid):
-    """Collective: the stats dicts of the batches' levels (``runs``: each batch's LevelRecords)."""
+def _stats_of(runs, grid, engine):
+    """Collective: the stats dicts of the batches' levels (``runs``: each batch's LevelRecords;
+    ``engine``: the backend that ran them)."""
     records = []
     for batch, levels_run in enumerate(runs):
         searches = "separate" if levels_run.separate else "together"
@@ -139,7 +140,7 @@ def _stats_of(runs, grid):
             record = r.as_dict(depth)
             record["batch"], record["vertices"], record["searches"] = batch, r.vertices, searches
             records.append(record)
-    return summarize_levels(records, grid, grid.transport.name)
+    return summarize_levels(records, grid, grid.transport.name, engine)
 
 
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
@@ -188,6 +189,6 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
         return DenseRows(A.n, grid, A.backend, blocks)
 
     def stats():             # collective on several ranks: made here; on one, when first read
-        return _stats_of(runs, grid)
+        return _stats_of(runs, grid, A.backend.name)
     return MultiBFSResult(sources, rows(level_blocks) if levels else None, rows(parent_blocks) if parents else None,
                           stats if grid.size == 1 else stats(), widths)

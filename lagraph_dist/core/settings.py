@@ -38,6 +38,13 @@ class Settings:
     #: graph's), then one at a time; "together" and "separate" force either (a benchmark's
     #: comparison). ``res.stats`` names what ran (``"searches"``).
     multi_searches: str = "auto"
+    #: the GPU backend on one process: ``ld.bfs`` on a matrix of at most this many stored edges
+    #: runs on the host's compiled kernels, on the matrix's host twin
+    #: (``algebra/host_engine.py``), its result vectors held in host memory until a device
+    #: operation reads them; 0 runs every search on the device. Such a graph's search costs the
+    #: host less than the device call's fixed price (one H200's host: docs/notes/host-overhead.md).
+    #: ``res.stats`` records name the ``engine`` that ran.
+    host_search_edges: int = 1 << 16
 
     @contextlib.contextmanager
     def changed(self, **values):

@@ -60,11 +60,13 @@ def _merge_encodings(per_rank):
     return seen.pop() if len(seen) == 1 else ("none" if not seen else "mixed")
 
 
-def summarize_levels(records, grid, transport):
+def summarize_levels(records, grid, transport, engine):
     """Collective: edges and bytes summed over all ranks, encodings merged, the slowest rank's
-    seconds; each record names the transport. One allgather for the whole BFS, none per level."""
+    seconds; each record names the transport and the ``engine``, the backend whose kernels ran
+    the levels (a small graph of the GPU backend is searched by the host's: ``"cpu"``). One
+    allgather for the whole BFS, none per level."""
     for record in records:
-        record["transport"] = transport
+        record["transport"], record["engine"] = transport, engine
     if grid.size == 1 or not records:
         return records
     local = [(r["edges_examined"], [r["bytes"][s] for s in _STAGES], [r["encoding"][s] for s in _STAGES],

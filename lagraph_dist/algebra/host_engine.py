@@ -1,0 +1,140 @@
+"""Small graphs of the GPU backend searched by the host's compiled kernels.
+
+A search on one GPU costs its call's fixed price (the launch, the report's read and the Python
+around them: 40-200 us, docs/notes/host-overhead.md) however small the graph, and a level costs
+a grid barrier; a graph of a few thousand edges is searched whole by the host's compiled kernels
+(the CPU backend's) in less. So on one process, a matrix of the GPU backend with at most
+``settings.host_search_edges`` stored edges has a *host twin*: the CPU backend's Matrix of the
+same block, copied from the device once and kept with the block. The searches and the BFS family
+run on it when :func:`host_twin` gives one (``lagraph_dist.algorithms.small_graphs``), and what
+they return is made the GPU backend's again by :func:`held_on_host`: a vector keeps the host's
+arrays, copied to the device only when a device operation first reads it
+(:class:`HostHeldVector`), so reading a result with ``to_numpy`` never touches the device.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lagraph_dist.algebra.matrix import LocalBlock, Matrix
+from lagraph_dist.algebra.vector import Facts, Vector
+from lagraph_dist.core.settings import settings
+from lagraph_dist.local.backend import get_backend
+from lagraph_dist.local.parts import LocalCSR, LocalPart
+
+__all__ = ["host_twin", "held_on_host", "HostHeldVector"]
+
+_TWIN_BLOCK = "host twin"          # the key of a device block's host copy in its derived dict
+
+
+def host_twin(A: Matrix) -> Matrix | None:
+    """The CPU backend's Matrix of ``A``'s block (made once, kept) when a call on ``A`` is to run
+    on the host: ``A`` is the GPU backend's, on one process, with at most
+    ``settings.host_search_edges`` stored edges; else None (the call runs where A lives)."""
+    if A.backend.name != "gpu" or A.grid.size != 1 or A.nvals > settings.host_search_edges:
+        return None
+    twin = A._cache.get("host twin")
+    if twin is None:
+        host = get_backend("cpu")
+        twin = Matrix(A.n, A.grid, host, _twin_block(A.block, host), A.nvals, symmetric=A.symmetric,
+                      transposed=A.transposed)
+        twin._labels = A._labels
+        A._cache["host twin"] = twin
+    return twin
+
+
+def _twin_block(block: LocalBlock, host) -> LocalBlock:
+    """The host copy of a device block, kept in its by-source CSR's derived dict (a block is never
+    changed in place; the views A and A.T share it)."""
+    derived = block.by_col.derived
+    if _TWIN_BLOCK not in derived:
+        by_col = _host_csr(block.by_col, block._backend)
+        twin = LocalBlock(by_col, host, by_row_is_by_col=block.has_by_row and block.by_row is block.by_col)
+        if block.has_by_row and block.by_row is not block.by_col:
+            twin._by_row = _host_csr(block.by_row, block._backend)
+        derived[_TWIN_BLOCK] = twin
+    return derived[_TWIN_BLOCK]
+
+
+def _host_csr(csr: LocalCSR, backend) -> LocalCSR:
+    return LocalCSR(backend.to_host(csr.indptr), backend.to_host(csr.indices), csr.nminor)
+
+
+class HostHeldVector(Vector):
+    """A GPU backend vector whose entries a search on the host made: its part stays in host
+    memory until something reads ``part`` (every device operation does), which copies it to the
+    device once; from then on it is an ordinary device vector. The reads that end on the host
+    (``to_numpy``, ``to_coo``, ``indices``, ``nvals``, ``dtype``) read the host's arrays."""
+
+    def __init__(self, host_vector: Vector, backend):
+        self._host, self._device = host_vector.part, None
+        self.n, self.grid, self.backend, self.layout = host_vector.n, host_vector.grid, backend, host_vector.layout
+        self.op_stats, self.facts = host_vector.op_stats, Facts()
+        self.facts.nvals = host_vector.facts.nvals     # (the rest of its facts name host arrays)
+
+    @property
+    def part(self) -> LocalPart:
+        if self._host is not None:
+            self._device, self._host = _on_device(self._host, self.backend), None
+        return self._device
+
+    @part.setter
+    def part(self, part):
+        self._device, self._host = part, None
+
+    @property
+    def held_on_host(self) -> bool:
+        """Whether the entries are still only in host memory (no device operation read them)."""
+        return self._host is not None
+
+    def _readable_part(self):
+        """(the part to read, the backend its arrays belong to), without copying anything."""
+        return (self._host, get_backend("cpu")) if self._host is not None else (self._device, self.backend)
+
+    @property
+    def dtype(self):
+        return self._readable_part()[0].dtype
+
+    @property
+    def encoding(self):
+        return self._readable_part()[0].encoding
+
+    @property
+    def local_nvals(self) -> int:
+        return self._readable_part()[0].nvals
+
+    @property
+    def nvals(self) -> int:
+        if self.facts.nvals is None:
+            self.facts.nvals = self.local_nvals        # (one process: its part is the vector)
+        return self.facts.nvals
+
+    def local_entries(self):
+        part, backend = self._readable_part()
+        listed = part.sorted_list(backend)
+        return listed.ids.astype(np.int64), listed.values
+
+    def _gather(self):
+        if self._host is None:
+            return super()._gather()
+        ids, values = self.local_entries()           # one process: its entries are the vector's
+        return np.ascontiguousarray(ids), np.ascontiguousarray(values)
+
+
+def _on_device(part: LocalPart, backend) -> LocalPart:
+    """A host part's arrays copied to ``backend``'s device, its encoding and count kept."""
+    def copied(array):
+        return None if array is None else backend.asarray(array)
+    return LocalPart(part.encoding, part.length, part.nvals, copied(part.values), ids=copied(part.ids),
+                     words=copied(part.words), ids_sorted=part.ids_sorted)
+
+
+def held_on_host(result, A: Matrix):
+    """``result`` of a call run on ``A``'s host twin as ``A``'s backend's: a Vector as a
+    :class:`HostHeldVector`; a search's result (``BFSResult``) with its ``levels`` and
+    ``parents`` so, in place."""
+    if isinstance(result, Vector):
+        return HostHeldVector(result, A.backend)
+    for name in ("levels", "parents"):
+        if getattr(result, name, None) is not None:
+            setattr(result, name, held_on_host(getattr(result, name), A))
+    return result

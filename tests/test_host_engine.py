@@ -1,0 +1,138 @@
+"""Small graphs of the GPU backend searched by the host's compiled kernels (issue 54, item 2):
+``ld.bfs`` on a matrix of at most ``ld.settings.host_search_edges`` stored edges runs on its
+host twin, and its vectors stay in host memory until a device operation reads them. Checked against the same calls run on the device (the GPU tests) and, without a GPU,
+through a stand-in backend named "gpu" over numpy (the routing and the held vectors' life cycle,
+which do not depend on where the arrays live)."""
+import numpy as np
+import pytest
+
+import lagraph_dist as ld
+from lagraph_dist.algebra.host_engine import HostHeldVector, host_twin
+from lagraph_dist.algebra.matrix import LocalBlock, Matrix
+from lagraph_dist.local import fit
+from lagraph_dist.local.backend import Backend, get_backend
+
+import graphs
+from helpers import GPU, edges_to_scipy
+
+
+class _GpuNamed(Backend):
+    """A backend named "gpu" whose arrays are numpy's and kernels the CPU's; its "device" memory
+    is the host's."""
+
+    def __init__(self):
+        super().__init__("gpu", np, get_backend("cpu").kernels)
+
+    def free_device_bytes(self):
+        return fit.host_memory()
+
+
+def _stand_in(C):
+    """``C`` (a CPU Matrix) as the matrix of the "gpu" stand-in backend."""
+    gpu_named = _GpuNamed()
+    block = LocalBlock(C.block.by_col, gpu_named, by_row_is_by_col=C.symmetric)
+    return Matrix(C.n, C.grid, gpu_named, block, C.nvals, symmetric=C.symmetric)
+
+
+def _digraph(backend="cpu"):
+    (src, dst), n = graphs.west_like_digraph()
+    return ld.Matrix.from_edges(src, dst, n, backend=backend), edges_to_scipy(src, dst, n)
+
+
+def _mesh(backend="cpu"):
+    (src, dst), n = graphs.triangle_mesh(12, 9)
+    return ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend=backend)
+
+
+def test_a_small_matrix_of_the_gpu_backend_is_searched_on_its_host_twin():
+    C, _ = _digraph()
+    A = _stand_in(C)
+    with ld.settings.changed(host_search_edges=C.nvals):
+        assert host_twin(A) is host_twin(A) and host_twin(A).backend.name == "cpu"
+        res = ld.bfs(A, 3)
+    mine = ld.bfs(C, 3)
+    for got, want in ((res.levels, mine.levels), (res.parents, mine.parents)):
+        assert isinstance(got, HostHeldVector) and got.backend is A.backend
+        np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+        assert got.nvals == want.nvals and got.dtype == want.dtype and got.encoding == want.encoding
+        np.testing.assert_array_equal(got.to_coo()[0], want.to_coo()[0])
+        assert got.held_on_host, "reading on the host must not copy the vector to the device"
+    assert {r["engine"] for r in res.stats} == {"cpu"}
+    ld.validate(C, 3, res.levels.to_numpy(), res.parents.to_numpy())
+
+
+def test_the_threshold_and_the_setting_decide_where_a_call_runs():
+    C, _ = _digraph()
+    A = _stand_in(C)
+    for threshold, engine in ((C.nvals, "cpu"), (C.nvals - 1, "gpu"), (0, "gpu")):
+        with ld.settings.changed(host_search_edges=threshold):
+            res = ld.bfs(A, 0)
+        assert {r["engine"] for r in res.stats} == {engine}, threshold
+        assert isinstance(res.levels, HostHeldVector) == (engine == "cpu")
+    assert host_twin(C) is None          # a CPU matrix runs where it is
+
+
+def test_a_held_vector_moves_to_the_device_once_an_operation_reads_it():
+    C, _ = _digraph()
+    A = _stand_in(C)
+    with ld.settings.changed(host_search_edges=C.nvals):
+        held = ld.bfs(A, 0, parents=False).levels
+    with ld.settings.changed(host_search_edges=0):
+        there = ld.bfs(A, 0, parents=False).levels
+    want = there.to_numpy()
+    both = ld.ewise_add(held, there, "min")
+    assert not held.held_on_host and both.backend is A.backend
+    np.testing.assert_array_equal(both.to_numpy(), want)
+    ld.assign(held, there, value=7)                    # in place, on the device copy
+    np.testing.assert_array_equal(held.to_numpy(), np.where(want >= 0, 7, -1))
+
+
+def test_a_reverse_search_and_a_labelled_graph_run_on_the_twin_as_they_would_in_place():
+    """``ld.bfs(A.T, s)`` searches in-edges on the twin too (its transposed view), and a graph
+    from networkx keeps its node labels."""
+    nx = pytest.importorskip("networkx")
+    C, S = _digraph()
+    A = _stand_in(C)
+    with ld.settings.changed(host_search_edges=C.nvals):
+        reverse = ld.bfs(A.T, 4, parents=False)
+        G = nx.relabel_nodes(nx.DiGraph(S), {v: f"v{v}" for v in range(C.n)})
+        labelled = ld.Matrix.from_networkx(G)
+    np.testing.assert_array_equal(reverse.levels.to_numpy(), ld.bfs(C.T, 4, parents=False).levels.to_numpy())
+    assert reverse.stats[0]["engine"] == "cpu"
+    L = _stand_in(labelled)._with_labels(labelled.labels)
+    with ld.settings.changed(host_search_edges=C.nvals):
+        res = ld.bfs(L, "v4")
+    assert res.levels_by_label(L) == nx.single_source_shortest_path_length(G, "v4")
+
+
+# -- on the device ------------------------------------------------------------------------------
+def _gpu_graphs():
+    (src, dst), n = graphs.west_like_digraph()
+    yield "west-like digraph", src, dst, n, False
+    src, dst, n = *np.array(graphs.SMALL_DIGRAPH_EDGES).T, 10
+    yield "digraph with an isolated vertex", src, dst, n, False
+    (src, dst), n = graphs.triangle_mesh(20, 15)
+    yield "triangle mesh", src, dst, n, True
+    (src, dst), n = graphs.grid_edges(6, 40)
+    keep = (src // 40 != 2) | (dst // 40 != 3)          # a cut: two components
+    yield "cut mesh", src[keep], dst[keep], n, True
+
+
+@pytest.mark.parametrize("backend", [GPU])
+@pytest.mark.parametrize("name, src, dst, n, symmetrize", list(_gpu_graphs()), ids=lambda x: x if isinstance(x, str) else "")
+def test_on_the_gpu_a_small_graphs_search_runs_on_the_host_and_agrees_with_the_device(backend, name, src, dst, n,
+                                                                                      symmetrize):
+    A = ld.Matrix.from_edges(np.asarray(src), np.asarray(dst), n, symmetrize=symmetrize, backend=backend)
+    runs = {}
+    for engine, threshold in (("cpu", A.nvals), ("gpu", 0)):
+        with ld.settings.changed(host_search_edges=threshold):
+            runs[engine] = ld.bfs(A, 1), ld.bfs(A.T, n - 1, parents=False)
+        assert all(r["engine"] == engine for res in runs[engine] for r in res.stats), engine
+    (res, reverse), (dev, dev_reverse) = runs["cpu"], runs["gpu"]
+    np.testing.assert_array_equal(res.levels.to_numpy(), dev.levels.to_numpy())
+    np.testing.assert_array_equal(reverse.levels.to_numpy(), dev_reverse.levels.to_numpy())
+    ld.validate(A, 1, res.levels.to_numpy(), res.parents.to_numpy())
+    assert res.levels.held_on_host and res.parents.held_on_host
+    both = ld.ewise_add(res.levels, dev.levels, "min")          # the held vector, read on the device
+    assert not res.levels.held_on_host and type(res.levels.part.values).__module__.startswith("cupy")
+    np.testing.assert_array_equal(both.to_numpy(), dev.levels.to_numpy())
