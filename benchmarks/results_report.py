@@ -114,6 +114,8 @@ def what_family(record):
 
 WHAT_BY_BENCHMARK = {
     "high-diameter": lambda r: "high-diameter BFS: " + ", ".join(graph["name"] for graph in r["graphs"]),
+    "small-graphs": lambda r: ("small graphs, ours by engine beside scipy: "
+                               + ", ".join(dict.fromkeys(graph["name"] for graph in r["graphs"]))),
     "bfs_extras": lambda r: "BFS extras: bfs_multi and depth_limit",
     "family": what_family,
     "multi_source": lambda r: ("many searches at once (multi_source.py): "
@@ -268,6 +270,8 @@ for _name, _patterns in (("h200-high-diameter", ("h200-high-diameter-*.json",)),
                          ("h100-high-diameter", H100_HIGH_DIAMETER),
                          ("cpu-high-diameter", ("high-diameter-*.json",))):
     region(_name, _patterns, peer_bench.DEEP_HEADER, provenance)(lambda name, record: peer_bench.deep_rows(record))
+region("h200-small-graphs", ("h200-small-graphs-*.json",), peer_bench.SMALL_HEADER,
+       provenance)(lambda name, record: peer_bench.small_rows(record))
 
 
 # -- the files written whole ------------------------------------------------------------------------
