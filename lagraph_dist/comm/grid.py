@@ -27,6 +27,20 @@ def _mpi():
     return MPI
 
 
+#: whether a grid of this process may hold more than one rank: MPI.COMM_WORLD has several (read
+#: once), or one was made of several (from a communicator merged with spawned processes); while
+#: not, a collective call needs no check (:mod:`lagraph_dist.comm.collective`)
+_several_ranks = None
+
+
+def several_rank_grids() -> bool:
+    """Whether a grid of more than one rank may exist in this process (see ``_several_ranks``)."""
+    global _several_ranks
+    if _several_ranks is None:
+        _several_ranks = _mpi().COMM_WORLD.Get_size() > 1
+    return _several_ranks
+
+
 def most_square(size):
     """The (rows, cols) of ``size`` ranks that ``Grid()`` takes: the most square."""
     rows = int(math.isqrt(size))
@@ -54,6 +68,9 @@ class Grid:
         # that do not fit together: refused on every rank before any rank splits
         agree_on(comm, "Grid", {"rows": rows, "cols": cols, "transport": transport})
         rows, cols = self._checked_shape(rows, cols, size)
+        if size > 1:
+            global _several_ranks
+            _several_ranks = True
         self.comm = comm.Dup()
         self.rows, self.cols = rows, cols
         self.rank = self.comm.Get_rank()
