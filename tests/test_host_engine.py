@@ -56,6 +56,7 @@ def test_a_small_matrix_of_the_gpu_backend_is_searched_on_its_host_twin():
         np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
         assert got.nvals == want.nvals and got.dtype == want.dtype and got.encoding == want.encoding
         np.testing.assert_array_equal(got.to_coo()[0], want.to_coo()[0])
+        assert "local_nvals" in repr(got)
         assert got.held_on_host, "reading on the host must not copy the vector to the device"
     assert {r["engine"] for r in res.stats} == {"cpu"}
     ld.validate(C, 3, res.levels.to_numpy(), res.parents.to_numpy())

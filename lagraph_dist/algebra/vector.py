@@ -266,7 +266,7 @@ class Vector:
         return f"Vector(n={self.n}, {self.dtype}, {self.backend.name})"
 
     def __repr__(self):
-        return (f"<Vector n={self.n} dtype={self.dtype} local_nvals={self.part.nvals} "
+        return (f"<Vector n={self.n} dtype={self.dtype} local_nvals={self.local_nvals} "
                 f"encoding={self.encoding} on {self.grid.rows}x{self.grid.cols} {self.backend.name}>")
 
     # -- encodings (local, explicit) -------------------------------------------------------
