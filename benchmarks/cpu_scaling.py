@@ -62,7 +62,7 @@ def _stage_sums(stats):
     for level in stats:
         seconds.update(level.get("stage_seconds", {}))
         traffic.update(level.get("bytes", {}))
-        seconds[FUSED] += level["seconds"] if level.get("fused") else 0.0
+        seconds[FUSED] += ld.measured_seconds(level) if level.get("fused") else 0.0
     return level_stats(stats) | {"stage_seconds": dict(seconds), "bytes": dict(traffic)}
 
 

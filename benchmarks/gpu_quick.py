@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lagraph_dist.core.stats import measured_seconds
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import write_json
 
@@ -30,7 +31,7 @@ def main(graphs, json_path=None):
         for direction in ("push", "auto"):
             times, result = timed_searches(A, roots, direction)
             fused = sum(1 for s in result.stats if s["fused"])
-            level_ms = 1e3 * sum(s["seconds"] for s in result.stats)     # each level's own (last search)
+            level_ms = 1e3 * sum(map(measured_seconds, result.stats))     # the levels' own (last search)
             runs[direction] = {"ms": times, "median_ms": float(np.median(times)), "levels": len(result.stats),
                                "fused_levels": fused, "level_ms_last": level_ms}
             print(f"  {direction}: ms {[round(t, 3) for t in times]}, {len(result.stats)} levels "

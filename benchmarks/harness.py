@@ -289,7 +289,8 @@ def level_figures(stats):
     figures = level_stats(stats)
     if len(stats) <= LEVELS_KEPT:
         figures["per_level"] = [{key: level[key] for key in ("level", "direction", "frontier", "discovered",
-                                                             "edges_examined", "seconds")} for level in stats]
+                                                             "edges_examined", "seconds", "run_levels", "run_seconds")
+                                 if key in level} for level in stats]
     return figures
 
 
@@ -300,7 +301,7 @@ def level_stats(records):
             "push_levels": sum(1 for r in records if r["direction"] == "push"),
             "pull_levels": sum(1 for r in records if r["direction"] == "pull"),
             "host_reads": host_reads, "host_reads_per_level": host_reads / max(len(records), 1),
-            "seconds": float(sum(r["seconds"] for r in records)),
+            "seconds": float(sum(map(ld.measured_seconds, records))),
             "engines": sorted({r["engine"] for r in records if "engine" in r})}
 
 

@@ -43,6 +43,7 @@ _HOMES = {
     "lagraph_dist.algebra.elementwise": ("apply", "assign", "ewise_add", "ewise_mult", "reduce"),
     "lagraph_dist.tools.validate": ("validate",),
     "lagraph_dist.core.settings": ("settings",),
+    "lagraph_dist.core.stats": ("measured_seconds",),
     "lagraph_dist.algebra.vector": ("Vector",),
 }
 _SUBMODULES = {"reference": "lagraph_dist.tools.reference"}     # python-graphblas: loaded when read
@@ -53,7 +54,7 @@ __all__ = [
     "eccentricity", "connected_components", "number_connected_components", "vxm", "mxv", "ewise_add", "assign",
     "ewise_mult", "apply", "reduce", "semirings", "monoids", "binary", "semiring", "monoid",
     "Mask", "Scalar", "VectorExpression", "validate", "reference",
-    "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate", "settings",
+    "get_backend", "gpu_available", "gpu_status", "estimate_memory", "MemoryEstimate", "settings", "measured_seconds",
     "LagraphDistError", "InvalidValue", "IndexOutOfBound", "DimensionMismatch", "DomainMismatch",
     "MatrixMarketError", "ValidationError", "OutOfDeviceMemory", "OutOfHostMemory",
     "MissingDependency", "CupyUnusableWarning", "Unsupported", "FileError", "MissingFile",

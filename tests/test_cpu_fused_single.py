@@ -60,12 +60,47 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_one_vertex_levels_are_the_search(case, direction):
     """Levels equal the reference, parents Graph500-valid, each level's record right (frontier,
-    discovered, edges of a push), and each level timed by the clock of its own."""
+    discovered, edges of a push), and every level timed: alone, or as part of a run of
+    one-vertex levels whose last record holds the run's length and seconds."""
     make, source = CASES[case]
     S, A = make()
     res = check_bfs(S, A, source, direction)
     if fused.seconds_per_tick() is not None:
-        assert all(r["seconds"] > 0 for r in res.stats)
+        check_timing(res.stats)
+
+
+def check_timing(stats):
+    """Each level is timed alone (``seconds`` > 0) or within the run its None-seconds streak
+    ends in: the run's last record says how many levels it covers, and its seconds are > 0."""
+    streak = 0
+    for r in stats:
+        if r["seconds"] is not None:
+            assert r["seconds"] > 0 and "run_levels" not in r and streak == 0
+            continue
+        streak += 1
+        if "run_levels" in r:
+            assert r["run_levels"] == streak >= 2 and r["run_seconds"] > 0
+            streak = 0
+    assert streak == 0, "a run's levels end without the run's record"
+
+
+def test_a_path_is_one_run_and_a_wide_level_is_timed_alone():
+    """The clock is read once a run of one-vertex levels (10-22 ns a read, more than such a
+    level): the whole path is one run, from the source; the broom's handle is one (499 levels:
+    the handle's end, with 3,001 out-edges, is past the run's edge limit), and the two wide
+    levels after it are timed alone."""
+    if fused.seconds_per_tick() is None:
+        pytest.skip("this machine has no tick counter the CPU kernels read")
+    S, A = path(3000)
+    stats = ld.bfs(A, 0).stats
+    assert [r.get("run_levels") for r in stats if "run_levels" in r] == [len(stats)] == [3000]
+    assert ld.measured_seconds(stats[-1]) == stats[-1]["run_seconds"] > 0
+    assert sum(map(ld.measured_seconds, stats)) == stats[-1]["run_seconds"]
+    S, A = broom(500, 3000)
+    stats = ld.bfs(A, 0, direction="push").stats
+    check_timing(stats)
+    assert [r.get("run_levels") for r in stats if "run_levels" in r] == [499]
+    assert [r["frontier"] for r in stats[-2:]] == [1, 3000] and all(r["seconds"] > 0 for r in stats[-2:])
 
 
 def run(A, source, max_levels=None, max_frontier=None, max_edges=None, target=-1, mode="auto"):

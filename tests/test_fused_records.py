@@ -50,3 +50,20 @@ def test_joined_runs_equal_the_eager_join():
 def test_value_bits_are_the_stored_bytes(value, dtype):
     dtype = np.dtype(dtype)
     assert value_bits(value, dtype) == int.from_bytes(np.asarray(value, dtype=dtype).tobytes(), "little")
+
+
+def test_levels_timed_as_a_run_say_how_many_levels_their_seconds_cover():
+    """A run timed as a run leaves RUN_TIMED (NaN) in its levels' slots but its last, which holds
+    the run's seconds: each level then covers 0 levels, the run's last its length, any other 1;
+    its records show None seconds and the run on its last level."""
+    from lagraph_dist.algebra.levels import FusedRun
+    from lagraph_dist.local.engine import RUN_TIMED
+    seconds = np.array([RUN_TIMED, RUN_TIMED, 3e-6, 1e-6, RUN_TIMED, 2e-6])
+    records = FusedRecords(np.ones((6, 4), np.int64), seconds)
+    np.testing.assert_array_equal(records.timed_levels(), [0, 0, 3, 1, 0, 2])
+    stats = [r.as_dict(k + 1) for k, r in enumerate(FusedRun(records, "clock", 0, 1))]
+    assert [r["seconds"] for r in stats] == [None, None, None, 1e-6, None, None]
+    assert [(r.get("run_levels"), r.get("run_seconds")) for r in stats] == [
+        (None, None), (None, None), (3, 3e-6), (None, None), (None, None), (2, 2e-6)]
+    from lagraph_dist.core.stats import measured_seconds
+    assert sum(map(measured_seconds, stats)) == pytest.approx(6e-6)

@@ -83,13 +83,14 @@ class LevelRecord:
     host_reads: int = 0
     launches: int = 0
     vertices: int | None = None  # a frontier matrix's result: the vertices in some search's frontier
+    timed_levels: int = 1        # the levels ``seconds`` cover (FusedRecords.timed_levels)
 
     def as_dict(self, level, direction=None) -> dict:
         """This rank's stats dict of the record as level ``level`` (:func:`level_record`);
         ``direction`` where the push flag does not name what ran."""
         return level_record(level, direction or ("push" if self.push else "pull"), self.frontier, self.discovered,
                             self.stats, self.seconds, self.host_reads, self.launches, clock=self.clock,
-                            edges_examined=self.examined, fused=self.fused)
+                            edges_examined=self.examined, fused=self.fused, timed_levels=self.timed_levels)
 
 
 #: a fused run returns after this many levels to report them (its report buffer's size), and
@@ -135,7 +136,8 @@ class FusedRun:
         return LevelRecord(frontier, discovered, examined, bool(push), seconds, self.clock, fused=True,
                            host_reads=self.reads if k == len(self.raw) - 1 else 0,
                            launches=self.launches if k == 0 else 0,
-                           vertices=None if self.vertices is None else int(self.vertices[k]))
+                           vertices=None if self.vertices is None else int(self.vertices[k]),
+                           timed_levels=int(self.raw.timed_levels()[k]))
 
     def __iter__(self):
         for k, row in enumerate(self.raw):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["level_record", "summarize_levels", "StatsWhenRead", "HOST_CLOCK"]
+__all__ = ["level_record", "measured_seconds", "summarize_levels", "StatsWhenRead", "HOST_CLOCK"]
 
 #: the clock of a level run as separate calls: the host's, around the level (whose read of the
 #: counters waits for the device)
@@ -17,7 +17,7 @@ _NO_ENCODING = {"expand": "none", "mask": "none", "fold": "none"}
 
 
 def level_record(level, direction, frontier_nvals, discovered, product_stats, seconds, host_reads,
-                 launches, *, clock, edges_examined=None, fused=False):
+                 launches, *, clock, edges_examined=None, fused=False, timed_levels=1):
     """One level as this rank saw it (counts are local until :func:`summarize_levels`).
 
     ``seconds`` is the level's own time, measured by ``clock``; ``host_reads`` and ``launches``
@@ -25,8 +25,13 @@ def level_record(level, direction, frontier_nvals, discovered, product_stats, se
     run (``fused=True``, no product of its own) has no stage split; its seconds come from the
     backend's clock inside the run, the run's one launch counts on its first level and its
     one read on its last.
+
+    A level timed only as part of a run of levels (``timed_levels`` 0: the CPU's one-vertex
+    levels, whose clock is read once a run) has ``seconds`` None; the run's last level
+    (``timed_levels`` = the run's length) too, with the run's own seconds as ``run_seconds``
+    and its length as ``run_levels``. :func:`measured_seconds` sums either kind.
     """
-    return {
+    record = {
         "level": level,
         "direction": direction,
         "fused": fused,
@@ -36,11 +41,22 @@ def level_record(level, direction, frontier_nvals, discovered, product_stats, se
         "bytes": dict(_NO_TRAFFIC if product_stats is None else product_stats.bytes),
         "encoding": dict(_NO_ENCODING if product_stats is None else product_stats.encoding),
         "stage_seconds": {} if product_stats is None else dict(product_stats.seconds),
-        "seconds": seconds,
+        "seconds": seconds if timed_levels == 1 else None,
         "clock": clock,
         "host_reads": host_reads,
         "launches": launches,
     }
+    if timed_levels > 1:
+        record["run_levels"], record["run_seconds"] = timed_levels, seconds
+    return record
+
+
+def measured_seconds(record) -> float:
+    """The seconds a level record's clock read: the level's own, a run's on the run's last
+    level, 0 on a level timed only within a run (so that summing them over the records sums
+    every measured second once)."""
+    seconds = record["seconds"]
+    return seconds if seconds is not None else record.get("run_seconds", 0.0)
 
 
 class StatsWhenRead:

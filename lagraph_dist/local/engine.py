@@ -62,15 +62,32 @@ class MultiTarget:
     counters: object
 
 
+#: a level's seconds slot when the level was timed only as part of a run of levels (the CPU's
+#: one-vertex levels): the run's seconds are in its last level's slot
+RUN_TIMED = float("nan")
+
+
 class FusedRecords:
     """The per-level tuples (frontier, discovered, examined, push, seconds) of a run, read from
     the compiled loop's arrays as they are asked for (a run of 100,000 levels makes no tuple
     until one is read)."""
 
-    __slots__ = ("counts", "seconds", "found")
+    __slots__ = ("counts", "seconds", "found", "_timed")
 
     def __init__(self, counts, seconds, found=None):
         self.counts, self.seconds, self.found = counts, seconds, found     # found: their discovered, summed
+        self._timed = None
+
+    def timed_levels(self):
+        """Each level's count of the levels its seconds cover: 1 for a level timed alone; for a
+        run timed as a run (:data:`RUN_TIMED` in every slot but its last), 0 for the others and
+        the run's length for its last level, whose seconds are the whole run's."""
+        if self._timed is None:
+            timed = np.zeros(len(self), np.int64)
+            ends = np.flatnonzero(~np.isnan(self.seconds))
+            timed[ends] = np.diff(ends, prepend=-1)
+            self._timed = timed
+        return self._timed
 
     def __len__(self):
         return int(self.counts.shape[0])

@@ -34,6 +34,7 @@ from lagraph_dist.algebra.memory import estimate_memory, format_bytes, host_memo
 from lagraph_dist.algebra.elementwise import ewise_mult, reduce
 from lagraph_dist.algebra.levels import separate_levels
 from lagraph_dist.semirings import binary, plus
+from lagraph_dist.core.stats import measured_seconds
 from lagraph_dist.core.text import plural
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.peers import HOST_PEERS, PEER_SECONDS, PEERS, SCIPY_PEERS
@@ -168,7 +169,10 @@ def frontier_bands(stats, bounds=FRONTIER_BANDS):
     a level, its bounds, its levels, their own seconds' mean and median in microseconds, and
     the launches and host reads counted on its levels (each level's measured figures, none a
     share of a total). Shows where a deep search's time goes: its small levels run in one
-    block, its middle ones in a cluster or the grid (docs/notes/gpu-cluster-levels.md)."""
+    block, its middle ones in a cluster or the grid (docs/notes/gpu-cluster-levels.md). Levels
+    timed only as part of a run (the CPU's one-vertex levels: ``seconds`` None) are left out:
+    they have no seconds of their own."""
+    stats = [s for s in stats if s["seconds"] is not None]
     return banded_levels([s["frontier"] for s in stats], [s["seconds"] for s in stats], bounds,
                          launches=[s["launches"] for s in stats], host_reads=[s["host_reads"] for s in stats])
 
@@ -302,7 +306,7 @@ def _run_direction(A, roots, direction, check_roots, progress):
     # reaching this line means every search passed (a failure raises ValidationError)
     summary.update(direction=direction, roots=len(roots), validated=len(roots),
                    edges_per_root=edges, seconds_per_root=seconds,
-                   level_seconds_per_root=[sum(s["seconds"] for s in stats) for stats in level_stats],
+                   level_seconds_per_root=[sum(map(measured_seconds, stats)) for stats in level_stats],
                    pool_growth_bytes_per_root=pool_growth, validation_seconds=checking,
                    outliers=outliers(roots, seconds, level_stats),
                    levels_first_root=level_stats[0])

@@ -79,7 +79,8 @@ def _level_bars(ax, name, levels):
                                              "tab:red", "tab:gray")))
     for stage in stages + ["rest"]:
         if stage == "rest":
-            heights = [max(0.0, 1e3 * lv["seconds"] - b) for lv, b in zip(levels, bottom)]
+            # (a level timed only within a run of levels has no seconds, and no bar, of its own)
+            heights = [max(0.0, 1e3 * (lv["seconds"] or 0.0) - b) for lv, b in zip(levels, bottom)]
         else:
             heights = [1e3 * lv.get("stage_seconds", {}).get(stage, 0.0) for lv in levels]
         bars = ax.bar(x, heights, bottom=bottom, color=colors[stage], edgecolor="black", linewidth=0.3,
@@ -140,7 +141,8 @@ def _family_levels(ax, levels):
     palette = {}
     for kind in kinds:
         palette.setdefault(kind, f"C{len(palette) % 10}")
-    ax.bar(range(1, len(levels) + 1), [1e3 * lv["seconds"] for lv in levels], color=[palette[k] for k in kinds])
+    ax.bar(range(1, len(levels) + 1), [1e3 * (lv["seconds"] or 0.0) for lv in levels],
+           color=[palette[k] for k in kinds])
     swatch = pyplot().Rectangle
     ax.legend(handles=[swatch((0, 0), 1, 1, color=color, label=kind) for kind, color in palette.items()], fontsize=7)
     ax.set_xlabel("record, in the order it ran")

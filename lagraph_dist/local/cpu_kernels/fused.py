@@ -28,7 +28,7 @@ from numba.np.arrayobj import make_array
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
-from lagraph_dist.local.engine import FusedRecords
+from lagraph_dist.local.engine import RUN_TIMED, FusedRecords
 from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
 
@@ -444,14 +444,20 @@ def _holds_target(words, target, target_before):
 
 @numba.njit(cache=True)
 def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, positional, depth_words, depths, depth,
-                   room, edge_limit, flat, seconds, last_tick, tick_seconds):
+                   room, edge_limit, flat, seconds, last_tick, tick_seconds, each_level):
     """Up to ``room`` push levels of a frontier of one vertex, ``u`` (its ``edges`` out-edges
     ``oix[first:stop]``), in a loop of their own while each finds one vertex and it has fewer
     than ``edge_limit`` out-edges (a path's levels: what the loop keeps in registers is their
     cost, so it keeps little). The caller asked the rule for the first: a one-vertex frontier
     after one neither grows nor shrinks, so the rule gives push for the others and leaves its
     state as it is. What each finds goes to ``queue``. Returns (levels run, the vertices the
-    last found, their out-edges, the last tick)."""
+    last found, their out-edges, the last tick).
+
+    The run is timed as a run: the clock is read once, as it ends, and its seconds go to its
+    last level's slot, the others' slots holding NaN (:data:`RUN_TIMED`). A read of the tick
+    counter costs 10-22 ns, more than such a level's own work (cpu-kernels.md). With
+    ``each_level`` every level is timed alone (a batch's searches run one at a time sum each
+    depth's seconds over the searches)."""
     _not_inlined()
     ran, found = 0, 1
     held = nonnegative(u) >> 5
@@ -462,27 +468,35 @@ def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, posit
             depth + ran)
         at = nonnegative(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
-        now = _read_clock()
-        seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
-        last_tick = now
+        if each_level:
+            now = _read_clock()
+            seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
+            last_tick = now
+        else:
+            seconds[nonnegative(ran)] = RUN_TIMED
         ran += 1
         edges = next_edges
         if found != 1 or edges >= edge_limit:
             break
     words[nonnegative(held)] = held_bits
+    if not each_level:
+        now = _read_clock()
+        seconds[nonnegative(ran - 1)] = (now - last_tick) * tick_seconds
+        last_tick = now
     return ran, found, edges, last_tick
 
 
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
-                 last_tick, tick_seconds, thin_edges):
+                 last_tick, tick_seconds, thin_edges, each_level):
     """Up to ``room`` push levels of frontiers of fewer than ``thin_edges`` out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
     timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
     (levels run, the vertices they found, the frontier's size and out-edges, its queue: 0
     ``qc``, 1 ``qn``, the direction the rule chose for a level not run here (-1: none), the stop
-    reason or -1, the last tick read)."""
+    reason or -1, the last tick read). A run of one-vertex levels is timed as a run unless
+    ``each_level`` (:func:`_single_levels`)."""
     ran, discovered, chosen, reason = 0, 0, -1, -1
     push, previous, unexplored = state[0], state[1], state[2]     # the rule's, in registers meanwhile
     flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
@@ -504,7 +518,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             at = nonnegative(4 * ran)
             runs, nf, edges, last_tick = _single_levels(
                 oip, oix, qn, u, first, stop, edges, words, parents, positional, depth_words, depths, depth + ran,
-                room - ran, edge_limit, flat[at:], seconds[ran:], last_tick, tick_seconds)
+                room - ran, edge_limit, flat[at:], seconds[ran:], last_tick, tick_seconds, each_level)
             ran, discovered = ran + runs, discovered + runs - 1 + nf
             qc, qn, swapped = qn, qc, 1 - swapped
             if nf == 0 or nf > max_frontier:
@@ -595,7 +609,7 @@ def _start_at(source, words, parents, positional, depth_words, depths, first_dep
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier,
             source, qa, qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target,
-            threads, tick_seconds, thin_edges):
+            threads, tick_seconds, thin_edges, each_level=False):
     """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
     ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
     ``max_levels`` levels ran. It starts from ``frontier``, or, with ``source`` >= 0, makes the
@@ -608,7 +622,8 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     times ``tick_seconds``); the vertices they found; the queue holding the last frontier (0:
     ``qa``, 1: ``qb``), its size, its out-edges, why it stopped). ``depth_words`` (the depths'
     bits, none when empty) that start equal to ``words`` (ld.bfs's) are copied from them at the
-    end instead of set vertex by vertex."""
+    end instead of set vertex by vertex. ``each_level``: no run of one-vertex levels is timed
+    as a run (:func:`_single_levels`)."""
     if source >= 0:
         _start_at(source, words, parents, positional, depth_words, depths, first_depth)
         qa[0] = source
@@ -641,7 +656,8 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
             ran, found, nf, edges, swapped, chosen, stop, last_tick = _thin_levels(
                 oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
-                target, target_before, records[level:], seconds[level:], last_tick, tick_seconds, thin_edges)
+                target, target_before, records[level:], seconds[level:], last_tick, tick_seconds, thin_edges,
+                each_level)
             level, discovered = level + ran, discovered + found
             if ran:
                 bits_of = -1

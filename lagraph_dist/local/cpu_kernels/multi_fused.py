@@ -992,7 +992,7 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
             counts, level_seconds, _, _, _, _, _ = _single_search(
                 oip, oix, iip, iix, no_inputs, visited[g], values[g] if with_parents else no_values, with_parents,
                 no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, mode, alpha, beta, rule_n,
-                state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin)
+                state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)
             ran = counts.shape[0]
             if used + ran > records.shape[0]:
                 grown = max(2 * records.shape[0], used + ran)
