@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lagraph_dist.core.stats import measured_seconds
+from lagraph_dist.core.stats import level_ms_text, measured_seconds
 from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import write_json
 
@@ -40,7 +40,7 @@ def main(graphs, json_path=None):
             for s in result.stats[:40]:
                 if not s["fused"] or s["level"] < 4 or len(result.stats) <= 12:     # a deep search: its first
                     print(f"    {s['level']} {s['direction']} fused={s['fused']} frontier={s['frontier']} "
-                          f"found={s['discovered']} edges={s['edges_examined']} ms={1e3 * s['seconds']:.3f} "
+                          f"found={s['discovered']} edges={s['edges_examined']} ms={level_ms_text(s)} "
                           f"reads={s['host_reads']}", flush=True)
     if json_path:
         write_json(record, json_path)

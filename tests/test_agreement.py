@@ -24,6 +24,7 @@ LOCAL = {
     "gpu_available": "asks this process's CuPy",
     "gpu_status": "asks this process's CuPy",
     "estimate_memory": "arithmetic on its arguments",
+    "measured_seconds": "reads one level record",
 }
 LOCAL_METHODS = {
     "Matrix": {"agreement_text": "what the check compares", "vertex_id": "reads the labels every rank holds",

@@ -51,6 +51,17 @@ def level_record(level, direction, frontier_nvals, discovered, product_stats, se
     return record
 
 
+def level_ms_text(record, *, say_run=True) -> str:
+    """A level record's milliseconds as a table shows them: its own, "-" for a level timed only
+    within a run, and on a run's last level the run's (saying so with ``say_run``)."""
+    if record["seconds"] is not None:
+        return f"{1e3 * record['seconds']:.3f}"
+    if "run_levels" in record:
+        run = f" (a run of {record['run_levels']} levels)" if say_run else ""
+        return f"{1e3 * record['run_seconds']:.3f}{run}"
+    return "-"
+
+
 def measured_seconds(record) -> float:
     """The seconds a level record's clock read: the level's own, a run's on the run's last
     level, 0 on a level timed only within a run (so that summing them over the records sums

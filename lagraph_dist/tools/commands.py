@@ -23,6 +23,7 @@ from lagraph_dist.algebra.memory import estimate_memory, multi_search_bytes
 from lagraph_dist.io.mtx import write_mtx
 from lagraph_dist.tools.plot import plot_record, pyplot
 from lagraph_dist.tools.validate import validate
+from lagraph_dist.core.stats import level_ms_text
 from lagraph_dist.core.errors import InvalidValue, open_file
 from lagraph_dist.core.settings import settings
 from lagraph_dist.core.text import plural
@@ -81,7 +82,8 @@ LEVEL_HEADER = ("  level  dir    frontier  discovered  edges examined  expand by
 def _level_rows(stats):
     return [f"  {s['level']:5d}  {s['direction']:4s} {s['frontier']:10d} {s['discovered']:11d} "
             f"{s['edges_examined']:15d} {s['bytes'].get('expand', 0):13d} {s['bytes'].get('fold', 0):11d} "
-            f"{1e3 * s['seconds']:10.3f} {s['host_reads']:6d} {s['launches']:9d}  {s['clock']}" for s in stats]
+            f"{level_ms_text(s, say_run=False):>10s} {s['host_reads']:6d} {s['launches']:9d}  {s['clock']}"
+            + (f" (the run of {s['run_levels']} levels ending here)" if "run_levels" in s else "") for s in stats]
 
 
 def _roots_for(args, A):
