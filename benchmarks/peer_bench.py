@@ -177,7 +177,7 @@ CPU_HEADER = ["graph", "levels", "roots", "ours auto", "ours push", "ours pull",
               "graphblas push/pull", "scipy / ours auto", "graphblas push/pull / ours auto",
               "build ms: ours / scipy (scipy / ours)"]
 DEEP_HEADER = ["graph", "levels", "run", "ms / BFS (median)", "us / level", "peer's time / ours", "fused levels",
-               "host reads / level", "validated"]
+               "host reads / level", "validated", "engine"]
 
 
 def cpu_rows(record):
@@ -210,23 +210,24 @@ def deep_rows(record):
 def small_rows(record):
     """A small-graphs record's table: a row a graph and run, with the stored edges and the engine
     that ran (ours: the backend whose kernels ran the levels)."""
-    return [[graph["name"], count(graph["nvals"]), count(graph["levels"]), label, *_figures(result, versus),
-             ", ".join((result.get("stats") or {}).get("engines") or ["-"])]
+    return [[graph["name"], count(graph["nvals"]), count(graph["levels"]), label, *_figures(result, versus)]
             for graph in record["graphs"] for label, result, versus in _runs(graph)]
 
 
 def _figures(result, ratios):
+    """A run's cells: times, ratios, level figures, validation and (ours) the engine that ran
+    its levels (the records before there was a choice of engine name none: "-")."""
     if "skipped" in result:
-        return ["-"] * 5 + [f"skipped: {result['skipped']}"]
+        return ["-"] * 5 + [f"skipped: {result['skipped']}", "-"]
     stats = result.get("stats") or {}
     over_ours = ", ".join(f"{d} {times(r)}" for d, r in ratios.items()) if ratios else "-"
     return [sig(result["median_ms"], 4), sig(result["us_per_level"], 4), over_ours,
             count(stats["fused_levels"]) if "fused_levels" in stats else "-",
             sig(stats["host_reads_per_level"]) if "host_reads_per_level" in stats else "-",
-            f"{result['validated']}/{result['repeats']}"]
+            f"{result['validated']}/{result['repeats']}", ", ".join(stats.get("engines") or ["-"])]
 
 
-SMALL_HEADER = ["graph", "stored edges", *DEEP_HEADER[1:], "engine"]
+SMALL_HEADER = ["graph", "stored edges", *DEEP_HEADER[1:]]
 TABLES = {"cpu": (CPU_HEADER, cpu_rows), "high-diameter": (DEEP_HEADER, deep_rows),       # by the record's kind
           "small-graphs": (SMALL_HEADER, small_rows)}
 

@@ -116,7 +116,9 @@ def test_quick_prints_one_table_row_per_run(quick):
     rows = [line for line in out.splitlines() if line.startswith("| mesh") or line.startswith("| path")]
     assert len(rows) == len(record["graphs"]) * (len(OUR_RUNS) + len(PEERS))
     assert "| graph | levels | run | ms / BFS (median) | us / level |" in out
-    assert all(row.rstrip().endswith("1/1 |") for row in rows)
+    assert all(row.split("|")[-3].strip() == "1/1" for row in rows)                  # validated
+    engines = [row.split("|")[-2].strip() for row in rows]            # ours: the backend that ran; peers: none
+    assert engines == (["cpu"] * len(OUR_RUNS) + ["-"] * len(PEERS)) * len(record["graphs"])
 
 
 def test_sizes_and_runs_come_from_the_options(tmp_path):
