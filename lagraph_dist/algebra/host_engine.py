@@ -87,7 +87,8 @@ class HostHeldVector(Vector):
         return self._host is not None
 
     def _readable_part(self):
-        """(the part to read, the backend its arrays belong to), without copying anything."""
+        """(the part to read, the backend its arrays belong to), without copying anything: the
+        host's while the entries are held there."""
         return (self._host, get_backend("cpu")) if self._host is not None else (self._device, self.backend)
 
     @property

@@ -298,9 +298,16 @@ class Vector:
         ids, _ = self._gather()
         return np.sort(ids)
 
+    def _readable_part(self):
+        """(the part to read on the host or where it lives, the backend its arrays belong to)."""
+        return self.part, self.backend
+
     @collective("self", "fill")
     def to_numpy(self, fill=-1) -> np.ndarray:
         """Collective: the dense numpy array on every rank, ``fill`` where there is no entry."""
+        part, backend = self._readable_part()
+        if self.grid.size == 1 and backend.xp is np:     # one process, on the host: made in place
+            return part.dense(fill, _dense_dtype(part.dtype, fill), backend)[:self.n]
         ids, values = self._gather()
         dense = np.full(self.n, fill, dtype=_dense_dtype(values.dtype, fill))
         dense[ids] = values
