@@ -26,6 +26,17 @@ def test_run_records_read_like_the_twins():
     assert records.counts.dtype == np.int64 and records.seconds.dtype == np.float64
 
 
+def test_the_kernels_records_are_each_timed_alone():
+    """The GPU's records (made lazily, by a subclass) time every level alone: the level records
+    made of them carry their own seconds (this read once failed on the device's classes)."""
+    from lagraph_dist.algebra.levels import FusedRun
+    rows = kernel_rows([(1, 4, 4, 1, 1_000), (4, 9, 30, 0, 3_500)])
+    for records in (_level_records(rows, 400), _JoinedRecords([_level_records(rows, 400)] * 2)):
+        np.testing.assert_array_equal(records.timed_levels(), [1] * len(records))
+        stats = [r.as_dict(k + 1) for k, r in enumerate(FusedRun(records, "clock", 1, 1))]
+        assert all(r["seconds"] > 0 and "run_levels" not in r for r in stats)
+
+
 def test_an_empty_run_has_no_records():
     records = _level_records(kernel_rows([]), 7)
     assert len(records) == 0 and records.discovered == 0 and list(records) == []

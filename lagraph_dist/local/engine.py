@@ -82,12 +82,13 @@ class FusedRecords:
         """Each level's count of the levels its seconds cover: 1 for a level timed alone; for a
         run timed as a run (:data:`RUN_TIMED` in every slot but its last), 0 for the others and
         the run's length for its last level, whose seconds are the whole run's."""
-        if self._timed is None:
+        timed = getattr(self, "_timed", None)        # (a subclass made lazily may not set it)
+        if timed is None:
             timed = np.zeros(len(self), np.int64)
             ends = np.flatnonzero(~np.isnan(self.seconds))
             timed[ends] = np.diff(ends, prepend=-1)
             self._timed = timed
-        return self._timed
+        return timed
 
     def __len__(self):
         return int(self.counts.shape[0])
