@@ -5,11 +5,11 @@ around them: 40-200 us, docs/notes/host-overhead.md) however small the graph, an
 a grid barrier; a graph of a few thousand edges is searched whole by the host's compiled kernels
 (the CPU backend's) in less. So on one process, a matrix of the GPU backend with at most
 ``settings.host_search_edges`` stored edges has a *host twin*: the CPU backend's Matrix of the
-same block, copied from the device once and kept with the block. The searches and the BFS family
-run on it when :func:`host_twin` gives one (``lagraph_dist.algorithms.small_graphs``), and what
-they return is made the GPU backend's again by :func:`held_on_host`: a vector keeps the host's
-arrays, copied to the device only when a device operation first reads it
-(:class:`HostHeldVector`), so reading a result with ``to_numpy`` never touches the device.
+same block, copied from the device once and kept with the block. ``ld.bfs`` runs on it when
+:func:`host_twin` gives one (``lagraph_dist.algorithms.small_graphs``), and what it returns is
+made the GPU backend's again by :func:`held_on_host`: a vector keeps the host's arrays, copied to
+the device only when a device operation first reads it (:class:`HostHeldVector`), so reading a
+result with ``to_numpy`` never touches the device.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from lagraph_dist.local.parts import LocalCSR, LocalPart
 
 __all__ = ["host_twin", "held_on_host", "HostHeldVector"]
 
-_TWIN_BLOCK = "host twin"          # the key of a device block's host copy in its derived dict
+_TWIN = "host twin"          # the key of a matrix's twin in its cache, and of its block's in the block's derived
 
 
 def host_twin(A: Matrix) -> Matrix | None:
@@ -32,13 +32,13 @@ def host_twin(A: Matrix) -> Matrix | None:
     ``settings.host_search_edges`` stored edges; else None (the call runs where A lives)."""
     if A.backend.name != "gpu" or A.grid.size != 1 or A.nvals > settings.host_search_edges:
         return None
-    twin = A._cache.get("host twin")
+    twin = A._cache.get(_TWIN)
     if twin is None:
         host = get_backend("cpu")
         twin = Matrix(A.n, A.grid, host, _twin_block(A.block, host), A.nvals, symmetric=A.symmetric,
                       transposed=A.transposed)
         twin._labels = A._labels
-        A._cache["host twin"] = twin
+        A._cache[_TWIN] = twin
     return twin
 
 
@@ -46,13 +46,13 @@ def _twin_block(block: LocalBlock, host) -> LocalBlock:
     """The host copy of a device block, kept in its by-source CSR's derived dict (a block is never
     changed in place; the views A and A.T share it)."""
     derived = block.by_col.derived
-    if _TWIN_BLOCK not in derived:
+    if _TWIN not in derived:
         by_col = _host_csr(block.by_col, block._backend)
         twin = LocalBlock(by_col, host, by_row_is_by_col=block.has_by_row and block.by_row is block.by_col)
         if block.has_by_row and block.by_row is not block.by_col:
             twin._by_row = _host_csr(block.by_row, block._backend)
-        derived[_TWIN_BLOCK] = twin
-    return derived[_TWIN_BLOCK]
+        derived[_TWIN] = twin
+    return derived[_TWIN]
 
 
 def _host_csr(csr: LocalCSR, backend) -> LocalCSR:
