@@ -419,12 +419,6 @@ def set_element(v: Vector, index, value) -> None:
 
 
 # -- the output rule --------------------------------------------------------------------------
-def _copied(part: LocalPart) -> LocalPart:
-    copy = (lambda a: None if a is None else a.copy())
-    return LocalPart(part.encoding, part.length, part.nvals, copy(part.values),
-                     ids=copy(part.ids), words=copy(part.words), ids_sorted=part.ids_sorted)
-
-
 def _filled(target: Vector, mask: Mask | None, value) -> Vector:
     """The scalar ``value`` at every position of ``target``'s block the mask allows."""
     backend, xp = target.backend, target.backend.xp
@@ -478,7 +472,7 @@ def _write(out: Output, expr) -> None:
     if owned and part is result.part:
         target._adopt(result)            # the product's own result: what it knows carries over
     else:
-        target._replace_part(part if owned else _copied(part))
+        target._replace_part(part if owned else part.copy())
 
 
 def _is_scalar(expr) -> bool:

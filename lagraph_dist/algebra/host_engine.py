@@ -13,8 +13,6 @@ result with ``to_numpy`` never touches the device.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from lagraph_dist.algebra.matrix import LocalBlock, Matrix
 from lagraph_dist.algebra.vector import Facts, Vector
 from lagraph_dist.core.settings import settings
@@ -63,7 +61,8 @@ class HostHeldVector(Vector):
     """A GPU backend vector whose entries a search on the host made: its part stays in host
     memory until something reads ``part`` (every device operation does), which copies it to the
     device once; from then on it is an ordinary device vector. The reads that end on the host
-    (``to_numpy``, ``to_coo``, ``indices``, ``nvals``, ``dtype``) read the host's arrays."""
+    (``to_numpy``, ``to_coo``, ``indices``, ``nvals``, ``dtype``) read the host's arrays, through
+    :meth:`_readable_part`."""
 
     def __init__(self, host_vector: Vector, backend):
         self._host, self._device = host_vector.part, None
@@ -74,7 +73,7 @@ class HostHeldVector(Vector):
     @property
     def part(self) -> LocalPart:
         if self._host is not None:
-            self._device, self._host = _on_device(self._host, self.backend), None
+            self._device, self._host = self._host.converted(self.backend.asarray), None
         return self._device
 
     @part.setter
@@ -87,46 +86,8 @@ class HostHeldVector(Vector):
         return self._host is not None
 
     def _readable_part(self):
-        """(the part to read, the backend its arrays belong to), without copying anything: the
-        host's while the entries are held there."""
+        """The host's part while the entries are held there (no copy to the device)."""
         return (self._host, get_backend("cpu")) if self._host is not None else (self._device, self.backend)
-
-    @property
-    def dtype(self):
-        return self._readable_part()[0].dtype
-
-    @property
-    def encoding(self):
-        return self._readable_part()[0].encoding
-
-    @property
-    def local_nvals(self) -> int:
-        return self._readable_part()[0].nvals
-
-    @property
-    def nvals(self) -> int:
-        if self.facts.nvals is None:
-            self.facts.nvals = self.local_nvals        # (one process: its part is the vector)
-        return self.facts.nvals
-
-    def local_entries(self):
-        part, backend = self._readable_part()
-        listed = part.sorted_list(backend)
-        return listed.ids.astype(np.int64), listed.values
-
-    def _gather(self):
-        if self._host is None:
-            return super()._gather()
-        ids, values = self.local_entries()           # one process: its entries are the vector's
-        return np.ascontiguousarray(ids), np.ascontiguousarray(values)
-
-
-def _on_device(part: LocalPart, backend) -> LocalPart:
-    """A host part's arrays copied to ``backend``'s device, its encoding and count kept."""
-    def copied(array):
-        return None if array is None else backend.asarray(array)
-    return LocalPart(part.encoding, part.length, part.nvals, copied(part.values), ids=copied(part.ids),
-                     words=copied(part.words), ids_sorted=part.ids_sorted)
 
 
 def held_on_host(result, A: Matrix):

@@ -241,25 +241,30 @@ class Vector:
         self.facts = other.facts.copy()
 
     # -- properties -----------------------------------------------------------------------
+    def _readable_part(self):
+        """(this rank's part as the reads below take it, the backend its arrays belong to); a
+        vector whose entries may be elsewhere than its backend's memory says where."""
+        return self.part, self.backend
+
     @property
     def dtype(self):
-        return self.part.dtype
+        return self._readable_part()[0].dtype
 
     @property
     def encoding(self):
-        return self.part.encoding
+        return self._readable_part()[0].encoding
 
     @property
     def nvals(self) -> int:
         """Collective: number of entries over all ranks (no communication when the product or
         assignment that made it already knows)."""
         if self.facts.nvals is None:
-            self.facts.nvals = int(self.grid.allreduce(self.part.nvals))
+            self.facts.nvals = int(self.grid.allreduce(self.local_nvals))
         return self.facts.nvals
 
     @property
     def local_nvals(self) -> int:
-        return self.part.nvals
+        return self._readable_part()[0].nvals
 
     def agreement_text(self) -> str:
         """What collective calls compare between ranks (the local entries differ by design)."""
@@ -282,14 +287,16 @@ class Vector:
     # -- gathers (collective) --------------------------------------------------------------
     def local_entries(self):
         """This rank's (global int64 ids, values), in increasing id order."""
-        part = self.part.sorted_list(self.backend)
+        part, backend = self._readable_part()
+        part = part.sorted_list(backend)
         start, _ = self.layout.block_range(self.grid.row, self.grid.col)
         return part.ids.astype(np.int64) + start, part.values
 
     def _gather(self):
         ids, values = self.local_entries()
-        ids = collectives.allgather_arrays(ids, self.grid.transport.world, self.backend)
-        values = collectives.allgather_arrays(values, self.grid.transport.world, self.backend)
+        backend = self._readable_part()[1]
+        ids = collectives.allgather_arrays(ids, self.grid.transport.world, backend)
+        values = collectives.allgather_arrays(values, self.grid.transport.world, backend)
         return ids, values
 
     @collective("self")
@@ -297,10 +304,6 @@ class Vector:
         """Collective: sorted int64 global ids of the entries, on every rank."""
         ids, _ = self._gather()
         return np.sort(ids)
-
-    def _readable_part(self):
-        """(the part to read on the host or where it lives, the backend its arrays belong to)."""
-        return self.part, self.backend
 
     @collective("self", "fill")
     def to_numpy(self, fill=-1) -> np.ndarray:

@@ -225,11 +225,17 @@ class LocalPart:
         dense[listed.ids] = listed.values
         return dense
 
+    def converted(self, convert, values=None) -> "LocalPart":
+        """The same entries, each of this part's arrays replaced by ``convert(array)`` (a copy of
+        it, or the array on another backend); with ``values``, those as the values instead."""
+        def each(array):
+            return None if array is None else convert(array)
+        return LocalPart(self.encoding, self.length, self.nvals, each(self.values) if values is None else values,
+                         ids=each(self.ids), words=each(self.words), ids_sorted=self.ids_sorted)
+
     def copy(self, values=None) -> "LocalPart":
         """The same entries sharing no array with this part (with ``values``: those instead)."""
-        copied = (lambda a: None if a is None else a.copy())
-        return LocalPart(self.encoding, self.length, self.nvals, self.values.copy() if values is None else values,
-                         ids=copied(self.ids), words=copied(self.words), ids_sorted=self.ids_sorted)
+        return self.converted(lambda array: array.copy(), values)
 
     def to_encoding(self, encoding, backend) -> "LocalPart":
         return self.to_bitmap(backend) if encoding == "bitmap" else self.to_list(backend)
