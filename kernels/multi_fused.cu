@@ -79,6 +79,8 @@ namespace cg = cooperative_groups;
 #define LD_MF_STATUS_PREVIOUS 2
 #define LD_MF_STATUS_UNEXPLORED 3
 #define LD_MF_STATUS_STARTED 4
+#define LD_MF_STATUS_ENTERED 5    // when the kernel began (its set-up: ENTERED to STARTED)
+#define LD_MF_STATUS_WRITTEN 6    // when the rows were written (the end pass: the last level's end to WRITTEN)
 #define LD_MF_NSTATUS 8
 #define LD_MF_REC_FRONTIER 0
 #define LD_MF_REC_DISCOVERED 1
@@ -596,87 +598,125 @@ __device__ void ld_mf_clear(u64* words, const int* queue, i64 count, i64 thread,
 }
 
 // F_L settles (at the start of level L): its words are merged into visited, and the levels of
-// its bits (depth L) written. A warp takes 32 vertices, each lane loads one's words and merges
-// them (a vertex is in the queue once: no one else writes its visited words now; readers see
-// the word before or after, and OR it with F_L's anyway), then the warp writes each vertex's
-// row in turn (coalesced along the row; no load in the loop).
+// its bits (depth L) written. A warp takes 32 / W vertices, W lanes a vertex, lane j loading
+// and merging its word j (one access for the vertex's W words; a vertex is in the queue once:
+// no one else writes its visited words now; readers see the word before or after, and OR it
+// with F_L's anyway), then the warp writes each vertex's row in turn (coalesced along the row;
+// no load in the loop).
 template <int W>
 __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
                              int depth, i64 warp, i64 nwarps, int lane) {
-    for (i64 base = warp * 32; base < count; base += nwarps * 32) {
-        const int mine = base + lane < count ? __ldcg(queue + base + lane) : -1;
-        u64 words[W];
-#pragma unroll
-        for (int w = 0; w < W; ++w) {
-            words[w] = mine >= 0 ? __ldcg(frontier + (i64)mine * W + w) : 0ull;
-            if (words[w]) a.visited[(i64)mine * W + w] = __ldcg(a.visited + (i64)mine * W + w) | words[w];
-        }
+    constexpr int R = 32 / W;            // vertices a warp takes at once: lane r * W + j merges word j of its r-th
+    const int j = lane % W;
+    for (i64 base = warp * R; base < count; base += nwarps * R) {
+        const int mine = base + lane / W < count ? __ldcg(queue + base + lane / W) : -1;
+        const u64 word = mine >= 0 ? __ldcg(frontier + (i64)mine * W + j) : 0ull;
+        if (word) a.visited[(i64)mine * W + j] = __ldcg(a.visited + (i64)mine * W + j) | word;
         if (!a.levels || depth < a.kept) continue;            // (a kept depth is written at the end)
-        const int many = (int)min((i64)32, count - base);
+        const int many = (int)min((i64)R, count - base);
         for (int e = 0; e < many; ++e) {
-            int* row = a.levels + (i64)__shfl_sync(LD_MF_FULL_WARP, mine, e) * a.k;
+            int* row = a.levels + (i64)__shfl_sync(LD_MF_FULL_WARP, mine, e * W) * a.k;
 #pragma unroll
             for (int step = 0; step < 2 * W; ++step) {
-                const u64 word = __shfl_sync(LD_MF_FULL_WARP, words[step >> 1], e);
+                const u64 bits = __shfl_sync(LD_MF_FULL_WARP, word, e * W + (step >> 1));
                 const int c = 32 * step + lane;
-                if (c < a.k && ((word >> (c & 63)) & 1ull)) row[c] = depth;
+                if (c < a.k && ((bits >> (c & 63)) & 1ull)) row[c] = depth;
             }
         }
     }
 }
 
-// The end: every row's levels written once, 32 rows a warp. A lane takes a vertex and folds
-// its kept frontiers' words (F_l's in slot l for l < a.kept; a bit is in one of them, its
+// Bits at..at+3 (at a multiple of 4) of lane `from`'s word x.
+__device__ __forceinline__ u32 ld_mf_nibble(u64 x, int from, int at) {
+    const u32 low = __shfl_sync(LD_MF_FULL_WARP, (u32)x, from), high = __shfl_sync(LD_MF_FULL_WARP, (u32)(x >> 32), from);
+    return ((at >= 32 ? high : low) >> (at & 31)) & 0xFu;
+}
+
+// The end: every row's levels written once, 32 / W rows a warp. W lanes take a vertex, lane j
+// folding word j of its kept frontiers' words (F_l's in slot l for l < a.kept; a bit is in one of them, its
 // depth's) into planes (plane p: the bits whose depth has bit p), zeroing them for the next run;
-// then the warp writes each of its rows in turn, coalesced, lane c its column from the planes:
+// then the warp writes each of its rows in turn, coalesced, lane c its column from the planes
+// (several words a vertex: lane l four columns, one 16-byte store):
 // a kept depth, -1 where the search never reached the vertex (rows past n: everywhere; parents
 // too), nothing where a deeper level's settle wrote it.
 #define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128, which multi_fused.py's
                                    // MULTI_FUSED_KEPT_LEVELS and _multi_fused_kept enforce
 template <int W>
 __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp, i64 nwarps, int lane) {
+    constexpr int R = 32 / W;            // rows a warp takes at once: lane r * W + j folds word j of its r-th
+    const int j = lane % W;              // (a row's W words are contiguous: its lanes' loads are one access)
     int planes = 0;
     while ((1 << planes) < kept_levels) ++planes;
-    for (i64 base = warp * 32; base < a.rows; base += nwarps * 32) {
-        const i64 mine = base + lane;
-        const int many = (int)min((i64)32, a.rows - base);
-#pragma unroll 1
-        for (int j = 0; j < W; ++j) {
-            const u64 reached = mine < a.n ? __ldcg(a.visited + mine * W + j) : 0ull;
-            u64 kept = 0, plane[LD_MF_KEPT_PLANES] = {};
-            for (i64 first = 0; reached && first < kept_levels; first += 8) {     // 8 loads in flight
-                u64 words[8];
+    for (i64 base = warp * R; base < a.rows; base += nwarps * R) {
+        const i64 mine = base + lane / W;
+        const int many = (int)min((i64)R, a.rows - base);
+        const u64 reached = mine < a.n ? __ldcg(a.visited + mine * W + j) : 0ull;
+        u64 kept = 0, plane[LD_MF_KEPT_PLANES] = {};
+        for (i64 first = 0; reached && first < kept_levels; first += 8) {     // 8 loads in flight
+            u64 words[8];
 #pragma unroll
-                for (int i = 0; i < 8; ++i)
-                    words[i] = first + i < kept_levels ? __ldcg(a.frontiers + ((first + i) * a.n + mine) * W + j) : 0ull;
+            for (int i = 0; i < 8; ++i)
+                words[i] = first + i < kept_levels ? __ldcg(a.frontiers + ((first + i) * a.n + mine) * W + j) : 0ull;
 #pragma unroll
-                for (int i = 0; i < 8; ++i) {
-                    if (!words[i]) continue;
-                    a.frontiers[((first + i) * a.n + mine) * W + j] = 0ull;
-                    kept |= words[i];
+            for (int i = 0; i < 8; ++i) {
+                if (!words[i]) continue;
+                a.frontiers[((first + i) * a.n + mine) * W + j] = 0ull;
+                kept |= words[i];
 #pragma unroll
-                    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (((first + i) >> p) & 1) plane[p] |= words[i];
-                }
+                for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (((first + i) >> p) & 1) plane[p] |= words[i];
             }
-            for (int e = 0; e < many; ++e) {
-                int* level_row = a.levels ? a.levels + (base + e) * a.k : nullptr;
-                int* parent_row = a.parents ? a.parents + (base + e) * a.k : nullptr;
+        }
+        // several words a vertex: 16-byte stores (rows 16-byte aligned); one word keeps a store a
+        // lane (its 64 columns would leave half the lanes idle: 1.19 against 1.07 ms a batch)
+        const bool by_fours = W > 1 && a.levels && a.k % 4 == 0;
+        for (int e = 0; e < many; ++e) {
+            int* level_row = a.levels ? a.levels + (base + e) * a.k : nullptr;
+            int* parent_row = a.parents ? a.parents + (base + e) * a.k : nullptr;
+            if (by_fours) {
+                // lane l writes columns 128 q + 4 l .. + 3 with one 16-byte store: word 2 q + l / 16's
+                // bits 4 l % 64 .. + 3
+                for (int q = 0; 128 * q < a.k; ++q) {
+                    const int w = 2 * q + (lane >> 4), at = (4 * lane) & 63, c = 128 * q + 4 * lane;
+                    const int from = e * W + min(w, W - 1);
+                    const u32 hit = ld_mf_nibble(reached, from, at), known = ld_mf_nibble(kept, from, at);
+                    u32 bits[LD_MF_KEPT_PLANES];
+#pragma unroll
+                    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) bits[p] = p < planes ? ld_mf_nibble(plane[p], from, at) : 0u;
+                    if (c >= a.k) continue;
+                    int4* out = reinterpret_cast<int4*>(level_row + c);
+                    int4 value = hit & ~known ? __ldcg(out) : make_int4(0, 0, 0, 0);   // (deeper levels, settled)
+                    int* v = reinterpret_cast<int*>(&value);
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) {
+                        int depth = 0;
+#pragma unroll
+                        for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) depth |= (int)((bits[p] >> i) & 1u) << p;
+                        if (!((hit >> i) & 1u)) v[i] = -1;
+                        else if ((known >> i) & 1u) v[i] = depth;
+                    }
+                    *out = value;
+                }
+                if (!parent_row) continue;
+            }
+#pragma unroll 1
+            for (int w = 0; w < W; ++w) {
+                const int from = e * W + w;                                   // the lane holding word w of row e
 #pragma unroll
                 for (int half = 0; half < 2; ++half) {
-                    const int shift = 32 * half, c = 64 * j + shift + lane;
+                    const int shift = 32 * half, c = 64 * w + shift + lane;
                     const u32 bit = 1u << lane;
-                    const bool hit = __shfl_sync(LD_MF_FULL_WARP, (u32)(reached >> shift), e) & bit;
-                    const bool known = __shfl_sync(LD_MF_FULL_WARP, (u32)(kept >> shift), e) & bit;
+                    const bool hit = __shfl_sync(LD_MF_FULL_WARP, (u32)(reached >> shift), from) & bit;
+                    const bool known = __shfl_sync(LD_MF_FULL_WARP, (u32)(kept >> shift), from) & bit;
                     int depth = 0;
 #pragma unroll
                     for (int p = 0; p < LD_MF_KEPT_PLANES; ++p)
-                        if (p < planes && (__shfl_sync(LD_MF_FULL_WARP, (u32)(plane[p] >> shift), e) & bit))
+                        if (p < planes && (__shfl_sync(LD_MF_FULL_WARP, (u32)(plane[p] >> shift), from) & bit))
                             depth |= 1 << p;
                     if (c >= a.k) continue;
                     if (!hit) {
-                        if (level_row) level_row[c] = -1;
+                        if (level_row && !by_fours) level_row[c] = -1;
                         if (parent_row) parent_row[c] = -1;
-                    } else if (known && level_row) {
+                    } else if (known && level_row && !by_fours) {
                         level_row[c] = depth;
                     }
                 }
@@ -770,6 +810,7 @@ __device__ __forceinline__ void ld_mf_write_record(const ld_mf_args& a, i64 leve
 // pull row together when a vertex has one word (layout.py's MULTI_FUSED_PULL_LANES_BUILT).
 template <int W, int BLOCKS, int PULL_LANES>
 __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(const ld_mf_args a) {
+    const u64 entered = ld_now_ns();
     cg::grid_group grid = cg::this_grid();
     const int lane = threadIdx.x & 31;
     const i64 thread = (i64)blockIdx.x * blockDim.x + threadIdx.x, nthreads = (i64)gridDim.x * blockDim.x;
@@ -830,11 +871,13 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
     grid.sync();
     ld_mf_write_rows<W>(a, min(level + 1, a.kept), warp, nwarps, lane);
     grid.sync();                    // (the last level's pass may still read F_L)
+    const u64 written = ld_now_ns();
     ld_mf_clear_frontier<W>(a, level, (i64)s_row[LD_MF_COUNT], thread, nthreads);
     if (level > 0) ld_mf_clear_frontier<W>(a, level - 1, (i64)s_row[LD_MF_ROW], thread, nthreads);
     if (master) {
-        const u64 status[5] = {(u64)level, (u64)rule.push, (u64)rule.previous, (u64)rule.unexplored, started};
-        for (int f = 0; f < 5; ++f) a.report[f] = a.mirror[f] = status[f];
+        const u64 status[7] = {(u64)level, (u64)rule.push, (u64)rule.previous, (u64)rule.unexplored, started,
+                               entered, written};
+        for (int f = 0; f < 7; ++f) a.report[f] = a.mirror[f] = status[f];
     }
 }
 

@@ -126,7 +126,9 @@ class MultiFusedRun:
     next frontier (those with some search's bit). ``seconds``: float64 numpy (levels run,), each
     level's own time by ``clock``. ``separate``: the searches ran one at a time, not bit-parallel
     (a kernel set may, where their waves run apart); a row of ``counts`` is then a depth, summed
-    over the searches.
+    over the searches. ``setup_seconds`` / ``finish_seconds``: by ``clock``, the run's time before
+    its first level (zeroing its workspace, the sources) and after its last (the levels' rows
+    written), where the kernel set times them (None where it does not).
     """
 
     levels: Array
@@ -135,6 +137,8 @@ class MultiFusedRun:
     seconds: np.ndarray
     clock: str
     separate: bool = False
+    setup_seconds: float | None = None
+    finish_seconds: float | None = None
 
 
 # -- the interface ---------------------------------------------------------------------------------

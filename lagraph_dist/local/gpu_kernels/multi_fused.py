@@ -113,7 +113,7 @@ class MultiFusedKernels(KernelsBase):
             min(space["kept"], max_levels + 1) if levels else 0)      # (kept words serve the levels alone)
         self.launch_cooperative(function, self._multi_fused_blocks(function), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
-        ran, push, previous, unexplored, started = (int(x) for x in head[:5])
+        ran, push, previous, unexplored, started, entered, written = (int(x) for x in head[:7])
         if levels:
             self._keep_deeper(space, n, width, ran + 1)
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
@@ -125,7 +125,9 @@ class MultiFusedKernels(KernelsBase):
         counts = records[:, :5].astype(np.int64)
         ends = records[:, 5].astype(np.int64)
         seconds = np.diff(np.concatenate([[started], ends]).astype(np.int64)).astype(np.float64) * 1e-9
-        return MultiFusedRun(levels_out, parents_out, counts, seconds, MULTI_FUSED_CLOCK)
+        return MultiFusedRun(levels_out, parents_out, counts, seconds, MULTI_FUSED_CLOCK,
+                             setup_seconds=(started - entered) * 1e-9,
+                             finish_seconds=(written - int(ends[-1] if ran else started)) * 1e-9)
 
     # -- set-up, made once a graph and width ---------------------------------------------------
     def _multi_fused_build(self):
