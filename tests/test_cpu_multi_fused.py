@@ -260,14 +260,15 @@ def level_state(A, sources, depth):
 
 def pull_both_ways(A, sources, depth, with_parents, scan_parents=False):
     """One pull level from the state of ``depth`` as the row scans run it (:func:`_pull_level`,
-    one core) and from the frontier (:func:`_scatter_pull_level`, then :func:`_finish_level`,
-    which sorts and counts the rows found; with ``scan_parents`` its found rows' scans write the
-    parents, as where the in-neighbours are not in order): (the counts, the next words, the
-    seen words, the parents, the found rows in increasing order, the live bits)."""
+    one core) and from the frontier (:func:`_scatter_pull_level`, its push on one core and
+    shared by ``parts`` ranges of rows (:func:`_push_split`), then :func:`_finish_level`, which
+    sorts and counts the rows found; with ``scan_parents`` its found rows' scans write the
+    parents, as where the in-neighbours are not in order): for each, (the counts, the next
+    words, the seen words, the parents, the found rows in increasing order, the live bits)."""
     out, inn, degrees = blocks(A)
     n, k = A.n, len(sources)
     results = []
-    for scatter in (False, True):
+    for scatter, parts in ((False, 1), (True, 1), (True, 2), (True, 5)):
         seen, cur, cq, live, full = level_state(A, sources, depth)
         nxt, nq = np.zeros_like(cur), np.empty(n, np.int32)
         rows = np.empty(n, np.int32)
@@ -279,12 +280,13 @@ def pull_both_ways(A, sources, depth, with_parents, scan_parents=False):
             long_rows = bool((np.diff(inn.indptr) > 32).any())
             ordered = (not scan_parents and multi_fused._sorted_rows(inn.indptr, inn.indices)
                        and multi_fused._increasing(cq, len(cq)))
-            nn, examined = multi_fused._scatter_pull_level(out.indptr, out.indices, inn.indptr, inn.indices, *args,
-                                                           nxt, nq, seen, live, parents, with_parents, reads, long_rows,
-                                                           ordered)
-            live[:] = 0
             marks = np.zeros(-(-n // 64), np.uint64)
-            found, edges, done = multi_fused._finish_level(nq, nn, marks, nxt, seen, full, degrees, live,
+            nn, examined = multi_fused._scatter_pull_level(out.indptr, out.indices, inn.indptr, inn.indices, *args,
+                                                           nxt, nq, marks, seen, live, parents, with_parents, reads,
+                                                           long_rows, ordered, np.int64(parts))
+            assert not marks.any()
+            live[:] = 0
+            found, edges, done = multi_fused._finish_level(nq, nn, parts > 1, marks, nxt, seen, full, degrees, live,
                                                            multi_fused._NO_TABLE, np.int64(1), False)
             assert not marks.any() and (np.diff(nq[:nn]) > 0).all()
             got = (nn, found, examined, edges, done)
@@ -307,10 +309,11 @@ def test_scatter_pull_is_the_pull(graph, data, width, with_parents):
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
     sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))
     depth = data.draw(st.integers(0, 4))
-    (pulled, *pull_state), (scattered, *scatter_state) = pull_both_ways(A, sources, depth, with_parents)
-    assert tuple(int(x) for x in pulled) == tuple(int(x) for x in scattered)
-    for a, b in zip(pull_state, scatter_state):
-        np.testing.assert_array_equal(a, b)
+    (pulled, *pull_state), *scatters = pull_both_ways(A, sources, depth, with_parents)
+    for scattered, *scatter_state in scatters:
+        assert tuple(int(x) for x in pulled) == tuple(int(x) for x in scattered)
+        for a, b in zip(pull_state, scatter_state):
+            np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("with_parents", [False, True])
@@ -329,11 +332,11 @@ def test_scatter_pull_long_rows(with_parents):
     for width, among in ((3, 10), (64, 10), (100, 300)):  # (sources near the hubs: scans stop early)
         sources = rng.integers(0, among, width)
         for depth, scan_parents in zip(range(4), (False, True, False, True)):
-            (pulled, *pull_state), (scattered, *scatter_state) = pull_both_ways(A, sources, depth, with_parents,
-                                                                                scan_parents)
-            assert tuple(int(x) for x in pulled) == tuple(int(x) for x in scattered)
-            for a, b in zip(pull_state, scatter_state):
-                np.testing.assert_array_equal(a, b)
+            (pulled, *pull_state), *scatters = pull_both_ways(A, sources, depth, with_parents, scan_parents)
+            for scattered, *scatter_state in scatters:
+                assert tuple(int(x) for x in pulled) == tuple(int(x) for x in scattered)
+                for a, b in zip(pull_state, scatter_state):
+                    np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("mode", DIRECTIONS)

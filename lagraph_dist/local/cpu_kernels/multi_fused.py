@@ -78,6 +78,9 @@ PARALLEL_TABLE = 1 << 21
 #: rows would read at most (per core the pull runs on) runs from the frontier instead
 #: (:func:`_scatter_pull_level`, on one core)
 SCATTER_SHARE = 2
+#: a push level (or a pull run from its frontier) offering this many out-edges or more is shared
+#: by the cores, each its own range of rows (:func:`_push_split`)
+PARALLEL_OFFERS = 1 << 16
 #: a levels table of this many slots or more is written at the end by chunks of rows from the
 #: log; a smaller one stays in the core's caches while written entry by entry as levels find them
 CHUNKED_TABLE = 1 << 20
@@ -225,6 +228,75 @@ def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents, cle
     return nn, examined
 
 
+@numba.njit(cache=True, inline="always")
+def _first_at_or_after(ids, start, stop, value):
+    """The first slot of the increasing ``ids[start:stop]`` holding ``value`` or more (stop:
+    none): a short list read in order, a long one searched."""
+    if stop - start > 16:
+        return start + np.searchsorted(ids[start:stop], value)
+    while start < stop and ids[start] < value:
+        start += 1
+    return start
+
+
+@numba.njit(cache=True)
+def _push_part(oip, oix, cur, cq, nf, nxt, seen, marks, lo, hi, parents, with_parents):
+    """The share of a push level whose out-neighbours are the rows ``lo`` to ``hi`` (multiples
+    of 64, or n): each frontier vertex u (``cq[:nf]``, in order) offers its words to those of its
+    out-neighbours (its out-list is increasing: the share is one run of it), which claim the
+    bits they have not seen, with parent u, into ``nxt`` and mark themselves in ``marks``. It
+    writes only its rows and their bitmap words. Returns the edges read."""
+    width = cur.shape[1]
+    examined = 0
+    for j in range(nf):
+        u = nonnegative(cq[j])
+        start, stop = nonnegative(oip[u]), oip[u + 1]
+        first = _first_at_or_after(oix, start, stop, lo)
+        last = _first_at_or_after(oix, first, stop, hi)
+        examined += last - first
+        for e in range(first, last):
+            v = nonnegative(oix[e])
+            claimed = False
+            for w in range(width):
+                new = cur[u, w] & ~seen[v, w]
+                if new:
+                    claimed = True
+                    seen[v, w] |= new
+                    nxt[v, w] |= new
+                    if with_parents:
+                        _write_bits(parents, v, w, new, u)
+            if claimed:
+                marks[v >> 6] |= _ONE << np.uint64(v & 63)
+    return examined
+
+
+@numba.njit(cache=True, parallel=True)
+def _push_parts(bounds, oip, oix, cur, cq, nf, nxt, seen, marks, parents, with_parents, examined):
+    for p in prange(bounds.shape[0] - 1):
+        examined[p] = _push_part(oip, oix, cur, cq, nf, nxt, seen, marks, bounds[p], bounds[p + 1], parents,
+                                 with_parents)
+
+
+@numba.njit(cache=True)
+def _push_split(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, with_parents, clear, parts):
+    """A push level as :func:`_push_level` finds it, on ``parts`` cores, each core the
+    out-neighbours in its own range of rows (so no two write one word; a Kronecker graph's
+    second level offers a few hundred hubs' words to a million out-edges, which one core
+    read at 7 ns an edge). The rows found are listed in ``nq`` in increasing order through
+    ``marks`` (zero before and after); with ``clear``, the frontier's words are zeroed after.
+    Returns (the rows found, the edges read)."""
+    n = seen.shape[0]
+    bounds = np.empty(parts + 1, np.int64)
+    for p in range(parts):
+        bounds[p] = (n * p // parts) >> 6 << 6
+    bounds[parts] = n
+    examined = np.zeros(parts, np.int64)
+    _push_parts(bounds, oip, oix, cur, cq, nf, nxt, seen, marks, parents, with_parents, examined)
+    if clear:
+        _clear_rows(cur, cq, nf)
+    return _marked_rows(marks, nq), examined.sum()
+
+
 @numba.njit(cache=True)
 def _push_counted(oip, oix, cur, cq, nf, nxt, nq, marks, seen, full, degrees, live, levels, depth, write, parents,
                   with_parents):
@@ -309,18 +381,19 @@ def _tally(nq, nn, nxt, seen, full, degrees, live):
 
 
 @numba.njit(cache=True)
-def _finish_level(nq, nn, marks, nxt, seen, full, degrees, live, levels, depth, write):
+def _finish_level(nq, nn, in_order, marks, nxt, seen, full, degrees, live, levels, depth, write):
     """The rows found by a push ``nq[:nn]`` (distinct) put in increasing order through the
-    bitmap ``marks`` (zero before and after), and in the same pass counted as :func:`_tally`
+    bitmap ``marks`` (zero before and after) unless ``in_order``, and counted as :func:`_tally`
     counts them (``live`` zero before) and, with ``write``, their depths written into
     ``levels``. In order, the next level walks the graph's arrays in order (a mesh's push levels
     2x faster than in the order found, where the searches' waves interleave), and the log's
     segments are sorted. Returns (entries, out-edges, out-edges of the rows now complete)."""
     width = nxt.shape[1]
-    for j in range(nn):
-        v = nq[j]
-        marks[v >> 6] |= _ONE << np.uint64(v & 63)
-    _marked_rows(marks, nq)
+    if not in_order:
+        for j in range(nn):
+            v = nq[j]
+            marks[v >> 6] |= _ONE << np.uint64(v & 63)
+        _marked_rows(marks, nq)
     entries, edges, completed = 0, 0, 0
     for j in range(nn):
         if write and j + PREFETCH_ROWS < nn:     # (a mesh's rows found are spread over its table)
@@ -672,8 +745,8 @@ def _increasing(ids, count):
 
 
 @numba.njit(cache=True)
-def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, parents, with_parents, reads,
-                        long_rows, ordered):
+def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, marks, seen, live, parents, with_parents, reads,
+                        long_rows, ordered, parts):
     """A pull level run from its frontier ``cq[:nf]`` (a mesh's pull levels: the rows that
     want bits are most of the graph, the frontier's edges a few of theirs): the frontier's
     words go to its out-neighbours as a push level's do, which finds the bits the rows' scans
@@ -691,7 +764,10 @@ def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, pa
     pushed_parents = with_parents and ordered
     scan_parents = with_parents and not ordered
     scans = _scatter_scans(with_parents, long_rows, ordered)
-    nn, _ = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, pushed_parents, not scans)
+    if parts > 1:
+        nn, _ = _push_split(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, pushed_parents, not scans, parts)
+    else:
+        nn, _ = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, pushed_parents, not scans)
     examined = reads
     if not scans:
         return nn, examined
@@ -842,15 +918,17 @@ def _grow_records(records, seconds, seg_at):
 # -- the run ----------------------------------------------------------------------------------
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, parents, with_parents, mode, alpha,
-            beta, rule_n, state, nnz, max_levels, probe_levels, threads, tick_seconds):
+            beta, rule_n, state, nnz, max_levels, probe_levels, threads, tick_seconds, ends):
     """The run: levels until the frontier empties or ``max_levels`` ran. ``levels`` and
     ``parents`` are (rows, k) int32 tables (written only when ``with_levels`` /
     ``with_parents``; parents filled with -1 here); ``state`` is the rule's [push, previous,
     unexplored] (updated). With ``probe_levels`` > 0, a run whose first ``probe_levels`` levels
     found fewer than :data:`MIN_SHARING` entries a vertex stops there, its tables unfinished.
-    Returns (records (levels, 5), each level's seconds, whether it stopped so). (Every helper
+    Returns (records (levels, 5), each level's seconds, whether it stopped so); ``ends`` gets
+    the seconds before the first level and after the last one (the tables' end pass). (Every helper
     is called with one set of argument types: a literal 0 where another call passes an int64
     compiles a second copy.)"""
+    entered = _read_clock()
     n, width = oip.shape[0] - 1, full.shape[0]
     if with_parents:
         _fill_rows(parents, -1, 0, parents.shape[0])
@@ -886,6 +964,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
     seconds = np.empty(capacity, np.float64)
     level = 0
     last_tick = _read_clock()
+    ends[0] = (last_tick - entered) * tick_seconds
     while level < max_levels and nf > 0:
         if level == records.shape[0]:
             records, seconds, seg_at = _grow_records(records, seconds, seg_at)
@@ -907,8 +986,11 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
             if with_parents and sorted_in < 0:
                 sorted_in = 1 if _sorted_rows(iip, iix) else 0
             ordered = sorted_in == 1 and _increasing(cq, nf)     # (the sources' frontier may not be)
-        # one word a vertex and no scans after it: a push that counts as it goes
-        counted = width == 1 and (push or (scatter and not _scatter_scans(with_parents, long_rows, ordered)))
+        # a push over many out-edges shared by the cores (each its own rows); else one word a
+        # vertex and no scans after it: a push that counts as it goes
+        parts = threads if threads > 1 and edges >= PARALLEL_OFFERS else 1
+        counted = width == 1 and parts == 1 and (push or (scatter and not _scatter_scans(with_parents, long_rows,
+                                                                                          ordered)))
         if counted:
             nn, examined, found, next_edges, done = _push_counted(oip, oix, cur, cq, nf, nxt, nq, marks, seen, full,
                                                                   degrees, live, levels, level + 1, direct, parents,
@@ -916,15 +998,18 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
             if scatter:
                 examined = reads             # (the pull's records)
         elif push or scatter:                # (a pull lists its rows in increasing order, counted)
-            if push:
+            if push and parts > 1:
+                nn, examined = _push_split(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, with_parents, True,
+                                           parts)
+            elif push:
                 nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents, True)
             else:
-                nn, examined = _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, seen, live, parents,
-                                                   with_parents, reads, long_rows, ordered)
+                nn, examined = _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, marks, seen, live,
+                                                   parents, with_parents, reads, long_rows, ordered, parts)
             for w in range(width):
                 live[w] = 0
-            found, next_edges, done = _finish_level(nq, nn, marks, nxt, seen, full, degrees, live, levels, level + 1,
-                                                    direct)
+            found, next_edges, done = _finish_level(nq, nn, parts > 1, marks, nxt, seen, full, degrees, live, levels,
+                                                    level + 1, direct)
         else:
             nn, found, examined, next_edges, done, nrows = _pull_level(iip, iix, cur, cq, nf, fbits, fcounts, rows,
                                                                        nrows, nxt, seen, live, full, degrees, parents,
@@ -951,6 +1036,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
             return records[:level].copy(), seconds[:level].copy(), True
     if chunked:
         _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads)
+    ends[1] = (_read_clock() - last_tick) * tick_seconds
     return records[:level].copy(), seconds[:level].copy(), False
 
 
@@ -1069,20 +1155,22 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     rule_args = (int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n))
     threads, tick = numba.get_num_threads(), float(seconds_per_tick() or 1.0)
     apart = searches == "separate"
+    ends = np.full(2, np.nan)
     if not apart:
         counts, seconds, apart = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
                                          np.ascontiguousarray(out_degree, dtype=np.int64), sources, full_words(k),
                                          level_table, bool(levels), parent_table, bool(parents), *rule_args, state,
                                          int(out_csr.nnz), max_levels, PROBE_LEVELS if searches == "auto" else 0,
-                                         threads, tick)
+                                         threads, tick, ends)
     if apart:                # (the probe's levels, a few microseconds where it stops, are not records)
         state = start
         counts, seconds = _run_separately(out_csr, in_csr, sources, level_table, bool(levels), parent_table,
                                           bool(parents), rule_args, start, max_levels, threads, tick)
     if len(counts):
         rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
+    setup, finish = (None, None) if apart else (float(ends[0]), float(ends[1]))
     return MultiFusedRun(level_table if levels else None, parent_table if parents else None, counts, seconds,
-                         FUSED_LEVEL_CLOCK, separate=bool(apart))
+                         FUSED_LEVEL_CLOCK, separate=bool(apart), setup_seconds=setup, finish_seconds=finish)
 
 
 def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table, parents, rule_args, start,
