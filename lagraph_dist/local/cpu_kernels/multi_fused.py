@@ -87,7 +87,7 @@ CHUNKED_TABLE = 1 << 20
 #: rows ahead of the one a level writes whose levels row it asks the caches for
 PREFETCH_ROWS = 16
 #: a log word of this many bits or more is written to the levels table as a whole
-DENSE_BITS = 12
+DENSE_BITS = 6
 #: the levels whose sharing decides whether a batch's searches run together (on a Kronecker
 #: graph the second level finds 6 to 13 entries a vertex, on a mesh 1.0)
 PROBE_LEVELS = 2
@@ -125,6 +125,30 @@ def _popcount64(typingctx, word):
         fn = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(i64, [i64]), "llvm.ctpop.i64")
         return builder.call(fn, [args[0]])
     return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def _select_columns(typingctx, table, offset, bits, value):
+    """``table.flat[offset + i] = value`` for each set bit i of the uint64 ``bits`` (64 int32
+    columns from ``offset``, a C-contiguous table): four 16-lane selects, on AVX-512 a mask
+    register and a blend each, where a compiled loop over the bits shifted a 64-bit lane per
+    column."""
+    def codegen(context, builder, signature, args):
+        table_value, offset_value, word, fill = args
+        data = context.make_array(signature.args[0])(context, builder, table_value).data
+        i32, i64 = llvm_ir.IntType(32), llvm_ir.IntType(64)
+        lanes = llvm_ir.VectorType(i32, 16)
+        splat = cgutils.get_null_value(lanes)
+        for lane in range(16):
+            splat = builder.insert_element(splat, fill, llvm_ir.Constant(i32, lane))
+        for quarter in range(4):
+            part = builder.trunc(builder.lshr(word, llvm_ir.Constant(i64, 16 * quarter)), llvm_ir.IntType(16))
+            mask = builder.bitcast(part, llvm_ir.VectorType(llvm_ir.IntType(1), 16))
+            at = builder.bitcast(builder.gep(data, [builder.add(offset_value, llvm_ir.Constant(i64, 16 * quarter))]),
+                                 lanes.as_pointer())
+            builder.store(builder.select(mask, splat, builder.load(at, align=4)), at, align=4)
+        return context.get_dummy_value()
+    return types.none(table, types.int64, types.uint64, types.int32), codegen
 
 
 @numba.njit(cache=True, inline="always")
@@ -820,15 +844,19 @@ def _first_at_least(ids, lo, hi, v):
 @numba.njit(cache=True, inline="always")
 def _write_word(levels, v, w, bits, depth):
     """The depth of every bit of row v's word w into ``levels`` (-1 there before). A word of
-    many bits is written as a whole: each of its columns gains (depth + 1) times its bit, a
-    loop the compiler makes vector instructions of (bit by bit, a wide level's 40 bits a row
-    cost 4x more; but a mesh's one or two bits a row of 16 columns cost 1.6x less bit by bit)."""
+    many bits is written as a whole, by a select of its 64 columns (:func:`_select_columns`;
+    bit by bit, a wide level's 32 bits a row cost 4x more, but a mesh's one or two bits a row
+    of 16 columns cost 1.6x less); the last word of a row shorter than 64 columns gains
+    (depth + 1) times each column's bit, a loop the compiler makes vector instructions of."""
     if _popcount64(bits) < DENSE_BITS:
         _write_bits(levels, v, w, bits, depth)
         return
     base = w * 64
+    if levels.shape[1] - base >= 64:
+        _select_columns(levels, np.int64(v) * levels.shape[1] + base, bits, np.int32(depth))
+        return
     step = np.int64(depth + 1)
-    for i in range(min(64, levels.shape[1] - base)):
+    for i in range(levels.shape[1] - base):
         levels[v, base + i] += np.int32(np.int64((bits >> np.uint64(i)) & _ONE) * step)
 
 
