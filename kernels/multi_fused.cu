@@ -668,35 +668,48 @@ __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp,
         }
         // several words a vertex: 16-byte stores (rows 16-byte aligned); one word keeps a store a
         // lane (its 64 columns would leave half the lanes idle: 1.19 against 1.07 ms a batch)
-        const bool by_fours = W > 1 && a.levels && a.k % 4 == 0;
+        const bool by_fours = W > 1 && a.k % 4 == 0;
         for (int e = 0; e < many; ++e) {
             int* level_row = a.levels ? a.levels + (base + e) * a.k : nullptr;
             int* parent_row = a.parents ? a.parents + (base + e) * a.k : nullptr;
             if (by_fours) {
-                // lane l writes columns 128 q + 4 l .. + 3 with one 16-byte store: word 2 q + l / 16's
-                // bits 4 l % 64 .. + 3
+                // lane l writes columns 128 q + 4 l .. + 3 with one 16-byte store a table: word
+                // 2 q + l / 16's bits 4 l % 64 .. + 3
                 for (int q = 0; 128 * q < a.k; ++q) {
                     const int w = 2 * q + (lane >> 4), at = (4 * lane) & 63, c = 128 * q + 4 * lane;
                     const int from = e * W + min(w, W - 1);
-                    const u32 hit = ld_mf_nibble(reached, from, at), known = ld_mf_nibble(kept, from, at);
-                    u32 bits[LD_MF_KEPT_PLANES];
+                    const u32 hit = ld_mf_nibble(reached, from, at);
+                    u32 known = 0, bits[LD_MF_KEPT_PLANES] = {};
+                    if (level_row) {                                  // (uniform: the planes' shuffles)
+                        known = ld_mf_nibble(kept, from, at);
 #pragma unroll
-                    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) bits[p] = p < planes ? ld_mf_nibble(plane[p], from, at) : 0u;
-                    if (c >= a.k) continue;
-                    int4* out = reinterpret_cast<int4*>(level_row + c);
-                    int4 value = hit & ~known ? __ldcg(out) : make_int4(0, 0, 0, 0);   // (deeper levels, settled)
-                    int* v = reinterpret_cast<int*>(&value);
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) {
-                        int depth = 0;
-#pragma unroll
-                        for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) depth |= (int)((bits[p] >> i) & 1u) << p;
-                        if (!((hit >> i) & 1u)) v[i] = -1;
-                        else if ((known >> i) & 1u) v[i] = depth;
+                        for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) bits[p] = p < planes ? ld_mf_nibble(plane[p], from, at) : 0u;
                     }
-                    *out = value;
+                    if (c >= a.k) continue;
+                    if (level_row) {
+                        int4* out = reinterpret_cast<int4*>(level_row + c);
+                        int4 value = hit & ~known ? __ldcg(out) : make_int4(0, 0, 0, 0);   // (deeper levels, settled)
+                        int* v = reinterpret_cast<int*>(&value);
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) {
+                            int depth = 0;
+#pragma unroll
+                            for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) depth |= (int)((bits[p] >> i) & 1u) << p;
+                            if (!((hit >> i) & 1u)) v[i] = -1;
+                            else if ((known >> i) & 1u) v[i] = depth;
+                        }
+                        *out = value;
+                    }
+                    if (parent_row && hit != 0xFu) {                  // (the reached columns' parents: set by the levels)
+                        int4* out = reinterpret_cast<int4*>(parent_row + c);
+                        int4 value = hit ? __ldcg(out) : make_int4(-1, -1, -1, -1);
+                        int* v = reinterpret_cast<int*>(&value);
+#pragma unroll
+                        for (int i = 0; i < 4; ++i) if (!((hit >> i) & 1u)) v[i] = -1;
+                        *out = value;
+                    }
                 }
-                if (!parent_row) continue;
+                continue;
             }
 #pragma unroll 1
             for (int w = 0; w < W; ++w) {
@@ -714,9 +727,9 @@ __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp,
                             depth |= 1 << p;
                     if (c >= a.k) continue;
                     if (!hit) {
-                        if (level_row && !by_fours) level_row[c] = -1;
+                        if (level_row) level_row[c] = -1;
                         if (parent_row) parent_row[c] = -1;
-                    } else if (known && level_row && !by_fours) {
+                    } else if (known && level_row) {
                         level_row[c] = depth;
                     }
                 }

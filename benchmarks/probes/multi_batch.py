@@ -13,7 +13,6 @@ every run's levels are checked against the separate ``ld.bfs`` of its first 4 so
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,7 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
-from harness import graph_name, matrix, parse_spec  # noqa: E402
+from harness import graph_name, matrix, parse_spec, timed  # noqa: E402
 
 
 class KernelClock:
@@ -57,10 +56,8 @@ def one_setting(A, sources, repeats, clock):
     clock.take()
     walls, first = [], None
     for _ in range(repeats):
-        started = time.perf_counter()
-        result = ld.bfs_multi(A, sources, parents=False)
-        A.backend.sync()
-        walls.append((time.perf_counter() - started) * 1e3)
+        result, seconds = timed(A, ld.bfs_multi, A, sources, parents=False)
+        walls.append(seconds * 1e3)
         if first is None:
             first = result
         result = None
