@@ -272,8 +272,7 @@ def pull_both_ways(A, sources, depth, with_parents, scan_parents=False):
         seen, cur, cq, live, full = level_state(A, sources, depth)
         nxt, nq = np.zeros_like(cur), np.empty(n, np.int32)
         rows = np.empty(n, np.int32)
-        nrows = multi_fused._pullable_rows(inn.indptr, seen, full, rows)
-        reads, nrows = multi_fused._wanting_reads(inn.indptr, rows, nrows, seen, live)
+        nrows, reads = multi_fused._wanting_rows(inn.indptr, seen, live, rows)
         parents = np.full((n, k), -1, np.int32) if with_parents else multi_fused._NO_TABLE
         args = (cur, cq, np.int64(len(cq)))
         if scatter:

@@ -639,20 +639,24 @@ def _pull_parallel(bounds, rows, iip, iix, words, flat, fbits, fcounts, sparse, 
 
 
 @numba.njit(cache=True)
-def _pullable_rows(iip, seen, full, rows):
-    """Lists the rows with in-edges that some search has still to reach (no pull gives the
-    others anything: a Kronecker graph's third of isolated vertices, and the complete rows);
-    returns how many."""
-    count = 0
+def _wanting_rows(iip, seen, live, rows):
+    """The first pull's rows: every row with in-edges that wants some bit of ``live`` (no pull
+    gives the others anything: a Kronecker graph's third of isolated vertices, the complete
+    rows, and those whose searches have all stopped, which stay so), listed in ``rows`` in
+    increasing order, without a branch on the row (one pass: Kronecker 18's 262,144 rows in 0.3
+    ms, where a list of the incomplete rows and then of the wanting ones took 1.1 ms; cut in
+    chunks on two cores, 0.9). Returns (how many, their in-edges: the most a pull reads)."""
+    count, reads = 0, 0
     for v in range(seen.shape[0]):
-        if iip[v + 1] == iip[v]:
-            continue
+        some = _ZERO
         for w in range(seen.shape[1]):
-            if seen[v, w] != full[w]:
-                rows[count] = v
-                count += 1
-                break
-    return count
+            some |= live[w] & ~seen[v, w]
+        degree = iip[v + 1] - iip[v]
+        wanting = np.int64(some != 0) * np.int64(degree > 0)
+        rows[count] = v
+        count += wanting
+        reads += degree * wanting
+    return count, reads
 
 
 @numba.njit(cache=True)
@@ -1062,8 +1066,9 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         scatter = False
         if not push:
             if nrows < 0:
-                nrows = _pullable_rows(iip, seen, full, rows)
-            if not _same_words(reads_live, live):    # (else kept up to date level by level, below)
+                nrows, reads = _wanting_rows(iip, seen, live, rows)
+                reads_live[:] = live
+            elif not _same_words(reads_live, live):  # (else kept up to date level by level, below)
                 reads, nrows = _wanting_reads(iip, rows, nrows, seen, live)
                 reads_live[:] = live
             cores = 1 if threads < 2 or nrows < PARALLEL_ROWS else threads     # (the pull's; a scatter has one)
