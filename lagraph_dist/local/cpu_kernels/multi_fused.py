@@ -530,8 +530,11 @@ def _pull_rows(j0, j1, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt,
     """The rows ``rows[j0:j1]`` of a pull level: each row with bits of ``live`` it has not seen
     takes those held by its in-neighbours' frontier words (the first in-neighbour holding a bit
     is its parent), stopping when it has them all. The rows that found bits get their next
-    words (zero before) and go to ``nq`` from slot j0 on; the rows still short of some search
-    stay listed, moved down to ``rows[j0:]`` (the others can take nothing more). ``stats``:
+    words (zero before) and go to ``nq`` from slot j0 on; the rows still short of some bit of
+    ``live`` stay listed, moved down to ``rows[j0:]`` (the others will take nothing more:
+    ``live``, the bits the searches found a level before, only loses bits, and ``seen`` only
+    gains them; a Kronecker graph's rows never hold the bits of every search where a source is
+    isolated, and kept so, its last pulls ran over every row). ``stats``:
     [rows found, entries, in-edges read, their out-edges, out-edges of the rows now complete,
     rows kept]; ``live_out``: the bits found."""
     width = nxt.shape[1]
@@ -544,10 +547,7 @@ def _pull_rows(j0, j1, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt,
             s = seen[v, 0]
             wanted = live[0] & ~s
             if wanted == 0:
-                if s != full[0]:             # (else completed by a push level: dropped)
-                    rows[j0 + kept] = v
-                    kept += 1
-                continue
+                continue                     # (dropped: it will want none)
             # the row's scan of its in-neighbours' frontier words (the first one offering a bit
             # its parent), written here: through a helper (inlined by numba or by LLVM) these
             # loops ran 4x slower (a 62,000-row pull of a mesh: 1.6 against 0.4 ms)
@@ -584,47 +584,49 @@ def _pull_rows(j0, j1, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt,
             edges += degrees[v] * hit
             completed += degrees[v] * done
             rows[j0 + kept] = v              # (at or before slot j: read already)
-            kept += 1 - done
+            kept += np.int64(new != wanted)
             continue
         some = _ZERO
         for w in range(width):
             want[w] = live[w] & ~seen[v, w]
             got[w] = 0
             some |= want[w]
-        if some:
-            e, stop = nonnegative(iip[v]), iip[v + 1]      # (written here, as the one-word scan)
-            while e < stop:
-                u = nonnegative(iix[e])
-                slot = _slot(fbits, fcounts, sparse, u)
-                complete = True
-                for w in range(width):
-                    offered = words[slot, w] & want[w] & ~got[w]
-                    if offered:
-                        got[w] |= offered
-                        if with_parents:
-                            _write_bits(parents, v, w, offered, u)
-                    complete = complete and got[w] == want[w]
-                if complete:
-                    break
-                e += 1
-            examined += _read(iip[v], iip[v + 1], e)
-            some, done = _ZERO, True
+        if some == 0:
+            continue                         # (dropped: it will want none)
+        e, stop = nonnegative(iip[v]), iip[v + 1]      # (written here, as the one-word scan)
+        while e < stop:
+            u = nonnegative(iix[e])
+            slot = _slot(fbits, fcounts, sparse, u)
+            complete = True
             for w in range(width):
-                new = got[w]
-                nxt[v, w] = new
-                some |= new
-                seen[v, w] |= new
-                entries += _popcount64(new)
-                live_out[w] |= new
-                if seen[v, w] != full[w]:
-                    done = False
-            if some:
-                nq[j0 + found] = v
-                found += 1
-                edges += degrees[v]
-                if done:
-                    completed += degrees[v]
-                    continue
+                offered = words[slot, w] & want[w] & ~got[w]
+                if offered:
+                    got[w] |= offered
+                    if with_parents:
+                        _write_bits(parents, v, w, offered, u)
+                complete = complete and got[w] == want[w]
+            if complete:
+                break
+            e += 1
+        examined += _read(iip[v], iip[v + 1], e)
+        some, done, short = _ZERO, True, False
+        for w in range(width):
+            new = got[w]
+            nxt[v, w] = new
+            some |= new
+            seen[v, w] |= new
+            entries += _popcount64(new)
+            live_out[w] |= new
+            done = done and seen[v, w] == full[w]
+            short = short or new != want[w]
+        if some:
+            nq[j0 + found] = v
+            found += 1
+            edges += degrees[v]
+            if done:
+                completed += degrees[v]
+        if not short:
+            continue                     # (it holds every bit of live: dropped)
         rows[j0 + kept] = v
         kept += 1
     stats[0], stats[1], stats[2], stats[3], stats[4], stats[5] = found, entries, examined, edges, completed, kept
