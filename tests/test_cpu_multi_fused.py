@@ -261,8 +261,8 @@ def level_state(A, sources, depth):
 def pull_both_ways(A, sources, depth, with_parents, scan_parents=False):
     """One pull level from the state of ``depth`` as the row scans run it (:func:`_pull_level`,
     one core) and from the frontier (:func:`_scatter_pull_level`, its push on one core and
-    shared by ``parts`` ranges of rows (:func:`_push_split`), then :func:`_finish_level`, which
-    sorts and counts the rows found; with ``scan_parents`` its found rows' scans write the
+    shared by ``parts`` ranges of rows (:func:`_push_level`), then :func:`_finish_level`, which
+    counts the rows found; with ``scan_parents`` its found rows' scans write the
     parents, as where the in-neighbours are not in order): for each, (the counts, the next
     words, the seen words, the parents, the found rows in increasing order, the live bits)."""
     out, inn, degrees = blocks(A)
@@ -285,7 +285,7 @@ def pull_both_ways(A, sources, depth, with_parents, scan_parents=False):
                                                            long_rows, ordered, np.int64(parts))
             assert not marks.any()
             live[:] = 0
-            found, edges, done = multi_fused._finish_level(nq, nn, parts > 1, marks, nxt, seen, full, degrees, live,
+            found, edges, done = multi_fused._finish_level(nq, nn, nxt, seen, full, degrees, live,
                                                            multi_fused._NO_TABLE, np.int64(1), False)
             assert not marks.any() and (np.diff(nq[:nn]) > 0).all()
             got = (nn, found, examined, edges, done)

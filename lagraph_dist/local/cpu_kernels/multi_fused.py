@@ -4,12 +4,13 @@ One call of :func:`_search` (numba, ``cache=True``) runs every level of the bit-
 multi-source BFS (Then et al., VLDB 2014): search i is bit i % 64 of word i // 64 of a vertex's
 W = ceil(k / 64) uint64 words, so each edge read serves 64 searches. Each vertex has its
 visited words and its frontier words, W contiguous words a row. A push level walks the
-frontier's queue and offers each vertex's words to its out-neighbours (on one core); a pull
+frontier's queue and offers each vertex's words to its out-neighbours (on one core, or, for
+many out-edges, each core those in its own range of rows); a pull
 level has every row that some live search has not reached yet OR in its in-neighbours'
 frontier words until it holds all the bits it wants, in parallel over chunks of rows (each
 chunk writes only its own rows and queue slots, so the result is the same whatever the
-threads). Pulls read a list of the rows that can still take bits (rows with in-edges not yet
-complete), and a sparse frontier's words packed by rank, so that a first pull's reads stay in
+threads). Pulls read a list of the rows that can still take bits (rows with in-edges that
+want some live search's bit), and a sparse frontier's words packed by rank, so that a first pull's reads stay in
 the core's caches.
 Which direction a level takes is fused.py's :func:`_rule` on the multi-source counts (the
 frontier's vertices and their out-edges; the unexplored edges are those of the vertices some
@@ -19,9 +20,10 @@ A pull level whose frontier has few out-edges beside the in-edges its rows would
 mesh's: the rows short of some search are most of the graph, the wave a thin ring) runs from
 the frontier instead, as a push does (:func:`_scatter_pull_level`); its records, parents and
 rows stay the pull's (the in-edges the rows' scans would read are kept up to date level by
-level). Every frontier is kept in increasing vertex order (a push's rows found are sorted
-through a bitmap, counted in the same pass: :func:`_finish_level`), so that a level walks the
-graph's arrays in order, and each level's cost is its frontier's, not the graph's.
+level). Every frontier is kept in increasing vertex order (a push lists its rows found
+through a bitmap: :func:`_push_level`), so that a level walks the graph's arrays in order, and
+each level's cost is its frontier's, not the graph's. A push of many out-edges is shared by the
+cores, each the out-neighbours in its own range of rows.
 
 A levels table small enough for the caches is written as the levels find its entries. A
 larger one is not: each level's new frontier (its vertices and words) is appended to a log,
@@ -79,7 +81,7 @@ PARALLEL_TABLE = 1 << 21
 #: (:func:`_scatter_pull_level`, on one core)
 SCATTER_SHARE = 2
 #: a push level (or a pull run from its frontier) offering this many out-edges or more is shared
-#: by the cores, each its own range of rows (:func:`_push_split`)
+#: by the cores, each its own range of rows (:func:`_push_level`)
 PARALLEL_OFFERS = 1 << 16
 #: a levels table of this many slots or more is written at the end by chunks of rows from the
 #: log; a smaller one stays in the core's caches while written entry by entry as levels find them
@@ -200,60 +202,6 @@ def _start(sources, seen, cur, queue, parents, with_parents):
 
 
 # -- a push level -----------------------------------------------------------------------------
-@numba.njit(cache=True)
-def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents, clear):
-    """Every frontier vertex u (``cq[:nf]``, in order) offers its words to its out-neighbours,
-    in adjacency order; a neighbour v claims the bits it has not seen, with parent u, into
-    ``nxt`` (zero before) and lists itself in ``nq`` when its next words were zero. With
-    ``clear``, u's words are zeroed once offered (no pass of their own later). Returns (the
-    vertices listed, the edges read)."""
-    _not_inlined()                           # (its own registers: a mesh's levels 1.3x faster)
-    width = cur.shape[1]
-    nn, examined = 0, 0
-    for j in range(nf):
-        u = nonnegative(cq[j])
-        start, stop = nonnegative(oip[u]), oip[u + 1]
-        examined += stop - start
-        if width == 1:                       # (one word: no loop over the words, a mesh 2x faster)
-            offer = cur[u, 0]
-            for e in range(start, stop):
-                # a branch on the new bits: with the frontier in increasing order it predicts
-                # well (a mesh's push levels 1.5-2x faster than without it)
-                v = nonnegative(oix[e])
-                new = offer & ~seen[v, 0]
-                if new:
-                    seen[v, 0] |= new
-                    if nxt[v, 0] == 0:
-                        nq[nn] = v
-                        nn += 1
-                    nxt[v, 0] |= new
-                    if with_parents:
-                        _write_bits(parents, v, 0, new, u)
-            if clear:
-                cur[u, 0] = 0
-            continue
-        for e in range(start, stop):
-            v = nonnegative(oix[e])
-            listed = False
-            for w in range(width):
-                new = cur[u, w] & ~seen[v, w]
-                if new == 0:
-                    continue
-                if not listed:
-                    listed = True
-                    if _row_empty(nxt, v):
-                        nq[nn] = v
-                        nn += 1
-                seen[v, w] |= new
-                nxt[v, w] |= new
-                if with_parents:
-                    _write_bits(parents, v, w, new, u)
-        if clear:
-            for w in range(width):
-                cur[u, w] = 0
-    return nn, examined
-
-
 @numba.njit(cache=True, inline="always")
 def _first_at_or_after(ids, start, stop, value):
     """The first slot of the increasing ``ids[start:stop]`` holding ``value`` or more (stop:
@@ -278,12 +226,14 @@ def _push_part(oip, oix, cur, cq, nf, nxt, seen, marks, lo, hi, parents, with_pa
     for j in range(nf):
         u = nonnegative(cq[j])
         start, stop = nonnegative(oip[u]), oip[u + 1]
-        first = _first_at_or_after(oix, start, stop, lo)
-        last = _first_at_or_after(oix, first, stop, hi)
+        first = start if lo == 0 else _first_at_or_after(oix, start, stop, lo)
+        last = stop if hi >= n else _first_at_or_after(oix, first, stop, hi)
         examined += last - first
         if width == 1:                       # (a Kronecker graph's hubs' offers: 1.6x faster so)
             offer = cur[u, 0]
             for e in range(first, last):
+                # a branch on the new bits: with the frontier in increasing order it predicts
+                # well (a mesh's push levels 1.5-2x faster than without it)
                 v = nonnegative(oix[e])
                 new = offer & ~seen_words[v]
                 if new:
@@ -317,23 +267,31 @@ def _push_parts(bounds, oip, oix, cur, cq, nf, nxt, seen, marks, parents, with_p
 
 
 @numba.njit(cache=True)
-def _push_split(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, with_parents, clear, parts):
-    """A push level as :func:`_push_level` finds it, on ``parts`` cores, each core the
-    out-neighbours in its own range of rows (so no two write one word; a Kronecker graph's
-    second level offers a few hundred hubs' words to a million out-edges, which one core
-    read at 7 ns an edge). The rows found are listed in ``nq`` in increasing order through
-    ``marks`` (zero before and after); with ``clear``, the frontier's words are zeroed after.
-    Returns (the rows found, the edges read)."""
+def _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, with_parents, clear, parts):
+    """Every frontier vertex u (``cq[:nf]``, in order) offers its words to its out-neighbours,
+    in adjacency order; a neighbour v claims the bits it has not seen, with parent u, into
+    ``nxt`` (zero before). On ``parts`` cores, each the out-neighbours in its own range of rows
+    (so no two write one word; a Kronecker graph's second level offers a few hundred hubs'
+    words to a million out-edges, which one core read at 7 ns an edge). The rows found are
+    listed in ``nq`` in increasing order through ``marks`` (zero before and after): the next
+    level walks the graph's arrays in order (a mesh's push levels 2x faster than in the order
+    found, where the searches' waves interleave), and the log's segments are sorted. With
+    ``clear``, the frontier's words are zeroed after. Returns (the rows found, the edges
+    read)."""
     n = seen.shape[0]
-    bounds = np.empty(parts + 1, np.int64)
-    for p in range(parts):
-        bounds[p] = (n * p // parts) >> 6 << 6
-    bounds[parts] = n
-    examined = np.zeros(parts, np.int64)
-    _push_parts(bounds, oip, oix, cur, cq, nf, nxt, seen, marks, parents, with_parents, examined)
+    if parts == 1:
+        examined = _push_part(oip, oix, cur, cq, nf, nxt, seen, marks, 0, n, parents, with_parents)
+    else:
+        bounds = np.empty(parts + 1, np.int64)
+        for p in range(parts):
+            bounds[p] = (n * p // parts) >> 6 << 6
+        bounds[parts] = n
+        shares = np.zeros(parts, np.int64)
+        _push_parts(bounds, oip, oix, cur, cq, nf, nxt, seen, marks, parents, with_parents, shares)
+        examined = shares.sum()
     if clear:
         _clear_rows(cur, cq, nf)
-    return _marked_rows(marks, nq), examined.sum()
+    return _marked_rows(marks, nq), examined
 
 
 @numba.njit(cache=True)
@@ -420,19 +378,11 @@ def _tally(nq, nn, nxt, seen, full, degrees, live):
 
 
 @numba.njit(cache=True)
-def _finish_level(nq, nn, in_order, marks, nxt, seen, full, degrees, live, levels, depth, write):
-    """The rows found by a push ``nq[:nn]`` (distinct) put in increasing order through the
-    bitmap ``marks`` (zero before and after) unless ``in_order``, and counted as :func:`_tally`
-    counts them (``live`` zero before) and, with ``write``, their depths written into
-    ``levels``. In order, the next level walks the graph's arrays in order (a mesh's push levels
-    2x faster than in the order found, where the searches' waves interleave), and the log's
-    segments are sorted. Returns (entries, out-edges, out-edges of the rows now complete)."""
+def _finish_level(nq, nn, nxt, seen, full, degrees, live, levels, depth, write):
+    """The rows found by a push ``nq[:nn]`` (distinct, in increasing order) counted as
+    :func:`_tally` counts them (``live`` zero before) and, with ``write``, their depths written
+    into ``levels``. Returns (entries, out-edges, out-edges of the rows now complete)."""
     width = nxt.shape[1]
-    if not in_order:
-        for j in range(nn):
-            v = nq[j]
-            marks[v >> 6] |= _ONE << np.uint64(v & 63)
-        _marked_rows(marks, nq)
     entries, edges, completed = 0, 0, 0
     for j in range(nn):
         if write and j + PREFETCH_ROWS < nn:     # (a mesh's rows found are spread over its table)
@@ -837,10 +787,7 @@ def _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, marks, seen, l
     pushed_parents = with_parents and ordered
     scan_parents = with_parents and not ordered
     scans = _scatter_scans(with_parents, long_rows, ordered)
-    if parts > 1:
-        nn, _ = _push_split(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, pushed_parents, not scans, parts)
-    else:
-        nn, _ = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, pushed_parents, not scans)
+    nn, _ = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, pushed_parents, not scans, parts)
     examined = reads
     if not scans:
         return nn, examined
@@ -1091,18 +1038,16 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
             if scatter:
                 examined = reads             # (the pull's records)
         elif push or scatter:                # (a pull lists its rows in increasing order, counted)
-            if push and parts > 1:
-                nn, examined = _push_split(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, with_parents, True,
+            if push:
+                nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, marks, parents, with_parents, True,
                                            parts)
-            elif push:
-                nn, examined = _push_level(oip, oix, cur, cq, nf, nxt, nq, seen, parents, with_parents, True)
             else:
                 nn, examined = _scatter_pull_level(oip, oix, iip, iix, cur, cq, nf, nxt, nq, marks, seen, live,
                                                    parents, with_parents, reads, long_rows, ordered, parts)
             for w in range(width):
                 live[w] = 0
-            found, next_edges, done = _finish_level(nq, nn, parts > 1, marks, nxt, seen, full, degrees, live, levels,
-                                                    level + 1, direct)
+            found, next_edges, done = _finish_level(nq, nn, nxt, seen, full, degrees, live, levels, level + 1,
+                                                    direct)
         else:
             nn, found, examined, next_edges, done, nrows = _pull_level(iip, iix, cur, cq, nf, fbits, fcounts, rows,
                                                                        nrows, nxt, seen, live, full, degrees, parents,
