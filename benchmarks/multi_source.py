@@ -25,8 +25,7 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import (backend_option, check_batch, graph_name, matrix, parse_spec, scipy_levels, timed,  # noqa: E402
-                     timed_calls)
+from harness import backend_option, check_batch, graph_name, matrix, parse_spec, scipy_levels, timed  # noqa: E402
 
 LEVEL_KEYS = ("batch", "level", "direction", "fused", "frontier", "discovered", "vertices", "edges_examined",
               "seconds", "clock", "launches", "host_reads")
@@ -43,15 +42,24 @@ def one_call_each(A, sources, parents):
 
 
 # -- a batch against separate searches ------------------------------------------------------------
+def in_a_row(A, repeats, func, *args, **kwargs):
+    """An untimed call of ``func``, then ``repeats`` timed ones (:func:`timed`), one after
+    another, each result dropped before the next call; returns (their seconds, the last result)."""
+    func(*args, **kwargs)
+    seconds, result = [], None
+    for _ in range(repeats):
+        result = None
+        result, took = timed(A, func, *args, **kwargs)
+        seconds.append(took)
+    return seconds, result
+
+
 def batch_run(A, graph, sources, parents, hops, args):
     """bfs_multi from ``sources`` against one ld.bfs call each, both timed, the batch checked.
-    Each side's calls run one after another (:func:`harness.timed_calls`: a warm-up call, then
-    the timed ones, a result dropped before the next call), as a program running either way
+    Each side's calls run one after another (:func:`in_a_row`), as a program running either way
     runs them; alternated, each batch found the caches full of the 64 searches' arrays."""
-    batch_calls = timed_calls(lambda: ld.bfs_multi(A, sources, parents=parents), args.repeats, A=A)
-    single_calls = timed_calls(lambda: one_call_each(A, sources, parents), args.repeats, A=A)
-    batch, singles = batch_calls.last, single_calls.last
-    batch_seconds, single_seconds = batch_calls.seconds, single_calls.seconds
+    batch_seconds, batch = in_a_row(A, args.repeats, ld.bfs_multi, A, sources, parents=parents)
+    single_seconds, singles = in_a_row(A, args.repeats, one_call_each, A, sources, parents)
     validated = check_batch(A, sources, batch, [s.levels.to_numpy() for s in singles], args.validate)
     if hops is not None and not np.array_equal(scipy_levels(hops), batch.levels.to_numpy()[:len(hops)]):
         raise AssertionError(f"{graph_name(graph)}: scipy's hop counts differ from bfs_multi's levels")
