@@ -626,11 +626,17 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
     }
 }
 
-// Bits at..at+3 (at a multiple of 4) of lane `from`'s word x.
-__device__ __forceinline__ u32 ld_mf_nibble(u64 x, int from, int at) {
+// Bits at..at+G-1 (at a multiple of G, G 2 or 4) of lane `from`'s word x.
+template <int G>
+__device__ __forceinline__ u32 ld_mf_bits(u64 x, int from, int at) {
     const u32 low = __shfl_sync(LD_MF_FULL_WARP, (u32)x, from), high = __shfl_sync(LD_MF_FULL_WARP, (u32)(x >> 32), from);
-    return ((at >= 32 ? high : low) >> (at & 31)) & 0xFu;
+    return ((at >= 32 ? high : low) >> (at & 31)) & ((1u << G) - 1u);
 }
+
+// G int32 columns, one store: G = 4 an int4, G = 2 an int2.
+template <int G> struct ld_mf_columns;
+template <> struct ld_mf_columns<4> { using type = int4; static __device__ int4 all(int x) { return make_int4(x, x, x, x); } };
+template <> struct ld_mf_columns<2> { using type = int2; static __device__ int2 all(int x) { return make_int2(x, x); } };
 
 // The end: every row's levels written once, 32 / W rows a warp. W lanes take a vertex, lane j
 // folding word j of its kept frontiers' words (F_l's in slot l for l < a.kept; a bit is in one of them, its
@@ -666,32 +672,35 @@ __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp,
                 for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (((first + i) >> p) & 1) plane[p] |= words[i];
             }
         }
-        // several words a vertex: 16-byte stores (rows 16-byte aligned); one word keeps a store a
-        // lane (its 64 columns would leave half the lanes idle: 1.19 against 1.07 ms a batch)
-        const bool by_fours = W > 1 && a.k % 4 == 0;
+        // G columns a lane, one store (rows aligned to it): several words a vertex, 16-byte stores;
+        // one word, 8-byte ones (16-byte ones would leave half the lanes idle on its 64 columns:
+        // 1.19 against 1.07 ms a batch with a store a lane)
+        constexpr int G = W > 1 ? 4 : 2;
+        using Columns = ld_mf_columns<G>;
+        const bool by_groups = a.k % G == 0;
         for (int e = 0; e < many; ++e) {
             int* level_row = a.levels ? a.levels + (base + e) * a.k : nullptr;
             int* parent_row = a.parents ? a.parents + (base + e) * a.k : nullptr;
-            if (by_fours) {
-                // lane l writes columns 128 q + 4 l .. + 3 with one 16-byte store a table: word
-                // 2 q + l / 16's bits 4 l % 64 .. + 3
-                for (int q = 0; 128 * q < a.k; ++q) {
-                    const int w = 2 * q + (lane >> 4), at = (4 * lane) & 63, c = 128 * q + 4 * lane;
+            if (by_groups) {
+                // lane l writes columns 32 G q + G l .. + G - 1 with one store a table: the bits
+                // G l % 64 .. + G - 1 of word (32 G q + G l) / 64
+                for (int q = 0; 32 * G * q < a.k; ++q) {
+                    const int w = (32 * G * q + G * lane) >> 6, at = (G * lane) & 63, c = 32 * G * q + G * lane;
                     const int from = e * W + min(w, W - 1);
-                    const u32 hit = ld_mf_nibble(reached, from, at);
+                    const u32 hit = ld_mf_bits<G>(reached, from, at);
                     u32 known = 0, bits[LD_MF_KEPT_PLANES] = {};
                     if (level_row) {                                  // (uniform: the planes' shuffles)
-                        known = ld_mf_nibble(kept, from, at);
+                        known = ld_mf_bits<G>(kept, from, at);
 #pragma unroll
-                        for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) bits[p] = p < planes ? ld_mf_nibble(plane[p], from, at) : 0u;
+                        for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) bits[p] = p < planes ? ld_mf_bits<G>(plane[p], from, at) : 0u;
                     }
                     if (c >= a.k) continue;
                     if (level_row) {
-                        int4* out = reinterpret_cast<int4*>(level_row + c);
-                        int4 value = hit & ~known ? __ldcg(out) : make_int4(0, 0, 0, 0);   // (deeper levels, settled)
+                        auto* out = reinterpret_cast<typename Columns::type*>(level_row + c);
+                        auto value = hit & ~known ? __ldcg(out) : Columns::all(0);   // (deeper levels, settled)
                         int* v = reinterpret_cast<int*>(&value);
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) {
+                        for (int i = 0; i < G; ++i) {
                             int depth = 0;
 #pragma unroll
                             for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) depth |= (int)((bits[p] >> i) & 1u) << p;
@@ -700,12 +709,12 @@ __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp,
                         }
                         *out = value;
                     }
-                    if (parent_row && hit != 0xFu) {                  // (the reached columns' parents: set by the levels)
-                        int4* out = reinterpret_cast<int4*>(parent_row + c);
-                        int4 value = hit ? __ldcg(out) : make_int4(-1, -1, -1, -1);
+                    if (parent_row && hit != (1u << G) - 1u) {       // (the reached columns' parents: set by the levels)
+                        auto* out = reinterpret_cast<typename Columns::type*>(parent_row + c);
+                        auto value = hit ? __ldcg(out) : Columns::all(-1);
                         int* v = reinterpret_cast<int*>(&value);
 #pragma unroll
-                        for (int i = 0; i < 4; ++i) if (!((hit >> i) & 1u)) v[i] = -1;
+                        for (int i = 0; i < G; ++i) if (!((hit >> i) & 1u)) v[i] = -1;
                         *out = value;
                     }
                 }
