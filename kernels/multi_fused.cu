@@ -626,37 +626,66 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
     }
 }
 
-// Bits at..at+G-1 (at a multiple of G, G 2 or 4) of lane `from`'s word x.
-template <int G>
-__device__ __forceinline__ u32 ld_mf_bits(u64 x, int from, int at) {
-    const u32 low = __shfl_sync(LD_MF_FULL_WARP, (u32)x, from), high = __shfl_sync(LD_MF_FULL_WARP, (u32)(x >> 32), from);
-    return ((at >= 32 ? high : low) >> (at & 31)) & ((1u << G) - 1u);
+// Bits 0..3 of x as four bytes, 0 or 1 (byte i: bit i): the four products land apart, so no carry.
+__device__ __forceinline__ u32 ld_mf_bytes4(u32 x) { return ((x & 0xFu) * 0x00204081u) & 0x01010101u; }
+
+// Byte i of x, sign-extended (0xFF: -1).
+__device__ __forceinline__ int ld_mf_signed_byte(u32 x, int i) { return (int)(x << (24 - 8 * i)) >> 24; }
+
+// A half-warp's 16 words as a 16 x 16 matrix of nibbles (row: a lane, column: a nibble),
+// transposed: lane t of the half ends with nibble t of the half's s-th lane's word as its nibble
+// s. Step m exchanges with the lane m apart and swaps the lane's bit m with the nibble index's.
+__device__ __forceinline__ u64 ld_mf_transpose_nibbles(u64 x, int lane) {
+#pragma unroll
+    for (int m = 0; m < 4; ++m) {
+        const int d = 1 << m, shift = 4 << m;
+        const u64 low = m == 0 ? 0x0F0F0F0F0F0F0F0Full : m == 1 ? 0x00FF00FF00FF00FFull
+                      : m == 2 ? 0x0000FFFF0000FFFFull : 0x00000000FFFFFFFFull;   // nibbles whose index has bit m clear
+        const u64 y = __shfl_xor_sync(LD_MF_FULL_WARP, x, d);
+        x = lane & d ? (x & ~low) | ((y & ~low) >> shift) : (x & low) | ((y & low) << shift);
+    }
+    return x;
 }
 
-// G int32 columns, one store: G = 4 an int4, G = 2 an int2.
-template <int G> struct ld_mf_columns;
-template <> struct ld_mf_columns<4> { using type = int4; static __device__ int4 all(int x) { return make_int4(x, x, x, x); } };
-template <> struct ld_mf_columns<2> { using type = int2; static __device__ int2 all(int x) { return make_int2(x, x); } };
+// Four columns of a row from c on, `valid` of them inside it: one 16-byte access where rows are
+// 16-byte aligned (k a multiple of 4), else one access a column.
+__device__ __forceinline__ int4 ld_mf_load4(const int* row, int c, int valid, bool aligned) {
+    if (aligned) return __ldcg(reinterpret_cast<const int4*>(row + c));
+    int v[4] = {0, 0, 0, 0};
+    for (int i = 0; i < valid && i < 4; ++i) v[i] = __ldcg(row + c + i);
+    return make_int4(v[0], v[1], v[2], v[3]);
+}
+
+__device__ __forceinline__ void ld_mf_store4(int* row, int c, int valid, bool aligned, int4 value) {
+    if (aligned) { *reinterpret_cast<int4*>(row + c) = value; return; }
+    const int v[4] = {value.x, value.y, value.z, value.w};
+    for (int i = 0; i < valid && i < 4; ++i) row[c + i] = v[i];
+}
 
 // The end: every row's levels written once, 32 / W rows a warp. W lanes take a vertex, lane j
-// folding word j of its kept frontiers' words (F_l's in slot l for l < a.kept; a bit is in one of them, its
-// depth's) into planes (plane p: the bits whose depth has bit p), zeroing them for the next run;
-// then the warp writes each of its rows in turn, coalesced, lane c its column from the planes
-// (several words a vertex: lane l four columns, one 16-byte store):
-// a kept depth, -1 where the search never reached the vertex (rows past n: everywhere; parents
-// too), nothing where a deeper level's settle wrote it.
+// folding word j of its kept frontiers' words (F_l's in slot l for l < a.kept; a bit is in one
+// of them, its depth's) into planes (plane p: the bits whose depth has bit p), zeroing them for
+// the next run. Each half-warp then transposes its 16 words' nibbles (reached, kept, each plane),
+// so that lane t holds columns 4t..4t+3 of each of those words, and writes them word after word
+// with one 16-byte store (a half-warp: one word's 64 columns, 256 contiguous bytes), their depths
+// made four at a time as bytes from the planes' bits: a kept depth, -1 where the search never
+// reached the vertex (rows past n: everywhere; parents too), what a deeper level's settle wrote
+// elsewhere. (Handing each row's bits to the lanes by shuffles took some 36 instructions a
+// column; a lane writing its own word's 64 columns, 16 stores 256 bytes apart across the lanes,
+// took 2.5 times as long as that.)
 #define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128, which multi_fused.py's
                                    // MULTI_FUSED_KEPT_LEVELS and _multi_fused_kept enforce
 template <int W>
 __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp, i64 nwarps, int lane) {
     constexpr int R = 32 / W;            // rows a warp takes at once: lane r * W + j folds word j of its r-th
     const int j = lane % W;              // (a row's W words are contiguous: its lanes' loads are one access)
+    const int half = lane >> 4, t = lane & 15;
+    const bool aligned = a.k % 4 == 0;
     int planes = 0;
     while ((1 << planes) < kept_levels) ++planes;
     for (i64 base = warp * R; base < a.rows; base += nwarps * R) {
         const i64 mine = base + lane / W;
-        const int many = (int)min((i64)R, a.rows - base);
-        const u64 reached = mine < a.n ? __ldcg(a.visited + mine * W + j) : 0ull;
+        u64 reached = mine < a.n ? __ldcg(a.visited + mine * W + j) : 0ull;
         u64 kept = 0, plane[LD_MF_KEPT_PLANES] = {};
         for (i64 first = 0; reached && first < kept_levels; first += 8) {     // 8 loads in flight
             u64 words[8];
@@ -672,76 +701,46 @@ __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp,
                 for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (((first + i) >> p) & 1) plane[p] |= words[i];
             }
         }
-        // G columns a lane, one store (rows aligned to it): several words a vertex, 16-byte stores;
-        // one word, 8-byte ones (16-byte ones would leave half the lanes idle on its 64 columns:
-        // 1.19 against 1.07 ms a batch with a store a lane)
-        constexpr int G = W > 1 ? 4 : 2;
-        using Columns = ld_mf_columns<G>;
-        const bool by_groups = a.k % G == 0;
-        for (int e = 0; e < many; ++e) {
-            int* level_row = a.levels ? a.levels + (base + e) * a.k : nullptr;
-            int* parent_row = a.parents ? a.parents + (base + e) * a.k : nullptr;
-            if (by_groups) {
-                // lane l writes columns 32 G q + G l .. + G - 1 with one store a table: the bits
-                // G l % 64 .. + G - 1 of word (32 G q + G l) / 64
-                for (int q = 0; 32 * G * q < a.k; ++q) {
-                    const int w = (32 * G * q + G * lane) >> 6, at = (G * lane) & 63, c = 32 * G * q + G * lane;
-                    const int from = e * W + min(w, W - 1);
-                    const u32 hit = ld_mf_bits<G>(reached, from, at);
-                    u32 known = 0, bits[LD_MF_KEPT_PLANES] = {};
-                    if (level_row) {                                  // (uniform: the planes' shuffles)
-                        known = ld_mf_bits<G>(kept, from, at);
+        reached = ld_mf_transpose_nibbles(reached, lane);
+        if (a.levels) {                                                   // (uniform: the planes' shuffles)
+            kept = ld_mf_transpose_nibbles(kept, lane);
 #pragma unroll
-                        for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) bits[p] = p < planes ? ld_mf_bits<G>(plane[p], from, at) : 0u;
-                    }
-                    if (c >= a.k) continue;
-                    if (level_row) {
-                        auto* out = reinterpret_cast<typename Columns::type*>(level_row + c);
-                        auto value = hit & ~known ? __ldcg(out) : Columns::all(0);   // (deeper levels, settled)
-                        int* v = reinterpret_cast<int*>(&value);
+            for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (p < planes) plane[p] = ld_mf_transpose_nibbles(plane[p], lane);
+        }
 #pragma unroll
-                        for (int i = 0; i < G; ++i) {
-                            int depth = 0;
+        for (int s = 0; s < 16; ++s) {
+            const int source = 16 * half + s;                             // the lane whose word this is
+            const i64 row = base + source / W;
+            const int c = 64 * (source % W) + 4 * t;
+            if (row >= a.rows || c >= a.k) continue;
+            const int valid = (int)min((i64)4, a.k - c);
+            const u32 hit = (u32)(reached >> (4 * s)) & 0xFu;
+            if (a.levels) {
+                int* level_row = a.levels + row * a.k;
+                u32 depths = ld_mf_bytes4(~hit) * 0xFFu;                   // unreached: -1
 #pragma unroll
-                            for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) depth |= (int)((bits[p] >> i) & 1u) << p;
-                            if (!((hit >> i) & 1u)) v[i] = -1;
-                            else if ((known >> i) & 1u) v[i] = depth;
-                        }
-                        *out = value;
-                    }
-                    if (parent_row && hit != (1u << G) - 1u) {       // (the reached columns' parents: set by the levels)
-                        auto* out = reinterpret_cast<typename Columns::type*>(parent_row + c);
-                        auto value = hit ? __ldcg(out) : Columns::all(-1);
-                        int* v = reinterpret_cast<int*>(&value);
-#pragma unroll
-                        for (int i = 0; i < G; ++i) if (!((hit >> i) & 1u)) v[i] = -1;
-                        *out = value;
-                    }
+                for (int p = 0; p < LD_MF_KEPT_PLANES; ++p)
+                    if (p < planes) depths += ld_mf_bytes4((u32)(plane[p] >> (4 * s))) << p;
+                int4 value = make_int4(ld_mf_signed_byte(depths, 0), ld_mf_signed_byte(depths, 1),
+                                       ld_mf_signed_byte(depths, 2), ld_mf_signed_byte(depths, 3));
+                const u32 settled = hit & ~(u32)(kept >> (4 * s));         // deeper levels, written by their settle
+                if (settled) {
+                    const int4 old = ld_mf_load4(level_row, c, valid, aligned);
+                    if (settled & 1u) value.x = old.x;
+                    if (settled & 2u) value.y = old.y;
+                    if (settled & 4u) value.z = old.z;
+                    if (settled & 8u) value.w = old.w;
                 }
-                continue;
+                ld_mf_store4(level_row, c, valid, aligned, value);
             }
-#pragma unroll 1
-            for (int w = 0; w < W; ++w) {
-                const int from = e * W + w;                                   // the lane holding word w of row e
-#pragma unroll
-                for (int half = 0; half < 2; ++half) {
-                    const int shift = 32 * half, c = 64 * w + shift + lane;
-                    const u32 bit = 1u << lane;
-                    const bool hit = __shfl_sync(LD_MF_FULL_WARP, (u32)(reached >> shift), from) & bit;
-                    const bool known = __shfl_sync(LD_MF_FULL_WARP, (u32)(kept >> shift), from) & bit;
-                    int depth = 0;
-#pragma unroll
-                    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p)
-                        if (p < planes && (__shfl_sync(LD_MF_FULL_WARP, (u32)(plane[p] >> shift), from) & bit))
-                            depth |= 1 << p;
-                    if (c >= a.k) continue;
-                    if (!hit) {
-                        if (level_row) level_row[c] = -1;
-                        if (parent_row) parent_row[c] = -1;
-                    } else if (known && level_row) {
-                        level_row[c] = depth;
-                    }
-                }
+            if (a.parents && hit != 0xFu) {                               // (the reached columns' parents: set by the levels)
+                int* parent_row = a.parents + row * a.k;
+                int4 value = hit ? ld_mf_load4(parent_row, c, valid, aligned) : make_int4(-1, -1, -1, -1);
+                if (!(hit & 1u)) value.x = -1;
+                if (!(hit & 2u)) value.y = -1;
+                if (!(hit & 4u)) value.z = -1;
+                if (!(hit & 8u)) value.w = -1;
+                ld_mf_store4(parent_row, c, valid, aligned, value);
             }
         }
     }
