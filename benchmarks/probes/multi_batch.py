@@ -2,12 +2,12 @@
 
     python3 benchmarks/probes/multi_batch.py kron:22 --sources 64 512 --json out.json [--label new]
 
-For each graph and number of sources, ``--repeats`` timed ``ld.bfs_multi`` calls (levels only,
-``--rounds`` rounds, each with every ``--alpha`` in turn): the call's wall time to its device
-work's end, the backend's fused run by CUDA events around it (from before the host prepares the
-launch to after it reads the report), the sum of its levels' device seconds, and the kernel's
-set-up and end pass (the rows written), all three by the kernel's own stamps. Each level's
-direction, counts and seconds come from the first timed
+For each graph and number of sources, ``--repeats`` timed ``ld.bfs_multi`` calls (levels
+only, or parents too with ``--parents``; ``--rounds`` rounds, each with every ``--alpha`` in
+turn): the call's wall time to its device work's end, the backend's fused run by CUDA events
+around it (from before the host prepares the launch to after it reads the report), the sum of
+its levels' device seconds, and the kernel's set-up and end pass (the rows written), all three
+by the kernel's own stamps. Each level's direction, counts and seconds come from the first timed
 call. Two trees are compared by running this once with each, alternated, in one device call;
 every run's levels are checked against the separate ``ld.bfs`` of its first 4 sources.
 """
@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.core.direction import DEFAULT_MULTI_ALPHA
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
@@ -53,13 +52,14 @@ class KernelClock:
         return ms, ends
 
 
-def one_setting(A, sources, repeats, clock, alpha):
-    ld.bfs_multi(A, sources, parents=False, alpha=alpha)
+def one_setting(A, sources, repeats, clock, alpha, parents):
+    options = {"parents": parents} if alpha is None else {"parents": parents, "alpha": alpha}
+    ld.bfs_multi(A, sources, **options)
     A.backend.sync()
     clock.take()
     walls, first = [], None
     for _ in range(repeats):
-        result, seconds = timed(A, ld.bfs_multi, A, sources, parents=False, alpha=alpha)
+        result, seconds = timed(A, ld.bfs_multi, A, sources, **options)
         walls.append(seconds * 1e3)
         if first is None:
             first = result
@@ -74,8 +74,10 @@ def main():
     parser.add_argument("--label", default="", help="names the tree in the printed lines")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--alpha", type=float, nargs="+", default=[DEFAULT_MULTI_ALPHA],
-                        help="the direction rule's alpha (several: each in turn)")
+    parser.add_argument("--alpha", type=float, nargs="+", default=[None],
+                        help="the direction rule's alpha (several: each in turn; none: bfs_multi's default, "
+                             "so that an older tree runs too)")
+    parser.add_argument("--parents", action="store_true", help="parents too (else levels only)")
     parser.add_argument("--json")
     args = parser.parse_args()
     runs = []
@@ -88,7 +90,7 @@ def main():
             sources = [sources[i % len(sources)] for i in range(k)]
             expected = np.stack([ld.bfs(A, s).levels.to_numpy() for s in sources[:4]])
             for round_, alpha in itertools.product(range(args.rounds), args.alpha):
-                walls, (kernel, ends), result = one_setting(A, sources, args.repeats, clock, alpha)
+                walls, (kernel, ends), result = one_setting(A, sources, args.repeats, clock, alpha, args.parents)
                 setup_ms = statistics.median(1e3 * e[0] for e in ends)
                 finish_ms = statistics.median(1e3 * e[1] for e in ends)
                 if not np.array_equal(result.levels.to_numpy()[:4], expected):
@@ -97,14 +99,14 @@ def main():
                                                          "edges_examined", "seconds")}
                            for s in result.stats if s.get("batch") == 0]
                 level_ms = 1e3 * sum(r["seconds"] for r in records)
-                run = {"graph": graph_name(spec), "sources": k, "label": args.label, "round": round_, "alpha": alpha,
+                run = {"graph": graph_name(spec), "sources": k, "label": args.label, "round": round_, "alpha": alpha, "parents": args.parents,
                        "wall_ms": walls, "kernel_ms": kernel, "median_wall_ms": statistics.median(walls),
                        "median_kernel_ms": statistics.median(kernel), "levels_ms": level_ms,
                        "setup_ms": setup_ms, "finish_ms": finish_ms,
                        "levels": records}
                 runs.append(run)
                 steps = " ".join(f"{r['level']}:{r['direction'][:2]}:{1e3 * r['seconds']:.3f}" for r in records)
-                print(f"{args.label} {graph_name(spec)} k={k} alpha {alpha:g} round {round_}: wall {run['median_wall_ms']:.3f} "
+                print(f"{args.label} {graph_name(spec)} k={k} alpha {alpha or 'default'} round {round_}: wall {run['median_wall_ms']:.3f} "
                       f"kernel {run['median_kernel_ms']:.3f} levels {level_ms:.3f} set-up {setup_ms:.3f} "
                       f"end pass {finish_ms:.3f} ms | {steps}", flush=True)
                 result = None
