@@ -2,7 +2,9 @@
 
     ncu --profile-from-start off --clock-control none --metrics \\
         gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv \\
-        python3 benchmarks/probes/ncu_level.py kron:22 auto
+        python3 benchmarks/probes/ncu_level.py kron:22 auto [K]
+
+With K, the profiled call is one ``ld.bfs_multi`` of K sources (levels only) instead.
 
 The graph is built and searched once untimed (kernels compiled, caches made); then exactly one
 search runs between cudaProfilerStart and cudaProfilerStop, and its per-level records (levels,
@@ -15,6 +17,7 @@ from pathlib import Path
 import cupy
 
 import lagraph_dist as ld
+from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
 from harness import build  # noqa: E402
@@ -23,13 +26,22 @@ from harness import build  # noqa: E402
 ld.settings.host_search_edges = 0      # the device's kernels are what this measures, however small the graph
 
 
-def main(spec, direction):
+def main(spec, direction, sources=0):
     A, roots = build(spec)
     roots = roots or [int(v) for v in A.out_degree().indices()[:2]]
-    ld.bfs(A, roots[-1], direction=direction)
+    if sources:
+        batch = pick_roots(A, sources, seed=1)
+        batch = [batch[i % len(batch)] for i in range(sources)]
+
+        def search(root):
+            return ld.bfs_multi(A, batch, parents=False, direction=direction)
+    else:
+        def search(root):
+            return ld.bfs(A, root, direction=direction)
+    search(roots[-1])
     cupy.cuda.Device().synchronize()
     cupy.cuda.profiler.start()
-    result = ld.bfs(A, roots[0], direction=direction)
+    result = search(roots[0])
     cupy.cuda.Device().synchronize()
     cupy.cuda.profiler.stop()
     fused = sum(1 for s in result.stats if s["fused"])
@@ -41,4 +53,4 @@ def main(spec, direction):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "auto")
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "auto", int(sys.argv[3]) if len(sys.argv) > 3 else 0)
