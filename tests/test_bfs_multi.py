@@ -455,6 +455,38 @@ def test_batch_plans():
                                      **options).width == 0          # the CPU's outputs stay where they are
 
 
+def test_batch_plans_read_the_host_only_to_offload():
+    """The host's free memory, given as a function, is read only when the device cannot keep
+    every output (a read costs a small graph's call more than its search)."""
+    n, nvals, sources = 1 << 20, 32 << 20, 200
+    options = dict(grid_shape=(1, 1), levels=True, parents=False, symmetric=True)
+    reads = []
+
+    def host_free():
+        reads.append(1)
+        return 1 << 62
+
+    every = memory.multi_search_bytes(n, nvals, width=64, sources=sources, backend="gpu", **options)
+    assert memory.plan_multi_batches(every, host_free, n, nvals, sources=sources, backend="gpu",
+                                     **options) == memory.MultiPlan(64, False)
+    assert reads == []
+    ten = memory.multi_search_bytes(n, nvals, width=10, sources=10, backend="gpu", **options)
+    assert memory.plan_multi_batches(ten, host_free, n, nvals, sources=sources, backend="gpu",
+                                     **options) == memory.MultiPlan(10, True)
+    assert reads == [1]
+
+
+def test_a_call_reads_the_host_memory_once_on_the_cpu(monkeypatch):
+    """bfs_multi's plan on the CPU backend reads the host's free memory once: the device's
+    share and the offload's host share are the same read there, and no offload is asked for."""
+    A = ld.kronecker(6, backend="cpu")
+    reads = []
+    real = fit.host_memory
+    monkeypatch.setattr(fit, "host_memory", lambda: reads.append(1) or real())
+    ld.bfs_multi(A, [0, 1, 2], parents=False)
+    assert len(reads) == 1
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
 def test_gpu_offloads_batches_when_the_device_is_short(monkeypatch):

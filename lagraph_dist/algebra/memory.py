@@ -327,7 +327,9 @@ def plan_multi_batches(free_bytes, host_free_bytes, n, nvals, *, sources, backen
     Batches are as wide as fits, at most ``most``, with every output kept where it was made.
     On the GPU, when that does not fit even one search a batch, finished batches move their
     outputs to the host (which must hold all of them in ``host_free_bytes``), and batches
-    are as wide as the device holds with one batch's outputs.
+    are as wide as the device holds with one batch's outputs. ``host_free_bytes`` is a number
+    or a function giving it, called only then (a read of the host's free memory costs a call
+    more than its search on a small graph).
     """
     sources = _count("sources", sources, 1)
 
@@ -341,9 +343,11 @@ def plan_multi_batches(free_bytes, host_free_bytes, n, nvals, *, sources, backen
     width = widest("all")
     if width:
         return MultiPlan(width, False)
+    if _backend_name(backend) != "gpu":            # (the CPU's outputs stay where they are)
+        return MultiPlan(0, False)
     outputs = multi_output_bytes(n, grid_shape=options.get("grid_shape", (1, 1)), sources=sources,
                                  levels=options.get("levels", True), parents=options.get("parents", True))
-    if _backend_name(backend) == "gpu" and outputs <= host_free_bytes:
+    if outputs <= (host_free_bytes() if callable(host_free_bytes) else host_free_bytes):
         width = widest("batch")
         if width:
             return MultiPlan(width, True)

@@ -88,8 +88,9 @@ def _plan(A, count, levels, parents, most):
     host_sharing = memory.ranks_sharing_memory(grid.comm, "cpu")
 
     def fitting():
-        free, host_free = memory.free_share(backend, sharing), memory.free_share("cpu", host_sharing)
-        plan = memory.plan_multi_batches(free, host_free, A.n, A.nvals, sources=count, most=most, **options)
+        free = memory.free_share(backend, sharing)
+        plan = memory.plan_multi_batches(free, lambda: memory.free_share("cpu", host_sharing), A.n, A.nvals,
+                                         sources=count, most=most, **options)
         if plan.width == 0:
             _explain_no_room(A, count, sharing, host_sharing, options)
         return plan
