@@ -26,7 +26,7 @@ import scipy.sparse as sp
 import lagraph_dist as ld
 from lagraph_dist.core.text import plural  # noqa: F401  (the tables' counted nouns: the package's rule)
 from lagraph_dist.io import generators
-from lagraph_dist.tools.bench import write_json
+from lagraph_dist.tools.bench import pick_roots, write_json
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
@@ -146,6 +146,13 @@ def build(text, backend="gpu"):
     road, None where the caller draws them."""
     spec = parse_spec(text)
     return matrix(spec, backend), (None if spec.drawn_roots else [0])
+
+
+def batch_sources(A, k, seed):
+    """``k`` sources of a multi-source batch: ``pick_roots``'s, each again in turn where the
+    graph offers fewer."""
+    roots = pick_roots(A, k, seed=seed)
+    return [roots[i % len(roots)] for i in range(k)]
 
 
 def build_timed(make):

@@ -25,7 +25,8 @@ import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
-from harness import backend_option, check_batch, graph_name, matrix, parse_spec, scipy_levels, timed  # noqa: E402
+from harness import (backend_option, batch_sources, check_batch, graph_name, matrix, parse_spec,  # noqa: E402
+                     scipy_levels, timed)
 
 LEVEL_KEYS = ("batch", "level", "direction", "fused", "frontier", "discovered", "vertices", "edges_examined",
               "seconds", "clock", "launches", "host_reads")
@@ -75,8 +76,7 @@ def batch_run(A, graph, sources, parents, hops, args):
 def batch_runs(A, graph, args, on_run):
     from scipy.sparse.csgraph import shortest_path
     for k in ([graph.sources] if graph.sources else args.sources):
-        sources = pick_roots(A, k, seed=args.root_seed)
-        sources = [sources[i % len(sources)] for i in range(k)]     # fewer roots than k: each again
+        sources = batch_sources(A, k, args.root_seed)
         peer = sources[:args.scipy_sources] if A.grid.size == 1 else []
         # scipy's many-source unweighted shortest paths on the host (its graph made outside the clock)
         hops, scipy_seconds = (timed(None, shortest_path, A.to_scipy(), unweighted=True, directed=True, indices=peer)

@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import environment, pick_roots, write_json
+from lagraph_dist.tools.bench import environment, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
-from harness import graph_name, matrix, parse_spec, timed  # noqa: E402
+from harness import batch_sources, graph_name, matrix, parse_spec, timed  # noqa: E402
 
 
 class KernelClock:
@@ -53,7 +53,9 @@ class KernelClock:
 
 
 def one_setting(A, sources, repeats, clock, alpha, parents):
-    options = {"parents": parents} if alpha is None else {"parents": parents, "alpha": alpha}
+    options = {"parents": parents}
+    if alpha is not None:                      # (else bfs_multi's own default)
+        options["alpha"] = alpha
     ld.bfs_multi(A, sources, **options)
     A.backend.sync()
     clock.take()
@@ -86,8 +88,7 @@ def main():
         A = matrix(spec, "gpu")
         clock = KernelClock(A.backend.kernels)
         for k in args.sources:
-            sources = pick_roots(A, k, seed=1)
-            sources = [sources[i % len(sources)] for i in range(k)]
+            sources = batch_sources(A, k, 1)
             expected = np.stack([ld.bfs(A, s).levels.to_numpy() for s in sources[:4]])
             for round_, alpha in itertools.product(range(args.rounds), args.alpha):
                 walls, (kernel, ends), result = one_setting(A, sources, args.repeats, clock, alpha, args.parents)
@@ -99,14 +100,16 @@ def main():
                                                          "edges_examined", "seconds")}
                            for s in result.stats if s.get("batch") == 0]
                 level_ms = 1e3 * sum(r["seconds"] for r in records)
-                run = {"graph": graph_name(spec), "sources": k, "label": args.label, "round": round_, "alpha": alpha, "parents": args.parents,
+                run = {"graph": graph_name(spec), "sources": k, "label": args.label, "round": round_,
+                       "alpha": alpha, "parents": args.parents,
                        "wall_ms": walls, "kernel_ms": kernel, "median_wall_ms": statistics.median(walls),
                        "median_kernel_ms": statistics.median(kernel), "levels_ms": level_ms,
                        "setup_ms": setup_ms, "finish_ms": finish_ms,
                        "levels": records}
                 runs.append(run)
                 steps = " ".join(f"{r['level']}:{r['direction'][:2]}:{1e3 * r['seconds']:.3f}" for r in records)
-                print(f"{args.label} {graph_name(spec)} k={k} alpha {alpha or 'default'} round {round_}: wall {run['median_wall_ms']:.3f} "
+                print(f"{args.label} {graph_name(spec)} k={k} alpha {alpha or 'default'} round {round_}: "
+                      f"wall {run['median_wall_ms']:.3f} "
                       f"kernel {run['median_kernel_ms']:.3f} levels {level_ms:.3f} set-up {setup_ms:.3f} "
                       f"end pass {finish_ms:.3f} ms | {steps}", flush=True)
                 result = None

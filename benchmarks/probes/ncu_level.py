@@ -17,10 +17,9 @@ from pathlib import Path
 import cupy
 
 import lagraph_dist as ld
-from lagraph_dist.tools.bench import pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
-from harness import build  # noqa: E402
+from harness import batch_sources, build  # noqa: E402
 
 
 ld.settings.host_search_edges = 0      # the device's kernels are what this measures, however small the graph
@@ -30,8 +29,7 @@ def main(spec, direction, sources=0):
     A, roots = build(spec)
     roots = roots or [int(v) for v in A.out_degree().indices()[:2]]
     if sources:
-        batch = pick_roots(A, sources, seed=1)
-        batch = [batch[i % len(batch)] for i in range(sources)]
+        batch = batch_sources(A, sources, 1)
 
         def search(root):
             return ld.bfs_multi(A, batch, parents=False, direction=direction)
