@@ -38,9 +38,10 @@
 // thousands of in-edges are read by many groups at once.
 //
 // Outputs: levels / parents int32 (rows, k), row v's k values contiguous. A parent is written
-// by the finder of its bit; the levels of F_L are written at the start of level L by a warp
-// a vertex (coalesced along the row), and the -1 of what was never reached at the end, so that
-// every element is written once. Data written inside the kernel is read with __ldcg (never the
+// by the finder of its bit; the levels of the first a.kept depths, and the -1 of what was never
+// reached, by the end pass (ld_mf_write_rows, whole rows); a deeper F_L's as it settles at the
+// start of level L (a warp a vertex, coalesced along the row), so that every element is
+// written once. Data written inside the kernel is read with __ldcg (never the
 // read-only cache).
 #include <cooperative_groups.h>
 #include "common.cuh"
