@@ -52,6 +52,9 @@ namespace cg = cooperative_groups;
 #define LD_MF_FULL_WARP 0xffffffffu
 #define LD_MF_LONG_ROW 64          // pull: rows of more in-edges are read in slices of this many
 #define LD_MF_PUSH_GIANT 256       // push: vertices of more out-edges are sliced over all warps
+#ifndef LD_MF_MERGED_PUSH_EDGES
+#define LD_MF_MERGED_PUSH_EDGES (1ll << 20)   // push levels of more out-edges wait for the settle (one seen load an edge)
+#endif
 #define LD_MF_STAGE 256            // a warp's entering vertices staged before it reserves queue places
 #ifndef LD_MF_PUSH_UNROLL
 #define LD_MF_PUSH_UNROLL 4        // edges a lane offers a step (their loads and atomics in flight together)
@@ -141,6 +144,7 @@ struct ld_mf_level {
     int* next_giants;
     i64* next_giant_ends;
     u64* row;
+    bool merged;                  // F_L's words are in visited already (a barrier after the settle)
     u64 live;                     // this lane's word of F_L's live bits, within the k searches
     const u64* live_words;        // all W of them (shared memory), not yet cut to the k searches
 };
@@ -164,7 +168,7 @@ __device__ __forceinline__ u64 ld_mf_full(i64 k, int j) {
 template <int W>
 __device__ __forceinline__ u64 ld_mf_seen(const ld_mf_level<W>& m, int v, int j) {
     const i64 at = (i64)v * W + j;
-    return __ldcg(m.a->visited + at) | __ldcg(m.frontier + at);
+    return m.merged ? __ldcg(m.a->visited + at) : __ldcg(m.a->visited + at) | __ldcg(m.frontier + at);
 }
 
 // Set v's bit in a frontier's bitmap: true for the one that set it first (v enters that frontier).
@@ -808,6 +812,7 @@ __device__ __forceinline__ ld_mf_level<W> ld_mf_slots(const ld_mf_args& a, i64 l
     m.next_giant_ends = a.giant_ends + out * a.n;
     m.row = a.counters + (level + 1) * LD_MF_ROW;
     m.live = 0;
+    m.merged = false;
     return m;
 }
 
@@ -871,6 +876,10 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
         completed += s_row[LD_MF_COMPLETED];
         if (s_row[LD_MF_ENTRIES] == 0 || level >= a.max_levels) break;
         const bool push = rule.choose(nf, (long long)s_row[LD_MF_EDGES], a.nnz - (long long)completed);
+        // a big push waits for F_L to be merged into visited, so that an edge's seen test is one
+        // load, not two (uniform: every thread reads the same counters)
+        m.merged = push && (long long)s_row[LD_MF_EDGES] >= LD_MF_MERGED_PUSH_EDGES;
+        if (m.merged) grid.sync();
         // F_{L-1}'s slot is free (nothing reads it now) for F_{L+2}; row L + 2 likewise
         if (level > 0) ld_mf_clear_frontier<W>(a, level - 1, (i64)s_row[LD_MF_ROW], thread, nthreads);
         if (level + 2 < a.counter_rows && thread < LD_MF_ROW) a.counters[(level + 2) * LD_MF_ROW + thread] = 0;
