@@ -156,6 +156,9 @@ struct ld_mf_tally {
 
 __device__ __forceinline__ int ld_mf_low_bit(u64 x) { return __ffsll((long long)x) - 1; }
 
+// An edge's other end, read once a level from the graph's index arrays (never written here).
+__device__ __forceinline__ int ld_mf_edge_end(const int* at) { return __ldg(at); }
+
 // The bits of word j that belong to the k searches.
 __device__ __forceinline__ u64 ld_mf_full(i64 k, int j) {
     const i64 below = (i64)j * 64;
@@ -339,7 +342,7 @@ __device__ void ld_mf_push_giants(const ld_mf_level<W>& m, ld_mf_stage& stage, u
 #pragma unroll
             for (int i = 0; i < U; ++i) {
                 const i64 q = p + lane / W + i * per;
-                v[i] = q < stop && word ? __ldg(a.out_indices + at + q) : -1;
+                v[i] = q < stop && word ? ld_mf_edge_end(a.out_indices + at + q) : -1;
                 offer[i] = word;
                 from[i] = u;
             }
@@ -384,7 +387,7 @@ __device__ void ld_mf_push_entries(const ld_mf_level<W>& m, ld_mf_stage& stage, 
                 const i64 below = __shfl_sync(LD_MF_FULL_WARP, inclusive - degree, owner);
                 const i64 at = __shfl_sync(LD_MF_FULL_WARP, first, owner) + (e - below);
                 offer[i] = W == 1 ? __shfl_sync(LD_MF_FULL_WARP, word, owner) : 0ull;
-                v[i] = e < total ? __ldg(a.out_indices + at) : -1;
+                v[i] = e < total ? ld_mf_edge_end(a.out_indices + at) : -1;
             }
             if (W > 1) {
 #pragma unroll
@@ -440,7 +443,7 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
             int c[U];
             u64 words[U];
 #pragma unroll
-            for (int u = 0; u < U; ++u) c[u] = e + sub + u * P < end ? __ldg(a.in_indices + e + sub + u * P) : -1;
+            for (int u = 0; u < U; ++u) c[u] = e + sub + u * P < end ? ld_mf_edge_end(a.in_indices + e + sub + u * P) : -1;
             const u64 taken = SLICE ? __ldcg(m.next + v) : 0ull;
 #pragma unroll
             for (int u = 0; u < U; ++u) words[u] = c[u] >= 0 ? __ldcg(m.frontier + c[u]) : 0ull;   // (zero off F_L)
@@ -458,7 +461,7 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
         const int lead = __ffs(group) - 1;
         while (e < end && __ballot_sync(group, want != 0)) {      // group-uniform
             const i64 mine = e + j;
-            const int c = mine < end ? __ldg(a.in_indices + mine) : 0;
+            const int c = mine < end ? ld_mf_edge_end(a.in_indices + mine) : 0;
             const u64 taken = SLICE ? __ldcg(m.next + (i64)v * W + j) : 0ull;
             const u32 in = __ballot_sync(group, mine < end && ld_mf_in(m.frontier_bits, c)) >> lead;
             int from[W];
