@@ -160,12 +160,17 @@ __device__ __forceinline__ int ld_mf_low_bit(u64 x) { return __ffsll((long long)
 // marked first to go from L2 and not kept in L1, so that the index stream leaves the caches to
 // the frontier and visited words. H200, Kronecker 22, two alternated rounds against __ldg: 512
 // sources' levels 13.65-13.68 -> 13.45 ms, 64 sources' unchanged.
+// (Cache policies need sm_80: before it, a plain read-only load.)
 __device__ __forceinline__ int ld_mf_edge_end(const int* at) {
+#if __CUDA_ARCH__ >= 800
     u64 policy;
     asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
     int end;
     asm("ld.global.nc.L1::no_allocate.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(end) : "l"(at), "l"(policy));
     return end;
+#else
+    return __ldg(at);
+#endif
 }
 
 // The bits of word j that belong to the k searches.
