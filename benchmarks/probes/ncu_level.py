@@ -2,9 +2,10 @@
 
     ncu --profile-from-start off --clock-control none --metrics \\
         gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv \\
-        python3 benchmarks/probes/ncu_level.py kron:22 auto [K]
+        python3 benchmarks/probes/ncu_level.py kron:22 auto [K [parents]]
 
-With K, the profiled call is one ``ld.bfs_multi`` of K sources (levels only) instead.
+With K, the profiled call is one ``ld.bfs_multi`` of K sources (levels only) instead; a fourth
+argument ``parents`` asks it for parents too.
 
 The graph is built and searched once untimed (kernels compiled, caches made); then exactly one
 search runs between cudaProfilerStart and cudaProfilerStop, and its per-level records (levels,
@@ -25,14 +26,14 @@ from harness import batch_sources, build  # noqa: E402
 ld.settings.host_search_edges = 0      # the device's kernels are what this measures, however small the graph
 
 
-def main(spec, direction, sources=0):
+def main(spec, direction, sources=0, parents=False):
     A, roots = build(spec)
     roots = roots or [int(v) for v in A.out_degree().indices()[:2]]
     if sources:
         batch = batch_sources(A, sources, 1)
 
         def search(root):
-            return ld.bfs_multi(A, batch, parents=False, direction=direction)
+            return ld.bfs_multi(A, batch, parents=parents, direction=direction)
     else:
         def search(root):
             return ld.bfs(A, root, direction=direction)
@@ -51,4 +52,5 @@ def main(spec, direction, sources=0):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "auto", int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "auto", int(sys.argv[3]) if len(sys.argv) > 3 else 0,
+         len(sys.argv) > 4 and sys.argv[4] == "parents")
