@@ -13,6 +13,8 @@
 // visited is not claimed into: F_L's words are merged into it at the start of level L (while
 // the level runs, a reader ORs F_L's word anyway), so a claim costs one atomic, and a pull row
 // that one group reads alone costs none: it writes its next-frontier words once at the end.
+// A push level of LD_MF_MERGED_PUSH_EDGES out-edges or more with one word a vertex waits for
+// that merge at a grid barrier instead, so that an edge's seen test reads visited alone.
 // The direction is the rule of lagraph_dist/core/direction.py (ld_mf_rule), evaluated by every
 // thread on the same counters, with the inputs of algebra/multi.py's _MatrixLevels.step.
 //
