@@ -66,6 +66,8 @@ def _hub_first(indptr, indices, rank, by_rank):
 
 
 def hub_first(in_csr, out_degree):
+    """``in_csr``'s indices with each row's in-neighbours by out-degree, largest first (ties by
+    id): every vertex ranked once, then each row's ranks sorted."""
     by_rank = np.lexsort((np.arange(out_degree.shape[0]), -out_degree)).astype(np.int32)
     rank = np.empty_like(by_rank)
     rank[by_rank] = np.arange(by_rank.shape[0], dtype=np.int32)
