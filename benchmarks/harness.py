@@ -155,6 +155,13 @@ def batch_sources(A, k, seed):
     return [roots[i % len(roots)] for i in range(k)]
 
 
+def batch_levels(A, k, seed=2):
+    """(the sources, their levels as a (k, n) int64 array): one levels-only ``ld.bfs_multi``
+    batch from :func:`batch_sources`, for the probes that model a batch's work from its levels."""
+    sources = batch_sources(A, k, seed)
+    return sources, ld.bfs_multi(A, sources, parents=False).levels.to_numpy()
+
+
 def build_timed(make):
     """(the Matrix ``make()`` builds, seconds from the call to its device work being done)."""
     started = time.perf_counter()

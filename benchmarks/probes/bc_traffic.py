@@ -17,11 +17,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
-import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
-from harness import batch_sources, graph_name, matrix, parse_spec  # noqa: E402
+from harness import batch_levels, graph_name, matrix, parse_spec  # noqa: E402
 
 SECTOR_VALUES = 4          # float64 values in a 32-byte sector
 
@@ -55,8 +54,7 @@ def main():
     args = parser.parse_args()
     A = matrix(parse_spec(args.graph), "cpu")
     csr = A.to_scipy().tocsr()
-    sources = batch_sources(A, args.sources, seed=2)
-    levels = ld.bfs_multi(A, sources, parents=False).levels.to_numpy()
+    sources, levels = batch_levels(A, args.sources)
     if levels.max() > np.iinfo(np.int8).max:
         raise SystemExit(f"levels up to {levels.max()}: this count keeps them as int8")
     dag_edges, pairs, sectors = _dag_reads(csr.indptr.astype(np.int64), csr.indices.astype(np.int64),

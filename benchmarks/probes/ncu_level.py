@@ -52,5 +52,7 @@ def main(spec, direction, sources=0, parents=False):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 4 and sys.argv[4] != "parents":
+        sys.exit(f"the fourth argument can only be 'parents', got {sys.argv[4]!r}")
     main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "auto", int(sys.argv[3]) if len(sys.argv) > 3 else 0,
-         len(sys.argv) > 4 and sys.argv[4] == "parents")
+         len(sys.argv) > 4)
