@@ -155,11 +155,19 @@ def batch_sources(A, k, seed):
     return [roots[i % len(roots)] for i in range(k)]
 
 
-def batch_levels(A, k, seed=2):
-    """(the sources, their levels as a (k, n) int64 array): one levels-only ``ld.bfs_multi``
-    batch from :func:`batch_sources`, for the probes that model a batch's work from its levels."""
-    sources = batch_sources(A, k, seed)
-    return sources, ld.bfs_multi(A, sources, parents=False).levels.to_numpy()
+def modelled_batch(description, seed=2):
+    """What a probe that models a batch's work on the host starts from: (its arguments: a graph
+    spec, ``--sources`` (64) and ``--json``; the graph on the CPU backend; the batch's sources
+    (:func:`batch_sources`); their levels, a (k, n) int64 array from one levels-only
+    ``ld.bfs_multi``)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("graph")
+    parser.add_argument("--sources", type=int, default=64)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    A = matrix(parse_spec(args.graph), "cpu")
+    sources = batch_sources(A, args.sources, seed)
+    return args, A, sources, ld.bfs_multi(A, sources, parents=False).levels.to_numpy()
 
 
 def build_timed(make):

@@ -10,7 +10,6 @@ stored edges that lie on some search's DAG, the (edge, search) pairs, and the 32
 of the other ends' rows those pairs touch (four searches a sector): the bytes a sweep reads
 with no cache reuse, the floor under its time where the rows miss the cache.
 """
-import argparse
 import sys
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import numpy as np
 from lagraph_dist.tools.bench import environment, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
-from harness import batch_levels, graph_name, matrix, parse_spec  # noqa: E402
+from harness import graph_name, modelled_batch, parse_spec  # noqa: E402
 
 SECTOR_VALUES = 4          # float64 values in a 32-byte sector
 
@@ -47,14 +46,8 @@ def _dag_reads(indptr, indices, levels):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("graph")
-    parser.add_argument("--sources", type=int, default=64)
-    parser.add_argument("--json")
-    args = parser.parse_args()
-    A = matrix(parse_spec(args.graph), "cpu")
+    args, A, sources, levels = modelled_batch(__doc__.splitlines()[0])
     csr = A.to_scipy().tocsr()
-    sources, levels = batch_levels(A, args.sources)
     if levels.max() > np.iinfo(np.int8).max:
         raise SystemExit(f"levels up to {levels.max()}: this count keeps them as int8")
     dag_edges, pairs, sectors = _dag_reads(csr.indptr.astype(np.int64), csr.indices.astype(np.int64),

@@ -11,7 +11,6 @@ early stop; a GPU group reads several in-edges a step and a long row in slices, 
 somewhat more). Every row is counted as if the level were pulled, whatever the direction rule
 chose: the counts of the levels a batch pulls are what an order would change.
 """
-import argparse
 import sys
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import numpy as np
 from lagraph_dist.tools.bench import environment, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
-from harness import batch_levels, graph_name, matrix, parse_spec  # noqa: E402
+from harness import graph_name, modelled_batch, parse_spec  # noqa: E402
 
 
 @numba.njit(cache=True)
@@ -84,17 +83,11 @@ def depth_words(levels, depth, at_most):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("graph")
-    parser.add_argument("--sources", type=int, default=64)
-    parser.add_argument("--json")
-    args = parser.parse_args()
-    A = matrix(parse_spec(args.graph), "cpu")
+    args, A, sources, levels = modelled_batch(__doc__.splitlines()[0])
     in_csr = A.T.to_scipy().tocsr()
     in_csr.sort_indices()
     out_degree = np.bincount(in_csr.indices, minlength=A.n).astype(np.int64)    # (u's in-list entries)
     orders = {"ids": in_csr.indices.astype(np.int32), "hub first": hub_first(in_csr, out_degree)}
-    sources, levels = batch_levels(A, args.sources)
     indptr = in_csr.indptr.astype(np.int64)
     rows = []
     for depth in range(int(levels.max())):
