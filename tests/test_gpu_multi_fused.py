@@ -132,10 +132,18 @@ def hub_graph(seed):
     return src[keep].astype(np.int64), dst[keep].astype(np.int64), n, False
 
 
+@pytest.fixture(params=[None, 1, 2], ids=["blocks by the graph", "one block an SM", "two blocks an SM"])
+def blocks_per_sm(request, kernels, monkeypatch):
+    """Each test with the build the graph picks (these graphs are thin: one block a
+    multiprocessor) and with each build forced."""
+    monkeypatch.setattr(kernels, "multi_fused_blocks_per_sm", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("name", sorted(GRAPHS))
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
 @pytest.mark.parametrize("k", [1, 64, 65, 200, 512])
-def test_levels_and_parents_equal_csgraph(kernels, name, mode, k):
+def test_levels_and_parents_equal_csgraph(kernels, blocks_per_sm, name, mode, k):
     graph = GRAPHS[name]()
     n = graph[2]
     sources = np.random.default_rng(k).integers(0, n, k)        # repeats happen
@@ -307,6 +315,33 @@ def test_one_launch_one_read(kernels):
     res = run(kernels, graph, [4, 5, 6])[2]
     assert kernels.launches - launches == 1 and kernels.reads - reads == 1
     assert res.clock == "device %globaltimer"
+
+
+def test_blocks_by_the_graph(kernels, monkeypatch):
+    """A thin graph (mean out-degree under MULTI_FUSED_THIN_DEGREE: a path) runs one block a
+    multiprocessor, a Kronecker graph two; multi_fused_blocks_per_sm forces either, and
+    anything else is refused before a launch."""
+    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_THIN_DEGREE
+    launched = []
+    launch = kernels.launch_cooperative
+    monkeypatch.setattr(kernels, "launch_cooperative",
+                        lambda function, blocks, *rest: (launched.append(blocks), launch(function, blocks, *rest))[1])
+    coo = ld.kronecker(10, seed=2).to_scipy().tocoo()
+    kronecker = (coo.row.astype(np.int64), coo.col.astype(np.int64), coo.shape[0], False)
+    path = path_graph(300)
+    assert coo.nnz >= MULTI_FUSED_THIN_DEGREE * coo.shape[0] and len(path[0]) < MULTI_FUSED_THIN_DEGREE * path[2]
+    for graph, per_sm in ((kronecker, 2), (path, 1)):
+        check(kernels, graph, [0, 1, 2])
+        assert launched[-1] == per_sm * kernels._sms
+    monkeypatch.setattr(kernels, "multi_fused_blocks_per_sm", 2)
+    check(kernels, path, [0, 1, 2])
+    assert launched[-1] == 2 * kernels._sms
+    for wrong in (0, 3, "1"):
+        monkeypatch.setattr(kernels, "multi_fused_blocks_per_sm", wrong)
+        before = len(launched)
+        with pytest.raises(ValueError, match="multi_fused_blocks_per_sm"):
+            run(kernels, path, [0, 1])
+        assert len(launched) == before
 
 
 def test_width_limits(kernels):

@@ -22,8 +22,15 @@ MULTI_FUSED_RECORD = 6                        # LD_MF_RECORD: frontier, discover
 #: runs read the rest from the device)
 MULTI_FUSED_RECORDS_READ = 1024
 #: blocks a multiprocessor of the launch's build (multi_fused.cu's BLOCKS: 2 spills a few
-#: registers for twice the warps in flight)
+#: registers for twice the warps in flight), for a graph whose levels are wide
 MULTI_FUSED_BLOCKS_PER_SM = 2
+#: mean out-degree under which a graph's levels are thin (a mesh's, a road's, a path's: many
+#: levels of few vertices), so that its batch runs one block a multiprocessor: a level's fixed
+#: cost (its dependent steps and grid barrier, 11-15 us) is what such a search pays, and fewer,
+#: roomier blocks pay it faster. One H200, 64 sources, in one run (docs/notes/gpu-multi-source.md):
+#: the 10,000-vertex path 134 -> 95 ms, a 100 x 100 mesh 4.04 -> 2.98; Kronecker graphs (mean
+#: degree 24-28) keep two (Kronecker 16: 0.55 ms at two blocks a multiprocessor, 0.68 at one)
+MULTI_FUSED_THIN_DEGREE = 8
 #: lanes that read a pull row together when a vertex has one word (multi_fused.cu's PULL_LANES;
 #: Kronecker 22, 64 sources, one H200: 1, 2, 4, 8 lanes gave 5.89, 5.81, 6.04, 7.38 ms a batch)
 MULTI_FUSED_PULL_LANES = 2
@@ -71,8 +78,9 @@ def _pointer(array):
 class MultiFusedKernels(KernelsBase):
     """The kernel of multi_fused.cu."""
 
-    #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2); benchmarks compare both
-    multi_fused_blocks_per_sm = MULTI_FUSED_BLOCKS_PER_SM
+    #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
+    #: thin graph, MULTI_FUSED_THIN_DEGREE); tests and benchmarks compare them
+    multi_fused_blocks_per_sm = None
     #: lanes a pull row for one word a vertex (MULTI_FUSED_PULL_LANES_BUILT); benchmarks compare them
     multi_fused_pull_lanes = MULTI_FUSED_PULL_LANES
     #: levels kept to the end at most (0: every level's written as it settles); benchmarks compare them
@@ -97,7 +105,8 @@ class MultiFusedKernels(KernelsBase):
         parents_out = cp.empty((rows, k), dtype=cp.int32) if parents else None
         max_levels = max(int(max_levels), 0)
         report = self._multi_fused_report(space, min(max_levels, n) + 3)
-        function = self._function("multi_fused", "ld_multi_bfs_fused", width, self._multi_fused_build(),
+        build = self._multi_fused_build(out_csr)
+        function = self._function("multi_fused", "ld_multi_bfs_fused", width, build,
                                   self._multi_fused_pull_lanes() if width == 1 else width)
         arguments = space["arguments"]
         arguments.pack(
@@ -111,7 +120,7 @@ class MultiFusedKernels(KernelsBase):
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
             _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ,
             min(space["kept"], max_levels + 1) if levels else 0)      # (kept words serve the levels alone)
-        self.launch_cooperative(function, self._multi_fused_blocks(function), MULTI_FUSED_THREADS, 0, arguments)
+        self.launch_cooperative(function, self._multi_fused_blocks(function, build), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
         ran, push, previous, unexplored, started, entered, written = (int(x) for x in head[:7])
         if levels:
@@ -130,8 +139,15 @@ class MultiFusedKernels(KernelsBase):
                              finish_seconds=(written - int(ends[-1] if ran else started)) * 1e-9)
 
     # -- set-up, made once a graph and width ---------------------------------------------------
-    def _multi_fused_build(self):
-        return 1 if self.multi_fused_blocks_per_sm == 1 else 2
+    def _multi_fused_build(self, out_csr):
+        """Blocks a multiprocessor of the build a graph's batch runs: multi_fused_blocks_per_sm,
+        or by the graph's mean out-degree when that is None (one under MULTI_FUSED_THIN_DEGREE)."""
+        forced = self.multi_fused_blocks_per_sm
+        if forced is None:
+            return 1 if out_csr.nnz < MULTI_FUSED_THIN_DEGREE * out_csr.nmajor else MULTI_FUSED_BLOCKS_PER_SM
+        if forced not in (1, 2):
+            raise ValueError(f"multi_fused_blocks_per_sm must be 1, 2 or None (by the graph), got {forced!r}")
+        return forced
 
     def _multi_fused_pull_lanes(self):
         lanes = int(self.multi_fused_pull_lanes)
@@ -139,15 +155,15 @@ class MultiFusedKernels(KernelsBase):
             raise ValueError(f"multi_fused_pull_lanes must be one of {MULTI_FUSED_PULL_LANES_BUILT}, got {lanes}")
         return lanes
 
-    def _multi_fused_blocks(self, function):
-        """Blocks of the cooperative launch: as many as fit at once, up to the build's per
-        multiprocessor (registers, threads and shared memory, as the occupancy calculator counts)."""
+    def _multi_fused_blocks(self, function, build):
+        """Blocks of the cooperative launch: as many as fit at once, up to the build's ``build``
+        per multiprocessor (registers, threads and shared memory, as the occupancy calculator counts)."""
         props = self._props
         regs = -(-max(function.num_regs, 1) // 8) * 8
         by_regs = int(props["regsPerMultiprocessor"]) // (regs * MULTI_FUSED_THREADS)
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // MULTI_FUSED_THREADS
         by_shared = int(props["sharedMemPerMultiprocessor"]) // max(function.shared_size_bytes + 1024, 1)
-        fit = max(1, min(by_regs, by_threads, by_shared, self._multi_fused_build()))
+        fit = max(1, min(by_regs, by_threads, by_shared, build))
         return self._sms * fit
 
     def _multi_fused_space(self, out_csr, in_csr, width):
