@@ -318,10 +318,10 @@ def test_one_launch_one_read(kernels):
 
 
 def test_blocks_by_the_graph(kernels, monkeypatch):
-    """A thin graph (mean out-degree under MULTI_FUSED_THIN_DEGREE: a path) runs one block a
+    """A thin graph (mean out-degree under THIN_DEGREE: a path) runs one block a
     multiprocessor, a Kronecker graph two; multi_fused_blocks_per_sm forces either, and
     anything else is refused before a launch."""
-    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_THIN_DEGREE
+    from lagraph_dist.local.gpu_kernels.base import THIN_DEGREE
     launched = []
     launch = kernels.launch_cooperative
     monkeypatch.setattr(kernels, "launch_cooperative",
@@ -329,7 +329,7 @@ def test_blocks_by_the_graph(kernels, monkeypatch):
     coo = ld.kronecker(10, seed=2).to_scipy().tocoo()
     kronecker = (coo.row.astype(np.int64), coo.col.astype(np.int64), coo.shape[0], False)
     path = path_graph(300)
-    assert coo.nnz >= MULTI_FUSED_THIN_DEGREE * coo.shape[0] and len(path[0]) < MULTI_FUSED_THIN_DEGREE * path[2]
+    assert coo.nnz >= THIN_DEGREE * coo.shape[0] and len(path[0]) < THIN_DEGREE * path[2]
     for graph, per_sm in ((kronecker, 2), (path, 1)):
         check(kernels, graph, [0, 1, 2])
         assert launched[-1] == per_sm * kernels._sms

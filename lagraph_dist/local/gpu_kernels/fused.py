@@ -9,7 +9,7 @@ import numpy as np
 
 from lagraph_dist.core.settings import settings
 from lagraph_dist.local.engine import FusedRecords
-from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, thin_graph
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
                                        FUSED_GIANT_DEGREE, FUSED_NSLOTS,
@@ -17,7 +17,6 @@ from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CL
                                        FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG, THIN_ROW_DEGREE_BITS)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
-FUSED_THIN_DEGREE = 8        # average degree under which the fused grid takes one block an SM
 #: push levels of more out-edges than this leave the cooperative kernel for push.cu's
 #: tile-balanced push, in place between two runs: it reads a big frontier's edges faster than
 #: the kernel's warps (H100: Kronecker 26's third level, 1.33 M edges, 0.57 ms inside the
@@ -250,7 +249,7 @@ class FusedKernels(KernelsBase):
         block clusters, that build launches in clusters (``fused_cluster_levels``), as many
         blocks as whole clusters fit at once (:meth:`_clustered_blocks`)."""
         n, nnz = space["n"], space["nnz"]
-        wanted = self.fused_blocks_per_sm or (1 if nnz < FUSED_THIN_DEGREE * n else max(FUSED_BUILDS))
+        wanted = self.fused_blocks_per_sm or (1 if thin_graph(nnz, n) else max(FUSED_BUILDS))
         build = min((b for b in FUSED_BUILDS if b >= wanted), default=max(FUSED_BUILDS))
         thin = self._thin(space, out_csr, build)
         if self.fused_cluster_levels and self._clusters and thin:

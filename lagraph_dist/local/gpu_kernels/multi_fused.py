@@ -7,7 +7,7 @@ import struct
 import numpy as np
 
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
-from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, thin_graph
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 
 MULTI_FUSED_CLOCK = "device %globaltimer"     # what times each level (the kernel's stamps)
@@ -24,13 +24,6 @@ MULTI_FUSED_RECORDS_READ = 1024
 #: blocks a multiprocessor of the launch's build (multi_fused.cu's BLOCKS: 2 spills a few
 #: registers for twice the warps in flight), for a graph whose levels are wide
 MULTI_FUSED_BLOCKS_PER_SM = 2
-#: mean out-degree under which a graph's levels are thin (a mesh's, a road's, a path's: many
-#: levels of few vertices), so that its batch runs one block a multiprocessor: a level's fixed
-#: cost (its dependent steps and grid barrier, 11-15 us) is what such a search pays, and fewer,
-#: roomier blocks pay it faster. One H200, 64 sources, in one run (docs/notes/gpu-multi-source.md):
-#: the 10,000-vertex path 134 -> 95 ms, a 100 x 100 mesh 4.04 -> 2.98; Kronecker graphs (mean
-#: degree 24-28) keep two (Kronecker 16: 0.55 ms at two blocks a multiprocessor, 0.68 at one)
-MULTI_FUSED_THIN_DEGREE = 8
 #: lanes that read a pull row together when a vertex has one word (multi_fused.cu's PULL_LANES;
 #: Kronecker 22, 64 sources, one H200: 1, 2, 4, 8 lanes gave 5.89, 5.81, 6.04, 7.38 ms a batch)
 MULTI_FUSED_PULL_LANES = 2
@@ -79,7 +72,7 @@ class MultiFusedKernels(KernelsBase):
     """The kernel of multi_fused.cu."""
 
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
-    #: thin graph, MULTI_FUSED_THIN_DEGREE); tests and benchmarks compare them
+    #: thin graph, base.thin_graph); tests and benchmarks compare them
     multi_fused_blocks_per_sm = None
     #: lanes a pull row for one word a vertex (MULTI_FUSED_PULL_LANES_BUILT); benchmarks compare them
     multi_fused_pull_lanes = MULTI_FUSED_PULL_LANES
@@ -141,10 +134,10 @@ class MultiFusedKernels(KernelsBase):
     # -- set-up, made once a graph and width ---------------------------------------------------
     def _multi_fused_build(self, out_csr):
         """Blocks a multiprocessor of the build a graph's batch runs: multi_fused_blocks_per_sm,
-        or by the graph's mean out-degree when that is None (one under MULTI_FUSED_THIN_DEGREE)."""
+        or by the graph when that is None (one on a thin graph: base.thin_graph)."""
         forced = self.multi_fused_blocks_per_sm
         if forced is None:
-            return 1 if out_csr.nnz < MULTI_FUSED_THIN_DEGREE * out_csr.nmajor else MULTI_FUSED_BLOCKS_PER_SM
+            return 1 if thin_graph(out_csr.nnz, out_csr.nmajor) else MULTI_FUSED_BLOCKS_PER_SM
         if forced not in (1, 2):
             raise ValueError(f"multi_fused_blocks_per_sm must be 1, 2 or None (by the graph), got {forced!r}")
         return forced
