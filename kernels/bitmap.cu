@@ -81,6 +81,25 @@ extern "C" __global__ void ld_single_entries(int id, i64 nwords, int count, u32*
     if (list_ids) { list_ids[0] = id; ld_store_value(list_values, 0, bits0, size0); }
 }
 
+// Rows first .. first + count - 1 of a batch's levels from its bit planes (the fused multi-source
+// search's: `planes` (nplanes, rows, words) uint64, plane 0 the reached bits, plane 1 + p the
+// bits whose depth has bit p; search c is bit c % 64 of word c / 64) into `out` (count, k)
+// int32, -1 where unreached: a thread an element, so the writes are coalesced and a word's 64
+// readers share its load.
+extern "C" __global__ void ld_level_planes_rows(const u64* __restrict__ planes, i64 nplanes, i64 rows, i64 words,
+                                                i64 k, i64 first, i64 count, int* __restrict__ out) {
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < count * k; i += (i64)gridDim.x * blockDim.x) {
+        const i64 at = (first + i / k) * words + (i % k) / 64;
+        const int bit = (int)((i % k) % 64);
+        int depth = -1;
+        if ((planes[at] >> bit) & 1ull) {
+            depth = 0;
+            for (i64 p = 1; p < nplanes; ++p) depth |= (int)((planes[p * rows * words + at] >> bit) & 1ull) << (p - 1);
+        }
+        out[i] = depth;
+    }
+}
+
 #ifdef LD_NVCC_CHECK   // every value type's assignment
 #define LD_ASSIGN(V) template __global__ void ld_assign_from_list<V>(const int*, i64, const V*, const V*, V, int, \
     u32*, V*);

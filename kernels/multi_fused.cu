@@ -39,7 +39,9 @@
 // list, made once a graph) by groups of their own, claiming with atomicOr, so that a hub's
 // thousands of in-edges are read by many groups at once.
 //
-// Outputs: levels / parents int32 (rows, k), row v's k values contiguous. A parent is written
+// Outputs: levels / parents int32 (rows, k), row v's k values contiguous; or the levels as bit
+// planes (1 + P, rows, W) uint64: plane 0 the reached bits, plane 1 + p the bits whose depth
+// has bit p (a run that keeps every level's frontier words to its end). A parent is written
 // by the finder of its bit; the levels of the first a.kept depths, and the -1 of what was never
 // reached, by the end pass (ld_mf_write_rows, whole rows); a deeper F_L's as it settles at the
 // start of level L (a warp a vertex, coalesced along the row), so that every element is
@@ -107,6 +109,7 @@ struct ld_mf_args {
     i64 rule_mode; double alpha; double beta; double rule_n; i64 rule_push; i64 rule_previous;
     i64 rule_unexplored; i64 nnz; i64 max_levels;
     u64* report; u64* mirror; i64 mirror_levels; i64 kept;
+    u64* planes;    // the levels as bit planes instead of rows (null: rows): (1 + planes, rows, W)
 };
 
 // lagraph_dist.core.direction.DirectionRule.choose with the unexplored edges handed over (the
@@ -697,7 +700,9 @@ __device__ __forceinline__ void ld_mf_store4(int* row, int c, int valid, bool al
 // reached the vertex (rows past n: everywhere; parents too), what a deeper level's settle wrote
 // elsewhere. (Handing each row's bits to the lanes by shuffles took some 36 instructions a
 // column; a lane writing its own word's 64 columns, 16 stores 256 bytes apart across the lanes,
-// took 2.5 times as long as that.)
+// took 2.5 times as long as that.) A run asked for bit planes (a.planes, a.levels null; every
+// level kept: the host caps its levels at a.kept) stores each lane's reached word and its
+// planes as they are instead: a few words a vertex where the rows are 32 bits a search.
 #define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128, which multi_fused.py's
                                    // MULTI_FUSED_KEPT_LEVELS and _multi_fused_kept enforce
 template <int W>
@@ -725,6 +730,11 @@ __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp,
 #pragma unroll
                 for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (((first + i) >> p) & 1) plane[p] |= words[i];
             }
+        }
+        if (a.planes && mine < a.rows) {          // plane 0 the reached bits, 1 + p the depths' bit p
+            a.planes[mine * W + j] = reached;
+#pragma unroll
+            for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (p < planes) a.planes[((1 + p) * a.rows + mine) * W + j] = plane[p];
         }
         reached = ld_mf_transpose_nibbles(reached, lane);
         if (a.levels) {                                                   // (uniform: the planes' shuffles)

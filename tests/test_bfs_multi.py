@@ -17,6 +17,7 @@ from lagraph_dist.algebra import memory
 from lagraph_dist.algebra import multi
 from lagraph_dist.local import wire
 from lagraph_dist.comm.grid import IdMap
+from lagraph_dist.local.engine import LevelPlanes
 from lagraph_dist.local.parts import LocalCSR
 from extras_checks import check_tree, hop_levels, truncated
 from helpers import (BACKENDS, DIRECTIONS, data_file, data_params, edge_graphs, edges_to_scipy, needs_mpi,
@@ -147,7 +148,7 @@ def test_wide_fused_batches(backend, count):
 
 def _first_rows(res, k):
     """A MultiBFSResult of the first k rows of ``res``'s first batch."""
-    cut = [None if rows is None else multi.DenseRows(rows.n, rows.grid, rows.backend, [rows.blocks[0][:, :k]])
+    cut = [None if rows is None else multi.DenseRows(rows.n, rows.grid, rows.backend, [next(rows.tables())[:, :k]])
            for rows in (res.levels, res.parents)]
     return ld.MultiBFSResult(res.sources[:k], *cut, res.stats, [k])
 
@@ -498,7 +499,8 @@ def test_gpu_offloads_batches_when_the_device_is_short(monkeypatch):
     monkeypatch.setattr(A.backend, "free_device_bytes", lambda: (room, room))
     res = ld.bfs_multi(A, sources)
     assert res.widths == [30, 30, 30, 30, 19]
-    assert all(isinstance(block, np.ndarray) for block in res.levels.blocks[:-1])
+    assert all(isinstance(block.words if isinstance(block, LevelPlanes) else block, np.ndarray)
+               for block in res.levels.blocks[:-1])
     check_rows(A, S, sources, res)
 
 

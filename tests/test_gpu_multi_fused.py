@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes, level_planes_rows
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 from extras_checks import check_tree, hop_levels, truncated
 from helpers import edges_to_scipy
@@ -32,6 +32,10 @@ def kernels():
 
 
 def host(array):
+    """A run's output on the host; levels kept as bit planes made into their (rows, k) table
+    (by the host's numpy, which tests/test_level_planes.py checks on its own)."""
+    if isinstance(array, LevelPlanes):
+        return level_planes_rows(LevelPlanes(host(array.words), array.k), 0, array.shape[0])
     return array.get() if hasattr(array, "get") else np.asarray(array)
 
 
@@ -132,12 +136,16 @@ def hub_graph(seed):
     return src[keep].astype(np.int64), dst[keep].astype(np.int64), n, False
 
 
-@pytest.fixture(params=[None, 1, 2], ids=["blocks by the graph", "one block an SM", "two blocks an SM"])
+@pytest.fixture(params=[(None, None), (1, None), (2, None), (None, True)],
+                ids=["by the graph", "one block an SM", "two blocks an SM", "levels as planes"])
 def blocks_per_sm(request, kernels, monkeypatch):
-    """Each test with the build the graph picks (these graphs are thin: one block a
-    multiprocessor) and with each build forced."""
-    monkeypatch.setattr(kernels, "multi_fused_blocks_per_sm", request.param)
-    return request.param
+    """Each test with the build and the levels' form the graph picks (these graphs are thin:
+    one block a multiprocessor, levels as rows), with each build forced, and with the levels
+    kept as bit planes."""
+    blocks, planes = request.param
+    monkeypatch.setattr(kernels, "multi_fused_blocks_per_sm", blocks)
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", planes)
+    return blocks
 
 
 @pytest.mark.parametrize("name", sorted(GRAPHS))
@@ -171,14 +179,18 @@ def path_graph(n=120):
     return np.arange(n - 1, dtype=np.int64), np.arange(1, n, dtype=np.int64), n, False
 
 
+@pytest.mark.parametrize("planes", [False, True], ids=["rows", "planes"])
 @pytest.mark.parametrize("kept", [0, 1, 3, 32])
 @pytest.mark.parametrize("name", sorted(GRAPHS) + ["path"])
-def test_every_number_of_kept_levels(kernels, kept, name):
+def test_every_number_of_kept_levels(kernels, kept, name, planes, monkeypatch):
     """The levels a run keeps to its end (written then, row by row) and the deeper ones (written
     as they settle) meet without a gap or a double: none kept, a few (the frontier slots'
     rotation starts after them), all of a shallow graph's, and a path deeper than any; one
-    word and several, with a depth limit inside the kept ones and past them."""
+    word and several, with a depth limit inside the kept ones and past them. Levels asked for
+    as bit planes: a run deeper than its kept levels runs again writing rows (fewer than two
+    kept: rows at once)."""
     graph = path_graph() if name == "path" else GRAPHS[name]()
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", planes)
     before = kernels.multi_fused_kept_levels
     kernels.multi_fused_kept_levels = kept
     try:
@@ -383,3 +395,78 @@ def test_against_the_cpu_twin(kernels, name):
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
     assert results[0][2] == results[1][2]
+
+
+def clique_chain(cliques=100, size=10):
+    """Cliques of ``size`` vertices in a chain, the last vertex of each joined to the first of
+    the next (undirected): not thin (mean out-degree above 8), two levels a clique deep."""
+    src, dst = [], []
+    for c in range(cliques):
+        members = np.arange(c * size, (c + 1) * size)
+        a, b = np.meshgrid(members, members)
+        keep = a != b
+        src.append(a[keep])
+        dst.append(b[keep])
+        if c + 1 < cliques:
+            src.append([members[-1]])
+            dst.append([members[-1] + 1])
+    src, dst = np.concatenate(src).astype(np.int64), np.concatenate(dst).astype(np.int64)
+    return src, dst, cliques * size, True
+
+
+def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
+    """By the graph: a graph that is not thin keeps its levels as bit planes (as many depth
+    planes as its depths take), a thin one as rows; forced either way; the levels the same."""
+    from lagraph_dist.local.gpu_kernels.base import thin_graph
+    dense = random_graph(5, 400, 4000, symmetrize=True)
+    thin = GRAPHS["undirected"]()
+    assert not thin_graph(2 * 4000, 400) and thin_graph(2 * 1000, 500)
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", None)
+    res = check(kernels, dense, np.arange(70), mode="auto")
+    expected = hop_levels(edges_to_scipy(*dense), np.arange(70))
+    # (the run's frontiers: depths 0 .. max, and the empty one it stops at)
+    assert isinstance(res.levels, LevelPlanes) and res.levels.depth_planes == int(expected.max() + 1).bit_length()
+    assert not isinstance(check(kernels, thin, np.arange(70), mode="auto").levels, LevelPlanes)
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", False)
+    assert not isinstance(check(kernels, dense, np.arange(70), mode="auto").levels, LevelPlanes)
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", "yes")
+    with pytest.raises(ValueError, match="multi_fused_level_planes"):
+        run(kernels, dense, [0, 1])
+
+
+def test_deeper_than_the_kept_planes_runs_again_as_rows(kernels, monkeypatch):
+    """A graph that is not thin but deeper than its kept levels: the planes' run stops at them
+    and the batch runs again writing rows (two launches), which grows the kept levels; once a
+    run is deeper than the most a workspace keeps, its batches run as rows at once."""
+    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_LEVELS
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", None)
+    kernels._multi_fused_cache = None
+    chain = clique_chain()                       # about 200 levels from vertex 0
+    launches = []
+    for _ in range(3):
+        before = kernels.launches
+        res = check(kernels, chain, [0, 5, 0, 999], mode="auto")
+        launches.append(kernels.launches - before)
+        assert not isinstance(res.levels, LevelPlanes)
+    assert launches == [2, 2, 1]
+    assert kernels._multi_fused_cache[1]["kept"] == MULTI_FUSED_KEPT_LEVELS
+    shallow = check(kernels, chain, [0, 5], mode="auto", depth_limit=20, parents=False)
+    assert not isinstance(shallow.levels, LevelPlanes)          # (rows on this graph from now on)
+    kernels._multi_fused_cache = None
+    assert isinstance(check(kernels, chain, [0, 5], mode="auto", depth_limit=20).levels, LevelPlanes)
+
+
+@pytest.mark.parametrize("k", [1, 63, 64, 65, 200, 512])
+def test_level_planes_rows_kernel_equals_numpy(kernels, k):
+    """bitmap.cu's rows from bit planes against the host's numpy (tests/test_level_planes.py),
+    on random words, every number of depth planes, whole and in slices."""
+    import cupy as cp
+    rng = np.random.default_rng(k)
+    width = -(-k // 64)
+    for depth_planes in range(8):
+        words = rng.integers(0, 1 << 63, size=(1 + depth_planes, 300, width), dtype=np.int64).view(np.uint64)
+        planes = LevelPlanes(cp.asarray(words), k)
+        for start, stop in ((0, 300), (7, 8), (100, 300), (5, 5)):
+            got = kernels.level_planes_rows(planes, start, stop)
+            assert got.dtype == cp.int32 and got.shape == (stop - start, k)
+            np.testing.assert_array_equal(got.get(), level_planes_rows(LevelPlanes(words, k), start, stop))

@@ -43,7 +43,8 @@ from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
-from lagraph_dist.local.engine import MULTI_RECORD_FIELDS, FusedRecords, MultiTarget, PathDependencies
+from lagraph_dist.local.engine import (MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies,
+                                       level_planes_rows)
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
@@ -55,7 +56,7 @@ from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 
 __all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "path_dependencies",
            "dependencies_fusable", "dependencies_batch", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
-           "sources_frontier", "masked_vxm", "full_mask"]
+           "sources_frontier", "masked_vxm", "full_mask", "block_rows", "block_on_host"]
 
 #: Searches a frontier matrix holds at most: the bits of one word.
 MAX_WIDTH = 64
@@ -164,11 +165,31 @@ def _gather_blocks(local, n, grid, backend):
     return out
 
 
+def block_rows(block, backend, start=0, stop=None):
+    """Rows ``start .. stop - 1`` of a batch's block as a (rows, width) int32 table where the
+    block lives: a table's own slice, or a :class:`LevelPlanes` block's rows made from its
+    planes (by numpy on the host, by the backend's kernels on its device)."""
+    if not isinstance(block, LevelPlanes):
+        return block[start:stop]
+    stop = block.shape[0] if stop is None else stop
+    if isinstance(block.words, np.ndarray):
+        return level_planes_rows(block, start, stop)
+    return backend.kernels.level_planes_rows(block, start, stop)
+
+
+def block_on_host(block, backend):
+    """A batch's block (a table, or :class:`LevelPlanes`) moved to host memory."""
+    if isinstance(block, LevelPlanes):
+        return block if isinstance(block.words, np.ndarray) else LevelPlanes(backend.to_host(block.words), block.k)
+    return block if isinstance(block, np.ndarray) else backend.to_host(block)
+
+
 class DenseRows:
     """k x n int64 rows (levels or parents of k searches), one (block_len, width) block a batch
     on each rank (on the backend's device, or in host memory), -1 where a search did not reach
-    a vertex. A fused run's blocks hold int32 (its ids and depths fit: one process); what comes
-    out is int64."""
+    a vertex. A fused run's blocks hold int32 (its ids and depths fit: one process), or its
+    levels as :class:`~lagraph_dist.local.engine.LevelPlanes` (a few words a vertex; rows are
+    made from them where they are read); what comes out is int64."""
 
     def __init__(self, n, grid, backend, blocks):
         self.n, self.grid, self.backend = n, grid, backend
@@ -196,8 +217,14 @@ class DenseRows:
         raise IndexError(f"row index out of range for {self.shape[0]} rows")
 
     def _gathered(self, block):
-        host = block if isinstance(block, np.ndarray) else self.backend.to_host(block)
-        return _gather_blocks(host, self.n, self.grid, self.backend)
+        return _gather_blocks(block_rows(block_on_host(block, self.backend), self.backend), self.n, self.grid,
+                              self.backend)
+
+    def tables(self):
+        """Each batch's block as a (block_len, width) int32 table where it lives, one at a time
+        (a block of planes made into rows as it is reached)."""
+        for block in self.blocks:
+            yield block_rows(block, self.backend)
 
     @collective("monoids", "nvals")
     def reduce_rows(self, *monoids, nvals=False) -> tuple:
@@ -223,7 +250,7 @@ class DenseRows:
     def _reduce_block(self, block, rows, kinds):
         """This rank's (k_batch,) int64 reductions of one batch's block over its first ``rows``
         rows (the rest pad the block), one per monoid kind, then the entries' counts."""
-        xp = np if isinstance(block, np.ndarray) else self.backend.xp
+        xp = np if isinstance(block.words if isinstance(block, LevelPlanes) else block, np.ndarray) else self.backend.xp
         width = block.shape[1]
         found = [xp.full(width, m.identity_of(np.int64), dtype=np.int64) for m in kinds]
         counts = xp.zeros(width, dtype=np.int64)
@@ -232,7 +259,7 @@ class DenseRows:
         # or a vertex id): the narrower sums read a 2-core host's memory 1.5x faster
         narrow = np.int32 if step * max(self.n, 1) < 2**31 else np.int64
         for first in range(0, rows, step):
-            part = block[first:min(rows, first + step)]
+            part = block_rows(block, self.backend, first, min(rows, first + step))
             here = (part >= 0).sum(axis=0, dtype=narrow)
             for k, m in enumerate(kinds):
                 found[k] = _combine_slice(xp, m.kind, found[k], part, here, narrow)
@@ -451,7 +478,7 @@ def path_dependencies(A, levels, *, endpoints=False):
     backend = A.backend
     totals, reached = backend.xp.zeros(A.n, dtype=np.float64), []
     room = memory.sweep_join_room(backend) if len(levels.blocks) > 1 else 0     # (free memory read only to join)
-    for block in _sweep_groups(levels.blocks, dependencies_batch(A), backend.xp, room):
+    for block in _sweep_groups(levels.tables(), dependencies_batch(A), backend.xp, room):
         reads, launches, started = backend.device_reads, backend.kernel_launches, time.perf_counter()
         found, count, examined = backend.kernels.path_dependencies(orient.push_csr, orient.pull_csr_of(), block,
                                                                    endpoints=endpoints)

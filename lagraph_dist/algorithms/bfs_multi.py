@@ -27,8 +27,8 @@ from lagraph_dist.core.direction import DEFAULT_BETA, DEFAULT_MULTI_ALPHA, Direc
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.algebra import memory
-from lagraph_dist.algebra.multi import (DenseRows, batch_most, fused_multi_search, multi_fusable, repeat_masked_mxm,
-                                        sources_frontier)
+from lagraph_dist.algebra.multi import (DenseRows, batch_most, block_on_host, fused_multi_search, multi_fusable,
+                                        repeat_masked_mxm, sources_frontier)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.algebra.levels import RepeatLimits
 from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
@@ -123,7 +123,8 @@ def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host):
         level_block, parent_block, levels_run = fused_multi_search(A, sources, levels=levels, parents=parents,
                                                                    rule=rule, max_levels=last_depth)
         if on_host:
-            level_block, parent_block = (None if b is None else A.backend.to_host(b) for b in (level_block, parent_block))
+            level_block, parent_block = (None if b is None else block_on_host(b, A.backend)
+                                         for b in (level_block, parent_block))
     else:
         frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)
         _, levels_run = repeat_masked_mxm(frontier, A, visited, limits=RepeatLimits(max_levels=last_depth), rule=rule)

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 __all__ = ["Kernels", "DeviceKernels", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
-           "MultiTarget", "FusedRecords"]
+           "MultiTarget", "FusedRecords", "LevelPlanes", "level_planes_rows"]
 
 #: a rule of :meth:`Kernels.check_edges` that no edge broke
 EDGE_RULE_NONE = np.uint64(np.iinfo(np.uint64).max)
@@ -115,12 +115,49 @@ class FusedRecords:
 
 
 @dataclass
+class LevelPlanes:
+    """A batch's levels as bit planes, the way a fused multi-source run keeps them: ``words``
+    (1 + P, rows, W) uint64 (numpy or the device's), search c being bit c % 64 of word c // 64
+    of a row; plane 0 holds the bits of the searches that reached the vertex, plane 1 + p those
+    whose depth has bit p. A row of k searches is W words a plane, P + 1 planes for depths below
+    2^P, where the (rows, k) int32 table is 32 bits a search: the batch writes a few words a
+    vertex, and the table is made only where it is read (:func:`level_planes_rows`, the kernel
+    sets' ``level_planes_rows``)."""
+
+    words: Array
+    k: int
+
+    @property
+    def shape(self):
+        """The table's shape, (rows, k)."""
+        return (int(self.words.shape[1]), self.k)
+
+    @property
+    def depth_planes(self) -> int:
+        return int(self.words.shape[0]) - 1
+
+
+def level_planes_rows(planes: LevelPlanes, start: int, stop: int) -> np.ndarray:
+    """Rows ``start .. stop - 1`` of ``planes``' levels (numpy words) as a (stop - start, k)
+    int32 table, -1 where a search did not reach the vertex."""
+    words = np.ascontiguousarray(planes.words[:, start:stop, :], dtype="<u8")      # (little-endian bytes)
+    nplanes, rows = words.shape[0], words.shape[1]
+    bytes_ = words.view(np.uint8).reshape(nplanes, rows, 8 * words.shape[2])
+    bits = np.unpackbits(bytes_, axis=2, bitorder="little")[:, :, :planes.k]
+    depths = np.zeros((rows, planes.k), dtype=np.int32)
+    for p in range(1, nplanes):
+        depths |= bits[p].astype(np.int32) << (p - 1)
+    return np.where(bits[0].astype(bool), depths, np.int32(-1))
+
+
+@dataclass
 class MultiFusedRun:
     """What one fused multi-source run returns.
 
     ``levels`` / ``parents``: (rows, k) int32 arrays on the backend's device (None when not
     asked for), row v column i the level / parent (global id) of vertex v in search i, -1 where
-    search i did not reach v. ``counts``: int64 numpy (levels run, 5), columns
+    search i did not reach v; or ``levels`` as :class:`LevelPlanes` where the kernel set keeps
+    them so (the GPU's, on a graph that is not thin). ``counts``: int64 numpy (levels run, 5), columns
     :data:`MULTI_RECORD_FIELDS`: the level's input entries ((search, vertex) pairs), entries
     discovered, matrix entries read, 1 for a push level / 0 for pull, and the vertices of the
     next frontier (those with some search's bit). ``seconds``: float64 numpy (levels run,), each
@@ -241,6 +278,10 @@ class Kernels(Protocol):
                         parents: bool, rule, max_levels: int) -> MultiFusedRun:
         """Up to MULTI_FUSED_MAX_WIDTH searches from ``sources``, every level in one call, in
         the directions ``rule`` (a stock DirectionRule, its state updated) gives."""
+
+    def level_planes_rows(self, planes: LevelPlanes, start: int, stop: int) -> Array:
+        """Rows ``start .. stop - 1`` of a batch's levels kept as ``planes`` (in this set's
+        memory) as a (stop - start, k) int32 table, -1 where unreached."""
 
     # Graph500 Kronecker edges (kronecker.cu)
     def kronecker_edges(self, first: int, count: int, scale: int, level_keys: np.ndarray, thresholds: np.ndarray,

@@ -40,6 +40,7 @@ from lagraph_dist.local.cpu_kernels.edge_rules import check_edges
 from lagraph_dist.local.cpu_kernels.kronecker import kronecker_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
+from lagraph_dist.local.engine import level_planes_rows
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
 from lagraph_dist.local.cpu_kernels.push import push_spmspv
 from lagraph_dist.local import parts
@@ -54,6 +55,7 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "bfs_fused", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
+           "level_planes_rows",
            "path_dependencies", "dependencies_batch", "connected_components", "check_edges", "kronecker_edges",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "set_kernel_threads",

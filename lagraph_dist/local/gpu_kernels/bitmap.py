@@ -51,6 +51,20 @@ class BitmapKernels(KernelsBase):
                 (self._blocks(nwords * 32),), (THREADS,), (words, np.int64(nwords), inclusive - counts, ids))
         return ids
 
+    def level_planes_rows(self, planes, start, stop):
+        """Rows ``start .. stop - 1`` of a batch's levels kept as ``planes`` (device words) as a
+        (stop - start, k) int32 table (bitmap.cu's ld_level_planes_rows)."""
+        cp = self.cp
+        nplanes, rows, words = planes.words.shape
+        count = max(int(stop) - int(start), 0)
+        out = cp.empty((count, planes.k), dtype=cp.int32)
+        if count and planes.k:
+            self._function("bitmap", "ld_level_planes_rows")(
+                (self._blocks(count * planes.k),), (THREADS,),
+                (planes.words, np.int64(nplanes), np.int64(rows), np.int64(words), np.int64(planes.k),
+                 np.int64(start), np.int64(count), out))
+        return out
+
     def popcount(self, words):
         """Set bits of ``words`` (reads one number back)."""
         cp = self.cp

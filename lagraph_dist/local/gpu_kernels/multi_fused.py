@@ -6,7 +6,7 @@ import struct
 
 import numpy as np
 
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes, MultiFusedRun
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, thin_graph
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 
@@ -52,7 +52,7 @@ MULTI_FUSED_ARGUMENTS = (
     ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
     ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
     ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
-    ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("kept", "q"))
+    ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("kept", "q"), ("planes", "Q"))
 _PACKING = struct.Struct("<" + "".join(kind for _, kind in MULTI_FUSED_ARGUMENTS))
 
 
@@ -68,6 +68,22 @@ def _pointer(array):
     return 0 if array is None else array.data.ptr
 
 
+_DISCOVERED = MULTI_RECORD_FIELDS.index("discovered")
+
+
+def _depth_planes(frontiers):
+    """Bit planes the depths of ``frontiers`` levels (0 .. frontiers - 1) take (the kernel's
+    end pass counts them the same way)."""
+    return max(int(frontiers) - 1, 0).bit_length()
+
+
+def _deeper_than_run(run, capped, max_levels):
+    """Whether a run capped at ``capped`` levels, short of ``max_levels``, stopped with a
+    frontier left (its last level discovered entries): the searches go deeper than it kept."""
+    ran = run.counts.shape[0]
+    return capped < max_levels and ran == capped and ran > 0 and run.counts[-1, _DISCOVERED] > 0
+
+
 class MultiFusedKernels(KernelsBase):
     """The kernel of multi_fused.cu."""
 
@@ -78,25 +94,67 @@ class MultiFusedKernels(KernelsBase):
     multi_fused_pull_lanes = MULTI_FUSED_PULL_LANES
     #: levels kept to the end at most (0: every level's written as it settles); benchmarks compare them
     multi_fused_kept_levels = MULTI_FUSED_KEPT_LEVELS
+    #: a run's levels as bit planes (True), as rows (False), or None: by the graph
+    #: (:meth:`_multi_fused_planes`); tests and benchmarks compare them
+    multi_fused_level_planes = None
 
     def multi_bfs_fused(self, out_csr, in_csr, sources, out_degree, *, rows, levels, parents, rule,
                         max_levels) -> MultiFusedRun:
         """All searches from ``sources`` (int64 numpy, one a search, repeats allowed) in one
         cooperative launch: levels / parents (rows, k) int32 on the device when asked for, -1 where
-        unreached; per level the counts of MULTI_RECORD_FIELDS and its device time. ``rule`` (a
+        unreached, or the levels as :class:`LevelPlanes` where :meth:`_multi_fused_planes` keeps
+        them so; per level the counts of MULTI_RECORD_FIELDS and its device time. ``rule`` (a
         DirectionRule) chooses each level's direction on the device and is left as its choose
-        would have left it; at most ``max_levels`` levels run. One device read."""
-        cp = self.cp
+        would have left it; at most ``max_levels`` levels run. One device read (two launches and
+        reads where a run kept as planes turns out deeper than its kept levels: then it runs
+        again writing rows)."""
         sources = np.asarray(sources, dtype=np.int64)
-        k = int(sources.shape[0])
-        width = multi_fused_width(k)
-        n = out_csr.nmajor
-        if rows < n:
-            raise ValueError(f"rows ({rows}) must be at least n ({n})")
+        width = multi_fused_width(int(sources.shape[0]))
+        if rows < out_csr.nmajor:
+            raise ValueError(f"rows ({rows}) must be at least n ({out_csr.nmajor})")
         space = self._multi_fused_space(out_csr, in_csr, width)
-        levels_out = cp.empty((rows, k), dtype=cp.int32) if levels else None
-        parents_out = cp.empty((rows, k), dtype=cp.int32) if parents else None
         max_levels = max(int(max_levels), 0)
+        if levels and self._multi_fused_planes(out_csr, space, max_levels):
+            state = (rule.push, rule.previous, rule.unexplored)
+            capped = min(max_levels, space["kept"] - 1)
+            run = self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "planes", parents, rule,
+                                           capped)
+            if not _deeper_than_run(run, capped, max_levels):
+                return run
+            rule.push, rule.previous, rule.unexplored = state
+            kept = space["kept"]
+            run = self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "rows", parents, rule,
+                                           max_levels)
+            space["planes_fit"] = space["kept"] > kept      # (the slots grew to its depth, or rows from now on)
+            return run
+        return self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "rows" if levels else None,
+                                        parents, rule, max_levels)
+
+    def _multi_fused_planes(self, out_csr, space, max_levels):
+        """Whether a run keeps its levels as bit planes (the kernel's end pass writes a few words a
+        vertex instead of the (rows, k) int32 rows): ``multi_fused_level_planes``, or by the
+        graph when that is None: one that is not thin (base.thin_graph: a thin graph's searches
+        run deep, past the levels a run keeps, and its rows are few), unless a run on it went
+        deeper than the most levels a workspace keeps. A run needs two kept levels at least."""
+        forced = self.multi_fused_level_planes
+        if forced not in (None, True, False):
+            raise ValueError(f"multi_fused_level_planes must be True, False or None (by the graph), got {forced!r}")
+        wanted = (not thin_graph(out_csr.nnz, out_csr.nmajor) and space.get("planes_fit", True)
+                  if forced is None else forced)
+        return wanted and space["kept"] >= 2 and max_levels >= 1
+
+    def _multi_fused_launch(self, out_csr, in_csr, sources, out_degree, space, rows, levels, parents, rule,
+                            max_levels):
+        """One run: ``levels`` "rows", "planes" (every level kept: ``max_levels`` below the kept
+        slots) or None."""
+        cp = self.cp
+        k, n = int(sources.shape[0]), out_csr.nmajor
+        width = multi_fused_width(k)
+        kept = min(space["kept"], max_levels + 1) if levels else 0        # (kept words serve the levels alone)
+        levels_out = cp.empty((rows, k), dtype=cp.int32) if levels == "rows" else None
+        planes_out = (cp.empty((1 + _depth_planes(kept), rows, width), dtype=cp.uint64) if levels == "planes"
+                      else None)
+        parents_out = cp.empty((rows, k), dtype=cp.int32) if parents else None
         report = self._multi_fused_report(space, min(max_levels, n) + 3)
         build = self._multi_fused_build(out_csr)
         function = self._function("multi_fused", "ld_multi_bfs_fused", width, build,
@@ -111,12 +169,12 @@ class MultiFusedKernels(KernelsBase):
             _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
-            _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ,
-            min(space["kept"], max_levels + 1) if levels else 0)      # (kept words serve the levels alone)
+            _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ, kept,
+            _pointer(planes_out))
         self.launch_cooperative(function, self._multi_fused_blocks(function, build), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
         ran, push, previous, unexplored, started, entered, written = (int(x) for x in head[:7])
-        if levels:
+        if levels == "rows":
             self._keep_deeper(space, n, width, ran + 1)
         rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
         if ran > MULTI_FUSED_RECORDS_READ:
@@ -127,8 +185,10 @@ class MultiFusedKernels(KernelsBase):
         counts = records[:, :5].astype(np.int64)
         ends = records[:, 5].astype(np.int64)
         seconds = np.diff(np.concatenate([[started], ends]).astype(np.int64)).astype(np.float64) * 1e-9
-        return MultiFusedRun(levels_out, parents_out, counts, seconds, MULTI_FUSED_CLOCK,
-                             setup_seconds=(started - entered) * 1e-9,
+        if planes_out is not None:                # the planes the run's depths use (the kernel wrote those)
+            planes_out = LevelPlanes(planes_out[:1 + _depth_planes(min(ran + 1, kept))], k)
+        return MultiFusedRun(levels_out if planes_out is None else planes_out, parents_out, counts, seconds,
+                             MULTI_FUSED_CLOCK, setup_seconds=(started - entered) * 1e-9,
                              finish_seconds=(written - int(ends[-1] if ran else started)) * 1e-9)
 
     # -- set-up, made once a graph and width ---------------------------------------------------

@@ -1,0 +1,95 @@
+"""A batch's levels kept as bit planes (lagraph_dist.local.engine.LevelPlanes, what the GPU's fused
+multi-source run writes on a graph that is not thin): the host's rows made from them equal the
+table they encode, whatever the searches, depths and slice; and a DenseRows of such blocks
+reads (to_numpy, row, reduce_rows, betweenness's sweeps) as the same DenseRows of tables does.
+The encoding here is written out bit by bit, apart from the decoding under test."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lagraph_dist as ld
+from lagraph_dist.algebra import multi
+from lagraph_dist.local import cpu_kernels
+from lagraph_dist.local.engine import LevelPlanes, level_planes_rows
+
+
+def encoded(table, depth_planes):
+    """The bit planes of a (rows, k) table of levels (-1: unreached), set bit by bit."""
+    rows, k = table.shape
+    width = max(1, -(-k // 64))
+    words = np.zeros((1 + depth_planes, rows, width), dtype=np.uint64)
+    for v in range(rows):
+        for c in range(k):
+            level = int(table[v, c])
+            if level < 0:
+                continue
+            bit = np.uint64(1) << np.uint64(c % 64)
+            words[0, v, c // 64] |= bit
+            for p in range(depth_planes):
+                if level >> p & 1:
+                    words[1 + p, v, c // 64] |= bit
+    return LevelPlanes(words, k)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 200), st.integers(0, 40), st.integers(0, 6), st.data())
+def test_rows_from_planes_equal_the_table(k, rows, depth_planes, data):
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    table = np.random.default_rng(seed).integers(-1, 1 << depth_planes, size=(rows, k)).astype(np.int32)
+    planes = encoded(table, depth_planes)
+    assert planes.shape == (rows, k) and planes.depth_planes == depth_planes
+    got = level_planes_rows(planes, 0, rows)
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, table)
+    start = data.draw(st.integers(0, rows))
+    stop = data.draw(st.integers(start, rows))
+    np.testing.assert_array_equal(level_planes_rows(planes, start, stop), table[start:stop])
+
+
+def test_the_cpu_kernel_set_makes_rows_the_same_way():
+    table = np.array([[-1, 0, 3], [2, -1, 1]], dtype=np.int32)
+    np.testing.assert_array_equal(cpu_kernels.level_planes_rows(encoded(table, 2), 0, 2), table)
+
+
+def as_planes(rows, depth_planes=None):
+    """The DenseRows ``rows`` with each table block encoded as bit planes."""
+    blocks = []
+    for block in rows.blocks:
+        planes = depth_planes if depth_planes is not None else int(block.max() + 1).bit_length()
+        blocks.append(encoded(block, planes))
+    return multi.DenseRows(rows.n, rows.grid, rows.backend, blocks)
+
+
+@pytest.fixture(scope="module")
+def searched():
+    A = ld.kronecker(7, seed=3, backend="cpu")
+    sources = np.random.default_rng(1).integers(0, A.n, 150)
+    return A, ld.bfs_multi(A, sources, parents=False, batch_size=64).levels
+
+
+def test_dense_rows_of_planes_read_as_the_tables(searched):
+    A, tables = searched
+    planes = as_planes(tables)
+    assert [type(b) for b in planes.blocks] == [LevelPlanes] * 3 and planes.shape == tables.shape
+    np.testing.assert_array_equal(planes.to_numpy(), tables.to_numpy())
+    for i in (0, 63, 64, 149):
+        np.testing.assert_array_equal(planes.row(i), tables.row(i))
+    for want, got in zip(tables.reduce_rows("max", "plus", "min", nvals=True),
+                         planes.reduce_rows("max", "plus", "min", nvals=True)):
+        np.testing.assert_array_equal(got, want)
+    for table, made in zip(tables.blocks, planes.tables()):
+        np.testing.assert_array_equal(made, table)
+
+
+def test_more_planes_than_the_depths_take_read_the_same(searched):
+    A, tables = searched
+    np.testing.assert_array_equal(as_planes(tables, depth_planes=7).to_numpy(), tables.to_numpy())
+
+
+def test_betweenness_sweeps_read_planes_as_tables(searched):
+    A, tables = searched
+    want, reached = multi.path_dependencies(A, tables)
+    got, got_reached = multi.path_dependencies(A, as_planes(tables))
+    np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
+    np.testing.assert_array_equal(got_reached, reached)
