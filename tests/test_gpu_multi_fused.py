@@ -371,7 +371,7 @@ def test_kronecker_rows_equal_ld_bfs(kernels):
     rule = DirectionRule("auto", A.n, A.nvals)
     res = kernels.multi_bfs_fused(A.block.by_col, A.block.by_row, sources, degrees, rows=A.block.by_col.nmajor,
                                   levels=True, parents=True, rule=rule, max_levels=A.n)
-    levels = res.levels.get()
+    levels = host(res.levels)
     for i in (0, 1, 150, 299):
         np.testing.assert_array_equal(levels[:A.n, i], ld.bfs(A, int(sources[i]), parents=False).levels.to_numpy())
     assert set(res.counts[:, 3].tolist()) == {0, 1}                # both directions ran

@@ -184,6 +184,31 @@ def block_on_host(block, backend):
     return block if isinstance(block, np.ndarray) else backend.to_host(block)
 
 
+#: the bytes of table a block of planes is made into at once on its way to the host: on the
+#: device a slice is copied out as it is made; numpy's temporaries stay in the cache
+_HOST_TABLE_SLICE_BYTES = {"device": 1 << 28, "host": 1 << 20}
+
+
+def host_table(block, backend):
+    """A batch's block as a (rows, width) int32 numpy table: a table copied; planes made into
+    rows slice by slice where they are (on the device, many times faster than numpy on the
+    host), each slice copied out as it is made."""
+    if not isinstance(block, LevelPlanes):
+        return block_on_host(block, backend)
+    rows, width = block.shape
+    on_device = not isinstance(block.words, np.ndarray)
+    out = np.empty((rows, width), dtype=np.int32)
+    step = max(1, _HOST_TABLE_SLICE_BYTES["device" if on_device else "host"] // (4 * max(width, 1)))
+    for start in range(0, rows, step):
+        stop = min(rows, start + step)
+        piece = block_rows(block, backend, start, stop)
+        if on_device:
+            backend.to_host(piece, out=out[start:stop])
+        else:
+            out[start:stop] = piece
+    return out
+
+
 class DenseRows:
     """k x n int64 rows (levels or parents of k searches), one (block_len, width) block a batch
     on each rank (on the backend's device, or in host memory), -1 where a search did not reach
@@ -217,8 +242,7 @@ class DenseRows:
         raise IndexError(f"row index out of range for {self.shape[0]} rows")
 
     def _gathered(self, block):
-        return _gather_blocks(block_rows(block_on_host(block, self.backend), self.backend), self.n, self.grid,
-                              self.backend)
+        return _gather_blocks(host_table(block, self.backend), self.n, self.grid, self.backend)
 
     def tables(self):
         """Each batch's block as a (block_len, width) int32 table where it lives, one at a time

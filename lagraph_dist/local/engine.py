@@ -141,13 +141,15 @@ def level_planes_rows(planes: LevelPlanes, start: int, stop: int) -> np.ndarray:
     """Rows ``start .. stop - 1`` of ``planes``' levels (numpy words) as a (stop - start, k)
     int32 table, -1 where a search did not reach the vertex."""
     words = np.ascontiguousarray(planes.words[:, start:stop, :], dtype="<u8")      # (little-endian bytes)
-    nplanes, rows = words.shape[0], words.shape[1]
-    bytes_ = words.view(np.uint8).reshape(nplanes, rows, 8 * words.shape[2])
-    bits = np.unpackbits(bytes_, axis=2, bitorder="little")[:, :, :planes.k]
-    depths = np.zeros((rows, planes.k), dtype=np.int32)
+    nplanes, rows, width = words.shape
+    bits = np.unpackbits(words.view(np.uint8).reshape(nplanes, -1), axis=1, bitorder="little")
+    bits = bits.reshape(nplanes, rows, 64 * width)[:, :, :planes.k]
+    depths = np.zeros((rows, planes.k), dtype=np.uint8 if nplanes <= 8 else np.int32)     # (depths below 2^7)
     for p in range(1, nplanes):
-        depths |= bits[p].astype(np.int32) << (p - 1)
-    return np.where(bits[0].astype(bool), depths, np.int32(-1))
+        depths |= bits[p].astype(depths.dtype, copy=False) << (p - 1)
+    table = depths.astype(np.int32)
+    np.putmask(table, bits[0] == 0, -1)            # (np.where made a new table 10x slower here)
+    return table
 
 
 @dataclass
