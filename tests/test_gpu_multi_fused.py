@@ -423,7 +423,7 @@ def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
     assert not thin_graph(2 * 4000, 400) and thin_graph(2 * 1000, 500)
     monkeypatch.setattr(kernels, "multi_fused_level_planes", None)
     res = check(kernels, dense, np.arange(70), mode="auto")
-    expected = hop_levels(edges_to_scipy(*dense), np.arange(70))
+    expected = hop_levels(edges_to_scipy(*dense[:3], symmetrize=True), np.arange(70))
     # (the run's frontiers: depths 0 .. max, and the empty one it stops at)
     assert isinstance(res.levels, LevelPlanes) and res.levels.depth_planes == int(expected.max() + 1).bit_length()
     assert not isinstance(check(kernels, thin, np.arange(70), mode="auto").levels, LevelPlanes)
@@ -436,24 +436,36 @@ def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
 
 def test_deeper_than_the_kept_planes_runs_again_as_rows(kernels, monkeypatch):
     """A graph that is not thin but deeper than its kept levels: the planes' run stops at them
-    and the batch runs again writing rows (two launches), which grows the kept levels; once a
-    run is deeper than the most a workspace keeps, its batches run as rows at once."""
+    and the batch runs again writing rows (two launches), which grows the graph's kept levels;
+    once a run is deeper than the most a workspace keeps, its batches run as rows at once. The
+    levels are csgraph's every time."""
     from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_LEVELS
     monkeypatch.setattr(kernels, "multi_fused_level_planes", None)
     kernels._multi_fused_cache = None
-    chain = clique_chain()                       # about 200 levels from vertex 0
-    launches = []
-    for _ in range(3):
+    src, dst, n, _ = clique_chain()              # about 200 levels from vertex 0
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")
+    sources = np.array([0, 5, 0, 999])
+    expected = hop_levels(edges_to_scipy(src, dst, n, symmetrize=True), sources)
+
+    def batch(depth_limit=None):
+        rule = DirectionRule("auto", A.n, A.nvals)
         before = kernels.launches
-        res = check(kernels, chain, [0, 5, 0, 999], mode="auto")
-        launches.append(kernels.launches - before)
-        assert not isinstance(res.levels, LevelPlanes)
-    assert launches == [2, 2, 1]
+        res = kernels.multi_bfs_fused(A.block.by_col, A.block.by_row, sources, A.out_degree().part.values,
+                                      rows=A.block.by_col.nmajor, levels=True, parents=False, rule=rule,
+                                      max_levels=A.n if depth_limit is None else depth_limit)
+        want = expected if depth_limit is None else truncated(expected, depth_limit)
+        np.testing.assert_array_equal(host(res.levels)[:n].T, want)
+        return res, kernels.launches - before
+
+    ran = [batch() for _ in range(3)]
+    assert [launches for _, launches in ran] == [2, 2, 1]
+    assert not any(isinstance(res.levels, LevelPlanes) for res, _ in ran)
     assert kernels._multi_fused_cache[1]["kept"] == MULTI_FUSED_KEPT_LEVELS
-    shallow = check(kernels, chain, [0, 5], mode="auto", depth_limit=20, parents=False)
-    assert not isinstance(shallow.levels, LevelPlanes)          # (rows on this graph from now on)
+    res, launches = batch(depth_limit=20)
+    assert launches == 1 and not isinstance(res.levels, LevelPlanes)      # (rows on this graph from now on)
     kernels._multi_fused_cache = None
-    assert isinstance(check(kernels, chain, [0, 5], mode="auto", depth_limit=20).levels, LevelPlanes)
+    res, launches = batch(depth_limit=20)
+    assert launches == 1 and isinstance(res.levels, LevelPlanes)
 
 
 @pytest.mark.parametrize("k", [1, 63, 64, 65, 200, 512])
