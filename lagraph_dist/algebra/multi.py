@@ -165,6 +165,11 @@ def _gather_blocks(local, n, grid, backend):
     return out
 
 
+def _in_host_memory(block) -> bool:
+    """Whether a batch's block (a table, or :class:`LevelPlanes`) is held in host memory."""
+    return isinstance(block.words if isinstance(block, LevelPlanes) else block, np.ndarray)
+
+
 def block_rows(block, backend, start=0, stop=None):
     """Rows ``start .. stop - 1`` of a batch's block as a (rows, width) int32 table where the
     block lives: a table's own slice, or a :class:`LevelPlanes` block's rows made from its
@@ -172,16 +177,18 @@ def block_rows(block, backend, start=0, stop=None):
     if not isinstance(block, LevelPlanes):
         return block[start:stop]
     stop = block.shape[0] if stop is None else stop
-    if isinstance(block.words, np.ndarray):
+    if _in_host_memory(block):
         return level_planes_rows(block, start, stop)
     return backend.kernels.level_planes_rows(block, start, stop)
 
 
 def block_on_host(block, backend):
     """A batch's block (a table, or :class:`LevelPlanes`) moved to host memory."""
+    if _in_host_memory(block):
+        return block
     if isinstance(block, LevelPlanes):
-        return block if isinstance(block.words, np.ndarray) else LevelPlanes(backend.to_host(block.words), block.k)
-    return block if isinstance(block, np.ndarray) else backend.to_host(block)
+        return LevelPlanes(backend.to_host(block.words), block.k)
+    return backend.to_host(block)
 
 
 #: the bytes of table a block of planes is made into at once on its way to the host: on the
@@ -196,7 +203,7 @@ def host_table(block, backend):
     if not isinstance(block, LevelPlanes):
         return block_on_host(block, backend)
     rows, width = block.shape
-    on_device = not isinstance(block.words, np.ndarray)
+    on_device = not _in_host_memory(block)
     out = np.empty((rows, width), dtype=np.int32)
     step = max(1, _HOST_TABLE_SLICE_BYTES["device" if on_device else "host"] // (4 * max(width, 1)))
     for start in range(0, rows, step):
@@ -274,7 +281,7 @@ class DenseRows:
     def _reduce_block(self, block, rows, kinds):
         """This rank's (k_batch,) int64 reductions of one batch's block over its first ``rows``
         rows (the rest pad the block), one per monoid kind, then the entries' counts."""
-        xp = np if isinstance(block.words if isinstance(block, LevelPlanes) else block, np.ndarray) else self.backend.xp
+        xp = np if _in_host_memory(block) else self.backend.xp
         width = block.shape[1]
         found = [xp.full(width, m.identity_of(np.int64), dtype=np.int64) for m in kinds]
         counts = xp.zeros(width, dtype=np.int64)
