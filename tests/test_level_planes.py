@@ -93,3 +93,23 @@ def test_betweenness_sweeps_read_planes_as_tables(searched):
     got, got_reached = multi.path_dependencies(A, as_planes(tables))
     np.testing.assert_array_equal(got.to_numpy(), want.to_numpy())
     np.testing.assert_array_equal(got_reached, reached)
+
+
+def test_a_row_reads_only_its_column(searched, monkeypatch):
+    """DenseRows.row(i) reads search i's column alone: of a table, or of each plane the one
+    word holding its bit, never the whole block made into rows."""
+    A, tables = searched
+    planes = as_planes(tables)
+    monkeypatch.setattr(multi, "host_table", lambda *args: pytest.fail("row(i) made the whole block's rows"))
+    for i in (0, 1, 63, 64, 100, 149):
+        np.testing.assert_array_equal(planes.row(i), tables.row(i))
+        np.testing.assert_array_equal(tables.row(i), hop_rows(A, tables, i))
+    with pytest.raises(IndexError):
+        planes.row(150)
+
+
+def hop_rows(A, tables, i):
+    """Search i's levels by scipy from its source, found as the vertex at level 0 of its row."""
+    from extras_checks import hop_levels
+    source = int(np.flatnonzero(np.concatenate([t for t in tables.blocks], axis=1)[:, i] == 0)[0])
+    return hop_levels(A.to_scipy(), [source])[0]

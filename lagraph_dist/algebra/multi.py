@@ -44,7 +44,7 @@ from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
 from lagraph_dist.local.engine import (MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies,
-                                       level_planes_rows)
+                                       level_planes_column, level_planes_rows)
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
@@ -191,6 +191,17 @@ def block_on_host(block, backend):
     return backend.to_host(block)
 
 
+def block_column(block, column, backend) -> np.ndarray:
+    """One column (search) of a batch's block as a (rows,) int32 numpy array, only it read
+    from where the block lives: a table's column, or the one word of each plane that holds
+    the search's bit."""
+    if isinstance(block, LevelPlanes):
+        word = column // 64
+        words = block_on_host(block.words[:, :, word:word + 1], backend)      # (1 + P, rows, 1)
+        return level_planes_column(LevelPlanes(words, 64), column % 64)
+    return np.ascontiguousarray(block_on_host(block[:, column], backend))
+
+
 #: the bytes of table a block of planes is made into at once on its way to the host: on the
 #: device a slice is copied out as it is made; numpy's temporaries stay in the cache
 _HOST_TABLE_SLICE_BYTES = {"device": 1 << 28, "host": 1 << 20}
@@ -241,10 +252,12 @@ class DenseRows:
         return np.concatenate([self._gathered(block).T for block in self.blocks]).astype(np.int64, copy=False)
 
     def row(self, i) -> np.ndarray:
-        """Collective: row i as a dense (n,) int64 array on every rank (only its batch is gathered)."""
+        """Collective: row i as a dense (n,) int64 array on every rank (only its column of its
+        batch is read and gathered)."""
         for block in self.blocks:
             if i < block.shape[1]:
-                return self._gathered(block)[:, i].astype(np.int64)
+                column = block_column(block, i, self.backend)[:, None]
+                return _gather_blocks(column, self.n, self.grid, self.backend)[:, 0].astype(np.int64)
             i -= block.shape[1]
         raise IndexError(f"row index out of range for {self.shape[0]} rows")
 
