@@ -12,7 +12,8 @@ import scipy.sparse as sp
 
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes, level_planes_rows
+from lagraph_dist.local.cpu_kernels import level_planes_rows
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 from extras_checks import check_tree, hop_levels, truncated
 from helpers import edges_to_scipy
@@ -33,7 +34,7 @@ def kernels():
 
 def host(array):
     """A run's output on the host; levels kept as bit planes made into their (rows, k) table
-    (by the host's numpy, which tests/test_level_planes.py checks on its own)."""
+    (by the CPU twin, which tests/test_level_planes.py checks on its own)."""
     if isinstance(array, LevelPlanes):
         return level_planes_rows(LevelPlanes(host(array.words), array.k), 0, array.shape[0])
     return array.get() if hasattr(array, "get") else np.asarray(array)
@@ -469,9 +470,9 @@ def test_deeper_than_the_kept_planes_runs_again_as_rows(kernels, monkeypatch):
 
 
 @pytest.mark.parametrize("k", [1, 63, 64, 65, 200, 512])
-def test_level_planes_rows_kernel_equals_numpy(kernels, k):
-    """bitmap.cu's rows from bit planes against the host's numpy (tests/test_level_planes.py),
-    on random words, every number of depth planes, whole and in slices."""
+def test_level_planes_rows_kernel_equals_its_twin(kernels, k):
+    """bitmap.cu's rows from bit planes against its CPU twin (tests/test_level_planes.py), on
+    random words, every number of depth planes, whole and in slices."""
     import cupy as cp
     rng = np.random.default_rng(k)
     width = -(-k // 64)

@@ -1,6 +1,7 @@
 """A batch's levels kept as bit planes (lagraph_dist.local.engine.LevelPlanes, what the GPU's fused
-multi-source run writes on a graph that is not thin): the host's rows made from them equal the
-table they encode, whatever the searches, depths and slice; and a DenseRows of such blocks
+multi-source run writes on a graph that is not thin): the rows the CPU twin of
+ld_level_planes_rows makes from them equal the table they encode, whatever the searches, depths
+and slice; and a DenseRows of such blocks
 reads (to_numpy, row, reduce_rows, betweenness's sweeps) as the same DenseRows of tables does.
 The encoding here is written out bit by bit, apart from the decoding under test."""
 import numpy as np
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 import lagraph_dist as ld
 from lagraph_dist.algebra import multi
 from lagraph_dist.local import cpu_kernels
-from lagraph_dist.local.engine import LevelPlanes, level_planes_rows
+from lagraph_dist.local.engine import LevelPlanes
+from lagraph_dist.local.cpu_kernels import level_planes_rows
 
 
 def encoded(table, depth_planes):
@@ -47,9 +49,10 @@ def test_rows_from_planes_equal_the_table(k, rows, depth_planes, data):
     np.testing.assert_array_equal(level_planes_rows(planes, start, stop), table[start:stop])
 
 
-def test_the_cpu_kernel_set_makes_rows_the_same_way():
-    table = np.array([[-1, 0, 3], [2, -1, 1]], dtype=np.int32)
-    np.testing.assert_array_equal(cpu_kernels.level_planes_rows(encoded(table, 2), 0, 2), table)
+def test_a_row_of_every_search_width():
+    """Up to 512 searches (8 words a vertex), every column's bit in its own word."""
+    table = np.random.default_rng(5).integers(-1, 8, size=(70, 512)).astype(np.int32)
+    np.testing.assert_array_equal(cpu_kernels.level_planes_rows(encoded(table, 3), 0, 70), table)
 
 
 def as_planes(rows, depth_planes=None):

@@ -44,7 +44,7 @@ from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
 from lagraph_dist.local.engine import (MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies,
-                                       level_planes_column, level_planes_rows)
+                                       level_planes_column)
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
@@ -53,6 +53,7 @@ from lagraph_dist.algebra.levels import FusedRun, LevelEngine, LevelRecord
 from lagraph_dist.algebra import memory, trace
 from lagraph_dist.algebra.vector import Vector, every_vertex
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
+from lagraph_dist.local.backend import get_backend
 
 __all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "path_dependencies",
            "dependencies_fusable", "dependencies_batch", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
@@ -173,13 +174,12 @@ def _in_host_memory(block) -> bool:
 def block_rows(block, backend, start=0, stop=None):
     """Rows ``start .. stop - 1`` of a batch's block as a (rows, width) int32 table where the
     block lives: a table's own slice, or a :class:`LevelPlanes` block's rows made from its
-    planes (by numpy on the host, by the backend's kernels on its device)."""
+    planes (by the host's kernels for words in host memory, else by the backend's)."""
     if not isinstance(block, LevelPlanes):
         return block[start:stop]
     stop = block.shape[0] if stop is None else stop
-    if _in_host_memory(block):
-        return level_planes_rows(block, start, stop)
-    return backend.kernels.level_planes_rows(block, start, stop)
+    kernels = get_backend("cpu").kernels if _in_host_memory(block) else backend.kernels
+    return kernels.level_planes_rows(block, start, stop)
 
 
 def block_on_host(block, backend):
@@ -202,28 +202,22 @@ def block_column(block, column, backend) -> np.ndarray:
     return np.ascontiguousarray(block_on_host(block[:, column], backend))
 
 
-#: the bytes of table a block of planes is made into at once on its way to the host: on the
-#: device a slice is copied out as it is made; numpy's temporaries stay in the cache
-_HOST_TABLE_SLICE_BYTES = {"device": 1 << 28, "host": 1 << 20}
+#: the bytes of table a block of planes on the device is made into at once on its way to the
+#: host (each slice copied out as it is made)
+_HOST_TABLE_SLICE_BYTES = 1 << 28
 
 
 def host_table(block, backend):
     """A batch's block as a (rows, width) int32 numpy table: a table copied; planes made into
-    rows slice by slice where they are (on the device, many times faster than numpy on the
-    host), each slice copied out as it is made."""
-    if not isinstance(block, LevelPlanes):
-        return block_on_host(block, backend)
+    rows where they are, on the device slice by slice, each slice copied out as it is made."""
+    if not isinstance(block, LevelPlanes) or _in_host_memory(block):
+        return block_rows(block_on_host(block, backend), backend)
     rows, width = block.shape
-    on_device = not _in_host_memory(block)
     out = np.empty((rows, width), dtype=np.int32)
-    step = max(1, _HOST_TABLE_SLICE_BYTES["device" if on_device else "host"] // (4 * max(width, 1)))
+    step = max(1, _HOST_TABLE_SLICE_BYTES // (4 * max(width, 1)))
     for start in range(0, rows, step):
         stop = min(rows, start + step)
-        piece = block_rows(block, backend, start, stop)
-        if on_device:
-            backend.to_host(piece, out=out[start:stop])
-        else:
-            out[start:stop] = piece
+        backend.to_host(block_rows(block, backend, start, stop), out=out[start:stop])
     return out
 
 

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 __all__ = ["Kernels", "DeviceKernels", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
-           "MultiTarget", "FusedRecords", "LevelPlanes", "level_planes_rows", "level_planes_column"]
+           "MultiTarget", "FusedRecords", "LevelPlanes", "level_planes_column"]
 
 #: a rule of :meth:`Kernels.check_edges` that no edge broke
 EDGE_RULE_NONE = np.uint64(np.iinfo(np.uint64).max)
@@ -121,8 +121,8 @@ class LevelPlanes:
     of a row; plane 0 holds the bits of the searches that reached the vertex, plane 1 + p those
     whose depth has bit p. A row of k searches is W words a plane, P + 1 planes for depths below
     2^P, where the (rows, k) int32 table is 32 bits a search: the batch writes a few words a
-    vertex, and the table is made only where it is read (:func:`level_planes_rows`, the kernel
-    sets' ``level_planes_rows``)."""
+    vertex, and the table is made only where it is read (the kernel sets' ``level_planes_rows``:
+    bitmap.cu's, and its twin's for words in host memory)."""
 
     words: Array
     k: int
@@ -135,21 +135,6 @@ class LevelPlanes:
     @property
     def depth_planes(self) -> int:
         return int(self.words.shape[0]) - 1
-
-
-def level_planes_rows(planes: LevelPlanes, start: int, stop: int) -> np.ndarray:
-    """Rows ``start .. stop - 1`` of ``planes``' levels (numpy words) as a (stop - start, k)
-    int32 table, -1 where a search did not reach the vertex."""
-    words = np.ascontiguousarray(planes.words[:, start:stop, :], dtype="<u8")      # (little-endian bytes)
-    nplanes, rows, width = words.shape
-    bits = np.unpackbits(words.view(np.uint8).reshape(nplanes, -1), axis=1, bitorder="little")
-    bits = bits.reshape(nplanes, rows, 64 * width)[:, :, :planes.k]
-    depths = np.zeros((rows, planes.k), dtype=np.uint8 if nplanes <= 8 else np.int32)     # (depths below 2^7)
-    for p in range(1, nplanes):
-        depths |= bits[p].astype(depths.dtype, copy=False) << (p - 1)
-    table = depths.astype(np.int32)
-    np.putmask(table, bits[0] == 0, -1)            # (np.where made a new table 10x slower here)
-    return table
 
 
 def level_planes_column(planes: LevelPlanes, column: int) -> np.ndarray:

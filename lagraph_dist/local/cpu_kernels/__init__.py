@@ -27,8 +27,8 @@ import numpy as np
 from lagraph_dist.local import compile_notice
 from lagraph_dist.local.cpu_kernels import (bitmap, components, dependencies, edge_rules, fold, fused, kronecker, multi,
                                             multi_fused, pull, push)
-from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, list_from_bitmap,
-                                                   new_counters, popcount, single_entries)
+from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, level_planes_rows,
+                                                   list_from_bitmap, new_counters, popcount, single_entries)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
 from lagraph_dist.local.cpu_kernels.common import set_kernel_threads
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, fused_workspace
@@ -40,7 +40,6 @@ from lagraph_dist.local.cpu_kernels.edge_rules import check_edges
 from lagraph_dist.local.cpu_kernels.kronecker import kronecker_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
-from lagraph_dist.local.engine import level_planes_rows
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
 from lagraph_dist.local.cpu_kernels.push import push_spmspv
 from lagraph_dist.local import parts

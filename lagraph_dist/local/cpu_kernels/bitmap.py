@@ -7,6 +7,7 @@ from __future__ import annotations
 import llvmlite.ir as llvm_ir
 import numba
 import numpy as np
+from numba import prange
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -137,8 +138,37 @@ def assign_from_list(ids, words, values, *, src_dense=None, src_compact=None, sc
         values[ids] = src_dense[ids]
 
 
+def level_planes_rows(planes, start, stop):
+    """Twin of ld_level_planes_rows: rows ``start .. stop - 1`` of a batch's levels kept as
+    ``planes`` (:class:`~lagraph_dist.local.engine.LevelPlanes`, numpy words) as a
+    (stop - start, k) int32 table, -1 where unreached; the rows shared by the cores."""
+    out = np.empty((max(int(stop) - int(start), 0), planes.k), dtype=np.int32)
+    if out.size:
+        _planes_rows(planes.words, int(start), out)
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _planes_rows(words, start, out):
+    """Row ``start + r`` into ``out[r]``: search c's bit c % 64 of word c // 64 of each plane,
+    plane 0 its reached bit, plane 1 + p its depth's bit p."""
+    nplanes = words.shape[0]
+    for r in prange(out.shape[0]):
+        v = start + r
+        for c in range(out.shape[1]):
+            w, bit = c >> 6, np.uint64(c & 63)
+            if (words[0, v, w] >> bit) & np.uint64(1) == 0:
+                out[r, c] = -1
+                continue
+            depth = 0
+            for p in range(1, nplanes):
+                depth |= np.int32((words[p, v, w] >> bit) & np.uint64(1)) << (p - 1)
+            out[r, c] = depth
+
+
 def warm_up():
     """Compile (or load from the cache) this module's loops for the types the products use."""
+    _planes_rows(np.zeros((2, 1, 1), np.uint64), 0, np.zeros((1, 1), np.int32))
     for ids in (np.array([1], np.int32), np.array([1], np.int64)):
         list_from_bitmap(bitmap_from_list(ids, 32))
     _list_and_degrees(np.zeros(1, np.uint32), _NO_DEGREES, True)
