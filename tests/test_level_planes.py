@@ -1,9 +1,12 @@
 """A batch's levels kept as bit planes (lagraph_dist.local.engine.LevelPlanes, what the GPU's fused
 multi-source run writes on a graph that is not thin): the rows the CPU twin of
 ld_level_planes_rows makes from them equal the table they encode, whatever the searches, depths
-and slice; and a DenseRows of such blocks
-reads (to_numpy, row, reduce_rows, betweenness's sweeps) as the same DenseRows of tables does.
-The encoding here is written out bit by bit, apart from the decoding under test."""
+and slice; a DenseRows of such blocks reads (to_numpy, row, reduce_rows, betweenness's sweeps)
+as the same DenseRows of tables does; and blocks in device memory (a stand-in here) are read
+through the backend, one search's column alone for row(i). The encoding here is written out bit
+by bit, apart from the decoding under test."""
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -116,3 +119,54 @@ def hop_rows(A, tables, i):
     from extras_checks import hop_levels
     source = int(np.flatnonzero(np.concatenate([t for t in tables.blocks], axis=1)[:, i] == 0)[0])
     return hop_levels(A.to_scipy(), [source])[0]
+
+
+class StandInDevice:
+    """A device array's stand-in (not numpy: the blocks holding it count as in device memory),
+    sliced as one is; the stand-in backend below reads it to the host, counting the elements."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, index):
+        return StandInDevice(self.array[index])
+
+    @property
+    def shape(self):
+        return self.array.shape
+
+
+def stand_in_backend(read):
+    def to_host(array, out=None):
+        if isinstance(array, np.ndarray):        # (a gather's host arrays)
+            return array
+        read.append(array.array.size)
+        if out is None:
+            return np.array(array.array)
+        out[...] = array.array
+        return out
+
+    def rows(planes, start, stop):               # (the device's kernel: the twin, on the stand-in's words)
+        return StandInDevice(cpu_kernels.level_planes_rows(LevelPlanes(planes.words.array, planes.k), start, stop))
+    return SimpleNamespace(name="gpu", to_host=to_host, kernels=SimpleNamespace(level_planes_rows=rows))
+
+
+def test_blocks_in_device_memory_are_read_through_the_backend(searched):
+    """Blocks held on a device (here a stand-in): to_numpy makes the rows with the backend's
+    kernel and copies them out; row(i) copies one word of each plane, or a table's column."""
+    A, tables = searched
+    read = []
+    backend = stand_in_backend(read)
+    planes = multi.DenseRows(tables.n, tables.grid, backend,
+                             [LevelPlanes(StandInDevice(encoded(b, 4).words), b.shape[1]) for b in tables.blocks])
+    on_device = multi.DenseRows(tables.n, tables.grid, backend, [StandInDevice(b) for b in tables.blocks])
+    np.testing.assert_array_equal(planes.to_numpy(), tables.to_numpy())
+    np.testing.assert_array_equal(on_device.to_numpy(), tables.to_numpy())
+    rows = tables.n
+    for i in (0, 64, 149):
+        read.clear()
+        np.testing.assert_array_equal(planes.row(i), tables.row(i))
+        assert read == [5 * rows]                # (the reached plane and four depth planes, one word a row)
+        read.clear()
+        np.testing.assert_array_equal(on_device.row(i), tables.row(i))
+        assert read == [rows]
