@@ -43,8 +43,7 @@ from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
-from lagraph_dist.local.engine import (MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies,
-                                       level_planes_column)
+from lagraph_dist.local.engine import MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
@@ -196,9 +195,10 @@ def block_column(block, column, backend) -> np.ndarray:
     from where the block lives: a table's column, or the one word of each plane that holds
     the search's bit."""
     if isinstance(block, LevelPlanes):
-        word = column // 64
+        word, bit = divmod(int(column), 64)
         words = block_on_host(block.words[:, :, word:word + 1], backend)      # (1 + P, rows, 1)
-        return level_planes_column(LevelPlanes(words, 64), column % 64)
+        alone = LevelPlanes(words >> np.uint64(bit), 1)                       # (the search's bit as bit 0)
+        return block_rows(alone, backend)[:, 0]
     return np.ascontiguousarray(block_on_host(block[:, column], backend))
 
 

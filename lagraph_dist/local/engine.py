@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 __all__ = ["Kernels", "DeviceKernels", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
-           "MultiTarget", "FusedRecords", "LevelPlanes", "level_planes_column"]
+           "MultiTarget", "FusedRecords", "LevelPlanes"]
 
 #: a rule of :meth:`Kernels.check_edges` that no edge broke
 EDGE_RULE_NONE = np.uint64(np.iinfo(np.uint64).max)
@@ -135,18 +135,6 @@ class LevelPlanes:
     @property
     def depth_planes(self) -> int:
         return int(self.words.shape[0]) - 1
-
-
-def level_planes_column(planes: LevelPlanes, column: int) -> np.ndarray:
-    """Column ``column`` (one search) of ``planes``' levels (numpy words) as a (rows,) int32
-    array, -1 where unreached: the search's bit of the one word of each plane that holds it."""
-    word, bit = divmod(int(column), 64)
-    bits = (planes.words[:, :, word] >> np.uint64(bit)) & np.uint64(1)          # (1 + P, rows)
-    depths = np.zeros(bits.shape[1], dtype=np.int32)
-    for p in range(1, bits.shape[0]):
-        depths |= bits[p].astype(np.int32) << (p - 1)
-    depths[bits[0] == 0] = -1
-    return depths
 
 
 @dataclass
