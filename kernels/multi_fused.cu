@@ -40,12 +40,12 @@
 // thousands of in-edges are read by many groups at once.
 //
 // Outputs: levels / parents int32 (rows, k), row v's k values contiguous; or the levels as bit
-// planes (1 + P, rows, W) uint64: plane 0 the reached bits, plane 1 + p the bits whose depth
-// has bit p (a run that keeps every level's frontier words to its end). A parent is written
-// by the finder of its bit; the levels of the first a.kept depths, and the -1 of what was never
-// reached, by the end pass (ld_mf_write_rows, whole rows); a deeper F_L's as it settles at the
-// start of level L (a warp a vertex, coalesced along the row), so that every element is
-// written once. Data written inside the kernel is read with __ldcg (never the
+// planes (1 + P, rows, W) uint64: plane 0 the reached bits (the run's visited words themselves),
+// plane 1 + p the bits whose depth has bit p, ORed in as each frontier settles (a run of at
+// most 2^P - 1 levels). A parent is written by the finder of its bit; the levels of the first
+// a.kept depths, and the -1 of what was never reached, by the end pass (ld_mf_write_rows,
+// whole rows); a deeper F_L's as it settles at the start of level L (a warp a vertex,
+// coalesced along the row), so that every element is written once. Data written inside the kernel is read with __ldcg (never the
 // read-only cache).
 #include <cooperative_groups.h>
 #include "common.cuh"
@@ -109,7 +109,8 @@ struct ld_mf_args {
     i64 rule_mode; double alpha; double beta; double rule_n; i64 rule_push; i64 rule_previous;
     i64 rule_unexplored; i64 nnz; i64 max_levels;
     u64* report; u64* mirror; i64 mirror_levels; i64 kept;
-    u64* planes;    // the levels as bit planes instead of rows (null: rows): (1 + planes, rows, W)
+    u64* planes;    // the levels as bit planes instead of rows (null: rows): (1 + plane_bits, rows, W),
+    i64 plane_bits; // plane 0 being `visited` (a run in planes keeps no frontier: a.kept == 0)
 };
 
 // lagraph_dist.core.direction.DirectionRule.choose with the unexplored edges handed over (the
@@ -610,11 +611,12 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp
 }
 
 // -- the run's set-up and bookkeeping ------------------------------------------------------------
-// Zero what a run claims into (visited, full words, the first two counter rows); the frontier
-// slots are left zero by the run before (ld_mf_clear).
+// Zero what a run claims into (visited, or all the planes, visited among them; full words; the
+// first two counter rows); the frontier slots are left zero by the run before (ld_mf_clear).
 template <int W>
 __device__ void ld_mf_reset(const ld_mf_args& a, i64 thread, i64 nthreads) {
-    for (i64 i = thread; i < a.n * W; i += nthreads) a.visited[i] = 0;
+    const i64 claimed = a.planes ? (1 + a.plane_bits) * a.rows * W : a.n * W;
+    for (i64 i = thread; i < claimed; i += nthreads) a.visited[i] = 0;
     for (i64 i = thread; i < a.n; i += nthreads) a.full_words[i] = 0;
     for (i64 i = thread; i < 2 * LD_MF_ROW; i += nthreads) a.counters[i] = 0;
 }
@@ -625,12 +627,23 @@ __device__ void ld_mf_clear(u64* words, const int* queue, i64 count, i64 thread,
     for (i64 i = thread; i < count * W; i += nthreads) words[(i64)__ldcg(queue + i / W) * W + i % W] = 0;
 }
 
+// F_L's bits of vertex v, word j, into the depth planes of L's set bits (its visited word,
+// plane 0, is merged beside). Lanes of this vertex alone write them now (as visited's).
+template <int W>
+__device__ __forceinline__ void ld_mf_settle_planes(const ld_mf_args& a, i64 v, int j, int depth, u64 word) {
+    for (int p = 0; p < a.plane_bits; ++p) {
+        if (!((depth >> p) & 1)) continue;
+        u64* at = a.planes + ((1 + p) * a.rows + v) * W + j;
+        *at = __ldcg(at) | word;
+    }
+}
+
 // F_L settles (at the start of level L): its words are merged into visited, and the levels of
-// its bits (depth L) written. A warp takes 32 / W vertices, W lanes a vertex, lane j loading
-// and merging its word j (one access for the vertex's W words; a vertex is in the queue once:
-// no one else writes its visited words now; readers see the word before or after, and OR it
-// with F_L's anyway), then the warp writes each vertex's row in turn (coalesced along the row;
-// no load in the loop).
+// its bits (depth L) written: as rows, or into the depth planes. A warp takes 32 / W vertices,
+// W lanes a vertex, lane j loading and merging its word j (one access for the vertex's W words;
+// a vertex is in the queue once: no one else writes its visited words now; readers see the
+// word before or after, and OR it with F_L's anyway), then the warp writes each vertex's row in
+// turn (coalesced along the row; no load in the loop).
 template <int W>
 __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
                              int depth, i64 warp, i64 nwarps, int lane) {
@@ -640,6 +653,7 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
         const int mine = base + lane / W < count ? __ldcg(queue + base + lane / W) : -1;
         const u64 word = mine >= 0 ? __ldcg(frontier + (i64)mine * W + j) : 0ull;
         if (word) a.visited[(i64)mine * W + j] = __ldcg(a.visited + (i64)mine * W + j) | word;
+        if (word && a.planes) ld_mf_settle_planes<W>(a, mine, j, depth, word);
         if (!a.levels || depth < a.kept) continue;            // (a kept depth is written at the end)
         const int many = (int)min((i64)R, count - base);
         for (int e = 0; e < many; ++e) {
@@ -700,11 +714,11 @@ __device__ __forceinline__ void ld_mf_store4(int* row, int c, int valid, bool al
 // reached the vertex (rows past n: everywhere; parents too), what a deeper level's settle wrote
 // elsewhere. (Handing each row's bits to the lanes by shuffles took some 36 instructions a
 // column; a lane writing its own word's 64 columns, 16 stores 256 bytes apart across the lanes,
-// took 2.5 times as long as that.) A run asked for bit planes (a.planes, a.levels null; every
-// level kept: the host caps its levels at a.kept) stores each lane's reached word and its
-// planes as they are instead: a few words a vertex where the rows are 32 bits a search.
-#define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128, which multi_fused.py's
-                                   // MULTI_FUSED_KEPT_LEVELS and _multi_fused_kept enforce
+// took 2.5 times as long as that.) A run in bit planes has nothing of its levels left to write
+// here (its settles wrote them); with parents, their -1 alone.
+#define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128 and a.plane_bits <= 7, which
+                                   // multi_fused.py's MULTI_FUSED_KEPT_LEVELS, _multi_fused_kept and
+                                   // MULTI_FUSED_PLANE_BITS_MOST enforce
 template <int W>
 __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp, i64 nwarps, int lane) {
     constexpr int R = 32 / W;            // rows a warp takes at once: lane r * W + j folds word j of its r-th
@@ -730,11 +744,6 @@ __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp,
 #pragma unroll
                 for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (((first + i) >> p) & 1) plane[p] |= words[i];
             }
-        }
-        if (a.planes && mine < a.rows) {          // plane 0 the reached bits, 1 + p the depths' bit p
-            a.planes[mine * W + j] = reached;
-#pragma unroll
-            for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) if (p < planes) a.planes[((1 + p) * a.rows + mine) * W + j] = plane[p];
         }
         reached = ld_mf_transpose_nibbles(reached, lane);
         if (a.levels) {                                                   // (uniform: the planes' shuffles)
@@ -932,7 +941,7 @@ __global__ void __launch_bounds__(LD_MF_THREADS, BLOCKS) ld_multi_bfs_fused(cons
     // the end (once the last frontier has settled): the rows written, the kept frontiers zeroed
     // with it; then the last two frontiers' slots for the next run
     grid.sync();
-    ld_mf_write_rows<W>(a, min(level + 1, a.kept), warp, nwarps, lane);
+    if (a.levels || a.parents) ld_mf_write_rows<W>(a, min(level + 1, a.kept), warp, nwarps, lane);
     grid.sync();                    // (the last level's pass may still read F_L)
     const u64 written = ld_now_ns();
     ld_mf_clear_frontier<W>(a, level, (i64)s_row[LD_MF_COUNT], thread, nthreads);

@@ -188,8 +188,8 @@ def test_every_number_of_kept_levels(kernels, kept, name, planes, monkeypatch):
     as they settle) meet without a gap or a double: none kept, a few (the frontier slots'
     rotation starts after them), all of a shallow graph's, and a path deeper than any; one
     word and several, with a depth limit inside the kept ones and past them. Levels asked for
-    as bit planes: a run deeper than its kept levels runs again writing rows (fewer than two
-    kept: rows at once)."""
+    as bit planes keep no frontier (the kept levels do not matter to them): a run deeper than
+    its planes hold runs again writing rows."""
     graph = path_graph() if name == "path" else GRAPHS[name]()
     monkeypatch.setattr(kernels, "multi_fused_level_planes", planes)
     before = kernels.multi_fused_kept_levels
@@ -435,18 +435,20 @@ def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
         run(kernels, dense, [0, 1])
 
 
-def test_deeper_than_the_kept_planes_runs_again_as_rows(kernels, monkeypatch):
-    """A graph that is not thin but deeper than its kept levels: the planes' run stops at them
-    and the batch runs again writing rows (two launches), which grows the graph's kept levels;
-    once a run is deeper than the most a workspace keeps, its batches run as rows at once. The
-    levels are csgraph's every time."""
-    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_LEVELS
+@pytest.mark.parametrize("cliques, planes_after", [(100, False), (20, True)], ids=["200 levels", "40 levels"])
+def test_deeper_than_the_planes_runs_again_as_rows(kernels, monkeypatch, cliques, planes_after):
+    """A graph that is not thin but deeper than a run's first depth planes hold: the planes' run
+    stops at them and the batch runs again writing rows (two launches); the graph's later
+    batches take as many depth planes as that depth needs (one launch, in planes), or, deeper
+    than the most planes hold, write rows at once. The levels are csgraph's every time."""
+    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_PLANE_BITS_FIRST
     monkeypatch.setattr(kernels, "multi_fused_level_planes", None)
     kernels._multi_fused_cache = None
-    src, dst, n, _ = clique_chain()              # about 200 levels from vertex 0
+    src, dst, n, _ = clique_chain(cliques)              # about two levels a clique from vertex 0
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="gpu")
-    sources = np.array([0, 5, 0, 999])
+    sources = np.array([0, 5, 0, n - 1])
     expected = hop_levels(edges_to_scipy(src, dst, n, symmetrize=True), sources)
+    assert expected.max() > (1 << MULTI_FUSED_PLANE_BITS_FIRST) - 1
 
     def batch(depth_limit=None):
         rule = DirectionRule("auto", A.n, A.nvals)
@@ -459,13 +461,14 @@ def test_deeper_than_the_kept_planes_runs_again_as_rows(kernels, monkeypatch):
         return res, kernels.launches - before
 
     ran = [batch() for _ in range(3)]
-    assert [launches for _, launches in ran] == [2, 2, 1]
-    assert not any(isinstance(res.levels, LevelPlanes) for res, _ in ran)
-    assert kernels._multi_fused_cache[1]["kept"] == MULTI_FUSED_KEPT_LEVELS
-    res, launches = batch(depth_limit=20)
-    assert launches == 1 and not isinstance(res.levels, LevelPlanes)      # (rows on this graph from now on)
+    assert [launches for _, launches in ran] == [2, 1, 1]
+    assert [isinstance(res.levels, LevelPlanes) for res, _ in ran] == [False, planes_after, planes_after]
+    if planes_after:
+        assert ran[1][0].levels.depth_planes == int(expected.max() + 1).bit_length()
+    res, launches = batch(depth_limit=12)
+    assert launches == 1 and isinstance(res.levels, LevelPlanes) == planes_after
     kernels._multi_fused_cache = None
-    res, launches = batch(depth_limit=20)
+    res, launches = batch(depth_limit=12)
     assert launches == 1 and isinstance(res.levels, LevelPlanes)
 
 

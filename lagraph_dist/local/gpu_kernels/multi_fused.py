@@ -43,6 +43,11 @@ KEPT_STEP = 8
 MULTI_FUSED_KEPT_GROW_SHARE = 0.02
 #: the share of the device's free memory the kept words may take (fewer levels are kept beyond it)
 MULTI_FUSED_KEPT_SHARE = 0.25
+#: depth planes a graph's runs in bit planes start with (levels up to 2^bits - 1); a run that
+#: goes deeper grows them for the runs after it, up to MULTI_FUSED_PLANE_BITS_MOST (multi_fused.cu's
+#: LD_MF_KEPT_PLANES), past which that graph's batches write rows
+MULTI_FUSED_PLANE_BITS_FIRST = 4
+MULTI_FUSED_PLANE_BITS_MOST = 7
 
 #: multi_fused.cu's ld_mf_args, field by field in its order, each 8 bytes
 MULTI_FUSED_ARGUMENTS = (
@@ -52,7 +57,8 @@ MULTI_FUSED_ARGUMENTS = (
     ("full_words", "Q"), ("levels", "Q"), ("parents", "Q"), ("counters", "Q"),
     ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
     ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
-    ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("kept", "q"), ("planes", "Q"))
+    ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("kept", "q"), ("planes", "Q"),
+    ("plane_bits", "q"))
 _PACKING = struct.Struct("<" + "".join(kind for _, kind in MULTI_FUSED_ARGUMENTS))
 
 
@@ -72,14 +78,18 @@ _DISCOVERED = MULTI_RECORD_FIELDS.index("discovered")
 
 
 def _depth_planes(frontiers):
-    """Bit planes the depths of ``frontiers`` levels (0 .. frontiers - 1) take (the kernel's
-    end pass counts them the same way)."""
+    """Bit planes the depths of ``frontiers`` levels (0 .. frontiers - 1) take."""
     return max(int(frontiers) - 1, 0).bit_length()
+
+
+def _plane_bits(space):
+    """Depth planes a run in planes on this workspace's graph takes (the kernel's most at most)."""
+    return min(space["plane_bits"], MULTI_FUSED_PLANE_BITS_MOST)
 
 
 def _deeper_than_run(run, capped, max_levels):
     """Whether a run capped at ``capped`` levels, short of ``max_levels``, stopped with a
-    frontier left (its last level discovered entries): the searches go deeper than it kept."""
+    frontier left (its last level discovered entries): the searches go deeper than its planes hold."""
     ran = run.counts.shape[0]
     return capped < max_levels and ran == capped and ran > 0 and run.counts[-1, _DISCOVERED] > 0
 
@@ -106,8 +116,8 @@ class MultiFusedKernels(KernelsBase):
         them so; per level the counts of MULTI_RECORD_FIELDS and its device time. ``rule`` (a
         DirectionRule) chooses each level's direction on the device and is left as its choose
         would have left it; at most ``max_levels`` levels run. One device read (two launches and
-        reads where a run kept as planes turns out deeper than its kept levels: then it runs
-        again writing rows)."""
+        reads where a run in planes turns out deeper than its planes hold: then it runs again
+        writing rows)."""
         sources = np.asarray(sources, dtype=np.int64)
         width = multi_fused_width(int(sources.shape[0]))
         if rows < out_csr.nmajor:
@@ -116,44 +126,51 @@ class MultiFusedKernels(KernelsBase):
         max_levels = max(int(max_levels), 0)
         if levels and self._multi_fused_planes(out_csr, space, max_levels):
             state = (rule.push, rule.previous, rule.unexplored)
-            capped = min(max_levels, space["kept"] - 1)
+            capped = min(max_levels, (1 << _plane_bits(space)) - 1)
             run = self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "planes", parents, rule,
                                            capped)
             if not _deeper_than_run(run, capped, max_levels):
                 return run
             rule.push, rule.previous, rule.unexplored = state
-            kept = space["kept"]
             run = self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "rows", parents, rule,
                                            max_levels)
-            space["planes_fit"] = space["kept"] > kept      # (the slots grew to its depth, or rows from now on)
+            self._plane_deeper(space, run.counts.shape[0])
             return run
         return self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "rows" if levels else None,
                                         parents, rule, max_levels)
 
     def _multi_fused_planes(self, out_csr, space, max_levels):
-        """Whether a run keeps its levels as bit planes (the kernel's end pass writes a few words a
-        vertex instead of the (rows, k) int32 rows): ``multi_fused_level_planes``, or by the
-        graph when that is None: one that is not thin (base.thin_graph: a thin graph's searches
-        run deep, past the levels a run keeps, and its rows are few), unless a run on it went
-        deeper than the most levels a workspace keeps. A run needs two kept levels at least."""
+        """Whether a run keeps its levels as bit planes (each frontier's settle ORs its bits into
+        a few words a vertex, and no end pass writes the (rows, k) int32 rows):
+        ``multi_fused_level_planes``, or by the graph when that is None: one that is not thin
+        (base.thin_graph: a thin graph's searches run deep and its rows are few), unless a run on
+        it went deeper than MULTI_FUSED_PLANE_BITS_MOST planes hold."""
         forced = self.multi_fused_level_planes
         if forced not in (None, True, False):
             raise ValueError(f"multi_fused_level_planes must be True, False or None (by the graph), got {forced!r}")
-        wanted = (not thin_graph(out_csr.nnz, out_csr.nmajor) and space.get("planes_fit", True)
+        wanted = (not thin_graph(out_csr.nnz, out_csr.nmajor) and space["plane_bits"] <= MULTI_FUSED_PLANE_BITS_MOST
                   if forced is None else forced)
-        return wanted and space["kept"] >= 2 and max_levels >= 1
+        return wanted and max_levels >= 1
+
+    @staticmethod
+    def _plane_deeper(space, depth):
+        """After a run in planes found the searches deeper than its planes hold, and a run as
+        rows went ``depth`` levels: the graph's later runs in planes take as many depth planes
+        (past MULTI_FUSED_PLANE_BITS_MOST: none, rows from then on)."""
+        space["plane_bits"] = max(space["plane_bits"], int(depth).bit_length())
 
     def _multi_fused_launch(self, out_csr, in_csr, sources, out_degree, space, rows, levels, parents, rule,
                             max_levels):
-        """One run: ``levels`` "rows", "planes" (every level kept: ``max_levels`` below the kept
-        slots) or None."""
+        """One run: ``levels`` "rows", "planes" (``max_levels`` at most 2^plane_bits - 1; the
+        planes' first is the run's visited words) or None."""
         cp = self.cp
         k, n = int(sources.shape[0]), out_csr.nmajor
         width = multi_fused_width(k)
-        kept = min(space["kept"], max_levels + 1) if levels else 0        # (kept words serve the levels alone)
+        kept = min(space["kept"], max_levels + 1) if levels == "rows" else 0     # (kept words serve rows alone)
+        plane_bits = min(_plane_bits(space), _depth_planes(max_levels + 1)) if levels == "planes" else 0
         levels_out = cp.empty((rows, k), dtype=cp.int32) if levels == "rows" else None
-        planes_out = (cp.empty((1 + _depth_planes(kept), rows, width), dtype=cp.uint64) if levels == "planes"
-                      else None)
+        planes_out = cp.empty((1 + plane_bits, rows, width), dtype=cp.uint64) if levels == "planes" else None
+        visited = space["visited"] if planes_out is None else planes_out
         parents_out = cp.empty((rows, k), dtype=cp.int32) if parents else None
         report = self._multi_fused_report(space, min(max_levels, n) + 3)
         build = self._multi_fused_build(out_csr)
@@ -163,14 +180,14 @@ class MultiFusedKernels(KernelsBase):
         arguments.pack(
             _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
             _pointer(out_degree), _pointer(space["slice_rows"]), _pointer(space["slice_starts"]),
-            space["nslices"], n, int(rows), k, -(-k // 64), _pointer(cp.asarray(sources)), _pointer(space["visited"]),
+            space["nslices"], n, int(rows), k, -(-k // 64), _pointer(cp.asarray(sources)), _pointer(visited),
             _pointer(space["frontiers"]), _pointer(space["bitmaps"]), _pointer(space["queues"]), _pointer(space["giants"]),
             _pointer(space["giant_ends"]),
             _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
             _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ, kept,
-            _pointer(planes_out))
+            _pointer(planes_out), plane_bits)
         self.launch_cooperative(function, self._multi_fused_blocks(function, build), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
         ran, push, previous, unexplored, started, entered, written = (int(x) for x in head[:7])
@@ -186,7 +203,7 @@ class MultiFusedKernels(KernelsBase):
         ends = records[:, 5].astype(np.int64)
         seconds = np.diff(np.concatenate([[started], ends]).astype(np.int64)).astype(np.float64) * 1e-9
         if planes_out is not None:                # the planes the run's depths use (the kernel wrote those)
-            planes_out = LevelPlanes(planes_out[:1 + _depth_planes(min(ran + 1, kept))], k)
+            planes_out = LevelPlanes(planes_out[:1 + _depth_planes(ran + 1)], k)
         return MultiFusedRun(levels_out if planes_out is None else planes_out, parents_out, counts, seconds,
                              MULTI_FUSED_CLOCK, setup_seconds=(started - entered) * 1e-9,
                              finish_seconds=(written - int(ends[-1] if ran else started)) * 1e-9)
@@ -240,6 +257,7 @@ class MultiFusedKernels(KernelsBase):
         space = {
             "visited": cp.empty(n * width, dtype=cp.uint64),
             "frontiers": cp.zeros((kept + 3) * n * width, dtype=cp.uint64), "kept": kept,
+            "plane_bits": MULTI_FUSED_PLANE_BITS_FIRST,
             "bitmaps": cp.zeros(3 * -(-n // 32), dtype=cp.uint32),
             "queues": cp.empty(3 * max(n, 1), dtype=cp.int32),
             "giants": cp.empty(3 * max(n, 1), dtype=cp.int32),
