@@ -1,10 +1,11 @@
-"""A batch's levels kept as bit planes (lagraph_dist.local.engine.LevelPlanes, what the GPU's fused
-multi-source run writes on a graph that is not thin): the rows the CPU twin of
+"""A batch's levels kept as bit planes (lagraph_dist.local.engine.LevelPlanes, what both kernel
+sets' fused multi-source runs write on a graph that is not thin): the rows the CPU twin of
 ld_level_planes_rows makes from them equal the table they encode, whatever the searches, depths
 and slice; a DenseRows of such blocks reads (to_numpy, row, reduce_rows, betweenness's sweeps)
 as the same DenseRows of tables does; and blocks in device memory (a stand-in here) are read
 through the backend, one search's column alone for row(i). The encoding here is written out bit
-by bit, apart from the decoding under test."""
+by bit, apart from the decoding under test. The CPU's run in planes (and growing them on a deep
+graph) gives the levels scipy's hop counts give, read every way."""
 from types import SimpleNamespace
 
 import numpy as np
@@ -17,6 +18,7 @@ from lagraph_dist.algebra import multi
 from lagraph_dist.local import cpu_kernels
 from lagraph_dist.local.engine import LevelPlanes
 from lagraph_dist.local.cpu_kernels import level_planes_rows
+from lagraph_dist.local.cpu_kernels import multi_fused as cpu_multi_fused
 
 
 def encoded(table, depth_planes):
@@ -69,9 +71,15 @@ def as_planes(rows, depth_planes=None):
 
 @pytest.fixture(scope="module")
 def searched():
+    """A Kronecker graph's batches with their levels as tables (forced: the CPU keeps a graph's
+    that is not thin as planes), which the tests encode as planes themselves."""
     A = ld.kronecker(7, seed=3, backend="cpu")
     sources = np.random.default_rng(1).integers(0, A.n, 150)
-    return A, ld.bfs_multi(A, sources, parents=False, batch_size=64).levels
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cpu_multi_fused, "multi_fused_level_planes", False)
+        levels = ld.bfs_multi(A, sources, parents=False, batch_size=64).levels
+    assert all(isinstance(block, np.ndarray) for block in levels.blocks)
+    return A, levels
 
 
 def test_dense_rows_of_planes_read_as_the_tables(searched):
@@ -170,3 +178,53 @@ def test_blocks_in_device_memory_are_read_through_the_backend(searched):
         read.clear()
         np.testing.assert_array_equal(on_device.row(i), tables.row(i))
         assert read == [rows]
+
+
+# -- the CPU's own runs in planes -------------------------------------------------------------------
+def test_cpu_batches_keep_a_dense_graphs_levels_as_planes(searched, monkeypatch):
+    """By the graph, the CPU's batches on a graph that is not thin keep their levels as planes,
+    read (to_numpy, row, reduce_rows, betweenness's sweeps) as the tables of the same searches;
+    forced either way; a bad setting refused."""
+    A, tables = searched
+    sources = np.random.default_rng(1).integers(0, A.n, 150)
+    monkeypatch.setattr(cpu_multi_fused, "multi_fused_level_planes", None)
+    planes = ld.bfs_multi(A, sources, parents=False, batch_size=64).levels
+    assert [type(b) for b in planes.blocks] == [LevelPlanes] * 3
+    np.testing.assert_array_equal(planes.to_numpy(), tables.to_numpy())
+    for i in (0, 64, 149):
+        np.testing.assert_array_equal(planes.row(i), hop_rows(A, tables, i))
+    for want, got in zip(tables.reduce_rows("max", "plus", nvals=True), planes.reduce_rows("max", "plus", nvals=True)):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(multi.path_dependencies(A, planes)[0].to_numpy(),
+                                  multi.path_dependencies(A, tables)[0].to_numpy())
+    with_parents = ld.bfs_multi(A, sources[:64], parents=True)
+    assert isinstance(with_parents.levels.blocks[0], LevelPlanes)
+    np.testing.assert_array_equal(with_parents.levels.to_numpy(), tables.to_numpy()[:64])
+    for i in (0, 63):
+        ld.validate(A, int(sources[i]), levels=with_parents.levels.row(i), parents=with_parents.parents.row(i))
+    monkeypatch.setattr(cpu_multi_fused, "multi_fused_level_planes", "yes")
+    with pytest.raises(ValueError, match="multi_fused_level_planes"):
+        ld.bfs_multi(A, sources[:4])
+
+
+def test_cpu_planes_grow_with_a_deep_batch(monkeypatch):
+    """Forced into planes on a path (searches run together), a batch makes more depth planes as
+    its depth needs them: every depth limit's levels are scipy's, and as many planes as the
+    depths take; searches run one at a time (the mesh's choice) write a table."""
+    from extras_checks import hop_levels
+    n = 700
+    A = ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend="cpu")
+    sources = np.array([0, 350, n - 1, 0, 3])
+    expected = hop_levels(A.to_scipy(), sources)
+    monkeypatch.setattr(cpu_multi_fused, "multi_fused_level_planes", True)
+    with ld.settings.changed(multi_searches="together"):
+        for limit in (None, 1, 7, 8, 300):
+            levels = ld.bfs_multi(A, sources, parents=False, depth_limit=limit).levels
+            want = expected if limit is None else np.where(expected > limit, -1, expected)
+            np.testing.assert_array_equal(levels.to_numpy(), want)
+            block = levels.blocks[0]
+            assert isinstance(block, LevelPlanes) and block.depth_planes == int(want.max()).bit_length()
+    with ld.settings.changed(multi_searches="separate"):
+        levels = ld.bfs_multi(A, sources, parents=False).levels
+        assert isinstance(levels.blocks[0], np.ndarray)
+        np.testing.assert_array_equal(levels.to_numpy(), expected)

@@ -114,6 +114,28 @@ class FusedRecords:
                    np.concatenate([r.seconds for r in runs]) if runs else np.zeros(0))
 
 
+#: mean out-degree under which a graph's levels are thin (a mesh's, a road's, a path's: many
+#: levels of few vertices), so that the fused searches, single and multi-source, run one block a
+#: multiprocessor: such a search pays each level's latency chain and grid barrier, and fewer,
+#: roomier blocks pay them faster (fused: 23 against 32 ms on the 1000 x 1000 mesh; multi-source,
+#: 64 sources: the 10,000-vertex path 134 -> 95 ms, a 100 x 100 mesh 4.04 -> 2.98, on one H200;
+#: Kronecker graphs, mean degree 24-28, gain from the second block)
+THIN_DEGREE = 8
+
+
+def thin_graph(nnz, n) -> bool:
+    """Whether a graph of ``nnz`` stored edges over ``n`` vertices is thin (:data:`THIN_DEGREE`)."""
+    return nnz < THIN_DEGREE * n
+
+
+def planes_by_the_graph(nnz, n) -> bool:
+    """Whether a fused multi-source batch keeps its levels as :class:`LevelPlanes` on a graph of
+    ``nnz`` stored edges over ``n`` vertices, when not told (both kernel sets): one that is not
+    thin (a thin graph's searches run deep, past the planes a run starts with, and its rows are
+    few)."""
+    return not thin_graph(nnz, n)
+
+
 @dataclass
 class LevelPlanes:
     """A batch's levels as bit planes, the way a fused multi-source run keeps them: ``words``
@@ -144,7 +166,7 @@ class MultiFusedRun:
     ``levels`` / ``parents``: (rows, k) int32 arrays on the backend's device (None when not
     asked for), row v column i the level / parent (global id) of vertex v in search i, -1 where
     search i did not reach v; or ``levels`` as :class:`LevelPlanes` where the kernel set keeps
-    them so (the GPU's, on a graph that is not thin). ``counts``: int64 numpy (levels run, 5), columns
+    them so (both sets, on a graph that is not thin: :func:`planes_by_the_graph`). ``counts``: int64 numpy (levels run, 5), columns
     :data:`MULTI_RECORD_FIELDS`: the level's input entries ((search, vertex) pairs), entries
     discovered, matrix entries read, 1 for a push level / 0 for pull, and the vertices of the
     next frontier (those with some search's bit). ``seconds``: float64 numpy (levels run,), each

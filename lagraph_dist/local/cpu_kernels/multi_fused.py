@@ -61,7 +61,7 @@ from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inline
 from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _search as _single_search,
                                                   thin_edges)
 from lagraph_dist.local import recycle
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, planes_by_the_graph
 from lagraph_dist.local.parts import LocalCSR
 
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
@@ -934,6 +934,47 @@ def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads):
             _write_entries(levels, log_ids, log_words, seg_at[d], seg_at[d + 1], d)
 
 
+# -- the levels as bit planes ------------------------------------------------------------------
+@numba.njit(cache=True, inline="always")
+def _plane_rows(planes, nq, j0, j1, nxt, depth):
+    """The words of rows ``nq[j0:j1]`` of ``nxt`` ORed into the planes of ``depth``'s set bits
+    (plane 1 + p: the bits whose depth has bit p)."""
+    for j in range(j0, j1):
+        v = nq[j]
+        for w in range(nxt.shape[1]):
+            bits, d, p = nxt[v, w], depth, 1
+            while d:
+                if d & 1:
+                    planes[p, v, w] |= bits
+                d >>= 1
+                p += 1
+
+
+@numba.njit(cache=True, parallel=True)
+def _plane_rows_parallel(planes, nq, nn, nxt, depth, chunks):
+    for c in prange(chunks):
+        _plane_rows(planes, nq, nn * c // chunks, nn * (c + 1) // chunks, nxt, depth)
+
+
+@numba.njit(cache=True)
+def _plane_found(planes, nq, nn, nxt, depth, threads):
+    """A level's finds (the rows ``nq[:nn]`` of ``nxt``, each listed once) into the depth
+    planes (on all the cores for :data:`PARALLEL_ROWS` rows or more), the planes first grown
+    by as many as ``depth`` needs; returns the planes."""
+    if depth >> (planes.shape[0] - 1):
+        bits = 0
+        while depth >> bits:
+            bits += 1
+        more = np.zeros((1 + bits, planes.shape[1], planes.shape[2]), np.uint64)
+        more[:planes.shape[0]] = planes
+        planes = more
+    if threads > 1 and nn >= PARALLEL_ROWS:
+        _plane_rows_parallel(planes, nq, nn, nxt, depth, threads * CHUNKS_PER_THREAD)
+    else:
+        _plane_rows(planes, nq, 0, nn, nxt, depth)
+    return planes
+
+
 @numba.njit(cache=True)
 def _fill_rows(table, value, r0, r1):
     for v in range(r0, r1):
@@ -956,22 +997,25 @@ def _grow_records(records, seconds, seg_at):
 
 # -- the run ----------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, parents, with_parents, mode, alpha,
-            beta, rule_n, state, nnz, max_levels, probe_levels, threads, tick_seconds, ends):
+def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, planes, with_planes, parents,
+            with_parents, mode, alpha, beta, rule_n, state, nnz, max_levels, probe_levels, threads, tick_seconds, ends):
     """The run: levels until the frontier empties or ``max_levels`` ran. ``levels`` and
     ``parents`` are (rows, k) int32 tables (written only when ``with_levels`` /
-    ``with_parents``; parents filled with -1 here); ``state`` is the rule's [push, previous,
+    ``with_parents``; parents filled with -1 here); ``planes`` (1 + P, rows, W) uint64, zero:
+    plane 0 is the run's visited words, and with ``with_planes`` the levels go into the
+    others as bit planes (:class:`~lagraph_dist.local.engine.LevelPlanes`; more planes made as
+    the depth needs them). ``state`` is the rule's [push, previous,
     unexplored] (updated). With ``probe_levels`` > 0, a run whose first ``probe_levels`` levels
     found fewer than :data:`MIN_SHARING` entries a vertex stops there, its tables unfinished.
-    Returns (records (levels, 5), each level's seconds, whether it stopped so); ``ends`` gets
-    the seconds before the first level and after the last one (the tables' end pass). (Every helper
-    is called with one set of argument types: a literal 0 where another call passes an int64
-    compiles a second copy.)"""
+    Returns (records (levels, 5), each level's seconds, whether it stopped so, the planes);
+    ``ends`` gets the seconds before the first level and after the last one (the tables' end
+    pass). (Every helper is called with one set of argument types: a literal 0 where another
+    call passes an int64 compiles a second copy.)"""
     entered = _read_clock()
     n, width = oip.shape[0] - 1, full.shape[0]
     if with_parents:
         _fill_rows(parents, -1, 0, parents.shape[0])
-    seen = np.zeros((n, width), np.uint64)
+    seen = planes[0, :n]
     cur, nxt = np.zeros((n, width), np.uint64), np.zeros((n, width), np.uint64)
     cq, nq = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
     live = np.zeros(width, np.uint64)
@@ -1061,6 +1105,9 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         records[level, _PUSH], records[level, _VERTICES] = 1 if push else 0, nn
         if chunked:
             log_ids, log_words = _log_append(log_ids, log_words, seg_at[level + 1], nq, nn, nxt, threads)
+        if with_planes and nn > 0:
+            planes = _plane_found(planes, nq, nn, nxt, level + 1, threads)
+            seen = planes[0, :n]
         seg_at[level + 2] = seg_at[level + 1] + nn
         now = _read_clock()
         seconds[level] = (now - last_tick) * tick_seconds
@@ -1071,11 +1118,11 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, par
         # the old frontier's rows, listed in nq, are zeroed before the next level writes there
         stale, nf, entries, edges = 0 if cleared else nf, nn, found, next_edges
         if level == probe_levels and nf > 0 and _apart(records[:level]):
-            return records[:level].copy(), seconds[:level].copy(), True
+            return records[:level].copy(), seconds[:level].copy(), True, planes
     if chunked:
         _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads)
     ends[1] = (_read_clock() - last_tick) * tick_seconds
-    return records[:level].copy(), seconds[:level].copy(), False
+    return records[:level].copy(), seconds[:level].copy(), False, planes
 
 
 @numba.njit(cache=True)
@@ -1185,9 +1232,12 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
         raise ValueError(f"the outputs need at least {n} rows, got {rows}")
     if sources.min() < 0 or sources.max() >= n:      # (the compiled loops do not check)
         raise ValueError(f"sources must be vertices of the block (0 to {n - 1})")
-    level_table = recycle.empty((rows, k), np.int32) if levels else _NO_TABLE      # (pages already mapped)
-    parent_table = recycle.empty((rows, k), np.int32) if parents else _NO_TABLE
     searches = _searches_setting()
+    in_planes = bool(levels) and searches != "separate" and _levels_as_planes(out_csr)
+    width = full_words(k).shape[0]
+    planes = _zero_planes(1 + (PLANE_BITS_FIRST if in_planes else 0), rows, width)     # (plane 0: visited)
+    level_table = recycle.empty((rows, k), np.int32) if levels and not in_planes else _NO_TABLE  # (pages mapped)
+    parent_table = recycle.empty((rows, k), np.int32) if parents else _NO_TABLE
     start = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
     state, max_levels = start.copy(), int(max(0, max_levels))
     rule_args = (int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n))
@@ -1195,20 +1245,46 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     apart = searches == "separate"
     ends = np.full(2, np.nan)
     if not apart:
-        counts, seconds, apart = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
-                                         np.ascontiguousarray(out_degree, dtype=np.int64), sources, full_words(k),
-                                         level_table, bool(levels), parent_table, bool(parents), *rule_args, state,
-                                         int(out_csr.nnz), max_levels, PROBE_LEVELS if searches == "auto" else 0,
-                                         threads, tick, ends)
+        counts, seconds, apart, planes = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
+                                                 np.ascontiguousarray(out_degree, dtype=np.int64), sources,
+                                                 full_words(k), level_table, bool(levels) and not in_planes, planes,
+                                                 in_planes, parent_table, bool(parents), *rule_args, state,
+                                                 int(out_csr.nnz), max_levels,
+                                                 PROBE_LEVELS if searches == "auto" else 0, threads, tick, ends)
     if apart:                # (the probe's levels, a few microseconds where it stops, are not records)
+        if in_planes:        # (searches one at a time write their columns of a table)
+            in_planes, level_table = False, recycle.empty((rows, k), np.int32)
         state = start
         counts, seconds = _run_separately(out_csr, in_csr, sources, level_table, bool(levels), parent_table,
                                           bool(parents), rule_args, start, max_levels, threads, tick)
     if len(counts):
         rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
     setup, finish = (None, None) if apart else (float(ends[0]), float(ends[1]))
+    if in_planes:            # (the planes the run's depths use: 0 .. its levels)
+        level_table = LevelPlanes(planes[:1 + max(len(counts), 0).bit_length()], k)
     return MultiFusedRun(level_table if levels else None, parent_table if parents else None, counts, seconds,
                          FUSED_LEVEL_CLOCK, separate=bool(apart), setup_seconds=setup, finish_seconds=finish)
+
+
+#: depth planes a run in planes starts with (levels up to 2^bits - 1; a deeper run makes more)
+PLANE_BITS_FIRST = 3
+#: a run's levels as bit planes (True), as a (rows, k) table (False), or None: by the graph
+#: (:func:`lagraph_dist.local.engine.planes_by_the_graph`); tests and benchmarks compare them
+multi_fused_level_planes = None
+
+
+def _levels_as_planes(out_csr):
+    forced = multi_fused_level_planes
+    if forced not in (None, True, False):
+        raise ValueError(f"multi_fused_level_planes must be True, False or None (by the graph), got {forced!r}")
+    return planes_by_the_graph(out_csr.nnz, out_csr.nmajor) if forced is None else forced
+
+
+def _zero_planes(count, rows, width):
+    """``count`` zero planes of (rows, width) words (recycled pages, zeroed here)."""
+    planes = recycle.empty((count, rows, width), np.uint64)
+    planes.fill(0)
+    return planes
 
 
 def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table, parents, rule_args, start,

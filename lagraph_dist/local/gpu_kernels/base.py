@@ -23,6 +23,7 @@ import numpy as np
 
 from lagraph_dist.core.errors import DomainMismatch, Unsupported
 from lagraph_dist.core.settings import settings
+from lagraph_dist.local.engine import THIN_DEGREE, thin_graph  # noqa: F401  (the launches' rule, here by name)
 from lagraph_dist.local.layout import (ADD_CODES, FUSED_BUILDS, MULT_CODES, MULTI_FUSED_SHAPES, NCOUNTERS, SMALL_SCAN,
                                       THREADS, cuda_defines)
 from lagraph_dist.local.parts import LocalPart
@@ -38,18 +39,6 @@ _CTYPE = {np.dtype(bool): "bool", np.dtype(np.int32): "int", np.dtype(np.int64):
 _INSTANCES = [(*reversed(s.codes), _CTYPE[np.dtype(s.out_dtype)]) for s in semirings]
 _VALUE_TYPES = ("bool", "long long")    # the value types of the kernels built ahead
 
-#: mean out-degree under which a graph's levels are thin (a mesh's, a road's, a path's: many
-#: levels of few vertices), so that the fused searches, single and multi-source, run one block a
-#: multiprocessor: such a search pays each level's latency chain and grid barrier, and fewer,
-#: roomier blocks pay them faster (fused: 23 against 32 ms on the 1000 x 1000 mesh; multi-source,
-#: 64 sources: the 10,000-vertex path 134 -> 95 ms, a 100 x 100 mesh 4.04 -> 2.98, on one H200;
-#: Kronecker graphs, mean degree 24-28, gain from the second block)
-THIN_DEGREE = 8
-
-
-def thin_graph(nnz, n) -> bool:
-    """Whether a graph of ``nnz`` stored edges over ``n`` vertices is thin (:data:`THIN_DEGREE`)."""
-    return nnz < THIN_DEGREE * n
 #: kernels of one source built together on demand (a pull launches both)
 _TOGETHER = {"pull": ("ld_pull_rows", "ld_pull_long_rows")}
 #: reads into a given host array of at least this many bytes go through page-locked stages
