@@ -128,12 +128,15 @@ def thin_graph(nnz, n) -> bool:
     return nnz < THIN_DEGREE * n
 
 
-def planes_by_the_graph(nnz, n) -> bool:
-    """Whether a fused multi-source batch keeps its levels as :class:`LevelPlanes` on a graph of
-    ``nnz`` stored edges over ``n`` vertices, when not told (both kernel sets): one that is not
-    thin (a thin graph's searches run deep, past the planes a run starts with, and its rows are
-    few)."""
-    return not thin_graph(nnz, n)
+def levels_as_planes(forced, nnz, n) -> bool:
+    """Whether a fused multi-source batch keeps its levels as :class:`LevelPlanes` (both kernel
+    sets' rule): ``forced`` (a kernel set's ``multi_fused_level_planes``: True, False, or None,
+    by the graph) decides; by the graph, one of ``nnz`` stored edges over ``n`` vertices that is
+    not thin (a thin graph's searches run deep, past the planes a run starts with, and its rows
+    are few)."""
+    if forced not in (None, True, False):
+        raise ValueError(f"multi_fused_level_planes must be True, False or None (by the graph), got {forced!r}")
+    return not thin_graph(nnz, n) if forced is None else forced
 
 
 @dataclass
@@ -166,7 +169,7 @@ class MultiFusedRun:
     ``levels`` / ``parents``: (rows, k) int32 arrays on the backend's device (None when not
     asked for), row v column i the level / parent (global id) of vertex v in search i, -1 where
     search i did not reach v; or ``levels`` as :class:`LevelPlanes` where the kernel set keeps
-    them so (both sets, on a graph that is not thin: :func:`planes_by_the_graph`). ``counts``: int64 numpy (levels run, 5), columns
+    them so (both sets, on a graph that is not thin: :func:`levels_as_planes`). ``counts``: int64 numpy (levels run, 5), columns
     :data:`MULTI_RECORD_FIELDS`: the level's input entries ((search, vertex) pairs), entries
     discovered, matrix entries read, 1 for a push level / 0 for pull, and the vertices of the
     next frontier (those with some search's bit). ``seconds``: float64 numpy (levels run,), each

@@ -61,7 +61,7 @@ from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inline
 from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _search as _single_search,
                                                   thin_edges)
 from lagraph_dist.local import recycle
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, planes_by_the_graph
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, levels_as_planes
 from lagraph_dist.local.parts import LocalCSR
 
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
@@ -1233,7 +1233,8 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     if sources.min() < 0 or sources.max() >= n:      # (the compiled loops do not check)
         raise ValueError(f"sources must be vertices of the block (0 to {n - 1})")
     searches = _searches_setting()
-    in_planes = bool(levels) and searches != "separate" and _levels_as_planes(out_csr)
+    in_planes = (bool(levels) and searches != "separate"
+                 and levels_as_planes(multi_fused_level_planes, out_csr.nnz, out_csr.nmajor))
     width = full_words(k).shape[0]
     planes = _zero_planes(1 + (PLANE_BITS_FIRST if in_planes else 0), rows, width)     # (plane 0: visited)
     level_table = recycle.empty((rows, k), np.int32) if levels and not in_planes else _NO_TABLE  # (pages mapped)
@@ -1269,15 +1270,8 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
 #: depth planes a run in planes starts with (levels up to 2^bits - 1; a deeper run makes more)
 PLANE_BITS_FIRST = 3
 #: a run's levels as bit planes (True), as a (rows, k) table (False), or None: by the graph
-#: (:func:`lagraph_dist.local.engine.planes_by_the_graph`); tests and benchmarks compare them
+#: (:func:`lagraph_dist.local.engine.levels_as_planes`); tests and benchmarks compare them
 multi_fused_level_planes = None
-
-
-def _levels_as_planes(out_csr):
-    forced = multi_fused_level_planes
-    if forced not in (None, True, False):
-        raise ValueError(f"multi_fused_level_planes must be True, False or None (by the graph), got {forced!r}")
-    return planes_by_the_graph(out_csr.nnz, out_csr.nmajor) if forced is None else forced
 
 
 def _zero_planes(count, rows, width):

@@ -7,7 +7,7 @@ import struct
 import numpy as np
 
 from lagraph_dist.local.engine import (MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes, MultiFusedRun,
-                                      planes_by_the_graph)
+                                      levels_as_planes)
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, thin_graph
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 
@@ -143,15 +143,12 @@ class MultiFusedKernels(KernelsBase):
     def _multi_fused_planes(self, out_csr, space, max_levels):
         """Whether a run keeps its levels as bit planes (each frontier's settle ORs its bits into
         a few words a vertex, and no end pass writes the (rows, k) int32 rows):
-        ``multi_fused_level_planes``, or by the graph when that is None
-        (engine.planes_by_the_graph), unless a run on it went deeper than
-        MULTI_FUSED_PLANE_BITS_MOST planes hold."""
+        ``multi_fused_level_planes``, or by the graph when that is None (engine.levels_as_planes),
+        unless a run on it went deeper than MULTI_FUSED_PLANE_BITS_MOST planes hold."""
         forced = self.multi_fused_level_planes
-        if forced not in (None, True, False):
-            raise ValueError(f"multi_fused_level_planes must be True, False or None (by the graph), got {forced!r}")
-        wanted = (planes_by_the_graph(out_csr.nnz, out_csr.nmajor) and space["plane_bits"] <= MULTI_FUSED_PLANE_BITS_MOST
-                  if forced is None else forced)
-        return wanted and max_levels >= 1
+        wanted = levels_as_planes(forced, out_csr.nnz, out_csr.nmajor)
+        deep = forced is None and space["plane_bits"] > MULTI_FUSED_PLANE_BITS_MOST
+        return wanted and not deep and max_levels >= 1
 
     @staticmethod
     def _plane_deeper(space, depth):
