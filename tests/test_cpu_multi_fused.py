@@ -5,6 +5,8 @@ records against a plain Python model of the levels (computed from the levels the
 the direction rule's own ``choose``; the same result on one thread and on all of them. The
 searches run one at a time (``settings.multi_searches``, the probe's choice on a mesh) give
 the same tables, and records that are the sums of separate ``ld.bfs`` calls' records."""
+import dataclasses
+
 import numba
 import numpy as np
 import pytest
@@ -18,7 +20,8 @@ from lagraph_dist.core.settings import settings as ld_settings
 from lagraph_dist.local.cpu_kernels import multi_fused
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MultiFusedRun
+from lagraph_dist.local.cpu_kernels import level_planes_rows
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun
 from extras_checks import check_tree, hop_levels, truncated
 from graphs import grid_edges
 from helpers import DIRECTIONS, edge_graphs
@@ -38,15 +41,28 @@ def mesh(rows, cols):
 
 
 def run(A, sources, mode="auto", *, levels=True, parents=True, max_levels=NO_LIMIT, rows=None, rule=None,
-        searches="together"):
+        searches="together", planes=None):
     """The run, its searches bit-parallel unless ``searches`` says otherwise (the records'
-    model below is the bit-parallel run's)."""
+    model below is the bit-parallel run's), its levels as bit planes as ``planes`` says (None:
+    by the graph); levels kept as planes come back made into their table (by the twin of
+    ld_level_planes_rows, which tests/test_level_planes.py checks against its own encoding),
+    ``res.in_planes`` saying so."""
     out, inn, degrees = blocks(A)
     rule = rule or DirectionRule(mode, A.n, out.nnz)
-    with ld_settings.changed(multi_searches=searches):
-        return multi_bfs_fused(out, inn, np.asarray(sources, dtype=np.int64), degrees,
-                               rows=out.nmajor if rows is None else rows, levels=levels, parents=parents,
-                               rule=rule, max_levels=max_levels)
+    before = multi_fused.multi_fused_level_planes
+    multi_fused.multi_fused_level_planes = planes
+    try:
+        with ld_settings.changed(multi_searches=searches):
+            res = multi_bfs_fused(out, inn, np.asarray(sources, dtype=np.int64), degrees,
+                                  rows=out.nmajor if rows is None else rows, levels=levels, parents=parents,
+                                  rule=rule, max_levels=max_levels)
+    finally:
+        multi_fused.multi_fused_level_planes = before
+    in_planes = isinstance(res.levels, LevelPlanes)
+    if in_planes:
+        res = dataclasses.replace(res, levels=level_planes_rows(res.levels, 0, res.levels.shape[0]).copy())
+    res.in_planes = in_planes
+    return res
 
 
 # -- the records' model -----------------------------------------------------------------------
@@ -164,14 +180,17 @@ def check_separate(A, S, sources, res, mode, max_levels=NO_LIMIT):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs(), data=st.data(), mode=st.sampled_from(DIRECTIONS),
        width=st.sampled_from([1, 2, 7, 63, 64, 65, 130]), limit=st.sampled_from([NO_LIMIT, 0, 1, 3]),
-       outputs=st.sampled_from([(True, True), (True, False), (False, True)]))
-def test_generated(graph, data, mode, width, limit, outputs):
+       outputs=st.sampled_from([(True, True), (True, False), (False, True)]),
+       planes=st.sampled_from([None, True, False]))
+def test_generated(graph, data, mode, width, limit, outputs, planes):
     src, dst, n, symmetrize, _ = graph
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
     S = sp.csr_matrix(A.to_scipy())
     sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))   # repeats happen
     rule = DirectionRule(mode, n, A.block.by_col.nnz)
-    res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule)
+    res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule, planes=planes)
+    if planes is not None:
+        assert res.in_planes == (planes and outputs[0])
     assert (res.levels is None) != outputs[0] and (res.parents is None) != outputs[1]
     model_rule = check_run(A, S, sources, res, mode, limit)
     assert (rule.push, rule.previous, rule.unexplored) == (model_rule.push, model_rule.previous,
@@ -465,3 +484,22 @@ def test_rows_checked():
     A = ld.kronecker(5)
     with pytest.raises(ValueError, match="rows"):
         run(A, [0], rows=A.block.by_col.nmajor - 1)
+
+
+# -- the levels as bit planes -----------------------------------------------------------------
+def test_levels_as_planes_by_the_graph():
+    """By the graph (engine.levels_as_planes): a Kronecker graph's levels come back as bit
+    planes, a mesh's (thin) as the table; forced either way, the same levels and records; a
+    mesh forced into planes makes as many as its depths take."""
+    K = ld.kronecker(10, seed=1)
+    sources = np.flatnonzero(K.block.by_col.degrees()[:K.n] > 0)[::13][:70]
+    by_graph, table = run(K, sources), run(K, sources, planes=False)
+    assert by_graph.in_planes and not table.in_planes
+    np.testing.assert_array_equal(by_graph.levels, table.levels)
+    np.testing.assert_array_equal(by_graph.counts, table.counts)
+    M = mesh(20, 20)
+    S = sp.csr_matrix(M.to_scipy())
+    assert not run(M, [0, 5, 399]).in_planes
+    forced = run(M, [0, 5, 399], planes=True)
+    assert forced.in_planes
+    check_run(M, S, [0, 5, 399], forced, "auto")

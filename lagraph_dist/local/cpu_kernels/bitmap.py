@@ -11,6 +11,7 @@ from numba import prange
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from lagraph_dist.local import recycle
 from lagraph_dist.local.layout import NCOUNTERS
 
 
@@ -142,7 +143,7 @@ def level_planes_rows(planes, start, stop):
     """Twin of ld_level_planes_rows: rows ``start .. stop - 1`` of a batch's levels kept as
     ``planes`` (:class:`~lagraph_dist.local.engine.LevelPlanes`, numpy words) as a
     (stop - start, k) int32 table, -1 where unreached; the rows shared by the cores."""
-    out = np.empty((max(int(stop) - int(start), 0), planes.k), dtype=np.int32)
+    out = recycle.empty((max(int(stop) - int(start), 0), planes.k), np.int32)    # (a large one: pages mapped)
     if out.size:
         _planes_rows(planes.words, int(start), out)
     return out
@@ -151,19 +152,26 @@ def level_planes_rows(planes, start, stop):
 @numba.njit(cache=True, parallel=True)
 def _planes_rows(words, start, out):
     """Row ``start + r`` into ``out[r]``: search c's bit c % 64 of word c // 64 of each plane,
-    plane 0 its reached bit, plane 1 + p its depth's bit p."""
-    nplanes = words.shape[0]
+    plane 0 its reached bit, plane 1 + p its depth's bit p. A word's 64 columns are written
+    plane by plane, each plane's word read once: 0 where reached, else -1, then each depth
+    plane's bit ORed in at its weight (an unreached column's -1 has every bit set already), a
+    loop of shifts the compiler makes vector instructions of, where a column at a time read
+    every plane's word again and branched on the reached bit."""
+    nplanes, width = words.shape[0], out.shape[1]
     for r in prange(out.shape[0]):
         v = start + r
-        for c in range(out.shape[1]):
-            w, bit = c >> 6, np.uint64(c & 63)
-            if (words[0, v, w] >> bit) & np.uint64(1) == 0:
-                out[r, c] = -1
-                continue
-            depth = 0
+        for w in range(words.shape[2]):
+            base = w * 64
+            top = min(64, width - base)
+            reached = words[0, v, w]
+            for c in range(top):
+                out[r, base + c] = np.int32((reached >> np.uint64(c)) & np.uint64(1)) - np.int32(1)
             for p in range(1, nplanes):
-                depth |= np.int32((words[p, v, w] >> bit) & np.uint64(1)) << (p - 1)
-            out[r, c] = depth
+                word = words[p, v, w]
+                if word == 0:
+                    continue
+                for c in range(top):
+                    out[r, base + c] |= np.int32((word >> np.uint64(c)) & np.uint64(1)) << np.int32(p - 1)
 
 
 def warm_up():
