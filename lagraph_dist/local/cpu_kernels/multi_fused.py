@@ -1223,7 +1223,10 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     updated as its ``choose`` would have) chooses from the frontier's vertices, their out-edges
     (``out_degree``) and the edges of the vertices some search has still to reach. Returns a
     :class:`MultiFusedRun` whose ``levels`` / ``parents`` (when asked for) are (rows, k) int32,
-    -1 where a search did not reach a vertex (and on rows past the graph's)."""
+    -1 where a search did not reach a vertex (and on rows past the graph's), or whose ``levels``
+    are :class:`~lagraph_dist.local.engine.LevelPlanes` where :func:`levels_as_planes` keeps
+    them so (``multi_fused_level_planes``; a batch whose searches ran one at a time writes the
+    table)."""
     sources = np.ascontiguousarray(sources, dtype=np.int64)
     k, n = int(sources.shape[0]), out_csr.nmajor
     if not 1 <= k <= MULTI_FUSED_MAX_WIDTH:
