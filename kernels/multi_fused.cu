@@ -45,8 +45,8 @@
 // most 2^P - 1 levels). A parent is written by the finder of its bit; the levels of the first
 // a.kept depths, and the -1 of what was never reached, by the end pass (ld_mf_write_rows,
 // whole rows); a deeper F_L's as it settles at the start of level L (a warp a vertex,
-// coalesced along the row), so that every element is written once. Data written inside the kernel is read with __ldcg (never the
-// read-only cache).
+// coalesced along the row), so that every element is written once. Data written inside the
+// kernel is read with __ldcg (never the read-only cache).
 #include <cooperative_groups.h>
 #include "common.cuh"
 

@@ -161,6 +161,17 @@ class LevelPlanes:
     def depth_planes(self) -> int:
         return int(self.words.shape[0]) - 1
 
+    @classmethod
+    def of_run(cls, words, k, levels):
+        """The planes of a run of ``levels`` levels (its depths 0 .. levels) out of ``words``,
+        which may hold more."""
+        return cls(words[:1 + planes_for_levels(levels)], k)
+
+
+def planes_for_levels(levels) -> int:
+    """Depth planes a run of ``levels`` levels takes (its depths 0 .. levels)."""
+    return max(int(levels), 0).bit_length()
+
 
 @dataclass
 class MultiFusedRun:
@@ -169,8 +180,9 @@ class MultiFusedRun:
     ``levels`` / ``parents``: (rows, k) int32 arrays on the backend's device (None when not
     asked for), row v column i the level / parent (global id) of vertex v in search i, -1 where
     search i did not reach v; or ``levels`` as :class:`LevelPlanes` where the kernel set keeps
-    them so (both sets, on a graph that is not thin: :func:`levels_as_planes`). ``counts``: int64 numpy (levels run, 5), columns
-    :data:`MULTI_RECORD_FIELDS`: the level's input entries ((search, vertex) pairs), entries
+    them so (both sets, on a graph that is not thin: :func:`levels_as_planes`). ``counts``:
+    int64 numpy (levels run, 5), columns :data:`MULTI_RECORD_FIELDS`: the level's input
+    entries ((search, vertex) pairs), entries
     discovered, matrix entries read, 1 for a push level / 0 for pull, and the vertices of the
     next frontier (those with some search's bit). ``seconds``: float64 numpy (levels run,), each
     level's own time by ``clock``. ``separate``: the searches ran one at a time, not bit-parallel

@@ -1238,8 +1238,6 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     searches = _searches_setting()
     in_planes = (bool(levels) and searches != "separate"
                  and levels_as_planes(multi_fused_level_planes, out_csr.nnz, out_csr.nmajor))
-    width = full_words(k).shape[0]
-    planes = _zero_planes(1 + (PLANE_BITS_FIRST if in_planes else 0), rows, width)     # (plane 0: visited)
     level_table = recycle.empty((rows, k), np.int32) if levels and not in_planes else _NO_TABLE  # (pages mapped)
     parent_table = recycle.empty((rows, k), np.int32) if parents else _NO_TABLE
     start = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
@@ -1249,9 +1247,11 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     apart = searches == "separate"
     ends = np.full(2, np.nan)
     if not apart:
+        full = full_words(k)
+        planes = _zero_planes(1 + (PLANE_BITS_FIRST if in_planes else 0), rows, full.shape[0])    # (0: visited)
         counts, seconds, apart, planes = _search(out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices,
                                                  np.ascontiguousarray(out_degree, dtype=np.int64), sources,
-                                                 full_words(k), level_table, bool(levels) and not in_planes, planes,
+                                                 full, level_table, bool(levels) and not in_planes, planes,
                                                  in_planes, parent_table, bool(parents), *rule_args, state,
                                                  int(out_csr.nnz), max_levels,
                                                  PROBE_LEVELS if searches == "auto" else 0, threads, tick, ends)
@@ -1264,8 +1264,8 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     if len(counts):
         rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
     setup, finish = (None, None) if apart else (float(ends[0]), float(ends[1]))
-    if in_planes:            # (the planes the run's depths use: 0 .. its levels)
-        level_table = LevelPlanes(planes[:1 + max(len(counts), 0).bit_length()], k)
+    if in_planes:
+        level_table = LevelPlanes.of_run(planes, k, len(counts))
     return MultiFusedRun(level_table if levels else None, parent_table if parents else None, counts, seconds,
                          FUSED_LEVEL_CLOCK, separate=bool(apart), setup_seconds=setup, finish_seconds=finish)
 

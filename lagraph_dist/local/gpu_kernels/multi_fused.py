@@ -7,7 +7,7 @@ import struct
 import numpy as np
 
 from lagraph_dist.local.engine import (MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes, MultiFusedRun,
-                                      levels_as_planes)
+                                      levels_as_planes, planes_for_levels)
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, thin_graph
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 
@@ -76,11 +76,6 @@ def _pointer(array):
 
 
 _DISCOVERED = MULTI_RECORD_FIELDS.index("discovered")
-
-
-def _depth_planes(frontiers):
-    """Bit planes the depths of ``frontiers`` levels (0 .. frontiers - 1) take."""
-    return max(int(frontiers) - 1, 0).bit_length()
 
 
 def _plane_bits(space):
@@ -155,7 +150,7 @@ class MultiFusedKernels(KernelsBase):
         """After a run in planes found the searches deeper than its planes hold, and a run as
         rows went ``depth`` levels: the graph's later runs in planes take as many depth planes
         (past MULTI_FUSED_PLANE_BITS_MOST: none, rows from then on)."""
-        space["plane_bits"] = max(space["plane_bits"], int(depth).bit_length())
+        space["plane_bits"] = max(space["plane_bits"], planes_for_levels(depth))
 
     def _multi_fused_launch(self, out_csr, in_csr, sources, out_degree, space, rows, levels, parents, rule,
                             max_levels):
@@ -165,7 +160,7 @@ class MultiFusedKernels(KernelsBase):
         k, n = int(sources.shape[0]), out_csr.nmajor
         width = multi_fused_width(k)
         kept = min(space["kept"], max_levels + 1) if levels == "rows" else 0     # (kept words serve rows alone)
-        plane_bits = min(_plane_bits(space), _depth_planes(max_levels + 1)) if levels == "planes" else 0
+        plane_bits = min(_plane_bits(space), planes_for_levels(max_levels)) if levels == "planes" else 0
         levels_out = cp.empty((rows, k), dtype=cp.int32) if levels == "rows" else None
         planes_out = cp.empty((1 + plane_bits, rows, width), dtype=cp.uint64) if levels == "planes" else None
         visited = space["visited"] if planes_out is None else planes_out
@@ -201,7 +196,7 @@ class MultiFusedKernels(KernelsBase):
         ends = records[:, 5].astype(np.int64)
         seconds = np.diff(np.concatenate([[started], ends]).astype(np.int64)).astype(np.float64) * 1e-9
         if planes_out is not None:                # the planes the run's depths use (the kernel wrote those)
-            planes_out = LevelPlanes(planes_out[:1 + _depth_planes(ran + 1)], k)
+            planes_out = LevelPlanes.of_run(planes_out, k, ran)
         return MultiFusedRun(levels_out if planes_out is None else planes_out, parents_out, counts, seconds,
                              MULTI_FUSED_CLOCK, setup_seconds=(started - entered) * 1e-9,
                              finish_seconds=(written - int(ends[-1] if ran else started)) * 1e-9)
