@@ -59,6 +59,9 @@ namespace cg = cooperative_groups;
 #ifndef LD_MF_MERGED_PUSH_EDGES
 #define LD_MF_MERGED_PUSH_EDGES (1ll << 20)   // push levels of more out-edges (one word a vertex) wait for the settle
 #endif
+#define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128 and a.plane_bits <= 7, which
+                                   // multi_fused.py's MULTI_FUSED_KEPT_LEVELS, _multi_fused_kept and
+                                   // MULTI_FUSED_PLANE_BITS_MOST enforce
 #define LD_MF_STAGE 256            // a warp's entering vertices staged before it reserves queue places
 #ifndef LD_MF_PUSH_UNROLL
 #define LD_MF_PUSH_UNROLL 4        // edges a lane offers a step (their loads and atomics in flight together)
@@ -628,14 +631,13 @@ __device__ void ld_mf_clear(u64* words, const int* queue, i64 count, i64 thread,
 }
 
 // F_L's bits of vertex v, word j, into the depth planes of L's set bits (its visited word,
-// plane 0, is merged beside). Lanes of this vertex alone write them now (as visited's).
+// plane 0, is merged beside), each by an atomic OR whose old value is not read: a reduction
+// the lane issues and leaves, where a load and a store made each plane wait on its load.
 template <int W>
 __device__ __forceinline__ void ld_mf_settle_planes(const ld_mf_args& a, i64 v, int j, int depth, u64 word) {
-    for (int p = 0; p < a.plane_bits; ++p) {
-        if (!((depth >> p) & 1)) continue;
-        u64* at = a.planes + ((1 + p) * a.rows + v) * W + j;
-        *at = __ldcg(at) | word;
-    }
+#pragma unroll
+    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p)
+        if (p < a.plane_bits && ((depth >> p) & 1)) atomicOr(a.planes + ((1 + p) * a.rows + v) * W + j, word);
 }
 
 // F_L settles (at the start of level L): its words are merged into visited, and the levels of
@@ -716,9 +718,6 @@ __device__ __forceinline__ void ld_mf_store4(int* row, int c, int valid, bool al
 // column; a lane writing its own word's 64 columns, 16 stores 256 bytes apart across the lanes,
 // took 2.5 times as long as that.) A run in bit planes has nothing of its levels left to write
 // here (its settles wrote them); with parents, their -1 alone.
-#define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128 and a.plane_bits <= 7, which
-                                   // multi_fused.py's MULTI_FUSED_KEPT_LEVELS, _multi_fused_kept and
-                                   // MULTI_FUSED_PLANE_BITS_MOST enforce
 template <int W>
 __device__ void ld_mf_write_rows(const ld_mf_args& a, i64 kept_levels, i64 warp, i64 nwarps, int lane) {
     constexpr int R = 32 / W;            // rows a warp takes at once: lane r * W + j folds word j of its r-th
