@@ -62,6 +62,9 @@ namespace cg = cooperative_groups;
 #define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128 and a.plane_bits <= 7, which
                                    // multi_fused.py's MULTI_FUSED_KEPT_LEVELS, _multi_fused_kept and
                                    // MULTI_FUSED_PLANE_BITS_MOST enforce
+#ifndef LD_MF_SETTLE_SWEEP
+#define LD_MF_SETTLE_SWEEP 4       // a frontier of more than n / this many vertices settles by a sweep
+#endif
 #define LD_MF_STAGE 256            // a warp's entering vertices staged before it reserves queue places
 #ifndef LD_MF_PUSH_UNROLL
 #define LD_MF_PUSH_UNROLL 4        // edges a lane offers a step (their loads and atomics in flight together)
@@ -646,17 +649,24 @@ __device__ __forceinline__ void ld_mf_settle_planes(const ld_mf_args& a, i64 v, 
 // a vertex is in the queue once: no one else writes its visited words now; readers see the
 // word before or after, and OR it with F_L's anyway), then the warp writes each vertex's row in
 // turn (coalesced along the row; no load in the loop).
+// A frontier of more than n / LD_MF_SETTLE_SWEEP vertices whose levels are not written as rows
+// settles by a sweep over every vertex, in order (its words read whole, no queue between), not
+// through its queue (an id, then a scattered word, a vertex).
 template <int W>
 __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
                              int depth, i64 warp, i64 nwarps, int lane) {
     constexpr int R = 32 / W;            // vertices a warp takes at once: lane r * W + j merges word j of its r-th
     const int j = lane % W;
-    for (i64 base = warp * R; base < count; base += nwarps * R) {
-        const int mine = base + lane / W < count ? __ldcg(queue + base + lane / W) : -1;
+    const bool rows = a.levels && depth >= a.kept;              // (a kept depth is written at the end)
+    const bool sweep = !rows && count > a.n / LD_MF_SETTLE_SWEEP;
+    const i64 span = sweep ? a.n : count;
+    for (i64 base = warp * R; base < span; base += nwarps * R) {
+        const i64 at = base + lane / W;
+        const int mine = at < span ? (sweep ? (int)at : __ldcg(queue + at)) : -1;
         const u64 word = mine >= 0 ? __ldcg(frontier + (i64)mine * W + j) : 0ull;
         if (word) a.visited[(i64)mine * W + j] = __ldcg(a.visited + (i64)mine * W + j) | word;
         if (word && a.planes) ld_mf_settle_planes<W>(a, mine, j, depth, word);
-        if (!a.levels || depth < a.kept) continue;            // (a kept depth is written at the end)
+        if (!rows) continue;
         const int many = (int)min((i64)R, count - base);
         for (int e = 0; e < many; ++e) {
             int* row = a.levels + (i64)__shfl_sync(LD_MF_FULL_WARP, mine, e * W) * a.k;
