@@ -435,6 +435,22 @@ def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
         run(kernels, dense, [0, 1])
 
 
+def test_runs_in_planes_keep_no_frontier_slots(kernels, monkeypatch):
+    """A graph searched only in planes holds the three rotating frontier slots alone; its first
+    run as rows makes the MULTI_FUSED_KEPT_FIRST kept ones; the levels the same either way."""
+    from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_FIRST
+    dense = random_graph(5, 400, 4000, symmetrize=True)
+    kernels._multi_fused_cache = None
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", True)
+    assert isinstance(check(kernels, dense, np.arange(70), mode="auto").levels, LevelPlanes)
+    space = kernels._multi_fused_cache[1]
+    slot = space["frontiers"].size // 3                  # (the block's rows, padded, two words a vertex)
+    assert space["kept"] == 0 and slot >= 400 * 2
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", False)
+    assert not isinstance(check(kernels, dense, np.arange(70), mode="auto").levels, LevelPlanes)
+    assert space["kept"] == MULTI_FUSED_KEPT_FIRST and space["frontiers"].size == (MULTI_FUSED_KEPT_FIRST + 3) * slot
+
+
 @pytest.mark.parametrize("cliques, planes_after", [(100, False), (20, True)], ids=["200 levels", "40 levels"])
 def test_deeper_than_the_planes_runs_again_as_rows(kernels, monkeypatch, cliques, planes_after):
     """A graph that is not thin but deeper than a run's first depth planes hold: the planes' run

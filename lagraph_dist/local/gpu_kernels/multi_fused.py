@@ -159,6 +159,8 @@ class MultiFusedKernels(KernelsBase):
         cp = self.cp
         k, n = int(sources.shape[0]), out_csr.nmajor
         width = multi_fused_width(k)
+        if levels == "rows":
+            self._keep_for_rows(space, n, width)
         kept = min(space["kept"], max_levels + 1) if levels == "rows" else 0     # (kept words serve rows alone)
         plane_bits = min(_plane_bits(space), planes_for_levels(max_levels)) if levels == "planes" else 0
         levels_out = cp.empty((rows, k), dtype=cp.int32) if levels == "rows" else None
@@ -231,8 +233,10 @@ class MultiFusedKernels(KernelsBase):
 
     def _multi_fused_space(self, out_csr, in_csr, width):
         """The run's workspace for this graph and width (kept while the graph is the last one
-        searched): visited words, three frontier slots (words and bits, left zero by every run),
-        their queues, giant lists and the ends of the giants' edges, full-word counts, the pull's slices of long rows, the argument buffer."""
+        searched): visited words, three frontier slots (words and bits, left zero by every run;
+        the kept slots are made by the graph's first run as rows), their queues, giant lists and
+        the ends of the giants' edges, full-word counts, the pull's slices of long rows, the
+        argument buffer."""
         key = (id(out_csr.indptr), id(in_csr.indptr), width, self.multi_fused_kept_levels)
         cached = getattr(self, "_multi_fused_cache", None)
         if cached is not None and cached[0] == key:
@@ -246,10 +250,10 @@ class MultiFusedKernels(KernelsBase):
                              f"more than {MULTI_FUSED_PUSH_GIANT} out-edges and 2^{MULTI_FUSED_GIANT_SHIFT} edges; "
                              f"this graph has {giants:,} and {out_csr.nnz:,}")
         rows, starts = self._long_row_slices(in_csr)
-        kept = self._multi_fused_kept(n, width, MULTI_FUSED_KEPT_FIRST)
+        self._kept_most()
         space = {
             "visited": cp.empty(n * width, dtype=cp.uint64),
-            "frontiers": cp.zeros((kept + 3) * n * width, dtype=cp.uint64), "kept": kept,
+            "frontiers": cp.zeros(3 * n * width, dtype=cp.uint64), "kept": 0, "rows_kept": False,
             "plane_bits": MULTI_FUSED_PLANE_BITS_FIRST,
             "bitmaps": cp.zeros(3 * -(-n // 32), dtype=cp.uint32),
             "queues": cp.empty(3 * max(n, 1), dtype=cp.int32),
@@ -263,25 +267,40 @@ class MultiFusedKernels(KernelsBase):
         self._multi_fused_cache = (key, space)
         return space
 
+    def _kept_most(self):
+        most = int(self.multi_fused_kept_levels)
+        if not 0 <= most <= MULTI_FUSED_KEPT_LEVELS:
+            raise ValueError(f"multi_fused_kept_levels must be 0 to {MULTI_FUSED_KEPT_LEVELS}, got {most}")
+        return most
+
     def _multi_fused_kept(self, n, width, depths):
         """Frontier slots kept to the end for runs of ``depths`` levels: as many, at most
         multi_fused_kept_levels, fewer where their words would take more than
         MULTI_FUSED_KEPT_SHARE of the device's free memory (deeper levels' rows are then written
         as they settle: the same levels, written in more pieces)."""
-        most = int(self.multi_fused_kept_levels)
-        if not 0 <= most <= MULTI_FUSED_KEPT_LEVELS:
-            raise ValueError(f"multi_fused_kept_levels must be 0 to {MULTI_FUSED_KEPT_LEVELS}, got {most}")
         slot_bytes = 8 * max(n, 1) * width
-        return min(most, depths, int(self.free_device_bytes()[0] * MULTI_FUSED_KEPT_SHARE) // slot_bytes)
+        return min(self._kept_most(), depths, int(self.free_device_bytes()[0] * MULTI_FUSED_KEPT_SHARE) // slot_bytes)
+
+    def _keep_for_rows(self, space, n, width):
+        """Before a graph's first run that writes rows: its MULTI_FUSED_KEPT_FIRST kept slots
+        (a run in planes keeps none, so a graph searched only so never holds them)."""
+        if not space["rows_kept"]:
+            self._grow_kept(space, n, width, self._multi_fused_kept(n, width, MULTI_FUSED_KEPT_FIRST))
+            space["rows_kept"] = True
 
     def _keep_deeper(self, space, n, width, depths):
         """After a run of ``depths`` levels deeper than the workspace keeps: its frontier slots
-        grown for the next runs on this graph (zero, as every run leaves them)."""
+        grown for the next runs on this graph."""
         if depths <= space["kept"]:
             return
         slot_bytes = 8 * max(n, 1) * width
         room = int(self.free_device_bytes()[1] * MULTI_FUSED_KEPT_GROW_SHARE) // slot_bytes
-        kept = min(self._multi_fused_kept(n, width, -(-depths // KEPT_STEP) * KEPT_STEP), room)
+        self._grow_kept(space, n, width, min(self._multi_fused_kept(n, width, -(-depths // KEPT_STEP) * KEPT_STEP),
+                                             room))
+
+    def _grow_kept(self, space, n, width, kept):
+        """The workspace's frontier words made ``kept`` slots and the three that rotate, if that
+        is more than it has (zero, as every run leaves them)."""
         if kept > space["kept"]:
             space["frontiers"] = None                            # (free the old slots first)
             space["frontiers"] = self.cp.zeros((kept + 3) * n * width, dtype=self.cp.uint64)
