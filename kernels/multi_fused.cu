@@ -62,9 +62,6 @@ namespace cg = cooperative_groups;
 #define LD_MF_KEPT_PLANES 7        // depths below 128: a.kept <= 128 and a.plane_bits <= 7, which
                                    // multi_fused.py's MULTI_FUSED_KEPT_LEVELS, _multi_fused_kept and
                                    // MULTI_FUSED_PLANE_BITS_MOST enforce
-#ifndef LD_MF_SETTLE_SWEEP
-#define LD_MF_SETTLE_SWEEP 4       // a frontier of more than n / this many vertices settles by a sweep
-#endif
 #define LD_MF_STAGE 256            // a warp's entering vertices staged before it reserves queue places
 #ifndef LD_MF_PUSH_UNROLL
 #define LD_MF_PUSH_UNROLL 4        // edges a lane offers a step (their loads and atomics in flight together)
@@ -643,22 +640,32 @@ __device__ __forceinline__ void ld_mf_settle_planes(const ld_mf_args& a, i64 v, 
         if (p < a.plane_bits && ((depth >> p) & 1)) atomicOr(a.planes + ((1 + p) * a.rows + v) * W + j, word);
 }
 
+// Whether a settle of `count` queued vertices reads fewer bytes by a sweep over all n: the queue
+// costs an id and a vertex's W words, scattered (a 32-byte sector at least); the sweep, every
+// vertex's words in order. One word a vertex, the sweep wins past about n / 4.5 (measured on
+// nvidia-h200, Kronecker 22: 64 sources' levels 3.20 -> 3.06 ms with a sweep past n / 4, where
+// 512 sources', eight words a vertex, read whole either way, went 14.7 -> 15.1 ms).
+template <int W>
+__device__ __forceinline__ bool ld_mf_settle_by_sweep(i64 count, i64 n) {
+    constexpr i64 queued_bytes = 4 + (8 * W > 32 ? 8 * W : 32);
+    return count * queued_bytes > n * 8 * W;
+}
+
 // F_L settles (at the start of level L): its words are merged into visited, and the levels of
 // its bits (depth L) written: as rows, or into the depth planes. A warp takes 32 / W vertices,
 // W lanes a vertex, lane j loading and merging its word j (one access for the vertex's W words;
 // a vertex is in the queue once: no one else writes its visited words now; readers see the
 // word before or after, and OR it with F_L's anyway), then the warp writes each vertex's row in
 // turn (coalesced along the row; no load in the loop).
-// A frontier of more than n / LD_MF_SETTLE_SWEEP vertices whose levels are not written as rows
-// settles by a sweep over every vertex, in order (its words read whole, no queue between), not
-// through its queue (an id, then a scattered word, a vertex).
+// A frontier whose levels are not written as rows settles by a sweep over every vertex, in order,
+// where that reads fewer bytes than its queue does (ld_mf_settle_by_sweep).
 template <int W>
 __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int* queue, i64 count,
                              int depth, i64 warp, i64 nwarps, int lane) {
     constexpr int R = 32 / W;            // vertices a warp takes at once: lane r * W + j merges word j of its r-th
     const int j = lane % W;
     const bool rows = a.levels && depth >= a.kept;              // (a kept depth is written at the end)
-    const bool sweep = !rows && count > a.n / LD_MF_SETTLE_SWEEP;
+    const bool sweep = !rows && ld_mf_settle_by_sweep<W>(count, a.n);
     const i64 span = sweep ? a.n : count;
     for (i64 base = warp * R; base < span; base += nwarps * R) {
         const i64 at = base + lane / W;

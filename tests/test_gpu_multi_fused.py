@@ -437,17 +437,26 @@ def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
 
 def test_runs_in_planes_keep_no_frontier_slots(kernels, monkeypatch):
     """A graph searched only in planes holds the three rotating frontier slots alone; its first
-    run as rows makes the MULTI_FUSED_KEPT_FIRST kept ones; the levels the same either way."""
+    run as rows makes the MULTI_FUSED_KEPT_FIRST kept ones in the same workspace; the levels the
+    same either way."""
     from lagraph_dist.local.gpu_kernels.multi_fused import MULTI_FUSED_KEPT_FIRST
-    dense = random_graph(5, 400, 4000, symmetrize=True)
+    dense, sources = random_graph(5, 400, 4000, symmetrize=True), np.arange(70)
     kernels._multi_fused_cache = None
     monkeypatch.setattr(kernels, "multi_fused_level_planes", True)
-    assert isinstance(check(kernels, dense, np.arange(70), mode="auto").levels, LevelPlanes)
+    A, S, res, _, rows = run(kernels, dense, sources)
+    expected = hop_levels(S, sources)
+    assert isinstance(res.levels, LevelPlanes)
+    np.testing.assert_array_equal(host(res.levels)[:A.n].T, expected)
     space = kernels._multi_fused_cache[1]
     slot = space["frontiers"].size // 3                  # (the block's rows, padded, two words a vertex)
     assert space["kept"] == 0 and slot >= 400 * 2
     monkeypatch.setattr(kernels, "multi_fused_level_planes", False)
-    assert not isinstance(check(kernels, dense, np.arange(70), mode="auto").levels, LevelPlanes)
+    again = kernels.multi_bfs_fused(A.block.by_col, A.block.by_row, sources, A.out_degree().part.values,
+                                    rows=rows, levels=True, parents=False, rule=DirectionRule("auto", A.n, A.nvals),
+                                    max_levels=A.n)
+    assert not isinstance(again.levels, LevelPlanes)
+    np.testing.assert_array_equal(host(again.levels)[:A.n].T, expected)
+    assert kernels._multi_fused_cache[1] is space
     assert space["kept"] == MULTI_FUSED_KEPT_FIRST and space["frontiers"].size == (MULTI_FUSED_KEPT_FIRST + 3) * slot
 
 
