@@ -233,15 +233,18 @@ def contender_run(A, contender, roots, expected, repeats, *, budget=None, ours=F
     """``contender`` (a :class:`Peer`) from every root: :func:`timed_calls` a root (a peer's stop past
     ``budget`` seconds a root), every result checked against ``expected[root]`` outside the clock. Ours
     are timed to the end of their device work and keep the level figures of the first root's call
-    nearest the median (:func:`level_figures`)."""
+    nearest the median (:func:`level_figures`), made once the calls are done: a check that made
+    every result's stats (a dict a level) left the caches and allocator to the next call in a
+    state that slowed a small graph's call 2-7x, where scipy's results have none to make."""
     seconds, stats = [], None
     for root in roots:
         def check(raw):
             contender.check(A, root, expected[root], raw)
-            return level_figures(raw.stats) if ours else None
+            return raw.stats_when_called() if ours else None
         calls = timed_calls(lambda: contender.search(root), repeats, check=check, budget=budget, A=A if ours else None)
         seconds += calls.seconds
-        stats = stats or calls.kept[int(np.argsort(calls.seconds)[len(calls.seconds) // 2])]
+        if ours and stats is None:
+            stats = level_figures(calls.kept[int(np.argsort(calls.seconds)[len(calls.seconds) // 2])]())
     # reaching this line means every timed result passed its checks (a failure raises)
     run = time_summary(seconds) | {"roots": len(roots), "validated": len(seconds), "levels_equal": True}
     log(f"  {contender.name}: {run['median_ms']:.3f} ms, {len(seconds)} timed, all validated")

@@ -78,3 +78,19 @@ def test_levels_timed_as_a_run_say_how_many_levels_their_seconds_cover():
         (None, None), (None, None), (3, 3e-6), (None, None), (None, None), (2, 2e-6)]
     from lagraph_dist.core.stats import measured_seconds
     assert sum(map(measured_seconds, stats)) == pytest.approx(6e-6)
+
+
+def test_stats_when_called_makes_the_records_of_stats_later():
+    """A result's stats_when_called() holds the levels' records unmade (the result's own stats
+    too), and gives, when called, the records its ``stats`` gives: on a path each level's
+    frontier is one vertex and finds one."""
+    import lagraph_dist as ld
+    n = 50
+    A = ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend="cpu")
+    res = ld.bfs(A, 0)
+    later = res.stats_when_called()
+    assert callable(res._stats)                          # nothing made yet
+    made = later()
+    assert [(r["level"], r["frontier"], r["discovered"]) for r in made] == [(k, 1, 1) for k in range(1, n)] + [(n, 1, 0)]
+    assert [r["frontier"] for r in res.stats] == [r["frontier"] for r in made]
+    assert res.stats_when_called()() == res.stats        # (once made, the same records)

@@ -363,3 +363,29 @@ def test_thin_rows_hold_each_rows_start_and_degree_in_the_bytes_counted(degrees)
     assert words.nbytes == memory.THIN_ROWS_BYTES_PER_VERTEX * len(degrees)
     assert np.array_equal(words >> np.uint64(THIN_ROW_DEGREE_BITS), indptr[:-1])
     assert np.array_equal(words & np.uint64((1 << THIN_ROW_DEGREE_BITS) - 1), degrees)
+
+
+def test_host_memory_reads_the_fields_a_text_parse_reads():
+    """The one-read parse of /proc/meminfo's first lines gives the total a line-by-line text
+    parse gives, and an available figure within what moves between two reads."""
+    if not os.path.exists("/proc/meminfo"):
+        pytest.skip("no /proc/meminfo on this system")
+    with open("/proc/meminfo") as handle:
+        text = {line.split(":")[0]: int(line.split()[1]) * 1024 for line in handle}
+    fields = fit._meminfo_head()
+    assert fields["MemTotal"] == text["MemTotal"]
+    assert abs(fields["MemAvailable"] - text["MemAvailable"]) <= 0.05 * text["MemTotal"]
+
+
+@pytest.mark.parametrize("files, room, remembered", [
+    ({"memory.max": b"max\n", "memory.current": b"123\n"}, None, False),
+    ({"memory.max": b"1000\n", "memory.current": b"300\n"}, 700, False),
+    ({"memory.max": b"1000\n", "memory.current": b"4000\n"}, 0, False),
+    ({}, None, True),
+], ids=["no limit", "limit", "over the limit", "no cgroup v2"])
+def test_cgroup_room(monkeypatch, files, room, remembered):
+    monkeypatch.setattr(fit, "_NO_CGROUP_LIMIT", [])
+    monkeypatch.setattr(fit, "_read_head", lambda path, size=512: files.get(path.rsplit("/", 1)[-1]))
+    assert fit._cgroup_room() == room
+    assert fit._NO_CGROUP_LIMIT == ([True] if remembered else [])
+    assert fit._cgroup_room() == room                     # (a remembered absence: no read)

@@ -81,6 +81,13 @@ class StatsWhenRead:
             self._stats = self._stats()
         return self._stats
 
+    def stats_when_called(self):
+        """A function giving :attr:`stats`' records, made when it is called; it holds the
+        levels' records, not the result's vectors. A caller that keeps many results' figures
+        and reads few (a benchmark's checks) then makes no dict a level for the others."""
+        made = self._stats
+        return made if callable(made) else (lambda: made)
+
 
 def _merge_encodings(per_rank):
     seen = {e for e in per_rank if e != "none"}
