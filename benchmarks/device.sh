@@ -12,6 +12,9 @@
 # donfig, cffi, pycparser), downloaded with --no-deps for CPython 3.12 on manylinux x86_64; name
 # the versions python-graphblas requires (suitesparse-graphblas<10 for python-graphblas 2025.2),
 # as --no-deps takes the newest: a mismatched pair imports and then fails every reference call.
+# The whole `pytest -m gpu` (about 2,000 tests at e25f293) outgrew one call's 600 s: with
+# pytest-xdist and execnet also in .whl, PYTEST_ARGS="-n 4 --maxfail=8" runs it in processes that
+# share the device (each its own context; not yet measured there), else TESTS splits it.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
 repo=$PWD
