@@ -227,10 +227,12 @@ for stage in "$@"; do
                     --json "$OUT/blocks-$side-$round.json" 2>&1 | sed "s/^/$side $round: /" | tee -a "$OUT/blocks-ab.log"
             done
         done ;;
-    host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20)
+    host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20), or one
+                            # bfs_multi batch's of $HOST_SOURCES sources
         for spec in ${HOST_GRAPHS:-kron:20}; do
             timeout 150 python3 "$repo/benchmarks/probes/host_profile.py" $spec --lines ${HOST_LINES:-30} \
-                --calls ${HOST_CALLS:-50} --json "$OUT/host-profile-${spec/:/}.json" 2>&1 \
+                ${HOST_SOURCES:+--sources $HOST_SOURCES} \
+                --calls ${HOST_CALLS:-50} --json "$OUT/host-profile-${spec/:/}${HOST_SOURCES:+-${HOST_SOURCES}src}.json" 2>&1 \
                 | grep -v "^\s*$" | tee -a "$OUT/host.log" | head -${HOST_HEAD:-80}
         done ;;
     host-ab)                # one call's host time at the commit in $OLD_TREE (.old; $OLD_COMMIT) against this one,

@@ -1,4 +1,5 @@
-"""Where one ``ld.bfs`` call's host time goes on a 1x1 grid: the call's wall time against the
+"""Where one ``ld.bfs`` call's host time goes on a 1x1 grid (or one ``ld.bfs_multi`` batch's, levels
+only, with ``--sources K``: the benchmarks' seed-3 sources): the call's wall time against the
 levels' own time; the call split at the backend's fused run (the engine's Python around it, and
 the backend call less its levels' own time); on the GPU then a timeline of the call without a
 profiler (host time up to the fused kernel's launch, the launch call itself, the wait for its
@@ -8,6 +9,7 @@ compiled twin's); last cProfile over many calls (internal and cumulative time), 
 that the Python set-up around the run can be read function by function.
 
     python3 benchmarks/probes/host_profile.py kron:20 [--backend gpu|cpu] [--calls 50] [--lines 35] [--json out.json]
+    python3 benchmarks/probes/host_profile.py kron:22 --sources 64 [--calls 20] ...
 
 The record (``--json``) holds the medians printed: the call, the levels' own time, the split at
 the backend call, and on the GPU the parts of the timeline (the kernel's between two CUDA events)
@@ -32,46 +34,62 @@ from lagraph_dist.core.version import code_identity
 from lagraph_dist.tools.bench import device_name, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
-from harness import build  # noqa: E402
+from harness import batch_sources, build  # noqa: E402
 
 
 ld.settings.host_search_edges = 0      # the device's kernels are what this measures, however small the graph
+
+
+class Subject:
+    """The call measured: ``ld.bfs`` from the roots in turn, or one ``ld.bfs_multi`` batch from
+    ``sources`` (levels only); ``run`` names the backend's fused run it makes (one a call)."""
+
+    def __init__(self, A, roots, sources):
+        self.A, self.roots, self.sources = A, roots, sources
+        self.run = "bfs_fused" if sources is None else "multi_bfs_fused"
+
+    def __call__(self, k):
+        if self.sources is None:
+            return ld.bfs(self.A, self.roots[k % len(self.roots)])
+        return ld.bfs_multi(self.A, self.sources, parents=False)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("graph")
     parser.add_argument("--backend", choices=("gpu", "cpu"), default="gpu")
+    parser.add_argument("--sources", type=int, help="a bfs_multi batch of this many sources instead of ld.bfs")
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--lines", type=int, default=35)
     parser.add_argument("--json", help="write the medians to this file")
     args = parser.parse_args()
     A, roots = build(args.graph, args.backend)
     roots = roots or [int(v) for v in A.out_degree().indices()[:8]]
-    for root in roots:
-        ld.bfs(A, root)
+    call = Subject(A, roots, None if args.sources is None else batch_sources(A, args.sources, 3))
+    for k in range(len(roots)):
+        call(k)
     walls, own = [], []
     for k in range(args.calls):
         result = None                # (the last result dropped before the clock starts, as below)
         A.backend.sync()
         started = time.perf_counter()
-        result = ld.bfs(A, roots[k % len(roots)])
+        result = call(k)
         A.backend.sync()
         walls.append(time.perf_counter() - started)
         own.append(sum(map(ld.measured_seconds, result.stats)))
     print(f"{args.graph}: call median {1e6 * np.median(walls):.1f} us, levels' own median {1e6 * np.median(own):.1f} us, "
           f"host beyond the levels {1e6 * (np.median(walls) - np.median(own)):.1f} us, {len(result.stats)} levels")
-    split = backend_split(A, roots, args.calls)
+    split = backend_split(A, call, args.calls)
     parts, single_runs = {}, 0
     if args.backend == "gpu":
-        parts, single_runs = timeline(A, roots, args.calls)
-    stages(A, roots, args.calls)
+        parts, single_runs = timeline(A, call, args.calls)
+    stages(A, call, args.calls)
     if args.json:
         write_record(args, A, walls, own, len(result.stats), split, parts, single_runs)
     profile = cProfile.Profile()
     profile.enable()
     for k in range(args.calls):
-        ld.bfs(A, roots[k % len(roots)])
+        call(k)
     A.backend.sync()
     profile.disable()
     stats = pstats.Stats(profile)
@@ -79,8 +97,8 @@ def main():
     stats.sort_stats("cumulative").print_stats(args.lines)
 
 
-def _timed_calls(A, roots, calls, before, repeats=1):
-    """``calls`` searches from ``roots`` in turn (each root ``repeats`` times running), each
+def _timed_calls(A, call, calls, before, repeats=1):
+    """``calls`` calls (each root ``repeats`` times running), each
     from an idle device after ``before()``: yields each one's host clock at its start and its
     return. The result is held until the clock is read (dropping it, the user's choice of when,
     is not the call's cost)."""
@@ -88,19 +106,20 @@ def _timed_calls(A, roots, calls, before, repeats=1):
         before()
         A.backend.sync()
         started = time.perf_counter()
-        result = ld.bfs(A, roots[k // repeats % len(roots)])
+        result = call(k // repeats)
         ended = time.perf_counter()
         yield started, ended
         del result
 
 
-def backend_split(A, roots, calls):
-    """Median us of a call on each side of the backend's fused run (``kernels.bfs_fused``,
+def backend_split(A, call, calls):
+    """Median us of a call on each side of the backend's fused run (``kernels.bfs_fused``, or
+    ``multi_bfs_fused`` for a batch,
     wrapped: a host clock read each side): the engine's Python outside it, the time inside it,
     and inside it less its levels' own time (the backend's set-up, launch and read; on the CPU
     the compiled run's entry and exit). Each median is over the calls of this pass."""
     kernels = A.backend.kernels
-    fused = kernels.bfs_fused
+    fused = getattr(kernels, call.run)
     inside = []
 
     @functools.wraps(fused)      # (keeps its attributes: the engine reads max_levels there)
@@ -112,15 +131,15 @@ def backend_split(A, roots, calls):
             inside.append(time.perf_counter() - started)
 
     calls_us, engine, backend_call, backend_host = [], [], [], []
-    own_attribute = "bfs_fused" in vars(kernels)        # the CPU's module function, not a method
-    kernels.bfs_fused = timed
+    own_attribute = call.run in vars(kernels)            # the CPU's module function, not a method
+    setattr(kernels, call.run, timed)
     try:
         for k in range(calls):
             inside.clear()
             result = None
             A.backend.sync()
             started = time.perf_counter()
-            result = ld.bfs(A, roots[k % len(roots)])
+            result = call(k)
             ended = time.perf_counter()
             own, run = sum(map(ld.measured_seconds, result.stats)), sum(inside)
             calls_us.append(ended - started)
@@ -129,9 +148,9 @@ def backend_split(A, roots, calls):
             backend_host.append(run - own)
     finally:
         if own_attribute:
-            kernels.bfs_fused = fused
+            setattr(kernels, call.run, fused)
         else:
-            del kernels.bfs_fused            # the class's method again
+            delattr(kernels, call.run)       # the class's method again
     split = {"call": calls_us, "engine (outside the backend call)": engine, "backend call": backend_call,
              "backend call less the levels' own": backend_host}
     medians = {name: 1e6 * float(np.median(values)) for name, values in split.items()}
@@ -141,7 +160,7 @@ def backend_split(A, roots, calls):
     return medians
 
 
-def timeline(A, roots, calls):
+def timeline(A, call, calls):
     """Median us of each part of a call, from marks taken inside it: the fused kernel's launch
     is wrapped (a host clock read each side of the launch call, and a CUDA event recorded
     before and after them, both made before the calls), and so is the wait for its report.
@@ -186,7 +205,7 @@ def timeline(A, roots, calls):
         marking[0] = not marking[0]
 
     try:
-        for started, ended in _timed_calls(A, roots, 2 * calls, before, repeats=2):    # each root both ways
+        for started, ended in _timed_calls(A, call, 2 * calls, before, repeats=2):    # each root both ways
             if marks.get("launches") != 1 or "read" not in marks:
                 continue
             if not marking[0]:
@@ -217,7 +236,8 @@ def timeline(A, roots, calls):
 def write_record(args, A, walls, own, levels, split, parts, single_runs):
     """The medians as a JSON record, with the device and the code that ran (its commit; write_json
     stamps the rest)."""
-    record = {"benchmark": "host_profile", "graph": args.graph, "backend": args.backend, "n": A.n,
+    record = {"benchmark": "host_profile", "graph": args.graph, "backend": args.backend, "sources": args.sources,
+              "n": A.n,
               "nvals": A.nvals, "calls": args.calls, "levels": levels,
               "commit": code_identity()["commit"] or "unknown", "device": device_name(A.backend),
               "call_us": 1e6 * float(np.median(walls)), "levels_own_us": 1e6 * float(np.median(own)),
@@ -225,16 +245,17 @@ def write_record(args, A, walls, own, levels, split, parts, single_runs):
     write_json(record, args.json)
 
 
-def stages(A, roots, calls):
+def stages(A, call, calls):
     """Median us from the call's start to the entry and the exit of each named stage of a
     call (wrapped for the measurement only: a host clock read each side), so that the set-up
     before the launch can be read stage by stage without a profiler's overhead."""
     import importlib
-    import inspect
 
     from lagraph_dist.algebra import levels
     from lagraph_dist.algebra.vector import Vector
     bfs_module = importlib.import_module("lagraph_dist.algorithms.bfs")     # the package exports the function
+    if call.sources is not None:
+        return _batch_stages(A, call, calls)
     # the engine's stages, the same Python on both backends
     targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "_unset"),
                (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (levels, "_VectorLevels"),
@@ -252,6 +273,41 @@ def stages(A, roots, calls):
     else:                            # the compiled twin's run and the call into it
         from lagraph_dist.local.cpu_kernels import fused     # (its bfs_fused stays: the engine reads its attributes)
         targets += [(fused, "_run"), (fused, "_search")]
+    _stage_offsets(A, call, calls, targets)
+
+
+def _batch_stages(A, call, calls):
+    """:func:`stages` of a bfs_multi batch: its checks, memory plan, batch and result, and on
+    the GPU the driver's run, workspace, launch, reads and allocations."""
+    import importlib
+
+    from lagraph_dist.algebra import memory
+    from lagraph_dist.local import fit
+    batch_module = importlib.import_module("lagraph_dist.algorithms.bfs_multi")
+    targets = [(batch_module, "as_matrix"), (batch_module, "_check_arguments"), (batch_module, "_plan"),
+               (memory, "plan_multi_batches"), (fit, "available_bytes"), (batch_module, "DirectionRule"),
+               (batch_module, "_search_batch"), (batch_module, "fused_multi_search"), (batch_module, "_stats_of"),
+               (batch_module, "MultiBFSResult")]
+    if A.backend.name == "gpu":
+        import cupy
+        from lagraph_dist.local.engine import LevelPlanes
+        from lagraph_dist.local.gpu_kernels import base
+        from lagraph_dist.local.gpu_kernels.multi_fused import MultiFusedKernels
+        targets += [(MultiFusedKernels, "multi_bfs_fused"), (MultiFusedKernels, "_multi_fused_space"),
+                    (MultiFusedKernels, "_multi_fused_launch"), (MultiFusedKernels, "_multi_fused_report"),
+                    (base.KernelsBase, "free_device_bytes"), (base.KernelsBase, "launch_cooperative"),
+                    (base.KernelsBase, "read_mirrored"), (base.KernelsBase, "read"), (cupy, "empty"),
+                    (cupy, "asarray"), (LevelPlanes, "of_run")]
+    else:
+        from lagraph_dist.local.cpu_kernels import multi_fused      # (the kernel set is a module: its own names)
+        targets += [(A.backend.kernels, "multi_bfs_fused"), (multi_fused, "_search"), (fit, "host_memory")]
+    _stage_offsets(A, call, calls, targets)
+
+
+def _stage_offsets(A, call, calls, targets):
+    """Each target (owner, name) wrapped with a host clock read each side, ``calls`` calls, the
+    median offsets printed."""
+    import inspect
     marks, saved = [], []
 
     def wrap(owner, name):
@@ -272,7 +328,7 @@ def stages(A, roots, calls):
             wrap(owner, name)
     offsets = {}
     try:
-        for started, ended in _timed_calls(A, roots, calls, marks.clear):
+        for started, ended in _timed_calls(A, call, calls, marks.clear):
             seen = {}
             for name, side, at in marks:
                 key = (name, side, seen.get((name, side), 0))
