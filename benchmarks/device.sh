@@ -14,7 +14,8 @@
 # as --no-deps takes the newest: a mismatched pair imports and then fails every reference call.
 # The whole `pytest -m gpu` (about 2,000 tests at e25f293) outgrew one call's 600 s: with
 # pytest-xdist and execnet also in .whl, PYTEST_ARGS="-n 4 --maxfail=8" runs it in processes that
-# share the device (each its own context; not yet measured there), else TESTS splits it.
+# share the device (each its own context; not yet measured there), else GPU_TESTS_PART=1/2 and 2/2
+# (or TESTS) split it over calls.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
 repo=$PWD
@@ -70,10 +71,28 @@ install_old() {     # the base commit's tree carried in $OLD_TREE (default .old)
         > /dev/null 2>&1
     echo "$into"
 }
+gpu_test_part() {   # "i/m": the i-th of m runs of whole test files holding GPU tests, of about equal test counts
+    python3 - "$1" "$repo" <<'PART'
+import collections, subprocess, sys
+part, parts = (int(x) for x in sys.argv[1].split("/"))
+repo = sys.argv[2]
+listed = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "gpu", "--collect-only", "-p", "no:cacheprovider",
+                         "--rootdir", repo, f"{repo}/tests"], capture_output=True, text=True, cwd=repo).stdout
+counts = collections.Counter(line.split("::")[0] for line in listed.splitlines() if "::" in line)
+total, so_far, chosen = sum(counts.values()), 0, []
+for name, count in counts.items():          # (collection order: a file whose middle test falls in the part)
+    if (part - 1) * total <= parts * (so_far + count / 2) < part * total:
+        chosen.append(name)
+    so_far += count
+print(" ".join(chosen))
+PART
+}
 for stage in "$@"; do
     echo "== $stage $(date +%T)"
     case $stage in
-    gpu-tests)
+    gpu-tests)              # $TESTS (default tests), or with GPU_TESTS_PART=i/m the i-th of m parts of the
+                            # files holding GPU tests (whole files, about equal test counts, in collection order)
+        [ -n "${GPU_TESTS_PART:-}" ] && TESTS=$(gpu_test_part "$GPU_TESTS_PART") && echo "part $GPU_TESTS_PART: $TESTS"
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
             $(for t in ${TESTS:-tests}; do echo "$repo/$t"; done) ${PYTEST_ARGS:---maxfail=8} 2>&1 \
             | tee "$OUT/pytest-gpu.log" | tail -30 ;;
