@@ -66,6 +66,39 @@ def test_rows_equal_single_searches_generated(backend, graph, picks, direction, 
         assert res.widths == [min(batch, len(sources) - b) for b in range(0, len(sources), batch)]
 
 
+def _alpha_sensitive_graph():
+    """A 98-vertex random graph and 4 sources whose batch pushes its second level at alpha 3 and
+    pulls it at 4 (found by drawing: numpy's generator of seed 1, its second draw)."""
+    rng = np.random.default_rng(1)
+    for _ in range(2):
+        n = int(rng.integers(30, 200))
+        m = int(rng.integers(n, 6 * n))
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        sources = [int(x) for x in rng.choice(n, int(rng.integers(1, 8)), replace=False)]
+    return src, dst, n, sources
+
+
+def _directions(res):
+    return ["push" if r["direction"] == "push" else "pull" for r in res.stats]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_default_alpha_is_the_kernel_sets(backend):
+    """``alpha=None`` takes the backend's batch alpha (engine.Kernels.MULTI_ALPHA: 3 on the CPU,
+    4 on the GPU): the batch's directions are those of that alpha given, on a graph where 3 and 4
+    choose differently; the levels are the single searches' either way."""
+    src, dst, n, sources = _alpha_sensitive_graph()
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend=backend)
+    S = edges_to_scipy(src, dst, n, symmetrize=True)
+    by_alpha = {a: ld.bfs_multi(A, sources, parents=False, alpha=a) for a in (3.0, 4.0)}
+    assert _directions(by_alpha[3.0])[:2] == ["push", "push"] and _directions(by_alpha[4.0])[:2] == ["push", "pull"]
+    default = ld.bfs_multi(A, sources, parents=False)
+    assert A.backend.kernels.MULTI_ALPHA == {"cpu": 3.0, "gpu": 4.0}[A.backend.name]
+    assert _directions(default) == _directions(by_alpha[A.backend.kernels.MULTI_ALPHA])
+    for res in (default, *by_alpha.values()):
+        check_rows(A, S, sources, res)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("levels,parents", [(True, False), (False, True)])
 def test_one_output_only(backend, levels, parents):

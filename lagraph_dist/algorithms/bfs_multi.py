@@ -23,7 +23,7 @@ import numpy as np
 
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_optional_count, check_search_options, check_vertex_array
-from lagraph_dist.core.direction import DEFAULT_BETA, DEFAULT_MULTI_ALPHA, DirectionRule
+from lagraph_dist.core.direction import DEFAULT_BETA, DirectionRule
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.algebra import memory
@@ -147,7 +147,7 @@ def _stats_of(runs, grid, engine):
 
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
 def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direction="auto",
-              alpha=DEFAULT_MULTI_ALPHA, beta=DEFAULT_BETA, batch_size=None) -> MultiBFSResult:
+              alpha=None, beta=DEFAULT_BETA, batch_size=None) -> MultiBFSResult:
     """Collective. Breadth-first searches from each of ``sources`` along out-edges of ``A``
     (in-edges for ``A.T``), many at once: up to 512 a batch on one process, 64 on a grid
     (``batch_size`` caps a batch; the memory may make batches narrower: ``widths`` says).
@@ -157,8 +157,9 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     ``levels.to_numpy()`` and ``parents.to_numpy()`` are (len(sources), n) int64 arrays, -1
     where unreached; row i is what ``ld.bfs(A, sources[i], depth_limit=depth_limit)`` gives
     (the same levels, parents valid by the Graph500 rules). ``parents=False`` computes none.
-    ``direction``, ``alpha`` and ``beta`` are ``ld.bfs``'s, but ``alpha`` defaults to
-    ``DEFAULT_MULTI_ALPHA`` (4, against 8): a batch's pull reads nearly every in-edge it is charged with.
+    ``direction``, ``alpha`` and ``beta`` are ``ld.bfs``'s, but ``alpha=None`` takes the backend's
+    batch alpha (4 on the GPU, 3 on the CPU, against ``ld.bfs``'s 8: a batch's pull reads nearly
+    every in-edge it is charged with; ``A.backend.kernels.MULTI_ALPHA``).
 
     It is the faster way to run many searches on graphs of short diameter (one H200, Kronecker
     scale 22, levels only: 512 sources 15.8x the searches per second of separate ``ld.bfs``
@@ -172,6 +173,7 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     """
     A = as_matrix(A, what="bfs_multi")
     grid = A.grid
+    alpha = A.backend.kernels.MULTI_ALPHA if alpha is None else alpha
     sources = grid.agree(_check_arguments, A, sources, levels, parents, direction, alpha, beta,
                          depth_limit, batch_size)
     def new_rule():

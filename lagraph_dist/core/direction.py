@@ -14,16 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DirectionRule", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_MULTI_ALPHA", "DEFAULT_BETA"]
+__all__ = ["DirectionRule", "DIRECTIONS", "DEFAULT_ALPHA", "DEFAULT_BETA"]
 
 DIRECTIONS = ("push", "pull", "auto")     # the order is the kernel's code (LD_RULE_*)
 DEFAULT_ALPHA = 8.0
-#: ``ld.bfs_multi``'s alpha. A batch's pull row stops only once it has every live search's bit,
-#: so it reads nearly all the unexplored edges it is charged with, where one search's pull stops
-#: at its first parent: a pushed edge is worth fewer pulled ones. One H200, Kronecker 22, 64
-#: sources: the 10-30 M-edge second level pushed in 1.17 ms where its pull took 1.69 (alpha 4
-#: against 8); 512 sources the same at 4 and 8, slower at 3; meshes and the 2-core CPU within 2%.
-DEFAULT_MULTI_ALPHA = 4.0
 DEFAULT_BETA = 24.0
 
 

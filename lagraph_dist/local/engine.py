@@ -213,6 +213,13 @@ class Kernels(Protocol):
     #: the clock a fused run's levels are timed by
     FUSED_LEVEL_CLOCK: str
 
+    #: Beamer's alpha for this kernel set's multi-source batches where the caller gives none
+    #: (``ld.bfs_multi(alpha=None)``): about what a pushed edge costs over a pulled one here. A
+    #: batch's pull row stops only once it has every live search's bit, so it reads nearly all
+    #: the unexplored edges it is charged with, and a pushed edge is worth fewer pulled ones than
+    #: in one search (``DEFAULT_ALPHA``).
+    MULTI_ALPHA: float
+
     # bitmaps (bitmap.cu)
     def bitmap_from_list(self, ids: Array, length: int, words: Array | None = None) -> Array:
         """The uint32 bitmap of ``ids`` over ``length`` slots (set into ``words`` when given)."""

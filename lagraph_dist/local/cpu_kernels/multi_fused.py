@@ -64,6 +64,13 @@ from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, levels_as_planes
 from lagraph_dist.local.parts import LocalCSR
 
+#: the CPU batch's alpha (engine.Kernels.MULTI_ALPHA). On 2 cores, Kronecker 18, 64 sources, the
+#: second level pushed 2.0 M edges in 8.2 ms (4 ns an edge) where its pull read 7.6 M in 11-13
+#: (1.5 ns): a pushed edge is worth about 2.7 pulled. Over Kronecker 16-20 and sources of seeds
+#: 1-5, the five batches whose directions 3 and 4 choose differently ran 7-16% faster at 3, and
+#: the other twenty choose alike (docs/notes/cpu-kernels.md).
+MULTI_ALPHA = 3.0
+
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
 
 #: a pull level over fewer rows than this runs on one core (a parallel region costs ~20 us)

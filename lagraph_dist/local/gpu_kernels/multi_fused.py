@@ -93,6 +93,11 @@ def _deeper_than_run(run, capped, max_levels):
 class MultiFusedKernels(KernelsBase):
     """The kernel of multi_fused.cu."""
 
+    #: the batch's alpha (engine.Kernels.MULTI_ALPHA). One H200, Kronecker 22, 64 sources: the
+    #: 10-30 M-edge second level pushed in 1.17 ms where its pull took 1.69 (4 against 8); 512
+    #: sources the same at 4 and 8, slower at 3; meshes within 2%
+    MULTI_ALPHA = 4.0
+
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
     #: thin graph, base.thin_graph); tests and benchmarks compare them
     multi_fused_blocks_per_sm = None
