@@ -9,7 +9,8 @@ around it (from before the host prepares the launch to after it reads the report
 its levels' device seconds, and the kernel's set-up and end pass (the rows written), all three
 by the kernel's own stamps. Each level's direction, counts and seconds come from the first timed
 call. Two trees are compared by running this once with each, alternated, in one device call;
-every run's levels are checked against the separate ``ld.bfs`` of its first 4 sources.
+every run's levels are checked against the separate ``ld.bfs`` of its first 4 sources. The
+sources are ``harness.batch_sources``' of ``--seed`` (1; benchmarks/multi_source.py draws with 3).
 """
 import argparse
 import itertools
@@ -80,6 +81,8 @@ def main():
                         help="the direction rule's alpha (several: each in turn; none: bfs_multi's default, "
                              "so that an older tree runs too)")
     parser.add_argument("--parents", action="store_true", help="parents too (else levels only)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the sources' seed (harness.batch_sources; benchmarks/multi_source.py draws with 3)")
     parser.add_argument("--json")
     args = parser.parse_args()
     runs = []
@@ -88,7 +91,7 @@ def main():
         A = matrix(spec, "gpu")
         clock = KernelClock(A.backend.kernels)
         for k in args.sources:
-            sources = batch_sources(A, k, 1)
+            sources = batch_sources(A, k, args.seed)
             expected = np.stack([ld.bfs(A, s).levels.to_numpy() for s in sources[:4]])
             for round_, alpha in itertools.product(range(args.rounds), args.alpha):
                 walls, (kernel, ends), result = one_setting(A, sources, args.repeats, clock, alpha, args.parents)
@@ -100,7 +103,7 @@ def main():
                                                          "edges_examined", "seconds")}
                            for s in result.stats if s.get("batch") == 0]
                 level_ms = 1e3 * sum(r["seconds"] for r in records)
-                run = {"graph": graph_name(spec), "sources": k, "label": args.label, "round": round_,
+                run = {"graph": graph_name(spec), "sources": k, "seed": args.seed, "label": args.label, "round": round_,
                        "alpha": alpha, "parents": args.parents,
                        "wall_ms": walls, "kernel_ms": kernel, "median_wall_ms": statistics.median(walls),
                        "median_kernel_ms": statistics.median(kernel), "levels_ms": level_ms,
