@@ -57,7 +57,8 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "level_planes_rows",
            "path_dependencies", "dependencies_batch", "connected_components", "check_edges", "kronecker_edges",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
-           "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "MULTI_ALPHA", "set_kernel_threads",
+           "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "MULTI_ALPHA",
+           "set_kernel_threads",
            "compile_kernels"]
 
 
