@@ -334,7 +334,7 @@ def test_blocks_by_the_graph(kernels, monkeypatch):
     """A thin graph (mean out-degree under THIN_DEGREE: a path) runs one block a
     multiprocessor, a Kronecker graph two; multi_fused_blocks_per_sm forces either, and
     anything else is refused before a launch."""
-    from lagraph_dist.local.gpu_kernels.base import THIN_DEGREE
+    from lagraph_dist.local.engine import THIN_DEGREE
     launched = []
     launch = kernels.launch_cooperative
     monkeypatch.setattr(kernels, "launch_cooperative",
@@ -418,7 +418,7 @@ def clique_chain(cliques=100, size=10):
 def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
     """By the graph: a graph that is not thin keeps its levels as bit planes (as many depth
     planes as its depths take), a thin one as rows; forced either way; the levels the same."""
-    from lagraph_dist.local.gpu_kernels.base import thin_graph
+    from lagraph_dist.local.engine import thin_graph
     dense = random_graph(5, 400, 4000, symmetrize=True)
     thin = GRAPHS["undirected"]()
     assert not thin_graph(2 * 4000, 400) and thin_graph(2 * 1000, 500)

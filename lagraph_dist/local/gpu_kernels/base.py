@@ -23,7 +23,6 @@ import numpy as np
 
 from lagraph_dist.core.errors import DomainMismatch, Unsupported
 from lagraph_dist.core.settings import settings
-from lagraph_dist.local.engine import THIN_DEGREE, thin_graph  # noqa: F401  (the launches' rule, here by name)
 from lagraph_dist.local.layout import (ADD_CODES, FUSED_BUILDS, MULT_CODES, MULTI_FUSED_SHAPES, NCOUNTERS, SMALL_SCAN,
                                       THREADS, cuda_defines)
 from lagraph_dist.local.parts import LocalPart

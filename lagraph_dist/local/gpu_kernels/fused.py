@@ -8,8 +8,8 @@ from typing import NamedTuple
 import numpy as np
 
 from lagraph_dist.core.settings import settings
-from lagraph_dist.local.engine import FusedRecords
-from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, thin_graph
+from lagraph_dist.local.engine import FusedRecords, thin_graph
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
                                        FUSED_GIANT_DEGREE, FUSED_NSLOTS,

@@ -7,8 +7,8 @@ import struct
 import numpy as np
 
 from lagraph_dist.local.engine import (MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes, MultiFusedRun,
-                                      levels_as_planes, planes_for_levels)
-from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, thin_graph
+                                      levels_as_planes, planes_for_levels, thin_graph)
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 
 MULTI_FUSED_CLOCK = "device %globaltimer"     # what times each level (the kernel's stamps)
@@ -99,7 +99,7 @@ class MultiFusedKernels(KernelsBase):
     MULTI_ALPHA = 4.0
 
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
-    #: thin graph, base.thin_graph); tests and benchmarks compare them
+    #: thin graph, engine.thin_graph); tests and benchmarks compare them
     multi_fused_blocks_per_sm = None
     #: lanes a pull row for one word a vertex (MULTI_FUSED_PULL_LANES_BUILT); benchmarks compare them
     multi_fused_pull_lanes = MULTI_FUSED_PULL_LANES
@@ -211,7 +211,7 @@ class MultiFusedKernels(KernelsBase):
     # -- set-up, made once a graph and width ---------------------------------------------------
     def _multi_fused_build(self, out_csr):
         """Blocks a multiprocessor of the build a graph's batch runs: multi_fused_blocks_per_sm,
-        or by the graph when that is None (one on a thin graph: base.thin_graph)."""
+        or by the graph when that is None (one on a thin graph: engine.thin_graph)."""
         forced = self.multi_fused_blocks_per_sm
         if forced is None:
             return 1 if thin_graph(out_csr.nnz, out_csr.nmajor) else MULTI_FUSED_BLOCKS_PER_SM
@@ -255,7 +255,7 @@ class MultiFusedKernels(KernelsBase):
                              f"more than {MULTI_FUSED_PUSH_GIANT} out-edges and 2^{MULTI_FUSED_GIANT_SHIFT} edges; "
                              f"this graph has {giants:,} and {out_csr.nnz:,}")
         rows, starts = self._long_row_slices(in_csr)
-        self._kept_most()
+        self._kept_most()                # (a bad multi_fused_kept_levels refused before any run)
         space = {
             "visited": cp.empty(n * width, dtype=cp.uint64),
             "frontiers": cp.zeros(3 * n * width, dtype=cp.uint64), "kept": 0, "rows_kept": False,
