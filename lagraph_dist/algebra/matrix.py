@@ -454,11 +454,11 @@ class Matrix:
         index_dtype = np.dtype(index_dtype)
         overflows = index_dtype == np.int32 and by_src.nnz > np.iinfo(np.int32).max
         indptr = np.empty(self.n + 1, dtype=np.int64 if overflows else index_dtype)
-        self.backend.to_host(by_src.indptr[:self.n + 1].astype(indptr.dtype), out=indptr)
+        self.backend.to_host(by_src.indptr[:self.n + 1], out=indptr)      # (cast where it lives)
         indices = np.empty(by_src.nnz, dtype=index_dtype)
         for start in range(0, by_src.nnz, EDGES_PER_HOST_SLICE):
             stop = min(start + EDGES_PER_HOST_SLICE, by_src.nnz)
-            self.backend.to_host(by_src.indices[start:stop].astype(index_dtype), out=indices[start:stop])
+            self.backend.to_host(by_src.indices[start:stop], out=indices[start:stop])
         return indptr, indices
 
     # -- python-graphblas names and conversions out (lagraph_dist.io.interop) --------------------

@@ -89,10 +89,14 @@ class Backend:
 
     def to_host(self, array, out=None):
         """A numpy view/copy of an array of this backend (a device read on the GPU backend);
-        with ``out`` (C-contiguous numpy, the same shape and dtype), copied into it instead."""
+        with ``out`` (C-contiguous numpy, the same shape), copied into it instead, cast to its
+        dtype where the array lives: on the device before the read, on the host as it is copied
+        (no host temporary of the cast array)."""
         if out is not None and self.xp is np:
             out[...] = array
             return out
+        if out is not None and array.dtype != out.dtype:
+            array = array.astype(out.dtype)
         return array if self.xp is np else self.kernels.read(array, out=out)
 
     @property
