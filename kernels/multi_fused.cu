@@ -37,7 +37,8 @@
 // (W lanes, lane j for word j; one word: PULL_LANES lanes reading that many in-edges a step);
 // rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the host's slice
 // list, made once a graph) by groups of their own, claiming with atomicOr, so that a hub's
-// thousands of in-edges are read by many groups at once.
+// thousands of in-edges are read by many groups at once. A pull looks first at a bit a vertex:
+// done (every search has reached it) or, for the row sweep, skipped (no in-edges, or sliced).
 //
 // Outputs: levels / parents int32 (rows, k), row v's k values contiguous; or the levels as bit
 // planes (1 + P, rows, W) uint64: plane 0 the reached bits (the run's visited words themselves),
