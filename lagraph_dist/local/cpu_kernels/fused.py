@@ -57,6 +57,9 @@ LOCALITY_SAMPLE = 1 << 14
 PARALLEL_ROWS = 1 << 16
 PARALLEL_EDGES = 1 << 16
 PARALLEL_FOUND = 1 << 14
+#: the values of what a run of thin levels found are written on all the cores when they are at
+#: least this many (:func:`_write_logged`)
+PARALLEL_LOGGED = 1 << 19
 #: word-aligned chunks of rows a thread takes in a parallel pull level
 CHUNKS_PER_THREAD = 16
 
@@ -200,20 +203,22 @@ def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, pos
     return found, edges, last, last_first, last_stop, held, held_bits
 
 
-@numba.njit(cache=True, inline="always")
-def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
-    """A push level of fewer than THIN_EDGES frontier edges (or more than the queues can list):
-    claims the unvisited out-neighbours of ``cur[:nf]`` at their first frontier edge into
-    ``nxt``, with a branch on each bit, writing each one's values as it finds it; returns
-    (found, their out-edges). A thin level's few bits are near in the cache, so the branch is
-    soon resolved (:func:`_push_listing`'s two passes made a 300 x 300 mesh, whose levels are
-    all this thin, 1/10 slower)."""
+@numba.njit(cache=True)
+def _claim_branching(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words):
+    """A push level's claims with a branch on each bit: the unvisited out-neighbours of
+    ``cur[first:stop]``, each at its first frontier edge, into ``nxt[at:]`` and their parents
+    into ``sources[at:]``; returns (found, their out-edges). Their values are the caller's to
+    write (:func:`_write_values`): a mesh's found vertices lie a row apart, each value's store
+    its own cache miss, and stores that miss fill the core's store buffer and stall these
+    loads (:func:`_thin_levels`). ``cur`` and ``nxt`` may be one array (:func:`_thin_levels`' log) when ``at`` >=
+    ``stop``. The depths' bits, when kept, are set after the claims: a test of that in the
+    loop made a mesh's claims 1/5 slower."""
+    _not_inlined()                       # (inlined into the levels' loop: the mesh's claims 1/3 slower)
     found, edges = 0, 0
-    keep_bits = depth_words.shape[0] > 0
-    for k in range(nf):
-        u = nonnegative(cur[k])
-        e, stop = nonnegative(oip[u]), oip[u + 1]
-        while e < stop:                  # (a range loop here is ~1.5x slower on a path)
+    for k in range(first, stop):
+        u = cur[k]                       # (nonnegative() on u and its row here, or none on v and
+        e, end = oip[u], oip[u + 1]      # the slot: the mesh's claims 1/4 to 1/3 slower, 2 cores)
+        while e < end:                   # (a range loop here is ~1.5x slower on a path)
             v = nonnegative(oix[e])
             e += 1
             w = v >> 5
@@ -221,15 +226,81 @@ def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_wo
             if words[w] & bit:
                 continue
             words[w] |= bit
-            if keep_bits:
-                depth_words[w] |= bit
-            _found(v, u, parents, positional, depths, depth)
-            nxt[nonnegative(found)] = v
-            first = nonnegative(oip[v])
-            _prefetch(oix, first)        # the next level reads it
-            edges += oip[v + 1] - first
+            slot = nonnegative(at + found)
+            nxt[slot] = v
+            sources[slot] = u
+            row = oip[v]
+            _prefetch(oix, row)          # the next level reads it
+            edges += oip[v + 1] - row
             found += 1
+    if depth_words.shape[0]:
+        _set_bits(nxt, at, at + found, depth_words)
     return found, edges
+
+
+@numba.njit(cache=True, inline="always")
+def _set_bits(ids, first, stop, bits):
+    for k in range(first, stop):
+        v = nonnegative(ids[k])
+        bits[v >> 5] |= np.uint32(1) << np.uint32(v & 31)
+
+
+@numba.njit(cache=True, inline="always")
+def _write_values(first, stop, nxt, sources, parents, positional, depths, depth):
+    """The values of the vertices ``nxt[first:stop]`` found at ``depth`` by parents
+    ``sources[first:stop]``."""
+    for k in range(first, stop):
+        _found(nonnegative(nxt[k]), sources[k], parents, positional, depths, depth)
+
+
+@numba.njit(cache=True, inline="always")
+def _push_branching(oip, oix, cur, nf, nxt, sources, words, parents, positional, depth_words, depths, depth):
+    """A push level that claims with a branch on each bit (:func:`_claim_branching`), then
+    writes the values of what it found; returns (found, their out-edges). For a level of more
+    edges than the queues could list (:func:`_push_listing`'s way)."""
+    found, edges = _claim_branching(oip, oix, cur, 0, nf, nxt, 0, sources, words, depth_words)
+    _write_values(0, found, nxt, sources, parents, positional, depths, depth)
+    return found, edges
+
+
+@numba.njit(cache=True, inline="always")
+def _logged_level_range(flat, level, at, part, parts):
+    """Where the ``part``-th of ``parts`` shares of a logged level's found vertices lies in the
+    log, the level's found starting at ``at`` (its count is its record's second slot)."""
+    count = flat[nonnegative(4 * level + 1)]
+    return at + count * part // parts, at + count * (part + 1) // parts, at + count
+
+
+@numba.njit(cache=True, inline="always")
+def _write_logged_share(log, sources, at, flat, first_level, stop_level, part, parts, parents, positional, depths,
+                        depth):
+    """One share of :func:`_write_logged`: of each level, the ``part``-th of ``parts``."""
+    for level in range(first_level, stop_level):
+        lo, hi, at = _logged_level_range(flat, level, at, part, parts)
+        _write_values(lo, hi, log, sources, parents, positional, depths, depth + level)
+
+
+@numba.njit(cache=True, parallel=True)
+def _write_logged_parallel(log, sources, at, flat, first_level, stop_level, parts, parents, positional, depths, depth):
+    for part in prange(parts):
+        _write_logged_share(log, sources, at, flat, first_level, stop_level, part, parts, parents, positional, depths,
+                            depth)
+
+
+@numba.njit(cache=True)
+def _write_logged(log, sources, at, flat, first_level, stop_level, parents, positional, depths, depth, threads):
+    """The values of what the levels ``first_level`` to ``stop_level`` of a logged run found:
+    ``log[at:]`` level after level (each level's count in its record), found by ``sources``,
+    at ``depth`` + the level; each thread takes its share of every level when there are many."""
+    found = 0
+    for level in range(first_level, stop_level):
+        found += flat[nonnegative(4 * level + 1)]
+    if threads < 2 or found < PARALLEL_LOGGED:
+        _write_logged_share(log, sources, at, flat, first_level, stop_level, 0, 1, parents, positional, depths,
+                            depth)
+    else:
+        _write_logged_parallel(log, sources, at, flat, first_level, stop_level, threads, parents, positional, depths,
+                               depth)
 
 
 @numba.njit(cache=True, inline="always")
@@ -489,14 +560,24 @@ def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, posit
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
-                 last_tick, tick_seconds, thin_edges, each_level):
+                 last_tick, tick_seconds, thin_edges, each_level, threads):
     """Up to ``room`` push levels of frontiers of fewer than ``thin_edges`` out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
     timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
     (levels run, the vertices they found, the frontier's size and out-edges, its queue: 0
     ``qc``, 1 ``qn``, the direction the rule chose for a level not run here (-1: none), the stop
     reason or -1, the last tick read). A run of one-vertex levels is timed as a run unless
-    ``each_level`` (:func:`_single_levels`)."""
+    ``each_level`` (:func:`_single_levels`).
+
+    The other levels claim into a log (``qn``, with their parents in ``sources``): the
+    frontier, then what each level found, the next level's frontier being the last level's
+    share. Their values are written when the run leaves the log (:func:`_write_logged`, its
+    seconds added to the run's last level), and the frontier goes back to ``qc``. Written
+    as they are claimed, a 1000 x 1000 mesh's values cost its search as much as its claims
+    (2 cores: 24 ms a search, against 13 ms of claims and 3-4 of values written after).
+    A level the log may have no room for (found, at most its edges, past ``qn``'s end)
+    starts a new one, and a frontier too big for even that (not all of it visited: a
+    grammar's) writes as it claims."""
     ran, discovered, chosen, reason = 0, 0, -1, -1
     push, previous, unexplored = state[0], state[1], state[2]     # the rule's, in registers meanwhile
     flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
@@ -505,10 +586,16 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     swapped = 0
     single = not watch and max_frontier >= 1    # (:func:`_single_levels` checks neither)
     edge_limit = THIN_EDGES if max_edges >= THIN_EDGES else max_edges + 1
+    logged, frontier_at = 0, 0                  # the log's entries, the frontier's first
+    found_from, log_levels_from = 0, 0          # the log's first found vertex, its first level
     if nf == 0:
         reason, room = STOP_EMPTY, 0
     while ran < room:                           # each level: nf > 0, and the checks below passed
         if nf == 1 and single and edges < edge_limit:
+            if logged:
+                last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
+                                       parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds)
+                logged = 0
             level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, 1,
                                                            edges)
             if not level_push:
@@ -535,22 +622,53 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
         if edges > max_edges:
             chosen, reason = 1, STOP_TOO_BIG
             break
-        found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths,
-                                            depth + ran)
+        if logged and logged + edges > qn.shape[0]:     # the log may have no room for what the level finds
+            last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
+                                   parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds)
+            logged = 0
+        if logged or nf + edges <= qn.shape[0]:
+            if not logged:                      # the log starts with the frontier
+                for k in range(nf):
+                    qn[k] = qc[k]
+                logged, frontier_at, found_from, log_levels_from = nf, 0, nf, ran
+            found, next_edges = _claim_branching(oip, oix, qn, frontier_at, logged, qn, logged, sources, words,
+                                                 depth_words)
+            frontier_at, logged = logged, logged + found
+        else:                                   # a frontier (not all visited) too big for a log: claimed as it is
+            found, next_edges = _push_branching(oip, oix, qc, nf, qn, sources, words, parents, positional,
+                                                depth_words, depths, depth + ran)
+            qc, qn, swapped = qn, qc, 1 - swapped
         at = nonnegative(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
         now = _read_clock()
         seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
         last_tick = now
         ran, discovered = ran + 1, discovered + found
-        qc, qn, swapped = qn, qc, 1 - swapped
         nf, edges = found, next_edges
         reached = watch and words[target_word] & target_bit != 0
         if nf == 0 or reached or nf > max_frontier:
             reason = STOP_EMPTY if nf == 0 else STOP_TARGET if reached else STOP_TOO_BIG
             break
+    if logged:
+        last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran, parents,
+                               positional, depths, depth, threads, seconds, last_tick, tick_seconds)
     state[0], state[1], state[2] = push, previous, unexplored
     return ran, discovered, nf, edges, swapped, chosen, reason, last_tick
+
+
+@numba.njit(cache=True)
+def _leave_log(log, sources, found_from, frontier_at, nf, queue, flat, first_level, stop_level, parents, positional,
+               depths, depth, threads, seconds, last_tick, tick_seconds):
+    """The end of a logged run of levels (:func:`_thin_levels`): the values of what its levels
+    found (``log[found_from:]``) written, the frontier ``log[frontier_at:][:nf]`` copied to
+    ``queue``, and the seconds of both added to its last level's; returns the tick read."""
+    _write_logged(log, sources, found_from, flat, first_level, stop_level, parents, positional, depths, depth,
+                  threads)
+    for k in range(nf):
+        queue[k] = log[nonnegative(frontier_at + k)]
+    now = _read_clock()
+    seconds[nonnegative(stop_level - 1)] += (now - last_tick) * tick_seconds
+    return now
 
 
 @numba.njit(cache=True)
@@ -564,8 +682,8 @@ def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits
             found, next_edges = _push_listing(oip, oix, qc, nf, qn, sources, words, parents, positional,
                                               depth_words, depths, depth)
         else:
-            found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
-                                                depths, depth)
+            found, next_edges = _push_branching(oip, oix, qc, nf, qn, sources, words, parents, positional,
+                                                depth_words, depths, depth)
         return found, edges, next_edges, -1
     if bits_of < 0:                          # the frontier came from a thin push: its bitmap
         bits_of = 0
@@ -657,7 +775,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
                 oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
                 target, target_before, records[level:], seconds[level:], last_tick, tick_seconds, thin_edges,
-                each_level)
+                each_level, threads)
             level, discovered = level + ran, discovered + found
             if ran:
                 bits_of = -1
