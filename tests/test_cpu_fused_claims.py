@@ -3,9 +3,9 @@ as it reads (_push_branching), a wider one lists the neighbours whose bit is cle
 claims them (_push_listing), unless it has more edges than the queues have slots (K(40, 40)'s
 second level: 1,600 edges, 80 vertices); either way each found vertex's parent is its first
 frontier in-neighbour in the frontier's order, which on a push-only search of small levels is
-what a FIFO queue BFS gives. A run of thin levels claims into a log and writes the values of
-what it found when it leaves it (_thin_levels), on every core when they are many (the 160 x
-160 mesh: 25,600 vertices in one run)."""
+what a FIFO queue BFS gives. On a graph of LOGGED_VERTICES or more a run of thin levels claims
+into a log and writes the values of what it found when it leaves it (_thin_levels, the 400 x
+400 mesh), on every core when they are PARALLEL_LOGGED or more (the 730 x 730 mesh)."""
 import collections
 
 import numpy as np
@@ -50,8 +50,8 @@ CASES = {
     "dense random 300": (lambda: dense_random(300, 0.3, 0), 7),
     "dense random 3000": (lambda: dense_random(3000, 0.004, 1), 5),
     "mesh 60x45": (lambda: mesh(60, 45), 0),
-    "mesh 160x160": (lambda: mesh(160, 160), 0),
-    "mesh 160x160, from the middle": (lambda: mesh(160, 160), 80 * 160 + 80),
+    "mesh 400x400": (lambda: mesh(400, 400), 0),
+    "mesh 400x400, from the middle": (lambda: mesh(400, 400), 200 * 400 + 200),
 }
 
 
@@ -106,18 +106,34 @@ def test_both_ways_of_a_queue_level_claim_the_same(seed):
         depth_words = words.copy()
         parents, depths = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
         nxt, sources = np.empty(slots, np.int32), np.empty(slots, np.int32)
-        found, edges = way(csr.indptr, csr.indices, frontier, frontier.shape[0], nxt, sources, words, parents, True,
-                           depth_words, depths, 7)
+        if way is fused._push_listing:
+            found, edges = way(csr.indptr, csr.indices, frontier, frontier.shape[0], nxt, sources, words, parents,
+                               True, depth_words, depths, 7)
+        else:
+            found, edges = way(csr.indptr, csr.indices, frontier, frontier.shape[0], nxt, words, parents, True,
+                               depth_words, depths, 7)
         got.append((nxt[:found].tolist(), edges, parents.tolist(), depths.tolist(), words.tolist(),
                     depth_words.tolist()))
     assert got[0] == got[1] and len(got[0][0]) > 100 and slots > n
 
 
-@pytest.mark.parametrize("target", [1, 5_000, 160 * 160 - 1])
+def test_the_meshes_are_searched_through_the_log():
+    from lagraph_dist.local.cpu_kernels import fused
+    assert 160_000 >= fused.LOGGED_VERTICES and 730 * 730 - 1 >= fused.PARALLEL_LOGGED > 160_000
+
+
+@pytest.mark.parametrize("direction", ["push", "auto"])     # (a pull level writes as it finds)
+def test_a_log_written_on_every_core(direction):
+    S, A = mesh(730, 730)
+    for levels, parents in ((True, True), (False, True)):
+        check_bfs(S, A, 0, direction, levels=levels, parents=parents)
+
+
+@pytest.mark.parametrize("target", [1, 50_000, 400 * 400 - 1])
 def test_a_logged_run_stopped_at_its_target(target):
     """A target reached in the middle of a run of logged levels: the values of every level the
     run searched are written, and nothing past the target's level."""
-    S, A = mesh(160, 160)
+    S, A = mesh(400, 400)
     full = reference_levels(S, 0)
     res = ld.bfs(A, 0, direction="push", target=target)
     levels, parents = res.levels.to_numpy(), res.parents.to_numpy()

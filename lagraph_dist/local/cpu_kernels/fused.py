@@ -60,6 +60,10 @@ PARALLEL_FOUND = 1 << 14
 #: the values of what a run of thin levels found are written on all the cores when they are at
 #: least this many (:func:`_write_logged`)
 PARALLEL_LOGGED = 1 << 19
+#: a run of thin levels claims into a log on a graph of at least this many vertices, whose
+#: values do not stay in the core's cache (:func:`_thin_levels`); a smaller graph's are written
+#: as each level ends (a 30 x 30 mesh's search 4 us slower through the log)
+LOGGED_VERTICES = 1 << 17
 #: word-aligned chunks of rows a thread takes in a parallel pull level
 CHUNKS_PER_THREAD = 16
 
@@ -203,21 +207,24 @@ def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, pos
     return found, edges, last, last_first, last_stop, held, held_bits
 
 
-@numba.njit(cache=True)
-def _claim_branching(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words):
+@numba.njit(cache=True, inline="always")
+def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, parents, positional, depths, depth,
+            into_log):
     """A push level's claims with a branch on each bit: the unvisited out-neighbours of
-    ``cur[first:stop]``, each at its first frontier edge, into ``nxt[at:]`` and their parents
-    into ``sources[at:]``; returns (found, their out-edges). Their values are the caller's to
-    write (:func:`_write_values`): a mesh's found vertices lie a row apart, each value's store
-    its own cache miss, and stores that miss fill the core's store buffer and stall these
-    loads (:func:`_thin_levels`). ``cur`` and ``nxt`` may be one array (:func:`_thin_levels`' log) when ``at`` >=
-    ``stop``. The depths' bits, when kept, are set after the claims: a test of that in the
-    loop made a mesh's claims 1/5 slower."""
-    _not_inlined()                       # (inlined into the levels' loop: the mesh's claims 1/3 slower)
+    ``cur[first:stop]``, each at its first frontier edge, into ``nxt[at:]``; returns (found,
+    their out-edges). Each one's values (its parent, or True, and ``depth``) are written as it
+    is found, or, ``into_log`` (a constant at each call site, so that the other way compiles
+    away), its parent goes to ``sources`` beside it for the caller to write later
+    (:func:`_thin_levels`' log), and the depths' bits are set after the claims."""
     found, edges = 0, 0
+    keep_bits = depth_words.shape[0] > 0 and not into_log
     for k in range(first, stop):
-        u = cur[k]                       # (nonnegative() on u and its row here, or none on v and
-        e, end = oip[u], oip[u + 1]      # the slot: the mesh's claims 1/4 to 1/3 slower, 2 cores)
+        # nonnegative() on u and its row: a 30 x 30 mesh's levels 1/5 faster written as found, a
+        # 1000 x 1000 mesh's claims into a log 1/4 to 1/3 slower (2 cores, AMD EPYC)
+        u = cur[k] if into_log else nonnegative(cur[k])
+        e, end = oip[u], oip[u + 1]
+        if not into_log:
+            e = nonnegative(e)
         while e < end:                   # (a range loop here is ~1.5x slower on a path)
             v = nonnegative(oix[e])
             e += 1
@@ -228,14 +235,32 @@ def _claim_branching(oip, oix, cur, first, stop, nxt, at, sources, words, depth_
             words[w] |= bit
             slot = nonnegative(at + found)
             nxt[slot] = v
-            sources[slot] = u
+            if into_log:
+                sources[slot] = u
+            else:
+                if keep_bits:
+                    depth_words[w] |= bit
+                _found(v, u, parents, positional, depths, depth)
             row = oip[v]
             _prefetch(oix, row)          # the next level reads it
             edges += oip[v + 1] - row
             found += 1
-    if depth_words.shape[0]:
+    if into_log and depth_words.shape[0]:
         _set_bits(nxt, at, at + found, depth_words)
     return found, edges
+
+
+@numba.njit(cache=True)
+def _claim_into_log(oip, oix, log, first, stop, sources, words, depth_words):
+    """:func:`_claims` of the frontier ``log[first:stop]`` into the log after it, parents into
+    ``sources``, values left to the caller: a mesh's found vertices lie a row apart, each
+    value's store its own cache miss, and stores that miss fill the core's store buffer and
+    stall the claims' loads. A function of its own (inlined into the levels' loop, a 1000 x
+    1000 mesh's claims were 1/3 slower), with the depths' bits set after the claims (a test of
+    that in the loop: 1/5 slower)."""
+    _not_inlined()
+    return _claims(oip, oix, log, first, stop, log, stop, sources, words, depth_words, sources, False, sources, 0,
+                   True)                 # (no values written: ``sources`` stands in for their arrays)
 
 
 @numba.njit(cache=True, inline="always")
@@ -254,13 +279,12 @@ def _write_values(first, stop, nxt, sources, parents, positional, depths, depth)
 
 
 @numba.njit(cache=True, inline="always")
-def _push_branching(oip, oix, cur, nf, nxt, sources, words, parents, positional, depth_words, depths, depth):
-    """A push level that claims with a branch on each bit (:func:`_claim_branching`), then
-    writes the values of what it found; returns (found, their out-edges). For a level of more
-    edges than the queues could list (:func:`_push_listing`'s way)."""
-    found, edges = _claim_branching(oip, oix, cur, 0, nf, nxt, 0, sources, words, depth_words)
-    _write_values(0, found, nxt, sources, parents, positional, depths, depth)
-    return found, edges
+def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
+    """A push level of :func:`_claims` from ``cur[:nf]`` into ``nxt``, each one's values written
+    as it is found: a small graph's values are near in the cache (a 30 x 30 mesh's search
+    4 us slower through a log), and a level of more edges than the queues could list
+    (:func:`_push_listing`'s way) needs no log."""
+    return _claims(oip, oix, cur, 0, nf, nxt, 0, nxt, words, depth_words, parents, positional, depths, depth, False)
 
 
 @numba.njit(cache=True, inline="always")
@@ -577,7 +601,8 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     (2 cores: 24 ms a search, against 13 ms of claims and 3-4 of values written after).
     A level the log may have no room for (found, at most its edges, past ``qn``'s end)
     starts a new one, and a frontier too big for even that (not all of it visited: a
-    grammar's) writes as it claims."""
+    grammar's) writes as it claims, as do the levels of a graph of fewer than
+    :data:`LOGGED_VERTICES` vertices."""
     ran, discovered, chosen, reason = 0, 0, -1, -1
     push, previous, unexplored = state[0], state[1], state[2]     # the rule's, in registers meanwhile
     flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
@@ -586,6 +611,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     swapped = 0
     single = not watch and max_frontier >= 1    # (:func:`_single_levels` checks neither)
     edge_limit = THIN_EDGES if max_edges >= THIN_EDGES else max_edges + 1
+    log_values = parents.shape[0] >= LOGGED_VERTICES
     logged, frontier_at = 0, 0                  # the log's entries, the frontier's first
     found_from, log_levels_from = 0, 0          # the log's first found vertex, its first level
     if nf == 0:
@@ -626,17 +652,16 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
                                    parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds)
             logged = 0
-        if logged or nf + edges <= qn.shape[0]:
+        if logged or log_values and nf + edges <= qn.shape[0]:
             if not logged:                      # the log starts with the frontier
                 for k in range(nf):
                     qn[k] = qc[k]
                 logged, frontier_at, found_from, log_levels_from = nf, 0, nf, ran
-            found, next_edges = _claim_branching(oip, oix, qn, frontier_at, logged, qn, logged, sources, words,
-                                                 depth_words)
+            found, next_edges = _claim_into_log(oip, oix, qn, frontier_at, logged, sources, words, depth_words)
             frontier_at, logged = logged, logged + found
-        else:                                   # a frontier (not all visited) too big for a log: claimed as it is
-            found, next_edges = _push_branching(oip, oix, qc, nf, qn, sources, words, parents, positional,
-                                                depth_words, depths, depth + ran)
+        else:                                   # a small graph, or a frontier (not all visited) too big for a log
+            found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
+                                                depths, depth + ran)
             qc, qn, swapped = qn, qc, 1 - swapped
         at = nonnegative(4 * ran)
         flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
@@ -682,8 +707,8 @@ def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits
             found, next_edges = _push_listing(oip, oix, qc, nf, qn, sources, words, parents, positional,
                                               depth_words, depths, depth)
         else:
-            found, next_edges = _push_branching(oip, oix, qc, nf, qn, sources, words, parents, positional,
-                                                depth_words, depths, depth)
+            found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
+                                                depths, depth)
         return found, edges, next_edges, -1
     if bits_of < 0:                          # the frontier came from a thin push: its bitmap
         bits_of = 0
