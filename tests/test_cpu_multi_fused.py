@@ -390,15 +390,25 @@ def test_separate_generated(graph, data, mode, width, limit, outputs):
 
 
 @pytest.mark.parametrize("mode", DIRECTIONS)
-def test_separate_one_after_another_on_a_big_graph(mode):
-    """A graph of more rows than a core's (fused.py's PARALLEL_ROWS): one search after another,
-    each using the cores as ld.bfs does; rows past the graph's -1."""
-    A = mesh(300, 230)
-    assert A.n >= multi_fused.SINGLE_PARALLEL_ROWS
+@pytest.mark.parametrize("graph", ["mesh", "kronecker"])
+def test_separate_on_a_big_graph(mode, graph, monkeypatch):
+    """A graph of more rows than a core's (fused.py's PARALLEL_ROWS): a thin one's searches
+    (a mesh's) side by side on the cores, each on one, as its levels would run anyway; another's
+    (Kronecker's) one after another, each using the cores as ld.bfs does; rows past the
+    graph's -1."""
+    pools = []
+    made = multi_fused._side_by_side
+    monkeypatch.setattr(multi_fused, "_side_by_side", lambda: pools.append(made()) or pools[-1])
+    if graph == "mesh":
+        A, sources = mesh(300, 230), [0, 68999, 345, 345]
+    else:
+        A = ld.kronecker(17, seed=1)
+        sources = np.flatnonzero(A.block.by_col.degrees()[:A.n] > 0)[::4099][:4].tolist()
+    assert A.n >= multi_fused.SINGLE_PARALLEL_ROWS and len(sources) == 4
     S = sp.csr_matrix(A.to_scipy())
-    sources = [0, 68999, 345, 345]
     res = run(A, sources, mode, rows=A.block.by_col.nmajor + 5, searches="separate")
     check_separate(A, S, sources, res, mode)
+    assert bool(pools) == (graph == "mesh" and numba.get_num_threads() > 1)
 
 
 @pytest.mark.parametrize("width", [16, 130])
