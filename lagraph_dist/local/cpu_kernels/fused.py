@@ -28,7 +28,7 @@ from numba.np.arrayobj import make_array
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
-from lagraph_dist.local.engine import RUN_TIMED, FusedRecords
+from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords
 from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
 
@@ -539,59 +539,83 @@ def _holds_target(words, target, target_before):
 
 @numba.njit(cache=True)
 def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, positional, depth_words, depths, depth,
-                   room, edge_limit, flat, seconds, last_tick, tick_seconds, each_level):
+                   room, edge_limit, flat, seconds, spans, first_level, last_tick, tick_seconds, each_level):
     """Up to ``room`` push levels of a frontier of one vertex, ``u`` (its ``edges`` out-edges
     ``oix[first:stop]``), in a loop of their own while each finds one vertex and it has fewer
     than ``edge_limit`` out-edges (a path's levels: what the loop keeps in registers is their
     cost, so it keeps little). The caller asked the rule for the first: a one-vertex frontier
     after one neither grows nor shrinks, so the rule gives push for the others and leaves its
     state as it is. What each finds goes to ``queue``. Returns (levels run, the vertices the
-    last found, their out-edges, the last tick).
+    last found, their out-edges, the last tick, the spans written).
 
     The run is timed as a run: the clock is read once, as it ends, and its seconds go to its
     last level's slot, the others' slots holding NaN (:data:`RUN_TIMED`). A read of the tick
-    counter costs 10-22 ns, more than such a level's own work (cpu-kernels.md). With
-    ``each_level`` every level is timed alone (a batch's searches run one at a time sum each
-    depth's seconds over the searches)."""
+    counter costs 10-22 ns, more than such a level's own work (cpu-kernels.md). Nor are the
+    others' rows written: each found one vertex from one, so only their out-edges are kept, as
+    spans of levels of equal out-edges in ``spans`` ((first level, counted from
+    ``first_level``, levels, out-edges): a path's run is one), and their rows are made when the
+    records are read (:class:`_RunRecords`; a 100,000-level path's rows were 4 MB of fresh
+    pages a search). With ``each_level`` every level is timed alone and has its row (a
+    batch's searches run one at a time sum each depth's figures over the searches)."""
     _not_inlined()
-    ran, found = 0, 1
+    ran, found, spanned = 0, 1, 0
     held = nonnegative(u) >> 5
     held_bits = words[held]
+    last_edges, span_first, span_edges = edges, 0, edges
     while ran < room:
         found, next_edges, u, first, stop, held, held_bits = _push_single(
             oip, oix, u, first, stop, queue, words, held, held_bits, parents, positional, depth_words, depths,
             depth + ran)
-        at = nonnegative(4 * ran)
-        flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
         if each_level:
-            now = _read_clock()
-            seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
-            last_tick = now
-        else:
-            seconds[nonnegative(ran)] = RUN_TIMED
+            last_tick = _one_vertex_record(flat, seconds, ran, found, edges, last_tick, tick_seconds)
+        elif edges != span_edges:      # a span ends before this level
+            spanned = _put_span(spans, spanned, first_level + span_first, ran - span_first, span_edges)
+            span_first, span_edges = ran, edges
         ran += 1
-        edges = next_edges
+        last_edges, edges = edges, next_edges
         if found != 1 or edges >= edge_limit:
             break
     words[nonnegative(held)] = held_bits
-    if not each_level:
-        now = _read_clock()
-        seconds[nonnegative(ran - 1)] = (now - last_tick) * tick_seconds
-        last_tick = now
-    return ran, found, edges, last_tick
+    if not each_level:                  # the last span but its last level, whose row and the run's seconds are written
+        spanned = _put_span(spans, spanned, first_level + span_first, ran - 1 - span_first, span_edges)
+        last_tick = _one_vertex_record(flat, seconds, ran - 1, found, last_edges, last_tick, tick_seconds)
+    return ran, found, edges, last_tick, spanned
+
+
+@numba.njit(cache=True, inline="always")
+def _put_span(spans, spanned, first, count, edges):
+    """Puts the span (first level, levels, out-edges) in ``spans[spanned]`` when it has levels;
+    returns the spans written."""
+    if count <= 0:
+        return spanned
+    at = nonnegative(spanned)
+    spans[at, 0], spans[at, 1], spans[at, 2] = first, count, edges
+    return spanned + 1
+
+
+@numba.njit(cache=True, inline="always")
+def _one_vertex_record(flat, seconds, level, found, edges, last_tick, tick_seconds):
+    """A one-vertex push level's row (frontier 1, found, examined, push) and its seconds since
+    ``last_tick``; returns the tick read."""
+    at = nonnegative(4 * level)
+    flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
+    now = _read_clock()
+    seconds[nonnegative(level)] = (now - last_tick) * tick_seconds
+    return now
 
 
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
-                 last_tick, tick_seconds, thin_edges, each_level, threads):
+                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads):
     """Up to ``room`` push levels of frontiers of fewer than ``thin_edges`` out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
     timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
     (levels run, the vertices they found, the frontier's size and out-edges, its queue: 0
     ``qc``, 1 ``qn``, the direction the rule chose for a level not run here (-1: none), the stop
-    reason or -1, the last tick read). A run of one-vertex levels is timed as a run unless
-    ``each_level`` (:func:`_single_levels`).
+    reason or -1, the last tick read, how many spans it put in ``spans``). A run of one-vertex
+    levels is timed as a run unless ``each_level``, its levels but the last kept as spans
+    (:func:`_single_levels`; ``first_level``: this call's first level in the search).
 
     The other levels claim into a log (``qn``, with their parents in ``sources``): the
     frontier, then what each level found, the next level's frontier being the last level's
@@ -612,6 +636,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     single = not watch and max_frontier >= 1    # (:func:`_single_levels` checks neither)
     edge_limit = THIN_EDGES if max_edges >= THIN_EDGES else max_edges + 1
     log_values = parents.shape[0] >= LOGGED_VERTICES
+    spanned = 0                                 # runs of one-vertex levels put in ``spans``
     logged, frontier_at = 0, 0                  # the log's entries, the frontier's first
     found_from, log_levels_from = 0, 0          # the log's first found vertex, its first level
     if nf == 0:
@@ -629,10 +654,11 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
                 break
             u, first, stop = _first_row(oip, qc)
             at = nonnegative(4 * ran)
-            runs, nf, edges, last_tick = _single_levels(
+            runs, nf, edges, last_tick, added = _single_levels(
                 oip, oix, qn, u, first, stop, edges, words, parents, positional, depth_words, depths, depth + ran,
-                room - ran, edge_limit, flat[at:], seconds[ran:], last_tick, tick_seconds, each_level)
-            ran, discovered = ran + runs, discovered + runs - 1 + nf
+                room - ran, edge_limit, flat[at:], seconds[ran:], spans[spanned:], first_level + ran, last_tick,
+                tick_seconds, each_level)
+            ran, discovered, spanned = ran + runs, discovered + runs - 1 + nf, spanned + added
             qc, qn, swapped = qn, qc, 1 - swapped
             if nf == 0 or nf > max_frontier:
                 reason = STOP_EMPTY if nf == 0 else STOP_TOO_BIG
@@ -678,7 +704,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
         last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran, parents,
                                positional, depths, depth, threads, seconds, last_tick, tick_seconds)
     state[0], state[1], state[2] = push, previous, unexplored
-    return ran, discovered, nf, edges, swapped, chosen, reason, last_tick
+    return ran, discovered, nf, edges, swapped, chosen, reason, last_tick, spanned
 
 
 @numba.njit(cache=True)
@@ -751,19 +777,22 @@ def _start_at(source, words, parents, positional, depth_words, depths, first_dep
 
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier,
-            source, qa, qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target,
-            threads, tick_seconds, thin_edges, each_level=False):
+            source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels,
+            target, threads, tick_seconds, thin_edges, each_level=False):
     """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
     ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
     ``max_levels`` levels ran. It starts from ``frontier``, or, with ``source`` >= 0, makes the
     search's start at that vertex first (:func:`_start_at`; ``frontier`` is not read).
     ``qa``, ``qb``, ``sources`` (int32, :func:`fused_workspace`'s slots) and ``bits``
-    (2, words) uint32 are the frontier's buffers; ``no_inputs`` has the bits of the rows without
+    (2, words) uint32 are the frontier's buffers, ``spans`` (a row a level at least: none
+    written with ``each_level``) the one-vertex levels' spans'; ``no_inputs`` has the bits of the rows without
     in-edges, which no pull level reads; ``state`` is the rule's (updated); push levels of
     fewer than ``thin_edges`` out-edges run in :func:`_thin_levels`' loop. Returns (records
     (levels, 4): frontier, discovered, examined, push; each level's seconds (its clock ticks
-    times ``tick_seconds``); the vertices they found; the queue holding the last frontier (0:
-    ``qa``, 1: ``qb``), its size, its out-edges, why it stopped). ``depth_words`` (the depths'
+    times ``tick_seconds``); the spans of one-vertex levels whose rows were not written (first
+    level, levels, out-edges; none with ``each_level``: :class:`_RunRecords` makes their rows);
+    the vertices they found; the queue holding the last frontier (0: ``qa``, 1: ``qb``), its
+    size, its out-edges, why it stopped). ``depth_words`` (the depths'
     bits, none when empty) that start equal to ``words`` (ld.bfs's) are copied from them at the
     end instead of set vertex by vertex. ``each_level``: no run of one-vertex levels is timed
     as a run (:func:`_single_levels`)."""
@@ -785,6 +814,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     capacity = max(0, min(max_levels, words.shape[0] * 32 + 1))
     records = np.empty((capacity, 4), np.int64)
     seconds = np.empty(capacity, np.float64)
+    spanned = 0
     level, discovered = 0, 0
     bits_of = -1                              # the bitmap (0 or 1) holding the frontier, -1: none
     target_before = target >= 0 and (words[target >> 5] >> np.uint32(target & 31)) & np.uint32(1) != 0
@@ -796,12 +826,12 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
             reason = STOP_EMPTY
             break
         if chosen < 0 and edges < thin_edges:
-            ran, found, nf, edges, swapped, chosen, stop, last_tick = _thin_levels(
+            ran, found, nf, edges, swapped, chosen, stop, last_tick, added = _thin_levels(
                 oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
-                target, target_before, records[level:], seconds[level:], last_tick, tick_seconds, thin_edges,
-                each_level, threads)
-            level, discovered = level + ran, discovered + found
+                target, target_before, records[level:], seconds[level:], spans[spanned:], level, last_tick,
+                tick_seconds, thin_edges, each_level, threads)
+            level, discovered, spanned = level + ran, discovered + found, spanned + added
             if ran:
                 bits_of = -1
             if swapped:
@@ -837,9 +867,10 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     if copy_bits:            # element by element: a slice assignment compiles numba's shape-error
         for k in range(words.shape[0]):      # messages (string formatting), 8 of the 31 s of the compile
             depth_words[k] = words[k]
+    kept_spans = spans[:spanned].copy()
     if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
-        return records[:level].copy(), seconds[:level].copy(), discovered, in_b, nf, edges, reason
-    return records[:level], seconds[:level], discovered, in_b, nf, edges, reason
+        return records[:level].copy(), seconds[:level].copy(), kept_spans, discovered, in_b, nf, edges, reason
+    return records[:level], seconds[:level], kept_spans, discovered, in_b, nf, edges, reason
 
 
 # -- the host side ----------------------------------------------------------------------------
@@ -848,8 +879,10 @@ def fused_workspace(n, nnz):
     frontier queues, the push's parents queue and two frontier bitmaps (the bitmap of the rows
     without in-edges is kept with the in-edges' block: :func:`empty_rows`)."""
     slots, nwords = max(n, 1), max(-(-n // 32), 1)
+    # the spans of one-vertex levels (:func:`_single_levels`), a row a level at most: kept, since a
+    # search's own (2.4 MB for a 100,000-vertex path) cost its call 0.2 ms in mapping and unmapping
     return {"queues": (np.empty(slots, np.int32), np.empty(slots, np.int32)), "sources": np.empty(slots, np.int32),
-            "bits": np.empty((2, nwords), np.uint32)}
+            "bits": np.empty((2, nwords), np.uint32), "spans": np.empty((32 * nwords + 1, 3), np.int64)}
 
 
 _NO_DEPTHS = np.zeros(0, np.int64)
@@ -868,14 +901,36 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
     start at that vertex, which it makes."""
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
-    records, seconds, discovered, cur, count, edges, reason = _search(
+    records, seconds, spans, discovered, cur, count, edges, reason = _search(
         out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr),
         words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
-        int(source), *space["queues"],
-        space["sources"], space["bits"], int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
-        int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
+        int(source), *space["queues"], space["sources"], space["bits"], space["spans"], int(mode),
+        float(rule.alpha), float(rule.beta), float(rule.n), state, int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
         float(seconds_per_tick() or 1.0), thin_edges(out_csr))
-    return FusedRecords(records, seconds, discovered), space["queues"][cur][:count].copy(), int(edges), int(reason)
+    made = FusedRecords(records, seconds, discovered) if spans.shape[0] == 0 else _RunRecords(
+        records, seconds, discovered, spans)
+    return made, space["queues"][cur][:count].copy(), int(edges), int(reason)
+
+
+class _RunRecords(LazyRecords):
+    """A run's records whose runs of one-vertex levels were kept as spans (first level, levels,
+    out-edges: each of those levels found one vertex from one, pushing, timed with its run;
+    :func:`_single_levels`): their rows are made in place when the records are first read."""
+
+    __slots__ = ("_rows", "_seconds", "_spans")
+
+    def __init__(self, rows, seconds, found, spans):
+        self._rows, self._seconds, self._spans = rows, seconds, spans
+        self.found, self._made = int(found), None
+
+    def _made_now(self):
+        for first, count, edges in self._spans.tolist():
+            self._rows[first:first + count] = (1, 1, edges, 1)
+            self._seconds[first:first + count] = RUN_TIMED
+        return self._rows, self._seconds
+
+    def __len__(self):
+        return int(self._rows.shape[0])
 
 
 def thin_edges(csr):

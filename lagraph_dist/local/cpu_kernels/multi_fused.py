@@ -1157,6 +1157,7 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
     values = np.empty((group, n if with_parents else 0), np.int64)
     depths = np.empty((group, n if with_levels else 0), np.int64)
     no_bits, no_frontier = np.zeros(0, np.uint32), np.zeros(0, np.int32)
+    no_spans = np.zeros((0, 3), np.int64)    # (each level timed alone has its row: no spans)
     qa, qb, queued = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
     bits = np.empty((2, nwords), np.uint32)
     no_values = np.zeros(n, np.int64)        # (levels only: the run writes True where it finds)
@@ -1167,10 +1168,11 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
         count = min(group, k - first)
         for g in range(count):
             state = start_state.copy()
-            counts, level_seconds, _, _, _, _, _ = _single_search(
-                oip, oix, iip, iix, no_inputs, visited[g], values[g] if with_parents else no_values, with_parents,
-                no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, mode, alpha, beta, rule_n,
-                state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)
+            found_values = values[g] if with_parents else no_values    # (no inline choice in a long call)
+            counts, level_seconds, _, _, _, _, _, _ = _single_search(
+                oip, oix, iip, iix, no_inputs, visited[g], found_values, with_parents,
+                no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, no_spans, mode, alpha,
+                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)
             ran = counts.shape[0]
             if used + ran > records.shape[0]:
                 grown = max(2 * records.shape[0], used + ran)
