@@ -312,13 +312,12 @@ def _write_logged_parallel(log, sources, at, flat, first_level, stop_level, part
 
 
 @numba.njit(cache=True)
-def _write_logged(log, sources, at, flat, first_level, stop_level, parents, positional, depths, depth, threads):
+def _write_logged(log, sources, at, found, flat, first_level, stop_level, parents, positional, depths, depth,
+                  threads):
     """The values of what the levels ``first_level`` to ``stop_level`` of a logged run found:
-    ``log[at:]`` level after level (each level's count in its record), found by ``sources``,
-    at ``depth`` + the level; each thread takes its share of every level when there are many."""
-    found = 0
-    for level in range(first_level, stop_level):
-        found += flat[nonnegative(4 * level + 1)]
+    ``log[at:at + found]`` level after level (each level's count in its record), found by
+    ``sources``, at ``depth`` + the level; each thread takes its share of every level when there
+    are many."""
     if threads < 2 or found < PARALLEL_LOGGED:
         _write_logged_share(log, sources, at, flat, first_level, stop_level, 0, 1, parents, positional, depths,
                             depth)
@@ -567,7 +566,7 @@ def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, posit
             oip, oix, u, first, stop, queue, words, held, held_bits, parents, positional, depth_words, depths,
             depth + ran)
         if each_level:
-            last_tick = _one_vertex_record(flat, seconds, ran, found, edges, last_tick, tick_seconds)
+            last_tick = _level_record(flat, seconds, ran, 1, found, edges, 1, last_tick, tick_seconds)
         elif edges != span_edges:      # a span ends before this level
             spanned = _put_span(spans, spanned, first_level + span_first, ran - span_first, span_edges)
             span_first, span_edges = ran, edges
@@ -578,7 +577,7 @@ def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, posit
     words[nonnegative(held)] = held_bits
     if not each_level:                  # the last span but its last level, whose row and the run's seconds are written
         spanned = _put_span(spans, spanned, first_level + span_first, ran - 1 - span_first, span_edges)
-        last_tick = _one_vertex_record(flat, seconds, ran - 1, found, last_edges, last_tick, tick_seconds)
+        last_tick = _level_record(flat, seconds, ran - 1, 1, found, last_edges, 1, last_tick, tick_seconds)
     return ran, found, edges, last_tick, spanned
 
 
@@ -594,11 +593,11 @@ def _put_span(spans, spanned, first, count, edges):
 
 
 @numba.njit(cache=True, inline="always")
-def _one_vertex_record(flat, seconds, level, found, edges, last_tick, tick_seconds):
-    """A one-vertex push level's row (frontier 1, found, examined, push) and its seconds since
-    ``last_tick``; returns the tick read."""
+def _level_record(flat, seconds, level, frontier, found, examined, push, last_tick, tick_seconds):
+    """A level's row (frontier, found, examined, push) at ``4 * level`` of the records' flat
+    view, and its seconds since ``last_tick``; returns the tick read."""
     at = nonnegative(4 * level)
-    flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
+    flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = frontier, found, examined, push
     now = _read_clock()
     seconds[nonnegative(level)] = (now - last_tick) * tick_seconds
     return now
@@ -689,11 +688,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
                                                 depths, depth + ran)
             qc, qn, swapped = qn, qc, 1 - swapped
-        at = nonnegative(4 * ran)
-        flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
-        now = _read_clock()
-        seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
-        last_tick = now
+        last_tick = _level_record(flat, seconds, ran, nf, found, edges, 1, last_tick, tick_seconds)
         ran, discovered = ran + 1, discovered + found
         nf, edges = found, next_edges
         reached = watch and words[target_word] & target_bit != 0
@@ -713,8 +708,8 @@ def _leave_log(log, sources, found_from, frontier_at, nf, queue, flat, first_lev
     """The end of a logged run of levels (:func:`_thin_levels`): the values of what its levels
     found (``log[found_from:]``) written, the frontier ``log[frontier_at:][:nf]`` copied to
     ``queue``, and the seconds of both added to its last level's; returns the tick read."""
-    _write_logged(log, sources, found_from, flat, first_level, stop_level, parents, positional, depths, depth,
-                  threads)
+    _write_logged(log, sources, found_from, frontier_at + nf - found_from, flat, first_level, stop_level, parents,
+                  positional, depths, depth, threads)
     for k in range(nf):
         queue[k] = log[nonnegative(frontier_at + k)]
     now = _read_clock()
@@ -813,6 +808,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     # untouched cost nothing; growing by copies was a sixth of a path's search)
     capacity = max(0, min(max_levels, words.shape[0] * 32 + 1))
     records = np.empty((capacity, 4), np.int64)
+    flat = records.reshape(records.size)      # (a row's 4 slots at 4 * level: :func:`_level_record`)
     seconds = np.empty(capacity, np.float64)
     spanned = 0
     level, discovered = 0, 0
@@ -848,11 +844,9 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         found, examined, next_edges, bits_of = _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits,
                                                            bits_of, words, no_inputs, parents, positional,
                                                            level_bits, depths, first_depth + level, threads)
-        records[level, 0], records[level, 1], records[level, 2] = nf, found, examined
-        records[level, 3] = 1 if push else 0
-        now = _read_clock()
-        seconds[level] = (now - last_tick) * tick_seconds
-        level, last_tick, discovered = level + 1, now, discovered + found
+        last_tick = _level_record(flat, seconds, level, nf, found, examined, 1 if push else 0, last_tick,
+                                  tick_seconds)
+        level, discovered = level + 1, discovered + found
         qc, qn, in_b = qn, qc, 1 - in_b
         nf, edges = found, next_edges
         if nf == 0:
