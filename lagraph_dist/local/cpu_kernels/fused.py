@@ -770,6 +770,14 @@ def _start_at(source, words, parents, positional, depth_words, depths, first_dep
     _found(source, source, parents, positional, depths, first_depth - 1)
 
 
+@numba.njit(cache=True, inline="always")
+def _record_room(max_levels, nwords):
+    """The rows a run's records may need: a level a row, and every level but an emptying last
+    one sets a bit of the ``nwords`` visited words (pages untouched cost nothing; growing by
+    copies was a sixth of a path's search)."""
+    return max(0, min(max_levels, nwords * 32 + 1))
+
+
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier,
             source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels,
@@ -791,6 +799,27 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     bits, none when empty) that start equal to ``words`` (ld.bfs's) are copied from them at the
     end instead of set vertex by vertex. ``each_level``: no run of one-vertex levels is timed
     as a run (:func:`_single_levels`)."""
+    capacity = _record_room(max_levels, words.shape[0])
+    records, seconds = np.empty((capacity, 4), np.int64), np.empty(capacity, np.float64)
+    level, spanned, discovered, in_b, nf, edges, reason = _search_into(
+        records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth,
+        frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
+        max_levels, target, threads, tick_seconds, thin_edges, each_level)
+    kept_spans = spans[:spanned].copy()
+    if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
+        return records[:level].copy(), seconds[:level].copy(), kept_spans, discovered, in_b, nf, edges, reason
+    return records[:level], seconds[:level], kept_spans, discovered, in_b, nf, edges, reason
+
+
+@numba.njit(cache=True)
+def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths,
+                 first_depth, frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state,
+                 max_frontier, max_edges, max_levels, target, threads, tick_seconds, thin_edges, each_level):
+    """:func:`_search`'s levels, their records written to ``records`` and ``seconds`` (room for
+    :func:`_record_room` rows, read as far as the levels returned; a caller running searches
+    one after another passes the same buffers each time: their pages mapped once). Returns
+    (levels, spans put in ``spans``, the vertices found, the queue holding the last frontier,
+    its size, its out-edges, why it stopped)."""
     if source >= 0:
         _start_at(source, words, parents, positional, depth_words, depths, first_depth)
         qa[0] = source
@@ -804,12 +833,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     copy_bits = depth_words.shape[0] > 0 and _same_words(depth_words, words)
     level_bits = depth_words[:0] if copy_bits else depth_words
     qc, qn, in_b = qa, qb, 0
-    # every level but an emptying last one sets a bit of words: room for them all at once (pages
-    # untouched cost nothing; growing by copies was a sixth of a path's search)
-    capacity = max(0, min(max_levels, words.shape[0] * 32 + 1))
-    records = np.empty((capacity, 4), np.int64)
     flat = records.reshape(records.size)      # (a row's 4 slots at 4 * level: :func:`_level_record`)
-    seconds = np.empty(capacity, np.float64)
     spanned = 0
     level, discovered = 0, 0
     bits_of = -1                              # the bitmap (0 or 1) holding the frontier, -1: none
@@ -861,10 +885,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     if copy_bits:            # element by element: a slice assignment compiles numba's shape-error
         for k in range(words.shape[0]):      # messages (string formatting), 8 of the 31 s of the compile
             depth_words[k] = words[k]
-    kept_spans = spans[:spanned].copy()
-    if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
-        return records[:level].copy(), seconds[:level].copy(), kept_spans, discovered, in_b, nf, edges, reason
-    return records[:level], seconds[:level], kept_spans, discovered, in_b, nf, edges, reason
+    return level, spanned, discovered, in_b, nf, edges, reason
 
 
 # -- the host side ----------------------------------------------------------------------------

@@ -58,7 +58,7 @@ from lagraph_dist.local.cpu_kernels.bitmap import empty_rows
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
-from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _search as _single_search,
+from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _record_room, _search_into,
                                                   thin_edges)
 from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, levels_as_planes, thin_graph
@@ -110,6 +110,8 @@ SEARCHES = ("auto", "together", "separate")
 SEPARATE_GROUP = 8
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
 _FRONTIER, _DISCOVERED, _EXAMINED, _PUSH, _VERTICES = range(5)
+#: the last column of the depths' sums of searches run one at a time: the searches that ran it
+_SEARCHES_RAN = _VERTICES
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -1141,51 +1143,78 @@ def _apart(records):
 # -- the searches one at a time ---------------------------------------------------------------
 @numba.njit(cache=True, nogil=True)
 def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, with_levels, parents, with_parents,
-                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds, thin):
+                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds, thin, space):
     """Each search of ``sources`` (the tables' columns from ``column0`` on) run alone by the
-    single search's compiled run (fused.py's ``_search``, as ``ld.bfs`` runs it, its rule
+    single search's compiled run (fused.py's ``_search_into``, as ``ld.bfs`` runs it, its rule
     starting from ``start_state``, its thin levels those under ``thin`` out-edges), a group of
     :data:`SEPARATE_GROUP` searches between writes of their columns into the (rows, k) tables
-    (-1 where a search did not reach a vertex).
-    Returns the searches' level records one after another ((levels, 4): frontier,
-    discovered, examined, push), their seconds, and each search's count of levels. Without
-    the GIL: threads may run it side by side on other columns."""
+    (-1 where a search did not reach a vertex), in the buffers ``space``
+    (:func:`_separate_space`). Returns each depth's records summed over the searches ((depths,
+    5): frontier, discovered, examined, searches that pushed, searches that ran it) and
+    seconds summed. The searches write their records to one buffer in turn, summed as each
+    ends: kept one after another (64 searches of a 100,000 path: 6.4 M rows, grown by copies),
+    their fresh pages took most of the batch's time. Without the GIL: threads may run it side
+    by side on other columns."""
     n, k = oip.shape[0] - 1, sources.shape[0]
-    nwords = max(-(-n // 32), 1)
-    group = min(k, SEPARATE_GROUP)
-    visited = np.empty((group, nwords), np.uint32)
-    values = np.empty((group, n if with_parents else 0), np.int64)
-    depths = np.empty((group, n if with_levels else 0), np.int64)
+    visited, values, depths, queues, bits, scratch_values, level_rows, level_seconds = space
+    group = visited.shape[0]
     no_bits, no_frontier = np.zeros(0, np.uint32), np.zeros(0, np.int32)
     no_spans = np.zeros((0, 3), np.int64)    # (each level timed alone has its row: no spans)
-    qa, qb, queued = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
-    bits = np.empty((2, nwords), np.uint32)
-    no_values = np.zeros(n, np.int64)        # (levels only: the run writes True where it finds)
-    records, seconds = np.zeros((64, 4), np.int64), np.zeros(64, np.float64)
-    lengths = np.zeros(k, np.int64)
-    used = 0
+    qa, qb, queued = queues[0], queues[1], queues[2]
+    sums, summed_seconds = np.zeros((64, 5), np.int64), np.zeros(64, np.float64)
+    deepest = 0
     for first in range(0, k, group):
         count = min(group, k - first)
         for g in range(count):
             state = start_state.copy()
-            found_values = values[g] if with_parents else no_values    # (no inline choice in a long call)
-            counts, level_seconds, _, _, _, _, _, _ = _single_search(
-                oip, oix, iip, iix, no_inputs, visited[g], found_values, with_parents,
+            found_values = values[g] if with_parents else scratch_values    # (no inline choice in a long call)
+            ran = _search_into(
+                level_rows, level_seconds, oip, oix, iip, iix, no_inputs, visited[g], found_values, with_parents,
                 no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, no_spans, mode, alpha,
-                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)
-            ran = counts.shape[0]
-            if used + ran > records.shape[0]:
-                grown = max(2 * records.shape[0], used + ran)
-                more, more_seconds = np.zeros((grown, 4), np.int64), np.zeros(grown, np.float64)
-                more[:used] = records[:used]
-                more_seconds[:used] = seconds[:used]
-                records, seconds = more, more_seconds
-            records[used:used + ran] = counts
-            seconds[used:used + ran] = level_seconds
-            lengths[first + g] = ran
-            used += ran
+                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)[0]
+            if ran > sums.shape[0]:
+                sums, summed_seconds = _grown_sums(sums, summed_seconds, deepest, ran)
+            _add_levels(sums, summed_seconds, level_rows, level_seconds, ran)
+            deepest = max(deepest, ran)
         _write_columns(levels, with_levels, parents, with_parents, n, column0 + first, count, visited, depths, values)
-    return records[:used].copy(), seconds[:used].copy(), lengths
+    return sums[:deepest].copy(), summed_seconds[:deepest].copy()
+
+
+def _separate_space(n, k, levels, parents, max_levels):
+    """One thread's buffers for :func:`_separate_searches` of ``k`` searches over ``n`` vertices:
+    a group's visited words, parents and depths, the run's three queues and two bitmaps, the
+    values a levels-only run writes (never read), and one search's level records and seconds.
+    Recycled (:mod:`lagraph_dist.local.recycle`): made in the compiled run, their fresh pages
+    cost 64 searches of a 100,000 path a third of their time."""
+    nwords, group, slots = max(-(-n // 32), 1), min(k, SEPARATE_GROUP), max(n, 1)
+    room = _record_room(max_levels, nwords)
+    return (recycle.empty((group, nwords), np.uint32), recycle.empty((group, n if parents else 0), np.int64),
+            recycle.empty((group, n if levels else 0), np.int64), recycle.empty((3, slots), np.int32),
+            recycle.empty((2, nwords), np.uint32), recycle.empty((0 if parents else n,), np.int64),
+            recycle.empty((room, 4), np.int64), recycle.empty((room,), np.float64))
+
+
+@numba.njit(cache=True, nogil=True)
+def _grown_sums(sums, summed_seconds, used, rows):
+    """The depths' sums with room for at least ``rows`` depths (doubled), the first ``used`` kept."""
+    grown = max(2 * sums.shape[0], rows)
+    more, more_seconds = np.zeros((grown, 5), np.int64), np.zeros(grown, np.float64)
+    more[:used] = sums[:used]
+    more_seconds[:used] = summed_seconds[:used]
+    return more, more_seconds
+
+
+@numba.njit(cache=True, nogil=True)
+def _add_levels(sums, summed_seconds, rows, seconds, ran):
+    """One search's ``ran`` levels' records (frontier, discovered, examined, push) and seconds
+    added to the depths' sums (:func:`_separate_searches`)."""
+    for d in range(ran):
+        sums[d, _FRONTIER] += rows[d, 0]
+        sums[d, _DISCOVERED] += rows[d, 1]
+        sums[d, _EXAMINED] += rows[d, 2]
+        sums[d, _PUSH] += rows[d, 3]
+        sums[d, _SEARCHES_RAN] += 1
+        summed_seconds[d] += seconds[d]
 
 
 def _depth_records(parts):
@@ -1193,19 +1222,15 @@ def _depth_records(parts):
     :func:`_separate_searches` output): depth d's counts and seconds the sums of the searches'
     level d's, each measured alone; push where every search that ran it pushed; its vertices
     the entries it found, each search's rows being its own."""
-    records = np.concatenate([p[0] for p in parts])
-    seconds = np.concatenate([p[1] for p in parts])
-    lengths = np.concatenate([p[2] for p in parts])
-    depth = np.arange(records.shape[0]) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    levels = int(lengths.max()) if lengths.shape[0] else 0
-    counts, summed = np.zeros((levels, 5), np.int64), np.zeros(levels)
-    for column in (_FRONTIER, _DISCOVERED, _EXAMINED):
-        np.add.at(counts[:, column], depth, records[:, column])
-    counts[:, _PUSH] = 1
-    np.minimum.at(counts[:, _PUSH], depth, records[:, _PUSH])
-    counts[:, _VERTICES] = counts[:, _DISCOVERED]
-    np.add.at(summed, depth, seconds)
-    return counts, summed
+    levels = max(p[0].shape[0] for p in parts)
+    sums, seconds = np.zeros((levels, 5), np.int64), np.zeros(levels)
+    for part_sums, part_seconds in parts:
+        sums[:part_sums.shape[0]] += part_sums
+        seconds[:part_seconds.shape[0]] += part_seconds
+    counts = sums.copy()
+    counts[:, _PUSH] = sums[:, _PUSH] == sums[:, _SEARCHES_RAN]
+    counts[:, _VERTICES] = sums[:, _DISCOVERED]
+    return counts, seconds
 
 
 @numba.njit(cache=True, nogil=True)
@@ -1309,13 +1334,14 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
     shares = min(threads, sources.shape[0]) if one_core_each else 1
 
-    def run(lo, hi):
+    def run(lo, hi, space):
         return _separate_searches(*graph, sources[lo:hi], lo, level_table, levels, parent_table, parents, *rule_args,
-                                  start, max_levels, 1 if shares > 1 else threads, tick, thin)
-    if shares == 1:
-        return _depth_records([run(0, sources.shape[0])])
+                                  start, max_levels, 1 if shares > 1 else threads, tick, thin, space)
     bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
-    return _depth_records(list(_side_by_side().map(run, bounds[:-1], bounds[1:])))
+    spaces = [_separate_space(n, int(hi - lo), levels, parents, max_levels) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    if shares == 1:
+        return _depth_records([run(0, sources.shape[0], spaces[0])])
+    return _depth_records(list(_side_by_side().map(run, bounds[:-1], bounds[1:], spaces)))
 
 
 _POOL = []
