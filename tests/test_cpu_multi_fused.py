@@ -430,6 +430,28 @@ def test_probe_parts_a_mesh_not_a_kronecker_graph(width):
     check_run(K, sp.csr_matrix(K.to_scipy()), sources.tolist(), auto, "auto")
 
 
+
+@pytest.mark.parametrize("width", [64, 512])
+def test_probe_on_a_thin_graph_asks_more_a_word(width):
+    """Auto, on a thin graph: sources side by side on a mesh's row find a few entries a vertex in
+    the probe (more than MIN_SHARING), which is not enough for a batch of ``width`` searches
+    there; a batch of a few distinct sources repeated finds ``width`` / 4 a vertex and runs
+    together. The rows are the single searches' either way."""
+    A = mesh(60, 60)
+    S = sp.csr_matrix(A.to_scipy())
+    assert multi_fused._min_sharing(A.nvals, A.n, width // 64) == multi_fused.THIN_SHARING_PER_WORD * (width // 64)
+    assert multi_fused._min_sharing(40 * A.n, A.n, width // 64) == multi_fused.MIN_SHARING
+    in_a_row = list(range(60)) * (width // 60) + list(range(width % 60))
+    ran = run(A, in_a_row, searches="auto")
+    together = run(A, in_a_row)
+    first_two = together.counts[:2]
+    assert first_two[:, 1].sum() > multi_fused.MIN_SHARING * first_two[:, 4].sum()    # (1.5 ran it together)
+    check_separate(A, S, in_a_row, ran, "auto")
+    repeated = [5, 1800, 3599, 2222] * (width // 4)
+    ran = run(A, repeated, searches="auto")
+    assert not ran.separate
+    check_run(A, S, repeated, ran, "auto")
+
 def test_bfs_multi_names_what_ran():
     """``ld.bfs_multi``'s records say whether a batch's searches ran together or apart, and
     the rows are those of ld.bfs either way."""

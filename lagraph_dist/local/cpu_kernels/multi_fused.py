@@ -37,8 +37,9 @@ Bit-parallel searches gain where their waves meet, which on a small-world graph 
 a few levels. On a mesh or a road graph they run apart: each edge read still serves one search,
 and the batch's words (a uint64 a vertex and table) leave the core's caches where one search's
 visited bits do not. So the run measures the sharing of its first :data:`PROBE_LEVELS` levels
-(entries found a vertex found) and, below :data:`MIN_SHARING`, stops and runs the batch's
-searches one at a time instead, each as ``ld.bfs`` runs it (:func:`_separate_searches`);
+(entries found a vertex found) and, below :data:`MIN_SHARING` (on a thin graph, whose waves
+keep apart past the first levels: :data:`THIN_SHARING_PER_WORD` for each word a vertex), stops
+and runs the batch's searches one at a time instead, each as ``ld.bfs`` runs it (:func:`_separate_searches`);
 ``settings.multi_searches`` forces either way.
 """
 from __future__ import annotations
@@ -104,6 +105,9 @@ DENSE_BITS = 6
 PROBE_LEVELS = 2
 #: below this many entries found a vertex found in the probe's levels, the searches run apart
 MIN_SHARING = 1.5
+#: on a thin graph, the entries a vertex found the probe's levels must find for each word a
+#: vertex (64 searches) of the batch (:func:`_min_sharing`)
+THIN_SHARING_PER_WORD = 4
 #: ``settings.multi_searches``' values: decided by the probe, always bit-parallel, one at a time
 SEARCHES = ("auto", "together", "separate")
 #: searches run one at a time between writes of their columns into the (rows, k) tables
@@ -1007,7 +1011,8 @@ def _grow_records(records, seconds, seg_at):
 # -- the run ----------------------------------------------------------------------------------
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, planes, with_planes, parents,
-            with_parents, mode, alpha, beta, rule_n, state, nnz, max_levels, probe_levels, threads, tick_seconds, ends):
+            with_parents, mode, alpha, beta, rule_n, state, nnz, max_levels, probe_levels, min_sharing, threads, tick_seconds,
+            ends):
     """The run: levels until the frontier empties or ``max_levels`` ran. ``levels`` and
     ``parents`` are (rows, k) int32 tables (written only when ``with_levels`` /
     ``with_parents``; parents filled with -1 here); ``planes`` (1 + P, rows, W) uint64, zero:
@@ -1015,7 +1020,8 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
     others as bit planes (:class:`~lagraph_dist.local.engine.LevelPlanes`; more planes made as
     the depth needs them). ``state`` is the rule's [push, previous,
     unexplored] (updated). With ``probe_levels`` > 0, a run whose first ``probe_levels`` levels
-    found fewer than :data:`MIN_SHARING` entries a vertex stops there, its tables unfinished.
+    found fewer than ``min_sharing`` entries a vertex (:func:`_min_sharing`) stops there, its
+    tables unfinished.
     Returns (records (levels, 5), each level's seconds, whether it stopped so, the planes);
     ``ends`` gets the seconds before the first level and after the last one (the tables' end
     pass). (Every helper is called with one set of argument types: a literal 0 where another
@@ -1126,7 +1132,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
         cur, nxt, cq, nq = nxt, cur, nq, cq
         # the old frontier's rows, listed in nq, are zeroed before the next level writes there
         stale, nf, entries, edges = 0 if cleared else nf, nn, found, next_edges
-        if level == probe_levels and nf > 0 and _apart(records[:level]):
+        if level == probe_levels and nf > 0 and _apart(records[:level], min_sharing):
             return records[:level].copy(), seconds[:level].copy(), True, planes
     if chunked:
         _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads)
@@ -1135,9 +1141,20 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
 
 
 @numba.njit(cache=True)
-def _apart(records):
-    """Whether the levels of ``records`` found fewer than :data:`MIN_SHARING` entries a vertex."""
-    return records[:, _DISCOVERED].sum() < MIN_SHARING * records[:, _VERTICES].sum()
+def _apart(records, min_sharing):
+    """Whether the levels of ``records`` found fewer than ``min_sharing`` entries a vertex."""
+    return records[:, _DISCOVERED].sum() < min_sharing * records[:, _VERTICES].sum()
+
+
+def _min_sharing(nnz, n, width):
+    """The entries a vertex found that the probe's levels must find for a batch of ``width``
+    words a vertex to run together on a graph of ``nnz`` edges over ``n`` vertices:
+    :data:`MIN_SHARING`, or on a thin graph (``engine.thin_graph``) :data:`THIN_SHARING_PER_WORD`
+    a word. A mesh's waves keep apart past the first levels however near the sources: 64 or
+    512 sources in one row of a 200 x 200 mesh found 1.6 and 3.1 entries a vertex in the probe
+    (1.5 let them run together) and then ran 5x and 9x slower than one at a time; the batch
+    broke even near 4 entries a vertex for one word, 10 to 30 for eight (cpu-kernels.md)."""
+    return THIN_SHARING_PER_WORD * width if thin_graph(nnz, n) else MIN_SHARING
 
 
 # -- the searches one at a time ---------------------------------------------------------------
@@ -1288,7 +1305,9 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
                                                  full, level_table, bool(levels) and not in_planes, planes,
                                                  in_planes, parent_table, bool(parents), *rule_args, state,
                                                  int(out_csr.nnz), max_levels,
-                                                 PROBE_LEVELS if searches == "auto" else 0, threads, tick, ends)
+                                                 PROBE_LEVELS if searches == "auto" else 0,
+                                                 float(_min_sharing(out_csr.nnz, n, full.shape[0])), threads, tick,
+                                                 ends)
     if apart:                # (the probe's levels, a few microseconds where it stops, are not records)
         if in_planes:        # (searches one at a time write their columns of a table)
             in_planes, level_table = False, recycle.empty((rows, k), np.int32)
