@@ -228,6 +228,23 @@ def test_table_from_the_log_with_sources_out_of_order(mode):
     check_run(A, S, sources.tolist(), run(A, sources, mode, parents=False), mode)
 
 
+
+@pytest.mark.parametrize("mode", ["push", "auto"])
+@pytest.mark.parametrize("width", [64, 130])
+def test_a_full_log_written_before_the_end(mode, width):
+    """A batch run together on a mesh from sources along a row finds each vertex at many
+    depths, so its levels log passes LOG_ROWS_PER_VERTEX rows a vertex: its levels are written
+    to the table then and the log starts over, several times; the tables and records are the
+    model's all the same (the rows past the graph's -1)."""
+    A = mesh(130, 130)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = [(7 * i) % 130 for i in range(width)]          # (row 0's vertices, some twice)
+    rows = A.block.by_col.nmajor + 5
+    assert rows * width >= multi_fused.CHUNKED_TABLE
+    res = run(A, sources, mode, rows=rows)
+    assert res.counts[:, 4].sum() > 3 * multi_fused.LOG_ROWS_PER_VERTEX * (A.n + 64)     # (three logs' worth)
+    check_run(A, S, sources, res, mode)
+
 @pytest.mark.parametrize("mode", DIRECTIONS)
 @pytest.mark.parametrize("limit", [0, 1, 2, 5])
 def test_depth_limits(mode, limit):

@@ -29,7 +29,8 @@ A levels table small enough for the caches is written as the levels find its ent
 larger one is not: each level's new frontier (its vertices and words) is appended to a log,
 and at the end one pass over cache-sized chunks of rows writes every row of the (rows, k)
 levels table once, -1 first, then the levels of the log's wide segments inside the chunk; the
-thin segments' few entries are written after it (a large table written as the levels find its
+thin segments' few entries are written after it (a log grown to :data:`LOG_ROWS_PER_VERTEX`
+rows a vertex is written so before the run ends, and starts over) (a large table written as the levels find its
 entries was read and written back once a wide level). Parents are found with their edge, so
 they are written as found into a table filled with -1 first.
 
@@ -94,6 +95,12 @@ PARALLEL_OFFERS = 1 << 16
 #: a levels table of this many slots or more is written at the end by chunks of rows from the
 #: log; a smaller one stays in the core's caches while written entry by entry as levels find them
 CHUNKED_TABLE = 1 << 20
+#: the levels log holds at most this many rows a vertex; a level that would pass it first writes
+#: the log's levels to the table and starts it over. A vertex's row is in the log once for each
+#: depth at which some search finds it: on a Kronecker graph once or twice, on a mesh once for
+#: each distinct distance to the sources (512 sources in one row of a 1000 x 1000 mesh, run
+#: together, grew the log past 24 GiB)
+LOG_ROWS_PER_VERTEX = 4
 #: rows ahead of the one a level writes whose levels row it asks the caches for
 PREFETCH_ROWS = 16
 #: an old frontier of more than 1 / CLEAR_ALL_SHARE of the rows is cleared by zeroing every row
@@ -904,13 +911,15 @@ def _write_found(levels, nq, nn, nxt, depth):
 
 
 @numba.njit(cache=True)
-def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
-    """Chunk c of the rows of ``levels``: -1, then the entries of the wide segments inside it."""
+def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill):
+    """Chunk c of the rows of ``levels``: -1 (with ``fill``), then the entries of the wide
+    segments inside it."""
     r0 = c * rows_per_chunk
     r1 = min(levels.shape[0], r0 + rows_per_chunk)
-    for v in range(r0, r1):
-        for i in range(levels.shape[1]):
-            levels[v, i] = -1
+    if fill:
+        for v in range(r0, r1):
+            for i in range(levels.shape[1]):
+                levels[v, i] = -1
     for d in range(nseg):
         if seg_wide[d]:
             lo = _first_at_least(log_ids, seg_at[d], seg_at[d + 1], r0)
@@ -919,17 +928,18 @@ def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide
 
 
 @numba.njit(cache=True, parallel=True)
-def _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
+def _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill):
     for c in prange(nchunks):
-        _write_chunk(np.int64(c), levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+        _write_chunk(np.int64(c), levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill)
 
 
 @numba.njit(cache=True)
-def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads):
+def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads, fill):
     """The levels table from the log: segment d (rows ``log_ids[seg_at[d]:seg_at[d + 1]]``)
     holds the bits found at depth d. Sorted segments of more entries than the chunks are
     written chunk by chunk (on all the cores for a table of PARALLEL_TABLE slots or more), the
-    others after."""
+    others after; with ``fill`` every row is -1 first (the first write of the table: a
+    search's entry is written once, over -1)."""
     k = max(levels.shape[1], 1)
     rows_per_chunk = max(64, CHUNK_BYTES // (4 * k))
     nchunks = -(-levels.shape[0] // rows_per_chunk)
@@ -939,9 +949,9 @@ def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads):
         seg_wide[d] = count >= 4 * nchunks and _increasing(log_ids[seg_at[d]:seg_at[d + 1]], count)
     if threads < 2 or levels.size < PARALLEL_TABLE:
         for c in range(nchunks):
-            _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+            _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill)
     else:
-        _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+        _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill)
     for d in range(nseg):
         if not seg_wide[d]:
             _write_entries(levels, log_ids, log_words, seg_at[d], seg_at[d + 1], d)
@@ -1049,6 +1059,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
     seg_at = np.zeros(capacity + 2, np.int64)
     chunked = with_levels and levels.size >= CHUNKED_TABLE
     direct = with_levels and not chunked
+    log_limit, written = LOG_ROWS_PER_VERTEX * (n + 64), False     # (written: the table's rows were -1 filled)
     long_rows, sorted_in, ordered = False, -1, False    # (sorted_in: in-lists increasing, -1 not known yet)
     for v in range(n):
         long_rows = long_rows or iip[v + 1] - iip[v] > 32
@@ -1119,6 +1130,10 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
         records[level, _FRONTIER], records[level, _DISCOVERED], records[level, _EXAMINED] = entries, found, examined
         records[level, _PUSH], records[level, _VERTICES] = 1 if push else 0, nn
         if chunked:
+            if seg_at[level + 1] + nn > log_limit:      # the log full: its levels to the table, and it starts over
+                _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads, not written)
+                written = True
+                seg_at[:level + 2] = 0
             log_ids, log_words = _log_append(log_ids, log_words, seg_at[level + 1], nq, nn, nxt, threads)
         if with_planes and nn > 0:
             planes = _plane_found(planes, nq, nn, nxt, level + 1, threads)
@@ -1135,7 +1150,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
         if level == probe_levels and nf > 0 and _apart(records[:level], min_sharing):
             return records[:level].copy(), seconds[:level].copy(), True, planes
     if chunked:
-        _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads)
+        _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads, not written)
     ends[1] = (_read_clock() - last_tick) * tick_seconds
     return records[:level].copy(), seconds[:level].copy(), False, planes
 
