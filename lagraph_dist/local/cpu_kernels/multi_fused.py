@@ -1009,13 +1009,21 @@ def _fill_rows(table, value, r0, r1):
 def _grow_records(records, seconds, seg_at):
     """The level records, seconds and log segment starts with twice the room (a run's levels
     are not known before: room for every vertex's was 10 MiB to clear at Kronecker 18)."""
-    more = np.zeros((2 * records.shape[0], records.shape[1]), np.int64)
-    more[:records.shape[0]] = records
-    more_seconds = np.empty(2 * seconds.shape[0], np.float64)
-    more_seconds[:seconds.shape[0]] = seconds
-    more_at = np.zeros(2 * records.shape[0] + 2, np.int64)
+    more, more_seconds = _more_rows(records, seconds, records.shape[0], 2 * records.shape[0])
+    more_at = np.zeros(more.shape[0] + 2, np.int64)
     more_at[:seg_at.shape[0]] = seg_at
     return more, more_seconds, more_at
+
+
+@numba.njit(cache=True, nogil=True)
+def _more_rows(records, seconds, used, rows):
+    """Records and their seconds with room for at least ``rows`` rows (twice as many at
+    least), the first ``used`` kept, the others zero."""
+    grown = max(2 * records.shape[0], rows)
+    more, more_seconds = np.zeros((grown, records.shape[1]), np.int64), np.zeros(grown, np.float64)
+    more[:used] = records[:used]
+    more_seconds[:used] = seconds[:used]
+    return more, more_seconds
 
 
 # -- the run ----------------------------------------------------------------------------------
@@ -1205,7 +1213,7 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
                 no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, no_spans, mode, alpha,
                 beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)[0]
             if ran > sums.shape[0]:
-                sums, summed_seconds = _grown_sums(sums, summed_seconds, deepest, ran)
+                sums, summed_seconds = _more_rows(sums, summed_seconds, deepest, ran)
             _add_levels(sums, summed_seconds, level_rows, level_seconds, ran)
             deepest = max(deepest, ran)
         _write_columns(levels, with_levels, parents, with_parents, n, column0 + first, count, visited, depths, values)
@@ -1224,16 +1232,6 @@ def _separate_space(n, k, levels, parents, max_levels):
             recycle.empty((group, n if levels else 0), np.int64), recycle.empty((3, slots), np.int32),
             recycle.empty((2, nwords), np.uint32), recycle.empty((0 if parents else n,), np.int64),
             recycle.empty((room, 4), np.int64), recycle.empty((room,), np.float64))
-
-
-@numba.njit(cache=True, nogil=True)
-def _grown_sums(sums, summed_seconds, used, rows):
-    """The depths' sums with room for at least ``rows`` depths (doubled), the first ``used`` kept."""
-    grown = max(2 * sums.shape[0], rows)
-    more, more_seconds = np.zeros((grown, 5), np.int64), np.zeros(grown, np.float64)
-    more[:used] = sums[:used]
-    more_seconds[:used] = summed_seconds[:used]
-    return more, more_seconds
 
 
 @numba.njit(cache=True, nogil=True)
