@@ -101,3 +101,17 @@ def test_under_mpiexec(tmp_path):
     record = json.loads(out.read_text())
     assert record["environment"]["grid"] == [2, 2] and record["depth_limit"][0]["checked"] == 3
     assert [run["scipy_sources"] for run in record["runs"]] == [0, 0]      # scipy runs in one process only
+
+
+def test_a_deep_batch_keeps_a_summary_of_its_levels(multi, monkeypatch):
+    """A batch of more depths than DEPTHS_KEPT keeps their summary, not a record each (64
+    searches of a 100,000 path: 61 MB of JSON); a shallower one keeps every depth's record."""
+    A = ld.Matrix.from_edges(np.arange(49), np.arange(1, 50), 50, symmetrize=True, backend="cpu")
+    res = ld.bfs_multi(A, [0, 7, 49], parents=False)
+    kept = multi.batch_levels(res.stats)
+    assert [level["level"] for level in kept["levels"]] == [r["level"] for r in res.stats]
+    monkeypatch.setattr(multi, "DEPTHS_KEPT", 10)
+    summary = multi.batch_levels(res.stats)
+    assert summary["levels"] is None
+    assert summary["level_summary"]["levels"] == len(res.stats) == 50
+    assert summary["level_summary"]["seconds"] == pytest.approx(sum(ld.measured_seconds(r) for r in res.stats))
