@@ -29,10 +29,11 @@ A levels table small enough for the caches is written as the levels find its ent
 larger one is not: each level's new frontier (its vertices and words) is appended to a log,
 and at the end one pass over cache-sized chunks of rows writes every row of the (rows, k)
 levels table once, -1 first, then the levels of the log's wide segments inside the chunk; the
-thin segments' few entries are written after it (a log grown to :data:`LOG_ROWS_PER_VERTEX`
-rows a vertex is written so before the run ends, and starts over) (a large table written as the levels find its
-entries was read and written back once a wide level). Parents are found with their edge, so
-they are written as found into a table filled with -1 first.
+thin segments' few entries are written after it (a large table written as the levels find its
+entries was read and written back once a wide level). A log grown to
+:data:`LOG_ROWS_PER_VERTEX` rows a vertex is written so before the run ends, and starts over.
+Parents are found with their edge, so they are written as found into a table filled with -1
+first.
 
 Bit-parallel searches gain where their waves meet, which on a small-world graph they do within
 a few levels. On a mesh or a road graph they run apart: each edge read still serves one search,
@@ -40,8 +41,8 @@ and the batch's words (a uint64 a vertex and table) leave the core's caches wher
 visited bits do not. So the run measures the sharing of its first :data:`PROBE_LEVELS` levels
 (entries found a vertex found) and, below :data:`MIN_SHARING` (on a thin graph, whose waves
 keep apart past the first levels: :data:`THIN_SHARING_PER_WORD` for each word a vertex), stops
-and runs the batch's searches one at a time instead, each as ``ld.bfs`` runs it (:func:`_separate_searches`);
-``settings.multi_searches`` forces either way.
+and runs the batch's searches one at a time instead, each as ``ld.bfs`` runs it
+(:func:`_separate_searches`); ``settings.multi_searches`` forces either way.
 """
 from __future__ import annotations
 
