@@ -12,6 +12,7 @@ import scipy.sparse as sp
 
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.settings import settings as ld_settings
 from lagraph_dist.local.cpu_kernels import level_planes_rows
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
@@ -384,7 +385,9 @@ def test_kronecker_rows_equal_ld_bfs(kernels):
                     reason="no CPU twin yet")
 @pytest.mark.parametrize("name", ["hub", "undirected"])
 def test_against_the_cpu_twin(kernels, name):
-    """The same levels, counts (but the entries read) and rule state as the CPU twin's."""
+    """The same levels, counts (but the entries read) and rule state as the CPU twin's, its
+    searches run together as the GPU's always are (on a thin graph its probe may run them
+    apart)."""
     from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
     src, dst, n, symmetrize = GRAPHS[name]()
     sources = np.random.default_rng(9).integers(0, n, 90)
@@ -392,8 +395,9 @@ def test_against_the_cpu_twin(kernels, name):
     for backend, search in (("gpu", kernels.multi_bfs_fused), ("cpu", multi_bfs_fused)):
         M = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend=backend)
         rule = DirectionRule("auto", M.n, M.nvals)
-        res = search(M.block.by_col, M.block.by_row, sources, M.out_degree().part.values,
-                     rows=M.block.by_col.nmajor, levels=True, parents=False, rule=rule, max_levels=M.n)
+        with ld_settings.changed(multi_searches="together"):
+            res = search(M.block.by_col, M.block.by_row, sources, M.out_degree().part.values,
+                         rows=M.block.by_col.nmajor, levels=True, parents=False, rule=rule, max_levels=M.n)
         results.append((host(res.levels)[:n], res.counts[:, [0, 1, 3, 4]], (rule.push, rule.previous, rule.unexplored)))
     np.testing.assert_array_equal(results[0][0], results[1][0])
     np.testing.assert_array_equal(results[0][1], results[1][1])
