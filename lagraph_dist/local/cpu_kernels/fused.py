@@ -892,11 +892,16 @@ def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents
 
 
 # -- the host side ----------------------------------------------------------------------------
+def run_slots(n):
+    """(queue slots, visited words) of a run's buffers over an n-vertex block: at least one each."""
+    return max(n, 1), max(-(-n // 32), 1)
+
+
 def fused_workspace(n, nnz):
     """The run's buffers over an n-vertex block (kept by the caller, one per matrix): two
     frontier queues, the push's parents queue and two frontier bitmaps (the bitmap of the rows
     without in-edges is kept with the in-edges' block: :func:`empty_rows`)."""
-    slots, nwords = max(n, 1), max(-(-n // 32), 1)
+    slots, nwords = run_slots(n)
     # the spans of one-vertex levels (:func:`_single_levels`), a row a level at most: kept, since a
     # search's own (2.4 MB for a 100,000-vertex path) cost its call 0.2 ms in mapping and unmapping
     return {"queues": (np.empty(slots, np.int32), np.empty(slots, np.int32)), "sources": np.empty(slots, np.int32),

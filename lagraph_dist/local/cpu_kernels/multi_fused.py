@@ -62,7 +62,7 @@ from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
 from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _record_room, _search_into,
-                                                  thin_edges)
+                                                  run_slots, thin_edges)
 from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, levels_as_planes, thin_graph
 from lagraph_dist.local.parts import LocalCSR
@@ -1227,7 +1227,7 @@ def _separate_space(n, k, levels, parents, max_levels):
     values a levels-only run writes (never read), and one search's level records and seconds.
     Recycled (:mod:`lagraph_dist.local.recycle`): made in the compiled run, their fresh pages
     cost 64 searches of a 100,000 path a third of their time."""
-    nwords, group, slots = max(-(-n // 32), 1), min(k, SEPARATE_GROUP), max(n, 1)
+    (slots, nwords), group = run_slots(n), min(k, SEPARATE_GROUP)
     room = _record_room(max_levels, nwords)
     return (recycle.empty((group, nwords), np.uint32), recycle.empty((group, n if parents else 0), np.int64),
             recycle.empty((group, n if levels else 0), np.int64), recycle.empty((3, slots), np.int32),
