@@ -11,6 +11,9 @@ by the kernel's own stamps. Each level's direction, counts and seconds come from
 call. Two trees are compared by running this once with each, alternated, in one device call;
 every run's levels are checked against the separate ``ld.bfs`` of its first 4 sources. The
 sources are ``harness.batch_sources``' of ``--seed`` (1; benchmarks/multi_source.py draws with 3).
+``--hubs-first`` runs the same searches on the graph renumbered by decreasing degree
+(``ld.sort_by_degree``, ``Matrix.permuted``; the sources mapped to their new ids), so that the
+frontier words most in-edges read lie together at the head of each array.
 """
 import argparse
 import itertools
@@ -83,15 +86,24 @@ def main():
     parser.add_argument("--parents", action="store_true", help="parents too (else levels only)")
     parser.add_argument("--seed", type=int, default=1,
                         help="the sources' seed (harness.batch_sources; benchmarks/multi_source.py draws with 3)")
+    parser.add_argument("--hubs-first", action="store_true",
+                        help="the graph renumbered by decreasing degree (the same searches, in the new ids)")
     parser.add_argument("--json")
     args = parser.parse_args()
     runs = []
     for text in args.graphs:
         spec = parse_spec(text)
         A = matrix(spec, "gpu")
+        drawn = {k: batch_sources(A, k, args.seed) for k in args.sources}     # in the graph's own ids
+        if args.hubs_first:
+            order = ld.sort_by_degree(A)
+            renumbered = np.empty_like(order)
+            renumbered[order] = np.arange(order.size)
+            A = A.permuted(order)
+            drawn = {k: [int(renumbered[s]) for s in sources] for k, sources in drawn.items()}
         clock = KernelClock(A.backend.kernels)
         for k in args.sources:
-            sources = batch_sources(A, k, args.seed)
+            sources = drawn[k]
             expected = np.stack([ld.bfs(A, s).levels.to_numpy() for s in sources[:4]])
             for round_, alpha in itertools.product(range(args.rounds), args.alpha):
                 walls, (kernel, ends), result = one_setting(A, sources, args.repeats, clock, alpha, args.parents)
@@ -103,7 +115,7 @@ def main():
                                                          "edges_examined", "seconds")}
                            for s in result.stats if s.get("batch") == 0]
                 level_ms = 1e3 * sum(r["seconds"] for r in records)
-                run = {"graph": graph_name(spec), "sources": k, "seed": args.seed, "label": args.label, "round": round_,
+                run = {"graph": graph_name(spec), "hubs_first": args.hubs_first, "sources": k, "seed": args.seed, "label": args.label, "round": round_,
                        "alpha": alpha, "parents": args.parents,
                        "wall_ms": walls, "kernel_ms": kernel, "median_wall_ms": statistics.median(walls),
                        "median_kernel_ms": statistics.median(kernel), "levels_ms": level_ms,
