@@ -461,7 +461,8 @@ __device__ __forceinline__ int ld_mf_in_edge(const ld_mf_args& a, i64 at, i64 en
 // (and, several words a vertex, the next step's frontier bits and the in-edges of the step
 // after), so that a step waits on one round of loads where it waited on two (one word: in-edges,
 // then their words) or three (several: in-edges, bits, words) in a row; a row that ends early
-// has loaded a step or two it does not read.
+// has loaded a step or two it does not read. With several words, a lane whose word has every
+// bit it wanted loads no more words of the row (the group reads on for the others).
 template <int W, int P, bool SLICE>
 __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i64 start, i64 end, u32 group,
                                                int sub, u64 seen, ld_mf_tally& t) {
@@ -509,7 +510,7 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
 #pragma unroll
             for (int i = 0; i < W; ++i) {
                 from[i] = __shfl_sync(group, c, lead + i);
-                words[i] = (in >> i) & 1u ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
+                words[i] = ((in >> i) & 1u) && want ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
             }
             inside = c_ahead >= 0 && ld_mf_in(m.frontier_bits, c_ahead);
             c = c_ahead;
