@@ -444,6 +444,11 @@ __device__ __forceinline__ bool ld_mf_wants(const ld_mf_level<W>& m, int v) {
 #define LD_MF_PULL_UNROLL 4       // in-edges a lane reads a step (their loads in flight together)
 #endif
 
+// In-edge `at` of a row ending at `end`: its other end, or -1 past the row.
+__device__ __forceinline__ int ld_mf_in_edge(const ld_mf_args& a, i64 at, i64 end) {
+    return at < end ? ld_mf_edge_end(a.in_indices + at) : -1;
+}
+
 // A group of P lanes reads in-edges [start, end) of v until it has every bit v wants (the live
 // searches' bits v has not seen) or runs out; lane j returns the bits it found of word j (one
 // word: every lane has them all). One word (W = 1): each lane reads LD_MF_PULL_UNROLL in-edges
@@ -452,6 +457,12 @@ __device__ __forceinline__ bool ld_mf_wants(const ld_mf_level<W>& m, int v) {
 // parent is written as found: every finder of a bit this level is a valid parent, so the
 // writes may race. SLICE: the group reads a slice of a long row, other groups the rest, so v's
 // next-frontier words, where they claim, are read each step to drop what they found.
+// The loads run a step ahead: a step's frontier words are loaded with the next step's in-edges
+// (and, several words a vertex, the next step's frontier bits and the in-edges of the step
+// after), so that a step waits on one round of loads where it waited on two (one word: in-edges,
+// then their words) or three (several: in-edges, bits, words) in a row; a row that ends early
+// has loaded a step or two it does not read. With several words, a lane whose word has every
+// bit it wanted loads no more words of the row (the group reads on for the others).
 template <int W, int P, bool SLICE>
 __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i64 start, i64 end, u32 group,
                                                int sub, u64 seen, ld_mf_tally& t) {
@@ -462,19 +473,25 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
     i64 e = start;
     if constexpr (W == 1) {
         constexpr int U = LD_MF_PULL_UNROLL;
-        while (e < end && want) {                                  // group-uniform
-            int c[U];
-            u64 words[U];
+        int c[U];                                                  // this step's in-edges
 #pragma unroll
-            for (int u = 0; u < U; ++u) c[u] = e + sub + u * P < end ? ld_mf_edge_end(a.in_indices + e + sub + u * P) : -1;
+        for (int u = 0; u < U; ++u) c[u] = ld_mf_in_edge(a, e + sub + u * P, end);
+        while (e < end && want) {                                  // group-uniform
             const u64 taken = SLICE ? __ldcg(m.next + v) : 0ull;
+            u64 words[U];
+            int from[U];
 #pragma unroll
             for (int u = 0; u < U; ++u) words[u] = c[u] >= 0 ? __ldcg(m.frontier + c[u]) : 0ull;   // (zero off F_L)
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                from[u] = c[u];
+                c[u] = ld_mf_in_edge(a, e + U * P + sub + u * P, end);
+            }
             u64 hits = 0;
 #pragma unroll
             for (int u = 0; u < U; ++u) {
                 const u64 hit = words[u] & want & ~hits;
-                if (hit && a.parents) ld_mf_parents(a, v, 0, hit, c[u]);
+                if (hit && a.parents) ld_mf_parents(a, v, 0, hit, from[u]);
                 hits |= hit;
             }
             want &= ~(ld_mf_group_or<P>(group, hits) | taken);
@@ -482,18 +499,22 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
         }
     } else {
         const int lead = __ffs(group) - 1;
+        int c = ld_mf_in_edge(a, e + j, end);                      // this step's in-edge
+        int c_ahead = ld_mf_in_edge(a, e + W + j, end);            // the next step's
+        bool inside = c >= 0 && ld_mf_in(m.frontier_bits, c);
         while (e < end && __ballot_sync(group, want != 0)) {      // group-uniform
-            const i64 mine = e + j;
-            const int c = mine < end ? ld_mf_edge_end(a.in_indices + mine) : 0;
+            const u32 in = __ballot_sync(group, inside) >> lead;
             const u64 taken = SLICE ? __ldcg(m.next + (i64)v * W + j) : 0ull;
-            const u32 in = __ballot_sync(group, mine < end && ld_mf_in(m.frontier_bits, c)) >> lead;
             int from[W];
             u64 words[W];
 #pragma unroll
             for (int i = 0; i < W; ++i) {
                 from[i] = __shfl_sync(group, c, lead + i);
-                words[i] = (in >> i) & 1u ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
+                words[i] = ((in >> i) & 1u) && want ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
             }
+            inside = c_ahead >= 0 && ld_mf_in(m.frontier_bits, c_ahead);
+            c = c_ahead;
+            c_ahead = ld_mf_in_edge(a, e + 2 * W + j, end);
 #pragma unroll
             for (int i = 0; i < W; ++i) {
                 const u64 hit = words[i] & want;
