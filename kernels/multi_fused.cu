@@ -375,19 +375,23 @@ __device__ void ld_mf_push_giants(const ld_mf_level<W>& m, ld_mf_stage& stage, u
     }
 }
 
-// The rest: a warp takes 32 entries, their edges flattened over its lanes, W lanes an edge
-// (a giant counts no edges here).
+// The rest: a warp takes up to 32 entries, their edges flattened over its lanes, W lanes an edge
+// (a giant counts no edges here). A frontier of fewer than 32 entries a warp gives each warp as
+// many as spread it over all of them (one, where it has fewer than the warps), so that its edges
+// are not left to the few warps that 32 a warp would fill (512 sources' first level: 16 warps
+// walked 17,886 edges in 0.38 ms, where a later push of 4,284 took 0.06).
 template <int W>
 __device__ void ld_mf_push_entries(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 nf, i64 warp, i64 nwarps,
                                    int lane, ld_mf_tally& t) {
     constexpr int U = LD_MF_PUSH_UNROLL;
     const ld_mf_args& a = *m.a;
     const int j = lane % W;
-    for (i64 base = warp * 32; base < nf; base += nwarps * 32) {
+    const i64 per = min((i64)32, max((i64)1, (nf + nwarps - 1) / nwarps));         // entries a warp at once
+    for (i64 base = warp * per; base < nf; base += nwarps * per) {
         int u = 0;
         i64 degree = 0, first = 0;
         u64 word = 0;                        // one word a vertex: the lane's entry's, shuffled to its edges' lanes
-        if (base + lane < nf) {
+        if (lane < per && base + lane < nf) {
             u = __ldcg(m.queue + base + lane);
             first = __ldg(a.out_indptr + u);
             degree = __ldg(a.out_indptr + u + 1) - first;
