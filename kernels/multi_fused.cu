@@ -312,18 +312,26 @@ __device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int 
 
 // -- push: every frontier vertex's words offered to its out-neighbours --------------------------
 // A lane offers LD_MF_PUSH_UNROLL edges a step, the loads of their heads, then of the heads'
-// seen words, then the claims' atomics each issued for all of them before any is waited on.
+// seen and next-frontier words together, then the claims' atomics each issued for all of them
+// before any is waited on. A claim whose bits the head's next-frontier word holds already is
+// not made (its atomic would find them all claimed): a hub that many frontier vertices point at
+// takes one atomic for each bit it gets at the level, not one an edge, where the atomics on one
+// word wait on each other.
 template <int W>
 __device__ __forceinline__ void ld_mf_offer_edges(const ld_mf_level<W>& m, ld_mf_stage& stage, const int (&v)[LD_MF_PUSH_UNROLL],
                                                   const u64 (&offer)[LD_MF_PUSH_UNROLL], const int (&from)[LD_MF_PUSH_UNROLL],
                                                   int j, ld_mf_tally& t) {
     constexpr int U = LD_MF_PUSH_UNROLL;
-    u64 seen[U], bits[U], old[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) seen[u] = v[u] >= 0 && offer[u] ? ld_mf_seen(m, v[u], j) : ~0ull;
+    u64 seen[U], taken[U], bits[U], old[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) {
-        bits[u] = v[u] >= 0 ? offer[u] & ~seen[u] : 0ull;
+        const bool offered = v[u] >= 0 && offer[u];
+        seen[u] = offered ? ld_mf_seen(m, v[u], j) : ~0ull;
+        taken[u] = offered ? __ldcg(m.next + (i64)v[u] * W + j) : ~0ull;
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        bits[u] = v[u] >= 0 ? offer[u] & ~seen[u] & ~taken[u] : 0ull;
         old[u] = bits[u] ? atomicOr(m.next + (i64)v[u] * W + j, bits[u]) : ~0ull;
     }
 #pragma unroll
