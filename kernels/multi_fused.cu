@@ -37,7 +37,8 @@
 // (W lanes, lane j for word j; one word: PULL_LANES lanes reading that many in-edges a step);
 // rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the host's slice
 // list, made once a graph) by groups of their own, claiming with atomicOr, so that a hub's
-// thousands of in-edges are read by many groups at once.
+// thousands of in-edges are read by many groups at once. A pull looks first at a bit a vertex:
+// done (every search has reached it) or, for the row sweep, skipped (no in-edges, or sliced).
 //
 // Outputs: levels / parents int32 (rows, k), row v's k values contiguous; or the levels as bit
 // planes (1 + P, rows, W) uint64: plane 0 the reached bits (the run's visited words themselves),
@@ -114,6 +115,8 @@ struct ld_mf_args {
     u64* report; u64* mirror; i64 mirror_levels; i64 kept;
     u64* planes;    // the levels as bit planes instead of rows (null: rows): (1 + plane_bits, rows, W),
     i64 plane_bits; // plane 0 being `visited` (a run in planes keeps no frontier: a.kept == 0)
+    u32* done;              // a bit a vertex: every search has reached it (set as it completes)
+    const u32* skip_rows;   // a bit a row the pull's row sweep never reads (no in-edges, or sliced)
 };
 
 // lagraph_dist.core.direction.DirectionRule.choose with the unexplored edges handed over (the
@@ -210,11 +213,24 @@ __device__ __forceinline__ void ld_mf_parents(const ld_mf_args& a, int v, int j,
     for (u64 b = fresh; b; b &= b - 1) row[ld_mf_low_bit(b)] = parent;
 }
 
-// Word j of v is now full: v completes (every search has reached it) with its last word, its
-// out-edges leaving the unexplored (one word: at once; several: a count of full words a vertex).
+__device__ __forceinline__ i64 ld_mf_bitmap_words(i64 n) { return (n + 31) / 32; }
+
+// v completes (every search has reached it; once a vertex): its out-edges leave the unexplored,
+// and its done bit spares the pull sweeps of the levels after a look at its row. One word a
+// vertex, the bit is set as v's frontier word settles (ld_mf_settle_done), where a sweep sets a
+// window's 32 with one atomic: one a completion here made the widest levels of 64 sources 2-5%
+// slower on Kronecker 22 (2.4 M atomics, the vertices of a burst sharing words).
+template <int W>
+__device__ __forceinline__ void ld_mf_completed(const ld_mf_args& a, int v, ld_mf_tally& t) {
+    t.completed += (u64)__ldg(a.out_degree + v);
+    if (W > 1) atomicOr(a.done + (v >> 5), 1u << (v & 31));
+}
+
+// Word j of v is now full: v completes with its last word (one word: at once; several: a count
+// of full words a vertex).
 template <int W>
 __device__ __forceinline__ void ld_mf_word_filled(const ld_mf_args& a, int v, ld_mf_tally& t) {
-    if (W == 1 || atomicAdd(a.full_words + v, 1u) == (u32)a.nwords - 1u) t.completed += (u64)__ldg(a.out_degree + v);
+    if (W == 1 || atomicAdd(a.full_words + v, 1u) == (u32)a.nwords - 1u) ld_mf_completed<W>(a, v, t);
 }
 
 // Claim `bits` of v's word j (none of them in `seen`, the word's reached bits) for the next
@@ -561,7 +577,7 @@ __device__ __forceinline__ void ld_mf_settle_row(const ld_mf_level<W>& m, int v,
     if (sub != 0 || !any) return;
     if (filled) {                  // v completes when its last words fill (no one else counts v's this level)
         if (W > 1) a.full_words[v] += __popc(filled);
-        if (all_full == group) t.completed += (u64)__ldg(a.out_degree + v);
+        if (all_full == group) ld_mf_completed<W>(a, v, t);
     }
     if (W > 1) atomicOr(m.next_bits + (v >> 5), 1u << (v & 31));
     entered = true;
@@ -579,11 +595,49 @@ __device__ __forceinline__ u32 ld_mf_drop_bits(u32 bits, int count) {
     return bits;
 }
 
-// A pull level. The rows of at most LD_MF_LONG_ROW in-edges: a warp looks at 32 at a time, a
-// lane a row, and hands those that want bits to its groups of P lanes (W, lane j for word j;
-// one word: PULL_LANES), each reading its row alone, so that a row that is complete or empty
-// costs a lane a look. Then the longer rows' slices, the same way, each group claiming what its
-// slice found.
+// The 32 rows from `base` whose bits of `open` are set (lane l: row base + l): a lane looks at
+// its row, and those that want bits are handed to the warp's groups of P lanes (W, lane j for
+// word j; one word: PULL_LANES), each reading its row alone.
+template <int W, int P>
+__device__ __forceinline__ void ld_mf_pull_rows(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 base, u32 open,
+                                                int lane, ld_mf_tally& t) {
+    const ld_mf_args& a = *m.a;
+    constexpr int groups = 32 / P;
+    const int sub = lane % P, g = lane / P, j = W == 1 ? 0 : sub;
+    const u32 group = (P == 32 ? LD_MF_FULL_WARP : ((1u << P) - 1u)) << (g * P);
+    const i64 r = base + lane;
+    i64 start = 0, end = 0;
+    bool wants = false;
+    if (((open >> lane) & 1u) && r < a.n) {
+        start = __ldg(a.in_indptr + r);
+        end = __ldg(a.in_indptr + r + 1);
+        wants = end > start && end - start <= LD_MF_LONG_ROW && ld_mf_wants(m, (int)r);
+    }
+    for (u32 rows = __ballot_sync(LD_MF_FULL_WARP, wants); rows; rows = ld_mf_drop_bits(rows, groups)) {
+        const int pick = ld_mf_nth_bit(rows, g);                           // group-uniform
+        const int from = pick < 0 ? 0 : pick;
+        const i64 row_start = __shfl_sync(LD_MF_FULL_WARP, start, from);
+        const i64 row_end = __shfl_sync(LD_MF_FULL_WARP, end, from);
+        const int v = (int)(base + from);
+        bool entered = false;
+        if (pick >= 0) {
+            const u64 seen = ld_mf_seen(m, v, j);
+            const u64 found = ld_mf_pull_scan<W, P, false>(m, v, row_start, row_end, group, sub, seen, t);
+            ld_mf_settle_row(m, v, group, sub, seen, found, t, entered);
+        }
+        ld_mf_enter(stage, entered, v);
+        ld_mf_keep_room(m, stage, 32, t);
+    }
+}
+
+// A pull level. The rows of at most LD_MF_LONG_ROW in-edges, 32 at a time (a window: a word of
+// the done and skip bits), the warps' windows interleaved over the vertices (a Kronecker graph's
+// low ids hold its hubs: 1024 rows in a row a warp made 512 sources' widest level 5% slower): a
+// warp reads the bits of its next 32 windows at once, a lane each, and looks only at the rows
+// that neither bit rules out (ld_mf_pull_rows), so that a level whose rows are mostly complete
+// reads a word of each window, where their indptr and seen words took a chain of dependent
+// loads a window (Kronecker 22, 64 sources: a pull level that found a few thousand bits took
+// 158 us). Then the longer rows' slices, the same way, each group claiming what its slice found.
 template <int W, int PULL_LANES>
 __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp, i64 nwarps, int lane,
                            ld_mf_tally& t) {
@@ -592,29 +646,14 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp
     constexpr int groups = 32 / P;
     const int sub = lane % P, g = lane / P, j = W == 1 ? 0 : sub;
     const u32 group = (P == 32 ? LD_MF_FULL_WARP : ((1u << P) - 1u)) << (g * P);
-    for (i64 base = warp * 32; base < a.n; base += nwarps * 32) {             // warp-uniform
-        const i64 r = base + lane;
-        i64 start = 0, end = 0;
-        bool wants = false;
-        if (r < a.n) {
-            start = __ldg(a.in_indptr + r);
-            end = __ldg(a.in_indptr + r + 1);
-            wants = end > start && end - start <= LD_MF_LONG_ROW && ld_mf_wants(m, (int)r);
-        }
-        for (u32 rows = __ballot_sync(LD_MF_FULL_WARP, wants); rows; rows = ld_mf_drop_bits(rows, groups)) {
-            const int pick = ld_mf_nth_bit(rows, g);                           // group-uniform
-            const int from = pick < 0 ? 0 : pick;
-            const i64 row_start = __shfl_sync(LD_MF_FULL_WARP, start, from);
-            const i64 row_end = __shfl_sync(LD_MF_FULL_WARP, end, from);
-            const int v = (int)(base + from);
-            bool entered = false;
-            if (pick >= 0) {
-                const u64 seen = ld_mf_seen(m, v, j);
-                const u64 found = ld_mf_pull_scan<W, P, false>(m, v, row_start, row_end, group, sub, seen, t);
-                ld_mf_settle_row(m, v, group, sub, seen, found, t, entered);
-            }
-            ld_mf_enter(stage, entered, v);
-            ld_mf_keep_room(m, stage, 32, t);
+    const i64 windows = ld_mf_bitmap_words(a.n);
+    for (i64 first = warp; first < windows; first += 32 * nwarps) {          // warp-uniform
+        const i64 w = first + lane * nwarps;                                  // lane i: the warp's i-th window
+        const u32 open = w < windows ? ~(__ldcg(a.done + w) | __ldg(a.skip_rows + w)) : 0u;
+        for (u32 owners = __ballot_sync(LD_MF_FULL_WARP, open != 0u); owners; owners &= owners - 1u) {
+            const int owner = __ffs(owners) - 1;
+            ld_mf_pull_rows<W, P>(m, stage, (first + owner * nwarps) * 32, __shfl_sync(LD_MF_FULL_WARP, open, owner),
+                                  lane, t);
         }
     }
     for (i64 base = warp * 32; base < a.nslices; base += nwarps * 32) {
@@ -624,9 +663,11 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp
         bool wants = false;
         if (s < a.nslices) {
             v = __ldg(a.slice_rows + s);
-            start = __ldg(a.slice_starts + s);
-            end = min(start + LD_MF_LONG_ROW, __ldg(a.in_indptr + v + 1));
-            wants = ld_mf_wants(m, v);
+            if (!ld_mf_in(a.done, v)) {                                    // (a complete row's slices: a bit)
+                start = __ldg(a.slice_starts + s);
+                end = min(start + LD_MF_LONG_ROW, __ldg(a.in_indptr + v + 1));
+                wants = ld_mf_wants(m, v);
+            }
         }
         for (u32 slices = __ballot_sync(LD_MF_FULL_WARP, wants); slices; slices = ld_mf_drop_bits(slices, groups)) {
             const int pick = ld_mf_nth_bit(slices, g);
@@ -654,6 +695,7 @@ __device__ void ld_mf_reset(const ld_mf_args& a, i64 thread, i64 nthreads) {
     const i64 claimed = a.planes ? (1 + a.plane_bits) * a.rows * W : a.n * W;
     for (i64 i = thread; i < claimed; i += nthreads) a.visited[i] = 0;
     for (i64 i = thread; i < a.n; i += nthreads) a.full_words[i] = 0;
+    for (i64 i = thread; i < ld_mf_bitmap_words(a.n); i += nthreads) a.done[i] = 0;
     for (i64 i = thread; i < 2 * LD_MF_ROW; i += nthreads) a.counters[i] = 0;
 }
 
@@ -684,6 +726,19 @@ __device__ __forceinline__ bool ld_mf_settle_by_sweep(i64 count, i64 n) {
     return count * queued_bytes > n * 8 * W;
 }
 
+// One word a vertex: the done bits of the settling vertices that F_L's word completes
+// (`complete`, lane l's vertex `v`), after their claims (ld_mf_completed): a sweep's warp holds
+// the window of 32 from `window` (its first vertex, a multiple of 32; -1: the queue's vertices,
+// a bit each).
+__device__ __forceinline__ void ld_mf_settle_done(const ld_mf_args& a, int v, bool complete, i64 window, int lane) {
+    if (window >= 0) {
+        const u32 bits = __ballot_sync(LD_MF_FULL_WARP, complete);
+        if (lane == 0 && bits) atomicOr(a.done + (window >> 5), bits);
+    } else if (complete) {
+        atomicOr(a.done + (v >> 5), 1u << (v & 31));
+    }
+}
+
 // F_L settles (at the start of level L): its words are merged into visited, and the levels of
 // its bits (depth L) written: as rows, or into the depth planes. A warp takes 32 / W vertices,
 // W lanes a vertex, lane j loading and merging its word j (one access for the vertex's W words;
@@ -704,8 +759,10 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
         const i64 at = base + lane / W;
         const int mine = at < span ? (sweep ? (int)at : __ldcg(queue + at)) : -1;
         const u64 word = mine >= 0 ? __ldcg(frontier + (i64)mine * W + j) : 0ull;
-        if (word) a.visited[(i64)mine * W + j] = __ldcg(a.visited + (i64)mine * W + j) | word;
+        const u64 before = word ? __ldcg(a.visited + (i64)mine * W + j) : 0ull;
+        if (word) a.visited[(i64)mine * W + j] = before | word;
         if (word && a.planes) ld_mf_settle_planes<W>(a, mine, j, depth, word);
+        if (W == 1) ld_mf_settle_done(a, mine, word && (before | word) == ld_mf_full(a.k, 0), sweep ? base : -1, lane);
         if (!rows) continue;
         const int many = (int)min((i64)R, count - base);
         for (int e = 0; e < many; ++e) {
@@ -860,8 +917,6 @@ __device__ void ld_mf_sources(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 t
     ld_mf_stage_flush(m, stage, t);
     t.live = 0;
 }
-
-__device__ __forceinline__ i64 ld_mf_bitmap_words(i64 n) { return (n + 31) / 32; }
 
 // Where F_L's words are: its own slot L while L < a.kept (kept to the end, which writes their
 // depths), else one of three that rotate.
