@@ -17,6 +17,9 @@
 # share the device (each its own context; not yet measured there), else GPU_TESTS_PART=1/2 and 2/2
 # (or TESTS) split it over calls.
 set -uo pipefail
+# it moves the tree's .git aside (below): on a machine without a GPU that is the repository's own
+nvidia-smi -L > /dev/null 2>&1 || { echo "device.sh runs on the device machine (no GPU here: nvidia-smi -L failed)"; exit 1; }
+: "${OUT:?device.sh writes its logs and records under \$OUT}"
 export PYTHONUNBUFFERED=1 CUPY_CACHE_DIR=${CUPY_CACHE_DIR:-/tmp/cupy-cache}
 repo=$PWD
 site=$(mktemp -d)

@@ -3,7 +3,9 @@ as it reads (_push_branching), a wider one lists the neighbours whose bit is cle
 claims them (_push_listing), unless it has more edges than the queues have slots (K(40, 40)'s
 second level: 1,600 edges, 80 vertices); either way each found vertex's parent is its first
 frontier in-neighbour in the frontier's order, which on a push-only search of small levels is
-what a FIFO queue BFS gives."""
+what a FIFO queue BFS gives. On a graph of LOGGED_VERTICES or more a run of thin levels claims
+into a log and writes the values of what it found when it leaves it (_thin_levels, the 400 x
+400 mesh), on every core when they are PARALLEL_LOGGED or more (the 730 x 730 mesh)."""
 import collections
 
 import numpy as np
@@ -11,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 import lagraph_dist as ld
-from helpers import DIRECTIONS, check_bfs
+from helpers import DIRECTIONS, check_bfs, reference_levels
 
 
 def symmetric(src, dst, n):
@@ -48,6 +50,8 @@ CASES = {
     "dense random 300": (lambda: dense_random(300, 0.3, 0), 7),
     "dense random 3000": (lambda: dense_random(3000, 0.004, 1), 5),
     "mesh 60x45": (lambda: mesh(60, 45), 0),
+    "mesh 400x400": (lambda: mesh(400, 400), 0),
+    "mesh 400x400, from the middle": (lambda: mesh(400, 400), 200 * 400 + 200),
 }
 
 
@@ -111,3 +115,55 @@ def test_both_ways_of_a_queue_level_claim_the_same(seed):
         got.append((nxt[:found].tolist(), edges, parents.tolist(), depths.tolist(), words.tolist(),
                     depth_words.tolist()))
     assert got[0] == got[1] and len(got[0][0]) > 100 and slots > n
+
+
+def test_the_meshes_are_searched_through_the_log():
+    from lagraph_dist.local.cpu_kernels import fused
+    assert 160_000 >= fused.LOGGED_VERTICES and 730 * 730 - 1 >= fused.PARALLEL_LOGGED > 160_000
+
+
+@pytest.mark.parametrize("direction", ["push", "auto"])     # (a pull level writes as it finds)
+def test_a_log_written_on_every_core(direction):
+    S, A = mesh(730, 730)
+    for levels, parents in ((True, True), (False, True)):
+        check_bfs(S, A, 0, direction, levels=levels, parents=parents)
+
+
+@pytest.mark.parametrize("target", [1, 50_000, 400 * 400 - 1])
+def test_a_logged_run_stopped_at_its_target(target):
+    """A target reached in the middle of a run of logged levels: the values of every level the
+    run searched are written, and nothing past the target's level."""
+    S, A = mesh(400, 400)
+    full = reference_levels(S, 0)
+    res = ld.bfs(A, 0, direction="push", target=target)
+    levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
+    expected = np.where(full <= full[target], full, -1)
+    np.testing.assert_array_equal(levels, expected)
+    np.testing.assert_array_equal(parents >= 0, expected >= 0)
+    assert (full[parents[expected > 0]] == expected[expected > 0] - 1).all()
+
+
+def test_a_frontier_of_unvisited_vertices_too_big_for_a_log():
+    """A grammar frontier need not be visited: from all 64 vertices of a cycle, none visited,
+    the first level finds all 64 again (frontier and found more than a log of 64 slots holds:
+    claimed as it is), each by its first frontier in-neighbour, and the second finds none."""
+    from lagraph_dist.core.direction import DirectionRule
+    from lagraph_dist.local.cpu_kernels import fused
+    from lagraph_dist.local.layout import STOP_EMPTY
+    n = 64
+    S, A = symmetric(np.arange(n), (np.arange(n) + 1) % n, n)
+    csr = A.block.by_col
+    claimed = np.full(n, -1, np.int64)
+    for u in range(n):
+        for v in S.indices[S.indptr[u]:S.indptr[u + 1]]:
+            if claimed[v] < 0:
+                claimed[v] = u
+    words, depth_words = np.zeros(n // 32, np.uint32), np.zeros(n // 32, np.uint32)
+    parents, depths = np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+    records, frontier, _, reason = fused.bfs_fused(
+        csr, csr, words, parents, depth_words, depths, 3, np.arange(n, dtype=np.int32), True,
+        DirectionRule("push", n, A.nvals), n, (1 << 63) - 1, n, -1)
+    assert reason == STOP_EMPTY and [r[:4] for r in records] == [(n, n, 2 * n, 1), (n, 0, 2 * n, 1)]
+    np.testing.assert_array_equal(parents, claimed)
+    np.testing.assert_array_equal(depths, np.full(n, 3))
+    assert (words == 0xFFFFFFFF).all() and (depth_words == 0xFFFFFFFF).all() and frontier.shape[0] == 0

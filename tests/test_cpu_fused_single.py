@@ -202,3 +202,19 @@ def test_mesh_levels_the_same_in_either_loop(threshold, direction):
     A.block.by_col.derived["thin_edges"] = getattr(fused, threshold)
     res = check_bfs(S, A, 0, direction)
     assert max(r["edges_examined"] for r in res.stats) > fused.THIN_EDGES
+
+
+def test_a_run_of_one_vertex_levels_keeps_each_levels_out_edges():
+    """The levels of a one-vertex run but its last keep only their out-edges, as spans of
+    equal ones: a directed path whose even vertices also point two back (out-degrees 1, 2, 1,
+    2, ...: a span a level) gives each level its own row when read, timed with its run."""
+    n = 60
+    src = list(range(n - 1)) + list(range(2, n, 2))
+    dst = list(range(1, n)) + [k - 2 for k in range(2, n, 2)]
+    _, A = graph(src, dst, n, symmetric=False)
+    out_degree = [1 + (k % 2 == 0 and k >= 2) if k < n - 1 else 0 for k in range(n)]
+    depths, _, records, _, reason = run(A, 0, mode="push")
+    assert reason == STOP_EMPTY and len(records) == n
+    assert [r[:4] for r in records] == [(1, int(k < n - 1), out_degree[k], 1) for k in range(n)]
+    assert all(np.isnan(r[4]) for r in records[:-1]) and records[-1][4] > 0
+    np.testing.assert_array_equal(depths, np.arange(n))

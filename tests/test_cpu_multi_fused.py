@@ -228,6 +228,23 @@ def test_table_from_the_log_with_sources_out_of_order(mode):
     check_run(A, S, sources.tolist(), run(A, sources, mode, parents=False), mode)
 
 
+
+@pytest.mark.parametrize("mode", ["push", "auto"])
+@pytest.mark.parametrize("width", [64, 130])
+def test_a_full_log_written_before_the_end(mode, width):
+    """A batch run together on a mesh from sources along a row finds each vertex at many
+    depths, so its levels log passes LOG_ROWS_PER_VERTEX rows a vertex: its levels are written
+    to the table then and the log starts over, several times; the tables and records are the
+    model's all the same (the rows past the graph's -1)."""
+    A = mesh(130, 130)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = [(7 * i) % 130 for i in range(width)]          # (row 0's vertices, some twice)
+    rows = A.block.by_col.nmajor + 5
+    assert rows * width >= multi_fused.CHUNKED_TABLE
+    res = run(A, sources, mode, rows=rows)
+    assert res.counts[:, 4].sum() > 3 * multi_fused.LOG_ROWS_PER_VERTEX * (A.n + 64)     # (three logs' worth)
+    check_run(A, S, sources, res, mode)
+
 @pytest.mark.parametrize("mode", DIRECTIONS)
 @pytest.mark.parametrize("limit", [0, 1, 2, 5])
 def test_depth_limits(mode, limit):
@@ -390,15 +407,25 @@ def test_separate_generated(graph, data, mode, width, limit, outputs):
 
 
 @pytest.mark.parametrize("mode", DIRECTIONS)
-def test_separate_one_after_another_on_a_big_graph(mode):
-    """A graph of more rows than a core's (fused.py's PARALLEL_ROWS): one search after another,
-    each using the cores as ld.bfs does; rows past the graph's -1."""
-    A = mesh(300, 230)
-    assert A.n >= multi_fused.SINGLE_PARALLEL_ROWS
+@pytest.mark.parametrize("graph", ["mesh", "kronecker"])
+def test_separate_on_a_big_graph(mode, graph, monkeypatch):
+    """A graph of more rows than a core's (fused.py's PARALLEL_ROWS): a thin one's searches
+    (a mesh's) side by side on the cores, each on one, as its levels would run anyway; another's
+    (Kronecker's) one after another, each using the cores as ld.bfs does; rows past the
+    graph's -1."""
+    pools = []
+    made = multi_fused._side_by_side
+    monkeypatch.setattr(multi_fused, "_side_by_side", lambda: pools.append(made()) or pools[-1])
+    if graph == "mesh":
+        A, sources = mesh(300, 230), [0, 68999, 345, 345]
+    else:
+        A = ld.kronecker(17, seed=1)
+        sources = np.flatnonzero(A.block.by_col.degrees()[:A.n] > 0)[::4099][:4].tolist()
+    assert A.n >= multi_fused.SINGLE_PARALLEL_ROWS and len(sources) == 4
     S = sp.csr_matrix(A.to_scipy())
-    sources = [0, 68999, 345, 345]
     res = run(A, sources, mode, rows=A.block.by_col.nmajor + 5, searches="separate")
     check_separate(A, S, sources, res, mode)
+    assert bool(pools) == (graph == "mesh" and numba.get_num_threads() > 1)
 
 
 @pytest.mark.parametrize("width", [16, 130])
@@ -419,6 +446,28 @@ def test_probe_parts_a_mesh_not_a_kronecker_graph(width):
     np.testing.assert_array_equal(auto.counts, together.counts)
     check_run(K, sp.csr_matrix(K.to_scipy()), sources.tolist(), auto, "auto")
 
+
+
+@pytest.mark.parametrize("width", [64, 512])
+def test_probe_on_a_thin_graph_asks_more_a_word(width):
+    """Auto, on a thin graph: sources side by side on a mesh's row find a few entries a vertex in
+    the probe (more than MIN_SHARING), which is not enough for a batch of ``width`` searches
+    there; a batch of a few distinct sources repeated finds ``width`` / 4 a vertex and runs
+    together. The rows are the single searches' either way."""
+    A = mesh(60, 60)
+    S = sp.csr_matrix(A.to_scipy())
+    assert multi_fused._min_sharing(A.nvals, A.n, width // 64) == multi_fused.THIN_SHARING_PER_WORD * (width // 64)
+    assert multi_fused._min_sharing(40 * A.n, A.n, width // 64) == multi_fused.MIN_SHARING
+    in_a_row = list(range(60)) * (width // 60) + list(range(width % 60))
+    ran = run(A, in_a_row, searches="auto")
+    together = run(A, in_a_row)
+    first_two = together.counts[:2]
+    assert first_two[:, 1].sum() > multi_fused.MIN_SHARING * first_two[:, 4].sum()    # (1.5 ran it together)
+    check_separate(A, S, in_a_row, ran, "auto")
+    repeated = [5, 1800, 3599, 2222] * (width // 4)
+    ran = run(A, repeated, searches="auto")
+    assert not ran.separate
+    check_run(A, S, repeated, ran, "auto")
 
 def test_bfs_multi_names_what_ran():
     """``ld.bfs_multi``'s records say whether a batch's searches ran together or apart, and

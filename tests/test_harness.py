@@ -132,6 +132,35 @@ def test_timed_calls_warm_up_check_and_budget(harness):
     assert kept == [20, 30, 40] and last == 4
     seconds, _, _ = harness.timed_calls(lambda: sum(range(10**5)), 50, budget=0.0)
     assert len(seconds) == 1                                                    # one at least
+    with pytest.raises(ValueError, match="keep is 'all' or 'median'"):
+        harness.timed_calls(call, 3, check=lambda r: r, keep="best")
+
+
+def test_timed_calls_keep_one_call_nearest_the_median(harness, monkeypatch):
+    """keep="median": what the check returned for the call nearest the median of the calls so
+    far (times 5, 1, 3, 9, 2.9: the third's), and nothing of the others once the next call
+    starts."""
+    import weakref
+    took = iter([5.0, 1.0, 3.0, 9.0, 2.9])
+    monkeypatch.setattr(harness, "timed", lambda A, call: (call(), next(took)))
+
+    class Figures:
+        def __init__(self, index):
+            self.index = index
+    alive, made = [], []
+
+    def call():
+        alive[:] = [ref for ref in alive if ref() is not None]
+        assert len(alive) <= 1, "a call started with more than one earlier call's figures kept"
+        return len(made)
+
+    def check(result):
+        figures = Figures(result)
+        made.append(result)
+        alive.append(weakref.ref(figures))
+        return figures
+    seconds, kept, _ = harness.timed_calls(call, 5, check=check, keep="median")
+    assert seconds == [5.0, 1.0, 3.0, 9.0, 2.9] and [f.index for f in kept] == [2]
 
 
 def test_peers_pass_the_checks_and_a_wrong_answer_does_not(harness):

@@ -114,6 +114,22 @@ class FusedRecords:
                    np.concatenate([r.seconds for r in runs]) if runs else np.zeros(0))
 
 
+class LazyRecords(FusedRecords):
+    """FusedRecords made when first read (a search's records are read, if at all, after it
+    returns): a subclass's ``_made_now`` makes (counts, seconds); ``found``, the levels'
+    discovered total, is set at once (the visited set's count needs it)."""
+
+    __slots__ = ("_made",)
+
+    def _make(self):
+        if self._made is None:
+            self._made = self._made_now()
+        return self._made
+
+    counts = property(lambda self: self._make()[0])
+    seconds = property(lambda self: self._make()[1])
+
+
 #: mean out-degree under which a graph's levels are thin (a mesh's, a road's, a path's: many
 #: levels of few vertices), so that the fused searches, single and multi-source, run one block a
 #: multiprocessor: such a search pays each level's latency chain and grid barrier, and fewer,

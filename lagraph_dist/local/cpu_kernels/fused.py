@@ -28,7 +28,7 @@ from numba.np.arrayobj import make_array
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
-from lagraph_dist.local.engine import RUN_TIMED, FusedRecords
+from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords
 from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
 
@@ -57,6 +57,13 @@ LOCALITY_SAMPLE = 1 << 14
 PARALLEL_ROWS = 1 << 16
 PARALLEL_EDGES = 1 << 16
 PARALLEL_FOUND = 1 << 14
+#: the values of what a run of thin levels found are written on all the cores when they are at
+#: least this many (:func:`_write_logged`)
+PARALLEL_LOGGED = 1 << 19
+#: a run of thin levels claims into a log on a graph of at least this many vertices, whose
+#: values do not stay in the core's cache (:func:`_thin_levels`); a smaller graph's are written
+#: as each level ends (a 30 x 30 mesh's search 4 us slower through the log)
+LOGGED_VERTICES = 1 << 17
 #: word-aligned chunks of rows a thread takes in a parallel pull level
 CHUNKS_PER_THREAD = 16
 
@@ -201,19 +208,24 @@ def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, pos
 
 
 @numba.njit(cache=True, inline="always")
-def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
-    """A push level of fewer than THIN_EDGES frontier edges (or more than the queues can list):
-    claims the unvisited out-neighbours of ``cur[:nf]`` at their first frontier edge into
-    ``nxt``, with a branch on each bit, writing each one's values as it finds it; returns
-    (found, their out-edges). A thin level's few bits are near in the cache, so the branch is
-    soon resolved (:func:`_push_listing`'s two passes made a 300 x 300 mesh, whose levels are
-    all this thin, 1/10 slower)."""
+def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, parents, positional, depths, depth,
+            into_log):
+    """A push level's claims with a branch on each bit: the unvisited out-neighbours of
+    ``cur[first:stop]``, each at its first frontier edge, into ``nxt[at:]``; returns (found,
+    their out-edges). Each one's values (its parent, or True, and ``depth``) are written as it
+    is found, or, ``into_log`` (a constant at each call site, so that the other way compiles
+    away), its parent goes to ``sources`` beside it for the caller to write later
+    (:func:`_thin_levels`' log), and the depths' bits are set after the claims."""
     found, edges = 0, 0
-    keep_bits = depth_words.shape[0] > 0
-    for k in range(nf):
-        u = nonnegative(cur[k])
-        e, stop = nonnegative(oip[u]), oip[u + 1]
-        while e < stop:                  # (a range loop here is ~1.5x slower on a path)
+    keep_bits = depth_words.shape[0] > 0 and not into_log
+    for k in range(first, stop):
+        # nonnegative() on u and its row: a 30 x 30 mesh's levels 1/5 faster written as found, a
+        # 1000 x 1000 mesh's claims into a log 1/4 to 1/3 slower (2 cores, AMD EPYC)
+        u = cur[k] if into_log else nonnegative(cur[k])
+        e, end = oip[u], oip[u + 1]
+        if not into_log:
+            e = nonnegative(e)
+        while e < end:                   # (a range loop here is ~1.5x slower on a path)
             v = nonnegative(oix[e])
             e += 1
             w = v >> 5
@@ -221,15 +233,100 @@ def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_wo
             if words[w] & bit:
                 continue
             words[w] |= bit
-            if keep_bits:
-                depth_words[w] |= bit
-            _found(v, u, parents, positional, depths, depth)
-            nxt[nonnegative(found)] = v
-            first = nonnegative(oip[v])
-            _prefetch(oix, first)        # the next level reads it
-            edges += oip[v + 1] - first
+            slot = nonnegative(at + found)
+            nxt[slot] = v
+            if into_log:
+                sources[slot] = u
+            else:
+                if keep_bits:
+                    depth_words[w] |= bit
+                _found(v, u, parents, positional, depths, depth)
+            row = oip[v]
+            if into_log:                 # the next level reads it: asked for on a graph too big for the
+                _prefetch(oix, row)      # caches (a 1000 x 1000 mesh 4 ms faster), not on a small one
+            edges += oip[v + 1] - row
             found += 1
+    if into_log and depth_words.shape[0]:
+        _set_bits(nxt, at, at + found, depth_words)
     return found, edges
+
+
+@numba.njit(cache=True)
+def _claim_into_log(oip, oix, log, first, stop, sources, words, depth_words):
+    """:func:`_claims` of the frontier ``log[first:stop]`` into the log after it, parents into
+    ``sources``, values left to the caller: a mesh's found vertices lie a row apart, each
+    value's store its own cache miss, and stores that miss fill the core's store buffer and
+    stall the claims' loads. A function of its own (inlined into the levels' loop, a 1000 x
+    1000 mesh's claims were 1/3 slower), with the depths' bits set after the claims (a test of
+    that in the loop: 1/5 slower)."""
+    _not_inlined()
+    return _claims(oip, oix, log, first, stop, log, stop, sources, words, depth_words, sources, False, sources, 0,
+                   True)                 # (no values written: ``sources`` stands in for their arrays)
+
+
+@numba.njit(cache=True, inline="always")
+def _set_bits(ids, first, stop, bits):
+    for k in range(first, stop):
+        v = nonnegative(ids[k])
+        bits[v >> 5] |= np.uint32(1) << np.uint32(v & 31)
+
+
+@numba.njit(cache=True, inline="always")
+def _write_values(first, stop, nxt, sources, parents, positional, depths, depth):
+    """The values of the vertices ``nxt[first:stop]`` found at ``depth`` by parents
+    ``sources[first:stop]``."""
+    for k in range(first, stop):
+        _found(nonnegative(nxt[k]), sources[k], parents, positional, depths, depth)
+
+
+@numba.njit(cache=True, inline="always")
+def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
+    """A push level of :func:`_claims` from ``cur[:nf]`` into ``nxt``, each one's values written
+    as it is found: a small graph's values are near in the cache (a 30 x 30 mesh's search
+    4 us slower through a log), and a level of more edges than the queues could list
+    (:func:`_push_listing`'s way) needs no log. Nor is a found vertex's row of out-edges
+    prefetched: a 100 x 100 mesh's call took 118-120 us with, 105-106 without (300 x 300:
+    912 against 856-868)."""
+    return _claims(oip, oix, cur, 0, nf, nxt, 0, nxt, words, depth_words, parents, positional, depths, depth, False)
+
+
+@numba.njit(cache=True, inline="always")
+def _logged_level_range(flat, level, at, part, parts):
+    """Where the ``part``-th of ``parts`` shares of a logged level's found vertices lies in the
+    log, the level's found starting at ``at`` (its count is its record's second slot)."""
+    count = flat[nonnegative(4 * level + 1)]
+    return at + count * part // parts, at + count * (part + 1) // parts, at + count
+
+
+@numba.njit(cache=True, inline="always")
+def _write_logged_share(log, sources, at, flat, first_level, stop_level, part, parts, parents, positional, depths,
+                        depth):
+    """One share of :func:`_write_logged`: of each level, the ``part``-th of ``parts``."""
+    for level in range(first_level, stop_level):
+        lo, hi, at = _logged_level_range(flat, level, at, part, parts)
+        _write_values(lo, hi, log, sources, parents, positional, depths, depth + level)
+
+
+@numba.njit(cache=True, parallel=True)
+def _write_logged_parallel(log, sources, at, flat, first_level, stop_level, parts, parents, positional, depths, depth):
+    for part in prange(parts):
+        _write_logged_share(log, sources, at, flat, first_level, stop_level, part, parts, parents, positional, depths,
+                            depth)
+
+
+@numba.njit(cache=True)
+def _write_logged(log, sources, at, found, flat, first_level, stop_level, parents, positional, depths, depth,
+                  threads):
+    """The values of what the levels ``first_level`` to ``stop_level`` of a logged run found:
+    ``log[at:at + found]`` level after level (each level's count in its record), found by
+    ``sources``, at ``depth`` + the level; each thread takes its share of every level when there
+    are many."""
+    if threads < 2 or found < PARALLEL_LOGGED:
+        _write_logged_share(log, sources, at, flat, first_level, stop_level, 0, 1, parents, positional, depths,
+                            depth)
+    else:
+        _write_logged_parallel(log, sources, at, flat, first_level, stop_level, threads, parents, positional, depths,
+                               depth)
 
 
 @numba.njit(cache=True, inline="always")
@@ -444,59 +541,94 @@ def _holds_target(words, target, target_before):
 
 @numba.njit(cache=True)
 def _single_levels(oip, oix, queue, u, first, stop, edges, words, parents, positional, depth_words, depths, depth,
-                   room, edge_limit, flat, seconds, last_tick, tick_seconds, each_level):
+                   room, edge_limit, flat, seconds, spans, first_level, last_tick, tick_seconds, each_level):
     """Up to ``room`` push levels of a frontier of one vertex, ``u`` (its ``edges`` out-edges
     ``oix[first:stop]``), in a loop of their own while each finds one vertex and it has fewer
     than ``edge_limit`` out-edges (a path's levels: what the loop keeps in registers is their
     cost, so it keeps little). The caller asked the rule for the first: a one-vertex frontier
     after one neither grows nor shrinks, so the rule gives push for the others and leaves its
     state as it is. What each finds goes to ``queue``. Returns (levels run, the vertices the
-    last found, their out-edges, the last tick).
+    last found, their out-edges, the last tick, the spans written).
 
     The run is timed as a run: the clock is read once, as it ends, and its seconds go to its
     last level's slot, the others' slots holding NaN (:data:`RUN_TIMED`). A read of the tick
-    counter costs 10-22 ns, more than such a level's own work (cpu-kernels.md). With
-    ``each_level`` every level is timed alone (a batch's searches run one at a time sum each
-    depth's seconds over the searches)."""
+    counter costs 10-22 ns, more than such a level's own work (cpu-kernels.md). Nor are the
+    others' rows written: each found one vertex from one, so only their out-edges are kept, as
+    spans of levels of equal out-edges in ``spans`` ((first level, counted from
+    ``first_level``, levels, out-edges): a path's run is one), and their rows are made when the
+    records are read (:class:`_RunRecords`; a 100,000-level path's rows were 4 MB of fresh
+    pages a search). With ``each_level`` every level is timed alone and has its row (a
+    batch's searches run one at a time sum each depth's figures over the searches)."""
     _not_inlined()
-    ran, found = 0, 1
+    ran, found, spanned = 0, 1, 0
     held = nonnegative(u) >> 5
     held_bits = words[held]
+    last_edges, span_first, span_edges = edges, 0, edges
     while ran < room:
         found, next_edges, u, first, stop, held, held_bits = _push_single(
             oip, oix, u, first, stop, queue, words, held, held_bits, parents, positional, depth_words, depths,
             depth + ran)
-        at = nonnegative(4 * ran)
-        flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = 1, found, edges, 1
         if each_level:
-            now = _read_clock()
-            seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
-            last_tick = now
-        else:
-            seconds[nonnegative(ran)] = RUN_TIMED
+            last_tick = _level_record(flat, seconds, ran, 1, found, edges, 1, last_tick, tick_seconds)
+        elif edges != span_edges:      # a span ends before this level
+            spanned = _put_span(spans, spanned, first_level + span_first, ran - span_first, span_edges)
+            span_first, span_edges = ran, edges
         ran += 1
-        edges = next_edges
+        last_edges, edges = edges, next_edges
         if found != 1 or edges >= edge_limit:
             break
     words[nonnegative(held)] = held_bits
-    if not each_level:
-        now = _read_clock()
-        seconds[nonnegative(ran - 1)] = (now - last_tick) * tick_seconds
-        last_tick = now
-    return ran, found, edges, last_tick
+    if not each_level:                  # the last span but its last level, whose row and the run's seconds are written
+        spanned = _put_span(spans, spanned, first_level + span_first, ran - 1 - span_first, span_edges)
+        last_tick = _level_record(flat, seconds, ran - 1, 1, found, last_edges, 1, last_tick, tick_seconds)
+    return ran, found, edges, last_tick, spanned
+
+
+@numba.njit(cache=True, inline="always")
+def _put_span(spans, spanned, first, count, edges):
+    """Puts the span (first level, levels, out-edges) in ``spans[spanned]`` when it has levels;
+    returns the spans written."""
+    if count <= 0:
+        return spanned
+    at = nonnegative(spanned)
+    spans[at, 0], spans[at, 1], spans[at, 2] = first, count, edges
+    return spanned + 1
+
+
+@numba.njit(cache=True, inline="always")
+def _level_record(flat, seconds, level, frontier, found, examined, push, last_tick, tick_seconds):
+    """A level's row (frontier, found, examined, push) at ``4 * level`` of the records' flat
+    view, and its seconds since ``last_tick``; returns the tick read."""
+    at = nonnegative(4 * level)
+    flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = frontier, found, examined, push
+    now = _read_clock()
+    seconds[nonnegative(level)] = (now - last_tick) * tick_seconds
+    return now
 
 
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
-                 last_tick, tick_seconds, thin_edges, each_level):
+                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads):
     """Up to ``room`` push levels of frontiers of fewer than ``thin_edges`` out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
     timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
     (levels run, the vertices they found, the frontier's size and out-edges, its queue: 0
     ``qc``, 1 ``qn``, the direction the rule chose for a level not run here (-1: none), the stop
-    reason or -1, the last tick read). A run of one-vertex levels is timed as a run unless
-    ``each_level`` (:func:`_single_levels`)."""
+    reason or -1, the last tick read, how many spans it put in ``spans``). A run of one-vertex
+    levels is timed as a run unless ``each_level``, its levels but the last kept as spans
+    (:func:`_single_levels`; ``first_level``: this call's first level in the search).
+
+    The other levels claim into a log (``qn``, with their parents in ``sources``): the
+    frontier, then what each level found, the next level's frontier being the last level's
+    share. Their values are written when the run leaves the log (:func:`_write_logged`, its
+    seconds added to the run's last level), and the frontier goes back to ``qc``. Written
+    as they are claimed, a 1000 x 1000 mesh's values cost its search as much as its claims
+    (2 cores: 24 ms a search, against 13 ms of claims and 3-4 of values written after).
+    A level the log may have no room for (found, at most its edges, past ``qn``'s end)
+    starts a new one, and a frontier too big for even that (not all of it visited: a
+    grammar's) writes as it claims, as do the levels of a graph of fewer than
+    :data:`LOGGED_VERTICES` vertices."""
     ran, discovered, chosen, reason = 0, 0, -1, -1
     push, previous, unexplored = state[0], state[1], state[2]     # the rule's, in registers meanwhile
     flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
@@ -505,10 +637,18 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     swapped = 0
     single = not watch and max_frontier >= 1    # (:func:`_single_levels` checks neither)
     edge_limit = THIN_EDGES if max_edges >= THIN_EDGES else max_edges + 1
+    log_values = parents.shape[0] >= LOGGED_VERTICES
+    spanned = 0                                 # runs of one-vertex levels put in ``spans``
+    logged, frontier_at = 0, 0                  # the log's entries, the frontier's first
+    found_from, log_levels_from = 0, 0          # the log's first found vertex, its first level
     if nf == 0:
         reason, room = STOP_EMPTY, 0
     while ran < room:                           # each level: nf > 0, and the checks below passed
         if nf == 1 and single and edges < edge_limit:
+            if logged:
+                last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
+                                       parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds)
+                logged = 0
             level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, 1,
                                                            edges)
             if not level_push:
@@ -516,10 +656,11 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
                 break
             u, first, stop = _first_row(oip, qc)
             at = nonnegative(4 * ran)
-            runs, nf, edges, last_tick = _single_levels(
+            runs, nf, edges, last_tick, added = _single_levels(
                 oip, oix, qn, u, first, stop, edges, words, parents, positional, depth_words, depths, depth + ran,
-                room - ran, edge_limit, flat[at:], seconds[ran:], last_tick, tick_seconds, each_level)
-            ran, discovered = ran + runs, discovered + runs - 1 + nf
+                room - ran, edge_limit, flat[at:], seconds[ran:], spans[spanned:], first_level + ran, last_tick,
+                tick_seconds, each_level)
+            ran, discovered, spanned = ran + runs, discovered + runs - 1 + nf, spanned + added
             qc, qn, swapped = qn, qc, 1 - swapped
             if nf == 0 or nf > max_frontier:
                 reason = STOP_EMPTY if nf == 0 else STOP_TOO_BIG
@@ -535,22 +676,48 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
         if edges > max_edges:
             chosen, reason = 1, STOP_TOO_BIG
             break
-        found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words, depths,
-                                            depth + ran)
-        at = nonnegative(4 * ran)
-        flat[at], flat[at + 1], flat[at + 2], flat[at + 3] = nf, found, edges, 1
-        now = _read_clock()
-        seconds[nonnegative(ran)] = (now - last_tick) * tick_seconds
-        last_tick = now
+        if logged and logged + edges > qn.shape[0]:     # the log may have no room for what the level finds
+            last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
+                                   parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds)
+            logged = 0
+        if logged or log_values and nf + edges <= qn.shape[0]:
+            if not logged:                      # the log starts with the frontier
+                for k in range(nf):
+                    qn[k] = qc[k]
+                logged, frontier_at, found_from, log_levels_from = nf, 0, nf, ran
+            found, next_edges = _claim_into_log(oip, oix, qn, frontier_at, logged, sources, words, depth_words)
+            frontier_at, logged = logged, logged + found
+        else:                                   # a small graph, or a frontier (not all visited) too big for a log
+            found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
+                                                depths, depth + ran)
+            qc, qn, swapped = qn, qc, 1 - swapped
+        last_tick = _level_record(flat, seconds, ran, nf, found, edges, 1, last_tick, tick_seconds)
         ran, discovered = ran + 1, discovered + found
-        qc, qn, swapped = qn, qc, 1 - swapped
         nf, edges = found, next_edges
         reached = watch and words[target_word] & target_bit != 0
         if nf == 0 or reached or nf > max_frontier:
             reason = STOP_EMPTY if nf == 0 else STOP_TARGET if reached else STOP_TOO_BIG
             break
+    if logged:
+        last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran, parents,
+                               positional, depths, depth, threads, seconds, last_tick, tick_seconds)
     state[0], state[1], state[2] = push, previous, unexplored
-    return ran, discovered, nf, edges, swapped, chosen, reason, last_tick
+    return ran, discovered, nf, edges, swapped, chosen, reason, last_tick, spanned
+
+
+@numba.njit(cache=True)
+def _leave_log(log, sources, found_from, frontier_at, nf, queue, flat, first_level, stop_level, parents, positional,
+               depths, depth, threads, seconds, last_tick, tick_seconds):
+    """The end of a logged run of levels (:func:`_thin_levels`): the values of what its levels
+    found (``log[found_from:]``) written, the frontier ``log[frontier_at:][:nf]`` copied to
+    ``queue``, and the seconds of both added to its last level's; returns the tick read."""
+    _write_logged(log, sources, found_from, frontier_at + nf - found_from, flat, first_level, stop_level, parents,
+                  positional, depths, depth, threads)
+    for k in range(nf):
+        queue[k] = log[nonnegative(frontier_at + k)]
+    now = _read_clock()
+    seconds[nonnegative(stop_level - 1)] += (now - last_tick) * tick_seconds
+    return now
 
 
 @numba.njit(cache=True)
@@ -606,24 +773,56 @@ def _start_at(source, words, parents, positional, depth_words, depths, first_dep
     _found(source, source, parents, positional, depths, first_depth - 1)
 
 
+@numba.njit(cache=True, inline="always")
+def _record_room(max_levels, nwords):
+    """The rows a run's records may need: a level a row, and every level but an emptying last
+    one sets a bit of the ``nwords`` visited words (pages untouched cost nothing; growing by
+    copies was a sixth of a path's search)."""
+    return max(0, min(max_levels, nwords * 32 + 1))
+
+
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier,
-            source, qa, qb, sources, bits, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels, target,
-            threads, tick_seconds, thin_edges, each_level=False):
+            source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels,
+            target, threads, tick_seconds, thin_edges, each_level=False):
     """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
     ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
     ``max_levels`` levels ran. It starts from ``frontier``, or, with ``source`` >= 0, makes the
     search's start at that vertex first (:func:`_start_at`; ``frontier`` is not read).
     ``qa``, ``qb``, ``sources`` (int32, :func:`fused_workspace`'s slots) and ``bits``
-    (2, words) uint32 are the frontier's buffers; ``no_inputs`` has the bits of the rows without
+    (2, words) uint32 are the frontier's buffers, ``spans`` (a row a level at least: none
+    written with ``each_level``) the one-vertex levels' spans'; ``no_inputs`` has the bits of the rows without
     in-edges, which no pull level reads; ``state`` is the rule's (updated); push levels of
     fewer than ``thin_edges`` out-edges run in :func:`_thin_levels`' loop. Returns (records
     (levels, 4): frontier, discovered, examined, push; each level's seconds (its clock ticks
-    times ``tick_seconds``); the vertices they found; the queue holding the last frontier (0:
-    ``qa``, 1: ``qb``), its size, its out-edges, why it stopped). ``depth_words`` (the depths'
+    times ``tick_seconds``); the spans of one-vertex levels whose rows were not written (first
+    level, levels, out-edges; none with ``each_level``: :class:`_RunRecords` makes their rows);
+    the vertices they found; the queue holding the last frontier (0: ``qa``, 1: ``qb``), its
+    size, its out-edges, why it stopped). ``depth_words`` (the depths'
     bits, none when empty) that start equal to ``words`` (ld.bfs's) are copied from them at the
     end instead of set vertex by vertex. ``each_level``: no run of one-vertex levels is timed
     as a run (:func:`_single_levels`)."""
+    capacity = _record_room(max_levels, words.shape[0])
+    records, seconds = np.empty((capacity, 4), np.int64), np.empty(capacity, np.float64)
+    level, spanned, discovered, in_b, nf, edges, reason = _search_into(
+        records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth,
+        frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
+        max_levels, target, threads, tick_seconds, thin_edges, each_level)
+    kept_spans = spans[:spanned].copy()
+    if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
+        return records[:level].copy(), seconds[:level].copy(), kept_spans, discovered, in_b, nf, edges, reason
+    return records[:level], seconds[:level], kept_spans, discovered, in_b, nf, edges, reason
+
+
+@numba.njit(cache=True)
+def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths,
+                 first_depth, frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state,
+                 max_frontier, max_edges, max_levels, target, threads, tick_seconds, thin_edges, each_level):
+    """:func:`_search`'s levels, their records written to ``records`` and ``seconds`` (room for
+    :func:`_record_room` rows, read as far as the levels returned; a caller running searches
+    one after another passes the same buffers each time: their pages mapped once). Returns
+    (levels, spans put in ``spans``, the vertices found, the queue holding the last frontier,
+    its size, its out-edges, why it stopped)."""
     if source >= 0:
         _start_at(source, words, parents, positional, depth_words, depths, first_depth)
         qa[0] = source
@@ -637,11 +836,8 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     copy_bits = depth_words.shape[0] > 0 and _same_words(depth_words, words)
     level_bits = depth_words[:0] if copy_bits else depth_words
     qc, qn, in_b = qa, qb, 0
-    # every level but an emptying last one sets a bit of words: room for them all at once (pages
-    # untouched cost nothing; growing by copies was a sixth of a path's search)
-    capacity = max(0, min(max_levels, words.shape[0] * 32 + 1))
-    records = np.empty((capacity, 4), np.int64)
-    seconds = np.empty(capacity, np.float64)
+    flat = records.reshape(records.size)      # (a row's 4 slots at 4 * level: :func:`_level_record`)
+    spanned = 0
     level, discovered = 0, 0
     bits_of = -1                              # the bitmap (0 or 1) holding the frontier, -1: none
     target_before = target >= 0 and (words[target >> 5] >> np.uint32(target & 31)) & np.uint32(1) != 0
@@ -653,12 +849,12 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
             reason = STOP_EMPTY
             break
         if chosen < 0 and edges < thin_edges:
-            ran, found, nf, edges, swapped, chosen, stop, last_tick = _thin_levels(
+            ran, found, nf, edges, swapped, chosen, stop, last_tick, added = _thin_levels(
                 oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
-                target, target_before, records[level:], seconds[level:], last_tick, tick_seconds, thin_edges,
-                each_level)
-            level, discovered = level + ran, discovered + found
+                target, target_before, records[level:], seconds[level:], spans[spanned:], level, last_tick,
+                tick_seconds, thin_edges, each_level, threads)
+            level, discovered, spanned = level + ran, discovered + found, spanned + added
             if ran:
                 bits_of = -1
             if swapped:
@@ -675,11 +871,9 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
         found, examined, next_edges, bits_of = _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits,
                                                            bits_of, words, no_inputs, parents, positional,
                                                            level_bits, depths, first_depth + level, threads)
-        records[level, 0], records[level, 1], records[level, 2] = nf, found, examined
-        records[level, 3] = 1 if push else 0
-        now = _read_clock()
-        seconds[level] = (now - last_tick) * tick_seconds
-        level, last_tick, discovered = level + 1, now, discovered + found
+        last_tick = _level_record(flat, seconds, level, nf, found, examined, 1 if push else 0, last_tick,
+                                  tick_seconds)
+        level, discovered = level + 1, discovered + found
         qc, qn, in_b = qn, qc, 1 - in_b
         nf, edges = found, next_edges
         if nf == 0:
@@ -694,9 +888,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     if copy_bits:            # element by element: a slice assignment compiles numba's shape-error
         for k in range(words.shape[0]):      # messages (string formatting), 8 of the 31 s of the compile
             depth_words[k] = words[k]
-    if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
-        return records[:level].copy(), seconds[:level].copy(), discovered, in_b, nf, edges, reason
-    return records[:level], seconds[:level], discovered, in_b, nf, edges, reason
+    return level, spanned, discovered, in_b, nf, edges, reason
 
 
 # -- the host side ----------------------------------------------------------------------------
@@ -705,8 +897,10 @@ def fused_workspace(n, nnz):
     frontier queues, the push's parents queue and two frontier bitmaps (the bitmap of the rows
     without in-edges is kept with the in-edges' block: :func:`empty_rows`)."""
     slots, nwords = max(n, 1), max(-(-n // 32), 1)
+    # the spans of one-vertex levels (:func:`_single_levels`), a row a level at most: kept, since a
+    # search's own (2.4 MB for a 100,000-vertex path) cost its call 0.2 ms in mapping and unmapping
     return {"queues": (np.empty(slots, np.int32), np.empty(slots, np.int32)), "sources": np.empty(slots, np.int32),
-            "bits": np.empty((2, nwords), np.uint32)}
+            "bits": np.empty((2, nwords), np.uint32), "spans": np.empty((32 * nwords + 1, 3), np.int64)}
 
 
 _NO_DEPTHS = np.zeros(0, np.int64)
@@ -725,14 +919,36 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
     start at that vertex, which it makes."""
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
-    records, seconds, discovered, cur, count, edges, reason = _search(
+    records, seconds, spans, discovered, cur, count, edges, reason = _search(
         out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr),
         words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
-        int(source), *space["queues"],
-        space["sources"], space["bits"], int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
-        int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
+        int(source), *space["queues"], space["sources"], space["bits"], space["spans"], int(mode),
+        float(rule.alpha), float(rule.beta), float(rule.n), state, int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
         float(seconds_per_tick() or 1.0), thin_edges(out_csr))
-    return FusedRecords(records, seconds, discovered), space["queues"][cur][:count].copy(), int(edges), int(reason)
+    made = FusedRecords(records, seconds, discovered) if spans.shape[0] == 0 else _RunRecords(
+        records, seconds, discovered, spans)
+    return made, space["queues"][cur][:count].copy(), int(edges), int(reason)
+
+
+class _RunRecords(LazyRecords):
+    """A run's records whose runs of one-vertex levels were kept as spans (first level, levels,
+    out-edges: each of those levels found one vertex from one, pushing, timed with its run;
+    :func:`_single_levels`): their rows are made in place when the records are first read."""
+
+    __slots__ = ("_rows", "_seconds", "_spans")
+
+    def __init__(self, rows, seconds, found, spans):
+        self._rows, self._seconds, self._spans = rows, seconds, spans
+        self.found, self._made = int(found), None
+
+    def _made_now(self):
+        for first, count, edges in self._spans.tolist():
+            self._rows[first:first + count] = (1, 1, edges, 1)
+            self._seconds[first:first + count] = RUN_TIMED
+        return self._rows, self._seconds
+
+    def __len__(self):
+        return int(self._rows.shape[0])
 
 
 def thin_edges(csr):

@@ -29,7 +29,8 @@ A levels table small enough for the caches is written as the levels find its ent
 larger one is not: each level's new frontier (its vertices and words) is appended to a log,
 and at the end one pass over cache-sized chunks of rows writes every row of the (rows, k)
 levels table once, -1 first, then the levels of the log's wide segments inside the chunk; the
-thin segments' few entries are written after it (a large table written as the levels find its
+thin segments' few entries are written after it (a log grown to :data:`LOG_ROWS_PER_VERTEX`
+rows a vertex is written so before the run ends, and starts over) (a large table written as the levels find its
 entries was read and written back once a wide level). Parents are found with their edge, so
 they are written as found into a table filled with -1 first.
 
@@ -37,8 +38,9 @@ Bit-parallel searches gain where their waves meet, which on a small-world graph 
 a few levels. On a mesh or a road graph they run apart: each edge read still serves one search,
 and the batch's words (a uint64 a vertex and table) leave the core's caches where one search's
 visited bits do not. So the run measures the sharing of its first :data:`PROBE_LEVELS` levels
-(entries found a vertex found) and, below :data:`MIN_SHARING`, stops and runs the batch's
-searches one at a time instead, each as ``ld.bfs`` runs it (:func:`_separate_searches`);
+(entries found a vertex found) and, below :data:`MIN_SHARING` (on a thin graph, whose waves
+keep apart past the first levels: :data:`THIN_SHARING_PER_WORD` for each word a vertex), stops
+and runs the batch's searches one at a time instead, each as ``ld.bfs`` runs it (:func:`_separate_searches`);
 ``settings.multi_searches`` forces either way.
 """
 from __future__ import annotations
@@ -58,10 +60,10 @@ from lagraph_dist.local.cpu_kernels.bitmap import empty_rows
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
-from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _search as _single_search,
+from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _record_room, _search_into,
                                                   thin_edges)
 from lagraph_dist.local import recycle
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, levels_as_planes
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, levels_as_planes, thin_graph
 from lagraph_dist.local.parts import LocalCSR
 
 #: the CPU batch's alpha (engine.Kernels.MULTI_ALPHA). On 2 cores, Kronecker 18, 64 sources, the
@@ -93,6 +95,12 @@ PARALLEL_OFFERS = 1 << 16
 #: a levels table of this many slots or more is written at the end by chunks of rows from the
 #: log; a smaller one stays in the core's caches while written entry by entry as levels find them
 CHUNKED_TABLE = 1 << 20
+#: the levels log holds at most this many rows a vertex; a level that would pass it first writes
+#: the log's levels to the table and starts it over. A vertex's row is in the log once for each
+#: depth at which some search finds it: on a Kronecker graph once or twice, on a mesh once for
+#: each distinct distance to the sources (512 sources in one row of a 1000 x 1000 mesh, run
+#: together, grew the log past 24 GiB)
+LOG_ROWS_PER_VERTEX = 4
 #: rows ahead of the one a level writes whose levels row it asks the caches for
 PREFETCH_ROWS = 16
 #: an old frontier of more than 1 / CLEAR_ALL_SHARE of the rows is cleared by zeroing every row
@@ -104,12 +112,17 @@ DENSE_BITS = 6
 PROBE_LEVELS = 2
 #: below this many entries found a vertex found in the probe's levels, the searches run apart
 MIN_SHARING = 1.5
+#: on a thin graph, the entries a vertex found the probe's levels must find for each word a
+#: vertex (64 searches) of the batch (:func:`_min_sharing`)
+THIN_SHARING_PER_WORD = 4
 #: ``settings.multi_searches``' values: decided by the probe, always bit-parallel, one at a time
 SEARCHES = ("auto", "together", "separate")
 #: searches run one at a time between writes of their columns into the (rows, k) tables
 SEPARATE_GROUP = 8
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
 _FRONTIER, _DISCOVERED, _EXAMINED, _PUSH, _VERTICES = range(5)
+#: the last column of the depths' sums of searches run one at a time: the searches that ran it
+_SEARCHES_RAN = _VERTICES
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -898,13 +911,15 @@ def _write_found(levels, nq, nn, nxt, depth):
 
 
 @numba.njit(cache=True)
-def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
-    """Chunk c of the rows of ``levels``: -1, then the entries of the wide segments inside it."""
+def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill):
+    """Chunk c of the rows of ``levels``: -1 (with ``fill``), then the entries of the wide
+    segments inside it."""
     r0 = c * rows_per_chunk
     r1 = min(levels.shape[0], r0 + rows_per_chunk)
-    for v in range(r0, r1):
-        for i in range(levels.shape[1]):
-            levels[v, i] = -1
+    if fill:
+        for v in range(r0, r1):
+            for i in range(levels.shape[1]):
+                levels[v, i] = -1
     for d in range(nseg):
         if seg_wide[d]:
             lo = _first_at_least(log_ids, seg_at[d], seg_at[d + 1], r0)
@@ -913,17 +928,18 @@ def _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide
 
 
 @numba.njit(cache=True, parallel=True)
-def _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg):
+def _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill):
     for c in prange(nchunks):
-        _write_chunk(np.int64(c), levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+        _write_chunk(np.int64(c), levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill)
 
 
 @numba.njit(cache=True)
-def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads):
+def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads, fill):
     """The levels table from the log: segment d (rows ``log_ids[seg_at[d]:seg_at[d + 1]]``)
     holds the bits found at depth d. Sorted segments of more entries than the chunks are
     written chunk by chunk (on all the cores for a table of PARALLEL_TABLE slots or more), the
-    others after."""
+    others after; with ``fill`` every row is -1 first (the first write of the table: a
+    search's entry is written once, over -1)."""
     k = max(levels.shape[1], 1)
     rows_per_chunk = max(64, CHUNK_BYTES // (4 * k))
     nchunks = -(-levels.shape[0] // rows_per_chunk)
@@ -933,9 +949,9 @@ def _write_levels(levels, log_ids, log_words, seg_at, nseg, threads):
         seg_wide[d] = count >= 4 * nchunks and _increasing(log_ids[seg_at[d]:seg_at[d + 1]], count)
     if threads < 2 or levels.size < PARALLEL_TABLE:
         for c in range(nchunks):
-            _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+            _write_chunk(c, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill)
     else:
-        _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg)
+        _write_chunks(nchunks, levels, rows_per_chunk, log_ids, log_words, seg_at, seg_wide, nseg, fill)
     for d in range(nseg):
         if not seg_wide[d]:
             _write_entries(levels, log_ids, log_words, seg_at[d], seg_at[d + 1], d)
@@ -993,19 +1009,28 @@ def _fill_rows(table, value, r0, r1):
 def _grow_records(records, seconds, seg_at):
     """The level records, seconds and log segment starts with twice the room (a run's levels
     are not known before: room for every vertex's was 10 MiB to clear at Kronecker 18)."""
-    more = np.zeros((2 * records.shape[0], records.shape[1]), np.int64)
-    more[:records.shape[0]] = records
-    more_seconds = np.empty(2 * seconds.shape[0], np.float64)
-    more_seconds[:seconds.shape[0]] = seconds
-    more_at = np.zeros(2 * records.shape[0] + 2, np.int64)
+    more, more_seconds = _more_rows(records, seconds, records.shape[0], 2 * records.shape[0])
+    more_at = np.zeros(more.shape[0] + 2, np.int64)
     more_at[:seg_at.shape[0]] = seg_at
     return more, more_seconds, more_at
+
+
+@numba.njit(cache=True, nogil=True)
+def _more_rows(records, seconds, used, rows):
+    """Records and their seconds with room for at least ``rows`` rows (twice as many at
+    least), the first ``used`` kept, the others zero."""
+    grown = max(2 * records.shape[0], rows)
+    more, more_seconds = np.zeros((grown, records.shape[1]), np.int64), np.zeros(grown, np.float64)
+    more[:used] = records[:used]
+    more_seconds[:used] = seconds[:used]
+    return more, more_seconds
 
 
 # -- the run ----------------------------------------------------------------------------------
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, planes, with_planes, parents,
-            with_parents, mode, alpha, beta, rule_n, state, nnz, max_levels, probe_levels, threads, tick_seconds, ends):
+            with_parents, mode, alpha, beta, rule_n, state, nnz, max_levels, probe_levels, min_sharing, threads, tick_seconds,
+            ends):
     """The run: levels until the frontier empties or ``max_levels`` ran. ``levels`` and
     ``parents`` are (rows, k) int32 tables (written only when ``with_levels`` /
     ``with_parents``; parents filled with -1 here); ``planes`` (1 + P, rows, W) uint64, zero:
@@ -1013,7 +1038,8 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
     others as bit planes (:class:`~lagraph_dist.local.engine.LevelPlanes`; more planes made as
     the depth needs them). ``state`` is the rule's [push, previous,
     unexplored] (updated). With ``probe_levels`` > 0, a run whose first ``probe_levels`` levels
-    found fewer than :data:`MIN_SHARING` entries a vertex stops there, its tables unfinished.
+    found fewer than ``min_sharing`` entries a vertex (:func:`_min_sharing`) stops there, its
+    tables unfinished.
     Returns (records (levels, 5), each level's seconds, whether it stopped so, the planes);
     ``ends`` gets the seconds before the first level and after the last one (the tables' end
     pass). (Every helper is called with one set of argument types: a literal 0 where another
@@ -1041,6 +1067,7 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
     seg_at = np.zeros(capacity + 2, np.int64)
     chunked = with_levels and levels.size >= CHUNKED_TABLE
     direct = with_levels and not chunked
+    log_limit, written = LOG_ROWS_PER_VERTEX * (n + 64), False     # (written: the table's rows were -1 filled)
     long_rows, sorted_in, ordered = False, -1, False    # (sorted_in: in-lists increasing, -1 not known yet)
     for v in range(n):
         long_rows = long_rows or iip[v + 1] - iip[v] > 32
@@ -1111,6 +1138,10 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
         records[level, _FRONTIER], records[level, _DISCOVERED], records[level, _EXAMINED] = entries, found, examined
         records[level, _PUSH], records[level, _VERTICES] = 1 if push else 0, nn
         if chunked:
+            if seg_at[level + 1] + nn > log_limit:      # the log full: its levels to the table, and it starts over
+                _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads, not written)
+                written = True
+                seg_at[:level + 2] = 0
             log_ids, log_words = _log_append(log_ids, log_words, seg_at[level + 1], nq, nn, nxt, threads)
         if with_planes and nn > 0:
             planes = _plane_found(planes, nq, nn, nxt, level + 1, threads)
@@ -1124,66 +1155,96 @@ def _search(oip, oix, iip, iix, degrees, sources, full, levels, with_levels, pla
         cur, nxt, cq, nq = nxt, cur, nq, cq
         # the old frontier's rows, listed in nq, are zeroed before the next level writes there
         stale, nf, entries, edges = 0 if cleared else nf, nn, found, next_edges
-        if level == probe_levels and nf > 0 and _apart(records[:level]):
+        if level == probe_levels and nf > 0 and _apart(records[:level], min_sharing):
             return records[:level].copy(), seconds[:level].copy(), True, planes
     if chunked:
-        _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads)
+        _write_levels(levels, log_ids, log_words, seg_at, level + 1, threads, not written)
     ends[1] = (_read_clock() - last_tick) * tick_seconds
     return records[:level].copy(), seconds[:level].copy(), False, planes
 
 
 @numba.njit(cache=True)
-def _apart(records):
-    """Whether the levels of ``records`` found fewer than :data:`MIN_SHARING` entries a vertex."""
-    return records[:, _DISCOVERED].sum() < MIN_SHARING * records[:, _VERTICES].sum()
+def _apart(records, min_sharing):
+    """Whether the levels of ``records`` found fewer than ``min_sharing`` entries a vertex."""
+    return records[:, _DISCOVERED].sum() < min_sharing * records[:, _VERTICES].sum()
+
+
+def _min_sharing(nnz, n, width):
+    """The entries a vertex found that the probe's levels must find for a batch of ``width``
+    words a vertex to run together on a graph of ``nnz`` edges over ``n`` vertices:
+    :data:`MIN_SHARING`, or on a thin graph (``engine.thin_graph``) :data:`THIN_SHARING_PER_WORD`
+    a word. A mesh's waves keep apart past the first levels however near the sources: 64 or
+    512 sources in one row of a 200 x 200 mesh found 1.6 and 3.1 entries a vertex in the probe
+    (1.5 let them run together) and then ran 5x and 9x slower than one at a time; the batch
+    broke even near 4 entries a vertex for one word, 10 to 30 for eight (cpu-kernels.md)."""
+    return THIN_SHARING_PER_WORD * width if thin_graph(nnz, n) else MIN_SHARING
 
 
 # -- the searches one at a time ---------------------------------------------------------------
 @numba.njit(cache=True, nogil=True)
 def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, with_levels, parents, with_parents,
-                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds, thin):
+                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds, thin, space):
     """Each search of ``sources`` (the tables' columns from ``column0`` on) run alone by the
-    single search's compiled run (fused.py's ``_search``, as ``ld.bfs`` runs it, its rule
+    single search's compiled run (fused.py's ``_search_into``, as ``ld.bfs`` runs it, its rule
     starting from ``start_state``, its thin levels those under ``thin`` out-edges), a group of
     :data:`SEPARATE_GROUP` searches between writes of their columns into the (rows, k) tables
-    (-1 where a search did not reach a vertex).
-    Returns the searches' level records one after another ((levels, 4): frontier,
-    discovered, examined, push), their seconds, and each search's count of levels. Without
-    the GIL: threads may run it side by side on other columns."""
+    (-1 where a search did not reach a vertex), in the buffers ``space``
+    (:func:`_separate_space`). Returns each depth's records summed over the searches ((depths,
+    5): frontier, discovered, examined, searches that pushed, searches that ran it) and
+    seconds summed. The searches write their records to one buffer in turn, summed as each
+    ends: kept one after another (64 searches of a 100,000 path: 6.4 M rows, grown by copies),
+    their fresh pages took most of the batch's time. Without the GIL: threads may run it side
+    by side on other columns."""
     n, k = oip.shape[0] - 1, sources.shape[0]
-    nwords = max(-(-n // 32), 1)
-    group = min(k, SEPARATE_GROUP)
-    visited = np.empty((group, nwords), np.uint32)
-    values = np.empty((group, n if with_parents else 0), np.int64)
-    depths = np.empty((group, n if with_levels else 0), np.int64)
+    visited, values, depths, queues, bits, scratch_values, level_rows, level_seconds = space
+    group = visited.shape[0]
     no_bits, no_frontier = np.zeros(0, np.uint32), np.zeros(0, np.int32)
-    qa, qb, queued = np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32), np.empty(max(n, 1), np.int32)
-    bits = np.empty((2, nwords), np.uint32)
-    no_values = np.zeros(n, np.int64)        # (levels only: the run writes True where it finds)
-    records, seconds = np.zeros((64, 4), np.int64), np.zeros(64, np.float64)
-    lengths = np.zeros(k, np.int64)
-    used = 0
+    no_spans = np.zeros((0, 3), np.int64)    # (each level timed alone has its row: no spans)
+    qa, qb, queued = queues[0], queues[1], queues[2]
+    sums, summed_seconds = np.zeros((64, 5), np.int64), np.zeros(64, np.float64)
+    deepest = 0
     for first in range(0, k, group):
         count = min(group, k - first)
         for g in range(count):
             state = start_state.copy()
-            counts, level_seconds, _, _, _, _, _ = _single_search(
-                oip, oix, iip, iix, no_inputs, visited[g], values[g] if with_parents else no_values, with_parents,
-                no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, mode, alpha, beta, rule_n,
-                state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)
-            ran = counts.shape[0]
-            if used + ran > records.shape[0]:
-                grown = max(2 * records.shape[0], used + ran)
-                more, more_seconds = np.zeros((grown, 4), np.int64), np.zeros(grown, np.float64)
-                more[:used] = records[:used]
-                more_seconds[:used] = seconds[:used]
-                records, seconds = more, more_seconds
-            records[used:used + ran] = counts
-            seconds[used:used + ran] = level_seconds
-            lengths[first + g] = ran
-            used += ran
+            found_values = values[g] if with_parents else scratch_values    # (no inline choice in a long call)
+            ran = _search_into(
+                level_rows, level_seconds, oip, oix, iip, iix, no_inputs, visited[g], found_values, with_parents,
+                no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, no_spans, mode, alpha,
+                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)[0]
+            if ran > sums.shape[0]:
+                sums, summed_seconds = _more_rows(sums, summed_seconds, deepest, ran)
+            _add_levels(sums, summed_seconds, level_rows, level_seconds, ran)
+            deepest = max(deepest, ran)
         _write_columns(levels, with_levels, parents, with_parents, n, column0 + first, count, visited, depths, values)
-    return records[:used].copy(), seconds[:used].copy(), lengths
+    return sums[:deepest].copy(), summed_seconds[:deepest].copy()
+
+
+def _separate_space(n, k, levels, parents, max_levels):
+    """One thread's buffers for :func:`_separate_searches` of ``k`` searches over ``n`` vertices:
+    a group's visited words, parents and depths, the run's three queues and two bitmaps, the
+    values a levels-only run writes (never read), and one search's level records and seconds.
+    Recycled (:mod:`lagraph_dist.local.recycle`): made in the compiled run, their fresh pages
+    cost 64 searches of a 100,000 path a third of their time."""
+    nwords, group, slots = max(-(-n // 32), 1), min(k, SEPARATE_GROUP), max(n, 1)
+    room = _record_room(max_levels, nwords)
+    return (recycle.empty((group, nwords), np.uint32), recycle.empty((group, n if parents else 0), np.int64),
+            recycle.empty((group, n if levels else 0), np.int64), recycle.empty((3, slots), np.int32),
+            recycle.empty((2, nwords), np.uint32), recycle.empty((0 if parents else n,), np.int64),
+            recycle.empty((room, 4), np.int64), recycle.empty((room,), np.float64))
+
+
+@numba.njit(cache=True, nogil=True)
+def _add_levels(sums, summed_seconds, rows, seconds, ran):
+    """One search's ``ran`` levels' records (frontier, discovered, examined, push) and seconds
+    added to the depths' sums (:func:`_separate_searches`)."""
+    for d in range(ran):
+        sums[d, _FRONTIER] += rows[d, 0]
+        sums[d, _DISCOVERED] += rows[d, 1]
+        sums[d, _EXAMINED] += rows[d, 2]
+        sums[d, _PUSH] += rows[d, 3]
+        sums[d, _SEARCHES_RAN] += 1
+        summed_seconds[d] += seconds[d]
 
 
 def _depth_records(parts):
@@ -1191,19 +1252,15 @@ def _depth_records(parts):
     :func:`_separate_searches` output): depth d's counts and seconds the sums of the searches'
     level d's, each measured alone; push where every search that ran it pushed; its vertices
     the entries it found, each search's rows being its own."""
-    records = np.concatenate([p[0] for p in parts])
-    seconds = np.concatenate([p[1] for p in parts])
-    lengths = np.concatenate([p[2] for p in parts])
-    depth = np.arange(records.shape[0]) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    levels = int(lengths.max()) if lengths.shape[0] else 0
-    counts, summed = np.zeros((levels, 5), np.int64), np.zeros(levels)
-    for column in (_FRONTIER, _DISCOVERED, _EXAMINED):
-        np.add.at(counts[:, column], depth, records[:, column])
-    counts[:, _PUSH] = 1
-    np.minimum.at(counts[:, _PUSH], depth, records[:, _PUSH])
-    counts[:, _VERTICES] = counts[:, _DISCOVERED]
-    np.add.at(summed, depth, seconds)
-    return counts, summed
+    levels = max(p[0].shape[0] for p in parts)
+    sums, seconds = np.zeros((levels, 5), np.int64), np.zeros(levels)
+    for part_sums, part_seconds in parts:
+        sums[:part_sums.shape[0]] += part_sums
+        seconds[:part_seconds.shape[0]] += part_seconds
+    counts = sums.copy()
+    counts[:, _PUSH] = sums[:, _PUSH] == sums[:, _SEARCHES_RAN]
+    counts[:, _VERTICES] = sums[:, _DISCOVERED]
+    return counts, seconds
 
 
 @numba.njit(cache=True, nogil=True)
@@ -1261,7 +1318,9 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
                                                  full, level_table, bool(levels) and not in_planes, planes,
                                                  in_planes, parent_table, bool(parents), *rule_args, state,
                                                  int(out_csr.nnz), max_levels,
-                                                 PROBE_LEVELS if searches == "auto" else 0, threads, tick, ends)
+                                                 PROBE_LEVELS if searches == "auto" else 0,
+                                                 float(_min_sharing(out_csr.nnz, n, full.shape[0])), threads, tick,
+                                                 ends)
     if apart:                # (the probe's levels, a few microseconds where it stops, are not records)
         if in_planes:        # (searches one at a time write their columns of a table)
             in_planes, level_table = False, recycle.empty((rows, k), np.int32)
@@ -1295,21 +1354,26 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
                     max_levels, threads, tick):
     """:func:`_separate_searches` over the sources, side by side on the cores (a thread a share
     of the columns, each search on one core) where a single search's levels would run on one
-    core anyway (a graph under :data:`SINGLE_PARALLEL_ROWS` vertices); else one search after another, each
-    using the cores as ``ld.bfs`` does. Returns the depths' records and seconds, each depth's
-    summed over the threads (its seconds: core seconds, more than the wall's)."""
+    core anyway: a graph under :data:`SINGLE_PARALLEL_ROWS` vertices, or a thin one (a mesh's,
+    a road's levels are all narrow: 64 searches of a 1000 x 1000 mesh took 1.65 s one after
+    another, the second core idle, against 1.33 s for 64 ``ld.bfs`` calls); else one search
+    after another, each using the cores as ``ld.bfs`` does. Returns the depths' records and
+    seconds, each depth's summed over the threads (its seconds: core seconds, more than the
+    wall's)."""
     n = out_csr.nmajor
     graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
     thin = thin_edges(out_csr)
-    shares = min(threads, sources.shape[0]) if n < SINGLE_PARALLEL_ROWS else 1
+    one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
+    shares = min(threads, sources.shape[0]) if one_core_each else 1
 
-    def run(lo, hi):
+    def run(lo, hi, space):
         return _separate_searches(*graph, sources[lo:hi], lo, level_table, levels, parent_table, parents, *rule_args,
-                                  start, max_levels, 1 if shares > 1 else threads, tick, thin)
-    if shares == 1:
-        return _depth_records([run(0, sources.shape[0])])
+                                  start, max_levels, 1 if shares > 1 else threads, tick, thin, space)
     bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
-    return _depth_records(list(_side_by_side().map(run, bounds[:-1], bounds[1:])))
+    spaces = [_separate_space(n, int(hi - lo), levels, parents, max_levels) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    if shares == 1:
+        return _depth_records([run(0, sources.shape[0], spaces[0])])
+    return _depth_records(list(_side_by_side().map(run, bounds[:-1], bounds[1:], spaces)))
 
 
 _POOL = []

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lagraph_dist.core.settings import settings
-from lagraph_dist.local.engine import FusedRecords, thin_graph
+from lagraph_dist.local.engine import FusedRecords, LazyRecords, thin_graph
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, row_bits
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
@@ -47,23 +47,7 @@ def _pointer(array):
     return 0 if array is None else array.data.ptr
 
 
-class _LazyRecords(FusedRecords):
-    """FusedRecords made when first read (a search's records are read, if at all, after it
-    returns): a subclass's ``_made_now`` makes (counts, seconds); ``found``, the levels'
-    discovered total, is set at once (the visited set's count needs it)."""
-
-    __slots__ = ("_made",)
-
-    def _make(self):
-        if self._made is None:
-            self._made = self._made_now()
-        return self._made
-
-    counts = property(lambda self: self._make()[0])
-    seconds = property(lambda self: self._make()[1])
-
-
-class _KernelRecords(_LazyRecords):
+class _KernelRecords(LazyRecords):
     """The twin's per-level records (frontier, discovered, examined, push, and seconds) of a
     run, from the kernel's rows (the four counts and %globaltimer at the level's end): a
     level's seconds are its end less the previous end."""
@@ -88,7 +72,7 @@ class _KernelRecords(_LazyRecords):
         return int(self._rows.shape[0])
 
 
-class _JoinedRecords(_LazyRecords):
+class _JoinedRecords(LazyRecords):
     """The records of several runs (and tile levels) of one search, joined when first read."""
 
     __slots__ = ("_runs",)
