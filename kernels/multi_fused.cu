@@ -37,7 +37,8 @@
 // (W lanes, lane j for word j; one word: PULL_LANES lanes reading that many in-edges a step);
 // rows of more than LD_MF_LONG_ROW in-edges are read in slices of that many (the host's slice
 // list, made once a graph) by groups of their own, claiming with atomicOr, so that a hub's
-// thousands of in-edges are read by many groups at once.
+// thousands of in-edges are read by many groups at once. A pull looks first at a bit a vertex:
+// done (every search has reached it) or, for the row sweep, skipped (no in-edges, or sliced).
 //
 // Outputs: levels / parents int32 (rows, k), row v's k values contiguous; or the levels as bit
 // planes (1 + P, rows, W) uint64: plane 0 the reached bits (the run's visited words themselves),
@@ -114,6 +115,8 @@ struct ld_mf_args {
     u64* report; u64* mirror; i64 mirror_levels; i64 kept;
     u64* planes;    // the levels as bit planes instead of rows (null: rows): (1 + plane_bits, rows, W),
     i64 plane_bits; // plane 0 being `visited` (a run in planes keeps no frontier: a.kept == 0)
+    u32* done;              // a bit a vertex: every search has reached it (set as it completes)
+    const u32* skip_rows;   // a bit a row the pull's row sweep never reads (no in-edges, or sliced)
 };
 
 // lagraph_dist.core.direction.DirectionRule.choose with the unexplored edges handed over (the
@@ -210,11 +213,24 @@ __device__ __forceinline__ void ld_mf_parents(const ld_mf_args& a, int v, int j,
     for (u64 b = fresh; b; b &= b - 1) row[ld_mf_low_bit(b)] = parent;
 }
 
-// Word j of v is now full: v completes (every search has reached it) with its last word, its
-// out-edges leaving the unexplored (one word: at once; several: a count of full words a vertex).
+__device__ __forceinline__ i64 ld_mf_bitmap_words(i64 n) { return (n + 31) / 32; }
+
+// v completes (every search has reached it; once a vertex): its out-edges leave the unexplored,
+// and its done bit spares the pull sweeps of the levels after a look at its row. One word a
+// vertex, the bit is set as v's frontier word settles (ld_mf_settle_done), where a sweep sets a
+// window's 32 with one atomic: one a completion here made the widest levels of 64 sources 2-5%
+// slower on Kronecker 22 (2.4 M atomics, the vertices of a burst sharing words).
+template <int W>
+__device__ __forceinline__ void ld_mf_completed(const ld_mf_args& a, int v, ld_mf_tally& t) {
+    t.completed += (u64)__ldg(a.out_degree + v);
+    if (W > 1) atomicOr(a.done + (v >> 5), 1u << (v & 31));
+}
+
+// Word j of v is now full: v completes with its last word (one word: at once; several: a count
+// of full words a vertex).
 template <int W>
 __device__ __forceinline__ void ld_mf_word_filled(const ld_mf_args& a, int v, ld_mf_tally& t) {
-    if (W == 1 || atomicAdd(a.full_words + v, 1u) == (u32)a.nwords - 1u) t.completed += (u64)__ldg(a.out_degree + v);
+    if (W == 1 || atomicAdd(a.full_words + v, 1u) == (u32)a.nwords - 1u) ld_mf_completed<W>(a, v, t);
 }
 
 // Claim `bits` of v's word j (none of them in `seen`, the word's reached bits) for the next
@@ -312,18 +328,26 @@ __device__ __forceinline__ void ld_mf_flush(u64* row, const ld_mf_tally& t, int 
 
 // -- push: every frontier vertex's words offered to its out-neighbours --------------------------
 // A lane offers LD_MF_PUSH_UNROLL edges a step, the loads of their heads, then of the heads'
-// seen words, then the claims' atomics each issued for all of them before any is waited on.
+// seen and next-frontier words together, then the claims' atomics each issued for all of them
+// before any is waited on. A claim whose bits the head's next-frontier word holds already is
+// not made (its atomic would find them all claimed): a hub that many frontier vertices point at
+// takes one atomic for each bit it gets at the level, not one an edge, where the atomics on one
+// word wait on each other.
 template <int W>
 __device__ __forceinline__ void ld_mf_offer_edges(const ld_mf_level<W>& m, ld_mf_stage& stage, const int (&v)[LD_MF_PUSH_UNROLL],
                                                   const u64 (&offer)[LD_MF_PUSH_UNROLL], const int (&from)[LD_MF_PUSH_UNROLL],
                                                   int j, ld_mf_tally& t) {
     constexpr int U = LD_MF_PUSH_UNROLL;
-    u64 seen[U], bits[U], old[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) seen[u] = v[u] >= 0 && offer[u] ? ld_mf_seen(m, v[u], j) : ~0ull;
+    u64 seen[U], taken[U], bits[U], old[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) {
-        bits[u] = v[u] >= 0 ? offer[u] & ~seen[u] : 0ull;
+        const bool offered = v[u] >= 0 && offer[u];
+        seen[u] = offered ? ld_mf_seen(m, v[u], j) : ~0ull;
+        taken[u] = offered ? __ldcg(m.next + (i64)v[u] * W + j) : ~0ull;
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        bits[u] = v[u] >= 0 ? offer[u] & ~seen[u] & ~taken[u] : 0ull;
         old[u] = bits[u] ? atomicOr(m.next + (i64)v[u] * W + j, bits[u]) : ~0ull;
     }
 #pragma unroll
@@ -375,19 +399,23 @@ __device__ void ld_mf_push_giants(const ld_mf_level<W>& m, ld_mf_stage& stage, u
     }
 }
 
-// The rest: a warp takes 32 entries, their edges flattened over its lanes, W lanes an edge
-// (a giant counts no edges here).
+// The rest: a warp takes up to 32 entries, their edges flattened over its lanes, W lanes an edge
+// (a giant counts no edges here). A frontier of fewer than 32 entries a warp gives each warp as
+// many as spread it over all of them (one, where it has fewer than the warps), so that its edges
+// are not left to the few warps that 32 a warp would fill (512 sources' first level: 16 warps
+// walked 17,886 edges in 0.38 ms, where a later push of 4,284 took 0.06).
 template <int W>
 __device__ void ld_mf_push_entries(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 nf, i64 warp, i64 nwarps,
                                    int lane, ld_mf_tally& t) {
     constexpr int U = LD_MF_PUSH_UNROLL;
     const ld_mf_args& a = *m.a;
     const int j = lane % W;
-    for (i64 base = warp * 32; base < nf; base += nwarps * 32) {
+    const i64 per = min((i64)32, max((i64)1, (nf + nwarps - 1) / nwarps));         // entries a warp at once
+    for (i64 base = warp * per; base < nf; base += nwarps * per) {
         int u = 0;
         i64 degree = 0, first = 0;
         u64 word = 0;                        // one word a vertex: the lane's entry's, shuffled to its edges' lanes
-        if (base + lane < nf) {
+        if (lane < per && base + lane < nf) {
             u = __ldcg(m.queue + base + lane);
             first = __ldg(a.out_indptr + u);
             degree = __ldg(a.out_indptr + u + 1) - first;
@@ -444,6 +472,11 @@ __device__ __forceinline__ bool ld_mf_wants(const ld_mf_level<W>& m, int v) {
 #define LD_MF_PULL_UNROLL 4       // in-edges a lane reads a step (their loads in flight together)
 #endif
 
+// In-edge `at` of a row ending at `end`: its other end, or -1 past the row.
+__device__ __forceinline__ int ld_mf_in_edge(const ld_mf_args& a, i64 at, i64 end) {
+    return at < end ? ld_mf_edge_end(a.in_indices + at) : -1;
+}
+
 // A group of P lanes reads in-edges [start, end) of v until it has every bit v wants (the live
 // searches' bits v has not seen) or runs out; lane j returns the bits it found of word j (one
 // word: every lane has them all). One word (W = 1): each lane reads LD_MF_PULL_UNROLL in-edges
@@ -452,6 +485,12 @@ __device__ __forceinline__ bool ld_mf_wants(const ld_mf_level<W>& m, int v) {
 // parent is written as found: every finder of a bit this level is a valid parent, so the
 // writes may race. SLICE: the group reads a slice of a long row, other groups the rest, so v's
 // next-frontier words, where they claim, are read each step to drop what they found.
+// The loads run a step ahead: a step's frontier words are loaded with the next step's in-edges
+// (and, several words a vertex, the next step's frontier bits and the in-edges of the step
+// after), so that a step waits on one round of loads where it waited on two (one word: in-edges,
+// then their words) or three (several: in-edges, bits, words) in a row; a row that ends early
+// has loaded a step or two it does not read. With several words, a lane whose word has every
+// bit it wanted loads no more words of the row (the group reads on for the others).
 template <int W, int P, bool SLICE>
 __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i64 start, i64 end, u32 group,
                                                int sub, u64 seen, ld_mf_tally& t) {
@@ -462,19 +501,25 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
     i64 e = start;
     if constexpr (W == 1) {
         constexpr int U = LD_MF_PULL_UNROLL;
-        while (e < end && want) {                                  // group-uniform
-            int c[U];
-            u64 words[U];
+        int c[U];                                                  // this step's in-edges
 #pragma unroll
-            for (int u = 0; u < U; ++u) c[u] = e + sub + u * P < end ? ld_mf_edge_end(a.in_indices + e + sub + u * P) : -1;
+        for (int u = 0; u < U; ++u) c[u] = ld_mf_in_edge(a, e + sub + u * P, end);
+        while (e < end && want) {                                  // group-uniform
             const u64 taken = SLICE ? __ldcg(m.next + v) : 0ull;
+            u64 words[U];
+            int from[U];
 #pragma unroll
             for (int u = 0; u < U; ++u) words[u] = c[u] >= 0 ? __ldcg(m.frontier + c[u]) : 0ull;   // (zero off F_L)
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                from[u] = c[u];
+                c[u] = ld_mf_in_edge(a, e + U * P + sub + u * P, end);
+            }
             u64 hits = 0;
 #pragma unroll
             for (int u = 0; u < U; ++u) {
                 const u64 hit = words[u] & want & ~hits;
-                if (hit && a.parents) ld_mf_parents(a, v, 0, hit, c[u]);
+                if (hit && a.parents) ld_mf_parents(a, v, 0, hit, from[u]);
                 hits |= hit;
             }
             want &= ~(ld_mf_group_or<P>(group, hits) | taken);
@@ -482,18 +527,22 @@ __device__ __forceinline__ u64 ld_mf_pull_scan(const ld_mf_level<W>& m, int v, i
         }
     } else {
         const int lead = __ffs(group) - 1;
+        int c = ld_mf_in_edge(a, e + j, end);                      // this step's in-edge
+        int c_ahead = ld_mf_in_edge(a, e + W + j, end);            // the next step's
+        bool inside = c >= 0 && ld_mf_in(m.frontier_bits, c);
         while (e < end && __ballot_sync(group, want != 0)) {      // group-uniform
-            const i64 mine = e + j;
-            const int c = mine < end ? ld_mf_edge_end(a.in_indices + mine) : 0;
+            const u32 in = __ballot_sync(group, inside) >> lead;
             const u64 taken = SLICE ? __ldcg(m.next + (i64)v * W + j) : 0ull;
-            const u32 in = __ballot_sync(group, mine < end && ld_mf_in(m.frontier_bits, c)) >> lead;
             int from[W];
             u64 words[W];
 #pragma unroll
             for (int i = 0; i < W; ++i) {
                 from[i] = __shfl_sync(group, c, lead + i);
-                words[i] = (in >> i) & 1u ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
+                words[i] = ((in >> i) & 1u) && want ? __ldcg(m.frontier + (i64)from[i] * W + j) : 0ull;
             }
+            inside = c_ahead >= 0 && ld_mf_in(m.frontier_bits, c_ahead);
+            c = c_ahead;
+            c_ahead = ld_mf_in_edge(a, e + 2 * W + j, end);
 #pragma unroll
             for (int i = 0; i < W; ++i) {
                 const u64 hit = words[i] & want;
@@ -528,7 +577,7 @@ __device__ __forceinline__ void ld_mf_settle_row(const ld_mf_level<W>& m, int v,
     if (sub != 0 || !any) return;
     if (filled) {                  // v completes when its last words fill (no one else counts v's this level)
         if (W > 1) a.full_words[v] += __popc(filled);
-        if (all_full == group) t.completed += (u64)__ldg(a.out_degree + v);
+        if (all_full == group) ld_mf_completed<W>(a, v, t);
     }
     if (W > 1) atomicOr(m.next_bits + (v >> 5), 1u << (v & 31));
     entered = true;
@@ -546,11 +595,49 @@ __device__ __forceinline__ u32 ld_mf_drop_bits(u32 bits, int count) {
     return bits;
 }
 
-// A pull level. The rows of at most LD_MF_LONG_ROW in-edges: a warp looks at 32 at a time, a
-// lane a row, and hands those that want bits to its groups of P lanes (W, lane j for word j;
-// one word: PULL_LANES), each reading its row alone, so that a row that is complete or empty
-// costs a lane a look. Then the longer rows' slices, the same way, each group claiming what its
-// slice found.
+// The 32 rows from `base` whose bits of `open` are set (lane l: row base + l): a lane looks at
+// its row, and those that want bits are handed to the warp's groups of P lanes (W, lane j for
+// word j; one word: PULL_LANES), each reading its row alone.
+template <int W, int P>
+__device__ __forceinline__ void ld_mf_pull_rows(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 base, u32 open,
+                                                int lane, ld_mf_tally& t) {
+    const ld_mf_args& a = *m.a;
+    constexpr int groups = 32 / P;
+    const int sub = lane % P, g = lane / P, j = W == 1 ? 0 : sub;
+    const u32 group = (P == 32 ? LD_MF_FULL_WARP : ((1u << P) - 1u)) << (g * P);
+    const i64 r = base + lane;
+    i64 start = 0, end = 0;
+    bool wants = false;
+    if (((open >> lane) & 1u) && r < a.n) {
+        start = __ldg(a.in_indptr + r);
+        end = __ldg(a.in_indptr + r + 1);
+        wants = end > start && end - start <= LD_MF_LONG_ROW && ld_mf_wants(m, (int)r);
+    }
+    for (u32 rows = __ballot_sync(LD_MF_FULL_WARP, wants); rows; rows = ld_mf_drop_bits(rows, groups)) {
+        const int pick = ld_mf_nth_bit(rows, g);                           // group-uniform
+        const int from = pick < 0 ? 0 : pick;
+        const i64 row_start = __shfl_sync(LD_MF_FULL_WARP, start, from);
+        const i64 row_end = __shfl_sync(LD_MF_FULL_WARP, end, from);
+        const int v = (int)(base + from);
+        bool entered = false;
+        if (pick >= 0) {
+            const u64 seen = ld_mf_seen(m, v, j);
+            const u64 found = ld_mf_pull_scan<W, P, false>(m, v, row_start, row_end, group, sub, seen, t);
+            ld_mf_settle_row(m, v, group, sub, seen, found, t, entered);
+        }
+        ld_mf_enter(stage, entered, v);
+        ld_mf_keep_room(m, stage, 32, t);
+    }
+}
+
+// A pull level. The rows of at most LD_MF_LONG_ROW in-edges, 32 at a time (a window: a word of
+// the done and skip bits), the warps' windows interleaved over the vertices (a Kronecker graph's
+// low ids hold its hubs: 1024 rows in a row a warp made 512 sources' widest level 5% slower): a
+// warp reads the bits of its next 32 windows at once, a lane each, and looks only at the rows
+// that neither bit rules out (ld_mf_pull_rows), so that a level whose rows are mostly complete
+// reads a word of each window, where their indptr and seen words took a chain of dependent
+// loads a window (Kronecker 22, 64 sources: a pull level that found a few thousand bits took
+// 158 us). Then the longer rows' slices, the same way, each group claiming what its slice found.
 template <int W, int PULL_LANES>
 __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp, i64 nwarps, int lane,
                            ld_mf_tally& t) {
@@ -559,29 +646,14 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp
     constexpr int groups = 32 / P;
     const int sub = lane % P, g = lane / P, j = W == 1 ? 0 : sub;
     const u32 group = (P == 32 ? LD_MF_FULL_WARP : ((1u << P) - 1u)) << (g * P);
-    for (i64 base = warp * 32; base < a.n; base += nwarps * 32) {             // warp-uniform
-        const i64 r = base + lane;
-        i64 start = 0, end = 0;
-        bool wants = false;
-        if (r < a.n) {
-            start = __ldg(a.in_indptr + r);
-            end = __ldg(a.in_indptr + r + 1);
-            wants = end > start && end - start <= LD_MF_LONG_ROW && ld_mf_wants(m, (int)r);
-        }
-        for (u32 rows = __ballot_sync(LD_MF_FULL_WARP, wants); rows; rows = ld_mf_drop_bits(rows, groups)) {
-            const int pick = ld_mf_nth_bit(rows, g);                           // group-uniform
-            const int from = pick < 0 ? 0 : pick;
-            const i64 row_start = __shfl_sync(LD_MF_FULL_WARP, start, from);
-            const i64 row_end = __shfl_sync(LD_MF_FULL_WARP, end, from);
-            const int v = (int)(base + from);
-            bool entered = false;
-            if (pick >= 0) {
-                const u64 seen = ld_mf_seen(m, v, j);
-                const u64 found = ld_mf_pull_scan<W, P, false>(m, v, row_start, row_end, group, sub, seen, t);
-                ld_mf_settle_row(m, v, group, sub, seen, found, t, entered);
-            }
-            ld_mf_enter(stage, entered, v);
-            ld_mf_keep_room(m, stage, 32, t);
+    const i64 windows = ld_mf_bitmap_words(a.n);
+    for (i64 first = warp; first < windows; first += 32 * nwarps) {          // warp-uniform
+        const i64 w = first + lane * nwarps;                                  // lane i: the warp's i-th window
+        const u32 open = w < windows ? ~(__ldcg(a.done + w) | __ldg(a.skip_rows + w)) : 0u;
+        for (u32 owners = __ballot_sync(LD_MF_FULL_WARP, open != 0u); owners; owners &= owners - 1u) {
+            const int owner = __ffs(owners) - 1;
+            ld_mf_pull_rows<W, P>(m, stage, (first + owner * nwarps) * 32, __shfl_sync(LD_MF_FULL_WARP, open, owner),
+                                  lane, t);
         }
     }
     for (i64 base = warp * 32; base < a.nslices; base += nwarps * 32) {
@@ -591,9 +663,11 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp
         bool wants = false;
         if (s < a.nslices) {
             v = __ldg(a.slice_rows + s);
-            start = __ldg(a.slice_starts + s);
-            end = min(start + LD_MF_LONG_ROW, __ldg(a.in_indptr + v + 1));
-            wants = ld_mf_wants(m, v);
+            if (!ld_mf_in(a.done, v)) {                                    // (a complete row's slices: a bit)
+                start = __ldg(a.slice_starts + s);
+                end = min(start + LD_MF_LONG_ROW, __ldg(a.in_indptr + v + 1));
+                wants = ld_mf_wants(m, v);
+            }
         }
         for (u32 slices = __ballot_sync(LD_MF_FULL_WARP, wants); slices; slices = ld_mf_drop_bits(slices, groups)) {
             const int pick = ld_mf_nth_bit(slices, g);
@@ -621,6 +695,7 @@ __device__ void ld_mf_reset(const ld_mf_args& a, i64 thread, i64 nthreads) {
     const i64 claimed = a.planes ? (1 + a.plane_bits) * a.rows * W : a.n * W;
     for (i64 i = thread; i < claimed; i += nthreads) a.visited[i] = 0;
     for (i64 i = thread; i < a.n; i += nthreads) a.full_words[i] = 0;
+    for (i64 i = thread; i < ld_mf_bitmap_words(a.n); i += nthreads) a.done[i] = 0;
     for (i64 i = thread; i < 2 * LD_MF_ROW; i += nthreads) a.counters[i] = 0;
 }
 
@@ -651,6 +726,19 @@ __device__ __forceinline__ bool ld_mf_settle_by_sweep(i64 count, i64 n) {
     return count * queued_bytes > n * 8 * W;
 }
 
+// One word a vertex: the done bits of the settling vertices that F_L's word completes
+// (`complete`, lane l's vertex `v`), after their claims (ld_mf_completed): a sweep's warp holds
+// the window of 32 from `window` (its first vertex, a multiple of 32; -1: the queue's vertices,
+// a bit each).
+__device__ __forceinline__ void ld_mf_settle_done(const ld_mf_args& a, int v, bool complete, i64 window, int lane) {
+    if (window >= 0) {
+        const u32 bits = __ballot_sync(LD_MF_FULL_WARP, complete);
+        if (lane == 0 && bits) atomicOr(a.done + (window >> 5), bits);
+    } else if (complete) {
+        atomicOr(a.done + (v >> 5), 1u << (v & 31));
+    }
+}
+
 // F_L settles (at the start of level L): its words are merged into visited, and the levels of
 // its bits (depth L) written: as rows, or into the depth planes. A warp takes 32 / W vertices,
 // W lanes a vertex, lane j loading and merging its word j (one access for the vertex's W words;
@@ -671,8 +759,10 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
         const i64 at = base + lane / W;
         const int mine = at < span ? (sweep ? (int)at : __ldcg(queue + at)) : -1;
         const u64 word = mine >= 0 ? __ldcg(frontier + (i64)mine * W + j) : 0ull;
-        if (word) a.visited[(i64)mine * W + j] = __ldcg(a.visited + (i64)mine * W + j) | word;
+        const u64 before = word ? __ldcg(a.visited + (i64)mine * W + j) : 0ull;
+        if (word) a.visited[(i64)mine * W + j] = before | word;
         if (word && a.planes) ld_mf_settle_planes<W>(a, mine, j, depth, word);
+        if (W == 1) ld_mf_settle_done(a, mine, word && (before | word) == ld_mf_full(a.k, 0), sweep ? base : -1, lane);
         if (!rows) continue;
         const int many = (int)min((i64)R, count - base);
         for (int e = 0; e < many; ++e) {
@@ -827,8 +917,6 @@ __device__ void ld_mf_sources(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 t
     ld_mf_stage_flush(m, stage, t);
     t.live = 0;
 }
-
-__device__ __forceinline__ i64 ld_mf_bitmap_words(i64 n) { return (n + 31) / 32; }
 
 // Where F_L's words are: its own slot L while L < a.kept (kept to the end, which writes their
 // depths), else one of three that rotate.

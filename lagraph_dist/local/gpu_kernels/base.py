@@ -213,6 +213,17 @@ class _Counted:
         return self._function.kernel.ptr
 
 
+def row_bits(cp, flags):
+    """A flag a row (bool, device) as uint32 words, row 32 w + b being bit b of word w, the last
+    word's bits past the rows set (one word at least): the kernels' per-row bitmaps."""
+    rows = int(flags.shape[0])
+    nwords = max(-(-rows // 32), 1)
+    padded = cp.ones(nwords * 32, dtype=cp.bool_)
+    padded[:rows] = flags
+    weights = cp.left_shift(cp.uint32(1), cp.arange(32, dtype=cp.uint32))
+    return (padded.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
+
+
 class PinnedMirror:
     """Page-locked host memory that a kernel writes a report into as it exits, made once and
     read again after each launch (:meth:`KernelsBase.read_mirrored`): ``array`` its numpy view,

@@ -9,7 +9,7 @@ import numpy as np
 
 from lagraph_dist.core.settings import settings
 from lagraph_dist.local.engine import FusedRecords, LazyRecords, thin_graph
-from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, row_bits
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
                                        FUSED_GIANT_DEGREE, FUSED_NSLOTS,
@@ -153,12 +153,7 @@ class FusedKernels(KernelsBase):
         """The bitmap of ``in_csr``'s rows without entries (bits past its rows set), made once
         per matrix: pull levels close them like visited rows (kernels/fused.cu)."""
         def empty_bits(csr):
-            cp = self.cp
-            nwords = max(-(-csr.nmajor // 32), 1)
-            empty = cp.ones(nwords * 32, dtype=cp.bool_)
-            empty[:csr.nmajor] = csr.indptr[1:] == csr.indptr[:-1]
-            weights = cp.left_shift(cp.uint32(1), cp.arange(32, dtype=cp.uint32))   # row 32 w + b: bit b of word w
-            return (empty.reshape(nwords, 32) * weights).sum(axis=1, dtype=cp.uint32)
+            return row_bits(self.cp, csr.indptr[1:] == csr.indptr[:-1])
         return self._per_matrix(space, "empty_rows", in_csr, empty_bits)
 
     def _thin(self, space, out_csr, build):

@@ -8,7 +8,7 @@ import numpy as np
 
 from lagraph_dist.local.engine import (MULTI_FUSED_MAX_WIDTH, MULTI_RECORD_FIELDS, LevelPlanes, MultiFusedRun,
                                       levels_as_planes, planes_for_levels, thin_graph)
-from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror
+from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, row_bits
 from lagraph_dist.local.layout import MULTI_FUSED_PULL_LANES_BUILT
 
 MULTI_FUSED_CLOCK = "device %globaltimer"     # what times each level (the kernel's stamps)
@@ -59,7 +59,7 @@ MULTI_FUSED_ARGUMENTS = (
     ("counter_rows", "q"), ("rule_mode", "q"), ("alpha", "d"), ("beta", "d"), ("rule_n", "d"),
     ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"), ("nnz", "q"), ("max_levels", "q"),
     ("report", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("kept", "q"), ("planes", "Q"),
-    ("plane_bits", "q"))
+    ("plane_bits", "q"), ("done", "Q"), ("skip_rows", "Q"))
 _PACKING = struct.Struct("<" + "".join(kind for _, kind in MULTI_FUSED_ARGUMENTS))
 
 
@@ -180,15 +180,14 @@ class MultiFusedKernels(KernelsBase):
         arguments.pack(
             _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
             _pointer(out_degree), _pointer(space["slice_rows"]), _pointer(space["slice_starts"]),
-            space["nslices"], n, int(rows), k, -(-k // 64), self._multi_fused_sources(space, sources),
-            _pointer(visited),
+            space["nslices"], n, int(rows), k, -(-k // 64), self._multi_fused_sources(space, sources), _pointer(visited),
             _pointer(space["frontiers"]), _pointer(space["bitmaps"]), _pointer(space["queues"]), _pointer(space["giants"]),
             _pointer(space["giant_ends"]),
             _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
             float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
             _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ, kept,
-            _pointer(planes_out), plane_bits)
+            _pointer(planes_out), plane_bits, _pointer(space["done"]), _pointer(space["skip_rows"]))
         self.launch_cooperative(function, self._multi_fused_blocks(function, build), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
         ran, push, previous, unexplored, started, entered, written = (int(x) for x in head[:7])
@@ -241,8 +240,9 @@ class MultiFusedKernels(KernelsBase):
         """The run's workspace for this graph and width (kept while the graph is the last one
         searched): visited words, three frontier slots (words and bits, left zero by every run;
         the kept slots are made by the graph's first run as rows), their queues, giant lists and
-        the ends of the giants' edges, full-word counts, the pull's slices of long rows, the
-        sources' page-locked buffer, the argument buffer."""
+        the ends of the giants' edges, full-word counts, the pull's slices of long rows, the done
+        bits and the rows the pull's row sweep skips, the sources' page-locked buffer, the argument
+        buffer."""
         key = (id(out_csr.indptr), id(in_csr.indptr), width, self.multi_fused_kept_levels)
         cached = getattr(self, "_multi_fused_cache", None)
         if cached is not None and cached[0] == key:
@@ -267,6 +267,7 @@ class MultiFusedKernels(KernelsBase):
             "giant_ends": cp.empty(3 * max(n, 1), dtype=cp.int64),
             "full_words": cp.empty(max(n, 1), dtype=cp.uint32),
             "slice_rows": rows, "slice_starts": starts, "nslices": int(rows.shape[0]),
+            "done": cp.empty(max(-(-n // 32), 1), dtype=cp.uint32), "skip_rows": self._rows_not_swept(in_csr),
             "sources": PinnedMirror(cp, MULTI_FUSED_MAX_WIDTH, np.int64),
             "arguments": KernelArguments(b"", _PACKING), "reports": {},
             "keep": (out_csr, in_csr),
@@ -322,6 +323,12 @@ class MultiFusedKernels(KernelsBase):
         buffer = space["sources"]
         buffer.array[:sources.shape[0]] = sources
         return buffer.address
+
+    def _rows_not_swept(self, in_csr):
+        """The rows a pull level's row sweep never looks at, as bits (row_bits): those without
+        in-edges and those of more than MULTI_FUSED_LONG_ROW, which it reads in slices."""
+        degrees = in_csr.indptr[1:] - in_csr.indptr[:-1]
+        return row_bits(self.cp, (degrees == 0) | (degrees > MULTI_FUSED_LONG_ROW))
 
     def _long_row_slices(self, in_csr):
         """(row, first in-edge) of every slice of MULTI_FUSED_LONG_ROW in-edges of the rows that
