@@ -140,7 +140,8 @@ for stage in "$@"; do
                             # $MULTI_SOURCES (64 512) sources, beside the separate searches and scipy's
         timeout ${MULTI_TIMEOUT:-300} python3 "$repo/benchmarks/multi_source.py" \
             $(for g in ${MULTI_GRAPHS:-kron:22}; do echo --graph $g; done) --sources ${MULTI_SOURCES:-64 512} \
-            --backend gpu --scipy-sources ${MULTI_SCIPY_SOURCES:-4} --json "$OUT/multi-source.json" 2>&1 \
+            --backend gpu --scipy-sources ${MULTI_SCIPY_SOURCES:-4} --degree-order ${MULTI_ORDER:-auto} \
+            --json "$OUT/multi-source.json" 2>&1 \
             | tee "$OUT/multi.log" ;;
     family)                 # the BFS family on one GPU (lagraph-dist bench --algorithm ...): each ALGO:GRAPH[:ROOTS]
                             # of $FAMILY_RUNS (cc:22 bc:22), GRAPH a Kronecker scale or the name of a Matrix

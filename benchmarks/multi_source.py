@@ -6,8 +6,9 @@ run, every timed result checked (never inside the clock).
     python3 benchmarks/multi_source.py --graph kron:26 --sources --depth-limit 2 --roots 8
     mpirun -n 4 python3 -m mpi4py benchmarks/multi_source.py --graph kron:24 --depth-limit 2 --scipy-sources 0
 
-Batches: for each graph and number of sources k, ``ld.bfs_multi`` levels only and with parents
-against the k separate ``ld.bfs`` calls in the same form, and scipy's many-source
+Batches: for each graph, number of sources k and ``--degree-order`` (``settings.multi_degree_order``:
+"always" runs the batches on the graph's degree-ordered twin, whose build the record gives),
+``ld.bfs_multi`` levels only and with parents against the k separate ``ld.bfs`` calls in the same form, and scipy's many-source
 ``shortest_path(unweighted=True)`` (one process only); rates are searches per second. Depth limit:
 ``ld.bfs(A, r, depth_limit=D)`` against the full search, the ratio of times. The checks:
 :func:`harness.check_batch` and :func:`check_limited`.
@@ -16,12 +17,14 @@ Timing (docs/benchmarking.md): warm-up calls first, then ``--repeats`` timed cal
 result being complete on every rank; medians. Every rank runs it; rank 0 prints and writes.
 """
 import argparse
+import itertools
 import sys
 from pathlib import Path
 
 import numpy as np
 
 import lagraph_dist as ld
+from lagraph_dist.algorithms.degree_twin import DEGREE_ORDERS, kept_twin
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
@@ -73,7 +76,8 @@ def batch_run(A, graph, sources, parents, hops, args):
             "parents": parents, "widths": batch.widths, "batch_seconds": batch_seconds,
             "separate_seconds": single_seconds, "batch_searches_per_second": k / batch_median,
             "separate_searches_per_second": k / single_median, "ratio_to_separate": single_median / batch_median,
-            "levels_equal_separate": True, "parents_validated_rows": validated} | batch_levels(batch.stats)
+            "levels_equal_separate": True, "parents_validated_rows": validated,
+            "orders": batch.stats} | batch_levels(batch.stats)
 
 
 def batch_levels(stats):
@@ -93,12 +97,16 @@ def batch_runs(A, graph, args, on_run):
         hops, scipy_seconds = (timed(None, shortest_path, A.to_scipy(), unweighted=True, directed=True, indices=peer)
                                if peer else (None, None))
         scipy_rate = len(peer) / scipy_seconds if peer else None
-        for parents in (False, True):
-            run = batch_run(A, graph, sources, parents, hops, args)
+        for order, parents in itertools.product(args.degree_order, (False, True)):
+            with ld.settings.changed(multi_degree_order=order):
+                run = batch_run(A, graph, sources, parents, hops, args)
+            twin = kept_twin(A)
             run.update(scipy_sources=len(peer), scipy_seconds=scipy_seconds, scipy_searches_per_second=scipy_rate,
-                       ratio_to_scipy=None if scipy_rate is None else run["batch_searches_per_second"] / scipy_rate)
+                       ratio_to_scipy=None if scipy_rate is None else run["batch_searches_per_second"] / scipy_rate,
+                       degree_order=order, vertex_order=sorted({s.get("order") for s in run.pop("orders")}),
+                       twin_build_seconds=None if twin is None else twin.build_seconds)
             on_run("runs", run)            # written as measured: a later failure or timeout keeps it
-            say(A, f"  k={k} {'with parents' if parents else 'levels only'}: batch "
+            say(A, f"  k={k} {order} {'with parents' if parents else 'levels only'}: batch "
                    f"{1e3 * np.median(run['batch_seconds']):.2f} ms ({run['batch_searches_per_second']:,.0f}/s), "
                    f"separate {run['ratio_to_separate']:.1f}x slower"
                    + ("" if scipy_rate is None else f", scipy {scipy_rate:,.1f}/s"))
@@ -180,6 +188,9 @@ def main(argv=None):
     parser.add_argument("--root-seed", type=int, default=3)
     parser.add_argument("--scipy-sources", type=int, default=64,
                         help="scipy searches from the first this many sources (one process; 0: none)")
+    parser.add_argument("--degree-order", nargs="+", choices=DEGREE_ORDERS, default=["auto"],
+                        help="settings.multi_degree_order of the batches, each in turn (always / never: the "
+                             "batches on the graph's degree-ordered twin, or not)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     record = {"benchmark": "multi_source", "runs": []}

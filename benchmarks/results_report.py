@@ -393,12 +393,20 @@ def multi_source_row(name, record, run):
     best = ms(min(timed)) if timed else "-"
     median = ms(float(np.median(timed))) if timed else ms(run["batch_median_seconds"])
     return [record["environment"].get("device", "?"), run["graph"], str(run["sources"]),
-            "levels and parents" if run["parents"] else "levels", best + " / " + median,
+            ("levels and parents" if run["parents"] else "levels") + _vertex_order(run), best + " / " + median,
             sig(run["batch_searches_per_second"], 3), sig(run["separate_searches_per_second"], 3),
             times(run["ratio_to_separate"]), "not run" if scipy is None else sig(scipy, 3),
             "-" if scipy is None else times(run["ratio_to_scipy"]),
             f"all rows = ld.bfs; {run['parents_validated_rows']} parents validated", f"`{record_commit(record)}`",
             f"`{name}`"]
+
+
+def _vertex_order(run):
+    """Where a record says so, the batches ran on the degree-ordered twin (and its build)."""
+    if "by degree" not in (run.get("vertex_order") or ()):
+        return ""
+    build = run.get("twin_build_seconds")
+    return ", on the degree-ordered twin" + ("" if build is None else f" (made in {ms(build)} ms)")
 
 
 @region("family", ("*-family-*.json",),          # lagraph-dist bench --algorithm

@@ -31,6 +31,7 @@ from lagraph_dist.algebra.multi import (DenseRows, batch_most, block_on_host, fu
                                         repeat_masked_mxm, sources_frontier)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.algebra.levels import RepeatLimits
+from lagraph_dist.algorithms.degree_twin import degree_twin
 from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]
@@ -115,13 +116,18 @@ def _explain_no_room(A, count, sharing, host_sharing, options):
     raise OutOfHostMemory(f"{what}, with the outputs of all sources on the host, leaves no room to run")
 
 
-def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host):
+def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host, twin):
     """One batch of searches to the end (or to ``last_depth``), all its levels in one call of
-    the backend where it fuses them (:func:`~lagraph_dist.algebra.multi.multi_fusable`), else a
-    masked product a level: (levels block, parents block, its LevelRecords)."""
+    the backend where it fuses them (:func:`~lagraph_dist.algebra.multi.multi_fusable`; on
+    ``twin``, A's degree-ordered twin, where there is one), else a masked product a level:
+    (levels block, parents block, its LevelRecords)."""
     if multi_fusable(A, rule):
-        level_block, parent_block, levels_run = fused_multi_search(A, sources, levels=levels, parents=parents,
+        searched, ids = (A, sources) if twin is None else (twin.matrix, twin.sources(sources))
+        level_block, parent_block, levels_run = fused_multi_search(searched, ids, levels=levels, parents=parents,
                                                                    rule=rule, max_levels=last_depth)
+        if twin is not None:                 # (the rows back in A's order before anything reads them)
+            level_block, parent_block = twin.given_order(level_block, ids=False), twin.given_order(parent_block,
+                                                                                                   ids=True)
         if on_host:
             level_block, parent_block = (None if b is None else block_on_host(b, A.backend)
                                          for b in (level_block, parent_block))
@@ -132,15 +138,16 @@ def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host):
     return level_block, parent_block, levels_run
 
 
-def _stats_of(runs, grid, engine):
+def _stats_of(runs, grid, engine, order):
     """Collective: the stats dicts of the batches' levels (``runs``: each batch's LevelRecords;
-    ``engine``: the backend that ran them)."""
+    ``engine``: the backend that ran them; ``order``: the vertex order they ran in)."""
     records = []
     for batch, levels_run in enumerate(runs):
         searches = "separate" if levels_run.separate else "together"
         for depth, r in enumerate(levels_run, start=1):
             record = r.as_dict(depth)
             record["batch"], record["vertices"], record["searches"] = batch, r.vertices, searches
+            record["order"] = order
             records.append(record)
     return summarize_levels(records, grid, grid.transport.name, engine)
 
@@ -182,12 +189,13 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     plan = _plan(A, int(sources.shape[0]), bool(levels), bool(parents),
                  most if batch_size is None else min(most, int(batch_size)))
     last_depth = A.n if depth_limit is None else int(depth_limit)
+    twin = degree_twin(A, int(sources.shape[0]), parents=bool(parents)) if multi_fusable(A, new_rule()) else None
     level_blocks, parent_blocks, runs, widths = [], [], [], []
     for start in range(0, sources.shape[0], plan.width):
         chunk = sources[start:start + plan.width]
         batch_levels, batch_parents, found = _search_batch(A, chunk, new_rule(), levels=bool(levels),
                                                            parents=bool(parents), last_depth=last_depth,
-                                                           on_host=plan.offload)
+                                                           on_host=plan.offload, twin=twin)
         level_blocks.append(batch_levels)
         parent_blocks.append(batch_parents)
         runs.append(found)
@@ -197,6 +205,6 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
         return DenseRows(A.n, grid, A.backend, blocks)
 
     def stats():             # collective on several ranks: made here; on one, when first read
-        return _stats_of(runs, grid, A.backend.name)
+        return _stats_of(runs, grid, A.backend.name, "as given" if twin is None else "by degree")
     return MultiBFSResult(sources, rows(level_blocks) if levels else None, rows(parent_blocks) if parents else None,
                           stats if grid.size == 1 else stats(), widths)

@@ -38,6 +38,13 @@ class Settings:
     #: graph's), then one at a time; "together" and "separate" force either (a benchmark's
     #: comparison). ``res.stats`` names what ran (``"searches"``).
     multi_searches: str = "auto"
+    #: ``bfs_multi`` on one process (``algorithms/degree_twin.py``): "auto" runs its fused
+    #: batches on the graph's degree-ordered twin (renumbered hubs first, made once and kept:
+    #: a second copy of the graph) once the graph's calls have asked for ``TWIN_AFTER_SEARCHES``
+    #: searches, unless the graph is thin; "always" and "never" force either (a benchmark's
+    #: comparison). The results are in the graph's own ids either way; ``res.stats`` says which
+    #: ``order`` ran.
+    multi_degree_order: str = "auto"
     #: the GPU backend on one process: ``ld.bfs`` on a matrix of at most this many stored edges
     #: runs on the host's compiled kernels, on the matrix's host twin
     #: (``algebra/host_engine.py``), its result vectors held in host memory until a device

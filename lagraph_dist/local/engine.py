@@ -236,6 +236,12 @@ class Kernels(Protocol):
     #: in one search (``DEFAULT_ALPHA``).
     MULTI_ALPHA: float
 
+    #: searches a graph's ``bfs_multi`` calls (levels only) ask for before
+    #: ``settings.multi_degree_order="auto"`` runs them on its degree-ordered twin
+    #: (``algorithms/degree_twin.py``), or None: never by itself (where putting the rows back
+    #: costs what the twin saves)
+    MULTI_TWIN_AFTER: int | None
+
     # bitmaps (bitmap.cu)
     def bitmap_from_list(self, ids: Array, length: int, words: Array | None = None) -> Array:
         """The uint32 bitmap of ``ids`` over ``length`` slots (set into ``words`` when given)."""

@@ -39,7 +39,7 @@ from lagraph_dist.local.cpu_kernels.components import connected_components
 from lagraph_dist.local.cpu_kernels.edge_rules import check_edges
 from lagraph_dist.local.cpu_kernels.kronecker import kronecker_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
-from lagraph_dist.local.cpu_kernels.multi_fused import MULTI_ALPHA, multi_bfs_fused
+from lagraph_dist.local.cpu_kernels.multi_fused import MULTI_ALPHA, MULTI_TWIN_AFTER, multi_bfs_fused
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
 from lagraph_dist.local.cpu_kernels.push import push_spmspv
 from lagraph_dist.local import parts
@@ -58,6 +58,7 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "path_dependencies", "dependencies_batch", "connected_components", "check_edges", "kronecker_edges",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "MULTI_ALPHA",
+           "MULTI_TWIN_AFTER",
            "set_kernel_threads",
            "compile_kernels"]
 

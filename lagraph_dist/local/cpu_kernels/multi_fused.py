@@ -73,6 +73,11 @@ from lagraph_dist.local.parts import LocalCSR
 #: 1-5, the five batches whose directions 3 and 4 choose differently ran 7-16% faster at 3, and
 #: the other twenty choose alike (docs/notes/cpu-kernels.md).
 MULTI_ALPHA = 3.0
+#: engine.Kernels.MULTI_TWIN_AFTER: never by itself. On 2 cores, Kronecker 18, 64 sources, levels
+#: only, the batch on the degree-ordered twin takes 15.2-16.2 ms against 19.8-25.0, but the
+#: host's gather of its planes back into the graph's order takes 3.8-4.9 (a random gather of
+#: 1 M words), and of a parents table 20 ms and more
+MULTI_TWIN_AFTER = None
 
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
 
