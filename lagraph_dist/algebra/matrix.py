@@ -139,6 +139,14 @@ class LocalBlock:
         return sum(int(c.indptr.nbytes + c.indices.nbytes) for c in csrs)
 
 
+def inverse_permutation(order) -> np.ndarray:
+    """``new`` (int64) with ``new[order[k]] == k``: where each vertex goes when vertex k of a
+    renumbering is ``order[k]`` (a permutation of 0..n-1)."""
+    new = np.empty(len(order), dtype=np.int64)
+    new[np.asarray(order)] = np.arange(len(order), dtype=np.int64)
+    return new
+
+
 def _checked_permutation(order, n, backend):
     """``order`` as a host int64 array, when it holds each of 0..n-1 once."""
     order = check_vertex_array(_on_host(order, backend), n, "order")
@@ -324,8 +332,7 @@ class Matrix:
         this graph's ``labels[order[k]]``). Searches of the result answer in its ids: this
         graph's levels are the result's ``levels[new]`` (docs/api.md, Renumbering)."""
         order = self.grid.agree(_checked_permutation, order, self.n, self.backend)
-        new = np.empty(self.n, dtype=np.int64)
-        new[order] = np.arange(self.n, dtype=np.int64)
+        new = inverse_permutation(order)
         renumber = self.backend.asarray(new)          # (on the CPU the array itself)
         # the same number of slices on every rank: each slice is routed to its owners collectively
         slices = self.grid.allreduce(-(-self.block.by_col.nnz // (2 * EDGES_PER_CHUNK)), "MAX")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lagraph_dist.algebra.matrix import inverse_permutation
 from lagraph_dist.algorithms.ordering import sort_by_degree
 from lagraph_dist.core.errors import InvalidValue, OutOfDeviceMemory, OutOfHostMemory
 from lagraph_dist.core.settings import settings
@@ -121,8 +122,7 @@ def _pays(A, asked, parents) -> bool:
 def _made(A) -> DegreeTwin:
     started = time.perf_counter()
     order = np.asarray(sort_by_degree(A), dtype=np.int64)
-    new = np.empty_like(order)
-    new[order] = np.arange(order.shape[0], dtype=np.int64)
+    new = inverse_permutation(order)
     B = A.permuted(order)
     here = A.backend.asarray
     after_none = np.concatenate([[-1], order]).astype(np.int32)
