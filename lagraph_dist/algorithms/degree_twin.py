@@ -43,15 +43,15 @@ _ASKED = "multi searches asked"
 class DegreeTwin:
     """``matrix``: ``A`` renumbered by decreasing out-degree (its vertex k is ``A``'s
     ``order[k]``; ``A``'s vertex v is its ``new[v]``), host int64 arrays; where the backend
-    holds its arrays, ``new_here`` (``new``) and ``order_after_none`` (-1, then ``order``, int32);
-    ``build_seconds``: what making it took."""
+    holds its arrays, ``order_then_none`` (``order``, then -1, int32) and the rows a block's put
+    back takes (made for the first block); ``build_seconds``: what making it took."""
 
     matrix: object
     order: np.ndarray
     new: np.ndarray
-    new_here: object
-    order_after_none: object
+    order_then_none: object
     build_seconds: float
+    rows_from: object = None
 
     def sources(self, sources: np.ndarray) -> np.ndarray:
         """The twin's ids of ``A``'s sources."""
@@ -64,22 +64,18 @@ class DegreeTwin:
         padding) stay as they are."""
         if block is None:
             return None
-        if isinstance(block, LevelPlanes):
-            return LevelPlanes(self._rows_back(block.words, axis=1), block.k)
-        rows = self._rows_back(block, axis=0)
-        if ids:                      # (-1 at 0, then the order: one gather, no mask)
-            found = rows[:self.new.shape[0]]
-            found[...] = self.order_after_none[found + 1]
-        return rows
-
-    def _rows_back(self, array, axis):
-        n = self.new.shape[0]
         xp = self.matrix.backend.xp
-        out = xp.empty_like(array)
-        head = [slice(None)] * axis
-        out[tuple(head + [slice(0, n)])] = array[tuple(head + [self.new_here])]
-        out[tuple(head + [slice(n, None)])] = array[tuple(head + [slice(n, None)])]
-        return out
+        if isinstance(block, LevelPlanes):          # one gather each: the rows, then their ids
+            return LevelPlanes(xp.take(block.words, self._rows_from(block.words.shape[1]), axis=1), block.k)
+        rows = xp.take(block, self._rows_from(block.shape[0]), axis=0)
+        return self.order_then_none[rows] if ids else rows     # (-1, unreached, indexes the last)
+
+    def _rows_from(self, rows):
+        """Row r of the put-back block is the twin's row ``new[r]`` (r < n), else r (padding)."""
+        if self.rows_from is None or self.rows_from.shape[0] != rows:
+            n = self.new.shape[0]
+            self.rows_from = self.matrix.backend.asarray(np.concatenate([self.new, np.arange(n, rows)]))
+        return self.rows_from
 
 
 def degree_twin(A, searches: int, *, parents: bool) -> DegreeTwin | None:
@@ -124,6 +120,5 @@ def _made(A) -> DegreeTwin:
     order = np.asarray(sort_by_degree(A), dtype=np.int64)
     new = inverse_permutation(order)
     B = A.permuted(order)
-    here = A.backend.asarray
-    after_none = np.concatenate([[-1], order]).astype(np.int32)
-    return DegreeTwin(B, order, new, here(new), here(after_none), time.perf_counter() - started)
+    then_none = A.backend.asarray(np.concatenate([order, [-1]]).astype(np.int32))
+    return DegreeTwin(B, order, new, then_none, time.perf_counter() - started)
