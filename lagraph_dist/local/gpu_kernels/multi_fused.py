@@ -98,11 +98,12 @@ class MultiFusedKernels(KernelsBase):
     #: sources the same at 4 and 8, slower at 3; meshes within 2%
     MULTI_ALPHA = 4.0
 
-    #: engine.Kernels.MULTI_TWIN_AFTER. One H200, Kronecker 22, levels only, the batch on the
-    #: degree-ordered twin: 64 sources' levels 3.38-3.39 -> 2.92-2.94 ms, 512's 13.96-14.01 ->
-    #: 11.77-11.83 (benchmarks/probes/results/h200-hubs-first-cf2626a), 4-7 us a search, which
-    #: repays the twin's build after tens of thousands of searches
-    MULTI_TWIN_AFTER = 1 << 16
+    #: engine.Kernels.MULTI_TWIN_AFTER: never by itself, until a record shows the twin's batch
+    #: ahead once its rows are put back. One H200, Kronecker 22, levels only, on the twin: 64
+    #: sources' levels 3.31 -> 2.91 ms, but the call 3.58 -> 3.59, the put-back (fancy indexing
+    #: then) taking what the levels saved, and with parents 8.09 -> 12.66; the twin took 0.57 s
+    #: to make (h200-multi-source-abed227.json). The put-back is one take a block since a370a2c
+    MULTI_TWIN_AFTER = None
 
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
     #: thin graph, engine.thin_graph); tests and benchmarks compare them
