@@ -186,10 +186,11 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     def new_rule():
         return DirectionRule(direction, A.n, A.nvals, alpha, beta)
     most = batch_most(A, new_rule())
+    # (the twin first, where one is made: the batches are planned on the memory it leaves)
+    twin = degree_twin(A, int(sources.shape[0]), parents=bool(parents)) if multi_fusable(A, new_rule()) else None
     plan = _plan(A, int(sources.shape[0]), bool(levels), bool(parents),
                  most if batch_size is None else min(most, int(batch_size)))
     last_depth = A.n if depth_limit is None else int(depth_limit)
-    twin = degree_twin(A, int(sources.shape[0]), parents=bool(parents)) if multi_fusable(A, new_rule()) else None
     level_blocks, parent_blocks, runs, widths = [], [], [], []
     for start in range(0, sources.shape[0], plan.width):
         chunk = sources[start:start + plan.width]
