@@ -169,10 +169,9 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     every in-edge it is charged with; ``A.backend.kernels.MULTI_ALPHA``).
 
     It is the faster way to run many searches on graphs of short diameter (one H200, Kronecker
-    scale 22, levels only: 512 sources 15.8x the searches per second of separate ``ld.bfs``
-    calls in the record of 1129033, 64 sources 6.5x in e065a62's; 2 cores, Kronecker 18, 64
-    sources: 11.4x in the record of 8141a88, 10.7x in 553d4c7's, 9.7x in 7810898's on another
-    draw of the machine, 10.8x in 4a63f05's with the CPU's alpha 3). On a mesh, whose
+    scale 22, levels only: 512 sources 17.2x the searches per second of separate ``ld.bfs``
+    calls and 64 sources 8.4x in the record of abed227; 2 cores, Kronecker 18, 64 sources:
+    12.4x in the record of 5bfad2f, 8.8x to 11.4x in earlier ones on other draws of the machine). On a mesh, whose
     searches' waves rarely meet, the CPU runs a batch's searches one at a time, side by side on
     the cores (2 cores, 16 sources on the 15,606-vertex mesh 4elt: 1.2-1.8x the 16 calls;
     ``res.stats`` says ``searches``; ``ld.settings.multi_searches`` forces either way). docs/api.md's
