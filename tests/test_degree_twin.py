@@ -123,3 +123,21 @@ def test_never_and_bad_setting():
     with ld_settings.changed(multi_degree_order="sometimes"):
         with pytest.raises(ld.InvalidValue, match="multi_degree_order must be one of auto, always, never"):
             ld.bfs_multi(A, [0])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_reductions_read_the_twins_rows_as_they_are(backend):
+    """A reduction of levels over each search's vertices (closeness's, eccentricity's) reads the
+    twin's block without putting it back; reading the rows puts it back once."""
+    A = ld.kronecker(9, 16, seed=6, backend=backend)
+    sources = list(range(0, A.n, 5))[:70]
+    with ld_settings.changed(multi_degree_order="never"):
+        plain = ld.bfs_multi(A, sources, parents=False).levels
+    with ld_settings.changed(multi_degree_order="always"):
+        twin = ld.bfs_multi(A, sources, parents=False).levels
+    got = twin.reduce_rows("plus", "max", nvals=True)
+    assert all(block._in_order is None for block in twin.blocks)          # (not put back)
+    for mine, theirs in zip(got, plain.reduce_rows("plus", "max", nvals=True)):
+        np.testing.assert_array_equal(mine, theirs)
+    np.testing.assert_array_equal(twin.to_numpy(), plain.to_numpy())
+    assert all(block._in_order is not None for block in twin.blocks)

@@ -56,7 +56,8 @@ from lagraph_dist.local.backend import get_backend
 
 __all__ = ["repeat_masked_mxm", "fused_multi_search", "multi_fusable", "batch_most", "path_dependencies",
            "dependencies_fusable", "dependencies_batch", "MAX_WIDTH", "FrontierMatrix", "VisitedMatrix", "DenseRows", "LevelCounts",
-           "sources_frontier", "masked_vxm", "full_mask", "block_rows", "block_on_host"]
+           "sources_frontier", "masked_vxm", "full_mask", "block_rows", "block_on_host", "RowsElsewhere",
+           "in_graph_order"]
 
 #: Searches a frontier matrix holds at most: the bits of one word.
 MAX_WIDTH = 64
@@ -165,6 +166,32 @@ def _gather_blocks(local, n, grid, backend):
     return out
 
 
+class RowsElsewhere:
+    """A batch's block whose rows are in another vertex order (a degree-ordered twin's:
+    ``algorithms/degree_twin.py``). ``in_order()`` gives it in the graph's order, put back once,
+    when something first reads its rows; a reduction of each search's values over the vertices,
+    which does not depend on their order, reads ``block`` as it is where ``order_free`` (levels,
+    not vertex ids), and so never pays for the put-back."""
+
+    def __init__(self, block, put_back, order_free):
+        self.block, self._put_back, self.order_free = block, put_back, order_free
+        self._in_order = None
+
+    @property
+    def shape(self):
+        return self.block.shape
+
+    def in_order(self):
+        if self._in_order is None:
+            self._in_order = self._put_back(self.block)
+        return self._in_order
+
+
+def in_graph_order(block):
+    """A batch's block with its rows in the graph's order (:class:`RowsElsewhere` put back)."""
+    return block.in_order() if isinstance(block, RowsElsewhere) else block
+
+
 def _in_host_memory(block) -> bool:
     """Whether a batch's block (a table, or :class:`LevelPlanes`) is held in host memory."""
     return isinstance(block.words if isinstance(block, LevelPlanes) else block, np.ndarray)
@@ -243,14 +270,15 @@ class DenseRows:
         """Collective: the dense (k, n) int64 array on every rank."""
         if not self.blocks:
             return np.zeros((0, self.n), dtype=np.int64)
-        return np.concatenate([self._gathered(block).T for block in self.blocks]).astype(np.int64, copy=False)
+        return np.concatenate([self._gathered(in_graph_order(block)).T
+                               for block in self.blocks]).astype(np.int64, copy=False)
 
     def row(self, i) -> np.ndarray:
         """Collective: row i as a dense (n,) int64 array on every rank (only its column of its
         batch is read and gathered)."""
         for block in self.blocks:
             if i < block.shape[1]:
-                column = block_column(block, i, self.backend)[:, None]
+                column = block_column(in_graph_order(block), i, self.backend)[:, None]
                 return _gather_blocks(column, self.n, self.grid, self.backend)[:, 0].astype(np.int64)
             i -= block.shape[1]
         raise IndexError(f"row index out of range for {self.shape[0]} rows")
@@ -262,7 +290,7 @@ class DenseRows:
         """Each batch's block as a (block_len, width) int32 table where it lives, one at a time
         (a block of planes made into rows as it is reached)."""
         for block in self.blocks:
-            yield block_rows(block, self.backend)
+            yield block_rows(in_graph_order(block), self.backend)
 
     @collective("monoids", "nvals")
     def reduce_rows(self, *monoids, nvals=False) -> tuple:
@@ -287,7 +315,10 @@ class DenseRows:
 
     def _reduce_block(self, block, rows, kinds):
         """This rank's (k_batch,) int64 reductions of one batch's block over its first ``rows``
-        rows (the rest pad the block), one per monoid kind, then the entries' counts."""
+        rows (the rest pad the block), one per monoid kind, then the entries' counts. (A block
+        elsewhere whose values do not name vertices is read in its own order: on one process its
+        first ``rows`` rows are the vertices, in any order, and the rest padding in both.)"""
+        block = block.block if isinstance(block, RowsElsewhere) and block.order_free else in_graph_order(block)
         xp = np if _in_host_memory(block) else self.backend.xp
         width = block.shape[1]
         found = [xp.full(width, m.identity_of(np.int64), dtype=np.int64) for m in kinds]

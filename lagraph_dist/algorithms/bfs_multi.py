@@ -27,8 +27,8 @@ from lagraph_dist.core.direction import DEFAULT_BETA, DirectionRule
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue, OutOfHostMemory
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.algebra import memory
-from lagraph_dist.algebra.multi import (DenseRows, batch_most, block_on_host, fused_multi_search, multi_fusable,
-                                        repeat_masked_mxm, sources_frontier)
+from lagraph_dist.algebra.multi import (DenseRows, batch_most, block_on_host, fused_multi_search, in_graph_order,
+                                        multi_fusable, repeat_masked_mxm, sources_frontier)
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.algebra.levels import RepeatLimits
 from lagraph_dist.algorithms.degree_twin import degree_twin
@@ -125,11 +125,11 @@ def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host, twi
         searched, ids = (A, sources) if twin is None else (twin.matrix, twin.sources(sources))
         level_block, parent_block, levels_run = fused_multi_search(searched, ids, levels=levels, parents=parents,
                                                                    rule=rule, max_levels=last_depth)
-        if twin is not None:                 # (the rows back in A's order before anything reads them)
-            level_block, parent_block = twin.given_order(level_block, ids=False), twin.given_order(parent_block,
-                                                                                                   ids=True)
+        if twin is not None:                 # (put back in A's order where their rows are read)
+            level_block, parent_block = (twin.rows_elsewhere(level_block, ids=False),
+                                         twin.rows_elsewhere(parent_block, ids=True))
         if on_host:
-            level_block, parent_block = (None if b is None else block_on_host(b, A.backend)
+            level_block, parent_block = (None if b is None else block_on_host(in_graph_order(b), A.backend)
                                          for b in (level_block, parent_block))
     else:
         frontier, visited = sources_frontier(A, sources, levels=levels, parents=parents)

@@ -10,9 +10,11 @@ do the same.
 
 So :func:`degree_twin` gives, where ``settings.multi_degree_order`` asks for it, the matrix
 renumbered that way (``A.permuted``), made once and kept with ``A`` like its other derived forms;
-``bfs_multi`` runs a fused batch on it from the sources' new ids and :meth:`DegreeTwin.given_order`
-puts the batch's rows back in ``A``'s order (and its parents' ids back in ``A``'s ids) before
-anything reads them, so no caller sees the twin's ids. The twin costs a second copy of the graph
+``bfs_multi`` runs a fused batch on it from the sources' new ids, and :meth:`DegreeTwin.given_order`
+puts the batch's rows back in ``A``'s order (and its parents' ids back in ``A``'s ids) when its
+rows are first read (:class:`~lagraph_dist.algebra.multi.RowsElsewhere`), so no caller sees the
+twin's ids; a reduction of levels over each search's vertices (closeness, eccentricity) reads
+them as they are and never pays for the put-back. The twin costs a second copy of the graph
 and its build (a counting sort of the edges), which only many searches repay
 (docs/notes/gpu-multi-source.md, "The degree-ordered twin"): ``"auto"`` makes it once a graph's
 calls have asked for the kernel set's ``MULTI_TWIN_AFTER`` searches, levels only.
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lagraph_dist.algebra.matrix import inverse_permutation
+from lagraph_dist.algebra.multi import RowsElsewhere
 from lagraph_dist.algorithms.ordering import sort_by_degree
 from lagraph_dist.core.errors import InvalidValue, OutOfDeviceMemory, OutOfHostMemory
 from lagraph_dist.core.settings import settings
@@ -56,6 +59,12 @@ class DegreeTwin:
     def sources(self, sources: np.ndarray) -> np.ndarray:
         """The twin's ids of ``A``'s sources."""
         return self.new[sources]
+
+    def rows_elsewhere(self, block, *, ids: bool):
+        """A batch's block of the twin, to be put back (:meth:`given_order`) only where its rows
+        are read: a reduction of levels over each search's vertices reads it as it is."""
+        return None if block is None else RowsElsewhere(block, lambda b: self.given_order(b, ids=ids),
+                                                        order_free=not ids)
 
     def given_order(self, block, *, ids: bool):
         """A batch's block of the twin (a (rows, k) int32 array, :class:`LevelPlanes`, or None)
