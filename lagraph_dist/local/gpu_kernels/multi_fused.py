@@ -102,7 +102,8 @@ class MultiFusedKernels(KernelsBase):
     #: ahead once its rows are put back. One H200, Kronecker 22, levels only, on the twin: 64
     #: sources' levels 3.31 -> 2.91 ms, but the call 3.58 -> 3.59, the put-back (fancy indexing
     #: then) taking what the levels saved, and with parents 8.09 -> 12.66; the twin took 0.57 s
-    #: to make (h200-multi-source-abed227.json). The put-back is one take a block since a370a2c
+    #: to make (h200-multi-source-abed227.json). The put-back is one take a block since a370a2c,
+    #: made where the rows are first read since 89626d6
     MULTI_TWIN_AFTER = None
 
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
