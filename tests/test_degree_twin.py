@@ -141,3 +141,22 @@ def test_reductions_read_the_twins_rows_as_they_are(backend):
         np.testing.assert_array_equal(mine, theirs)
     np.testing.assert_array_equal(twin.to_numpy(), plain.to_numpy())
     assert all(block._in_order is not None for block in twin.blocks)
+
+
+def test_auto_leaves_a_twin_that_does_not_fit(monkeypatch):
+    """Where the twin does not fit, "auto" runs the batches on the graph as given and does not
+    try again; "always" raises the memory error."""
+    A = ld.kronecker(8, 8, seed=3, backend="cpu")
+    monkeypatch.setattr(A.backend.kernels, "MULTI_TWIN_AFTER", 1)
+    tries = []
+
+    def no_room(*args, **kwargs):
+        tries.append(1)
+        raise ld.OutOfHostMemory("no room for the renumbered graph (test)")
+    monkeypatch.setattr(ld.Matrix, "permuted", no_room)
+    for _ in range(2):
+        assert _orders(ld.bfs_multi(A, [0, 1, 2], parents=False)) == {"as given"}
+    assert tries == [1]
+    with ld_settings.changed(multi_degree_order="always"):
+        with pytest.raises(ld.OutOfHostMemory, match="no room for the renumbered graph"):
+            ld.bfs_multi(A, [0])

@@ -40,6 +40,7 @@ DEGREE_ORDERS = ("auto", "always", "never")
 
 _TWIN = "degree twin"          # the key of the twin in the matrix's cache
 _ASKED = "multi searches asked"
+_REFUSED = "degree twin refused"      # "auto" found no room for it: not tried again
 
 
 @dataclass
@@ -104,13 +105,13 @@ def degree_twin(A, searches: int, *, parents: bool) -> DegreeTwin | None:
     A._cache[_ASKED] = asked
     if _TWIN in A._cache:
         return A._cache[_TWIN]
-    if mode == "always":
+    if mode == "always":                # (asked for: a twin that does not fit raises, saying so)
         A._cache[_TWIN] = _made(A)
-    elif _pays(A, asked, parents):
+    elif not A._cache.get(_REFUSED) and _pays(A, asked, parents):
         try:
             A._cache[_TWIN] = _made(A)
         except (OutOfDeviceMemory, OutOfHostMemory):     # (refused before allocating: the batches run on A, as before)
-            A._cache[_TWIN] = None
+            A._cache[_REFUSED] = True
     return A._cache.get(_TWIN)
 
 
