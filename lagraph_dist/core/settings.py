@@ -40,8 +40,9 @@ class Settings:
     multi_searches: str = "auto"
     #: ``bfs_multi`` on one process (``algorithms/degree_twin.py``): "auto" runs its fused
     #: batches on the graph's degree-ordered twin (renumbered hubs first, made once and kept:
-    #: a second copy of the graph) once the graph's calls have asked for ``TWIN_AFTER_SEARCHES``
-    #: searches, unless the graph is thin; "always" and "never" force either (a benchmark's
+    #: a second copy of the graph) once the graph's levels-only calls have asked for the kernel
+    #: set's ``MULTI_TWIN_AFTER`` searches (None, never, on both today), unless the graph is
+    #: thin or the twin does not fit; "always" and "never" force either (a benchmark's
     #: comparison). The results are in the graph's own ids either way; ``res.stats`` says which
     #: ``order`` ran.
     multi_degree_order: str = "auto"
