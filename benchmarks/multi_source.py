@@ -77,7 +77,7 @@ def batch_run(A, graph, sources, parents, hops, args):
             "separate_seconds": single_seconds, "batch_searches_per_second": k / batch_median,
             "separate_searches_per_second": k / single_median, "ratio_to_separate": single_median / batch_median,
             "levels_equal_separate": True, "parents_validated_rows": validated,
-            "orders": batch.stats} | batch_levels(batch.stats)
+            "vertex_order": sorted({level.get("order") for level in batch.stats})} | batch_levels(batch.stats)
 
 
 def batch_levels(stats):
@@ -103,8 +103,7 @@ def batch_runs(A, graph, args, on_run):
             twin = kept_twin(A)
             run.update(scipy_sources=len(peer), scipy_seconds=scipy_seconds, scipy_searches_per_second=scipy_rate,
                        ratio_to_scipy=None if scipy_rate is None else run["batch_searches_per_second"] / scipy_rate,
-                       degree_order=order, vertex_order=sorted({s.get("order") for s in run.pop("orders")}),
-                       twin_build_seconds=None if twin is None else twin.build_seconds)
+                       degree_order=order, twin_build_seconds=None if twin is None else twin.build_seconds)
             on_run("runs", run)            # written as measured: a later failure or timeout keeps it
             say(A, f"  k={k} {order} {'with parents' if parents else 'levels only'}: batch "
                    f"{1e3 * np.median(run['batch_seconds']):.2f} ms ({run['batch_searches_per_second']:,.0f}/s), "

@@ -186,6 +186,11 @@ class RowsElsewhere:
             self._in_order = self._put_back(self.block)
         return self._in_order
 
+    def for_reduction(self):
+        """The block a reduction over each search's vertices reads: as it is where its values
+        do not name vertices, else put back."""
+        return self.block if self.order_free else self.in_order()
+
 
 def in_graph_order(block):
     """A batch's block with its rows in the graph's order (:class:`RowsElsewhere` put back)."""
@@ -318,7 +323,7 @@ class DenseRows:
         rows (the rest pad the block), one per monoid kind, then the entries' counts. (A block
         elsewhere whose values do not name vertices is read in its own order: on one process its
         first ``rows`` rows are the vertices, in any order, and the rest padding in both.)"""
-        block = block.block if isinstance(block, RowsElsewhere) and block.order_free else in_graph_order(block)
+        block = block.for_reduction() if isinstance(block, RowsElsewhere) else block
         xp = np if _in_host_memory(block) else self.backend.xp
         width = block.shape[1]
         found = [xp.full(width, m.identity_of(np.int64), dtype=np.int64) for m in kinds]

@@ -74,9 +74,9 @@ from lagraph_dist.local.parts import LocalCSR
 #: the other twenty choose alike (docs/notes/cpu-kernels.md).
 MULTI_ALPHA = 3.0
 #: engine.Kernels.MULTI_TWIN_AFTER: never by itself. On 2 cores, Kronecker 18, 64 sources, levels
-#: only, the batch on the degree-ordered twin takes 15.2-16.2 ms against 19.8-25.0, but the
-#: host's gather of its planes back into the graph's order takes 3.8-4.9 (a random gather of
-#: 1 M words), and of a parents table 20 ms and more
+#: only, a call on the degree-ordered twin takes 16.4-16.7 ms against 20.8 (its rows put back
+#: where they are read), but closeness from 4,096 sources is level (2.84-3.02 s as given,
+#: 2.89-2.96 on the twin: its time is the planes' decoding and the reductions)
 MULTI_TWIN_AFTER = None
 
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
