@@ -192,7 +192,7 @@ def frontier_out_edges(q, degrees):
 
 
 def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: RepeatLimits, rule=None,
-                      source=None):
+                      source=None, frontier=True):
     """Collective. The BFS level engine: repeats, from ``d = depth``, until ``limits`` stop it::
 
         q = vxm(q, A, semiring, mask=visited, complement=True)   # q<!visited.S, replace> = q' A
@@ -201,7 +201,8 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
         d += 1
 
     and returns ``(q, records)``: the last result (already assigned) and a
-    :class:`LevelRecord` a level. ``semiring`` is ``any_pair`` or ``any_secondi``. ``rule``
+    :class:`LevelRecord` a level; with ``frontier=False`` q may be None (a caller that reads only
+    ``visited`` and ``depths``: a fused run then makes no vector of what it left). ``semiring`` is ``any_pair`` or ``any_secondi``. ``rule``
     (a :class:`lagraph_dist.core.direction.DirectionRule`, updated as it goes; default: push only)
     picks how each product is computed: top-down from the list of ``q`` or bottom-up as
     ``mxv(A.T, q)`` over the unvisited vertices (the same result, by any's choice of parent);
@@ -230,11 +231,40 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     rule = rule or DirectionRule("push", A.n, A.nvals)
     fusable = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and visited.encoding == "bitmap"
                and (depths is None or depths.encoding == "bitmap") and _fused_run_honours(A.backend.kernels, rule))
-    engine = _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable, source)
     if limits.target is not None and (source == limits.target if q is None else q.nvals and holds(q, limits.target)):
+        engine = _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable, source)
         engine.start()
         return engine.q, LevelRecords()
-    return engine.run()
+    if fusable and source is not None and limits.max_levels > 0:
+        return _from_source_fused(A, semiring, visited, depths, depth, limits, rule, source, frontier)
+    return _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable, source).run()
+
+
+def _from_source_fused(A, semiring, visited, depths, depth, limits, rule, source, frontier):
+    """A fused search from ``source``: its first run straight from here (a whole search on the
+    CPU, whose runs have no cap, and any search of fewer levels than the GPU's report holds),
+    the engine's loop only where that run stopped at its cap with levels left: a small graph's
+    search costs its one compiled call and little Python around it."""
+    q, run, reason = _fused_levels(None, A, semiring, visited, depths, depth, _run_limits(A, limits, 0), rule,
+                                   source, frontier=frontier or limits.max_levels > _fused_level_cap(A.backend.kernels))
+    records = LevelRecords()
+    records.add_fused(run)
+    if reason == STOP_LEVELS and len(records) < limits.max_levels:
+        engine = _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, True)
+        engine.records = records
+        return engine.run()
+    trace.note_levels(_VectorLevels.traced_as, records)
+    return q, records
+
+
+def _run_limits(A, limits, levels_run):
+    """The limits of a fused run on ``A`` after ``levels_run`` levels of a search under
+    ``limits``: as many levels as are left and the run may take, and no None (the compiled runs
+    take integers)."""
+    return RepeatLimits(
+        max_levels=min(_fused_level_cap(A.backend.kernels), limits.max_levels - levels_run),
+        max_nvals=A.n if limits.max_nvals is None else limits.max_nvals,
+        max_edges=_NO_CAP if limits.max_edges is None else limits.max_edges, target=limits.target)
 
 
 class LevelEngine(abc.ABC):
@@ -348,13 +378,9 @@ class _VectorLevels(LevelEngine):
     def fused_run(self):
         """Levels inside the backend's composite, until it stops (empty, at the target, past
         max_nvals, before a push past max_edges) or its run of levels ends."""
-        limits = self.limits
-        run_limits = RepeatLimits(
-            max_levels=min(_fused_level_cap(self.A.backend.kernels), limits.max_levels - len(self.records)),
-            max_nvals=self.A.n if limits.max_nvals is None else limits.max_nvals,
-            max_edges=_NO_CAP if limits.max_edges is None else limits.max_edges, target=limits.target)
-        q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths,
-                                       self.next_depth(), run_limits, self.rule, self.source)
+        q, run, reason = _fused_levels(self.q, self.A, self.semiring, self.visited, self.depths, self.next_depth(),
+                                       _run_limits(self.A, self.limits, len(self.records)),
+                                       self.rule, self.source)
         self.source = None
         self.records.add_fused(run)
         self.q = q
@@ -374,10 +400,11 @@ def holds(q, vertex):
     return bool(q.grid.allreduce(int(mine), op="MAX"))
 
 
-def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=None):
+def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=None, frontier=True):
     """One run of the backend's fused search from ``q``, or from vertex ``source`` (the search's
     start, which the run makes): (the frontier after it, its levels (a :class:`FusedRun`), why
-    it stopped: a STOP_* reason of the kernels)."""
+    it stopped: a STOP_* reason of the kernels). With ``frontier=False`` no frontier is made
+    (None in its place): a caller whose search cannot go on after the run."""
     backend = A.backend
     reads, launches = backend.device_reads, backend.kernel_launches
     out_csr = A.block.by_col
@@ -385,14 +412,14 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     space = A._cache.get("fused_workspace")
     if space is None:
         space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
-    degrees = A.out_degree()
     ended = []       # a run's usual end, no frontier left, made while its kernel runs (on a GPU)
     raw, ids, edges, reason = backend.kernels.bfs_fused(
         out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
         None if depths is None else depths.part.values, depth, None if q is None else q.to_list().part.ids,
         semiring.multiply.positional, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
         -1 if limits.target is None else int(limits.target), workspace=space, source=source,
-        while_running=lambda: ended.append(_frontier_left(A, visited, degrees, backend.xp.empty(0, np.int32), 0)))
+        while_running=(lambda: ended.append(_frontier_left(A, visited, A.out_degree(), backend.xp.empty(0, np.int32),
+                                                           0))) if frontier else None)
     run = FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
                     backend.kernel_launches - launches)
     added = raw.discovered                        # (both backends' runs are FusedRecords)
@@ -404,9 +431,11 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
         visited.facts.grew(added)
     if depths is not None:
         depths.part.changed_in_place(backend)
+    if not frontier:
+        return None, run, reason
     if ended and ids.shape[0] == 0 and edges == 0:
         return ended[0], run, reason
-    return _frontier_left(A, visited, degrees, ids, int(edges)), run, reason
+    return _frontier_left(A, visited, A.out_degree(), ids, int(edges)), run, reason
 
 
 def _frontier_left(A, visited, degrees, ids, edges):

@@ -112,7 +112,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
     limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
     _, levels_run = repeat_masked_vxm(None, A, semiring, visited, depths=depths, depth=1,
-                                      limits=limits, rule=rule, source=source)
+                                      limits=limits, rule=rule, source=source, frontier=False)
 
     def stats():             # collective on several ranks: made here; on one, when first read
         records = [r.as_dict(depth) for depth, r in enumerate(levels_run, start=1)]

@@ -923,16 +923,29 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
          state, max_frontier, max_edges, max_levels, target, space):
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
     start at that vertex, which it makes."""
+    blocks, thin, buffers = _frame(out_csr, in_csr, space)
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
     records, seconds, spans, discovered, cur, count, edges, reason = _search(
-        out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr),
-        words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
-        int(source), *space["queues"], space["sources"], space["bits"], space["spans"], int(mode),
-        float(rule.alpha), float(rule.beta), float(rule.n), state, int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
-        float(seconds_per_tick() or 1.0), thin_edges(out_csr))
+        *blocks, words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
+        int(source), *buffers, int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
+        int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
+        float(seconds_per_tick() or 1.0), thin)
     made = FusedRecords(records, seconds, discovered) if spans.shape[0] == 0 else _RunRecords(
         records, seconds, discovered, spans)
-    return made, space["queues"][cur][:count].copy(), int(edges), int(reason)
+    return made, space["queues"][cur][:count].copy() if count else _NO_IDS, int(edges), int(reason)
+
+
+def _frame(out_csr, in_csr, space):
+    """The arguments of :func:`_search` that the blocks and the workspace fix, worked out once a
+    pair of blocks (push, pull) and kept in the workspace: (the blocks' arrays, the thin
+    levels' out-edges, the workspace's buffers)."""
+    frames = space.setdefault("frames", {})
+    frame = frames.get((id(out_csr), id(in_csr)))
+    if frame is None:
+        blocks = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
+        buffers = (*space["queues"], space["sources"], space["bits"], space["spans"])
+        frame = frames[id(out_csr), id(in_csr)] = (blocks, thin_edges(out_csr), buffers, (out_csr, in_csr))
+    return frame[:3]
 
 
 class _RunRecords(LazyRecords):
