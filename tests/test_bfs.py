@@ -306,17 +306,18 @@ def test_auto_switches_to_pull_on_kronecker(backend):
 
 # -- levels only, parents only; the compiled search's wide levels -----------------------------
 def test_levels_only_and_parents_only_ask_the_fused_run_for_their_own_work(monkeypatch):
-    """A levels-only search hands the fused run no parents to write (a pair product, True for
-    all at once) and a parents-only one no depths; both results are the full search's."""
+    """A levels-only search asks the kernel set's one call for no parents to write (a pair
+    product, True for all at once) and a parents-only one for no depths; both results are the
+    full search's."""
     from lagraph_dist.local import cpu_kernels
     asked = []
-    original = cpu_kernels.bfs_fused
+    original = cpu_kernels.bfs_from
 
-    def spy(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional, *rest, **kw):
-        asked.append((positional, parents.dtype, depths is not None))
-        return original(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, positional,
-                        *rest, **kw)
-    monkeypatch.setattr(cpu_kernels, "bfs_fused", spy)
+    def spy(*args, positional, depths, **kw):
+        made = original(*args, positional=positional, depths=depths, **kw)
+        asked.append((positional, made[1].dtype, made[3] is not None))
+        return made
+    monkeypatch.setattr(cpu_kernels, "bfs_from", spy)
     nx = pytest.importorskip("networkx")
     G = nx.gnm_random_graph(300, 900, seed=3, directed=True)
     A = ld.Matrix.from_networkx(G, backend="cpu")
@@ -367,3 +368,34 @@ def test_wide_levels_give_the_one_thread_result(kron16, direction):
         numba.set_num_threads(before)
     np.testing.assert_array_equal(alone.parents.to_numpy(), res.parents.to_numpy())
     np.testing.assert_array_equal(alone.levels.to_numpy(), expected)
+
+
+# -- the kernel set's one call against the level engine ----------------------------------------
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=edge_graphs())
+def test_one_call_search_is_the_engines_search(graph):
+    """``ld.bfs`` on one process runs the CPU set's ``bfs_from`` (levels.search_from); the level
+    engine's fused runs, on outputs made beforehand, give the same levels, parents and level
+    records, with every output choice, direction, depth limit and target."""
+    from lagraph_dist.algebra import levels as engine_levels
+    src, dst, n, symmetrize, source = graph
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="cpu")
+    target = (source * 7 + 3) % n
+    for direction in DIRECTIONS:
+        for depth_limit, goal in ((None, None), (2, None), (None, target)):
+            for levels, parents in OUTPUTS:
+                kwargs = dict(levels=levels, parents=parents, direction=direction, depth_limit=depth_limit,
+                              target=goal)
+                one_call = ld.bfs(A, source, **kwargs)
+                with pytest.MonkeyPatch.context() as m:
+                    m.setattr(engine_levels, "_searches_from_source", lambda kernels: False)
+                    by_engine = ld.bfs(A, source, **kwargs)
+                for name in ("levels", "parents"):
+                    mine, theirs = getattr(one_call, name), getattr(by_engine, name)
+                    assert (mine is None) == (theirs is None)
+                    if mine is not None:
+                        np.testing.assert_array_equal(mine.to_numpy(), theirs.to_numpy())
+                        assert mine.nvals == theirs.nvals
+                figures = ("level", "direction", "frontier", "discovered", "edges_examined", "fused")
+                assert ([[r[k] for k in figures] for r in one_call.stats]
+                        == [[r[k] for k in figures] for r in by_engine.stats])

@@ -29,8 +29,9 @@ from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK, level_record
+from lagraph_dist.local.engine import SearchFromSource
 
-__all__ = ["repeat_masked_vxm", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
+__all__ = ["repeat_masked_vxm", "search_from", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
 
 
@@ -240,6 +241,58 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
     return _VectorLevels(q, A, semiring, visited, depths, depth, limits, rule, fusable, source).run()
 
 
+def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule) -> tuple:
+    """Collective. The search from vertex ``source`` of :func:`repeat_masked_vxm` (``depth=1``:
+    the source at depth 0) into outputs made here: (visited, depths (None unless ``depths``),
+    the LevelRecords). ``semiring`` is ``any_secondi`` (visited holds the parents) or
+    ``any_pair`` (True). On one process with a kernel set that runs a whole search in one call
+    (:class:`~lagraph_dist.local.engine.SearchFromSource`) and a stock ``rule``, the search is
+    that call and its outputs are the arrays it made: no engine, no vectors made beforehand,
+    no frontier left; elsewhere it is :func:`repeat_masked_vxm` on unwritten bitmaps."""
+    source = check_vertex(source, A.n, "source")
+    kernels = A.backend.kernels
+    if (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and not rule.replaced and limits.max_levels > 0
+            and limits.target != source and _searches_from_source(kernels)):
+        return _one_call_search(A, source, semiring, depths, limits, rule)
+    dtypes = [np.int64 if semiring.multiply.positional else bool] + ([np.int64] if depths else [])
+    visited, *kept = Vector._unset(A.n, dtypes, grid=A.grid, backend=A.backend, layout=A.layout)
+    _, records = repeat_masked_vxm(None, A, semiring, visited, depths=kept[0] if depths else None, depth=1,
+                                   limits=limits, rule=rule, source=source, frontier=False)
+    return visited, kept[0] if depths else None, records
+
+
+@functools.cache
+def _searches_from_source(kernels) -> bool:
+    return isinstance(kernels, SearchFromSource)
+
+
+def _one_call_search(A, source, semiring, depths, limits, rule):
+    """:func:`search_from` as the kernel set's one call (``bfs_from``)."""
+    backend, layout = A.backend, A.layout
+    reads, launches = backend.device_reads, backend.kernel_launches
+    block = A.block
+    limits = _run_limits(A, limits, 0)
+    words, values, depth_words, levels, raw, _ = backend.kernels.bfs_from(
+        block.by_col, block.by_col if rule.mode == "push" else block.by_row, source, layout.block_len,
+        positional=semiring.multiply.positional, depths=depths, rule=rule, max_frontier=limits.max_nvals,
+        max_edges=limits.max_edges, max_levels=limits.max_levels, target=-1 if limits.target is None else limits.target,
+        workspace=_fused_workspace(A))
+    found = 1 + raw.discovered                    # the source, then what the levels found
+    visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
+                                layout=layout)
+    visited.facts.started(found)
+    kept = None
+    if depths:
+        part = LocalPart("bitmap", layout.block_len, None, levels, words=depth_words)
+        part.changed_in_place(backend)
+        kept = Vector._from_part(A.n, A.grid, backend, part, layout=layout)
+    records = LevelRecords()
+    records.add_fused(FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
+                               backend.kernel_launches - launches))
+    trace.note_levels(_VectorLevels.traced_as, records)
+    return visited, kept, records
+
+
 def _from_source_fused(A, semiring, visited, depths, depth, limits, rule, source, frontier):
     """A fused search from ``source``: its first run straight from here (a whole search on the
     CPU, whose runs have no cap, and any search of fewer levels than the GPU's report holds),
@@ -409,9 +462,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     reads, launches = backend.device_reads, backend.kernel_launches
     out_csr = A.block.by_col
     in_csr = out_csr if rule.mode == "push" else A.block.by_row     # pull reads in-edges
-    space = A._cache.get("fused_workspace")
-    if space is None:
-        space = A._cache["fused_workspace"] = backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
+    space = _fused_workspace(A)
     ended = []       # a run's usual end, no frontier left, made while its kernel runs (on a GPU)
     raw, ids, edges, reason = backend.kernels.bfs_fused(
         out_csr, in_csr, visited.part.words, visited.part.values, None if depths is None else depths.part.words,
@@ -436,6 +487,15 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     if ended and ids.shape[0] == 0 and edges == 0:
         return ended[0], run, reason
     return _frontier_left(A, visited, A.out_degree(), ids, int(edges)), run, reason
+
+
+def _fused_workspace(A):
+    """The buffers of A's fused searches, made once and kept with A."""
+    space = A._cache.get("fused_workspace")
+    if space is None:
+        out_csr = A.block.by_col
+        space = A._cache["fused_workspace"] = A.backend.kernels.fused_workspace(out_csr.nmajor, out_csr.nnz)
+    return space
 
 
 def _frontier_left(A, visited, degrees, ids, edges):

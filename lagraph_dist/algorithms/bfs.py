@@ -21,7 +21,7 @@ from lagraph_dist.core.checks import check_search_options, check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
-from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm
+from lagraph_dist.algebra.levels import RepeatLimits, search_from
 from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector
@@ -99,20 +99,16 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     A = as_matrix(A, what="bfs")     # scipy, cupyx, graphblas or networkx: converted once
     source = A.grid.agree(_check_arguments, A, source, levels, parents, direction, alpha, beta,
                           depth_limit, target)
-    grid, backend = A.grid, A.backend
+    grid = A.grid
     if direction != "push":
         A.T.prepare_pull()           # built (or refused) before the search, on every rank
     semiring = any_secondi if parents else any_pair
-    # visited (the parents when asked for) and depths grow in place: bitmaps take each
-    # level's discoveries in time proportional to them; the search's start at the source
-    # writes them (on one GPU, inside the fused kernel: no launch or list of its own)
-    dtypes = [np.int64 if parents else bool] + ([np.int64] if levels else [])
-    visited, *depths = Vector._unset(A.n, dtypes, grid=grid, backend=backend, layout=A.layout)
-    depths = depths[0] if levels else None
+    # visited (the parents when asked for) and depths are bitmaps that grow in place, each
+    # level's discoveries in time proportional to them; the search makes them and its start
+    # (on one GPU inside the fused kernel, on the host's kernels in their one call)
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
     limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
-    _, levels_run = repeat_masked_vxm(None, A, semiring, visited, depths=depths, depth=1,
-                                      limits=limits, rule=rule, source=source, frontier=False)
+    visited, depths, levels_run = search_from(A, source, semiring, depths=levels, limits=limits, rule=rule)
 
     def stats():             # collective on several ranks: made here; on one, when first read
         records = [r.as_dict(depth) for depth, r in enumerate(levels_run, start=1)]

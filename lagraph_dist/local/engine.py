@@ -387,8 +387,23 @@ class ComponentLabels(Protocol):
         the in-edges of a directed graph; None for a symmetric one)."""
 
 
+@runtime_checkable
+class SearchFromSource(Protocol):
+    """An optional member of a kernel set: a whole single search from a source in one call that
+    also makes its outputs (``lagraph_dist.algebra.levels.search_from`` asks for it on one
+    process, for a stock rule: a small graph's search costs little more than its levels; a
+    kernel set without it runs the level engine's fused runs). The CPU set has it."""
+
+    def bfs_from(self, out_csr, in_csr, source: int, length: int, *, positional: bool, depths: bool, rule,
+                 max_frontier: int, max_edges: int, max_levels: int, target: int, workspace):
+        """:meth:`Kernels.bfs_fused`'s search from ``source`` into outputs of ``length`` slots it
+        makes: (visited words, values (int64 parents, or bool), depth words and int64 depths
+        (None, None without ``depths``), the levels' FusedRecords, the STOP_* reason); ``rule``'s
+        state updated."""
+
+
 #: the optional members (each a Protocol of its own) a kernel set may have
-OPTIONAL_KERNELS = (PathDependencies, ComponentLabels)
+OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, SearchFromSource)
 
 
 class DeviceKernels(Kernels, Protocol):

@@ -930,9 +930,43 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
         int(source), *buffers, int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
         int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
         float(seconds_per_tick() or 1.0), thin)
-    made = FusedRecords(records, seconds, discovered) if spans.shape[0] == 0 else _RunRecords(
-        records, seconds, discovered, spans)
-    return made, space["queues"][cur][:count].copy() if count else _NO_IDS, int(edges), int(reason)
+    return (_run_records(records, seconds, discovered, spans), space["queues"][cur][:count].copy() if count else _NO_IDS,
+            int(edges), int(reason))
+
+
+def _run_records(records, seconds, discovered, spans):
+    """A run's records as :func:`_search` returned them: lazy rows where it kept spans."""
+    if spans.shape[0] == 0:
+        return FusedRecords(records, seconds, discovered)
+    return _RunRecords(records, seconds, discovered, spans)
+
+
+def bfs_from(out_csr, in_csr, source, length, *, positional, depths, rule, max_frontier, max_edges, max_levels,
+             target, workspace):
+    """The search from ``source`` of :func:`bfs_fused` (a stock ``rule``), into outputs made
+    here, ``length`` slots (a multiple of 32): (visited words, values (parents, or True),
+    depth words and depths (None, None without ``depths``), the levels' records, why it
+    stopped). One compiled run, no frontier left to return: the whole of ``ld.bfs``'s search
+    on one process (the engine boundary's SearchFromSource)."""
+    nwords = length // 32
+    words, values = np.empty(nwords, np.uint32), np.empty(length, np.int64 if positional else np.bool_)
+    depth_words, levels = (np.empty(nwords, np.uint32), np.empty(length, np.int64)) if depths else (None, None)
+    state = _rule_state(rule)
+    records, _, _, reason = _run(out_csr, in_csr, words, values, depth_words, levels, 1, _NO_IDS, source, positional,
+                                 rule.code, rule, state, max_frontier, max_edges, max_levels, target, workspace)
+    _keep_rule_state(rule, state)
+    return words, values, depth_words, levels, records, reason
+
+
+def _rule_state(rule):
+    """A DirectionRule's state as the compiled runs take it, updated in place: [push, previous
+    frontier, unexplored edges]."""
+    return np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
+
+
+def _keep_rule_state(rule, state):
+    """The state a run left (:func:`_rule_state`) back in the rule."""
+    rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
 
 
 def _frame(out_csr, in_csr, space):
@@ -1029,10 +1063,10 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
                                   max_edges, max_levels, target, space)
     frontier, start = (_NO_IDS, source) if frontier_ids is None else (
         np.ascontiguousarray(frontier_ids, dtype=np.int32), -1)
-    state = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
+    state = _rule_state(rule)
     out = _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, start, positional,
                rule.code, rule, state, max_frontier, max_edges, max_levels, target, space)
-    rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
+    _keep_rule_state(rule, state)
     return out
 
 
