@@ -388,7 +388,7 @@ def test_one_call_search_is_the_engines_search(graph):
                               target=goal)
                 one_call = ld.bfs(A, source, **kwargs)
                 with pytest.MonkeyPatch.context() as m:
-                    m.setattr(engine_levels, "_searches_from_source", lambda kernels: False)
+                    m.setattr(engine_levels, "offers", lambda kernels, member: False)
                     by_engine = ld.bfs(A, source, **kwargs)
                 for name in ("levels", "parents"):
                     mine, theirs = getattr(one_call, name), getattr(by_engine, name)

@@ -15,7 +15,7 @@ from lagraph_dist.algebra import trace
 from lagraph_dist.algebra.levels import LevelRecord
 from lagraph_dist.algebra.products import orientation
 from lagraph_dist.algebra.vector import every_vertex
-from lagraph_dist.local.engine import ComponentLabels
+from lagraph_dist.local.engine import ComponentLabels, offers
 
 __all__ = ["labels_fusable", "component_labels"]
 
@@ -23,7 +23,7 @@ __all__ = ["labels_fusable", "component_labels"]
 def labels_fusable(A) -> bool:
     """Whether :func:`component_labels` runs on ``A``: one process, and a kernel set with the
     components' kernel."""
-    return A.grid.size == 1 and isinstance(A.backend.kernels, ComponentLabels)
+    return A.grid.size == 1 and offers(A.backend.kernels, ComponentLabels)
 
 
 def component_labels(A):

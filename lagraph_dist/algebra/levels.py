@@ -29,7 +29,7 @@ from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK, level_record
-from lagraph_dist.local.engine import SearchFromSource
+from lagraph_dist.local.engine import SearchFromSource, offers
 
 __all__ = ["repeat_masked_vxm", "search_from", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
@@ -252,18 +252,13 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
     source = check_vertex(source, A.n, "source")
     kernels = A.backend.kernels
     if (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and not rule.replaced and limits.max_levels > 0
-            and limits.target != source and _searches_from_source(kernels)):
+            and limits.target != source and offers(kernels, SearchFromSource)):
         return _one_call_search(A, source, semiring, depths, limits, rule)
     dtypes = [np.int64 if semiring.multiply.positional else bool] + ([np.int64] if depths else [])
     visited, *kept = Vector._unset(A.n, dtypes, grid=A.grid, backend=A.backend, layout=A.layout)
     _, records = repeat_masked_vxm(None, A, semiring, visited, depths=kept[0] if depths else None, depth=1,
                                    limits=limits, rule=rule, source=source, frontier=False)
     return visited, kept[0] if depths else None, records
-
-
-@functools.cache
-def _searches_from_source(kernels) -> bool:
-    return isinstance(kernels, SearchFromSource)
 
 
 def _one_call_search(A, source, semiring, depths, limits, rule):

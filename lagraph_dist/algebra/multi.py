@@ -43,7 +43,8 @@ from lagraph_dist.local.layout import MAX_OWNERS
 from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
-from lagraph_dist.local.engine import MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies
+from lagraph_dist.local.engine import (MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies,
+                                       offers)
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
@@ -527,7 +528,7 @@ def dependencies_fusable(A) -> bool:
     """Whether :func:`path_dependencies` runs on ``A``: one process, and a kernel set with the
     fused sweeps (both sets have them; on a grid betweenness runs its sweeps as products a
     source)."""
-    return A.grid.size == 1 and isinstance(A.backend.kernels, PathDependencies)
+    return A.grid.size == 1 and offers(A.backend.kernels, PathDependencies)
 
 
 def dependencies_batch(A) -> int:
