@@ -203,8 +203,9 @@ def repeat_masked_vxm(q, A, semiring, visited, *, depths=None, depth=1, limits: 
 
     and returns ``(q, records)``: the last result (already assigned) and a
     :class:`LevelRecord` a level; with ``frontier=False`` q may be None (a caller that reads only
-    ``visited`` and ``depths``: a fused run then makes no vector of what it left). ``semiring`` is ``any_pair`` or ``any_secondi``. ``rule``
-    (a :class:`lagraph_dist.core.direction.DirectionRule`, updated as it goes; default: push only)
+    ``visited`` and ``depths``: a fused run then makes no vector of what it left). ``semiring``
+    is ``any_pair`` or ``any_secondi``. ``rule`` (a
+    :class:`lagraph_dist.core.direction.DirectionRule`, updated as it goes; default: push only)
     picks how each product is computed: top-down from the list of ``q`` or bottom-up as
     ``mxv(A.T, q)`` over the unvisited vertices (the same result, by any's choice of parent);
     pull levels need ``A.T.prepare_pull()`` first.
@@ -265,13 +266,11 @@ def _one_call_search(A, source, semiring, depths, limits, rule):
     """:func:`search_from` as the kernel set's one call (``bfs_from``)."""
     backend, layout = A.backend, A.layout
     reads, launches = backend.device_reads, backend.kernel_launches
-    block = A.block
     limits = _run_limits(A, limits, 0)
     words, values, depth_words, levels, raw, _ = backend.kernels.bfs_from(
-        block.by_col, block.by_col if rule.mode == "push" else block.by_row, source, layout.block_len,
-        positional=semiring.multiply.positional, depths=depths, rule=rule, max_frontier=limits.max_nvals,
-        max_edges=limits.max_edges, max_levels=limits.max_levels, target=-1 if limits.target is None else limits.target,
-        workspace=_fused_workspace(A))
+        *_search_blocks(A, rule), source, layout.block_len, positional=semiring.multiply.positional, depths=depths,
+        rule=rule, max_frontier=limits.max_nvals, max_edges=limits.max_edges, max_levels=limits.max_levels,
+        target=-1 if limits.target is None else limits.target, workspace=_fused_workspace(A))
     found = 1 + raw.discovered                    # the source, then what the levels found
     visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
                                 layout=layout)
@@ -282,8 +281,7 @@ def _one_call_search(A, source, semiring, depths, limits, rule):
         part.changed_in_place(backend)
         kept = Vector._from_part(A.n, A.grid, backend, part, layout=layout)
     records = LevelRecords()
-    records.add_fused(FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
-                               backend.kernel_launches - launches))
+    records.add_fused(_counted_run(backend, raw, reads, launches))
     trace.note_levels(_VectorLevels.traced_as, records)
     return visited, kept, records
 
@@ -455,8 +453,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     (None in its place): a caller whose search cannot go on after the run."""
     backend = A.backend
     reads, launches = backend.device_reads, backend.kernel_launches
-    out_csr = A.block.by_col
-    in_csr = out_csr if rule.mode == "push" else A.block.by_row     # pull reads in-edges
+    out_csr, in_csr = _search_blocks(A, rule)
     space = _fused_workspace(A)
     ended = []       # a run's usual end, no frontier left, made while its kernel runs (on a GPU)
     raw, ids, edges, reason = backend.kernels.bfs_fused(
@@ -466,8 +463,7 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
         -1 if limits.target is None else int(limits.target), workspace=space, source=source,
         while_running=(lambda: ended.append(_frontier_left(A, visited, A.out_degree(), backend.xp.empty(0, np.int32),
                                                            0))) if frontier else None)
-    run = FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
-                    backend.kernel_launches - launches)
+    run = _counted_run(backend, raw, reads, launches)
     added = raw.discovered                        # (both backends' runs are FusedRecords)
     if source is not None:                        # the run made the start: the source, then what it found
         visited.part.started_in_place(1 + added)
@@ -482,6 +478,20 @@ def _fused_levels(q, A, semiring, visited, depths, depth, limits, rule, source=N
     if ended and ids.shape[0] == 0 and edges == 0:
         return ended[0], run, reason
     return _frontier_left(A, visited, A.out_degree(), ids, int(edges)), run, reason
+
+
+def _search_blocks(A, rule):
+    """(the out-edges' block, the block a pull level reads: its in-edges, or the out-edges again
+    where ``rule`` only pushes) of a fused search of A."""
+    out_csr = A.block.by_col
+    return out_csr, out_csr if rule.mode == "push" else A.block.by_row
+
+
+def _counted_run(backend, raw, reads, launches):
+    """A fused run's records as a FusedRun, with the device reads and kernel launches made since
+    the counts were ``reads`` and ``launches``."""
+    return FusedRun(raw, backend.kernels.FUSED_LEVEL_CLOCK, backend.device_reads - reads,
+                    backend.kernel_launches - launches)
 
 
 def _fused_workspace(A):
