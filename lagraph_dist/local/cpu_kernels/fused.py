@@ -930,8 +930,8 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
         int(source), *buffers, int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
         int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
         float(seconds_per_tick() or 1.0), thin)
-    return (_run_records(records, seconds, discovered, spans), space["queues"][cur][:count].copy() if count else _NO_IDS,
-            int(edges), int(reason))
+    left = space["queues"][cur][:count].copy() if count else _NO_IDS
+    return _run_records(records, seconds, discovered, spans), left, int(edges), int(reason)
 
 
 def _run_records(records, seconds, discovered, spans):
