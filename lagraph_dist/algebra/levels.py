@@ -252,14 +252,19 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
     no frontier left; elsewhere it is :func:`repeat_masked_vxm` on unwritten bitmaps."""
     source = check_vertex(source, A.n, "source")
     kernels = A.backend.kernels
-    if (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and not rule.replaced and limits.max_levels > 0
-            and limits.target != source and offers(kernels, SearchFromSource)):
+    fused = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and _fused_run_honours(kernels, rule)
+             and limits.max_levels > 0 and limits.target != source)
+    if fused and not rule.replaced and offers(kernels, SearchFromSource):
         return _one_call_search(A, source, semiring, depths, limits, rule)
     dtypes = [np.int64 if semiring.multiply.positional else bool] + ([np.int64] if depths else [])
     visited, *kept = Vector._unset(A.n, dtypes, grid=A.grid, backend=A.backend, layout=A.layout)
-    _, records = repeat_masked_vxm(None, A, semiring, visited, depths=kept[0] if depths else None, depth=1,
-                                   limits=limits, rule=rule, source=source, frontier=False)
-    return visited, kept[0] if depths else None, records
+    kept = kept[0] if depths else None
+    if fused:          # (the outputs made here fit: none of repeat_masked_vxm's checks is needed)
+        _, records = _from_source_fused(A, semiring, visited, kept, 1, limits, rule, source, False)
+    else:
+        _, records = repeat_masked_vxm(None, A, semiring, visited, depths=kept, depth=1, limits=limits, rule=rule,
+                                       source=source, frontier=False)
+    return visited, kept, records
 
 
 def _one_call_search(A, source, semiring, depths, limits, rule):
