@@ -249,7 +249,8 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
     ``any_pair`` (True). On one process with a kernel set that runs a whole search in one call
     (:class:`~lagraph_dist.local.engine.SearchFromSource`) and a stock ``rule``, the search is
     that call and its outputs are the arrays it made: no engine, no vectors made beforehand,
-    no frontier left; elsewhere it is :func:`repeat_masked_vxm` on unwritten bitmaps."""
+    no frontier left; on another fused backend its first fused run starts on unwritten bitmaps
+    made here; elsewhere it is :func:`repeat_masked_vxm` on them."""
     source = check_vertex(source, A.n, "source")
     kernels = A.backend.kernels
     fused = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and _fused_run_honours(kernels, rule)
