@@ -69,6 +69,20 @@ def test_an_optional_member_has_the_interface_parameters_where_a_set_has_it(prot
     assert having, f"no kernel set has {protocol.__name__}"
 
 
+def test_offers_answers_each_optional_member_as_isinstance_does_and_refuses_anything_else():
+    """``engine.offers`` (kept once a set) gives what a Protocol's isinstance gives for every
+    optional member, on the CPU set and on a set that lacks them; anything not an optional
+    member (a required Protocol, a plain class) is a TypeError, not False."""
+    lacking = type("NoOptionalMembers", (), {"FUSED_LEVEL_CLOCK": "host"})()     # (a set is hashable)
+    for member in engine.OPTIONAL_KERNELS:
+        assert engine.offers(cpu_kernels, member) is isinstance(cpu_kernels, member) is True
+        assert engine.offers(lacking, member) is False
+    assert engine.offers(cpu_kernels, engine.SearchFromSource) and not hasattr(GpuKernels, "bfs_from")
+    for other in (engine.Kernels, object):
+        with pytest.raises(TypeError, match="not an optional member"):
+            engine.offers(cpu_kernels, other)
+
+
 def test_both_sets_have_the_fused_sweeps():
     """Betweenness batches its sweeps on one process of either backend."""
     assert isinstance(cpu_kernels, engine.PathDependencies)
