@@ -42,6 +42,15 @@ class DirectionRule:
     def code(self) -> int:
         return DIRECTIONS.index(self.mode)
 
+    def state(self) -> tuple[int, int, int]:
+        """(push as 0 or 1, previous, unexplored): the state a compiled run takes and updates
+        (the CPU's runs in an int64 array of these three)."""
+        return int(self.push), self.previous, self.unexplored
+
+    def set_state(self, push, previous, unexplored) -> None:
+        """The state a run left (:meth:`state`'s three) back in the rule."""
+        self.push, self.previous, self.unexplored = bool(push), int(previous), int(unexplored)
+
     @property
     def replaced(self) -> bool:
         """True when ``choose`` is not this class's own (a subclass's, or one set on the

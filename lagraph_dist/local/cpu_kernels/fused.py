@@ -951,22 +951,11 @@ def bfs_from(out_csr, in_csr, source, length, *, positional, depths, rule, max_f
     nwords = length // 32
     words, values = np.empty(nwords, np.uint32), np.empty(length, np.int64 if positional else np.bool_)
     depth_words, levels = (np.empty(nwords, np.uint32), np.empty(length, np.int64)) if depths else (None, None)
-    state = _rule_state(rule)
+    state = np.array(rule.state(), np.int64)
     records, _, _, reason = _run(out_csr, in_csr, words, values, depth_words, levels, 1, _NO_IDS, source, positional,
                                  rule.code, rule, state, max_frontier, max_edges, max_levels, target, workspace)
-    _keep_rule_state(rule, state)
+    rule.set_state(*state.tolist())
     return words, values, depth_words, levels, records, reason
-
-
-def _rule_state(rule):
-    """A DirectionRule's state as the compiled runs take it, updated in place: [push, previous
-    frontier, unexplored edges]."""
-    return np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
-
-
-def _keep_rule_state(rule, state):
-    """The state a run left (:func:`_rule_state`) back in the rule."""
-    rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
 
 
 def _frame(out_csr, in_csr, space):
@@ -1063,10 +1052,10 @@ def bfs_fused(out_csr, in_csr, words, parents, depth_words, depths, first_depth,
                                   max_edges, max_levels, target, space)
     frontier, start = (_NO_IDS, source) if frontier_ids is None else (
         np.ascontiguousarray(frontier_ids, dtype=np.int32), -1)
-    state = _rule_state(rule)
+    state = np.array(rule.state(), np.int64)
     out = _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, frontier, start, positional,
                rule.code, rule, state, max_frontier, max_edges, max_levels, target, space)
-    _keep_rule_state(rule, state)
+    rule.set_state(*state.tolist())
     return out
 
 

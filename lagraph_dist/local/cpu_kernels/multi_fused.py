@@ -1310,7 +1310,7 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
                  and levels_as_planes(multi_fused_level_planes, out_csr.nnz, out_csr.nmajor))
     level_table = recycle.empty((rows, k), np.int32) if levels and not in_planes else _NO_TABLE  # (pages mapped)
     parent_table = recycle.empty((rows, k), np.int32) if parents else _NO_TABLE
-    start = np.array([int(rule.push), rule.previous, rule.unexplored], np.int64)
+    start = np.array(rule.state(), np.int64)
     state, max_levels = start.copy(), int(max(0, max_levels))
     rule_args = (int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n))
     threads, tick = numba.get_num_threads(), float(seconds_per_tick() or 1.0)
@@ -1334,7 +1334,7 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
         counts, seconds = _run_separately(out_csr, in_csr, sources, level_table, bool(levels), parent_table,
                                           bool(parents), rule_args, start, max_levels, threads, tick)
     if len(counts):
-        rule.push, rule.previous, rule.unexplored = bool(state[0]), int(state[1]), int(state[2])
+        rule.set_state(*state.tolist())
     setup, finish = (None, None) if apart else (float(ends[0]), float(ends[1]))
     if in_planes:
         level_table = LevelPlanes.of_run(planes, k, len(counts))

@@ -362,8 +362,8 @@ class FusedKernels(KernelsBase):
         function, blocks, cache, arguments, block_edges = self._launch_plan(space, out_csr, in_csr, mult, ctype)
         arguments.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
-            source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, rule.push,
-            rule.previous, rule.unexplored, max_frontier, max_edges, max_levels, block_edges, target,
+            source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, *rule.state(),
+            max_frontier, max_edges, max_levels, block_edges, target,
             report.records_at, report.whole_at, report.mirror.address, report.mirror_levels, cache > 0,
             depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
@@ -374,7 +374,7 @@ class FusedKernels(KernelsBase):
         head = self.read_mirrored(report.mirror)
         (levels, slot, count, edges, reason, push, previous, unexplored, started, cluster_levels,
          cluster_spills) = head[:FUSED_NSTATUS].tolist()
-        rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
+        rule.set_state(push, previous, unexplored)
         self.fused_cluster_counts["levels"] += cluster_levels
         self.fused_cluster_counts["spills"] += cluster_spills
         # (the mirror is read into again by the next run: the records keep copies)

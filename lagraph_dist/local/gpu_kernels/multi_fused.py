@@ -134,13 +134,13 @@ class MultiFusedKernels(KernelsBase):
         space = self._multi_fused_space(out_csr, in_csr, width)
         max_levels = max(int(max_levels), 0)
         if levels and self._multi_fused_planes(out_csr, space, max_levels):
-            state = (rule.push, rule.previous, rule.unexplored)
+            state = rule.state()
             capped = min(max_levels, (1 << _plane_bits(space)) - 1)
             run = self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "planes", parents, rule,
                                            capped)
             if not _deeper_than_run(run, capped, max_levels):
                 return run
-            rule.push, rule.previous, rule.unexplored = state
+            rule.set_state(*state)
             run = self._multi_fused_launch(out_csr, in_csr, sources, out_degree, space, rows, "rows", parents, rule,
                                            max_levels)
             self._plane_deeper(space, run.counts.shape[0])
@@ -193,7 +193,7 @@ class MultiFusedKernels(KernelsBase):
             _pointer(space["giant_ends"]),
             _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
             _pointer(report["counters"]), report["counter_rows"], rule.code, float(rule.alpha), float(rule.beta),
-            float(rule.n), int(rule.push), int(rule.previous), int(rule.unexplored), out_csr.nnz, max_levels,
+            float(rule.n), *rule.state(), out_csr.nnz, max_levels,
             _pointer(report["device"]), report["mirror"].address, MULTI_FUSED_RECORDS_READ, kept,
             _pointer(planes_out), plane_bits, _pointer(space["done"]), _pointer(space["skip_rows"]))
         self.launch_cooperative(function, self._multi_fused_blocks(function, build), MULTI_FUSED_THREADS, 0, arguments)
@@ -201,7 +201,7 @@ class MultiFusedKernels(KernelsBase):
         ran, push, previous, unexplored, started, entered, written = (int(x) for x in head[:7])
         if levels == "rows":
             self._keep_deeper(space, n, width, ran + 1)
-        rule.push, rule.previous, rule.unexplored = bool(push), previous, unexplored
+        rule.set_state(push, previous, unexplored)
         if ran > MULTI_FUSED_RECORDS_READ:
             flat = self.read(report["device"][MULTI_FUSED_NSTATUS:MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * ran])
         else:
