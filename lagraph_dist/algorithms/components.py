@@ -52,7 +52,7 @@ import numpy as np
 import lagraph_dist.algebra.expr  # noqa: F401  (the grammar's masked writes: w(~m.S, replace=True) << u)
 from lagraph_dist.algebra.components import component_labels, labels_fusable
 from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mult, reduce
-from lagraph_dist.algebra.levels import RepeatLimits, repeat_masked_vxm
+from lagraph_dist.algebra.levels import RepeatLimits, search_from
 from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.comm.collective import collective
@@ -173,13 +173,11 @@ def _search(A, source):
 
 
 def _symmetric_search(A, source):
-    """The vertices reachable from ``source``: the level engine's search (one fused run on one
-    rank, as ``ld.bfs``'s), over ``any_pair`` into a boolean visited set with no depths, the
-    least it can write (the 1000 x 1000 mesh's search: median 31 ms, 34 with parents)."""
-    visited = Vector(bool, A.n, grid=A.grid, backend=A.backend).to_bitmap()
+    """The vertices reachable from ``source``: ``ld.bfs``'s search (``levels.search_from``: one
+    call on one rank), over ``any_pair`` into a boolean visited set with no depths, the least it
+    can write (the 1000 x 1000 mesh's search: median 31 ms, 34 with parents)."""
     rule = DirectionRule("auto", A.n, A.nvals, DEFAULT_ALPHA, DEFAULT_BETA)
-    repeat_masked_vxm(None, A, any_pair, visited, limits=RepeatLimits(max_levels=A.n), rule=rule, source=source,
-                      frontier=False)
+    visited, _, _ = search_from(A, source, any_pair, depths=False, limits=RepeatLimits(max_levels=A.n), rule=rule)
     return visited
 
 

@@ -17,7 +17,6 @@ never from a name.
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 

@@ -963,12 +963,12 @@ def _frame(out_csr, in_csr, space):
     pair of blocks (push, pull) and kept in the workspace: (the blocks' arrays, the thin
     levels' out-edges, the workspace's buffers)."""
     frames = space.setdefault("frames", {})
-    frame = frames.get((id(out_csr), id(in_csr)))
-    if frame is None:
+    kept = frames.get((id(out_csr), id(in_csr)))
+    if kept is None:                 # (the blocks kept beside their frame: their ids stay theirs)
         blocks = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
         buffers = (*space["queues"], space["sources"], space["bits"], space["spans"])
-        frame = frames[id(out_csr), id(in_csr)] = (blocks, thin_edges(out_csr), buffers, (out_csr, in_csr))
-    return frame[:3]
+        kept = frames[id(out_csr), id(in_csr)] = ((blocks, thin_edges(out_csr), buffers), (out_csr, in_csr))
+    return kept[0]
 
 
 class _RunRecords(LazyRecords):

@@ -188,7 +188,8 @@ class MultiFusedKernels(KernelsBase):
         arguments.pack(
             _pointer(out_csr.indptr), _pointer(out_csr.indices), _pointer(in_csr.indptr), _pointer(in_csr.indices),
             _pointer(out_degree), _pointer(space["slice_rows"]), _pointer(space["slice_starts"]),
-            space["nslices"], n, int(rows), k, -(-k // 64), self._multi_fused_sources(space, sources), _pointer(visited),
+            space["nslices"], n, int(rows), k, -(-k // 64), self._multi_fused_sources(space, sources),
+            _pointer(visited),
             _pointer(space["frontiers"]), _pointer(space["bitmaps"]), _pointer(space["queues"]), _pointer(space["giants"]),
             _pointer(space["giant_ends"]),
             _pointer(space["full_words"]), _pointer(levels_out), _pointer(parents_out),
