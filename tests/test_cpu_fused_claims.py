@@ -5,15 +5,33 @@ second level: 1,600 edges, 80 vertices); either way each found vertex's parent i
 frontier in-neighbour in the frontier's order, which on a push-only search of small levels is
 what a FIFO queue BFS gives. On a graph of LOGGED_VERTICES or more a run of thin levels claims
 into a log and writes the values of what it found when it leaves it (_thin_levels, the 400 x
-400 mesh), on every core when they are PARALLEL_LOGGED or more (the 730 x 730 mesh)."""
+400 mesh), on every core when they are PARALLEL_LOGGED or more (the 730 x 730 mesh), unless
+the search is marked: a thin graph that fits the cache (marked_values) tests its values, -1
+until found, instead of its bits, and keeps no log. The tests below force each way where the
+policy would pick the other on some machine (its last-level cache decides)."""
 import collections
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
 
 import lagraph_dist as ld
-from helpers import DIRECTIONS, check_bfs, reference_levels
+from helpers import DIRECTIONS, check_bfs, edge_graphs, reference_levels
+from lagraph_dist.local import fit
+from lagraph_dist.local.cpu_kernels import fused
+
+
+@pytest.fixture
+def unmarked(monkeypatch):
+    """Searches as on a machine whose cache no search fits: bits tested, logs kept."""
+    monkeypatch.setattr(fused, "marked_values", lambda csr: False)
+
+
+@pytest.fixture
+def marked(monkeypatch):
+    """Every search from a source marked, whatever the graph and the cache."""
+    monkeypatch.setattr(fused, "marked_values", lambda csr: True)
 
 
 def symmetric(src, dst, n):
@@ -70,21 +88,82 @@ def fifo_parents(S, source):
     return parents
 
 
+@pytest.mark.parametrize("way", ["unmarked", "marked"])
 @pytest.mark.parametrize("direction", DIRECTIONS)
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_queue_levels_are_the_search(case, direction):
+def test_queue_levels_are_the_search(case, direction, way, request):
+    request.getfixturevalue(way)
     make, source = CASES[case]
     S, A = make()
     for levels, parents in ((True, True), (True, False), (False, True)):
         check_bfs(S, A, source, direction, levels=levels, parents=parents)
 
 
+@pytest.mark.parametrize("way", ["unmarked", "marked"])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_push_parent_is_the_first_frontier_in_neighbour(case):
+def test_a_push_parent_is_the_first_frontier_in_neighbour(case, way, request):
+    request.getfixturevalue(way)
     make, source = CASES[case]
     S, A = make()
     res = ld.bfs(A, source, direction="push")
     np.testing.assert_array_equal(res.parents.to_numpy(), fifo_parents(S, source))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(graph=edge_graphs())
+def test_a_marked_search_is_the_search_of_bits(graph, monkeypatch):
+    """The same levels, parents and level records whether the search tests values or bits, on
+    random graphs, for every output choice, direction, depth limit and target (each way on a
+    matrix of its own: a block's way is worked out once)."""
+    src, dst, n, symmetrize, source = graph
+    target = (source * 7 + 3) % n
+    results = {}
+    for way in (False, True):
+        monkeypatch.setattr(fused, "marked_values", lambda csr, way=way: way)
+        A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="cpu")
+        for direction in DIRECTIONS:
+            for depth_limit, goal in ((None, None), (2, None), (None, target)):
+                for levels, parents in ((True, True), (True, False), (False, True)):
+                    res = ld.bfs(A, source, levels=levels, parents=parents, direction=direction,
+                                 depth_limit=depth_limit, target=goal)
+                    figures = ("level", "direction", "frontier", "discovered", "edges_examined")
+                    results.setdefault(way, []).append((
+                        None if res.levels is None else res.levels.to_numpy().tolist(),
+                        None if res.parents is None else res.parents.to_numpy().tolist(),
+                        [[r[k] for k in figures] for r in res.stats]))
+    assert results[True] == results[False]
+
+
+def test_which_searches_are_marked(monkeypatch):
+    """A thin graph whose arrays and two values a vertex fit in MARKED_CACHE_SHARE of the
+    last-level cache; not a denser graph, not a larger one, not where the cache is unknown."""
+    mesh_csr = mesh(100, 100)[1].block.by_col
+    dense_csr = dense_random(300, 0.3, 0)[1].block.by_col
+    need = mesh_csr.indptr.nbytes + mesh_csr.indices.nbytes + 16 * mesh_csr.nmajor
+    for cache, expected in ((need / fused.MARKED_CACHE_SHARE, True), (need / fused.MARKED_CACHE_SHARE - 64, False),
+                            (None, False)):
+        monkeypatch.setattr(fused, "last_level_cache", lambda cache=cache: cache)
+        assert fused.marked_values(mesh_csr) is expected
+    monkeypatch.setattr(fused, "last_level_cache", lambda: 1 << 40)
+    assert fused.marked_values(dense_csr) is False
+
+
+@pytest.mark.parametrize("text, expected", [(b"32768K\n", 32 << 20), (b"1M", 1 << 20), (b"512", 512), (b"", None),
+                                            (b"big", None), (b"12Q", None)])
+def test_the_cache_sizes_sysfs_gives(monkeypatch, text, expected):
+    """fit.last_level_cache reads the deepest level sysfs lists for CPU 0; a size it cannot
+    read counts as unknown (None)."""
+    files = {f"/sys/devices/system/cpu/cpu0/cache/index{i}/{name}": value
+             for i, (level, size) in enumerate([(b"1\n", b"32K\n"), (b"2\n", b"1024K\n"), (b"3\n", text)])
+             for name, value in (("level", level), ("size", size))}
+    monkeypatch.setattr(fit, "_read_head", lambda path: files.get(path))
+    monkeypatch.setattr(fit.os, "sysconf_names", {})
+    fit.last_level_cache.cache_clear()
+    try:
+        assert fit.last_level_cache() == (expected if expected is not None else 1 << 20)
+    finally:
+        fit.last_level_cache.cache_clear()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -92,7 +171,6 @@ def test_both_ways_of_a_queue_level_claim_the_same(seed):
     """_push_listing and _push_branching, from the same frontier and visited bits, find the same
     vertices in the same order with the same parents, depths and bits (a level too wide for the
     queues to list branches instead)."""
-    from lagraph_dist.local.cpu_kernels import fused
     rng = np.random.default_rng(seed)
     n = 2048
     S, A = dense_random(n, 0.01, seed)
@@ -111,28 +189,29 @@ def test_both_ways_of_a_queue_level_claim_the_same(seed):
                                True, depth_words, depths, 7)
         else:
             found, edges = way(csr.indptr, csr.indices, frontier, frontier.shape[0], nxt, words, parents, True,
-                               depth_words, depths, 7)
+                               depth_words, depths, 7, depths[:0])
         got.append((nxt[:found].tolist(), edges, parents.tolist(), depths.tolist(), words.tolist(),
                     depth_words.tolist()))
     assert got[0] == got[1] and len(got[0][0]) > 100 and slots > n
 
 
 def test_the_meshes_are_searched_through_the_log():
-    from lagraph_dist.local.cpu_kernels import fused
     assert 160_000 >= fused.LOGGED_VERTICES and 730 * 730 - 1 >= fused.PARALLEL_LOGGED > 160_000
 
 
 @pytest.mark.parametrize("direction", ["push", "auto"])     # (a pull level writes as it finds)
-def test_a_log_written_on_every_core(direction):
+def test_a_log_written_on_every_core(direction, unmarked):
     S, A = mesh(730, 730)
     for levels, parents in ((True, True), (False, True)):
         check_bfs(S, A, 0, direction, levels=levels, parents=parents)
 
 
+@pytest.mark.parametrize("way", ["unmarked", "marked"])
 @pytest.mark.parametrize("target", [1, 50_000, 400 * 400 - 1])
-def test_a_logged_run_stopped_at_its_target(target):
-    """A target reached in the middle of a run of logged levels: the values of every level the
-    run searched are written, and nothing past the target's level."""
+def test_a_logged_run_stopped_at_its_target(target, way, request):
+    """A target reached in the middle of a run of logged (or marked) levels: the values of
+    every level the run searched are written, and nothing past the target's level."""
+    request.getfixturevalue(way)
     S, A = mesh(400, 400)
     full = reference_levels(S, 0)
     res = ld.bfs(A, 0, direction="push", target=target)
@@ -148,7 +227,6 @@ def test_a_frontier_of_unvisited_vertices_too_big_for_a_log():
     the first level finds all 64 again (frontier and found more than a log of 64 slots holds:
     claimed as it is), each by its first frontier in-neighbour, and the second finds none."""
     from lagraph_dist.core.direction import DirectionRule
-    from lagraph_dist.local.cpu_kernels import fused
     from lagraph_dist.local.layout import STOP_EMPTY
     n = 64
     S, A = symmetric(np.arange(n), (np.arange(n) + 1) % n, n)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings as ld_settings
-from lagraph_dist.local.cpu_kernels import multi_fused
+from lagraph_dist.local.cpu_kernels import fused, multi_fused
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
 from lagraph_dist.local.cpu_kernels import level_planes_rows
@@ -396,34 +396,39 @@ def test_mesh(mode, width):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs(), data=st.data(), mode=st.sampled_from(DIRECTIONS),
        width=st.sampled_from([1, 3, 9, 70]), limit=st.sampled_from([NO_LIMIT, 0, 1, 3]),
-       outputs=st.sampled_from([(True, True), (True, False), (False, True)]))
-def test_separate_generated(graph, data, mode, width, limit, outputs):
+       outputs=st.sampled_from([(True, True), (True, False), (False, True)]), marked=st.booleans())
+def test_separate_generated(graph, data, mode, width, limit, outputs, marked):
     """Forced one at a time, on random graphs (directed ones too): scipy's levels, BFS trees,
     records the sums of separate ``ld.bfs`` calls' (on a graph under a core's rows, the searches
-    run side by side on the cores); the rule is left as it was given."""
+    run side by side on the cores), each search testing its bits or, ``marked``, its values
+    (fused.marked_values); the rule is left as it was given."""
     src, dst, n, symmetrize, _ = graph
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
     S = sp.csr_matrix(A.to_scipy())
     sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))
     rule = DirectionRule(mode, n, A.block.by_col.nnz)
     before = (rule.push, rule.previous, rule.unexplored)
-    res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule, searches="separate")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fused, "marked_values", lambda csr: marked)
+        res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule,
+                  searches="separate")
     assert (res.levels is None) != outputs[0] and (res.parents is None) != outputs[1]
     check_separate(A, S, sources, res, mode, limit)
     assert (rule.push, rule.previous, rule.unexplored) == before
 
 
 @pytest.mark.parametrize("mode", DIRECTIONS)
-@pytest.mark.parametrize("graph", ["mesh", "kronecker"])
+@pytest.mark.parametrize("graph", ["mesh", "marked mesh", "kronecker"])
 def test_separate_on_a_big_graph(mode, graph, monkeypatch):
     """A graph of more rows than a core's (fused.py's PARALLEL_ROWS): a thin one's searches
-    (a mesh's) side by side on the cores, each on one, as its levels would run anyway; another's
-    (Kronecker's) one after another, each using the cores as ld.bfs does; rows past the
-    graph's -1."""
+    (a mesh's) side by side on the cores, each on one, as its levels would run anyway, testing
+    their bits or (marked) their values; another's (Kronecker's) one after another, each using
+    the cores as ld.bfs does; rows past the graph's -1."""
+    monkeypatch.setattr(fused, "marked_values", lambda csr: graph == "marked mesh")
     pools = []
     made = multi_fused._side_by_side
     monkeypatch.setattr(multi_fused, "_side_by_side", lambda: pools.append(made()) or pools[-1])
-    if graph == "mesh":
+    if graph.endswith("mesh"):
         A, sources = mesh(300, 230), [0, 68999, 345, 345]
     else:
         A = ld.kronecker(17, seed=1)
@@ -432,7 +437,7 @@ def test_separate_on_a_big_graph(mode, graph, monkeypatch):
     S = sp.csr_matrix(A.to_scipy())
     res = run(A, sources, mode, rows=A.block.by_col.nmajor + 5, searches="separate")
     check_separate(A, S, sources, res, mode)
-    assert bool(pools) == (graph == "mesh" and numba.get_num_threads() > 1)
+    assert bool(pools) == (graph.endswith("mesh") and numba.get_num_threads() > 1)
 
 
 @pytest.mark.parametrize("width", [16, 130])

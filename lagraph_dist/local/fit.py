@@ -4,12 +4,13 @@ CPU backend), shared by the ranks that draw on the same memory. The estimates of
 or a search needs live in :mod:`lagraph_dist.algebra.memory`."""
 from __future__ import annotations
 
+import functools
 import os
 
 from lagraph_dist.core.errors import OutOfDeviceMemory, OutOfHostMemory
 from lagraph_dist.local import recycle
 
-__all__ = ["host_memory", "available_bytes", "free_share", "require_fit", "passes_to_fit",
+__all__ = ["host_memory", "last_level_cache", "available_bytes", "free_share", "require_fit", "passes_to_fit",
            "ranks_sharing_memory", "check_fits", "format_bytes", "PASS_SHARE", "MAX_PASSES"]
 
 PASS_SHARE = 0.9                 # of the free device memory a pass may take: the rest is headroom
@@ -29,6 +30,33 @@ def host_memory():
         available, total = os.sysconf("SC_AVPHYS_PAGES") * page, os.sysconf("SC_PHYS_PAGES") * page
     room = _cgroup_room()
     return (available if room is None else min(available, room)), total
+
+
+@functools.cache
+def last_level_cache():
+    """The bytes of this host's last-level CPU cache as the kernel lists CPU 0's caches (the
+    deepest level's), else as the C library gives its L3, or None where neither says (a
+    machine without sysfs, a VM whose CPU lists no caches). Read once a process."""
+    deepest, size = 0, None
+    for index in range(8):
+        folder = f"/sys/devices/system/cpu/cpu0/cache/index{index}"
+        level, text = _read_head(f"{folder}/level"), _read_head(f"{folder}/size")
+        if level is None or text is None:
+            break
+        found = _cache_bytes(text.decode(errors="replace"))
+        if found is not None and level.strip().isdigit() and int(level) >= deepest:
+            deepest, size = int(level), found
+    if size is None and hasattr(os, "sysconf") and "SC_LEVEL3_CACHE_SIZE" in os.sysconf_names:
+        size = os.sysconf("SC_LEVEL3_CACHE_SIZE") or None
+    return size
+
+
+def _cache_bytes(text):
+    """sysfs's cache size ("32768K", "1M", "512") in bytes, or None for anything else."""
+    text = text.strip()
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+    digits = text[:-1] if scale > 1 else text
+    return int(digits) * scale if digits.isdigit() else None
 
 
 def _read_head(path, size=_HEAD_BYTES):

@@ -28,7 +28,8 @@ from numba.np.arrayobj import make_array
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
-from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords
+from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords, thin_graph
+from lagraph_dist.local.fit import last_level_cache
 from lagraph_dist.local.parts import LocalCSR
 from lagraph_dist.local.layout import RULE_AUTO, RULE_PULL, RULE_PUSH, STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG
 
@@ -64,6 +65,15 @@ PARALLEL_LOGGED = 1 << 19
 #: values do not stay in the core's cache (:func:`_thin_levels`); a smaller graph's are written
 #: as each level ends (a 30 x 30 mesh's search 4 us slower through the log)
 LOGGED_VERTICES = 1 << 17
+#: a thin graph's search from a source tests a vertex's value (-1 until it is found: its
+#: depth, or its parent) instead of its visited bit in its thin levels, without a log, while
+#: the block's arrays and two values a vertex fit in this share of the last-level cache
+#: (:func:`marked_values`): the test's load brings in the line that finding the vertex stores
+#: to, where a bit's test leaves that store to miss. 2 cores of an AMD EPYC (32 MiB L3), each
+#: way's calls in turn: a 100 x 100 mesh 0.17 -> 0.10 ms, 300 x 300 2.3 -> 1.1, 4elt 0.51 ->
+#: 0.32; 400 x 400 2.5 -> 1.8 ms while the cache was quiet, 4.1 -> 4.3 while a neighbour
+#: shared it (450 x 450: 4.6 -> 5.3), hence a fifth (docs/notes/cpu-kernels.md)
+MARKED_CACHE_SHARE = 0.2
 #: word-aligned chunks of rows a thread takes in a parallel pull level
 CHUNKS_PER_THREAD = 16
 
@@ -209,13 +219,15 @@ def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, pos
 
 @numba.njit(cache=True, inline="always")
 def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, parents, positional, depths, depth,
-            into_log):
+            into_log, marks):
     """A push level's claims with a branch on each bit: the unvisited out-neighbours of
     ``cur[first:stop]``, each at its first frontier edge, into ``nxt[at:]``; returns (found,
     their out-edges). Each one's values (its parent, or True, and ``depth``) are written as it
     is found, or, ``into_log`` (a constant at each call site, so that the other way compiles
     away), its parent goes to ``sources`` beside it for the caller to write later
-    (:func:`_thin_levels`' log), and the depths' bits are set after the claims."""
+    (:func:`_thin_levels`' log), and the depths' bits are set after the claims. With ``marks``
+    (not into the log: a values array, -1 where a vertex is unvisited) a vertex is tested by
+    its mark and its visited bit set after the claims."""
     found, edges = 0, 0
     keep_bits = depth_words.shape[0] > 0 and not into_log
     for k in range(first, stop):
@@ -230,9 +242,13 @@ def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, pa
             e += 1
             w = v >> 5
             bit = np.uint32(1) << np.uint32(v & 31)
-            if words[w] & bit:
+            if marks.shape[0]:           # (the same each edge of a call: its loop unswitched)
+                if marks[v] >= 0:
+                    continue
+            elif words[w] & bit:
                 continue
-            words[w] |= bit
+            else:
+                words[w] |= bit
             slot = nonnegative(at + found)
             nxt[slot] = v
             if into_log:
@@ -248,6 +264,8 @@ def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, pa
             found += 1
     if into_log and depth_words.shape[0]:
         _set_bits(nxt, at, at + found, depth_words)
+    if marks.shape[0]:
+        _set_bits(nxt, at, at + found, words)
     return found, edges
 
 
@@ -261,7 +279,7 @@ def _claim_into_log(oip, oix, log, first, stop, sources, words, depth_words):
     that in the loop: 1/5 slower)."""
     _not_inlined()
     return _claims(oip, oix, log, first, stop, log, stop, sources, words, depth_words, sources, False, sources, 0,
-                   True)                 # (no values written: ``sources`` stands in for their arrays)
+                   True, sources[:0])    # (no values written: ``sources`` stands in for their arrays)
 
 
 @numba.njit(cache=True, inline="always")
@@ -280,14 +298,15 @@ def _write_values(first, stop, nxt, sources, parents, positional, depths, depth)
 
 
 @numba.njit(cache=True, inline="always")
-def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth):
+def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_words, depths, depth, marks):
     """A push level of :func:`_claims` from ``cur[:nf]`` into ``nxt``, each one's values written
     as it is found: a small graph's values are near in the cache (a 30 x 30 mesh's search
     4 us slower through a log), and a level of more edges than the queues could list
     (:func:`_push_listing`'s way) needs no log. Nor is a found vertex's row of out-edges
     prefetched: a 100 x 100 mesh's call took 118-120 us with, 105-106 without (300 x 300:
-    912 against 856-868)."""
-    return _claims(oip, oix, cur, 0, nf, nxt, 0, nxt, words, depth_words, parents, positional, depths, depth, False)
+    912 against 856-868). Its vertices are tested by ``marks`` where given (:func:`_claims`)."""
+    return _claims(oip, oix, cur, 0, nf, nxt, 0, nxt, words, depth_words, parents, positional, depths, depth, False,
+                   marks)
 
 
 @numba.njit(cache=True, inline="always")
@@ -609,7 +628,7 @@ def _level_record(flat, seconds, level, frontier, found, examined, push, last_ti
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
-                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads):
+                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads, marks):
     """Up to ``room`` push levels of frontiers of fewer than ``thin_edges`` out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
     timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
@@ -628,7 +647,8 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     A level the log may have no room for (found, at most its edges, past ``qn``'s end)
     starts a new one, and a frontier too big for even that (not all of it visited: a
     grammar's) writes as it claims, as do the levels of a graph of fewer than
-    :data:`LOGGED_VERTICES` vertices."""
+    :data:`LOGGED_VERTICES` vertices and those given ``marks`` (:data:`MARKED_CACHE_SHARE`),
+    which test the marks instead of the bits."""
     ran, discovered, chosen, reason = 0, 0, -1, -1
     push, previous, unexplored = state[0], state[1], state[2]     # the rule's, in registers meanwhile
     flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
@@ -637,7 +657,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     swapped = 0
     single = not watch and max_frontier >= 1    # (:func:`_single_levels` checks neither)
     edge_limit = THIN_EDGES if max_edges >= THIN_EDGES else max_edges + 1
-    log_values = parents.shape[0] >= LOGGED_VERTICES
+    log_values = parents.shape[0] >= LOGGED_VERTICES and marks.shape[0] == 0
     spanned = 0                                 # runs of one-vertex levels put in ``spans``
     logged, frontier_at = 0, 0                  # the log's entries, the frontier's first
     found_from, log_levels_from = 0, 0          # the log's first found vertex, its first level
@@ -689,7 +709,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             frontier_at, logged = logged, logged + found
         else:                                   # a small graph, or a frontier (not all visited) too big for a log
             found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
-                                                depths, depth + ran)
+                                                depths, depth + ran, marks)
             qc, qn, swapped = qn, qc, 1 - swapped
         last_tick = _level_record(flat, seconds, ran, nf, found, edges, 1, last_tick, tick_seconds)
         ran, discovered = ran + 1, discovered + found
@@ -732,7 +752,7 @@ def _wide_level(push, oip, oix, iip, iix, qc, nf, edges, qn, sources, bits, bits
                                               depth_words, depths, depth)
         else:
             found, next_edges = _push_branching(oip, oix, qc, nf, qn, words, parents, positional, depth_words,
-                                                depths, depth)
+                                                depths, depth, depths[:0])
         return found, edges, next_edges, -1
     if bits_of < 0:                          # the frontier came from a thin push: its bitmap
         bits_of = 0
@@ -784,7 +804,7 @@ def _record_room(max_levels, nwords):
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier,
             source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels,
-            target, threads, tick_seconds, thin_edges, each_level=False):
+            target, threads, tick_seconds, thin_edges, marks, each_level=False):
     """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
     ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
     ``max_levels`` levels ran. It starts from ``frontier``, or, with ``source`` >= 0, makes the
@@ -801,13 +821,16 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     size, its out-edges, why it stopped). ``depth_words`` (the depths'
     bits, none when empty) that start equal to ``words`` (ld.bfs's) are copied from them at the
     end instead of set vertex by vertex. ``each_level``: no run of one-vertex levels is timed
-    as a run (:func:`_single_levels`)."""
+    as a run (:func:`_single_levels`). ``marks`` (empty: none), the depths or the parents
+    array, are set to -1 before a start at ``source`` and then tested instead of the visited
+    bits in the thin levels (:data:`MARKED_CACHE_SHARE`); without a source they are not
+    read."""
     capacity = _record_room(max_levels, words.shape[0])
     records, seconds = np.empty((capacity, 4), np.int64), np.empty(capacity, np.float64)
     level, spanned, discovered, in_b, nf, edges, reason = _search_into(
         records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth,
         frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
-        max_levels, target, threads, tick_seconds, thin_edges, each_level)
+        max_levels, target, threads, tick_seconds, thin_edges, each_level, marks)
     kept_spans = spans[:spanned].copy()
     if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
         return records[:level].copy(), seconds[:level].copy(), kept_spans, discovered, in_b, nf, edges, reason
@@ -817,12 +840,16 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
 @numba.njit(cache=True)
 def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths,
                  first_depth, frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state,
-                 max_frontier, max_edges, max_levels, target, threads, tick_seconds, thin_edges, each_level):
+                 max_frontier, max_edges, max_levels, target, threads, tick_seconds, thin_edges, each_level, marks):
     """:func:`_search`'s levels, their records written to ``records`` and ``seconds`` (room for
     :func:`_record_room` rows, read as far as the levels returned; a caller running searches
     one after another passes the same buffers each time: their pages mapped once). Returns
     (levels, spans put in ``spans``, the vertices found, the queue holding the last frontier,
     its size, its out-edges, why it stopped)."""
+    if source < 0:
+        marks = marks[:0]
+    for k in range(marks.shape[0]):
+        marks[k] = -1
     if source >= 0:
         _start_at(source, words, parents, positional, depth_words, depths, first_depth)
         qa[0] = source
@@ -853,7 +880,7 @@ def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents
                 oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
                 target, target_before, records[level:], seconds[level:], spans[spanned:], level, last_tick,
-                tick_seconds, thin_edges, each_level, threads)
+                tick_seconds, thin_edges, each_level, threads, marks)
             level, discovered, spanned = level + ran, discovered + found, spanned + added
             if ran:
                 bits_of = -1
@@ -923,15 +950,35 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
          state, max_frontier, max_edges, max_levels, target, space):
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
     start at that vertex, which it makes."""
-    blocks, thin, buffers = _frame(out_csr, in_csr, space)
+    blocks, thin, marked, buffers = _frame(out_csr, in_csr, space)
+    marks = _marks(depths, parents, positional) if marked and source >= 0 else _NO_DEPTHS
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
     records, seconds, spans, discovered, cur, count, edges, reason = _search(
         *blocks, words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
         int(source), *buffers, int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
         int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
-        float(seconds_per_tick() or 1.0), thin)
+        float(seconds_per_tick() or 1.0), thin, marks)
     left = space["queues"][cur][:count].copy() if count else _NO_IDS
     return _run_records(records, seconds, discovered, spans), left, int(edges), int(reason)
+
+
+def _marks(depths, parents, positional):
+    """The values a marked search tests (:data:`MARKED_CACHE_SHARE`): its depths where it keeps
+    them, else its parents, else none (a pair product's True marks nothing)."""
+    if depths is not None:
+        return depths
+    return parents if positional else _NO_DEPTHS
+
+
+def marked_values(csr) -> bool:
+    """Whether a search from a source on the block ``csr`` tests values instead of bits: a thin
+    graph (:func:`~lagraph_dist.local.engine.thin_graph`) whose arrays and two int64 values a
+    vertex fit in :data:`MARKED_CACHE_SHARE` of the last-level cache (none where its size is
+    unknown)."""
+    cache = last_level_cache()
+    if cache is None or not thin_graph(csr.nnz, csr.nmajor):
+        return False
+    return csr.indptr.nbytes + csr.indices.nbytes + 16 * csr.nmajor <= MARKED_CACHE_SHARE * cache
 
 
 def _run_records(records, seconds, discovered, spans):
@@ -961,13 +1008,15 @@ def bfs_from(out_csr, in_csr, source, length, *, positional, depths, rule, max_f
 def _frame(out_csr, in_csr, space):
     """The arguments of :func:`_search` that the blocks and the workspace fix, worked out once a
     pair of blocks (push, pull) and kept in the workspace: (the blocks' arrays, the thin
-    levels' out-edges, the workspace's buffers)."""
+    levels' out-edges, whether a search from a source tests values (:func:`marked_values`),
+    the workspace's buffers)."""
     frames = space.setdefault("frames", {})
     kept = frames.get((id(out_csr), id(in_csr)))
     if kept is None:                 # (the blocks kept beside their frame: their ids stay theirs)
         blocks = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
         buffers = (*space["queues"], space["sources"], space["bits"], space["spans"])
-        kept = frames[id(out_csr), id(in_csr)] = ((blocks, thin_edges(out_csr), buffers), (out_csr, in_csr))
+        frame = (blocks, thin_edges(out_csr), marked_values(out_csr), buffers)
+        kept = frames[id(out_csr), id(in_csr)] = (frame, (out_csr, in_csr))
     return kept[0]
 
 

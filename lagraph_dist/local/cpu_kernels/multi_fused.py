@@ -58,6 +58,7 @@ from numba.extending import intrinsic
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows
+from lagraph_dist.local.cpu_kernels import fused
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inlined, _prefetch, FUSED_LEVEL_CLOCK, _choose, _read_clock,
                                                   seconds_per_tick)
@@ -1189,12 +1190,14 @@ def _min_sharing(nnz, n, width):
 # -- the searches one at a time ---------------------------------------------------------------
 @numba.njit(cache=True, nogil=True)
 def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, with_levels, parents, with_parents,
-                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds, thin, space):
+                       mode, alpha, beta, rule_n, start_state, max_levels, threads, tick_seconds, thin, marked,
+                       space):
     """Each search of ``sources`` (the tables' columns from ``column0`` on) run alone by the
     single search's compiled run (fused.py's ``_search_into``, as ``ld.bfs`` runs it, its rule
     starting from ``start_state``, its thin levels those under ``thin`` out-edges), a group of
     :data:`SEPARATE_GROUP` searches between writes of their columns into the (rows, k) tables
-    (-1 where a search did not reach a vertex), in the buffers ``space``
+    (-1 where a search did not reach a vertex), each testing its values where ``marked``
+    (fused.py's :func:`~lagraph_dist.local.cpu_kernels.fused.marked_values`), in the buffers ``space``
     (:func:`_separate_space`). Returns each depth's records summed over the searches ((depths,
     5): frontier, discovered, examined, searches that pushed, searches that ran it) and
     seconds summed. The searches write their records to one buffer in turn, summed as each
@@ -1204,7 +1207,7 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
     n, k = oip.shape[0] - 1, sources.shape[0]
     visited, values, depths, queues, bits, scratch_values, level_rows, level_seconds = space
     group = visited.shape[0]
-    no_bits, no_frontier = np.zeros(0, np.uint32), np.zeros(0, np.int32)
+    no_bits, no_frontier, no_marks = np.zeros(0, np.uint32), np.zeros(0, np.int32), np.zeros(0, np.int64)
     no_spans = np.zeros((0, 3), np.int64)    # (each level timed alone has its row: no spans)
     qa, qb, queued = queues[0], queues[1], queues[2]
     sums, summed_seconds = np.zeros((64, 5), np.int64), np.zeros(64, np.float64)
@@ -1214,10 +1217,11 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
         for g in range(count):
             state = start_state.copy()
             found_values = values[g] if with_parents else scratch_values    # (no inline choice in a long call)
+            marks = (depths[g] if with_levels else found_values) if marked else no_marks   # (True is 1: a mark)
             ran = _search_into(
                 level_rows, level_seconds, oip, oix, iip, iix, no_inputs, visited[g], found_values, with_parents,
                 no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, no_spans, mode, alpha,
-                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True)[0]
+                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True, marks)[0]
             if ran > sums.shape[0]:
                 sums, summed_seconds = _more_rows(sums, summed_seconds, deepest, ran)
             _add_levels(sums, summed_seconds, level_rows, level_seconds, ran)
@@ -1368,13 +1372,13 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     wall's)."""
     n = out_csr.nmajor
     graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
-    thin = thin_edges(out_csr)
+    thin, marked = thin_edges(out_csr), fused.marked_values(out_csr)
     one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
     shares = min(threads, sources.shape[0]) if one_core_each else 1
 
     def run(lo, hi, space):
         return _separate_searches(*graph, sources[lo:hi], lo, level_table, levels, parent_table, parents, *rule_args,
-                                  start, max_levels, 1 if shares > 1 else threads, tick, thin, space)
+                                  start, max_levels, 1 if shares > 1 else threads, tick, thin, marked, space)
     bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
     spaces = [_separate_space(n, int(hi - lo), levels, parents, max_levels) for lo, hi in zip(bounds[:-1], bounds[1:])]
     if shares == 1:
