@@ -71,9 +71,9 @@ LOGGED_VERTICES = 1 << 17
 #: (:func:`marked_values`): the test's load brings in the line that finding the vertex stores
 #: to, where a bit's test leaves that store to miss. 2 cores of an AMD EPYC (32 MiB L3), each
 #: way's calls in turn: a 100 x 100 mesh 0.17 -> 0.10 ms, 300 x 300 2.3 -> 1.1, 4elt 0.51 ->
-#: 0.32; 400 x 400 2.5 -> 1.8 ms while the cache was quiet, 4.1 -> 4.3 while a neighbour
-#: shared it (450 x 450: 4.6 -> 5.3), hence a fifth (docs/notes/cpu-kernels.md)
-MARKED_CACHE_SHARE = 0.2
+#: 0.32; the 400 x 400 mesh's 6.4 MB won while the cache was quiet (2.5 -> 1.8 ms) and lost
+#: while a neighbour shared it (2.6 -> 3.1), hence an eighth (docs/notes/cpu-kernels.md)
+MARKED_CACHE_SHARE = 0.125
 #: word-aligned chunks of rows a thread takes in a parallel pull level
 CHUNKS_PER_THREAD = 16
 
