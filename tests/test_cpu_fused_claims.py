@@ -202,7 +202,7 @@ def test_the_meshes_are_searched_through_the_log():
 @pytest.mark.parametrize("direction", ["push", "auto"])     # (a pull level writes as it finds)
 def test_a_log_written_on_every_core(direction, unmarked):
     S, A = mesh(730, 730)
-    for levels, parents in ((True, True), (False, True)):
+    for levels, parents in ((True, True), (True, False), (False, True)):
         check_bfs(S, A, 0, direction, levels=levels, parents=parents)
 
 

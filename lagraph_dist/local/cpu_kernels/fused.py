@@ -259,7 +259,7 @@ def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, pa
                 if keep_bits:
                     depth_words[w] |= bit
                 if marks.shape[0] and not positional:
-                    depths[v] = depth    # (the marks: True is written over all the values as the search ends)
+                    depths[v] = depth    # (the marks: True is written over all the values as the run ends)
                 else:
                     _found(v, u, parents, positional, depths, depth)
             row = oip[v]
@@ -295,11 +295,16 @@ def _set_bits(ids, first, stop, bits):
 
 
 @numba.njit(cache=True, inline="always")
-def _write_values(first, stop, nxt, sources, parents, positional, depths, depth):
+def _write_values(first, stop, nxt, sources, parents, positional, depths, depth, true_later):
     """The values of the vertices ``nxt[first:stop]`` found at ``depth`` by parents
-    ``sources[first:stop]``."""
-    for k in range(first, stop):
-        _found(nonnegative(nxt[k]), sources[k], parents, positional, depths, depth)
+    ``sources[first:stop]``; with ``true_later`` (a pair product's search that fills its True
+    values as it ends: :func:`_search_into`) only their depths."""
+    if positional or not true_later:
+        for k in range(first, stop):
+            _found(nonnegative(nxt[k]), sources[k], parents, positional, depths, depth)
+    elif depths.shape[0]:
+        for k in range(first, stop):
+            depths[nonnegative(nxt[k])] = depth
 
 
 @numba.njit(cache=True, inline="always")
@@ -324,33 +329,34 @@ def _logged_level_range(flat, level, at, part, parts):
 
 @numba.njit(cache=True, inline="always")
 def _write_logged_share(log, sources, at, flat, first_level, stop_level, part, parts, parents, positional, depths,
-                        depth):
+                        depth, true_later):
     """One share of :func:`_write_logged`: of each level, the ``part``-th of ``parts``."""
     for level in range(first_level, stop_level):
         lo, hi, at = _logged_level_range(flat, level, at, part, parts)
-        _write_values(lo, hi, log, sources, parents, positional, depths, depth + level)
+        _write_values(lo, hi, log, sources, parents, positional, depths, depth + level, true_later)
 
 
 @numba.njit(cache=True, parallel=True)
-def _write_logged_parallel(log, sources, at, flat, first_level, stop_level, parts, parents, positional, depths, depth):
+def _write_logged_parallel(log, sources, at, flat, first_level, stop_level, parts, parents, positional, depths, depth,
+                           true_later):
     for part in prange(parts):
         _write_logged_share(log, sources, at, flat, first_level, stop_level, part, parts, parents, positional, depths,
-                            depth)
+                            depth, true_later)
 
 
 @numba.njit(cache=True)
 def _write_logged(log, sources, at, found, flat, first_level, stop_level, parents, positional, depths, depth,
-                  threads):
+                  threads, true_later):
     """The values of what the levels ``first_level`` to ``stop_level`` of a logged run found:
     ``log[at:at + found]`` level after level (each level's count in its record), found by
     ``sources``, at ``depth`` + the level; each thread takes its share of every level when there
     are many."""
     if threads < 2 or found < PARALLEL_LOGGED:
         _write_logged_share(log, sources, at, flat, first_level, stop_level, 0, 1, parents, positional, depths,
-                            depth)
+                            depth, true_later)
     else:
         _write_logged_parallel(log, sources, at, flat, first_level, stop_level, threads, parents, positional, depths,
-                               depth)
+                               depth, true_later)
 
 
 @numba.njit(cache=True, inline="always")
@@ -633,7 +639,7 @@ def _level_record(flat, seconds, level, frontier, found, examined, push, last_ti
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
-                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads, marks):
+                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads, marks, true_later):
     """Up to ``room`` push levels of frontiers of fewer than ``thin_edges`` out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
     timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
@@ -653,7 +659,8 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     starts a new one, and a frontier too big for even that (not all of it visited: a
     grammar's) writes as it claims, as do the levels of a graph of fewer than
     :data:`LOGGED_VERTICES` vertices and those given ``marks`` (:data:`MARKED_CACHE_SHARE`),
-    which test the marks instead of the bits."""
+    which test the marks instead of the bits. With ``true_later`` neither the log nor the marked
+    claims write a pair product's True values: the run fills them as it ends."""
     ran, discovered, chosen, reason = 0, 0, -1, -1
     push, previous, unexplored = state[0], state[1], state[2]     # the rule's, in registers meanwhile
     flat = records.reshape(records.size)                          # (a row's 4 slots at 4 * level)
@@ -672,7 +679,8 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
         if nf == 1 and single and edges < edge_limit:
             if logged:
                 last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
-                                       parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds)
+                                       parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds,
+                                       true_later)
                 logged = 0
             level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, 1,
                                                            edges)
@@ -703,7 +711,8 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             break
         if logged and logged + edges > qn.shape[0]:     # the log may have no room for what the level finds
             last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
-                                   parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds)
+                                   parents, positional, depths, depth, threads, seconds, last_tick, tick_seconds,
+                                   true_later)
             logged = 0
         if logged or log_values and nf + edges <= qn.shape[0]:
             if not logged:                      # the log starts with the frontier
@@ -725,19 +734,20 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             break
     if logged:
         last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran, parents,
-                               positional, depths, depth, threads, seconds, last_tick, tick_seconds)
+                               positional, depths, depth, threads, seconds, last_tick, tick_seconds, true_later)
     state[0], state[1], state[2] = push, previous, unexplored
     return ran, discovered, nf, edges, swapped, chosen, reason, last_tick, spanned
 
 
 @numba.njit(cache=True)
 def _leave_log(log, sources, found_from, frontier_at, nf, queue, flat, first_level, stop_level, parents, positional,
-               depths, depth, threads, seconds, last_tick, tick_seconds):
+               depths, depth, threads, seconds, last_tick, tick_seconds, true_later):
     """The end of a logged run of levels (:func:`_thin_levels`): the values of what its levels
     found (``log[found_from:]``) written, the frontier ``log[frontier_at:][:nf]`` copied to
-    ``queue``, and the seconds of both added to its last level's; returns the tick read."""
+    ``queue``, and the seconds of both added to its last level's (``true_later``: the depths
+    only, :func:`_write_values`); returns the tick read."""
     _write_logged(log, sources, found_from, frontier_at + nf - found_from, flat, first_level, stop_level, parents,
-                  positional, depths, depth, threads)
+                  positional, depths, depth, threads, true_later)
     for k in range(nf):
         queue[k] = log[nonnegative(frontier_at + k)]
     now = _read_clock()
@@ -851,6 +861,7 @@ def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents
     one after another passes the same buffers each time: their pages mapped once). Returns
     (levels, spans put in ``spans``, the vertices found, the queue holding the last frontier,
     its size, its out-edges, why it stopped)."""
+    true_later = source >= 0 and not positional      # (a start's values: all of them this run's)
     if source < 0:
         marks = marks[:0]
     for k in range(marks.shape[0]):
@@ -885,7 +896,7 @@ def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents
                 oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
                 target, target_before, records[level:], seconds[level:], spans[spanned:], level, last_tick,
-                tick_seconds, thin_edges, each_level, threads, marks)
+                tick_seconds, thin_edges, each_level, threads, marks, true_later)
             level, discovered, spanned = level + ran, discovered + found, spanned + added
             if ran:
                 bits_of = -1
@@ -917,8 +928,8 @@ def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents
         if nf > max_frontier:
             reason = STOP_TOO_BIG
             break
-    if marks.shape[0] and not positional:     # (the marked claims left them: every slot's, as a start's
-        for k in range(parents.shape[0]):      # values beyond the visited are not read)
+    if true_later:          # (left by marked claims and logs: every slot's, as the values past the
+        for k in range(parents.shape[0]):      # visited are not read)
             parents[k] = True
     if copy_bits:            # element by element: a slice assignment compiles numba's shape-error
         for k in range(words.shape[0]):      # messages (string formatting), 8 of the 31 s of the compile
