@@ -244,7 +244,7 @@ def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, pa
             e += 1
             w = v >> 5
             bit = np.uint32(1) << np.uint32(v & 31)
-            if marks.shape[0]:           # (the same each edge of a call: its loop unswitched)
+            if marks.shape[0]:           # (the same for every edge of a call)
                 if marks[v] >= 0:
                     continue
             elif words[w] & bit:
