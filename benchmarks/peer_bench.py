@@ -17,11 +17,14 @@ and checked (every timed result outside the clock, its levels against scipy's BF
 The preset names the record: cpu and small write results/cpu-<host>-<commit>.json, a row a graph
 in its table; deep and deep-small results/high-diameter-<host>-<commit>.json, a row a run;
 small-gpu results/small-graphs-<host>-<commit>.json, a row a run, each of ours run by the package's
-choice of engine and forced onto the device and onto the host's kernels (``--engines``).
+choice of engine and forced onto the device and onto the host's kernels (``--engines``). Each of
+ours may also run with the host's searches from a source marked by the package's policy, always
+or never (``--marked``: ``ld.settings.marked_searches``), a run each, side by side.
 python-graphblas takes 55-280 us a level on 2 cores, so minutes a search on the million-level path
 (so does our CPU backend): run the path alone with ``--peer-repeats 1`` or ``--peers scipy``.
 """
 import argparse
+import itertools
 import os
 import sys
 import tempfile
@@ -31,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import lagraph_dist as ld
+from lagraph_dist.local.cpu_kernels.fused import MARKED_SEARCHES
 from lagraph_dist.tools.bench import environment, pick_roots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
@@ -155,11 +159,11 @@ def run_graph(spec, backend, args):
         return result | {"repeats": result["validated"], "us_per_level": 1e3 * result["median_ms"] / depth}
     directions = [d for d in args.directions if d != "pull" or pull_timed(spec)]
     ours = {}
-    for engine in args.engines:
+    for engine, marked in itertools.product(args.engines, args.marked):
         threshold = ld.settings.host_search_edges if ENGINES[engine] is None else ENGINES[engine]
-        with ld.settings.changed(host_search_edges=threshold):
+        with ld.settings.changed(host_search_edges=threshold, marked_searches=marked):
             for d in directions:
-                key = d if engine == "policy" else f"{d}, {engine}"
+                key = ", ".join([d] + [engine] * (engine != "policy") + [f"marked {marked}"] * (marked != "auto"))
                 ours[key] = run(our_bfs(A, d, f"ours {key}"), args.repeats, ours=True)
     theirs = run_peers(S, args.peers, lambda peer: run(peer, args.peer_repeats, budget=args.peer_seconds / len(roots)))
     record = graph_info(spec) | {"name": name, "n": A.n, "nvals": A.nvals, "roots": roots, "levels": depth,
@@ -262,6 +266,9 @@ def parse_args(argv):
     parser.add_argument("--engines", nargs="+", choices=ENGINES,
                         help="where our searches run, each a run: policy (the package's choice), device, host; "
                              "device and host matter on the GPU backend (default: the preset's, else policy)")
+    parser.add_argument("--marked", nargs="+", choices=MARKED_SEARCHES, default=["auto"],
+                        help="the host's searches from a source marked (ld.settings.marked_searches) by the "
+                             "package's policy (auto), always or never, each a run (default: auto)")
     parser.add_argument("--peers", nargs="*", choices=PEERS, default=list(PEERS),
                         help="peers run on the same graphs (default: all; none: no peers)")
     parser.add_argument("--json", type=Path, help="where the record goes (default benchmarks/results/"
@@ -289,6 +296,7 @@ def main(argv=None):
         "benchmark": args.kind, "backend": backend.name, "backend_requested": args.backend, "environment": env,
         "threads": numba.get_num_threads(), "numba": numba.__version__, "levels_definition": LEVELS_DEFINITION,
         "directions": list(args.directions), "peers": list(args.peers), "engines": list(args.engines),
+        "marked": list(args.marked),
         "host_search_edges": ld.settings.host_search_edges,
         "protocol": "one process; graph built once (symmetric) and the peers' graphs converted before any timing; "
                     "each run: one warm-up call, then timed calls a root from the call to its result (ours to "

@@ -25,13 +25,13 @@ from lagraph_dist.local.cpu_kernels import fused
 @pytest.fixture
 def unmarked(monkeypatch):
     """Searches as on a machine whose cache no search fits: bits tested, logs kept."""
-    monkeypatch.setattr(fused, "marked_values", lambda csr: False)
+    monkeypatch.setattr(ld.settings, "marked_searches", "never")
 
 
 @pytest.fixture
 def marked(monkeypatch):
     """Every search from a source marked, whatever the graph and the cache."""
-    monkeypatch.setattr(fused, "marked_values", lambda csr: True)
+    monkeypatch.setattr(ld.settings, "marked_searches", "always")
 
 
 def symmetric(src, dst, n):
@@ -109,30 +109,49 @@ def test_a_push_parent_is_the_first_frontier_in_neighbour(case, way, request):
     np.testing.assert_array_equal(res.parents.to_numpy(), fifo_parents(S, source))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs())
-def test_a_marked_search_is_the_search_of_bits(graph, monkeypatch):
-    """The same levels, parents and level records whether the search tests values or bits, on
-    random graphs, for every output choice, direction, depth limit and target (each way on a
-    matrix of its own: a block's way is worked out once)."""
+def test_a_marked_search_is_the_search_of_bits(graph):
+    """The same levels, parents and level records whether the search tests values or bits
+    (``settings.marked_searches``, read at each call), on random graphs, for every output
+    choice, direction, depth limit and target."""
     src, dst, n, symmetrize, source = graph
     target = (source * 7 + 3) % n
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="cpu")
     results = {}
-    for way in (False, True):
-        monkeypatch.setattr(fused, "marked_values", lambda csr, way=way: way)
-        A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="cpu")
-        for direction in DIRECTIONS:
-            for depth_limit, goal in ((None, None), (2, None), (None, target)):
-                for levels, parents in ((True, True), (True, False), (False, True)):
-                    res = ld.bfs(A, source, levels=levels, parents=parents, direction=direction,
-                                 depth_limit=depth_limit, target=goal)
-                    figures = ("level", "direction", "frontier", "discovered", "edges_examined")
-                    results.setdefault(way, []).append((
-                        None if res.levels is None else res.levels.to_numpy().tolist(),
-                        None if res.parents is None else res.parents.to_numpy().tolist(),
-                        [[r[k] for k in figures] for r in res.stats]))
-    assert results[True] == results[False]
+    for way in ("never", "always"):
+        with ld.settings.changed(marked_searches=way):
+            for direction in DIRECTIONS:
+                for depth_limit, goal in ((None, None), (2, None), (None, target)):
+                    for levels, parents in ((True, True), (True, False), (False, True)):
+                        res = ld.bfs(A, source, levels=levels, parents=parents, direction=direction,
+                                     depth_limit=depth_limit, target=goal)
+                        figures = ("level", "direction", "frontier", "discovered", "edges_examined")
+                        results.setdefault(way, []).append((
+                            None if res.levels is None else res.levels.to_numpy().tolist(),
+                            None if res.parents is None else res.parents.to_numpy().tolist(),
+                            [[r[k] for k in figures] for r in res.stats]))
+    assert results["always"] == results["never"]
+
+
+def test_the_marked_searches_setting(monkeypatch):
+    """"auto" follows the policy (marked_values, worked out once a block), "always" and "never"
+    override it at each call; anything else raises, naming the choices."""
+    S, A = mesh(30, 30)
+    seen = []
+    real = fused._marks
+    monkeypatch.setattr(fused, "_marks", lambda *args: seen.append(True) or real(*args))
+    for value, policy, expected in (("auto", True, True), ("auto", False, False), ("always", False, True),
+                                    ("never", True, False)):
+        monkeypatch.setattr(fused, "marked_values", lambda csr, policy=policy: policy)
+        seen.clear()
+        with ld.settings.changed(marked_searches=value):
+            check_bfs(S, ld.Matrix.from_scipy(S, backend="cpu"), 0, "auto")
+        assert bool(seen) is expected, (value, policy)
+    with ld.settings.changed(marked_searches="sometimes"):
+        with pytest.raises(ValueError, match="settings.marked_searches must be one of 'auto', 'always', 'never', "
+                                             "got 'sometimes'"):
+            ld.bfs(A, 0)
 
 
 def test_which_searches_are_marked(monkeypatch):

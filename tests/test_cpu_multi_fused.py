@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings as ld_settings
-from lagraph_dist.local.cpu_kernels import fused, multi_fused
+from lagraph_dist.local.cpu_kernels import multi_fused
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
 from lagraph_dist.local.cpu_kernels import level_planes_rows
@@ -401,15 +401,14 @@ def test_separate_generated(graph, data, mode, width, limit, outputs, marked):
     """Forced one at a time, on random graphs (directed ones too): scipy's levels, BFS trees,
     records the sums of separate ``ld.bfs`` calls' (on a graph under a core's rows, the searches
     run side by side on the cores), each search testing its bits or, ``marked``, its values
-    (fused.marked_values); the rule is left as it was given."""
+    (``settings.marked_searches``); the rule is left as it was given."""
     src, dst, n, symmetrize, _ = graph
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
     S = sp.csr_matrix(A.to_scipy())
     sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))
     rule = DirectionRule(mode, n, A.block.by_col.nnz)
     before = (rule.push, rule.previous, rule.unexplored)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fused, "marked_values", lambda csr: marked)
+    with ld_settings.changed(marked_searches="always" if marked else "never"):
         res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule,
                   searches="separate")
     assert (res.levels is None) != outputs[0] and (res.parents is None) != outputs[1]
@@ -424,7 +423,7 @@ def test_separate_on_a_big_graph(mode, graph, monkeypatch):
     (a mesh's) side by side on the cores, each on one, as its levels would run anyway, testing
     their bits or (marked) their values; another's (Kronecker's) one after another, each using
     the cores as ld.bfs does; rows past the graph's -1."""
-    monkeypatch.setattr(fused, "marked_values", lambda csr: graph == "marked mesh")
+    monkeypatch.setattr(ld_settings, "marked_searches", "always" if graph == "marked mesh" else "never")
     pools = []
     made = multi_fused._side_by_side
     monkeypatch.setattr(multi_fused, "_side_by_side", lambda: pools.append(made()) or pools[-1])

@@ -41,7 +41,7 @@ def test_stage_timing_of_the_command_line_sets_it(tmp_path, capsys):
 def test_defaults():
     fresh = Settings()
     assert (fresh.sync_stage_timers, fresh.results_ahead_bytes, fresh.fused_records_read,
-            fresh.extra_cuda_defines) == (False, 256 << 20, 4096, ())
+            fresh.extra_cuda_defines, fresh.marked_searches) == (False, 256 << 20, 4096, (), "auto")
     assert ld.__name__ == "lagraph_dist"
 
 

@@ -26,6 +26,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
 from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.settings import settings
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords, thin_graph
@@ -74,6 +75,8 @@ LOGGED_VERTICES = 1 << 17
 #: 0.32; the 400 x 400 mesh's 6.4 MB won while the cache was quiet (2.5 -> 1.8 ms) and lost
 #: while a neighbour shared it (2.6 -> 3.1), hence an eighth (docs/notes/cpu-kernels.md)
 MARKED_CACHE_SHARE = 0.125
+#: ``settings.marked_searches``'s values: by :func:`marked_values`, always, never
+MARKED_SEARCHES = ("auto", "always", "never")
 #: word-aligned chunks of rows a thread takes in a parallel pull level
 CHUNKS_PER_THREAD = 16
 
@@ -970,7 +973,7 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
     start at that vertex, which it makes."""
     blocks, thin, marked, buffers = _frame(out_csr, in_csr, space)
-    marks = _marks(depths, parents, positional) if marked and source >= 0 else _NO_DEPTHS
+    marks = _marks(depths, parents, positional) if source >= 0 and marked_here(marked) else _NO_DEPTHS
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
     records, seconds, spans, discovered, cur, count, edges, reason = _search(
         *blocks, words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
@@ -987,6 +990,18 @@ def _marks(depths, parents, positional):
     if depths is not None:
         return depths
     return parents if positional else _NO_DEPTHS
+
+
+def marked_here(by_policy) -> bool:
+    """Whether a search from a source is marked, as ``settings.marked_searches`` says: "always",
+    "never", or "auto" and ``by_policy`` (:func:`marked_values` of its block)."""
+    value = settings.marked_searches
+    if value == "auto":
+        return by_policy
+    if value not in MARKED_SEARCHES:
+        raise ValueError(f"settings.marked_searches must be one of {', '.join(map(repr, MARKED_SEARCHES))}, "
+                         f"got {value!r}")
+    return value == "always"
 
 
 def marked_values(csr) -> bool:

@@ -1197,7 +1197,7 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
     starting from ``start_state``, its thin levels those under ``thin`` out-edges), a group of
     :data:`SEPARATE_GROUP` searches between writes of their columns into the (rows, k) tables
     (-1 where a search did not reach a vertex), each testing its values where ``marked``
-    (fused.py's :func:`~lagraph_dist.local.cpu_kernels.fused.marked_values`), in the buffers ``space``
+    (fused.py's :func:`~lagraph_dist.local.cpu_kernels.fused.marked_here`), in the buffers ``space``
     (:func:`_separate_space`). Returns each depth's records summed over the searches ((depths,
     5): frontier, discovered, examined, searches that pushed, searches that ran it) and
     seconds summed. The searches write their records to one buffer in turn, summed as each
@@ -1372,7 +1372,7 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     wall's)."""
     n = out_csr.nmajor
     graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
-    thin, marked = thin_edges(out_csr), fused.marked_values(out_csr)
+    thin, marked = thin_edges(out_csr), fused.marked_here(fused.marked_values(out_csr))
     one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
     shares = min(threads, sources.shape[0]) if one_core_each else 1
 
