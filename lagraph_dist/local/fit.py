@@ -1,7 +1,8 @@
 """How much memory is free for this rank, and whether something fits in it: the one home of
 the memory-fit policy, for every backend (the device for the GPU backend, the host for the
-CPU backend), shared by the ranks that draw on the same memory. The estimates of what a graph
-or a search needs live in :mod:`lagraph_dist.algebra.memory`."""
+CPU backend), shared by the ranks that draw on the same memory; and the size of the host's
+last-level cache, which the CPU's searches from a source ask whether they fit in. The
+estimates of what a graph or a search needs live in :mod:`lagraph_dist.algebra.memory`."""
 from __future__ import annotations
 
 import functools
