@@ -973,7 +973,7 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
     start at that vertex, which it makes."""
     blocks, thin, marked, buffers = _frame(out_csr, in_csr, space)
-    marks = _marks(depths, parents, positional) if source >= 0 and marked_here(marked) else _NO_DEPTHS
+    marks = _marks(depths, parents, positional) if marked_here(marked) else _NO_DEPTHS   # (read from a start only)
     # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
     records, seconds, spans, discovered, cur, count, edges, reason = _search(
         *blocks, words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
