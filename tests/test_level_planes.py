@@ -1,8 +1,9 @@
 """A batch's levels kept as bit planes (lagraph_dist.local.engine.LevelPlanes, what both kernel
 sets' fused multi-source runs write on a graph that is not thin): the rows the CPU twin of
 ld_level_planes_rows makes from them equal the table they encode, whatever the searches, depths
-and slice; a DenseRows of such blocks reads (to_numpy, row, reduce_rows, betweenness's sweeps)
-as the same DenseRows of tables does; and blocks in device memory (a stand-in here) are read
+and slice, and the CPU set's reductions of them equal the table's, computed apart; a DenseRows
+of such blocks reads (to_numpy, row, reduce_rows, betweenness's sweeps) as the same DenseRows
+of tables does; and blocks in device memory (a stand-in here) are read
 through the backend, one search's column alone for row(i). The encoding here is written out bit
 by bit, apart from the decoding under test. The CPU's run in planes (and growing them on a deep
 graph) gives the levels scipy's hop counts give, read every way."""
@@ -60,6 +61,59 @@ def test_a_row_of_every_search_width():
     np.testing.assert_array_equal(cpu_kernels.level_planes_rows(encoded(table, 3), 0, 70), table)
 
 
+def table_reductions(table, kinds):
+    """Each kind's reduction of each column's entries (>= 0) of a (rows, k) table and the
+    entries' count, column by column in Python: the identity where a column has none."""
+    identity = {"plus": 0, "min": np.iinfo(np.int64).max, "max": np.iinfo(np.int64).min}
+    fold = {"plus": sum, "min": min, "max": max}
+    out = []
+    for kind in kinds:
+        out.append([fold[kind](int(x) for x in column if x >= 0) if (column >= 0).any() else identity[kind]
+                    for column in table.T])
+    out.append([int((column >= 0).sum()) for column in table.T])
+    return np.array(out, dtype=np.int64).reshape(len(kinds) + 1, table.shape[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 200), st.integers(0, 40), st.integers(0, 6), st.data())
+def test_planes_reduced_without_their_table(k, rows, depth_planes, data):
+    """The CPU set's level_planes_reduced gives the table's reductions for every slice and
+    choice of kinds, and ignores depth bits left where a search did not reach (the kernel
+    writes depths only where it reached; the words it is given may hold anything there)."""
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    table = rng.integers(-1, 1 << depth_planes, size=(rows, k)).astype(np.int32)
+    planes = encoded(table, depth_planes)
+    unreached = ~planes.words[0]
+    planes.words[1:] |= rng.integers(0, 2**63, size=planes.words[1:].shape, dtype=np.uint64) & unreached
+    kinds = tuple(data.draw(st.lists(st.sampled_from(["plus", "min", "max"]), max_size=3)))
+    start = data.draw(st.integers(0, rows))
+    stop = data.draw(st.integers(start, rows))
+    got = cpu_kernels.level_planes_reduced(planes, start, stop, kinds)
+    assert got.dtype == np.int64 and got.shape == (len(kinds) + 1, k)
+    np.testing.assert_array_equal(got, table_reductions(table[start:stop], kinds))
+
+
+def test_planes_reduced_in_shares_of_rows():
+    """Rows enough to be cut into one share a thread: the shares' sums, minima and maxima
+    combine to the whole's, over 512 searches."""
+    table = np.random.default_rng(9).integers(-1, 8, size=(9000, 512)).astype(np.int32)
+    table[:, 7] = -1                        # a search that reached nothing
+    got = cpu_kernels.level_planes_reduced(encoded(table, 3), 0, 9000, ("max", "plus", "min"))
+    identity = np.iinfo(np.int64)
+    entries = np.ma.masked_less(table.astype(np.int64), 0)
+    want = [entries.max(axis=0).filled(identity.min), entries.sum(axis=0, dtype=np.int64).filled(0),
+            entries.min(axis=0).filled(identity.max), (table >= 0).sum(axis=0)]
+    np.testing.assert_array_equal(got, np.array(want, dtype=np.int64))
+    assert got[0, 7] == identity.min and got[1, 7] == 0 and got[2, 7] == identity.max and got[3, 7] == 0
+
+
+def test_planes_reduced_by_an_unknown_kind_is_refused():
+    planes = encoded(np.zeros((2, 3), np.int32), 1)
+    with pytest.raises(ValueError, match="reduces by plus, min, max, not 'times'"):
+        cpu_kernels.level_planes_reduced(planes, 0, 2, ("plus", "times"))
+
+
 def as_planes(rows, depth_planes=None):
     """The DenseRows ``rows`` with each table block encoded as bit planes."""
     blocks = []
@@ -94,6 +148,25 @@ def test_dense_rows_of_planes_read_as_the_tables(searched):
         np.testing.assert_array_equal(got, want)
     for table, made in zip(tables.blocks, planes.tables()):
         np.testing.assert_array_equal(made, table)
+
+
+def test_reductions_of_host_planes_make_no_table(searched, monkeypatch):
+    """reduce_rows of planes in host memory reads them through the CPU set's
+    level_planes_reduced (no table made); a kernel set without that member makes the table a
+    slice at a time: the same reductions."""
+    A, tables = searched
+    planes = as_planes(tables)
+    want = tables.reduce_rows("plus", "max", "min", nvals=True)
+
+    def no_table(*args):
+        raise AssertionError("a table was made")
+    monkeypatch.setattr(cpu_kernels, "level_planes_rows", no_table)
+    for got, expected in zip(planes.reduce_rows("plus", "max", "min", nvals=True), want):
+        np.testing.assert_array_equal(got, expected)
+    monkeypatch.undo()
+    monkeypatch.setattr(multi, "_planes_reduction", lambda block: None)
+    for got, expected in zip(planes.reduce_rows("plus", "max", "min", nvals=True), want):
+        np.testing.assert_array_equal(got, expected)
 
 
 def test_more_planes_than_the_depths_take_read_the_same(searched):

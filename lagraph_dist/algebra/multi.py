@@ -44,7 +44,7 @@ from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
 from lagraph_dist.local.engine import (MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies,
-                                       offers)
+                                       PlanesReduction, offers)
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
@@ -325,6 +325,9 @@ class DenseRows:
         elsewhere whose values do not name vertices is read in its own order: on one process its
         first ``rows`` rows are the vertices, in any order, and the rest padding in both.)"""
         block = block.for_reduction() if isinstance(block, RowsElsewhere) else block
+        planes_here = _planes_reduction(block)
+        if planes_here is not None:         # (no table made: the planes' words are read once)
+            return list(planes_here.level_planes_reduced(block, 0, rows, tuple(m.kind for m in kinds)))
         xp = np if _in_host_memory(block) else self.backend.xp
         width = block.shape[1]
         found = [xp.full(width, m.identity_of(np.int64), dtype=np.int64) for m in kinds]
@@ -341,6 +344,16 @@ class DenseRows:
             counts += here
         together = xp.stack([*found, counts])              # one read from the device
         return list(together if xp is np else self.backend.to_host(together))
+
+
+def _planes_reduction(block):
+    """The kernel set that reduces ``block``'s planes where they lie without their table
+    (:class:`~lagraph_dist.local.engine.PlanesReduction`), or None: a table, or planes whose
+    kernel set has no such member."""
+    if not isinstance(block, LevelPlanes) or not _in_host_memory(block):
+        return None
+    kernels = get_backend("cpu").kernels
+    return kernels if offers(kernels, PlanesReduction) else None
 
 
 #: Elements a slice of :meth:`DenseRows.reduce_rows` reads at once (its temporaries stay small).

@@ -403,8 +403,21 @@ class SearchFromSource(Protocol):
         state updated."""
 
 
+@runtime_checkable
+class PlanesReduction(Protocol):
+    """An optional member of a kernel set: a batch's levels kept as planes reduced search by
+    search without their (rows, k) table (``lagraph_dist.algebra.multi.DenseRows.reduce_rows``
+    asks for it for planes in host memory: closeness and eccentricity; a kernel set without it
+    makes the table a slice at a time and reduces that). The CPU set has it."""
+
+    def level_planes_reduced(self, planes: LevelPlanes, start: int, stop: int, kinds: tuple) -> np.ndarray:
+        """Rows ``start .. stop - 1`` of ``planes``: a (len(kinds) + 1, k) int64 numpy array, each
+        of ``kinds``' ("plus", "min", "max") reduction of each search's levels over the rows it
+        reached (the kind's identity where none), then the rows each search reached."""
+
+
 #: the optional members (each a Protocol of its own) a kernel set may have
-OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, SearchFromSource)
+OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, SearchFromSource, PlanesReduction)
 
 
 @functools.cache

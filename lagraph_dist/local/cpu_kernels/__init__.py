@@ -14,7 +14,8 @@ MPI ranks), cut so that the result is the one-thread result.
 One module a CUDA source, as the kernels are split: ``bitmap`` (bitmap.cu), ``push``, ``pull``,
 ``fold``, ``fused``, ``multi``, ``multi_fused`` (the fused multi-source run), ``edge_rules`` (a
 validation's), ``kronecker`` (the generator), ``dependencies``
-and ``components`` (optional members, no CUDA twin yet), and ``common`` for
+and ``components`` (optional members, no CUDA twin yet; so is bitmap's ``level_planes_reduced``),
+and ``common`` for
 what push and pull share (common.cuh). This
 package is the CPU backend's kernels object: it names every twin.
 """
@@ -27,8 +28,9 @@ import numpy as np
 from lagraph_dist.local import compile_notice
 from lagraph_dist.local.cpu_kernels import (bitmap, components, dependencies, edge_rules, fold, fused, kronecker, multi,
                                             multi_fused, pull, push)
-from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, level_planes_rows,
-                                                   list_from_bitmap, new_counters, popcount, single_entries)
+from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, level_planes_reduced,
+                                                   level_planes_rows, list_from_bitmap, new_counters, popcount,
+                                                   single_entries)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
 from lagraph_dist.local.cpu_kernels.common import set_kernel_threads
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_from, bfs_fused, fused_workspace
@@ -54,7 +56,7 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "bfs_fused", "bfs_from", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
-           "level_planes_rows",
+           "level_planes_rows", "level_planes_reduced",
            "path_dependencies", "dependencies_batch", "connected_components", "check_edges", "kronecker_edges",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "MULTI_ALPHA",

@@ -174,9 +174,81 @@ def _planes_rows(words, start, out):
                     out[r, base + c] |= np.int32((word >> np.uint64(c)) & np.uint64(1)) << np.int32(p - 1)
 
 
+#: ``level_planes_reduced``'s kinds, in the order of its accumulators
+_PLANE_REDUCTIONS = ("plus", "min", "max")
+_NO_ENTRY_MIN = np.iinfo(np.int64).max
+
+
+def level_planes_reduced(planes, start, stop, kinds):
+    """Rows ``start .. stop - 1`` of a batch's levels kept as ``planes`` (numpy words) reduced
+    search by search without making their table: a (len(kinds) + 1, k) int64 array, row j the
+    reduction by ``kinds[j]`` ("plus", "min" or "max") of each search's levels over the rows it
+    reached (the kind's identity where it reached none), the last row the rows each reached.
+    No kernel of bitmap.cu matches it: the table it skips is what costs on the host (4 bytes a
+    (vertex, search) written and read again, where the planes are a few bits)."""
+    for kind in kinds:
+        if kind not in _PLANE_REDUCTIONS:
+            raise ValueError(f"level_planes_reduced reduces by {', '.join(_PLANE_REDUCTIONS)}, not {kind!r}")
+    start, stop = int(start), max(int(stop), int(start))
+    parts = max(1, min(numba.get_num_threads(), (stop - start) // 4096))
+    shares = _planes_reduced(planes.words, start, stop, planes.k, parts, "min" in kinds, "max" in kinds)
+    totals = {"plus": shares[:, 0].sum(axis=0), "min": shares[:, 1].min(axis=0), "max": shares[:, 2].max(axis=0)}
+    counts = shares[:, 3].sum(axis=0)
+    identity = {"plus": 0, "min": _NO_ENTRY_MIN, "max": np.iinfo(np.int64).min}
+    out = [np.where(counts > 0, totals[kind], identity[kind]) for kind in kinds]
+    return np.stack([*out, counts]).astype(np.int64, copy=False)
+
+
+@numba.njit(cache=True, parallel=True)
+def _planes_reduced(words, start, stop, k, parts, with_min, with_max):
+    """(parts, 4, k) int64: each share of the rows' sum, min (2^63 - 1 where none), max (-1
+    where none) and count of each search's levels. A row's word of 64 searches is decoded into
+    64 levels in registers (each depth plane's word, masked by the reached bits, ORed in at its
+    weight), then added to the share's accumulators, loops the compiler makes vector
+    instructions of; an unreached search's level counts as 0 in the sum and is kept out of the
+    min and max arithmetically, not by a branch."""
+    nplanes, nwords = words.shape[0], words.shape[2]
+    out = np.zeros((parts, 4, k), np.int64)
+    none_min = np.int64(_NO_ENTRY_MIN)
+    rows = stop - start
+    for t in prange(parts):
+        acc = out[t]
+        for c in range(k):
+            acc[1, c] = none_min
+            acc[2, c] = -1
+        level = np.zeros(64, np.int64)
+        got = np.zeros(64, np.int64)
+        for v in range(start + rows * t // parts, start + rows * (t + 1) // parts):
+            for w in range(nwords):
+                reached = words[0, v, w]
+                if reached == 0:
+                    continue
+                base = w * 64
+                top = min(64, k - base)
+                for c in range(top):
+                    got[c] = np.int64((reached >> np.uint64(c)) & np.uint64(1))
+                    level[c] = 0
+                for p in range(1, nplanes):
+                    word = words[p, v, w] & reached
+                    if word != 0:
+                        for c in range(top):
+                            level[c] |= np.int64((word >> np.uint64(c)) & np.uint64(1)) << np.int64(p - 1)
+                for c in range(top):
+                    acc[0, base + c] += level[c]
+                    acc[3, base + c] += got[c]
+                if with_min:          # unreached: the level plus 2^63 - 1 times one (it was 0)
+                    for c in range(top):
+                        acc[1, base + c] = min(acc[1, base + c], level[c] + (1 - got[c]) * none_min)
+                if with_max:          # unreached: -1
+                    for c in range(top):
+                        acc[2, base + c] = max(acc[2, base + c], level[c] - (1 - got[c]))
+    return out
+
+
 def warm_up():
     """Compile (or load from the cache) this module's loops for the types the products use."""
     _planes_rows(np.zeros((2, 1, 1), np.uint64), 0, np.zeros((1, 1), np.int32))
+    _planes_reduced(np.zeros((2, 1, 1), np.uint64), 0, 1, 1, 1, True, True)
     for ids in (np.array([1], np.int32), np.array([1], np.int64)):
         list_from_bitmap(bitmap_from_list(ids, 32))
     _list_and_degrees(np.zeros(1, np.uint32), _NO_DEGREES, True)
