@@ -5,7 +5,8 @@
 # Stages: gpu-tests (pytest -m gpu on $TESTS, default tests), multigpu-tests (pytest -m multigpu, -k $TEST_K), quick (gpu_quick.py on
 # $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (probes/profile_level.py),
 # multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs), multi
-# (multi_source.py), family (bench --algorithm cc|bc), nx-suite (networkx's tests on the GPU engine). Real graphs travel as .data (a copy
+# (multi_source.py), family (bench --algorithm cc|bc), nx-suite (networkx's tests on the GPU engine), small
+# (small graphs against scipy), host-marked (the host's 2 cores on deep graphs). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
 # Most other stages (each commented at its case below) run the probes of benchmarks/probes/ (its README.md).
 # .whl holds python-graphblas and what it needs that the device lacks (suitesparse-graphblas,
@@ -182,6 +183,19 @@ for stage in "$@"; do
             --json "$OUT/high-diameter-path.json" 2>&1 | tail -8 | tee -a "$OUT/hidiam.log"
         timeout ${HIDIAM_TIMEOUT:-150} "${deep[@]}" --graphs road:${HIDIAM_ROAD:-1000000} --real \
             --json "$OUT/high-diameter-road.json" 2>&1 | tail -16 | tee -a "$OUT/hidiam.log" ;;
+    small)                  # issue 54 item 2: the small graphs on the GPU backend, each by the package's choice of
+                            # engine, on the device and on the host's kernels, scipy beside (peer_bench.py --preset small-gpu)
+        timeout ${SMALL_TIMEOUT:-150} python3 "$repo/benchmarks/peer_bench.py" --preset small-gpu --real --backend gpu \
+            --peers scipy --json "$OUT/h200-small-graphs-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -34 | tee "$OUT/small.log" ;;
+    host-marked)            # issue 54 item 4 on this host: the CPU backend on 2 of its cores (taskset), the deep graphs
+                            # $MARKED_GRAPHS with the single searches marked by policy, always and never, scipy beside
+        (export NUMBA_NUM_THREADS=2; python3 -c "from lagraph_dist.local import fit; \
+            print('last-level cache', fit.last_level_cache(), 'bytes')"; lscpu | grep -E 'Model name|L3') \
+            | tee "$OUT/host-marked.log"
+        NUMBA_NUM_THREADS=2 taskset -c 0,1 timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/peer_bench.py" \
+            --preset deep --backend cpu --peers scipy --directions auto --marked auto always never \
+            --graphs ${MARKED_GRAPHS:-mesh:1000x1000 mesh:500x500 path:100000} --peer-repeats 5 \
+            --json "$OUT/high-diameter-h200host-2cores-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
     ncu)                    # launches, time and DRAM bytes of every kernel of one search (summarised:
                             # a call brings back few files)
         for spec in ${NCU_GRAPHS:-kron:22}; do for d in ${NCU_DIRECTIONS:-push auto}; do
