@@ -189,9 +189,8 @@ for stage in "$@"; do
             --peers scipy --json "$OUT/h200-small-graphs-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -34 | tee "$OUT/small.log" ;;
     host-marked)            # issue 54 item 4 on this host: the CPU backend on 2 of its cores (taskset), the deep graphs
                             # $MARKED_GRAPHS with the single searches marked by policy, always and never, scipy beside
-        (export NUMBA_NUM_THREADS=2; python3 -c "from lagraph_dist.local import fit; \
-            print('last-level cache', fit.last_level_cache(), 'bytes')"; lscpu | grep -E 'Model name|L3') \
-            | tee "$OUT/host-marked.log"
+        (python3 -c "from lagraph_dist.local import fit; print('last-level cache', fit.last_level_cache(), 'bytes')"
+            lscpu | grep -E 'Model name|L3') | tee "$OUT/host-marked.log"
         NUMBA_NUM_THREADS=2 taskset -c 0,1 timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/peer_bench.py" \
             --preset deep --backend cpu --peers scipy --directions auto --marked auto always never \
             --graphs ${MARKED_GRAPHS:-mesh:1000x1000 mesh:500x500 path:100000} --peer-repeats 5 \

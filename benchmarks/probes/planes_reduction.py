@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, 
 from harness import batch_sources, build  # noqa: E402
 
 WAYS = ("table", "planes")
+LABELS = {"table": "table yes", "planes": "table no"}       # (whether a table is made)
 MONOIDS = ("plus", "max")
 
 
@@ -53,18 +54,17 @@ def main():
     kinds = sorted({type(block).__name__ for block in levels.blocks})
     ld.closeness_centrality(A, sources=sources[:64])             # (compiled before the clock)
     paths = {name: way(name) for name in WAYS}
-    seconds = {f"{what}, table {'no' if name == 'planes' else 'yes'}": [] for what in ("reduce_rows", "closeness")
-               for name in WAYS}
+    seconds = {f"{what}, {LABELS[name]}": [] for what in ("reduce_rows", "closeness") for name in WAYS}
     answers = {}
     try:
         for _ in range(args.rounds):
             for name in WAYS:
                 multi._planes_reduction = paths[name]
                 took, reduced = timed(lambda: levels.reduce_rows(*MONOIDS, nvals=True))
-                seconds[f"reduce_rows, table {'no' if name == 'planes' else 'yes'}"].append(took)
+                seconds[f"reduce_rows, {LABELS[name]}"].append(took)
                 answers.setdefault(name, reduced)
                 took, _ = timed(lambda: ld.closeness_centrality(A, sources=sources))
-                seconds[f"closeness, table {'no' if name == 'planes' else 'yes'}"].append(took)
+                seconds[f"closeness, {LABELS[name]}"].append(took)
     finally:
         multi._planes_reduction = paths["planes"]
     for got, want in zip(answers["planes"], answers["table"]):

@@ -13,6 +13,7 @@ from numba.extending import intrinsic
 
 from lagraph_dist.local import recycle
 from lagraph_dist.local.layout import NCOUNTERS
+from lagraph_dist.semirings import lookup_monoid
 
 
 def new_counters():
@@ -176,14 +177,13 @@ def _planes_rows(words, start, out):
 
 #: ``level_planes_reduced``'s kinds, in the order of its accumulators
 _PLANE_REDUCTIONS = ("plus", "min", "max")
-_NO_ENTRY_MIN = np.iinfo(np.int64).max
 
 
 def level_planes_reduced(planes, start, stop, kinds):
     """Rows ``start .. stop - 1`` of a batch's levels kept as ``planes`` (numpy words) reduced
     search by search without making their table: a (len(kinds) + 1, k) int64 array, row j the
     reduction by ``kinds[j]`` ("plus", "min" or "max") of each search's levels over the rows it
-    reached (the kind's identity where it reached none), the last row the rows each reached.
+    reached (the monoid's identity where it reached none), the last row the rows each reached.
     No kernel of bitmap.cu matches it: the table it skips is what costs on the host (4 bytes a
     (vertex, search) written and read again, where the planes are a few bits)."""
     for kind in kinds:
@@ -191,31 +191,28 @@ def level_planes_reduced(planes, start, stop, kinds):
             raise ValueError(f"level_planes_reduced reduces by {', '.join(_PLANE_REDUCTIONS)}, not {kind!r}")
     start, stop = int(start), max(int(stop), int(start))
     parts = max(1, min(numba.get_num_threads(), (stop - start) // 4096))
-    shares = _planes_reduced(planes.words, start, stop, planes.k, parts, "min" in kinds, "max" in kinds)
+    shares = _planes_reduced(planes.words, start, stop, planes.k, parts, "min" in kinds, "max" in kinds,
+                             lookup_monoid("min").identity_of(np.int64), lookup_monoid("max").identity_of(np.int64))
     totals = {"plus": shares[:, 0].sum(axis=0), "min": shares[:, 1].min(axis=0), "max": shares[:, 2].max(axis=0)}
-    counts = shares[:, 3].sum(axis=0)
-    identity = {"plus": 0, "min": _NO_ENTRY_MIN, "max": np.iinfo(np.int64).min}
-    out = [np.where(counts > 0, totals[kind], identity[kind]) for kind in kinds]
-    return np.stack([*out, counts]).astype(np.int64, copy=False)
+    return np.stack([*(totals[kind] for kind in kinds), shares[:, 3].sum(axis=0)]).astype(np.int64, copy=False)
 
 
 @numba.njit(cache=True, parallel=True)
-def _planes_reduced(words, start, stop, k, parts, with_min, with_max):
-    """(parts, 4, k) int64: each share of the rows' sum, min (2^63 - 1 where none), max (-1
-    where none) and count of each search's levels. A row's word of 64 searches is decoded into
-    64 levels in registers (each depth plane's word, masked by the reached bits, ORed in at its
-    weight), then added to the share's accumulators, loops the compiler makes vector
-    instructions of; an unreached search's level counts as 0 in the sum and is kept out of the
-    min and max arithmetically, not by a branch."""
+def _planes_reduced(words, start, stop, k, parts, with_min, with_max, min_identity, max_identity):
+    """(parts, 4, k) int64: each share of the rows' sum, min, max and count of each search's
+    levels, the min and max starting at their monoids' identities. A row's word of 64 searches
+    is decoded into 64 levels in registers (each depth plane's word, masked by the reached
+    bits, ORed in at its weight), then added to the share's accumulators, loops the compiler
+    makes vector instructions of; an unreached search's level (0 after the mask) adds nothing
+    to the sum and stands as the identity in the min and max: arithmetic, not a branch."""
     nplanes, nwords = words.shape[0], words.shape[2]
     out = np.zeros((parts, 4, k), np.int64)
-    none_min = np.int64(_NO_ENTRY_MIN)
     rows = stop - start
     for t in prange(parts):
         acc = out[t]
         for c in range(k):
-            acc[1, c] = none_min
-            acc[2, c] = -1
+            acc[1, c] = min_identity
+            acc[2, c] = max_identity
         level = np.zeros(64, np.int64)
         got = np.zeros(64, np.int64)
         for v in range(start + rows * t // parts, start + rows * (t + 1) // parts):
@@ -236,19 +233,18 @@ def _planes_reduced(words, start, stop, k, parts, with_min, with_max):
                 for c in range(top):
                     acc[0, base + c] += level[c]
                     acc[3, base + c] += got[c]
-                if with_min:          # unreached: the level plus 2^63 - 1 times one (it was 0)
+                if with_min:
                     for c in range(top):
-                        acc[1, base + c] = min(acc[1, base + c], level[c] + (1 - got[c]) * none_min)
-                if with_max:          # unreached: -1
+                        acc[1, base + c] = min(acc[1, base + c], level[c] + (1 - got[c]) * min_identity)
+                if with_max:
                     for c in range(top):
-                        acc[2, base + c] = max(acc[2, base + c], level[c] - (1 - got[c]))
+                        acc[2, base + c] = max(acc[2, base + c], level[c] + (1 - got[c]) * max_identity)
     return out
-
 
 def warm_up():
     """Compile (or load from the cache) this module's loops for the types the products use."""
     _planes_rows(np.zeros((2, 1, 1), np.uint64), 0, np.zeros((1, 1), np.int32))
-    _planes_reduced(np.zeros((2, 1, 1), np.uint64), 0, 1, 1, 1, True, True)
+    _planes_reduced(np.zeros((2, 1, 1), np.uint64), 0, 1, 1, 1, True, True, 0, 0)
     for ids in (np.array([1], np.int32), np.array([1], np.int64)):
         list_from_bitmap(bitmap_from_list(ids, 32))
     _list_and_degrees(np.zeros(1, np.uint32), _NO_DEGREES, True)
