@@ -27,20 +27,21 @@ BATCH_SECONDS = [0.3, 0.9, 0.4] * 2                  # levels only, then with pa
 SEPARATE_SECONDS = [1.2, 1.8, 6.0] * 2               # median 1.8
 FULL_SECONDS = [1.0, 3.0, 2.0, 2.0, 2.0, 9.0, 4.0, 6.0, 5.0]       # per root: medians 2, 2, 5
 LIMITED_SECONDS = [0.1, 0.3, 0.2, 0.5, 0.5, 0.1, 0.2, 0.4, 0.3]    # medians 0.2, 0.5, 0.3
+PUT_BACK_SECONDS = [0.05, 0.07]                      # the last batch's rows put back, each run once
 
 
 def scripted_clock(multi, monkeypatch):
     """Replace the script's clock: each timed call runs, and reports the next scripted seconds of
     its kind. Returns the queues, to check that every scripted time was taken."""
     queues = {"batch": list(BATCH_SECONDS), "separate": list(SEPARATE_SECONDS), "full": list(FULL_SECONDS),
-              "limited": list(LIMITED_SECONDS)}
+              "limited": list(LIMITED_SECONDS), "put_back": list(PUT_BACK_SECONDS)}
 
     def timed(A, func, *args, **kwargs):
         result = func(*args, **kwargs)
         if A is None:               # scipy's, not scripted
             return result, 1.0
         kind = ("batch" if func is ld.bfs_multi else "separate" if func is multi.one_call_each else
-                "limited" if kwargs.get("depth_limit") is not None else "full")
+                "put_back" if func is multi.put_back else "limited" if kwargs.get("depth_limit") is not None else "full")
         return result, queues[kind].pop(0)
 
     monkeypatch.setattr(multi, "timed", timed)
@@ -64,6 +65,7 @@ def test_small_run_and_its_record(multi, tmp_path, monkeypatch):
         assert run["ratio_to_separate"] == pytest.approx(4.5)
         assert run["levels_equal_separate"] and run["scipy_searches_per_second"] == pytest.approx(12.0)
     assert (levels_only["parents_validated_rows"], with_parents["parents_validated_rows"]) == (0, 8)
+    assert [run["put_back_seconds"] for run in record["runs"]] == PUT_BACK_SECONDS
     [depth] = record["depth_limit"]
     assert depth["checked"] == 3 and depth["depth_limit"] == 2
     assert depth["full_seconds"] == [[1.0, 3.0, 2.0], [2.0, 2.0, 9.0], [4.0, 6.0, 5.0]]
