@@ -138,10 +138,12 @@ for stage in "$@"; do
                 --json "$OUT/gpu-bench-scale$s$tag.json" 2>&1 | tail -12 | sed "s/^/$side: /" | tee -a "$OUT/bench.log"
         done; done ;;
     multi)                  # many searches at once (benchmarks/multi_source.py): $MULTI_GRAPHS (kron:22) from
-                            # $MULTI_SOURCES (64 512) sources, beside the separate searches and scipy's
+                            # $MULTI_SOURCES (64 512) sources, beside the separate searches and scipy's;
+                            # $MULTI_ORDER the degree orders, $MULTI_PARENTS (both, no, yes) the parents runs
         timeout ${MULTI_TIMEOUT:-300} python3 "$repo/benchmarks/multi_source.py" \
             $(for g in ${MULTI_GRAPHS:-kron:22}; do echo --graph $g; done) --sources ${MULTI_SOURCES:-64 512} \
             --backend gpu --scipy-sources ${MULTI_SCIPY_SOURCES:-4} --degree-order ${MULTI_ORDER:-auto} \
+            --parents ${MULTI_PARENTS:-both} \
             --json "$OUT/multi-source.json" 2>&1 \
             | tee "$OUT/multi.log" ;;
     family)                 # the BFS family on one GPU (lagraph-dist bench --algorithm ...): each ALGO:GRAPH[:ROOTS]

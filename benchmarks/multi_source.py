@@ -38,6 +38,8 @@ LEVEL_KEYS = ("batch", "level", "direction", "fused", "frontier", "discovered", 
 #: their summary (:func:`harness.level_stats`): 64 searches of a 100,000 path run apart have
 #: 100,000 depths, 61 MB of JSON a record as a dict each
 DEPTHS_KEPT = 4096
+#: --parents: the batches' parents choices, run in this order
+PARENTS_RUNS = {"both": (False, True), "no": (False,), "yes": (True,)}
 
 
 def say(A, text):
@@ -51,10 +53,14 @@ def one_call_each(A, sources, parents):
 
 
 # -- a batch against separate searches ------------------------------------------------------------
-def in_a_row(A, repeats, func, *args, **kwargs):
-    """An untimed call of ``func``, then ``repeats`` timed ones (:func:`timed`), one after
-    another, each result dropped before the next call; returns (their seconds, the last result)."""
-    func(*args, **kwargs)
+def in_a_row(A, repeats, func, *args, warm=None, **kwargs):
+    """An untimed call of ``func`` (its result given to ``warm`` when that is given), then
+    ``repeats`` timed ones (:func:`timed`), one after another, each result dropped before the
+    next call; returns (their seconds, the last result)."""
+    first = func(*args, **kwargs)
+    if warm is not None:
+        warm(first)
+    first = None
     seconds, result = [], None
     for _ in range(repeats):
         result = None
@@ -76,7 +82,8 @@ def batch_run(A, graph, sources, parents, hops, args):
     """bfs_multi from ``sources`` against one ld.bfs call each, both timed, the batch checked.
     Each side's calls run one after another (:func:`in_a_row`), as a program running either way
     runs them; alternated, each batch found the caches full of the 64 searches' arrays."""
-    batch_seconds, batch = in_a_row(A, args.repeats, ld.bfs_multi, A, sources, parents=parents)
+    # (the warm-up batch put back too: the put-back timed is one whose kernels were compiled)
+    batch_seconds, batch = in_a_row(A, args.repeats, ld.bfs_multi, A, sources, parents=parents, warm=put_back)
     _, put_back_seconds = timed(A, put_back, batch)
     single_seconds, singles = in_a_row(A, args.repeats, one_call_each, A, sources, parents)
     validated = check_batch(A, sources, batch, [s.levels.to_numpy() for s in singles], args.validate)
@@ -109,10 +116,10 @@ def batch_runs(A, graph, args, on_run):
         hops, scipy_seconds = (timed(None, shortest_path, A.to_scipy(), unweighted=True, directed=True, indices=peer)
                                if peer else (None, None))
         scipy_rate = len(peer) / scipy_seconds if peer else None
-        for order, parents in itertools.product(args.degree_order, (False, True)):
+        for order, parents in itertools.product(args.degree_order, PARENTS_RUNS[args.parents]):
             with ld.settings.changed(multi_degree_order=order):
                 run = batch_run(A, graph, sources, parents, hops, args)
-            twin = kept_twin(A)
+            twin = kept_twin(A) if "by degree" in run["vertex_order"] else None
             run.update(scipy_sources=len(peer), scipy_seconds=scipy_seconds, scipy_searches_per_second=scipy_rate,
                        ratio_to_scipy=None if scipy_rate is None else run["batch_searches_per_second"] / scipy_rate,
                        degree_order=order, twin_build_seconds=None if twin is None else twin.build_seconds)
@@ -203,6 +210,8 @@ def main(argv=None):
     parser.add_argument("--degree-order", nargs="+", choices=DEGREE_ORDERS, default=["auto"],
                         help="settings.multi_degree_order of the batches, each in turn (always / never: the "
                              "batches on the graph's degree-ordered twin, or not)")
+    parser.add_argument("--parents", choices=tuple(PARENTS_RUNS), default="both",
+                        help="the batches levels only (no), with parents (yes), or each in turn (both)")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     record = {"benchmark": "multi_source", "runs": []}

@@ -72,9 +72,11 @@ LOGGED_VERTICES = 1 << 17
 #: (:func:`marked_values`): the test's load brings in the line that finding the vertex stores
 #: to, where a bit's test leaves that store to miss. 2 cores of an AMD EPYC (32 MiB L3), each
 #: way's calls in turn: a 100 x 100 mesh 0.17 -> 0.10 ms, 300 x 300 2.3 -> 1.1, 4elt 0.51 ->
-#: 0.32; the 400 x 400 mesh's 6.4 MB won while the cache was quiet (2.5 -> 1.8 ms) and lost
-#: while a neighbour shared it (2.6 -> 3.1), hence an eighth (docs/notes/cpu-kernels.md)
-MARKED_CACHE_SHARE = 0.125
+#: 0.32; the 400 x 400 mesh's 6.4 MB (a fifth of the cache) won while the cache was quiet (2.5 ->
+#: 1.8 ms) and lost while a neighbour shared it (2.6 -> 3.1); 2 cores of the nvidia-h100-x1
+#: host's Xeon (300 MiB L3): the 1000 x 1000 mesh's 40 MB (an eighth and a bit) 32.8 -> 24.3 ms.
+#: Hence a sixth, between the two (docs/notes/cpu-kernels.md)
+MARKED_CACHE_SHARE = 1 / 6
 #: ``settings.marked_searches``'s values: by :func:`marked_values`, always, never
 MARKED_SEARCHES = ("auto", "always", "never")
 #: word-aligned chunks of rows a thread takes in a parallel pull level
