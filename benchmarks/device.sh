@@ -45,6 +45,9 @@ PYTHONPATH="$site" python3 -c "import graphblas as gb; gb.Vector.from_coo([0], [
 export PYTHONPATH="$site" LAGRAPH_DIST_COMMIT=${LAGRAPH_DIST_COMMIT:-unknown}
 [ -d "$repo/.data" ] && export LAGRAPH_DIST_DATA="$repo/.data"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+# the card's model in the records' names (h100, h200): the stages below run on whichever kind came
+card=$(grep -oiE 'h100|h200|h20|b200|a100' "$OUT/gpu.txt" | head -1 | tr '[:upper:]' '[:lower:]')
+card=${card:-gpu}
 cd "$site"
 run_cli="import sys; from lagraph_dist.tools.cli import main; sys.exit(main())"
 cli=(python3 -c "$run_cli")     # lagraph-dist from the scratch install
@@ -158,7 +161,7 @@ for stage in "$@"; do
             peers=$([ $algo = cc ] && echo ${FAMILY_CC_PEERS:-scipy} || echo ${FAMILY_BC_PEERS:-none})
             timeout ${FAMILY_TIMEOUT:-200} "${cli[@]}" bench "${source[@]}" --backend gpu --algorithm $algo \
                 --roots $roots --peers $peers --repeats ${FAMILY_REPEATS:-5} --no-progress \
-                --json "$OUT/h200-family-$algo-$name-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -6 | tee -a "$OUT/family.log"
+                --json "$OUT/$card-family-$algo-$name-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -6 | tee -a "$OUT/family.log"
         done ;;
     agreement-gpu)          # issue 50's agreement check on $AGREE_RANKS (2) GPU ranks sharing the device over mpi-host,
                             # run by hand (not under pytest), its whole output kept
@@ -174,7 +177,7 @@ for stage in "$@"; do
             --json "$OUT/sweep-launches.json" 2>&1 | tee "$OUT/sweeps.log" ;;
     nx-suite)               # networkx's tests of the dispatched functions with the backend on the GPU engine
         (cd "$OUT" && timeout ${NX_TIMEOUT:-300} python3 "$repo/benchmarks/networkx_suite.py" \
-            --json "$OUT/h200-networkx-suite-$LAGRAPH_DIST_COMMIT.json" > "$OUT/nx-suite.log" 2>&1)
+            --json "$OUT/$card-networkx-suite-$LAGRAPH_DIST_COMMIT.json" > "$OUT/nx-suite.log" 2>&1)
         tail -4 "$OUT/nx-suite.log" ;;
     hidiam)                 # meshes with every peer, then a long path with scipy, then a road graph and the
                             # real meshes (benchmarks/peer_bench.py --preset deep)
@@ -188,7 +191,7 @@ for stage in "$@"; do
     small)                  # issue 54 item 2: the small graphs on the GPU backend, each by the package's choice of
                             # engine, on the device and on the host's kernels, scipy beside (peer_bench.py --preset small-gpu)
         timeout ${SMALL_TIMEOUT:-150} python3 "$repo/benchmarks/peer_bench.py" --preset small-gpu --real --backend gpu \
-            --peers scipy --json "$OUT/h200-small-graphs-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -34 | tee "$OUT/small.log" ;;
+            --peers scipy --json "$OUT/$card-small-graphs-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -34 | tee "$OUT/small.log" ;;
     host-marked)            # issue 54 item 4 on this host: the CPU backend on 2 of its cores (taskset), the deep graphs
                             # $MARKED_GRAPHS with the single searches marked by policy, always and never, scipy beside
         (python3 -c "from lagraph_dist.local import fit; print('last-level cache', fit.last_level_cache(), 'bytes')"
@@ -196,7 +199,7 @@ for stage in "$@"; do
         NUMBA_NUM_THREADS=2 taskset -c 0,1 timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/peer_bench.py" \
             --preset deep --backend cpu --peers scipy --directions auto --marked auto always never \
             --graphs ${MARKED_GRAPHS:-mesh:1000x1000 mesh:500x500 path:100000} --peer-repeats 5 \
-            --json "$OUT/high-diameter-h200host-2cores-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
+            --json "$OUT/high-diameter-${card}host-2cores-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
     ncu)                    # launches, time and DRAM bytes of every kernel of one search (summarised:
                             # a call brings back few files)
         for spec in ${NCU_GRAPHS:-kron:22}; do for d in ${NCU_DIRECTIONS:-push auto}; do

@@ -405,8 +405,9 @@ def _vertex_order(run):
     """Where a record says so, the batches ran on the degree-ordered twin (and its build)."""
     if "by degree" not in (run.get("vertex_order") or ()):
         return ""
-    build = run.get("twin_build_seconds")
-    return ", on the degree-ordered twin" + ("" if build is None else f" (made in {ms(build)} ms)")
+    build, put_back = run.get("twin_build_seconds"), run.get("put_back_seconds")
+    return (", on the degree-ordered twin" + ("" if build is None else f" (made in {ms(build)} ms)")
+            + ("" if put_back is None else f", rows put back when first read: {ms(put_back)} ms"))
 
 
 @region("family", ("*-family-*.json",),          # lagraph-dist bench --algorithm
