@@ -98,13 +98,14 @@ class MultiFusedKernels(KernelsBase):
     #: sources the same at 4 and 8, slower at 3; meshes within 2%
     MULTI_ALPHA = 4.0
 
-    #: engine.Kernels.MULTI_TWIN_AFTER: never by itself, until a record shows the twin's batch
-    #: ahead once its rows are put back. One H200, Kronecker 22, levels only, on the twin: 64
-    #: sources' levels 3.31 -> 2.91 ms, but the call 3.58 -> 3.59, the put-back (fancy indexing
-    #: then) taking what the levels saved, and with parents 8.09 -> 12.66; the twin took 0.57 s
-    #: to make (h200-multi-source-abed227.json). The put-back is one take a block since a370a2c,
-    #: made where the rows are first read since 89626d6
-    MULTI_TWIN_AFTER = None
+    #: engine.Kernels.MULTI_TWIN_AFTER: a graph's twin is made once its levels-only calls have
+    #: asked for this many searches, about what its build costs in searches. One H100, Kronecker
+    #: 22, levels only (h100-multi-source-59a9d13.json): the twin's call 4.34 -> 3.98 ms at 64
+    #: sources, 16.77 -> 14.32 at 512, its build 0.41-0.57 s: repaid after 101,000 and 119,000
+    #: searches whose rows are reduced (closeness, eccentricity), after 340,000 at 512 where every
+    #: batch's rows are read (put back: 1.6 ms a batch), never at 64 (0.42 ms). One H200 at
+    #: abed227: the levels 3.31 -> 2.91 ms at 64 (a 0.57 s build: 91,000 searches)
+    MULTI_TWIN_AFTER = 1 << 17
 
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
     #: thin graph, engine.thin_graph); tests and benchmarks compare them
