@@ -270,7 +270,7 @@ for _name, _patterns in (("h200-high-diameter", ("h200-high-diameter-*.json",)),
                          ("h100-high-diameter", H100_HIGH_DIAMETER),
                          ("cpu-high-diameter", ("high-diameter-*.json",))):
     region(_name, _patterns, peer_bench.DEEP_HEADER, provenance)(lambda name, record: peer_bench.deep_rows(record))
-region("h200-small-graphs", ("h200-small-graphs-*.json",), peer_bench.SMALL_HEADER,
+region("h200-small-graphs", ("h200-small-graphs-*.json", "h100-small-graphs-*.json"), peer_bench.SMALL_HEADER,
        provenance)(lambda name, record: peer_bench.small_rows(record))
 
 
