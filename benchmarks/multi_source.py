@@ -9,7 +9,9 @@ run, every timed result checked (never inside the clock).
 Batches: for each graph, number of sources k and ``--degree-order`` (``settings.multi_degree_order``:
 "always" runs the batches on the graph's degree-ordered twin, whose build the record gives),
 ``ld.bfs_multi`` levels only and with parents against the k separate ``ld.bfs`` calls in the same form, and scipy's many-source
-``shortest_path(unweighted=True)`` (one process only); rates are searches per second. Depth limit:
+``shortest_path(unweighted=True)`` (one process only); rates are searches per second; ``--parents no``
+runs the batches levels only. A batch on the twin leaves its rows' put-back to their first read: each
+run's ``put_back_seconds`` is that read of its last batch, timed apart (next to nothing on the graph as given). Depth limit:
 ``ld.bfs(A, r, depth_limit=D)`` against the full search, the ratio of times. The checks:
 :func:`harness.check_batch` and :func:`check_limited`.
 
