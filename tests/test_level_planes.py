@@ -95,11 +95,14 @@ def test_planes_reduced_without_their_table(k, rows, depth_planes, data):
 
 
 def test_planes_reduced_in_shares_of_rows():
-    """Rows enough to be cut into one share a thread: the shares' sums, minima and maxima
-    combine to the whole's, over 512 searches."""
+    """Rows enough to be cut into one share a thread, each share taking blocks of rows in turn
+    from a slice that starts inside the first block and ends inside the last: the shares' sums,
+    minima and maxima combine to the slice's, over 512 searches."""
     table = np.random.default_rng(9).integers(-1, 8, size=(9000, 512)).astype(np.int32)
     table[:, 7] = -1                        # a search that reached nothing
-    got = cpu_kernels.level_planes_reduced(encoded(table, 3), 0, 9000, ("max", "plus", "min"))
+    table[6000:, :] = -1                    # rows none reached, together at the end (a degree twin's)
+    got = cpu_kernels.level_planes_reduced(encoded(table, 3), 100, 9000, ("max", "plus", "min"))
+    table = table[100:]
     identity = np.iinfo(np.int64)
     entries = np.ma.masked_less(table.astype(np.int64), 0)
     want = [entries.max(axis=0).filled(identity.min), entries.sum(axis=0, dtype=np.int64).filled(0),

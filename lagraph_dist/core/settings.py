@@ -41,7 +41,7 @@ class Settings:
     #: ``bfs_multi`` on one process (``algorithms/degree_twin.py``): "auto" runs its fused
     #: batches on the graph's degree-ordered twin (renumbered hubs first, made once and kept:
     #: a second copy of the graph) once the graph's levels-only calls have asked for the kernel
-    #: set's ``MULTI_TWIN_AFTER`` searches (2^17 on the GPU; None, never, on the CPU), unless the graph is
+    #: set's ``MULTI_TWIN_AFTER`` searches (2^17 on the GPU, 2^12 on the CPU), unless the graph is
     #: thin or the twin does not fit; "always" and "never" force either (a benchmark's
     #: comparison). The results are in the graph's own ids either way; ``res.stats`` says which
     #: ``order`` ran.

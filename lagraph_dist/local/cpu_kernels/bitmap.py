@@ -177,6 +177,8 @@ def _planes_rows(words, start, out):
 
 #: ``level_planes_reduced``'s kinds, in the order of its accumulators
 _PLANE_REDUCTIONS = ("plus", "min", "max")
+#: rows a block of ``level_planes_reduced``, whose threads take the blocks in turn
+PLANE_BLOCK = 1024
 
 
 def level_planes_reduced(planes, start, stop, kinds):
@@ -204,10 +206,11 @@ def _planes_reduced(words, start, stop, k, parts, with_min, with_max, min_identi
     is decoded into 64 levels in registers (each depth plane's word, masked by the reached
     bits, ORed in at its weight), then added to the share's accumulators, loops the compiler
     makes vector instructions of; an unreached search's level (0 after the mask) adds nothing
-    to the sum and stands as the identity in the min and max: arithmetic, not a branch."""
-    nplanes, nwords = words.shape[0], words.shape[2]
+    to the sum and stands as the identity in the min and max: arithmetic, not a branch. Share t
+    takes the blocks of PLANE_BLOCK rows t, t + parts, ...: a row no search reached costs nothing,
+    and on a graph numbered hubs first (the degree twin) those rows lie together at the end."""
     out = np.zeros((parts, 4, k), np.int64)
-    rows = stop - start
+    blocks = -(-(stop - start) // PLANE_BLOCK)
     for t in prange(parts):
         acc = out[t]
         for c in range(k):
@@ -215,31 +218,42 @@ def _planes_reduced(words, start, stop, k, parts, with_min, with_max, min_identi
             acc[2, c] = max_identity
         level = np.zeros(64, np.int64)
         got = np.zeros(64, np.int64)
-        for v in range(start + rows * t // parts, start + rows * (t + 1) // parts):
-            for w in range(nwords):
-                reached = words[0, v, w]
-                if reached == 0:
-                    continue
-                base = w * 64
-                top = min(64, k - base)
-                for c in range(top):
-                    got[c] = np.int64((reached >> np.uint64(c)) & np.uint64(1))
-                    level[c] = 0
-                for p in range(1, nplanes):
-                    word = words[p, v, w] & reached
-                    if word != 0:
-                        for c in range(top):
-                            level[c] |= np.int64((word >> np.uint64(c)) & np.uint64(1)) << np.int64(p - 1)
-                for c in range(top):
-                    acc[0, base + c] += level[c]
-                    acc[3, base + c] += got[c]
-                if with_min:
-                    for c in range(top):
-                        acc[1, base + c] = min(acc[1, base + c], level[c] + (1 - got[c]) * min_identity)
-                if with_max:
-                    for c in range(top):
-                        acc[2, base + c] = max(acc[2, base + c], level[c] + (1 - got[c]) * max_identity)
+        for b in range(t, blocks, parts):
+            _reduce_rows(words, start + b * PLANE_BLOCK, min(stop, start + (b + 1) * PLANE_BLOCK), k, acc, level, got,
+                         with_min, with_max, min_identity, max_identity)
     return out
+
+
+@numba.njit(cache=True, inline="always")
+def _reduce_rows(words, first, last, k, acc, level, got, with_min, with_max, min_identity, max_identity):
+    """Rows ``first .. last - 1`` of :func:`_planes_reduced` into one share's accumulators ``acc``
+    (``level`` and ``got``: its 64-slot scratch)."""
+    nplanes, nwords = words.shape[0], words.shape[2]
+    for v in range(first, last):
+        for w in range(nwords):
+            reached = words[0, v, w]
+            if reached == 0:
+                continue
+            base = w * 64
+            top = min(64, k - base)
+            for c in range(top):
+                got[c] = np.int64((reached >> np.uint64(c)) & np.uint64(1))
+                level[c] = 0
+            for p in range(1, nplanes):
+                word = words[p, v, w] & reached
+                if word != 0:
+                    for c in range(top):
+                        level[c] |= np.int64((word >> np.uint64(c)) & np.uint64(1)) << np.int64(p - 1)
+            for c in range(top):
+                acc[0, base + c] += level[c]
+                acc[3, base + c] += got[c]
+            if with_min:
+                for c in range(top):
+                    acc[1, base + c] = min(acc[1, base + c], level[c] + (1 - got[c]) * min_identity)
+            if with_max:
+                for c in range(top):
+                    acc[2, base + c] = max(acc[2, base + c], level[c] + (1 - got[c]) * max_identity)
+
 
 def warm_up():
     """Compile (or load from the cache) this module's loops for the types the products use."""

@@ -74,11 +74,15 @@ from lagraph_dist.local.parts import LocalCSR
 #: 1-5, the five batches whose directions 3 and 4 choose differently ran 7-16% faster at 3, and
 #: the other twenty choose alike (docs/notes/cpu-kernels.md).
 MULTI_ALPHA = 3.0
-#: engine.Kernels.MULTI_TWIN_AFTER: never by itself. On 2 cores, Kronecker 18, 64 sources, levels
-#: only, a call on the degree-ordered twin takes 16.4-16.7 ms against 20.8 (its rows put back
-#: where they are read), but closeness from 4,096 sources is level (2.84-3.02 s as given,
-#: 2.89-2.96 on the twin: its time is the planes' decoding and the reductions)
-MULTI_TWIN_AFTER = None
+#: engine.Kernels.MULTI_TWIN_AFTER: a graph's twin is made once its levels-only calls have asked
+#: for this many searches, about what the build costs in searches. On 2 cores, levels only, with
+#: the pull's chunks and the reductions' blocks dealt out in turn (a twin's hubs lie together):
+#: Kronecker 20, 64 sources 76-87 ms a batch as given against 46-50 on the twin, 512 sources
+#: 820-873 against 561-607, the build 1.0 s (2,000-2,300 searches); Kronecker 18, 512 sources
+#: 197-253 against 151-216, the build 0.5 s (about 5,000); Kronecker 16, 0.03 s (700-1,500).
+#: Closeness from 4,096 sources at 18 took 1.32-1.73 s on the twin against 1.71-1.99, and
+#: betweenness from 512 (its sweeps read the rows: put back) 6.9-8.1 s against 6.8-8.8
+MULTI_TWIN_AFTER = 1 << 12
 
 __all__ = ["multi_bfs_fused", "compile_multi_fused"]
 
@@ -87,6 +91,12 @@ PARALLEL_ROWS = 1 << 16
 #: a pull level from a frontier of fewer than 1 / SPARSE_SHARE of the vertices reads its words
 #: packed by rank (:func:`_frontier_ranks`)
 SPARSE_SHARE = 8
+#: chunks of rows a thread takes in a batch's parallel pull, dealt out in turn (thread t: chunks t,
+#: t + threads, ...). Cut in halves, a graph numbered hubs first (the degree twin) gave the first
+#: thread every hub: 2 cores, Kronecker 20, 512 sources, levels only, the twin's batch 1.00-1.04 s
+#: in halves of 16 chunks against 0.56-0.61 dealt out, 64 sources 59-72 against 46-50 ms (as given
+#: 0.91-0.95 s against 0.82-0.87, and 77-96 against 74-87 ms)
+PULL_CHUNKS_PER_THREAD = 64
 #: bytes of the levels table one chunk of the final pass writes (it stays in the core's cache
 #: while the log's entries are written into it)
 CHUNK_BYTES = 1 << 17
@@ -611,10 +621,14 @@ def _pull_rows(j0, j1, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt,
 
 @numba.njit(cache=True, parallel=True)
 def _pull_parallel(bounds, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt, seen, live, full, degrees, parents, with_parents,
-                   nq, stats, live_out):
-    for c in prange(bounds.shape[0] - 1):
-        _pull_rows(bounds[c], bounds[c + 1], rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt, seen, live, full, degrees,
-                   parents, with_parents, nq, stats[c], live_out[c])
+                   nq, stats, live_out, threads):
+    """:func:`_pull_rows` over the chunks of rows ``bounds`` cuts, thread t taking chunks t, t +
+    threads, ... (PULL_CHUNKS_PER_THREAD)."""
+    nchunks = bounds.shape[0] - 1
+    for t in prange(threads):
+        for c in range(t, nchunks, threads):
+            _pull_rows(bounds[c], bounds[c + 1], rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt, seen, live, full,
+                       degrees, parents, with_parents, nq, stats[c], live_out[c])
 
 
 @numba.njit(cache=True)
@@ -680,7 +694,7 @@ def _pull_level(iip, iix, cur, cq, nf, fbits, fcounts, rows, nrows, nxt, seen, l
         words = np.empty((nf + 1, width), np.uint64)
         _frontier_ranks(cq, nf, cur, fbits, fcounts, words)
     flat = words.reshape(words.shape[0] * width)     # (a word a vertex: read without a row's multiply)
-    nchunks = 1 if threads < 2 or nrows < PARALLEL_ROWS else threads * CHUNKS_PER_THREAD
+    nchunks = 1 if threads < 2 or nrows < PARALLEL_ROWS else threads * PULL_CHUNKS_PER_THREAD
     bounds = np.empty(nchunks + 1, np.int64)
     for c in range(nchunks + 1):
         bounds[c] = nrows * c // nchunks
@@ -691,7 +705,7 @@ def _pull_level(iip, iix, cur, cq, nf, fbits, fcounts, rows, nrows, nxt, seen, l
                    with_parents, nq, stats[0], live_out[0])
     else:
         _pull_parallel(bounds, rows, iip, iix, words, flat, fbits, fcounts, sparse, nxt, seen, live, full, degrees, parents,
-                       with_parents, nq, stats, live_out)
+                       with_parents, nq, stats, live_out, threads)
     nn, kept = 0, 0
     for w in range(width):
         live[w] = 0
