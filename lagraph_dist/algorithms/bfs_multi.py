@@ -171,7 +171,8 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     It is the faster way to run many searches on graphs of short diameter (one H200, Kronecker
     scale 22, levels only: 512 sources 17.2x the searches per second of separate ``ld.bfs``
     calls and 64 sources 8.4x in the record of abed227; 2 cores, Kronecker 18, 64 sources:
-    12.4x in the record of 5bfad2f, 8.8x to 11.4x in earlier ones on other draws of the machine). On a mesh, whose
+    11.3x as given and 16.6x on the degree twin in the record of 81bc3d0, 8.8x to 12.4x in earlier ones
+    on other draws of the machine; ``ld.settings.multi_degree_order``). On a mesh, whose
     searches' waves rarely meet, the CPU runs a batch's searches one at a time, side by side on
     the cores (2 cores, 16 sources on the 15,606-vertex mesh 4elt: 1.2-1.8x the 16 calls;
     ``res.stats`` says ``searches``; ``ld.settings.multi_searches`` forces either way). docs/api.md's
