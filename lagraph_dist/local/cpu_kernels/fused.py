@@ -532,10 +532,14 @@ def _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inp
 
 @numba.njit(cache=True, parallel=True)
 def _pull_parallel(nchunks, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional,
-                   depth_words, depths, depth, nxt, counts, examined, edges):
-    for c in prange(nchunks):
-        _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional,
-                    depth_words, depths, depth, nxt, counts, examined, edges)
+                   depth_words, depths, depth, nxt, counts, examined, edges, threads):
+    """:func:`_pull_chunk` over the chunks, thread t taking chunks t, t + threads, ...: dealt out,
+    not halved, so that a graph whose hubs lie together (numbered by degree) does not give them
+    all to one thread."""
+    for t in prange(threads):
+        for c in range(t, nchunks, threads):
+            _pull_chunk(c, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, positional,
+                        depth_words, depths, depth, nxt, counts, examined, edges)
 
 
 @numba.njit(cache=True)
@@ -558,7 +562,7 @@ def _pull_level(iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents, po
                     depth_words, depths, depth, nxt, counts, examined, edges)
     else:
         _pull_parallel(nchunks, chunk_words, iip, iix, oip, cur_bits, nxt_bits, words, no_inputs, parents,
-                       positional, depth_words, depths, depth, nxt, counts, examined, edges)
+                       positional, depth_words, depths, depth, nxt, counts, examined, edges, threads)
     found = 0
     for c in range(nchunks):                 # each chunk's rows follow the chunks before it
         at = c * chunk_words * 32
