@@ -14,9 +14,9 @@
 # the versions python-graphblas requires (suitesparse-graphblas<10 for python-graphblas 2025.2),
 # as --no-deps takes the newest: a mismatched pair imports and then fails every reference call.
 # The whole `pytest -m gpu` (about 2,000 tests at e25f293) outgrew one call's 600 s: with
-# pytest-xdist and execnet also in .whl, PYTEST_ARGS="-n 4 --maxfail=8" runs it in processes that
-# share the device (each its own context; not yet measured there), else GPU_TESTS_PART=1/2 and 2/2
-# (or TESTS) split it over calls.
+# pytest-xdist and execnet also in .whl, PYTEST_ARGS="-n 10 --maxfail=8" runs it in ten processes
+# that share the device (each its own context): 1,797 tests in 200 s on nvidia-h100-x1 at 395a7e6;
+# else GPU_TESTS_PART=1/2 and 2/2 (or TESTS) split it over calls.
 set -uo pipefail
 # it moves the tree's .git aside (below): on a machine without a GPU that is the repository's own
 nvidia-smi -L > /dev/null 2>&1 || { echo "device.sh runs on the device machine (no GPU here: nvidia-smi -L failed)"; exit 1; }
