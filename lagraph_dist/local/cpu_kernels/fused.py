@@ -79,7 +79,8 @@ LOGGED_VERTICES = 1 << 17
 MARKED_CACHE_SHARE = 1 / 6
 #: ``settings.marked_searches``'s values: by :func:`marked_values`, always, never
 MARKED_SEARCHES = ("auto", "always", "never")
-#: word-aligned chunks of rows a thread takes in a parallel pull level
+#: word-aligned chunks of rows a thread takes in a parallel pull level (dealt out in turn,
+#: :func:`_pull_parallel`) and of values in a parallel write of what a level found
 CHUNKS_PER_THREAD = 16
 
 _MACHINE = platform.machine().lower()
