@@ -269,12 +269,16 @@ for stage in "$@"; do
             done
         done ;;
     host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20), or one
-                            # bfs_multi batch's of $HOST_SOURCES sources
+                            # bfs_multi batch's of $HOST_SOURCES sources, on the graph as given and then on its
+                            # degree twin where $HOST_ORDERS says (default never)
         for spec in ${HOST_GRAPHS:-kron:20}; do
+          for order in ${HOST_ORDERS:-never}; do
             timeout 150 python3 "$repo/benchmarks/probes/host_profile.py" $spec --lines ${HOST_LINES:-30} \
-                ${HOST_SOURCES:+--sources $HOST_SOURCES} \
-                --calls ${HOST_CALLS:-50} --json "$OUT/host-profile-${spec/:/}${HOST_SOURCES:+-${HOST_SOURCES}src}.json" 2>&1 \
+                ${HOST_SOURCES:+--sources $HOST_SOURCES --degree-order $order} \
+                --calls ${HOST_CALLS:-50} \
+                --json "$OUT/host-profile-${spec/:/}${HOST_SOURCES:+-${HOST_SOURCES}src-$order}.json" 2>&1 \
                 | grep -v "^\s*$" | tee -a "$OUT/host.log" | head -${HOST_HEAD:-80}
+          done
         done ;;
     host-ab)                # one call's host time at the commit in $OLD_TREE (.old; $OLD_COMMIT) against this one,
                             # alternating processes (benchmarks/probes/host_ab.py on $HOST_AB_GRAPH, default kron:12)

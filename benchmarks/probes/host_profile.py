@@ -9,7 +9,7 @@ compiled twin's); last cProfile over many calls (internal and cumulative time), 
 that the Python set-up around the run can be read function by function.
 
     python3 benchmarks/probes/host_profile.py kron:20 [--backend gpu|cpu] [--calls 50] [--lines 35] [--json out.json]
-    python3 benchmarks/probes/host_profile.py kron:22 --sources 64 [--calls 20] ...
+    python3 benchmarks/probes/host_profile.py kron:22 --sources 64 [--degree-order always] [--calls 20] ...
 
 The record (``--json``) holds the medians printed: the call, the levels' own time, the split at
 the backend call, and on the GPU the parts of the timeline (the kernel's between two CUDA events)
@@ -59,10 +59,14 @@ def main():
     parser.add_argument("graph")
     parser.add_argument("--backend", choices=("gpu", "cpu"), default="gpu")
     parser.add_argument("--sources", type=int, help="a bfs_multi batch of this many sources instead of ld.bfs")
+    parser.add_argument("--degree-order", choices=("never", "always"), default="never",
+                        help="with --sources: the batch on the graph as given or on its degree twin "
+                             "(ld.settings.multi_degree_order)")
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--lines", type=int, default=35)
     parser.add_argument("--json", help="write the medians to this file")
     args = parser.parse_args()
+    ld.settings.multi_degree_order = args.degree_order
     A, roots = build(args.graph, args.backend)
     roots = roots or [int(v) for v in A.out_degree().indices()[:8]]
     call = Subject(A, roots, None if args.sources is None else batch_sources(A, args.sources, 3))
@@ -237,7 +241,7 @@ def write_record(args, A, walls, own, levels, split, parts, single_runs):
     """The medians as a JSON record, with the device and the code that ran (its commit; write_json
     stamps the rest)."""
     record = {"benchmark": "host_profile", "graph": args.graph, "backend": args.backend, "sources": args.sources,
-              "n": A.n,
+              "degree_order": args.degree_order if args.sources else None, "n": A.n,
               "nvals": A.nvals, "calls": args.calls, "levels": levels,
               "commit": code_identity()["commit"] or "unknown", "device": device_name(A.backend),
               "call_us": 1e6 * float(np.median(walls)), "levels_own_us": 1e6 * float(np.median(own)),
