@@ -5,7 +5,7 @@
 # Stages: gpu-tests (pytest -m gpu on $TESTS, default tests), multigpu-tests (pytest -m multigpu, -k $TEST_K), quick (gpu_quick.py on
 # $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (probes/profile_level.py),
 # multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs), multi
-# (multi_source.py), family (bench --algorithm cc|bc), nx-suite (networkx's tests on the GPU engine), small
+# (multi_source.py), multi-ab (probes/multi_batch.py at .old and at this commit), family (bench --algorithm cc|bc), nx-suite (networkx's tests on the GPU engine), small
 # (small graphs against scipy), host-marked (the host's 2 cores on deep graphs). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
 # Most other stages (each commented at its case below) run the probes of benchmarks/probes/ (its README.md).
@@ -268,6 +268,22 @@ for stage in "$@"; do
                     --json "$OUT/blocks-$side-$round.json" 2>&1 | sed "s/^/$side $round: /" | tee -a "$OUT/blocks-ab.log"
             done
         done ;;
+    multi-ab)               # benchmarks/probes/multi_batch.py on $MULTI_AB_GRAPHS (kron:22) at the commit in $OLD_TREE
+                            # (.old; $OLD_COMMIT) and at this one, each in its own process, alternating $ROUNDS (2)
+                            # times ($MULTI_AB_ARGS: its options, e.g. --hubs-first); the runs in one record
+        old_site=$(install_old)
+        ab=$(mktemp -d)
+        for round in $(seq ${ROUNDS:-2}); do
+            for side in old head; do
+                side_env $side
+                LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path timeout ${MULTI_AB_TIMEOUT:-150} python3 \
+                    "$repo/benchmarks/probes/multi_batch.py" ${MULTI_AB_GRAPHS:-kron:22} --rounds 1 --label $side \
+                    ${MULTI_AB_ARGS:-} --json "$ab/$side-$round.json" 2>&1 | grep -v "^\s*$" | tail -4 \
+                    | tee -a "$OUT/multi-ab.log"
+            done
+        done
+        python3 -c "import json, sys; json.dump([json.load(open(f)) for f in sys.argv[1:]], open('$OUT/multi-batch-ab.json', 'w'))" \
+            "$ab"/*.json ;;
     host)                   # where one ld.bfs call's host time goes ($HOST_GRAPHS, default kron:20), or one
                             # bfs_multi batch's of $HOST_SOURCES sources, on the graph as given and then on its
                             # degree twin where $HOST_ORDERS says (default never)

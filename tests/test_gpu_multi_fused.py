@@ -441,6 +441,30 @@ def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
         run(kernels, dense, [0, 1])
 
 
+def test_planes_need_no_zeroing(kernels, monkeypatch):
+    """A run in planes zeroes only plane 0: its depth planes start as whatever the memory held
+    (here every bit set, the pool's block of the same size reused) and a word's first settle
+    stores them whole, so both readers (the device's and the host's) give the exact levels,
+    -1 for the isolated vertices and the padding rows, and plane 0 stays clear there."""
+    import cupy as cp
+    graph, extra = random_graph(9, 500, 3000, symmetrize=False, isolated=60), 40
+    sources = np.array([0, 3, 470, 499, 3, 17] + list(range(100, 160)))       # (isolated and repeated sources)
+    monkeypatch.setattr(kernels, "multi_fused_level_planes", True)
+    run(kernels, graph, sources, extra_rows=extra)              # (the workspace made; its plane bits known)
+    plane_bits = kernels._multi_fused_cache[1]["plane_bits"]
+    garbage = cp.full((1 + plane_bits, 500 + extra, 2), np.uint64(2**64 - 1), dtype=cp.uint64)
+    del garbage                                                  # (its block back in the pool, ones kept)
+    A, S, res, _, rows = run(kernels, graph, sources, extra_rows=extra)
+    assert isinstance(res.levels, LevelPlanes) and res.levels.words.shape[1:] == (rows, 2)
+    expected = hop_levels(S, sources)
+    for got in (host(res.levels), kernels.level_planes_rows(res.levels, 0, rows).get()):
+        np.testing.assert_array_equal(got[:A.n].T, expected)
+        assert (got[A.n:] == -1).all()
+    reached = res.levels.words[0].get()
+    unreached = np.setdiff1d(np.arange(440, rows), sources)      # (isolated but not a source, and the padding)
+    assert not reached[unreached].any()
+
+
 def test_runs_in_planes_keep_no_frontier_slots(kernels, monkeypatch):
     """A graph searched only in planes holds the three rotating frontier slots alone; its first
     run as rows makes the MULTI_FUSED_KEPT_FIRST kept ones in the same workspace; the levels the

@@ -301,7 +301,9 @@ def _batch_stages(A, call, calls):
                     (MultiFusedKernels, "_multi_fused_launch"), (MultiFusedKernels, "_multi_fused_report"),
                     (base.KernelsBase, "free_device_bytes"), (base.KernelsBase, "launch_cooperative"),
                     (base.KernelsBase, "read_mirrored"), (base.KernelsBase, "read"), (cupy, "empty"),
-                    (cupy, "asarray"), (LevelPlanes, "of_run")]
+                    (cupy, "asarray"), (LevelPlanes, "of_run"), (MultiFusedKernels, "_multi_fused_build"),
+                    (base.KernelsBase, "_function"), (MultiFusedKernels, "_multi_fused_blocks"),
+                    (MultiFusedKernels, "_multi_fused_sources"), (base.KernelArguments, "pack")]
     else:
         from lagraph_dist.local.cpu_kernels import multi_fused      # (the kernel set is a module: its own names)
         targets += [(A.backend.kernels, "multi_bfs_fused"), (multi_fused, "_search"), (fit, "host_memory")]
@@ -316,7 +318,8 @@ def _stage_offsets(A, call, calls, targets):
 
     def wrap(owner, name):
         static = inspect.getattr_static(owner, name)
-        function = static.__func__ if isinstance(static, classmethod) else static
+        kind = type(static) if isinstance(static, (classmethod, staticmethod)) else None
+        function = static.__func__ if kind else static
 
         def timed(*args, **kwargs):
             marks.append((name, "in", time.perf_counter()))
@@ -325,7 +328,7 @@ def _stage_offsets(A, call, calls, targets):
             finally:
                 marks.append((name, "out", time.perf_counter()))
         saved.append((owner, name, static))
-        setattr(owner, name, classmethod(timed) if isinstance(static, classmethod) else timed)
+        setattr(owner, name, kind(timed) if kind else timed)
 
     for owner, name in targets:
         if hasattr(owner, name):         # (an older commit's package, driven by host_ab.py, may lack one)

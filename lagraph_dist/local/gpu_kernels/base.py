@@ -212,6 +212,16 @@ class _Counted:
         (read once: through ``__getattr__`` it is two lookups a launch)."""
         return self._function.kernel.ptr
 
+    # the launch shape's inputs, fixed once the kernel is loaded: read once (each read through
+    # CuPy is a driver call, and the fused drivers size every launch by them)
+    @functools.cached_property
+    def num_regs(self):
+        return self._function.num_regs
+
+    @functools.cached_property
+    def shared_size_bytes(self):
+        return self._function.shared_size_bytes
+
 
 def row_bits(cp, flags):
     """A flag a row (bool, device) as uint32 words, row 32 w + b being bit b of word w, the last

@@ -200,23 +200,21 @@ class MultiFusedKernels(KernelsBase):
             _pointer(planes_out), plane_bits, _pointer(space["done"]), _pointer(space["skip_rows"]))
         self.launch_cooperative(function, self._multi_fused_blocks(function, build), MULTI_FUSED_THREADS, 0, arguments)
         head = self.read_mirrored(report["mirror"])            # the one read: status and records
-        ran, push, previous, unexplored, started, entered, written = (int(x) for x in head[:7])
+        ran, push, previous, unexplored, started, entered, written = head[:7].tolist()
         if levels == "rows":
             self._keep_deeper(space, n, width, ran + 1)
         rule.set_state(push, previous, unexplored)
-        if ran > MULTI_FUSED_RECORDS_READ:
-            flat = self.read(report["device"][MULTI_FUSED_NSTATUS:MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * ran])
-        else:
-            flat = head[MULTI_FUSED_NSTATUS:MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * ran].copy()
-        records = flat.view(np.uint64).reshape(ran, MULTI_FUSED_RECORD)
-        counts = records[:, :5].astype(np.int64)
-        ends = records[:, 5].astype(np.int64)
-        seconds = np.diff(np.concatenate([[started], ends]).astype(np.int64)).astype(np.float64) * 1e-9
+        span = slice(MULTI_FUSED_NSTATUS, MULTI_FUSED_NSTATUS + MULTI_FUSED_RECORD * ran)
+        flat = self.read(report["device"][span]) if ran > MULTI_FUSED_RECORDS_READ else head[span]
+        # (a copy: the next run overwrites the mirror)
+        records = flat.reshape(ran, MULTI_FUSED_RECORD).astype(np.int64)
+        counts, ends = records[:, :5], records[:, 5]
+        seconds = np.diff(ends, prepend=started) * 1e-9
         if planes_out is not None:                # the planes the run's depths use (the kernel wrote those)
             planes_out = LevelPlanes.of_run(planes_out, k, ran)
         return MultiFusedRun(levels_out if planes_out is None else planes_out, parents_out, counts, seconds,
                              MULTI_FUSED_CLOCK, setup_seconds=(started - entered) * 1e-9,
-                             finish_seconds=(written - int(ends[-1] if ran else started)) * 1e-9)
+                             finish_seconds=(written - (int(ends[-1]) if ran else started)) * 1e-9)
 
     # -- set-up, made once a graph and width ---------------------------------------------------
     def _multi_fused_build(self, out_csr):
