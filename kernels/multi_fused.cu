@@ -42,10 +42,8 @@
 //
 // Outputs: levels / parents int32 (rows, k), row v's k values contiguous; or the levels as bit
 // planes (1 + P, rows, W) uint64: plane 0 the reached bits (the run's visited words themselves),
-// plane 1 + p the bits whose depth has bit p, written as each frontier settles (a run of at
-// most 2^P - 1 levels): a word's first settle stores its depth planes whole, later ones OR
-// into them, so only plane 0 is zeroed first, and a depth plane's word that no search reached
-// is left as it was (readers mask with plane 0). A parent is written by the finder of its bit; the levels of the first
+// plane 1 + p the bits whose depth has bit p, ORed in as each frontier settles (a run of at
+// most 2^P - 1 levels). A parent is written by the finder of its bit; the levels of the first
 // a.kept depths, and the -1 of what was never reached, by the end pass (ld_mf_write_rows,
 // whole rows); a deeper F_L's as it settles at the start of level L (a warp a vertex,
 // coalesced along the row), so that every element is written once. Data written inside the
@@ -690,13 +688,11 @@ __device__ void ld_mf_pull(const ld_mf_level<W>& m, ld_mf_stage& stage, i64 warp
 }
 
 // -- the run's set-up and bookkeeping ------------------------------------------------------------
-// Zero what a run claims into (visited: plane 0 of a run in planes, its padding rows too, but
-// not the depth planes, which each word's first settle stores whole: at 512 sources those are
-// 1 GB a run at Kronecker 22; full words; the first two counter rows); the frontier slots are
-// left zero by the run before (ld_mf_clear).
+// Zero what a run claims into (visited, or all the planes, visited among them; full words; the
+// first two counter rows); the frontier slots are left zero by the run before (ld_mf_clear).
 template <int W>
 __device__ void ld_mf_reset(const ld_mf_args& a, i64 thread, i64 nthreads) {
-    const i64 claimed = (a.planes ? a.rows : a.n) * W;
+    const i64 claimed = a.planes ? (1 + a.plane_bits) * a.rows * W : a.n * W;
     for (i64 i = thread; i < claimed; i += nthreads) a.visited[i] = 0;
     for (i64 i = thread; i < a.n; i += nthreads) a.full_words[i] = 0;
     for (i64 i = thread; i < ld_mf_bitmap_words(a.n); i += nthreads) a.done[i] = 0;
@@ -709,23 +705,14 @@ __device__ void ld_mf_clear(u64* words, const int* queue, i64 count, i64 thread,
     for (i64 i = thread; i < count * W; i += nthreads) words[(i64)__ldcg(queue + i / W) * W + i % W] = 0;
 }
 
-// F_L's bits of vertex v, word j, into the depth planes (its visited word, plane 0, is merged
-// beside; `first`: that word was zero, no search had reached v there). A first settle stores
-// every depth plane's word, L's bits where L has that bit, else zero, so the planes need no
-// zeroing before the run; a later one ORs into the planes of L's set bits, by atomic ORs whose
-// old values are not read: reductions the lane issues and leaves, where a load and a store
-// made each plane wait on its load.
+// F_L's bits of vertex v, word j, into the depth planes of L's set bits (its visited word,
+// plane 0, is merged beside), each by an atomic OR whose old value is not read: a reduction
+// the lane issues and leaves, where a load and a store made each plane wait on its load.
 template <int W>
-__device__ __forceinline__ void ld_mf_settle_planes(const ld_mf_args& a, i64 v, int j, int depth, u64 word,
-                                                    bool first) {
+__device__ __forceinline__ void ld_mf_settle_planes(const ld_mf_args& a, i64 v, int j, int depth, u64 word) {
 #pragma unroll
-    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p) {
-        if (p >= a.plane_bits) continue;
-        u64* plane = a.planes + ((1 + p) * a.rows + v) * W + j;
-        const bool set = (depth >> p) & 1;
-        if (first) *plane = set ? word : 0ull;
-        else if (set) atomicOr(plane, word);
-    }
+    for (int p = 0; p < LD_MF_KEPT_PLANES; ++p)
+        if (p < a.plane_bits && ((depth >> p) & 1)) atomicOr(a.planes + ((1 + p) * a.rows + v) * W + j, word);
 }
 
 // Whether a settle of `count` queued vertices reads fewer bytes by a sweep over all n: the queue
@@ -774,7 +761,7 @@ __device__ void ld_mf_settle(const ld_mf_args& a, const u64* frontier, const int
         const u64 word = mine >= 0 ? __ldcg(frontier + (i64)mine * W + j) : 0ull;
         const u64 before = word ? __ldcg(a.visited + (i64)mine * W + j) : 0ull;
         if (word) a.visited[(i64)mine * W + j] = before | word;
-        if (word && a.planes) ld_mf_settle_planes<W>(a, mine, j, depth, word, before == 0);
+        if (word && a.planes) ld_mf_settle_planes<W>(a, mine, j, depth, word);
         if (W == 1) ld_mf_settle_done(a, mine, word && (before | word) == ld_mf_full(a.k, 0), sweep ? base : -1, lane);
         if (!rows) continue;
         const int many = (int)min((i64)R, count - base);

@@ -441,11 +441,10 @@ def test_levels_as_planes_by_the_graph(kernels, monkeypatch):
         run(kernels, dense, [0, 1])
 
 
-def test_planes_need_no_zeroing(kernels, monkeypatch):
-    """A run in planes zeroes only plane 0: its depth planes start as whatever the memory held
-    (here every bit set, the pool's block of the same size reused) and a word's first settle
-    stores them whole, so both readers (the device's and the host's) give the exact levels,
-    -1 for the isolated vertices and the padding rows, and plane 0 stays clear there."""
+def test_planes_whatever_the_memory_held(kernels, monkeypatch):
+    """A run in planes gives the exact levels from memory that held every bit set (the pool's
+    block of the same size reused): both readers (the device's and the host's) give -1 for the
+    isolated vertices and the padding rows, and plane 0 is clear there."""
     import cupy as cp
     graph, extra = random_graph(9, 500, 3000, symmetrize=False, isolated=60), 40
     sources = np.array([0, 3, 470, 499, 3, 17] + list(range(100, 160)))       # (isolated and repeated sources)

@@ -161,8 +161,8 @@ class LevelPlanes:
     """A batch's levels as bit planes, the way a fused multi-source run keeps them: ``words``
     (1 + P, rows, W) uint64 (numpy or the device's), search c being bit c % 64 of word c // 64
     of a row; plane 0 holds the bits of the searches that reached the vertex, plane 1 + p those
-    whose depth has bit p (a search's depth bits where plane 0 has none are undefined: the GPU's
-    run leaves its depth planes unzeroed, and every reader masks with plane 0). A row of k searches is W words a plane, P + 1 planes for depths below
+    whose depth has bit p (a search's depth bits where plane 0 has none are not read: every
+    reader masks with plane 0). A row of k searches is W words a plane, P + 1 planes for depths below
     2^P, where the (rows, k) int32 table is 32 bits a search: the batch writes a few words a
     vertex, and the table is made only where it is read (the kernel sets' ``level_planes_rows``:
     bitmap.cu's, and its twin's for words in host memory)."""
