@@ -200,6 +200,11 @@ for stage in "$@"; do
             --preset deep --backend cpu --peers scipy --directions auto --marked auto always never \
             --graphs ${MARKED_GRAPHS:-mesh:1000x1000 mesh:500x500 path:100000} --peer-repeats 5 \
             --json "$OUT/high-diameter-${card}host-2cores-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
+    deep-variants)          # issue 54 item 4 on this host's 2 cores (taskset): ld.bfs marked each way beside plain
+                            # compiled loops and scipy on $MARKED_GRAPHS (benchmarks/probes/deep_variants.py)
+        NUMBA_NUM_THREADS=2 taskset -c 0,1 timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/probes/deep_variants.py" \
+            ${MARKED_GRAPHS:-mesh:1000x1000 path:100000} --json "$OUT/deep-variants-${card}host-2cores.json" 2>&1 \
+            | grep -v "^\s*$" | tail -20 | tee -a "$OUT/host-marked.log" ;;
     ncu)                    # launches, time and DRAM bytes of every kernel of one search (summarised:
                             # a call brings back few files)
         for spec in ${NCU_GRAPHS:-kron:22}; do for d in ${NCU_DIRECTIONS:-push auto}; do

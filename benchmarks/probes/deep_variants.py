@@ -1,0 +1,138 @@
+"""Where one search of a deep graph stands on this host's cores, beside simpler loops: ``ld.bfs``
+(the CPU backend) marked by the policy, always and never, and marked with levels only; two plain
+compiled queue searches written here (a parent of -1 as the visited test, the depth written
+beside it: int64 values and offsets as ours, int32 ones as scipy's); and scipy's
+``breadth_first_order`` on its own int8 CSR. A question for the machines where the search of a
+1000 x 1000 mesh loses to scipy (issue 54, item 4: the Xeon host of the device kinds) and wins
+on another (the 2-core EPYC): is it our search's work, its values' width, or the machine?
+
+    NUMBA_NUM_THREADS=2 taskset -c 0,1 python3 benchmarks/probes/deep_variants.py mesh:1000x1000 path:100000 \
+        [--rounds 5] [--calls 3] [--json out.json]
+
+Each round runs every variant ``--calls`` times in turn (blocks, so that no variant always
+follows another), from vertex 0 (a mesh's corner, a path's end); the medians over all rounds are
+printed in ms. Every variant's depths are checked once against the first plain loop's, and the
+vertices scipy reaches against them.
+"""
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+import lagraph_dist as ld
+from lagraph_dist.tools.bench import environment, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
+from harness import build, graph_name, parse_spec  # noqa: E402
+
+
+@numba.njit(cache=True)
+def _queue_search(indptr, indices, source, depths, parents, queue):
+    """A plain top-down search: each vertex taken off the queue offers its out-edges; a
+    neighbour whose parent is still -1 is found (its parent, its depth, the queue's tail)."""
+    depths[:] = -1
+    parents[:] = -1
+    queue[0], depths[source], parents[source] = source, 0, source
+    head, tail = 0, 1
+    while head < tail:
+        u = queue[head]
+        head += 1
+        below = depths[u] + 1
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if parents[v] < 0:
+                parents[v], depths[v] = u, below
+                queue[tail] = v
+                tail += 1
+    return tail
+
+
+def plain(indptr, indices, n, dtype):
+    """A plain search whose values (depths, parents, the queue) and offsets are ``dtype``,
+    its outputs made in the call, as scipy's are."""
+    indptr, indices = indptr.astype(dtype), indices.astype(dtype)
+
+    def call(source):
+        depths, parents = np.empty(n, dtype), np.empty(n, dtype)
+        _queue_search(indptr, indices, dtype(source), depths, parents, np.empty(n, dtype))
+        return depths
+    return call
+
+
+def ours(A, marked, parents=True):
+    def call(source):
+        with ld.settings.changed(marked_searches=marked):
+            return ld.bfs(A, source, parents=parents).levels.to_numpy()
+    return call
+
+
+def variants(A, S):
+    csr = A.block.by_col
+    indptr, indices = csr.indptr[:A.n + 1], csr.indices
+
+    def scipy_call(source):
+        return csgraph.breadth_first_order(S, source, directed=True, return_predecessors=True)
+    return {"ld.bfs marked by the policy": ours(A, "auto"), "ld.bfs marked": ours(A, "always"),
+            "ld.bfs not marked": ours(A, "never"), "ld.bfs marked, levels only": ours(A, "always", parents=False),
+            "plain loop, int64": plain(indptr, indices, A.n, np.int64),
+            "plain loop, int32": plain(indptr, indices, A.n, np.int32), "scipy": scipy_call}
+
+
+def check(calls, source):
+    expected = None
+    for name, call in calls.items():
+        got = call(source)
+        if name == "scipy":
+            reached = np.zeros(expected.shape[0], dtype=bool)
+            reached[got[0]] = True
+            if not np.array_equal(reached, expected >= 0):
+                raise AssertionError("scipy reaches other vertices than the plain loop")
+        elif expected is None:
+            expected = np.asarray(got, dtype=np.int64)
+        elif not np.array_equal(np.asarray(got, dtype=np.int64), expected):
+            raise AssertionError(f"{name}: depths differ from the plain loop's")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graphs", nargs="+")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=3)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    runs, A = [], None
+    for text in args.graphs:
+        spec = parse_spec(text)
+        A, _ = build(text, "cpu")
+        csr = A.block.by_col
+        S = sp.csr_matrix((np.ones(csr.nnz, dtype=np.int8), csr.indices.astype(np.int32),
+                           csr.indptr[:A.n + 1].astype(np.int32)), shape=(A.n, A.n))
+        calls = variants(A, S)
+        check(calls, 0)
+        seconds = {name: [] for name in calls}
+        for round_ in range(args.rounds):
+            names = list(calls)[round_ % len(calls):] + list(calls)[:round_ % len(calls)]
+            for name in names:
+                for _ in range(args.calls):
+                    started = time.perf_counter()
+                    calls[name](0)
+                    seconds[name].append(time.perf_counter() - started)
+        medians = {name: 1e3 * statistics.median(values) for name, values in seconds.items()}
+        print(f"{graph_name(spec)} (n {A.n:,}, {A.nvals:,} stored edges), ms, medians of "
+              f"{args.rounds * args.calls}:", flush=True)
+        for name, value in medians.items():
+            print(f"  {name:28s} {value:9.3f}  ({value / medians['scipy']:.2f}x scipy's)", flush=True)
+        runs.append({"graph": graph_name(spec), "n": A.n, "nvals": A.nvals, "median_ms": medians,
+                     "seconds": seconds, "threads": numba.get_num_threads()})
+    if args.json:
+        write_json({"probe": "deep_variants", "environment": environment(A), "runs": runs}, args.json)
+
+
+if __name__ == "__main__":
+    main()
