@@ -169,8 +169,9 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     every in-edge it is charged with; ``A.backend.kernels.MULTI_ALPHA``).
 
     It is the faster way to run many searches on graphs of short diameter (one H200, Kronecker
-    scale 22, levels only: 512 sources 17.2x the searches per second of separate ``ld.bfs``
-    calls and 64 sources 8.4x in the record of abed227; 2 cores, Kronecker 18, 64 sources:
+    scale 22, levels only: 512 sources 17.7x the searches per second of separate ``ld.bfs``
+    calls (42,133 searches/s on the degree twin) and 64 sources 7.5x (20,104/s on the twin) in
+    the record of 0a5269a; 2 cores, Kronecker 18, 64 sources:
     11.3x as given and 16.6x on the degree twin in the record of 81bc3d0, 8.8x to 12.4x in earlier ones
     on other draws of the machine; ``ld.settings.multi_degree_order``). On a mesh, whose
     searches' waves rarely meet, the CPU runs a batch's searches one at a time, side by side on

@@ -104,7 +104,9 @@ class MultiFusedKernels(KernelsBase):
     #: sources, 16.77 -> 14.32 at 512, its build 0.41-0.57 s: repaid after 101,000 and 119,000
     #: searches whose rows are reduced (closeness, eccentricity), after 340,000 at 512 where every
     #: batch's rows are read (put back: 1.6 ms a batch), never at 64 (0.42 ms). One H200 at
-    #: abed227: the levels 3.31 -> 2.91 ms at 64 (a 0.57 s build: 91,000 searches)
+    #: 0a5269a (h200-multi-source-0a5269a.json): the call 3.62 -> 3.18 ms at 64 sources, 14.43
+    #: -> 12.15 at 512, a 0.45 s build: repaid after 65,000 and 101,000 reduced searches, after
+    #: 205,000 and 262,000 where every batch's rows are read (put back: 0.30 and 1.40 ms)
     MULTI_TWIN_AFTER = 1 << 17
 
     #: blocks a multiprocessor (multi_fused.cu's BLOCKS: 1 or 2), None: by the graph (one on a
