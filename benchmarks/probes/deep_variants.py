@@ -2,7 +2,8 @@
 (the CPU backend) marked by the policy, always and never, and marked with levels only; two plain
 compiled queue searches written here (a parent of -1 as the visited test, the depth written
 beside it: int64 values and offsets as ours, int32 ones as scipy's); and scipy's
-``breadth_first_order`` on its own int8 CSR. A question for the machines where the search of a
+``breadth_first_order`` as the benchmarks call it (``harness.peers``: on the float64 CSR that
+csgraph would otherwise convert the graph to in every call). A question for the machines where the search of a
 1000 x 1000 mesh loses to scipy (issue 54, item 4: the Xeon host of the device kinds) and wins
 on another (the 2-core EPYC): is it our search's work, its values' width, or the machine?
 
@@ -22,14 +23,12 @@ from pathlib import Path
 
 import numba
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse import csgraph
 
 import lagraph_dist as ld
 from lagraph_dist.tools.bench import environment, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
-from harness import build, graph_name, parse_spec  # noqa: E402
+from harness import build, graph_name, parse_spec, peers  # noqa: E402
 
 
 @numba.njit(cache=True)
@@ -72,16 +71,14 @@ def ours(A, marked, parents=True):
     return call
 
 
-def variants(A, S):
+def variants(A):
     csr = A.block.by_col
     indptr, indices = csr.indptr[:A.n + 1], csr.indices
-
-    def scipy_call(source):
-        return csgraph.breadth_first_order(S, source, directed=True, return_predecessors=True)
+    (scipy_peer,), _ = peers(A.to_scipy(), ["scipy"])
     return {"ld.bfs marked by the policy": ours(A, "auto"), "ld.bfs marked": ours(A, "always"),
             "ld.bfs not marked": ours(A, "never"), "ld.bfs marked, levels only": ours(A, "always", parents=False),
             "plain loop, int64": plain(indptr, indices, A.n, np.int64),
-            "plain loop, int32": plain(indptr, indices, A.n, np.int32), "scipy": scipy_call}
+            "plain loop, int32": plain(indptr, indices, A.n, np.int32), "scipy": scipy_peer.search}
 
 
 def check(calls, source):
@@ -110,10 +107,7 @@ def main():
     for text in args.graphs:
         spec = parse_spec(text)
         A, _ = build(text, "cpu")
-        csr = A.block.by_col
-        S = sp.csr_matrix((np.ones(csr.nnz, dtype=np.int8), csr.indices.astype(np.int32),
-                           csr.indptr[:A.n + 1].astype(np.int32)), shape=(A.n, A.n))
-        calls = variants(A, S)
+        calls = variants(A)
         check(calls, 0)
         seconds = {name: [] for name in calls}
         for round_ in range(args.rounds):
