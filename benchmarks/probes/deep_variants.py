@@ -1,7 +1,9 @@
 """Where one search of a deep graph stands on this host's cores, beside simpler loops: ``ld.bfs``
 (the CPU backend) marked by the policy, always and never, and marked with levels only; two plain
 compiled queue searches written here (a parent of -1 as the visited test, the depth written
-beside it: int64 values and offsets as ours, int32 ones as scipy's); and scipy's
+beside it: int64 values and offsets as ours, int32 ones as scipy's); two level-at-a-time loops
+testing their depths, as a marked search does (int64, and int32 widened to int64 outputs after
+the search); and scipy's
 ``breadth_first_order`` as the benchmarks call it (``harness.peers``: on the float64 CSR that
 csgraph would otherwise convert the graph to in every call). A question for the machines where the search of a
 1000 x 1000 mesh loses to scipy (issue 54, item 4: the Xeon host of the device kinds) and wins
@@ -52,6 +54,55 @@ def _queue_search(indptr, indices, source, depths, parents, queue):
     return tail
 
 
+@numba.njit(cache=True)
+def _level_search(indptr, indices, source, depths, parents, queue):
+    """A level at a time, the depths as the visited test (-1 until found, the level's depth a
+    constant), as ``ld.bfs``'s marked levels are; the parents of unreached vertices left as
+    they were."""
+    depths[:] = -1
+    queue[0], depths[source], parents[source] = source, 0, source
+    first, stop, depth = 0, 1, 0
+    while first < stop:
+        depth += 1
+        tail = stop
+        for k in range(first, stop):
+            u = queue[k]
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                if depths[v] < 0:
+                    depths[v], parents[v] = depth, u
+                    queue[tail] = v
+                    tail += 1
+        first, stop = stop, tail
+    return stop
+
+
+@numba.njit(cache=True)
+def _widened(depths, parents, wide_depths, wide_parents):
+    """int64 outputs of narrower values: -1 for the parent of an unreached vertex."""
+    for v in range(depths.shape[0]):
+        d = depths[v]
+        wide_depths[v] = d
+        wide_parents[v] = parents[v] if d >= 0 else -1
+
+
+def levels_loop(indptr, indices, n, dtype):
+    """:func:`_level_search` with ``dtype`` values and offsets, widened to int64 outputs (what
+    ``ld.bfs`` returns) in one pass when narrower: the question is whether narrow values pay
+    for that pass."""
+    indptr, indices = indptr.astype(dtype), indices.astype(dtype)
+
+    def call(source):
+        depths, parents = np.empty(n, dtype), np.empty(n, dtype)
+        _level_search(indptr, indices, dtype(source), depths, parents, np.empty(n, dtype))
+        if dtype is np.int64:
+            return depths
+        wide_depths, wide_parents = np.empty(n, np.int64), np.empty(n, np.int64)
+        _widened(depths, parents, wide_depths, wide_parents)
+        return wide_depths
+    return call
+
+
 def plain(indptr, indices, n, dtype):
     """A plain search whose values (depths, parents, the queue) and offsets are ``dtype``,
     its outputs made in the call, as scipy's are."""
@@ -78,7 +129,9 @@ def variants(A):
     return {"ld.bfs marked by the policy": ours(A, "auto"), "ld.bfs marked": ours(A, "always"),
             "ld.bfs not marked": ours(A, "never"), "ld.bfs marked, levels only": ours(A, "always", parents=False),
             "plain loop, int64": plain(indptr, indices, A.n, np.int64),
-            "plain loop, int32": plain(indptr, indices, A.n, np.int32), "scipy": scipy_peer.search}
+            "plain loop, int32": plain(indptr, indices, A.n, np.int32),
+            "levels loop, int64": levels_loop(indptr, indices, A.n, np.int64),
+            "levels loop, int32, widened": levels_loop(indptr, indices, A.n, np.int32), "scipy": scipy_peer.search}
 
 
 def check(calls, source):
