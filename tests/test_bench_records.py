@@ -104,7 +104,8 @@ def test_warm_up_runs_each_direction_fused_and_as_separate_products(kron, monkey
         return wrapper
 
     monkeypatch.setattr(cpu_kernels, "bfs_fused", counting("fused", cpu_kernels.bfs_fused))
-    monkeypatch.setattr(cpu_kernels, "bfs_from", counting("fused", cpu_kernels.bfs_from))   # (ld.bfs's one call)
+    planned = levels._search_plan              # (ld.bfs's one call: the plan kept with the matrix)
+    monkeypatch.setattr(levels, "_search_plan", lambda *args: counting("fused", planned(*args)))
     monkeypatch.setattr(levels, "vxm", counting("vxm", levels.vxm))
     monkeypatch.setattr(levels, "mxv", counting("mxv", levels.mxv))
     root = bench.pick_roots(kron, 1, 2)[0]

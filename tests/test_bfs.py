@@ -309,15 +309,19 @@ def test_levels_only_and_parents_only_ask_the_fused_run_for_their_own_work(monke
     """A levels-only search asks the kernel set's one call for no parents to write (a pair
     product, True for all at once) and a parents-only one for no depths; both results are the
     full search's."""
-    from lagraph_dist.local import cpu_kernels
+    from lagraph_dist.algebra import levels as engine_levels
     asked = []
-    original = cpu_kernels.bfs_from
+    original = engine_levels._search_plan
 
-    def spy(*args, positional, depths, **kw):
-        made = original(*args, positional=positional, depths=depths, **kw)
-        asked.append((positional, made[1].dtype, made[3] is not None))
-        return made
-    monkeypatch.setattr(cpu_kernels, "bfs_from", spy)
+    def spy(A, positional, depths, rule):
+        plan = original(A, positional, depths, rule)
+
+        def call(*args):
+            made = plan(*args)
+            asked.append((positional, made[1].dtype, made[3] is not None))
+            return made
+        return call
+    monkeypatch.setattr(engine_levels, "_search_plan", spy)
     nx = pytest.importorskip("networkx")
     G = nx.gnm_random_graph(300, 900, seed=3, directed=True)
     A = ld.Matrix.from_networkx(G, backend="cpu")
@@ -374,7 +378,7 @@ def test_wide_levels_give_the_one_thread_result(kron16, direction):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs())
 def test_one_call_search_is_the_engines_search(graph):
-    """``ld.bfs`` on one process runs the CPU set's ``bfs_from`` (levels.search_from); the level
+    """``ld.bfs`` on one process runs the CPU set's ``search_plan`` (levels.search_from); the level
     engine's fused runs, on outputs made beforehand, give the same levels, parents and level
     records, with every output choice, direction, depth limit and target."""
     from lagraph_dist.algebra import levels as engine_levels

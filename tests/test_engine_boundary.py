@@ -77,7 +77,7 @@ def test_offers_answers_each_optional_member_as_isinstance_does_and_refuses_anyt
     for member in engine.OPTIONAL_KERNELS:
         assert engine.offers(cpu_kernels, member) is isinstance(cpu_kernels, member) is True
         assert engine.offers(lacking, member) is False
-    assert engine.offers(cpu_kernels, engine.SearchFromSource) and not hasattr(GpuKernels, "bfs_from")
+    assert engine.offers(cpu_kernels, engine.SearchFromSource) and not hasattr(GpuKernels, "search_plan")
     for other in (engine.Kernels, object):
         with pytest.raises(TypeError, match="not an optional member"):
             engine.offers(cpu_kernels, other)

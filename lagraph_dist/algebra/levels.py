@@ -269,14 +269,13 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
 
 
 def _one_call_search(A, source, semiring, depths, limits, rule):
-    """:func:`search_from` as the kernel set's one call (``bfs_from``)."""
+    """:func:`search_from` as the kernel set's one call (its ``search_plan``, kept with A)."""
     backend, layout = A.backend, A.layout
     reads, launches = backend.device_reads, backend.kernel_launches
     limits = _run_limits(A, limits, 0)
-    words, values, depth_words, levels, raw, _ = backend.kernels.bfs_from(
-        *_search_blocks(A, rule), source, layout.block_len, positional=semiring.multiply.positional, depths=depths,
-        rule=rule, max_frontier=limits.max_nvals, max_edges=limits.max_edges, max_levels=limits.max_levels,
-        target=-1 if limits.target is None else limits.target, workspace=_fused_workspace(A))
+    words, values, depth_words, levels, raw, _ = _search_plan(A, semiring.multiply.positional, depths, rule)(
+        source, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
+        -1 if limits.target is None else limits.target)
     found = 1 + raw.discovered                    # the source, then what the levels found
     visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
                                 layout=layout)
@@ -290,6 +289,19 @@ def _one_call_search(A, source, semiring, depths, limits, rule):
     records.add_fused(_counted_run(backend, raw, reads, launches))
     trace.note_levels(_VectorLevels.traced_as, records)
     return visited, kept, records
+
+
+def _search_plan(A, positional, depths, rule):
+    """The kernel set's plan of A's searches from a source of this kind (outputs, the rule's
+    mode and parameters), made on first use and kept with A, whose blocks never change."""
+    key = ("search_plan", bool(positional), bool(depths), rule.mode, rule.alpha, rule.beta)
+    plan = A._cache.get(key)
+    if plan is None:
+        out_csr, in_csr = _search_blocks(A, rule)
+        plan = A._cache[key] = A.backend.kernels.search_plan(
+            out_csr, in_csr, A.layout.block_len, positional=positional, depths=depths, rule=rule,
+            workspace=_fused_workspace(A))
+    return plan
 
 
 def _from_source_fused(A, semiring, visited, depths, depth, limits, rule, source, frontier):

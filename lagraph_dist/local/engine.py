@@ -393,16 +393,17 @@ class ComponentLabels(Protocol):
 @runtime_checkable
 class SearchFromSource(Protocol):
     """An optional member of a kernel set: a whole single search from a source in one call that
-    also makes its outputs (``lagraph_dist.algebra.levels.search_from`` asks for it on one
-    process, for a stock rule: a small graph's search costs little more than its levels; a
-    kernel set without it runs the level engine's fused runs). The CPU set has it."""
+    also makes its outputs, prepared once a matrix (``lagraph_dist.algebra.levels.search_from``
+    asks for it on one process, for a stock rule: a small graph's search costs little more than
+    its levels; a kernel set without it runs the level engine's fused runs). The CPU set has it."""
 
-    def bfs_from(self, out_csr, in_csr, source: int, length: int, *, positional: bool, depths: bool, rule,
-                 max_frontier: int, max_edges: int, max_levels: int, target: int, workspace):
-        """:meth:`Kernels.bfs_fused`'s search from ``source`` into outputs of ``length`` slots it
-        makes: (visited words, values (int64 parents, or bool), depth words and int64 depths
-        (None, None without ``depths``), the levels' FusedRecords, the STOP_* reason); ``rule``'s
-        state updated."""
+    def search_plan(self, out_csr, in_csr, length: int, *, positional: bool, depths: bool, rule, workspace):
+        """A callable, ``plan(source, rule, max_frontier, max_edges, max_levels, target)``: the
+        search from ``source`` of :meth:`Kernels.bfs_fused` on these blocks, under a rule of
+        ``rule``'s mode and parameters, into outputs of ``length`` slots it makes: (visited
+        words, values (int64 parents, or bool), depth words and int64 depths (None, None
+        without ``depths``), the levels' FusedRecords, the STOP_* reason); the given rule's
+        state updated. The caller keeps it for the blocks' life."""
 
 
 @runtime_checkable

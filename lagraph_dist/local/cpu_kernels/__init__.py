@@ -33,7 +33,7 @@ from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from
                                                    single_entries)
 from lagraph_dist.local.cpu_kernels.fold import fold_count, fold_merge, fold_pack
 from lagraph_dist.local.cpu_kernels.common import set_kernel_threads
-from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_from, bfs_fused, fused_workspace
+from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, fused_workspace, search_plan
 from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count, multi_merge, multi_new_counters,
                                                   multi_nonzero_ids, multi_pack_parents, multi_popcounts, multi_pull,
                                                   multi_push)
@@ -53,7 +53,7 @@ from lagraph_dist.local.layout import (EXAMINED, FOUND, LONG_ROWS, M_BITS, M_COM
 
 __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters", "single_entries",
            "push_spmspv", "pull_spmv", "assign_from_list", "fold_count", "fold_pack", "fold_merge",
-           "bfs_fused", "bfs_from", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
+           "bfs_fused", "search_plan", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
            "level_planes_rows", "level_planes_reduced",

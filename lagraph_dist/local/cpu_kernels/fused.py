@@ -1029,21 +1029,50 @@ def _run_records(records, seconds, discovered, spans):
     return _RunRecords(records, seconds, discovered, spans)
 
 
-def bfs_from(out_csr, in_csr, source, length, *, positional, depths, rule, max_frontier, max_edges, max_levels,
-             target, workspace):
-    """The search from ``source`` of :func:`bfs_fused` (a stock ``rule``), into outputs made
-    here, ``length`` slots (a multiple of 32): (visited words, values (parents, or True),
-    depth words and depths (None, None without ``depths``), the levels' records, why it
-    stopped). One compiled run, no frontier left to return: the whole of ``ld.bfs``'s search
-    on one process (the engine boundary's SearchFromSource)."""
-    nwords = length // 32
-    words, values = np.empty(nwords, np.uint32), np.empty(length, np.int64 if positional else np.bool_)
-    depth_words, levels = (np.empty(nwords, np.uint32), np.empty(length, np.int64)) if depths else (None, None)
-    state = np.array(rule.state(), np.int64)
-    records, _, _, reason = _run(out_csr, in_csr, words, values, depth_words, levels, 1, _NO_IDS, source, positional,
-                                 rule.code, rule, state, max_frontier, max_edges, max_levels, target, workspace)
-    rule.set_state(*state.tolist())
-    return words, values, depth_words, levels, records, reason
+class SearchPlan:
+    """:func:`bfs_fused`'s search from a source on one pair of blocks (push, pull) under one
+    stock rule's mode and parameters, with what every such search shares worked out once: the
+    blocks' and the workspace's arrays, the thin levels' out-edges, the marking policy's verdict
+    on the block, the rule's constants and the clock's scale. A call,
+    ``plan(source, rule, max_frontier, max_edges, max_levels, target)``, runs one search into
+    outputs of ``length`` slots made there and returns (visited words, values (parents, or
+    True), depth words and depths (None, None without depths), the levels' records, the STOP_*
+    reason), ``rule``'s state updated: the whole of ``ld.bfs``'s search on one process (the
+    engine boundary's SearchFromSource). A small graph's search then costs its compiled call
+    and a few lines of Python: each layer of checks and objects a call passes through costs a
+    microsecond hot and several when the call finds the caches cold (host-overhead.md)."""
+
+    __slots__ = ("_blocks", "_thin", "_marked", "_buffers", "_length", "_nwords", "_positional", "_depths",
+                 "_constants", "_tick")
+
+    def __init__(self, out_csr, in_csr, length, *, positional, depths, rule, workspace):
+        self._blocks, self._thin, self._marked, self._buffers = _frame(out_csr, in_csr, workspace)
+        self._length, self._nwords = length, length // 32
+        self._positional, self._depths = bool(positional), bool(depths)
+        # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
+        self._constants = (int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n))
+        self._tick = float(seconds_per_tick() or 1.0)
+
+    def __call__(self, source, rule, max_frontier, max_edges, max_levels, target):
+        words = np.empty(self._nwords, np.uint32)
+        values = np.empty(self._length, np.int64 if self._positional else np.bool_)
+        depth_words, levels = ((np.empty(self._nwords, np.uint32), np.empty(self._length, np.int64)) if self._depths
+                               else (None, None))
+        marks = _marks(levels, values, self._positional) if marked_here(self._marked) else _NO_DEPTHS
+        state = np.array(rule.state(), np.int64)
+        mode, alpha, beta, n = self._constants
+        records, seconds, spans, discovered, _, _, _, reason = _search(
+            *self._blocks, words, values, self._positional, *_compiled_depths(depth_words, levels), 1, _NO_IDS,
+            int(source), *self._buffers, mode, alpha, beta, n, state, int(max_frontier), int(max_edges),
+            int(max_levels), int(target), numba.get_num_threads(), self._tick, self._thin, marks)
+        rule.set_state(*state.tolist())
+        return words, values, depth_words, levels, _run_records(records, seconds, discovered, spans), int(reason)
+
+
+def search_plan(out_csr, in_csr, length, *, positional, depths, rule, workspace):
+    """The :class:`SearchPlan` of these blocks, outputs and stock ``rule`` (the caller keeps it:
+    one a matrix and kind of search)."""
+    return SearchPlan(out_csr, in_csr, length, positional=positional, depths=depths, rule=rule, workspace=workspace)
 
 
 def _frame(out_csr, in_csr, space):
