@@ -3,7 +3,8 @@
 compiled queue searches written here (a parent of -1 as the visited test, the depth written
 beside it: int64 values and offsets as ours, int32 ones as scipy's); two level-at-a-time loops
 testing their depths, as a marked search does (int64, and int32 widened to int64 outputs after
-the search); and scipy's
+the search); ``ld.bfs`` marked by the policy with parents only (the output scipy's search
+gives); and scipy's
 ``breadth_first_order`` as the benchmarks call it (``harness.peers``: on the float64 CSR that
 csgraph would otherwise convert the graph to in every call). A question for the machines where the search of a
 1000 x 1000 mesh loses to scipy (issue 54, item 4: the Xeon host of the device kinds) and wins
@@ -115,11 +116,25 @@ def plain(indptr, indices, n, dtype):
     return call
 
 
-def ours(A, marked, parents=True):
+def ours(A, marked, parents=True, levels=True):
+    """``ld.bfs`` marked as ``marked`` says, with these outputs; its depths (taken from the parents
+    of a parents-only search, the check's way, outside the clock where the caller checks)."""
     def call(source):
         with ld.settings.changed(marked_searches=marked):
-            return ld.bfs(A, source, parents=parents).levels.to_numpy()
+            result = ld.bfs(A, source, parents=parents, levels=levels)
+        return result.levels.to_numpy() if levels else result.parents
     return call
+
+
+def _tree_fits(parents, depths):
+    """Whether ``parents`` (a Vector, the source its own parent) is a breadth-first tree of the
+    ``depths`` given: the same vertices reached, each but the source one deeper than its parent."""
+    tree = parents.to_numpy()
+    reached = depths >= 0
+    if not np.array_equal(tree >= 0, reached):
+        return False
+    ids = np.flatnonzero(reached & (depths > 0))
+    return bool(np.all(depths[tree[ids]] == depths[ids] - 1))
 
 
 def variants(A):
@@ -128,6 +143,7 @@ def variants(A):
     (scipy_peer,), _ = peers(A.to_scipy(), ["scipy"])
     return {"ld.bfs marked by the policy": ours(A, "auto"), "ld.bfs marked": ours(A, "always"),
             "ld.bfs not marked": ours(A, "never"), "ld.bfs marked, levels only": ours(A, "always", parents=False),
+            "ld.bfs marked by the policy, parents only (scipy's output)": ours(A, "auto", levels=False),
             "plain loop, int64": plain(indptr, indices, A.n, np.int64),
             "plain loop, int32": plain(indptr, indices, A.n, np.int32),
             "levels loop, int64": levels_loop(indptr, indices, A.n, np.int64),
@@ -143,6 +159,9 @@ def check(calls, source):
             reached[got[0]] = True
             if not np.array_equal(reached, expected >= 0):
                 raise AssertionError("scipy reaches other vertices than the plain loop")
+        elif not isinstance(got, np.ndarray):       # a parents-only search: its tree's depths
+            if not _tree_fits(got, expected):
+                raise AssertionError(f"{name}: its parents' depths differ from the plain loop's")
         elif expected is None:
             expected = np.asarray(got, dtype=np.int64)
         elif not np.array_equal(np.asarray(got, dtype=np.int64), expected):
@@ -174,7 +193,7 @@ def main():
         print(f"{graph_name(spec)} (n {A.n:,}, {A.nvals:,} stored edges), ms, medians of "
               f"{args.rounds * args.calls}:", flush=True)
         for name, value in medians.items():
-            print(f"  {name:28s} {value:9.3f}  ({value / medians['scipy']:.2f}x scipy's)", flush=True)
+            print(f"  {name:58s} {value:9.3f}  ({value / medians['scipy']:.2f}x scipy's)", flush=True)
         runs.append({"graph": graph_name(spec), "n": A.n, "nvals": A.nvals, "median_ms": medians,
                      "seconds": seconds, "threads": numba.get_num_threads()})
     if args.json:
