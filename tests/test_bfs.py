@@ -403,3 +403,23 @@ def test_one_call_search_is_the_engines_search(graph):
                 figures = ("level", "direction", "frontier", "discovered", "edges_examined", "fused")
                 assert ([[r[k] for k in figures] for r in one_call.stats]
                         == [[r[k] for k in figures] for r in by_engine.stats])
+
+
+def test_the_kept_plan_follows_each_calls_rule_parameters():
+    """The one call's plan is kept with the matrix for each kind of search: calls with other
+    ``alpha`` and ``beta`` on the same matrix, in any order, choose their directions as the
+    level engine does with those parameters, and a call after them as before them."""
+    from lagraph_dist.algebra import levels as engine_levels
+    A = ld.kronecker(10, 8, seed=5, backend="cpu")
+    source = int(np.argmax(A.out_degree().to_numpy()))
+    seen = set()
+    for alpha, beta in ((15.0, 18.0), (0.01, 18.0), (1e6, 1e6), (15.0, 0.5), (15.0, 18.0)):
+        one_call = ld.bfs(A, source, alpha=alpha, beta=beta)
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(engine_levels, "offers", lambda kernels, member: False)
+            by_engine = ld.bfs(A, source, alpha=alpha, beta=beta)
+        directions = [r["direction"] for r in one_call.stats]
+        assert directions == [r["direction"] for r in by_engine.stats]
+        np.testing.assert_array_equal(one_call.levels.to_numpy(), by_engine.levels.to_numpy())
+        seen.add(tuple(directions))
+    assert len(seen) >= 2            # (the parameters chosen do change the directions)
