@@ -205,6 +205,22 @@ for stage in "$@"; do
         NUMBA_NUM_THREADS=2 taskset -c 0,1 timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/probes/deep_variants.py" \
             ${MARKED_GRAPHS:-mesh:1000x1000 path:100000} --json "$OUT/deep-variants-${card}host-2cores.json" 2>&1 \
             | grep -v "^\s*$" | tail -20 | tee -a "$OUT/host-marked.log" ;;
+    deep-ab)                # deep_variants.py on $MARKED_GRAPHS (mesh:1000x1000) at the commit in $OLD_TREE (.old;
+                            # $OLD_COMMIT) and at this one, on this host's 2 cores (taskset), each in its own process,
+                            # alternating $ROUNDS (2) times; the runs in one record
+        old_site=$(install_old)
+        ab=$(mktemp -d)
+        for round in $(seq ${ROUNDS:-2}); do
+            for side in old head; do
+                side_env $side
+                LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path NUMBA_NUM_THREADS=2 taskset -c 0,1 \
+                    timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/probes/deep_variants.py" \
+                    ${MARKED_GRAPHS:-mesh:1000x1000} --json "$ab/$side-$round.json" 2>&1 | grep -v "^\s*$" \
+                    | sed "s/^/$side $round: /" | tee -a "$OUT/deep-ab.log"
+            done
+        done
+        python3 -c "import json, sys; json.dump({f.rsplit('/', 1)[1][:-5]: json.load(open(f)) for f in sys.argv[2:]}, open(sys.argv[1], 'w'))" \
+            "$OUT/deep-variants-ab-${card}host-2cores.json" "$ab"/*.json ;;
     ncu)                    # launches, time and DRAM bytes of every kernel of one search (summarised:
                             # a call brings back few files)
         for spec in ${NCU_GRAPHS:-kron:22}; do for d in ${NCU_DIRECTIONS:-push auto}; do
