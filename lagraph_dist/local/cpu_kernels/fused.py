@@ -77,10 +77,6 @@ LOGGED_VERTICES = 1 << 17
 #: host's Xeon (300 MiB L3): the 1000 x 1000 mesh's 40 MB (an eighth and a bit) 32.8 -> 24.3 ms.
 #: Hence a sixth, between the two (docs/notes/cpu-kernels.md)
 MARKED_CACHE_SHARE = 1 / 6
-#: a marked search of at least this many vertices asks the cache for each found vertex's row
-#: of out-edges as the log's claims do (its rows lie beyond the core's own caches); below it, the
-#: request costs more than the miss it saves (a 100 x 100 mesh's call 1/8 slower with it)
-MARKED_PREFETCH_VERTICES = 1 << 18
 #: ``settings.marked_searches``'s values: by :func:`marked_values`, always, never
 MARKED_SEARCHES = ("auto", "always", "never")
 #: word-aligned chunks of rows a thread takes in a parallel pull level (dealt out in turn,
@@ -229,7 +225,7 @@ def _push_single(oip, oix, u, e, stop, nxt, words, held, held_bits, parents, pos
 
 @numba.njit(cache=True, inline="always")
 def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, parents, positional, depths, depth,
-            into_log, marks, prefetch_rows):
+            into_log, marks):
     """A push level's claims with a branch on each bit: the unvisited out-neighbours of
     ``cur[first:stop]``, each at its first frontier edge, into ``nxt[at:]``; returns (found,
     their out-edges). Each one's values (its parent, or True, and ``depth``) are written as it
@@ -273,8 +269,8 @@ def _claims(oip, oix, cur, first, stop, nxt, at, sources, words, depth_words, pa
                 else:
                     _found(v, u, parents, positional, depths, depth)
             row = oip[v]
-            if into_log or prefetch_rows:    # the next level reads it: asked for on a graph too big for
-                _prefetch(oix, row)          # the caches (a 1000 x 1000 mesh 4 ms faster), not on a small one
+            if into_log:                 # the next level reads it: asked for on a graph too big for the
+                _prefetch(oix, row)      # caches (a 1000 x 1000 mesh 4 ms faster), not on a small one
             edges += oip[v + 1] - row
             found += 1
     if into_log and depth_words.shape[0]:
@@ -294,7 +290,7 @@ def _claim_into_log(oip, oix, log, first, stop, sources, words, depth_words):
     that in the loop: 1/5 slower)."""
     _not_inlined()
     return _claims(oip, oix, log, first, stop, log, stop, sources, words, depth_words, sources, False, sources, 0,
-                   True, sources[:0], True)    # (no values written: ``sources`` stands in for their arrays)
+                   True, sources[:0])    # (no values written: ``sources`` stands in for their arrays)
 
 
 @numba.njit(cache=True, inline="always")
@@ -322,13 +318,11 @@ def _push_branching(oip, oix, cur, nf, nxt, words, parents, positional, depth_wo
     """A push level of :func:`_claims` from ``cur[:nf]`` into ``nxt``, each one's values written
     as it is found: a small graph's values are near in the cache (a 30 x 30 mesh's search
     4 us slower through a log), and a level of more edges than the queues could list
-    (:func:`_push_listing`'s way) needs no log. Its vertices are tested by ``marks`` where
-    given (:func:`_claims`). A found vertex's row of out-edges is prefetched only in a marked
-    search of :data:`MARKED_PREFETCH_VERTICES` or more: on a small graph the request cost more
-    than it saved (a 100 x 100 mesh's call 118-120 us with, 105-106 without; 300 x 300: 912
-    against 856-868)."""
+    (:func:`_push_listing`'s way) needs no log. Nor is a found vertex's row of out-edges
+    prefetched: a 100 x 100 mesh's call took 118-120 us with, 105-106 without (300 x 300:
+    912 against 856-868). Its vertices are tested by ``marks`` where given (:func:`_claims`)."""
     return _claims(oip, oix, cur, 0, nf, nxt, 0, nxt, words, depth_words, parents, positional, depths, depth, False,
-                   marks, marks.shape[0] >= MARKED_PREFETCH_VERTICES)
+                   marks)
 
 
 @numba.njit(cache=True, inline="always")
