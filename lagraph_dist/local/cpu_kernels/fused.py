@@ -979,16 +979,35 @@ def _run(out_csr, in_csr, words, parents, depth_words, depths, first_depth, fron
          state, max_frontier, max_edges, max_levels, target, space):
     """One call of :func:`_search`, from ``frontier`` or, with ``source`` >= 0, from the search's
     start at that vertex, which it makes."""
-    blocks, thin, marked, buffers = _frame(out_csr, in_csr, space)
-    marks = _marks(depths, parents, positional) if marked_here(marked) else _NO_DEPTHS   # (read from a start only)
-    # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
-    records, seconds, spans, discovered, cur, count, edges, reason = _search(
-        *blocks, words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth), frontier,
-        int(source), *buffers, int(mode), float(rule.alpha), float(rule.beta), float(rule.n), state,
-        int(max_frontier), int(max_edges), int(max_levels), int(target), numba.get_num_threads(),
-        float(seconds_per_tick() or 1.0), thin, marks)
+    records, seconds, spans, discovered, cur, count, edges, reason = _searched(
+        _frame(out_csr, in_csr, space), _rule_constants(mode, rule), _tick_seconds(), words, parents, positional,
+        depth_words, depths, first_depth, frontier, source, state, max_frontier, max_edges, max_levels, target)
     left = space["queues"][cur][:count].copy() if count else _NO_IDS
     return _run_records(records, seconds, discovered, spans), left, int(edges), int(reason)
+
+
+def _searched(frame, constants, tick, words, parents, positional, depth_words, depths, first_depth, frontier, source,
+              state, max_frontier, max_edges, max_levels, target):
+    """:func:`_search` on a pair of blocks' :func:`_frame` under a rule's :func:`_rule_constants`
+    (the one place its arguments are put in order), the marks as ``settings.marked_searches``
+    says at this call (read from a start only)."""
+    blocks, thin, marked, buffers = frame
+    marks = _marks(depths, parents, positional) if marked_here(marked) else _NO_DEPTHS
+    mode, alpha, beta, n = constants
+    return _search(*blocks, words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth),
+                   frontier, int(source), *buffers, mode, alpha, beta, n, state, int(max_frontier), int(max_edges),
+                   int(max_levels), int(target), numba.get_num_threads(), tick, thin, marks)
+
+
+def _rule_constants(mode, rule):
+    """The direction rule's mode and parameters as the compiled search takes them: Python's int
+    and float (numba's int64 and float64; numpy's scalars cost a call more)."""
+    return int(mode), float(rule.alpha), float(rule.beta), float(rule.n)
+
+
+def _tick_seconds():
+    """:func:`seconds_per_tick` as the compiled search takes it (1.0 where there is no tick counter)."""
+    return float(seconds_per_tick() or 1.0)
 
 
 def _marks(depths, parents, positional):
@@ -1042,37 +1061,30 @@ class SearchPlan:
     and a few lines of Python: each layer of checks and objects a call passes through costs a
     microsecond hot and several when the call finds the caches cold (host-overhead.md)."""
 
-    __slots__ = ("_blocks", "_thin", "_marked", "_buffers", "_length", "_nwords", "_positional", "_depths",
-                 "_constants", "_tick")
+    __slots__ = ("_frame", "_length", "_nwords", "_positional", "_depths", "_constants", "_tick")
 
     def __init__(self, out_csr, in_csr, length, *, positional, depths, rule, workspace):
-        self._blocks, self._thin, self._marked, self._buffers = _frame(out_csr, in_csr, workspace)
+        self._frame = _frame(out_csr, in_csr, workspace)
         self._length, self._nwords = length, length // 32
         self._positional, self._depths = bool(positional), bool(depths)
-        # scalars go as Python's int and float (numba's int64 and float64): numpy's cost a call more
-        self._constants = (int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n))
-        self._tick = float(seconds_per_tick() or 1.0)
+        self._constants, self._tick = _rule_constants(rule.code, rule), _tick_seconds()
 
     def __call__(self, source, rule, max_frontier, max_edges, max_levels, target):
         words = np.empty(self._nwords, np.uint32)
         values = np.empty(self._length, np.int64 if self._positional else np.bool_)
         depth_words, levels = ((np.empty(self._nwords, np.uint32), np.empty(self._length, np.int64)) if self._depths
                                else (None, None))
-        marks = _marks(levels, values, self._positional) if marked_here(self._marked) else _NO_DEPTHS
         state = np.array(rule.state(), np.int64)
-        mode, alpha, beta, n = self._constants
-        records, seconds, spans, discovered, _, _, _, reason = _search(
-            *self._blocks, words, values, self._positional, *_compiled_depths(depth_words, levels), 1, _NO_IDS,
-            int(source), *self._buffers, mode, alpha, beta, n, state, int(max_frontier), int(max_edges),
-            int(max_levels), int(target), numba.get_num_threads(), self._tick, self._thin, marks)
+        records, seconds, spans, discovered, _, _, _, reason = _searched(
+            self._frame, self._constants, self._tick, words, values, self._positional, depth_words, levels, 1, _NO_IDS,
+            source, state, max_frontier, max_edges, max_levels, target)
         rule.set_state(*state.tolist())
         return words, values, depth_words, levels, _run_records(records, seconds, discovered, spans), int(reason)
 
 
-def search_plan(out_csr, in_csr, length, *, positional, depths, rule, workspace):
-    """The :class:`SearchPlan` of these blocks, outputs and stock ``rule`` (the caller keeps it:
-    one a matrix and kind of search)."""
-    return SearchPlan(out_csr, in_csr, length, positional=positional, depths=depths, rule=rule, workspace=workspace)
+#: the engine boundary's ``SearchFromSource`` member: the plan of a pair of blocks, outputs and
+#: stock rule (the caller keeps it, one a matrix and kind of search)
+search_plan = SearchPlan
 
 
 def _frame(out_csr, in_csr, space):
