@@ -334,9 +334,15 @@ for stage in "$@"; do
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/probes/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
             ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-trace.json" 2>&1 | tee "$OUT/trace.log" ;;
     warp-clocks)            # what closes a fused grid level: every warp's clocks a level (benchmarks/probes/warp_clocks.py,
-                            # a clocked build of fused.cu) on $CLOCK_GRAPHS
+                            # a clocked build of fused.cu) on $CLOCK_GRAPHS, direction $CLOCK_DIRECTION (push)
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/probes/warp_clocks.py" ${CLOCK_GRAPHS:-mesh:1000x1000 road:1000000 kron:20} \
-            --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
+            --direction ${CLOCK_DIRECTION:-push} --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
+    variants)               # compile-time variants of fused.cu against its plain build, each in processes of its own
+                            # taken in turn (benchmarks/probes/fused_variants.py), on $VARIANT_GRAPHS (kron:20 kron:22):
+                            # each of $VARIANTS (-DLD_FLAT_K=2 -DLD_FLAT_K=4; one variant's defines comma-separated)
+        variant_args=(); for v in ${VARIANTS:--DLD_FLAT_K=2 -DLD_FLAT_K=4}; do variant_args+=(--variant "$v"); done
+        timeout ${VARIANT_TIMEOUT:-500} python3 "$repo/benchmarks/probes/fused_variants.py" ${VARIANT_GRAPHS:-kron:20 kron:22} \
+            "${variant_args[@]}" --rounds ${VARIANT_ROUNDS:-2} --json "$OUT/fused-variants.json" 2>&1 | tee "$OUT/variants.log" ;;
     launch-cost)            # the host's cost of a plain, a cooperative and a graph launch, and of a search's
                             # round (launch, report, wait) as driver calls against one graph (benchmarks/probes/launch_cost.py)
         timeout 120 python3 "$repo/benchmarks/probes/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;

@@ -47,7 +47,8 @@ def _nvcc(source, tmp_path, defines, *, machine_code=True):
             capture_output=True, text=True, timeout=300)
 
 
-INSTRUMENTED = ("-DLD_FUSED_TRACE", "-DLD_WARP_CLOCKS")
+# the probes' builds of fused.cu: the instrumented ones and the variants fused_variants.py measures
+PROBE_BUILDS = ("-DLD_FUSED_TRACE", "-DLD_WARP_CLOCKS", "-DLD_FLAT_K=4")
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +56,8 @@ def builds(tmp_path_factory):
     """Every full build of this module, started at once on all cores (nvcc is one process a
     source, and fused.cu alone takes most of a minute): {(source, switch): (result, folder)}
     futures, each build in a folder of its own. The kernels build to machine code; a header
-    alone and the instrumented builds (what changes is inside the kernels' code) to PTX."""
-    wanted = [(source, None) for source in KERNELS + HEADERS] + [("fused.cu", switch) for switch in INSTRUMENTED]
+    alone and the probe builds (what changes is inside the kernels' code) to PTX."""
+    wanted = [(source, None) for source in KERNELS + HEADERS] + [("fused.cu", switch) for switch in PROBE_BUILDS]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         started = {}
         for source, switch in wanted:
@@ -81,9 +82,9 @@ def test_nvcc_compiles(source, builds):
 
 
 @needs_nvcc
-@pytest.mark.parametrize("switch", INSTRUMENTED)
-def test_instrumented_builds_compile(switch, builds):
-    """fused.cu as benchmarks/probes/fused_trace.py and benchmarks/probes/warp_clocks.py build it."""
+@pytest.mark.parametrize("switch", PROBE_BUILDS)
+def test_probe_builds_compile(switch, builds):
+    """fused.cu as benchmarks/probes/fused_trace.py, warp_clocks.py and fused_variants.py build it."""
     done = builds["fused.cu", switch][0].result()
     assert done.returncode == 0, done.stderr[-3000:]
 

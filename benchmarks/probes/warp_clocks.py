@@ -5,7 +5,8 @@ end of its block's count, the exit of the level's barrier) and two %globaltimer 
 H100). Per level, from each block's release: the level, the head (where warps without work
 end theirs), the median and the last work end, the last count, the barrier's latency after the
 last block's count, and which warp was slowest. Block and warp levels (block 0 alone) write
-no clocks. A reading right after a barrier is a warp's arrival there, not the release (the
+no clocks. A search of at most 12 grid levels (a Kronecker graph's) also has each level's
+figures printed and recorded (``levels_figures``). A reading right after a barrier is a warp's arrival there, not the release (the
 barrier instruction defers its wait), so a block's release is its master warp's reading.
 
     python3 benchmarks/probes/warp_clocks.py mesh:1000x1000 road:1000000 kron:20 [--direction push] [--json out.json]
@@ -22,6 +23,7 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.core.settings import settings
 from lagraph_dist.core.version import code_identity
+from lagraph_dist.local.gpu_kernels import base
 from lagraph_dist.local.layout import FUSED_THREADS
 from lagraph_dist.tools.bench import write_json
 
@@ -107,7 +109,7 @@ def main():
         root = (roots or [int(v) for v in A.out_degree().indices()[:1]])[0]
         first = ld.bfs(A, root, direction=args.direction)             # builds (once) and warms up
         levels = len(first.stats)
-        _, blocks, _, _ = next(iter(A._cache["fused_workspace"]["plans"].values()))
+        blocks = next(iter(A._cache["fused_workspace"]["plans"].values()))[1]     # (function, blocks, ...)
         nwarps = blocks * warps_a_block
         modules = base.modules_ahead(cp.cuda.Device().id, "fused")      # (one an instance: each set)
         clocks = cp.zeros((levels, nwarps, len(CLOCKS)), dtype=cp.uint64)
@@ -137,6 +139,13 @@ def main():
             for name, cycles in run["median_cycles"].items():
                 print(f"    {name:20s} median {cycles:8.0f} cycles {run['median_us'][name]:7.3f} us from the release")
             print(f"    release spread over the blocks median {run['release_spread_ns']:.0f} ns (%globaltimer)")
+            if len(grid) <= 12:     # a shallow search: each grid level on its own (us from the release)
+                for k, level in zip(clocked, grid):
+                    stat = result.stats[k]
+                    print(f"    level {stat['level']} {stat['direction']} frontier {stat['frontier']} "
+                          f"edges {stat['edges_examined']}: " + ", ".join(
+                              f"{name} {1e6 * level[name] / clock_hz:.2f}" for name in FIGURES))
+                run["levels_figures"] = [{"level": result.stats[k]["level"], **level} for k, level in zip(clocked, grid)]
             top = sorted(run["slowest_block_counts"].items(), key=lambda item: -item[1])[:6]
             print(f"    slowest warp in block 0 in {100 * run['slowest_is_block_0']:.0f}% of grid levels; "
                   f"most often blocks {top}; warps within a block {run['slowest_warp_in_block_counts']}")

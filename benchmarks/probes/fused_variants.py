@@ -1,0 +1,122 @@
+"""Is a compile-time variant of the fused kernel faster than the plain build? Each build (the
+plain one, then each ``--variant``: a comma-separated set of -D defines) runs in a process of
+its own, the builds taken in turn for ``--rounds`` rounds over the same graphs and roots, so
+that both see the same machine. A process first checks its build's levels against scipy's
+distances from three roots, auto and push-only (a variant that finds other levels stops the
+probe), then times ``--repeats`` calls from each root (direction auto) and records each call's
+time, its levels' own time and, per root, each level's own time (medians over the repeats).
+
+    python3 benchmarks/probes/fused_variants.py kron:20 kron:22 --variant -DLD_FLAT_K=2 \\
+        --variant -DLD_FLAT_K=4 [--rounds 2] [--repeats 5] [--json out.json]
+
+The variants are the ``#ifdef`` builds of ``kernels/`` that no search uses until measured (each
+named where it is defined); tests/test_cuda_sources.py compiles them.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))     # benchmarks/, for harness
+
+
+def defines_of(text):
+    """The -D options of one build, from its comma-separated text ('' for the plain build)."""
+    options = tuple(d.strip() for d in text.split(",") if d.strip())
+    bad = [d for d in options if not d.startswith("-D")]
+    if bad:
+        raise SystemExit(f"a variant is -D defines only, got {bad}")
+    return options
+
+
+def checked(A, roots, spec):
+    """Stops the probe unless this build's levels equal scipy's distances from the roots."""
+    import scipy.sparse.csgraph as csgraph
+    import lagraph_dist as ld
+    S = A.to_scipy()
+    for root in roots[:3]:
+        distance = csgraph.shortest_path(S, indices=root, unweighted=True)
+        reached = np.flatnonzero(np.isfinite(distance))
+        for direction in ("auto", "push"):
+            ids, levels = (np.asarray(x) for x in ld.bfs(A, root, direction=direction).levels.to_coo())
+            if not (np.array_equal(ids, reached) and np.array_equal(levels, distance[reached].astype(levels.dtype))):
+                raise SystemExit(f"{spec} from {root} ({direction}): this build's levels differ from scipy's")
+
+
+def child(specs, defines, repeats, path):
+    """One build's process: its record written to ``path``."""
+    import lagraph_dist as ld
+    from harness import build
+    from lagraph_dist.tools.bench import device_name
+    ld.settings.host_search_edges = 0         # the device's kernels, however small the graph
+    ld.settings.extra_cuda_defines = defines  # before the first build of the modules
+    record = {"defines": list(defines), "graphs": {}}
+    for spec in specs:
+        A, roots = build(spec)
+        roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
+        checked(A, roots, spec)
+        record["device"] = device_name(A.backend)
+        calls, levels_ms, per_root = [], [], {}
+        for _ in range(repeats):
+            for root in roots:
+                A.backend.sync()
+                started = time.perf_counter()
+                result = ld.bfs(A, root)
+                A.backend.sync()
+                calls.append(1e3 * (time.perf_counter() - started))
+                seconds = [s["seconds"] for s in result.stats]
+                levels_ms.append(1e3 * sum(seconds))
+                per_root.setdefault(root, []).append(seconds)
+        record["graphs"][spec] = {
+            "median_ms": float(np.median(calls)), "levels_median_ms": float(np.median(levels_ms)),
+            "ms": calls, "levels_us_by_root": {str(root): [round(1e6 * float(np.median(level)), 2) for level in
+                                                           zip(*runs)] for root, runs in per_root.items()
+                                               if len({len(r) for r in runs}) == 1}}
+    Path(path).write_text(json.dumps(record))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graphs", nargs="+")
+    parser.add_argument("--variant", action="append", default=[], help="comma-separated -D defines of one build")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--json")
+    parser.add_argument("--child", help=argparse.SUPPRESS)         # one build's defines (internal)
+    parser.add_argument("--child-json", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        return child(args.graphs, defines_of(args.child), args.repeats, args.child_json)
+    from lagraph_dist.core.version import code_identity
+    from lagraph_dist.tools.bench import write_json
+    builds = [""] + [",".join(defines_of(v)) for v in args.variant]
+    record = {"benchmark": "fused_variants", "commit": code_identity()["commit"], "device": None,
+              "graphs": args.graphs, "repeats": args.repeats, "runs": []}
+    with tempfile.TemporaryDirectory() as scratch:
+        for round_ in range(args.rounds):
+            for k, defines in enumerate(builds):
+                path = os.path.join(scratch, f"{round_}-{k}.json")
+                done = subprocess.run([sys.executable, __file__, *args.graphs, "--child", defines, "--child-json", path,
+                                       "--repeats", str(args.repeats)], capture_output=True, text=True)
+                if done.returncode != 0:
+                    raise SystemExit(f"build {defines or 'plain'} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
+                run = json.loads(Path(path).read_text()) | {"round": round_}
+                record["runs"].append(run)
+                record["device"] = record["device"] or run["device"]
+                for spec, figures in run["graphs"].items():
+                    first = next(iter(figures["levels_us_by_root"].values()), [])
+                    print(f"round {round_} {defines or 'plain':24s} {spec}: call median {figures['median_ms']:.4f} ms, "
+                          f"levels {figures['levels_median_ms']:.4f} ms; first root's levels us {first}", flush=True)
+    if args.json:
+        write_json(record, args.json)
+
+
+if __name__ == "__main__":
+    main()
