@@ -94,7 +94,6 @@ def check(kernels, graph, sources, *, mode="auto", depth_limit=None, levels=True
 def check_records(S, A, sources, expected, res, rule, mode, depth_limit):
     """The counts of each level, and the rule's choices and state, from the expected levels:
     DirectionRule.choose asked as algebra/multi.py's _MatrixLevels.step asks it."""
-    k = len(sources)
     degrees = np.diff(sp.csr_matrix(S).indptr)
     depth = int(expected.max())
     ran = depth + 1 if depth_limit is None or depth < depth_limit else depth

@@ -20,6 +20,7 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.core.settings import settings
 from lagraph_dist.core.version import code_identity
+from lagraph_dist.local.gpu_kernels import base
 from lagraph_dist.tools.bench import policy_label, policy_settings, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
