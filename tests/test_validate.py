@@ -15,7 +15,6 @@ from mpi4py import MPI
 
 from lagraph_dist.core.errors import DomainMismatch, IndexOutOfBound, InvalidValue, ValidationError
 from lagraph_dist.tools import reference
-from lagraph_dist.tools.reference import bfs as reference_bfs
 from lagraph_dist.tools.validate import validate
 
 from helpers import needs_mpi, run_mpi

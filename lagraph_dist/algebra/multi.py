@@ -51,7 +51,7 @@ from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.products import ProductStats, StageTimer, orientation
 from lagraph_dist.algebra.levels import FusedRun, LevelEngine, LevelRecord
 from lagraph_dist.algebra import memory, trace
-from lagraph_dist.algebra.vector import Vector, every_vertex
+from lagraph_dist.algebra.vector import every_vertex
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.local.backend import get_backend
 
