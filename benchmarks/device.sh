@@ -339,9 +339,12 @@ for stage in "$@"; do
             --direction ${CLOCK_DIRECTION:-push} --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
     variants)               # compile-time variants of fused.cu against its plain build, each in processes of its own
                             # taken in turn (benchmarks/probes/fused_variants.py), on $VARIANT_GRAPHS (kron:20 kron:22):
-                            # each of $VARIANTS (-DLD_FLAT_K=2 -DLD_FLAT_K=4; one variant's defines comma-separated)
-        variant_args=(); for v in ${VARIANTS:--DLD_FLAT_K=2 -DLD_FLAT_K=4}; do variant_args+=(--variant "$v"); done
-        timeout ${VARIANT_TIMEOUT:-500} python3 "$repo/benchmarks/probes/fused_variants.py" ${VARIANT_GRAPHS:-kron:20 kron:22} \
+                            # each of $VARIANTS (default below; one variant's defines comma-separated)
+        variant_args=()
+        for v in ${VARIANTS:--DLD_FLAT_K=2 -DLD_FLAT_K=4 -DLD_PULL_PRELOAD=1 -DLD_FLAT_K=4,-DLD_PULL_PRELOAD=1}; do
+            variant_args+=(--variant "$v")
+        done
+        timeout ${VARIANT_TIMEOUT:-560} python3 "$repo/benchmarks/probes/fused_variants.py" ${VARIANT_GRAPHS:-kron:20 kron:22} \
             "${variant_args[@]}" --rounds ${VARIANT_ROUNDS:-2} --json "$OUT/fused-variants.json" 2>&1 | tee "$OUT/variants.log" ;;
     launch-cost)            # the host's cost of a plain, a cooperative and a graph launch, and of a search's
                             # round (launch, report, wait) as driver calls against one graph (benchmarks/probes/launch_cost.py)

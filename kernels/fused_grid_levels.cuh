@@ -284,6 +284,10 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     }
 }
 
+#ifndef LD_PULL_PRELOAD
+#define LD_PULL_PRELOAD 0
+#endif
+
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
 // queued in `giant_rows` for phase two. Rows without in-edges (`empty_rows`, made once per
 // matrix) are closed like visited ones: a Kronecker graph's isolated vertices, a third or more
@@ -300,8 +304,16 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
+        // LD_PULL_PRELOAD: lane k reads word k's closed bits for the whole group at once (the
+        // warp alone writes these words in this phase), one round trip where each word took
+        // its own; a late pull's groups are mostly closed words. Not measured yet: a probe build
+        // (benchmarks/probes/fused_variants.py, -DLD_PULL_PRELOAD=1); the searches use 0.
+        u32 group_closed = 0u;
+        if (LD_PULL_PRELOAD && lane < LD_ROW_GROUP && first_word + lane < nwords)
+            group_closed = ld_load_word(out.words + first_word + lane) | __ldg(empty_rows + first_word + lane);
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
-            const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
+            const u32 closed = LD_PULL_PRELOAD ? __shfl_sync(full, group_closed, (int)(w - first_word))
+                                               : ld_load_word(out.words + w) | __ldg(empty_rows + w);
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
             bool open = r < n && !((closed >> lane) & 1u);

@@ -47,8 +47,9 @@ def _nvcc(source, tmp_path, defines, *, machine_code=True):
             capture_output=True, text=True, timeout=300)
 
 
-# the probes' builds of fused.cu: the instrumented ones and the variants fused_variants.py measures
-PROBE_BUILDS = ("-DLD_FUSED_TRACE", "-DLD_WARP_CLOCKS", "-DLD_FLAT_K=4")
+# the probes' builds of fused.cu, each its defines: the instrumented ones and the variants
+# fused_variants.py measures (those in one build: each fused.cu build is most of a minute)
+PROBE_BUILDS = (("-DLD_FUSED_TRACE",), ("-DLD_WARP_CLOCKS",), ("-DLD_FLAT_K=4", "-DLD_PULL_PRELOAD=1"))
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,7 @@ def builds(tmp_path_factory):
         started = {}
         for source, switch in wanted:
             folder = tmp_path_factory.mktemp("nvcc")
-            defines = cuda_defines() + ((switch,) if switch else ())
+            defines = cuda_defines() + (switch or ())
             whole = source in KERNELS and switch is None
             started[source, switch] = (pool.submit(_nvcc, source, folder, defines, machine_code=whole), folder)
         yield started
@@ -82,7 +83,7 @@ def test_nvcc_compiles(source, builds):
 
 
 @needs_nvcc
-@pytest.mark.parametrize("switch", PROBE_BUILDS)
+@pytest.mark.parametrize("switch", PROBE_BUILDS, ids=" ".join)
 def test_probe_builds_compile(switch, builds):
     """fused.cu as benchmarks/probes/fused_trace.py, warp_clocks.py and fused_variants.py build it."""
     done = builds["fused.cu", switch][0].result()
