@@ -342,7 +342,7 @@ for stage in "$@"; do
                             # each of $VARIANTS (default below; one variant's defines comma-separated)
         variant_args=()
         for v in ${VARIANTS:--DLD_FLAT_K=2 -DLD_FLAT_K=4 -DLD_PULL_PRELOAD=1 -DLD_FLAT_K=4,-DLD_PULL_PRELOAD=1}; do
-            variant_args+=(--variant "$v")
+            variant_args+=("--variant=$v")
         done
         timeout ${VARIANT_TIMEOUT:-560} python3 "$repo/benchmarks/probes/fused_variants.py" ${VARIANT_GRAPHS:-kron:20 kron:22} \
             "${variant_args[@]}" --rounds ${VARIANT_ROUNDS:-2} --json "$OUT/fused-variants.json" 2>&1 | tee "$OUT/variants.log" ;;

@@ -1,16 +1,20 @@
 """Is a compile-time variant of the fused kernel faster than the plain build? Each build (the
 plain one, then each ``--variant``: a comma-separated set of -D defines) runs in a process of
 its own, the builds taken in turn for ``--rounds`` rounds over the same graphs and roots, so
-that both see the same machine. A process first checks its build's levels against scipy's
-distances from three roots, auto and push-only (a variant that finds other levels stops the
-probe), then times ``--repeats`` calls from each root (direction auto) and records each call's
-time, its levels' own time and, per root, each level's own time (medians over the repeats).
+that both see the same machine. A build's first process checks its levels against scipy's
+distances from three roots, auto and push-only, and its parents by the Graph500 rules (a
+variant that fails stops the probe); every process times ``--repeats`` calls from each root
+(direction auto) and records each call's time, its levels' own time and, per root, each
+level's own time (medians over the repeats).
 
-    python3 benchmarks/probes/fused_variants.py kron:20 kron:22 --variant -DLD_FLAT_K=2 \\
-        --variant -DLD_FLAT_K=4 [--rounds 2] [--repeats 5] [--json out.json]
+    python3 benchmarks/probes/fused_variants.py kron:20 kron:22 --variant=-DLD_FLAT_K=2 \\
+        --variant=-DLD_FLAT_K=4,-DLD_PULL_PRELOAD=1 [--rounds 2] [--repeats 5] [--json out.json]
+
+(``--variant=``, with the equals sign: a value that starts with a dash is no option's.)
 
 The variants are the ``#ifdef`` builds of ``kernels/`` that no search uses until measured (each
-named where it is defined); tests/test_cuda_sources.py compiles them.
+named where it is defined); tests/test_cuda_sources.py compiles them. ``--backend cpu`` runs
+the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
 import json
@@ -37,7 +41,8 @@ def defines_of(text):
 
 
 def checked(A, roots, spec):
-    """Stops the probe unless this build's levels equal scipy's distances from the roots."""
+    """Stops the probe unless this build's levels equal scipy's distances from the roots and
+    its parents pass the Graph500 checks (``ld.validate`` raises)."""
     import scipy.sparse.csgraph as csgraph
     import lagraph_dist as ld
     S = A.to_scipy()
@@ -45,13 +50,16 @@ def checked(A, roots, spec):
         distance = csgraph.shortest_path(S, indices=root, unweighted=True)
         reached = np.flatnonzero(np.isfinite(distance))
         for direction in ("auto", "push"):
-            ids, levels = (np.asarray(x) for x in ld.bfs(A, root, direction=direction).levels.to_coo())
+            result = ld.bfs(A, root, direction=direction)
+            ids, levels = result.levels.to_coo()
             if not (np.array_equal(ids, reached) and np.array_equal(levels, distance[reached].astype(levels.dtype))):
                 raise SystemExit(f"{spec} from {root} ({direction}): this build's levels differ from scipy's")
+            ld.validate(A, root, result.levels.to_numpy(), result.parents.to_numpy())
 
 
-def child(specs, defines, repeats, path):
-    """One build's process: its record written to ``path``."""
+def child(specs, backend, defines, repeats, path, check):
+    """One build's process: its record written to ``path``; its results checked first where
+    ``check`` (each build's first round)."""
     import lagraph_dist as ld
     from harness import build
     from lagraph_dist.tools.bench import device_name
@@ -59,9 +67,10 @@ def child(specs, defines, repeats, path):
     ld.settings.extra_cuda_defines = defines  # before the first build of the modules
     record = {"defines": list(defines), "graphs": {}}
     for spec in specs:
-        A, roots = build(spec)
+        A, roots = build(spec, backend)
         roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
-        checked(A, roots, spec)
+        if check:
+            checked(A, roots, spec)
         record["device"] = device_name(A.backend)
         calls, levels_ms, per_root = [], [], {}
         for _ in range(repeats):
@@ -88,12 +97,14 @@ def main():
     parser.add_argument("--variant", action="append", default=[], help="comma-separated -D defines of one build")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--backend", choices=("gpu", "cpu"), default="gpu")
     parser.add_argument("--json")
     parser.add_argument("--child", help=argparse.SUPPRESS)         # one build's defines (internal)
     parser.add_argument("--child-json", help=argparse.SUPPRESS)
+    parser.add_argument("--child-check", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        return child(args.graphs, defines_of(args.child), args.repeats, args.child_json)
+        return child(args.graphs, args.backend, defines_of(args.child), args.repeats, args.child_json, args.child_check)
     from lagraph_dist.core.version import code_identity
     from lagraph_dist.tools.bench import write_json
     builds = [""] + [",".join(defines_of(v)) for v in args.variant]
@@ -103,15 +114,16 @@ def main():
         for round_ in range(args.rounds):
             for k, defines in enumerate(builds):
                 path = os.path.join(scratch, f"{round_}-{k}.json")
-                done = subprocess.run([sys.executable, __file__, *args.graphs, "--child", defines, "--child-json", path,
-                                       "--repeats", str(args.repeats)], capture_output=True, text=True)
+                done = subprocess.run([sys.executable, __file__, *args.graphs, f"--child={defines}", "--child-json", path,
+                                       "--repeats", str(args.repeats), "--backend", args.backend] + (["--child-check"] if round_ == 0 else []),
+                                      capture_output=True, text=True)
                 if done.returncode != 0:
                     raise SystemExit(f"build {defines or 'plain'} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
                 run = json.loads(Path(path).read_text()) | {"round": round_}
                 record["runs"].append(run)
                 record["device"] = record["device"] or run["device"]
                 for spec, figures in run["graphs"].items():
-                    first = next(iter(figures["levels_us_by_root"].values()), [])
+                    first = next(iter(figures["levels_us_by_root"].values()), [])[:12]     # (a deep one's first)
                     print(f"round {round_} {defines or 'plain':24s} {spec}: call median {figures['median_ms']:.4f} ms, "
                           f"levels {figures['levels_median_ms']:.4f} ms; first root's levels us {first}", flush=True)
     if args.json:
