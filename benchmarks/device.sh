@@ -341,7 +341,8 @@ for stage in "$@"; do
                             # taken in turn (benchmarks/probes/fused_variants.py), on $VARIANT_GRAPHS (kron:20 kron:22):
                             # each of $VARIANTS (default below; one variant's defines comma-separated)
         variant_args=()
-        for v in ${VARIANTS:--DLD_FLAT_K=2 -DLD_FLAT_K=4 -DLD_PULL_PRELOAD=1 -DLD_FLAT_K=4,-DLD_PULL_PRELOAD=1}; do
+        for v in ${VARIANTS:--DLD_FLAT_K=4 -DLD_PULL_PRELOAD=1 -DLD_PULL_PRELOAD=1,-DLD_ROW_GROUP=32 \
+                   -DLD_FLAT_K=4,-DLD_PULL_PRELOAD=1,-DLD_ROW_GROUP=32}; do
             variant_args+=("--variant=$v")
         done
         timeout ${VARIANT_TIMEOUT:-560} python3 "$repo/benchmarks/probes/fused_variants.py" ${VARIANT_GRAPHS:-kron:20 kron:22} \

@@ -287,6 +287,7 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 #ifndef LD_PULL_PRELOAD
 #define LD_PULL_PRELOAD 0
 #endif
+static_assert(!LD_PULL_PRELOAD || LD_ROW_GROUP <= 32, "a preloaded group is a word a lane");
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
 // queued in `giant_rows` for phase two. Rows without in-edges (`empty_rows`, made once per
