@@ -22,7 +22,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -69,7 +68,7 @@ def child(specs, backend, defines, repeats, path, check):
     """One build's process: its record written to ``path``; its results checked first where
     ``check`` (each build's first round)."""
     import lagraph_dist as ld
-    from harness import build
+    from harness import build, timed
     from lagraph_dist.tools.bench import device_name
     ld.settings.host_search_edges = 0         # the device's kernels, however small the graph
     ld.settings.extra_cuda_defines = defines  # before the first build of the modules
@@ -83,11 +82,8 @@ def child(specs, backend, defines, repeats, path, check):
         calls, levels_ms, per_root = [], [], {}
         for _ in range(repeats):
             for root in roots:
-                A.backend.sync()
-                started = time.perf_counter()
-                result = ld.bfs(A, root)
-                A.backend.sync()
-                calls.append(1e3 * (time.perf_counter() - started))
+                result, seconds = timed(A, ld.bfs, A, root)       # (the benchmarks' clock)
+                calls.append(1e3 * seconds)
                 seconds = [s["seconds"] for s in result.stats]
                 levels_ms.append(1e3 * sum(seconds))
                 per_root.setdefault(root, []).append(seconds)
