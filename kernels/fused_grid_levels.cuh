@@ -252,6 +252,8 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     const i64 first = warp * share, last = min(edges, first + share);
     const int top = 1 << (31 - __clz(max(nf, 1)));
     for (i64 base = first; base < last; base += step) {
+        // (the variant's edge lookup repeats the plain one below rather than share a helper with
+        // it: the helper, tried, moved two registers of the plain build's machine code)
         if constexpr (LD_FLAT_K > 1) {
             bool valid[LD_FLAT_K];
             int v[LD_FLAT_K];
