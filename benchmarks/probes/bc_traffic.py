@@ -74,23 +74,22 @@ def _dag_reads_grouped(indptr, indices, levels):
     for u in numba.prange(n):
         mine, theirs = np.empty(k, np.int64), np.empty(k, np.int64)
         _depth_order(levels, u, mine)
+        on_dag = np.empty(k, np.int64)                  # the searches whose DAG holds the edge
         tail_sectors = np.empty(k, np.int64)
         head_sectors = np.empty(k, np.int64)
         for e in range(indptr[u], indptr[u + 1]):
             v = indices[e]
-            count = 0
-            for i in range(k):
-                if levels[u, i] >= 0 and levels[v, i] == levels[u, i] + 1:
-                    count += 1
-            if count == 0:
-                continue
-            _depth_order(levels, v, theirs)
             used = 0
             for i in range(k):
                 if levels[u, i] >= 0 and levels[v, i] == levels[u, i] + 1:
-                    tail_sectors[used] = mine[i] // SECTOR_VALUES
-                    head_sectors[used] = theirs[i] // SECTOR_VALUES
+                    on_dag[used] = i
                     used += 1
+            if used == 0:
+                continue
+            _depth_order(levels, v, theirs)
+            for j in range(used):
+                tail_sectors[j] = mine[on_dag[j]] // SECTOR_VALUES
+                head_sectors[j] = theirs[on_dag[j]] // SECTOR_VALUES
             forward[u] += _distinct(tail_sectors[:used])
             backward[u] += _distinct(head_sectors[:used])
     return forward.sum(), backward.sum()
