@@ -29,6 +29,7 @@ from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
+from lagraph_dist.local.cpu_kernels.spin import barrier, two_threads_at_once
 from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords, thin_graph
 from lagraph_dist.local.fit import last_level_cache
 from lagraph_dist.local.parts import LocalCSR
@@ -77,6 +78,13 @@ LOGGED_VERTICES = 1 << 17
 #: host's Xeon (300 MiB L3): the 1000 x 1000 mesh's 40 MB (an eighth and a bit) 32.8 -> 24.3 ms.
 #: Hence a sixth, between the two (docs/notes/cpu-kernels.md)
 MARKED_CACHE_SHARE = 1 / 6
+#: a marked search's thin levels of at least this many frontier vertices run on two threads
+#: that meet at a spin barrier (:func:`_two_thread_levels`), until a frontier falls under half
+#: of it; None: never. Set at each call from :func:`spin.two_threads_at_once`
+TWO_THREAD_FRONTIER = 256
+#: a value a two-thread level writes as it claims a vertex, before the barrier: its own value
+#: (a depth or a parent) tagged with the claiming thread, ``TAG_BASE + 2 * value + thread``
+TAG_BASE = np.int64(1) << np.int64(40)
 #: ``settings.marked_searches``'s values: by :func:`marked_values`, always, never
 MARKED_SEARCHES = ("auto", "always", "never")
 #: word-aligned chunks of rows a thread takes in a parallel pull level (dealt out in turn,
@@ -649,7 +657,8 @@ def _level_record(flat, seconds, level, frontier, found, examined, push, last_ti
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
-                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads, marks, true_later):
+                 spans, first_level, last_tick, tick_seconds, thin_edges, each_level, threads, marks, true_later,
+                 two_from):
     """Up to ``room`` push levels of frontiers of fewer than ``thin_edges`` out-edges, one after
     another (a path's or a mesh's levels: the loop around them is most of their cost), each
     timed from ``last_tick`` or the level before (its ticks times ``tick_seconds``). Returns
@@ -711,6 +720,18 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             continue
         if edges >= thin_edges:
             break
+        if (two_from and nf >= two_from and marks.shape[0] and not watch and depth_words.shape[0] == 0
+                and 2 * edges <= qn.shape[0]):
+            runs, found, nf, edges, swap, chosen, reason, last_tick, push, previous, unexplored = _two_thread_levels(
+                oip, oix, qc, qn, nf, edges, words, marks, parents, positional, depths, depth + ran, room - ran, mode, alpha,
+                beta, rule_n, push, previous, unexplored, max_frontier, max_edges, thin_edges, two_from // 2,
+                flat[4 * ran:], seconds[ran:], last_tick, tick_seconds)
+            ran, discovered = ran + runs, discovered + found
+            if swap:
+                qc, qn, swapped = qn, qc, 1 - swapped
+            if chosen >= 0 or reason >= 0:
+                break
+            continue
         level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf,
                                                        edges)
         if not level_push:
@@ -763,6 +784,173 @@ def _leave_log(log, sources, found_from, frontier_at, nf, queue, flat, first_lev
     now = _read_clock()
     seconds[nonnegative(stop_level - 1)] += (now - last_tick) * tick_seconds
     return now
+
+
+# -- two threads a thin level -----------------------------------------------------------------
+# The slots of a two-thread run's control array (int64), a cache line (8 slots) apart: the
+# barrier's arrivals, each thread's kept finds and their out-edges, and what thread 0 leaves
+# for the caller as the run ends.
+_ARRIVALS, _KEPT, _KEPT_EDGES, _SPAN, _RESULT = 0, 8, 24, 40, 56
+_CONTROL_SLOTS = 72
+
+
+@numba.njit(cache=True, inline="always")
+def _segment_slot(t, k, size):
+    """Where thread ``t``'s k-th find lies in a queue of ``size`` slots: thread 0's from the
+    front, thread 1's from the back (their finds together are at most the level's out-edges)."""
+    return k if t == 0 else size - 1 - k
+
+
+@numba.njit(cache=True, inline="always")
+def _frontier_entry(queue, k, front, size):
+    """The k-th vertex of a frontier held as two segments: ``front`` from the queue's front, the
+    rest from its back."""
+    return queue[k] if k < front else queue[size - 1 - (k - front)]
+
+
+@numba.njit(cache=True)
+def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, positional, depths, depth, room,
+                      mode, alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below,
+                      flat, seconds, last_tick, tick_seconds, control):
+    """Thread ``t``'s part of :func:`_two_thread_levels`: both threads take every level's checks
+    from the same counts, so both stop at the same level. A level: each thread claims the
+    unvisited out-neighbours of its half of the frontier, writing each one's mark tagged with
+    itself (:data:`TAG_BASE`); at the barrier, a vertex both threads claimed holds the tag of
+    whichever store landed last. Each thread then keeps the finds whose tag is its own and
+    writes their mark's value; a second barrier, and the level's figures are the sum of the
+    two. The out-edges of a find are counted as it is claimed (the next level reads its row
+    anyway), and taken off if the other thread's claim won. The visited bits are set as the run
+    ends, from the marks of the span of vertices it found, half the words each (set as each
+    vertex was kept, they took a seventh of a 1000 x 1000 mesh's search)."""
+    push, previous, unexplored = rule_state[0], rule_state[1], rule_state[2]
+    size = qa.shape[0]
+    cur, nxt = qa, qb
+    front = nf                                  # the frontier: cur[:front], then back from cur's end
+    ran, discovered, chosen, reason = 0, 0, -1, -1
+    arrivals = 0
+    low, high = marks.shape[0], -1              # the span of this thread's finds
+    while ran < room:
+        if nf < leave_below or edges >= thin_edges or 2 * edges > size:
+            break
+        level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf,
+                                                       edges)
+        if not level_push:
+            chosen = 0
+            break
+        if edges > max_edges:
+            chosen, reason = 1, STOP_TOO_BIG
+            break
+        half = (nf + 1) >> 1
+        d = depth + ran
+        claimed, next_edges = 0, 0
+        for k in range(t * half, min(nf, (t + 1) * half)):
+            u = nonnegative(_frontier_entry(cur, k, front, size))
+            e, end = nonnegative(oip[u]), oip[u + 1]
+            while e < end:
+                v = nonnegative(oix[e])
+                e += 1
+                if marks[v] >= 0:
+                    continue
+                if depths.shape[0]:          # (the marks are the depths, :func:`_marks`)
+                    marks[v] = TAG_BASE + 2 * d + t
+                    if positional:
+                        parents[v] = u
+                else:                        # (the marks are the parents)
+                    marks[v] = TAG_BASE + 2 * u + t
+                nxt[_segment_slot(t, claimed, size)] = v
+                next_edges += oip[v + 1] - oip[v]
+                claimed += 1
+                low, high = min(low, v), max(high, v)
+        arrivals += 2
+        barrier(control, arrivals)
+        kept = 0
+        for k in range(claimed):
+            v = nonnegative(nxt[_segment_slot(t, k, size)])
+            tagged = marks[v]
+            # (the other thread may already have written its kept value, under TAG_BASE)
+            if tagged < TAG_BASE or (tagged - TAG_BASE) & 1 != t:
+                next_edges -= oip[v + 1] - oip[v]
+                continue
+            marks[v] = (tagged - TAG_BASE) >> 1
+            nxt[_segment_slot(t, kept, size)] = v
+            kept += 1
+        control[_KEPT + 8 * t], control[_KEPT_EDGES + 8 * t] = kept, next_edges
+        control[_SPAN + 2 * t], control[_SPAN + 2 * t + 1] = low, high
+        arrivals += 2
+        barrier(control, arrivals)
+        found = control[_KEPT] + control[_KEPT + 8]
+        if t == 0:
+            last_tick = _level_record(flat, seconds, ran, nf, found, edges, 1, last_tick, tick_seconds)
+        ran, discovered = ran + 1, discovered + found
+        front, nf, edges = control[_KEPT], found, control[_KEPT_EDGES] + control[_KEPT_EDGES + 8]
+        cur, nxt = nxt, cur
+        if nf == 0 or nf > max_frontier:
+            reason = STOP_EMPTY if nf == 0 else STOP_TOO_BIG
+            break
+    if ran:
+        _set_marked_bits(t, marks, words, min(control[_SPAN], control[_SPAN + 2]),
+                         max(control[_SPAN + 1], control[_SPAN + 3]))
+    if t == 0:
+        result = control[_RESULT:]
+        result[0], result[1], result[2], result[3], result[4] = ran, discovered, nf, edges, front
+        result[5], result[6], result[7] = chosen, reason, last_tick
+        rule_state[0], rule_state[1], rule_state[2] = push, previous, unexplored
+
+
+@numba.njit(cache=True, inline="always")
+def _set_marked_bits(t, marks, words, low, high):
+    """Thread ``t``'s half of the visited words over the vertices ``low..high``: a vertex's bit
+    set where its mark is (>= 0)."""
+    if high < low:
+        return
+    first, stop = low >> 5, (high >> 5) + 1
+    half = (stop - first + 1) >> 1
+    n = marks.shape[0]
+    for w in range(first + t * half, min(stop, first + (t + 1) * half)):
+        bits = np.uint32(0)
+        for b in range(min(32, n - 32 * w)):
+            if marks[32 * w + b] >= 0:
+                bits |= np.uint32(1) << np.uint32(b)
+        words[w] |= bits
+
+
+@numba.njit(parallel=True, cache=True)
+def _two_thread_run(oip, oix, qa, qb, nf, edges, words, marks, parents, positional, depths, depth, room, mode,
+                    alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below, flat, seconds,
+                    last_tick, tick_seconds, control):
+    for t in prange(2):           # (each iteration a thread of its own: spin.two_threads_at_once)
+        _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, positional, depths, depth, room,
+                          mode, alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below,
+                          flat, seconds, last_tick, tick_seconds, control)
+
+
+@numba.njit(cache=True)
+def _two_thread_levels(oip, oix, qc, qn, nf, edges, words, marks, parents, positional, depths, depth, room, mode, alpha,
+                       beta, rule_n, push, previous, unexplored, max_frontier, max_edges, thin_edges, leave_below,
+                       flat, seconds, last_tick, tick_seconds):
+    """Push levels of a marked search (:data:`MARKED_CACHE_SHARE`), the frontier ``qc[:nf]``,
+    each shared by two threads (:func:`_two_thread_share`) while it has at least
+    ``leave_below`` vertices and fewer than ``thin_edges`` out-edges: a 1000 x 1000 mesh's
+    levels are a thousand vertices, each found one a store that misses, and the two cores'
+    misses overlap. The levels' records and seconds go to ``flat`` and ``seconds`` from their
+    first rows, as :func:`_thin_levels`' do. What a thread finds goes to its own end of the
+    other queue, so the last frontier is made one run of ``qc`` or ``qn`` as the run ends. Returns
+    (levels run, the vertices found, the frontier's size and out-edges, whether it is in ``qn``,
+    the direction the rule chose for a level not run (-1: none), the stop reason or -1, the
+    last tick, and the rule's state)."""
+    control = np.zeros(_CONTROL_SLOTS, np.int64)
+    rule_state = np.array([push, previous, unexplored], np.int64)
+    _two_thread_run(oip, oix, qc, qn, nf, edges, words, marks, parents, positional, depths, depth, room, mode,
+                    alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below, flat, seconds,
+                    last_tick, tick_seconds, control)
+    result = control[_RESULT:]
+    ran, discovered, nf, edges, front = result[0], result[1], result[2], result[3], result[4]
+    queue = qn if ran & 1 else qc
+    size = queue.shape[0]
+    for k in range(front, nf):              # thread 1's segment after thread 0's
+        queue[k] = queue[size - 1 - (k - front)]
+    return (ran, discovered, nf, edges, ran & 1, result[5], result[6], result[7], rule_state[0], rule_state[1],
+            rule_state[2])
 
 
 @numba.njit(cache=True)
@@ -829,7 +1017,7 @@ def _record_room(max_levels, nwords):
 @numba.njit(cache=True)
 def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth, frontier,
             source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges, max_levels,
-            target, threads, tick_seconds, thin_edges, marks, each_level=False):
+            target, threads, tick_seconds, thin_edges, marks, two_from, each_level=False):
     """The run: levels until the frontier empties, holds ``target`` (-1: none) or exceeds
     ``max_frontier``, a push level would expand more than ``max_edges`` edges (not run), or
     ``max_levels`` levels ran. It starts from ``frontier``, or, with ``source`` >= 0, makes the
@@ -855,7 +1043,7 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
     level, spanned, discovered, in_b, nf, edges, reason = _search_into(
         records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths, first_depth,
         frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
-        max_levels, target, threads, tick_seconds, thin_edges, each_level, marks)
+        max_levels, target, threads, tick_seconds, thin_edges, each_level, marks, two_from)
     kept_spans = spans[:spanned].copy()
     if 2 * level < capacity:                  # most of the room unused: only what was (its pages go back)
         return records[:level].copy(), seconds[:level].copy(), kept_spans, discovered, in_b, nf, edges, reason
@@ -865,7 +1053,8 @@ def _search(oip, oix, iip, iix, no_inputs, words, parents, positional, depth_wor
 @numba.njit(cache=True)
 def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents, positional, depth_words, depths,
                  first_depth, frontier, source, qa, qb, sources, bits, spans, mode, alpha, beta, rule_n, state,
-                 max_frontier, max_edges, max_levels, target, threads, tick_seconds, thin_edges, each_level, marks):
+                 max_frontier, max_edges, max_levels, target, threads, tick_seconds, thin_edges, each_level, marks,
+                 two_from):
     """:func:`_search`'s levels, their records written to ``records`` and ``seconds`` (room for
     :func:`_record_room` rows, read as far as the levels returned; a caller running searches
     one after another passes the same buffers each time: their pages mapped once). Returns
@@ -906,7 +1095,7 @@ def _search_into(records, seconds, oip, oix, iip, iix, no_inputs, words, parents
                 oip, oix, qc, qn, sources, nf, edges, words, parents, positional, level_bits, depths,
                 first_depth + level, max_levels - level, mode, alpha, beta, rule_n, state, max_frontier, max_edges,
                 target, target_before, records[level:], seconds[level:], spans[spanned:], level, last_tick,
-                tick_seconds, thin_edges, each_level, threads, marks, true_later)
+                tick_seconds, thin_edges, each_level, threads, marks, true_later, two_from)
             level, discovered, spanned = level + ran, discovered + found, spanned + added
             if ran:
                 bits_of = -1
@@ -996,7 +1185,7 @@ def _searched(frame, constants, tick, words, parents, positional, depth_words, d
     mode, alpha, beta, n = constants
     return _search(*blocks, words, parents, bool(positional), *_compiled_depths(depth_words, depths), int(first_depth),
                    frontier, int(source), *buffers, mode, alpha, beta, n, state, int(max_frontier), int(max_edges),
-                   int(max_levels), int(target), numba.get_num_threads(), tick, thin, marks)
+                   int(max_levels), int(target), numba.get_num_threads(), tick, thin, marks, _two_thread_from(marks))
 
 
 def _rule_constants(mode, rule):
@@ -1008,6 +1197,15 @@ def _rule_constants(mode, rule):
 def _tick_seconds():
     """:func:`seconds_per_tick` as the compiled search takes it (1.0 where there is no tick counter)."""
     return float(seconds_per_tick() or 1.0)
+
+
+def _two_thread_from(marks):
+    """The frontier from which a marked search's thin levels run on two threads
+    (:data:`TWO_THREAD_FRONTIER`), 0 where they do not: an unmarked search, a single thread, or
+    two threads that might not run at once (:func:`spin.two_threads_at_once`)."""
+    if TWO_THREAD_FRONTIER is None or marks.shape[0] == 0 or not two_threads_at_once():
+        return 0
+    return int(TWO_THREAD_FRONTIER)
 
 
 def _marks(depths, parents, positional):

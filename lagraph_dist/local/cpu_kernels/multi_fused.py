@@ -1235,7 +1235,8 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
             ran = _search_into(
                 level_rows, level_seconds, oip, oix, iip, iix, no_inputs, visited[g], found_values, with_parents,
                 no_bits, depths[g], 1, no_frontier, sources[first + g], qa, qb, queued, bits, no_spans, mode, alpha,
-                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True, marks)[0]
+                beta, rule_n, state, n + 1, oip[n] + 1, max_levels, -1, threads, tick_seconds, thin, True, marks,
+                0)[0]     # (each search on one thread of a parallel region: no two-thread levels)
             if ran > sums.shape[0]:
                 sums, summed_seconds = _more_rows(sums, summed_seconds, deepest, ran)
             _add_levels(sums, summed_seconds, level_rows, level_seconds, ran)

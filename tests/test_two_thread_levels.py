@@ -1,0 +1,153 @@
+"""A marked search's thin levels shared by two threads (cpu_kernels.fused._two_thread_levels,
+meeting at cpu_kernels.spin's barrier): the same levels as scipy's, parents that pass the
+Graph500 checks, and the same level records as the one-thread levels, for every output choice,
+direction and depth limit. ``fused.TWO_THREAD_FRONTIER`` is lowered here so that small graphs'
+levels take the two-thread path (the benchmarks' meshes take it at its own value)."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import lagraph_dist as ld
+from lagraph_dist.local.cpu_kernels import fused, spin
+
+pytestmark = pytest.mark.skipif(not spin.two_threads_at_once(),
+                                reason="two threads of a numba parallel region do not run at once here "
+                                       "(one core, one numba thread, or a work-stealing threading layer)")
+
+FIGURES = ("level", "direction", "frontier", "discovered", "edges_examined")
+OUTPUTS = ((True, True), (True, False), (False, True))
+
+
+def mesh(rows, cols, seed=None):
+    """A rows x cols mesh, its vertices numbered row by row, or at random with ``seed``."""
+    ids = np.arange(rows * cols).reshape(rows, cols)
+    if seed is not None:
+        ids = np.random.default_rng(seed).permutation(rows * cols).reshape(rows, cols)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    S = sp.csr_matrix((np.ones(2 * src.shape[0], np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
+                      shape=(rows * cols, rows * cols))
+    return S, ld.Matrix.from_scipy(S, backend="cpu")
+
+
+def searches(A, source, frontier, **options):
+    """Every output choice's (levels, parents, records) with the two-thread levels from
+    ``frontier`` vertices (None: never), the search marked."""
+    out = []
+    with ld.settings.changed(marked_searches="always"):
+        saved, fused.TWO_THREAD_FRONTIER = fused.TWO_THREAD_FRONTIER, frontier
+        try:
+            for levels, parents in OUTPUTS:
+                res = ld.bfs(A, source, levels=levels, parents=parents, **options)
+                out.append((None if res.levels is None else res.levels.to_numpy(),
+                            None if res.parents is None else res.parents.to_numpy(),
+                            [[r[k] for k in FIGURES] for r in res.stats]))
+        finally:
+            fused.TWO_THREAD_FRONTIER = saved
+    return out
+
+
+def check(S, A, source, frontier, **options):
+    expected = csgraph.shortest_path(S, indices=source, unweighted=True)
+    expected = np.where(np.isinf(expected), -1, expected).astype(np.int64)
+    depth_limit = options.get("depth_limit")
+    if depth_limit is not None:
+        expected[expected > depth_limit] = -1
+    two, one = searches(A, source, frontier, **options), searches(A, source, None, **options)
+    for (levels, parents, records), (_, _, one_records) in zip(two, one):
+        assert records == one_records
+        if levels is not None:
+            np.testing.assert_array_equal(levels, expected)
+        if parents is not None:
+            np.testing.assert_array_equal(parents >= 0, expected >= 0)
+            if depth_limit is None:
+                ld.validate(A, source, expected, parents)
+            else:       # (validate wants a whole search): each parent one level up, along an edge
+                found = np.flatnonzero((parents >= 0) & (np.arange(parents.shape[0]) != source))
+                np.testing.assert_array_equal(expected[parents[found]], expected[found] - 1)
+                assert np.all(S[parents[found], found] != 0)
+
+
+@pytest.mark.parametrize("direction", ("push", "auto"))
+@pytest.mark.parametrize("shape, source, seed", [
+    ((120, 90), 0, None),                 # from the corner: frontiers grow, then shrink
+    ((100, 100), 50 * 100 + 50, None),    # from the middle: a diamond
+    ((60, 300), 0, 3),                    # numbered at random: every level's finds far apart
+])
+def test_mesh_levels_on_two_threads(shape, source, seed, direction):
+    S, A = mesh(*shape, seed)
+    check(S, A, source, 8, direction=direction)
+
+
+def test_a_depth_limit_inside_the_two_thread_levels():
+    S, A = mesh(80, 80)
+    check(S, A, 0, 8, depth_limit=37)
+
+
+def test_the_policy_frontier_on_a_big_mesh():
+    """At the package's own TWO_THREAD_FRONTIER: a 400 x 400 mesh's levels of 256 vertices and
+    more run on two threads, the others on one."""
+    S, A = mesh(400, 400)
+    check(S, A, 0, fused.TWO_THREAD_FRONTIER)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(1, 40), cols=st.integers(1, 40), extra=st.integers(0, 200), seed=st.integers(0, 2**31),
+       frontier=st.integers(2, 12), data=st.data())
+def test_random_thin_graphs(rows, cols, extra, seed, frontier, data):
+    """Meshes with random extra edges (shortcuts that make two threads claim one vertex in one
+    level), from a random source."""
+    rng = np.random.default_rng(seed)
+    n = rows * cols
+    ids = np.arange(n).reshape(rows, cols)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel(), rng.integers(0, n, extra)])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel(), rng.integers(0, n, extra)])
+    S = sp.csr_matrix((np.ones(2 * src.shape[0], np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
+                      shape=(n, n))
+    S.sum_duplicates()
+    A = ld.Matrix.from_scipy(S, backend="cpu")
+    check(S, A, data.draw(st.integers(0, n - 1)), frontier, direction=data.draw(st.sampled_from(("push", "auto"))))
+
+
+def test_one_numba_thread_takes_one_thread_levels():
+    """With one numba thread (as under mpiexec, the cores shared among ranks) no level is shared."""
+    import numba
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        assert not spin.two_threads_at_once()
+        assert fused._two_thread_from(np.zeros(4, np.int64)) == 0
+    finally:
+        numba.set_num_threads(threads)
+    assert fused._two_thread_from(np.zeros(4, np.int64)) == fused.TWO_THREAD_FRONTIER
+    assert fused._two_thread_from(np.zeros(0, np.int64)) == 0       # an unmarked search
+
+
+def test_the_barrier_orders_the_threads_stores():
+    """Each thread writes its round number, passes the barrier and reads the other's: always the
+    same round (a barrier that let a thread through early would show the round before)."""
+    rounds = 20_000
+    seen = _barrier_rounds(np.zeros(64, np.int64), np.zeros(16, np.int64), rounds)
+    assert seen.tolist() == [0, 0]
+
+
+import numba  # noqa: E402  (the compiled helper below)
+
+
+@numba.njit(parallel=True)
+def _barrier_rounds(control, slots, rounds):
+    wrong = np.zeros(2, np.int64)
+    for t in numba.prange(2):
+        arrivals = 0
+        for r in range(1, rounds + 1):
+            slots[8 * t] = r
+            arrivals += 2
+            spin.barrier(control, arrivals)
+            if slots[8 * (1 - t)] != r:
+                wrong[t] += 1
+            arrivals += 2
+            spin.barrier(control, arrivals)
+    return wrong
