@@ -1,8 +1,10 @@
 """A marked search's thin levels shared by two threads (cpu_kernels.fused._two_thread_levels,
 meeting at cpu_kernels.spin's barrier): the same levels as scipy's, parents that pass the
 Graph500 checks, and the same level records as the one-thread levels, for every output choice,
-direction and depth limit. ``fused.TWO_THREAD_FRONTIER`` is lowered here so that small graphs'
-levels take the two-thread path (the benchmarks' meshes take it at its own value)."""
+direction and depth limit. ``fused.TWO_THREAD_FRONTIER`` and ``TWO_THREAD_VERTICES`` are lowered
+here so that small graphs' levels take the two-thread path (the benchmarks' meshes take it at
+the package's values)."""
+import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -38,7 +40,8 @@ def searches(A, source, frontier, **options):
     ``frontier`` vertices (None: never), the search marked."""
     out = []
     with ld.settings.changed(marked_searches="always"):
-        saved, fused.TWO_THREAD_FRONTIER = fused.TWO_THREAD_FRONTIER, frontier
+        saved = fused.TWO_THREAD_FRONTIER, fused.TWO_THREAD_VERTICES
+        fused.TWO_THREAD_FRONTIER, fused.TWO_THREAD_VERTICES = frontier, 0
         try:
             for levels, parents in OUTPUTS:
                 res = ld.bfs(A, source, levels=levels, parents=parents, **options)
@@ -46,7 +49,7 @@ def searches(A, source, frontier, **options):
                             None if res.parents is None else res.parents.to_numpy(),
                             [[r[k] for k in FIGURES] for r in res.stats]))
         finally:
-            fused.TWO_THREAD_FRONTIER = saved
+            fused.TWO_THREAD_FRONTIER, fused.TWO_THREAD_VERTICES = saved
     return out
 
 
@@ -91,6 +94,7 @@ def test_the_policy_frontier_on_a_big_mesh():
     """At the package's own TWO_THREAD_FRONTIER: a 400 x 400 mesh's levels of 256 vertices and
     more run on two threads, the others on one."""
     S, A = mesh(400, 400)
+    assert A.n >= fused.TWO_THREAD_VERTICES
     check(S, A, 0, fused.TWO_THREAD_FRONTIER)
 
 
@@ -113,17 +117,26 @@ def test_random_thin_graphs(rows, cols, extra, seed, frontier, data):
 
 
 def test_one_numba_thread_takes_one_thread_levels():
-    """With one numba thread (as under mpiexec, the cores shared among ranks) no level is shared."""
-    import numba
+    """With one numba thread (as under mpiexec, the cores shared among ranks) no level is shared;
+    nor on a small graph, nor in an unmarked search (no marks)."""
+    big = np.zeros(fused.TWO_THREAD_VERTICES, np.int64)
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
         assert not spin.two_threads_at_once()
-        assert fused._two_thread_from(np.zeros(4, np.int64)) == 0
+        assert fused._two_thread_from(big) == 0
     finally:
         numba.set_num_threads(threads)
-    assert fused._two_thread_from(np.zeros(4, np.int64)) == fused.TWO_THREAD_FRONTIER
-    assert fused._two_thread_from(np.zeros(0, np.int64)) == 0       # an unmarked search
+    assert fused._two_thread_from(big) == fused.TWO_THREAD_FRONTIER
+    assert fused._two_thread_from(big[:-1]) == 0
+    assert fused._two_thread_from(big[:0]) == 0
+
+
+@pytest.mark.parametrize("environment", [{"OMP_DYNAMIC": "true"}, {"OMP_THREAD_LIMIT": "1"}])
+def test_openmp_that_may_give_fewer_threads_takes_one_thread_levels(monkeypatch, environment):
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert not spin.two_threads_at_once()
 
 
 def test_the_barrier_orders_the_threads_stores():
@@ -132,9 +145,6 @@ def test_the_barrier_orders_the_threads_stores():
     rounds = 20_000
     seen = _barrier_rounds(np.zeros(64, np.int64), np.zeros(16, np.int64), rounds)
     assert seen.tolist() == [0, 0]
-
-
-import numba  # noqa: E402  (the compiled helper below)
 
 
 @numba.njit(parallel=True)

@@ -82,6 +82,9 @@ MARKED_CACHE_SHARE = 1 / 6
 #: that meet at a spin barrier (:func:`_two_thread_levels`), until a frontier falls under half
 #: of it; None: never. Set at each call from :func:`spin.two_threads_at_once`
 TWO_THREAD_FRONTIER = 256
+#: nor on a graph of fewer vertices than this: its search takes less than waking a second
+#: thread and asking whether one may run costs (a few us of a small graph's call)
+TWO_THREAD_VERTICES = 1 << 14
 #: a value a two-thread level writes as it claims a vertex, before the barrier: its own value
 #: (a depth or a parent) tagged with the claiming thread, ``TAG_BASE + 2 * value + thread``
 TAG_BASE = np.int64(1) << np.int64(40)
@@ -1201,9 +1204,10 @@ def _tick_seconds():
 
 def _two_thread_from(marks):
     """The frontier from which a marked search's thin levels run on two threads
-    (:data:`TWO_THREAD_FRONTIER`), 0 where they do not: an unmarked search, a single thread, or
-    two threads that might not run at once (:func:`spin.two_threads_at_once`)."""
-    if TWO_THREAD_FRONTIER is None or marks.shape[0] == 0 or not two_threads_at_once():
+    (:data:`TWO_THREAD_FRONTIER`), 0 where they do not: an unmarked search, a graph of fewer than
+    :data:`TWO_THREAD_VERTICES`, a single thread, or two threads that might not run at once
+    (:func:`spin.two_threads_at_once`)."""
+    if TWO_THREAD_FRONTIER is None or marks.shape[0] < TWO_THREAD_VERTICES or not two_threads_at_once():
         return 0
     return int(TWO_THREAD_FRONTIER)
 

@@ -101,6 +101,15 @@ def _first_region(slots):
         slots[k] = k
 
 
+def _teams_of_two() -> bool:
+    """Whether OpenMP gives a region every thread it asks for: not where ``OMP_DYNAMIC`` lets it
+    give fewer, nor under an ``OMP_THREAD_LIMIT`` of 1 (a barrier would wait for a thread that
+    never comes)."""
+    dynamic = os.environ.get("OMP_DYNAMIC", "").strip().lower() in ("true", "1", "yes")
+    limit = os.environ.get("OMP_THREAD_LIMIT", "").strip()
+    return not dynamic and not (limit.isdigit() and int(limit) < 2)
+
+
 _layer_is_static = []            # the answer for the threading layer, once asked
 
 
@@ -109,7 +118,7 @@ def two_threads_at_once() -> bool:
     has at least two threads, the process may run on at least two cores, and the threading
     layer schedules statically (numba names its layer only once a parallel region has run: one
     is run first where none has)."""
-    if numba.get_num_threads() < 2 or len(os.sched_getaffinity(0)) < 2:
+    if numba.get_num_threads() < 2 or len(os.sched_getaffinity(0)) < 2 or not _teams_of_two():
         return False
     if not _layer_is_static:
         try:
