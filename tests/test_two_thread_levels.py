@@ -142,22 +142,35 @@ def test_openmp_that_may_give_fewer_threads_takes_one_thread_levels(monkeypatch,
 def test_the_barrier_orders_the_threads_stores():
     """Each thread writes its round number, passes the barrier and reads the other's: always the
     same round (a barrier that let a thread through early would show the round before)."""
-    rounds = 20_000
-    seen = _barrier_rounds(np.zeros(64, np.int64), np.zeros(16, np.int64), rounds)
-    assert seen.tolist() == [0, 0]
+    wrong, tired = _barrier_rounds(np.zeros(64, np.int64), np.zeros(16, np.int64), 20_000, 1 << 56, 0)
+    assert wrong.tolist() == [0, 0]
+    assert tired.tolist() == [0, 0]
+
+
+def test_a_thread_that_waits_out_its_patience_says_so():
+    """Thread 1 arrives late (a long loop first, its progress count standing still): thread 0,
+    whose patience is 0 ticks, says it waited it out; with a patience of years neither does."""
+    for patience, expected in ((0, [1, 0]), (1 << 56, [0, 0])):
+        wrong, tired = _barrier_rounds(np.zeros(64, np.int64), np.zeros(16, np.int64), 1, patience, 20_000_000)
+        assert wrong.tolist() == [0, 0]
+        assert tired.tolist() == expected
 
 
 @numba.njit(parallel=True)
-def _barrier_rounds(control, slots, rounds):
-    wrong = np.zeros(2, np.int64)
+def _barrier_rounds(control, slots, rounds, patience, late):
+    wrong, tired = np.zeros(2, np.int64), np.zeros(2, np.int64)
     for t in numba.prange(2):
+        spent = 0
+        for k in range(late * t):          # (thread 1 comes late)
+            spent += k & 7
+        slots[8 * t + 1] = spent
         arrivals = 0
         for r in range(1, rounds + 1):
             slots[8 * t] = r
             arrivals += 2
-            spin.barrier(control, arrivals)
+            tired[t] |= spin.barrier(control, arrivals, patience, slots, 8 * (1 - t) + 2)
             if slots[8 * (1 - t)] != r:
                 wrong[t] += 1
             arrivals += 2
-            spin.barrier(control, arrivals)
-    return wrong
+            spin.barrier(control, arrivals, patience, slots, 8 * (1 - t) + 2)
+    return wrong, tired

@@ -29,7 +29,8 @@ from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
-from lagraph_dist.local.cpu_kernels.spin import barrier, two_threads_at_once
+from lagraph_dist.local.cpu_kernels.intrinsics import _not_inlined, _prefetch, _read_clock
+from lagraph_dist.local.cpu_kernels.spin import PATIENCE_SECONDS, barrier, progress, two_threads_at_once
 from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords, thin_graph
 from lagraph_dist.local.fit import last_level_cache
 from lagraph_dist.local.parts import LocalCSR
@@ -82,6 +83,10 @@ MARKED_CACHE_SHARE = 1 / 6
 #: that meet at a spin barrier (:func:`_two_thread_levels`), until a frontier falls under half
 #: of it; None: never. Set at each call from :func:`spin.two_threads_at_once`
 TWO_THREAD_FRONTIER = 256
+#: after a two-thread run a thread left because the other stood still at a barrier (a busy
+#: machine: :func:`spin.barrier`), the levels run on one thread for this many levels, twice as
+#: many after each such run of the search
+TWO_THREAD_BACKOFF = 64
 #: nor on a graph of fewer vertices than this: its search takes less than waking a second
 #: thread and asking whether one may run costs (a few us of a small graph's call)
 TWO_THREAD_VERTICES = 1 << 14
@@ -94,50 +99,10 @@ MARKED_SEARCHES = ("auto", "always", "never")
 #: :func:`_pull_parallel`) and of values in a parallel write of what a level found
 CHUNKS_PER_THREAD = 16
 
-_MACHINE = platform.machine().lower()
-
-
 # -- the clock ------------------------------------------------------------------------------
-@intrinsic
-def _read_clock(typingctx):
-    """The core's tick counter (x86-64: rdtsc, arm64: cntvct_el0); 0 on other machines."""
-    def codegen(context, builder, signature, args):
-        fnty = llvm_ir.FunctionType(llvm_ir.IntType(64), [])
-        if _MACHINE in ("x86_64", "amd64"):
-            return builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter"), [])
-        if _MACHINE in ("aarch64", "arm64"):
-            return builder.call(llvm_ir.InlineAsm(fnty, "mrs $0, cntvct_el0", "=r", side_effect=True), [])
-        return context.get_constant(types.int64, 0)
-    return types.int64(), codegen
-
-
 @numba.njit(cache=True)
 def _clock():
     return _read_clock()
-
-
-@intrinsic
-def _prefetch(typingctx, array, index):
-    """Asks the cache for the line of ``array[index]`` (LLVM's prefetch: no fault, whatever the
-    index), to be read soon."""
-    def codegen(context, builder, signature, args):
-        data = make_array(signature.args[0])(context, builder, args[0]).data
-        i8p, i32 = llvm_ir.IntType(8).as_pointer(), llvm_ir.IntType(32)
-        fn = cgutils.get_or_insert_function(
-            builder.module, llvm_ir.FunctionType(llvm_ir.VoidType(), [i8p, i32, i32, i32]), "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(builder.gep(data, [args[1]]), i8p), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-    return types.none(array, index), codegen
-
-
-@intrinsic
-def _not_inlined(typingctx):
-    """Marks the compiled function that calls it ``noinline``: LLVM keeps it a function of its
-    own, whose loop has the registers to itself, instead of inlining it into its caller."""
-    def codegen(context, builder, signature, args):
-        builder.function.attributes.add("noinline")
-        return context.get_dummy_value()
-    return types.none(), codegen
 
 
 _SECONDS_PER_TICK = [None]
@@ -694,6 +659,7 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
     log_values = parents.shape[0] >= LOGGED_VERTICES and marks.shape[0] == 0
     spanned = 0                                 # runs of one-vertex levels put in ``spans``
     logged, frontier_at = 0, 0                  # the log's entries, the frontier's first
+    two_after, two_backoff = 0, TWO_THREAD_BACKOFF   # two threads from this level (after a stall: later)
     found_from, log_levels_from = 0, 0          # the log's first found vertex, its first level
     if nf == 0:
         reason, room = STOP_EMPTY, 0
@@ -723,9 +689,10 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             continue
         if edges >= thin_edges:
             break
-        if (two_from and nf >= two_from and marks.shape[0] and not watch and depth_words.shape[0] == 0
-                and 2 * edges <= qn.shape[0]):
-            runs, found, nf, edges, swap, chosen, reason, last_tick, push, previous, unexplored = _two_thread_levels(
+        if (two_from and nf >= two_from and ran >= two_after and marks.shape[0] and not watch
+                and depth_words.shape[0] == 0 and 2 * edges <= qn.shape[0]):
+            (runs, found, nf, edges, swap, chosen, reason, last_tick, push, previous, unexplored,
+             tired) = _two_thread_levels(
                 oip, oix, qc, qn, nf, edges, words, marks, parents, positional, depths, depth + ran, room - ran, mode, alpha,
                 beta, rule_n, push, previous, unexplored, max_frontier, max_edges, thin_edges, two_from // 2,
                 flat[4 * ran:], seconds[ran:], last_tick, tick_seconds)
@@ -734,6 +701,8 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
                 qc, qn, swapped = qn, qc, 1 - swapped
             if chosen >= 0 or reason >= 0:
                 break
+            if tired:            # (a thread stood still: a busy machine) one thread for a while, longer each time
+                two_after, two_backoff = ran + two_backoff, 2 * two_backoff
             continue
         level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf,
                                                        edges)
@@ -790,11 +759,18 @@ def _leave_log(log, sources, found_from, frontier_at, nf, queue, flat, first_lev
 
 
 # -- two threads a thin level -----------------------------------------------------------------
-# The slots of a two-thread run's control array (int64), a cache line (8 slots) apart: the
-# barrier's arrivals, each thread's kept finds and their out-edges, and what thread 0 leaves
-# for the caller as the run ends.
-_ARRIVALS, _KEPT, _KEPT_EDGES, _SPAN, _RESULT = 0, 8, 24, 40, 56
-_CONTROL_SLOTS = 72
+# The slots of a two-thread run's control array (int64): the barrier's arrivals; each thread's
+# figures, two cache lines (16 slots) apart (a level's kept finds and their out-edges, the span
+# of its finds, whether it waited out its patience at a barrier, its progress count); what
+# thread 0 leaves for the caller as the run ends.
+_ARRIVALS, _RESULT, _CONTROL_SLOTS = 0, 48, 64
+_KEPT, _KEPT_EDGES, _LOW, _HIGH, _TIRED, _PROGRESS = 0, 1, 2, 3, 4, 5
+
+
+@numba.njit(cache=True, inline="always")
+def _figures_of(t):
+    """Where thread ``t``'s figures start in the control array."""
+    return 16 * (1 + t)
 
 
 @numba.njit(cache=True, inline="always")
@@ -814,14 +790,16 @@ def _frontier_entry(queue, k, front, size):
 @numba.njit(cache=True)
 def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, positional, depths, depth, room,
                       mode, alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below,
-                      flat, seconds, last_tick, tick_seconds, control):
+                      flat, seconds, last_tick, tick_seconds, patience, control):
     """Thread ``t``'s part of :func:`_two_thread_levels`: both threads take every level's checks
     from the same counts, so both stop at the same level. A level: each thread claims the
     unvisited out-neighbours of its half of the frontier, writing each one's mark tagged with
     itself (:data:`TAG_BASE`); at the barrier, a vertex both threads claimed holds the tag of
     whichever store landed last. Each thread then keeps the finds whose tag is its own and
     writes their mark's value; a second barrier, and the level's figures are the sum of the
-    two. The out-edges of a find are counted as it is claimed (the next level reads its row
+    two. Each counts its progress (a frontier entry claimed from, a find looked at), and both
+    leave the run after a level where either, at a barrier, saw the other's count stand still
+    for its ``patience`` (:func:`spin.barrier`). The out-edges of a find are counted as it is claimed (the next level reads its row
     anyway), and taken off if the other thread's claim won. The visited bits are set as the run
     ends, from the marks of the span of vertices it found, half the words each (set as each
     vertex was kept, they took a seventh of a 1000 x 1000 mesh's search)."""
@@ -830,8 +808,9 @@ def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, pos
     cur, nxt = qa, qb
     front = nf                                  # the frontier: cur[:front], then back from cur's end
     ran, discovered, chosen, reason = 0, 0, -1, -1
-    arrivals = 0
+    arrivals, tired, steps = 0, False, 0
     low, high = marks.shape[0], -1              # the span of this thread's finds
+    mine, theirs = control[_figures_of(t):], control[_figures_of(1 - t):]
     while ran < room:
         if nf < leave_below or edges >= thin_edges or 2 * edges > size:
             break
@@ -848,6 +827,8 @@ def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, pos
         claimed, next_edges = 0, 0
         for k in range(t * half, min(nf, (t + 1) * half)):
             u = nonnegative(_frontier_entry(cur, k, front, size))
+            steps += 1
+            progress(mine, _PROGRESS, steps)
             e, end = nonnegative(oip[u]), oip[u + 1]
             while e < end:
                 v = nonnegative(oix[e])
@@ -865,10 +846,12 @@ def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, pos
                 claimed += 1
                 low, high = min(low, v), max(high, v)
         arrivals += 2
-        barrier(control, arrivals)
+        tired |= barrier(control, arrivals, patience, theirs, _PROGRESS)
         kept = 0
         for k in range(claimed):
             v = nonnegative(nxt[_segment_slot(t, k, size)])
+            steps += 1
+            progress(mine, _PROGRESS, steps)
             tagged = marks[v]
             # (the other thread may already have written its kept value, under TAG_BASE)
             if tagged < TAG_BASE or (tagged - TAG_BASE) & 1 != t:
@@ -877,26 +860,27 @@ def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, pos
             marks[v] = (tagged - TAG_BASE) >> 1
             nxt[_segment_slot(t, kept, size)] = v
             kept += 1
-        control[_KEPT + 8 * t], control[_KEPT_EDGES + 8 * t] = kept, next_edges
-        control[_SPAN + 2 * t], control[_SPAN + 2 * t + 1] = low, high
+        mine[_KEPT], mine[_KEPT_EDGES], mine[_LOW], mine[_HIGH], mine[_TIRED] = kept, next_edges, low, high, tired
         arrivals += 2
-        barrier(control, arrivals)
-        found = control[_KEPT] + control[_KEPT + 8]
+        tired |= barrier(control, arrivals, patience, theirs, _PROGRESS)
+        found = kept + theirs[_KEPT]
         if t == 0:
             last_tick = _level_record(flat, seconds, ran, nf, found, edges, 1, last_tick, tick_seconds)
         ran, discovered = ran + 1, discovered + found
-        front, nf, edges = control[_KEPT], found, control[_KEPT_EDGES] + control[_KEPT_EDGES + 8]
+        front = kept if t == 0 else theirs[_KEPT]
+        nf, edges = found, next_edges + theirs[_KEPT_EDGES]
         cur, nxt = nxt, cur
         if nf == 0 or nf > max_frontier:
             reason = STOP_EMPTY if nf == 0 else STOP_TOO_BIG
             break
+        if mine[_TIRED] or theirs[_TIRED]:      # (both read the same two flags)
+            break
     if ran:
-        _set_marked_bits(t, marks, words, min(control[_SPAN], control[_SPAN + 2]),
-                         max(control[_SPAN + 1], control[_SPAN + 3]))
+        _set_marked_bits(t, marks, words, min(mine[_LOW], theirs[_LOW]), max(mine[_HIGH], theirs[_HIGH]))
     if t == 0:
         result = control[_RESULT:]
         result[0], result[1], result[2], result[3], result[4] = ran, discovered, nf, edges, front
-        result[5], result[6], result[7] = chosen, reason, last_tick
+        result[5], result[6], result[7], result[8] = chosen, reason, last_tick, mine[_TIRED] or theirs[_TIRED]
         rule_state[0], rule_state[1], rule_state[2] = push, previous, unexplored
 
 
@@ -920,11 +904,11 @@ def _set_marked_bits(t, marks, words, low, high):
 @numba.njit(parallel=True, cache=True)
 def _two_thread_run(oip, oix, qa, qb, nf, edges, words, marks, parents, positional, depths, depth, room, mode,
                     alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below, flat, seconds,
-                    last_tick, tick_seconds, control):
+                    last_tick, tick_seconds, patience, control):
     for t in prange(2):           # (each iteration a thread of its own: spin.two_threads_at_once)
         _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, positional, depths, depth, room,
                           mode, alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below,
-                          flat, seconds, last_tick, tick_seconds, control)
+                          flat, seconds, last_tick, tick_seconds, patience, control)
 
 
 @numba.njit(cache=True)
@@ -940,12 +924,14 @@ def _two_thread_levels(oip, oix, qc, qn, nf, edges, words, marks, parents, posit
     other queue, so the last frontier is made one run of ``qc`` or ``qn`` as the run ends. Returns
     (levels run, the vertices found, the frontier's size and out-edges, whether it is in ``qn``,
     the direction the rule chose for a level not run (-1: none), the stop reason or -1, the
-    last tick, and the rule's state)."""
+    last tick, the rule's state, and whether a thread waited out its patience at a barrier:
+    :data:`spin.PATIENCE_SECONDS`)."""
     control = np.zeros(_CONTROL_SLOTS, np.int64)
+    patience = np.int64(PATIENCE_SECONDS / tick_seconds)
     rule_state = np.array([push, previous, unexplored], np.int64)
     _two_thread_run(oip, oix, qc, qn, nf, edges, words, marks, parents, positional, depths, depth, room, mode,
                     alpha, beta, rule_n, rule_state, max_frontier, max_edges, thin_edges, leave_below, flat, seconds,
-                    last_tick, tick_seconds, control)
+                    last_tick, tick_seconds, patience, control)
     result = control[_RESULT:]
     ran, discovered, nf, edges, front = result[0], result[1], result[2], result[3], result[4]
     queue = qn if ran & 1 else qc
@@ -953,7 +939,7 @@ def _two_thread_levels(oip, oix, qc, qn, nf, edges, words, marks, parents, posit
     for k in range(front, nf):              # thread 1's segment after thread 0's
         queue[k] = queue[size - 1 - (k - front)]
     return (ran, discovered, nf, edges, ran & 1, result[5], result[6], result[7], rule_state[0], rule_state[1],
-            rule_state[2])
+            rule_state[2], result[8] != 0)
 
 
 @numba.njit(cache=True)

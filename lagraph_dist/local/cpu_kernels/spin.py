@@ -1,11 +1,15 @@
 """Two threads of one compiled call meeting at a spin barrier (the CPU set's two-thread thin
 levels, :func:`lagraph_dist.local.cpu_kernels.fused._two_thread_levels`).
 
-numba has no atomics for the host, so the three operations a barrier needs are LLVM's own,
-emitted as intrinsics: a sequentially consistent fetch-and-add, an acquire load and the core's
-spin hint (x86 ``pause``). A waiting thread spins, and after :data:`SPINS_BEFORE_YIELD` spins
-gives its core away (``sched_yield``) at each further round: two threads sharing one core, or a
-busy machine, then cost a scheduler round a level instead of a whole time slice.
+numba has no atomics for the host, so a barrier is made of LLVM's own operations
+(:mod:`~lagraph_dist.local.cpu_kernels.intrinsics`): a sequentially consistent fetch-and-add,
+an acquire load, and the core's spin hint. Each thread counts its progress in a slot of its
+own as it works (:func:`progress`); a thread waiting at a barrier that sees the other's count
+stand still for its patience takes the other for not running (a busy or shared machine), gives
+its core away at each further round and says so, and the caller then leaves the two threads for
+one: on a machine whose cores are all taken, waiting at a barrier a level would cost a
+scheduler's time slice a level. A thread that is merely slower (its stores faulting in fresh
+pages of the outputs) still moves its count.
 
 A barrier is only safe when both threads run at once: the caller starts them as the two
 iterations of a ``prange`` only where :func:`two_threads_at_once` says the threading layer gives
@@ -14,21 +18,24 @@ each iteration a thread of its own.
 from __future__ import annotations
 
 import os
-import platform
 
-import llvmlite.ir as llvm_ir
 import numba
 import numpy as np
-from numba.core import cgutils, types
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
 
-__all__ = ["barrier", "two_threads_at_once", "SPINS_BEFORE_YIELD"]
+from lagraph_dist.local.cpu_kernels.intrinsics import (_fetch_add, _load_acquire, _read_clock, _spin_hint,
+                                                      _store_relaxed, _yield_core)
 
-#: spins (each a ``pause``, tens of ns) a thread waits at a barrier before it yields its core
-SPINS_BEFORE_YIELD = 1 << 12
+__all__ = ["barrier", "progress", "two_threads_at_once", "PATIENCE_SECONDS"]
 
-_X86 = platform.machine().lower() in ("x86_64", "amd64")
+#: how long a thread at a barrier watches the other's progress count stand still before it takes
+#: the other for not running: a healthy barrier of two cores takes tens of ns, a thread not
+#: running is away for a scheduler's time slice (milliseconds), and a running one can stand
+#: still for a page fault that clears a 2 MB page (50 us was too short on the development
+#: machine: a 1000 x 1000 mesh's search left its two threads in most runs)
+PATIENCE_SECONDS = 5e-4
+#: the patience is this many times longer while the other thread has not started (its count
+#: still 0): waking a sleeping thread of the pool takes up to milliseconds
+PATIENCE_TO_START = 10
 
 #: numba's threading layers that give each of a two-iteration ``prange``'s iterations a thread
 #: of its own (static schedules); TBB's work stealing may run both on one thread, which would
@@ -36,62 +43,37 @@ _X86 = platform.machine().lower() in ("x86_64", "amd64")
 _STATIC_LAYERS = ("workqueue", "omp")
 
 
-def _slot(context, builder, signature, args):
-    data = make_array(signature.args[0])(context, builder, args[0]).data
-    return builder.gep(data, [args[1]])
-
-
-@intrinsic
-def _fetch_add(typingctx, array, index, value):
-    """``array[index] += value`` as one atomic step (sequentially consistent); returns the old value."""
-    def codegen(context, builder, signature, args):
-        return builder.atomic_rmw("add", _slot(context, builder, signature, args), args[2], "seq_cst")
-    return types.int64(array, index, value), codegen
-
-
-@intrinsic
-def _load_acquire(typingctx, array, index):
-    """``array[index]`` read with acquire order: what the writer stored before its release is seen."""
-    def codegen(context, builder, signature, args):
-        return builder.load_atomic(_slot(context, builder, signature, args), "acquire", 8)
-    return types.int64(array, index), codegen
-
-
-@intrinsic
-def _spin_hint(typingctx):
-    """The core's spin-wait hint (x86 ``pause``: the sibling hyperthread gets the pipeline, and
-    leaving the loop costs no misspeculation); nothing elsewhere."""
-    def codegen(context, builder, signature, args):
-        if _X86:
-            fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [])
-            builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.sse2.pause"), [])
-        return context.get_dummy_value()
-    return types.none(), codegen
-
-
-@intrinsic
-def _yield_core(typingctx):
-    """libc's ``sched_yield``: the thread gives its core to another runnable one."""
-    def codegen(context, builder, signature, args):
-        fnty = llvm_ir.FunctionType(llvm_ir.IntType(32), [])
-        builder.call(cgutils.get_or_insert_function(builder.module, fnty, "sched_yield"), [])
-        return context.get_dummy_value()
-    return types.none(), codegen
+@numba.njit(cache=True, inline="always")
+def progress(counts, slot, count):
+    """This thread's progress, ``count`` (growing), published in ``counts[slot]`` for the other
+    thread's barrier to watch."""
+    _store_relaxed(counts, slot, count)
 
 
 @numba.njit(cache=True, inline="always")
-def barrier(sync, arrivals):
-    """Waits until ``sync[0]`` (the arrivals at every barrier of the run so far) reaches
-    ``arrivals``, after adding this thread's arrival: the k-th barrier of two threads waits for
-    2k. The fetch-and-add publishes the thread's stores before it; the acquire load sees the
-    other's."""
+def barrier(sync, arrivals, patience, counts, slot):
+    """Adds this thread's arrival to ``sync[0]`` (the arrivals at every barrier of the run so
+    far) and waits until it reaches ``arrivals``: the k-th barrier of two threads waits for 2k.
+    The fetch-and-add publishes the thread's stores before it; the acquire load sees the
+    other's. Returns whether the other thread's progress (``counts[slot]``, :func:`progress`)
+    stood still for ``patience`` ticks of the core's counter while this one waited, after which
+    it yields its core at each round."""
     _fetch_add(sync, 0, 1)
-    spins = 0
+    if _load_acquire(sync, 0) >= arrivals:
+        return False
+    seen, since = _load_acquire(counts, slot), _read_clock()
+    tired = False
     while _load_acquire(sync, 0) < arrivals:
         _spin_hint()
-        spins += 1
-        if spins >= SPINS_BEFORE_YIELD:
+        if tired:
             _yield_core()
+            continue
+        now = _read_clock()
+        if now - since > (patience if seen else PATIENCE_TO_START * patience):
+            count = _load_acquire(counts, slot)
+            tired = count == seen
+            seen, since = count, now
+    return tired
 
 
 @numba.njit(cache=True, parallel=True)
