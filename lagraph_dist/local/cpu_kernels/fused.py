@@ -2,7 +2,8 @@
 
 One call of :func:`_search` (numba, ``cache=True``) runs every level of a run: a push level walks
 the frontier's queue and claims each unvisited out-neighbour at its first frontier edge (frontier,
-then adjacency order), on one core; a pull level scans the unvisited rows, 32 at a time by their
+then adjacency order), on one core (but a marked search's wide thin levels, which two threads
+share: :func:`_two_thread_levels`); a pull level scans the unvisited rows, 32 at a time by their
 visited word, each stopping at its first in-neighbour in the frontier's bitmap, in parallel over
 word-aligned chunks of rows where there are enough of them (each chunk writes only its own words
 and slots, so the result is the same whatever the threads). Which direction a level takes is
