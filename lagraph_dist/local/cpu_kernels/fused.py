@@ -623,6 +623,19 @@ def _level_record(flat, seconds, level, frontier, found, examined, push, last_ti
     return now
 
 
+@numba.njit(cache=True, inline="always")
+def _thin_level_checks(mode, alpha, beta, rule_n, push, previous, unexplored, nf, edges, max_edges):
+    """A thin level's checks before it runs: the rule's choice, and the edge limit of a push.
+    Returns (the direction chosen for a level not run here: 0 pull, 1 a push too big; -1 run
+    it, the stop reason or -1, the rule's state)."""
+    level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf, edges)
+    if not level_push:
+        return 0, -1, push, previous, unexplored
+    if edges > max_edges:
+        return 1, STOP_TOO_BIG, push, previous, unexplored
+    return -1, -1, push, previous, unexplored
+
+
 @numba.njit(cache=True)
 def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positional, depth_words, depths, depth, room,
                  mode, alpha, beta, rule_n, state, max_frontier, max_edges, target, target_before, records, seconds,
@@ -705,13 +718,9 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
             if tired:            # (a thread stood still: a busy machine) one thread for a while, longer each time
                 two_after, two_backoff = ran + two_backoff, 2 * two_backoff
             continue
-        level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf,
-                                                       edges)
-        if not level_push:
-            chosen = 0
-            break
-        if edges > max_edges:
-            chosen, reason = 1, STOP_TOO_BIG
+        chosen, reason, push, previous, unexplored = _thin_level_checks(mode, alpha, beta, rule_n, push, previous,
+                                                                        unexplored, nf, edges, max_edges)
+        if chosen >= 0:
             break
         if logged and logged + edges > qn.shape[0]:     # the log may have no room for what the level finds
             last_tick = _leave_log(qn, sources, found_from, frontier_at, nf, qc, flat, log_levels_from, ran,
@@ -815,13 +824,9 @@ def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, pos
     while ran < room:
         if nf < leave_below or edges >= thin_edges or 2 * edges > size:
             break
-        level_push, push, previous, unexplored = _rule(mode, alpha, beta, rule_n, push, previous, unexplored, nf,
-                                                       edges)
-        if not level_push:
-            chosen = 0
-            break
-        if edges > max_edges:
-            chosen, reason = 1, STOP_TOO_BIG
+        chosen, reason, push, previous, unexplored = _thin_level_checks(mode, alpha, beta, rule_n, push, previous,
+                                                                        unexplored, nf, edges, max_edges)
+        if chosen >= 0:
             break
         half = (nf + 1) >> 1
         d = depth + ran
