@@ -100,17 +100,18 @@ def test_the_policy_frontier_on_a_big_mesh():
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=st.integers(1, 40), cols=st.integers(1, 40), extra=st.integers(0, 200), seed=st.integers(0, 2**31),
-       frontier=st.integers(2, 12), data=st.data())
-def test_random_thin_graphs(rows, cols, extra, seed, frontier, data):
+       frontier=st.integers(2, 12), directed=st.booleans(), data=st.data())
+def test_random_thin_graphs(rows, cols, extra, seed, frontier, directed, data):
     """Meshes with random extra edges (shortcuts that make two threads claim one vertex in one
-    level), from a random source."""
+    level), undirected or with each edge one way only, from a random source."""
     rng = np.random.default_rng(seed)
     n = rows * cols
     ids = np.arange(n).reshape(rows, cols)
     src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel(), rng.integers(0, n, extra)])
     dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel(), rng.integers(0, n, extra)])
-    S = sp.csr_matrix((np.ones(2 * src.shape[0], np.int8), (np.concatenate([src, dst]), np.concatenate([dst, src]))),
-                      shape=(n, n))
+    if not directed:
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    S = sp.csr_matrix((np.ones(src.shape[0], np.int8), (src, dst)), shape=(n, n))
     S.sum_duplicates()
     A = ld.Matrix.from_scipy(S, backend="cpu")
     check(S, A, data.draw(st.integers(0, n - 1)), frontier, direction=data.draw(st.sampled_from(("push", "auto"))))
