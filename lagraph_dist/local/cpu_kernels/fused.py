@@ -15,16 +15,11 @@ by the compiled loop.
 """
 from __future__ import annotations
 
-import platform
 import time
 
-import llvmlite.ir as llvm_ir
 import numba
 import numpy as np
 from numba import prange
-from numba.core import cgutils, types
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
 
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings
