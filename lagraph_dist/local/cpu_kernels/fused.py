@@ -702,9 +702,9 @@ def _thin_levels(oip, oix, qc, qn, sources, nf, edges, words, parents, positiona
                 and depth_words.shape[0] == 0 and 2 * edges <= qn.shape[0]):
             (runs, found, nf, edges, swap, chosen, reason, last_tick, push, previous, unexplored,
              tired) = _two_thread_levels(
-                oip, oix, qc, qn, nf, edges, words, marks, parents, positional, depths, depth + ran, room - ran, mode, alpha,
-                beta, rule_n, push, previous, unexplored, max_frontier, max_edges, thin_edges, two_from // 2,
-                flat[4 * ran:], seconds[ran:], last_tick, tick_seconds)
+                oip, oix, qc, qn, nf, edges, words, marks, parents, positional, depths, depth + ran, room - ran,
+                mode, alpha, beta, rule_n, push, previous, unexplored, max_frontier, max_edges, thin_edges,
+                two_from // 2, flat[4 * ran:], seconds[ran:], last_tick, tick_seconds)
             ran, discovered = ran + runs, discovered + found
             if swap:
                 qc, qn, swapped = qn, qc, 1 - swapped
@@ -764,11 +764,11 @@ def _leave_log(log, sources, found_from, frontier_at, nf, queue, flat, first_lev
 
 
 # -- two threads a thin level -----------------------------------------------------------------
-# The slots of a two-thread run's control array (int64): the barrier's arrivals; each thread's
-# figures, two cache lines (16 slots) apart (a level's kept finds and their out-edges, the span
-# of its finds, whether it waited out its patience at a barrier, its progress count); what
-# thread 0 leaves for the caller as the run ends.
-_ARRIVALS, _RESULT, _CONTROL_SLOTS = 0, 48, 64
+# The slots of a two-thread run's control array (int64): the barrier's arrivals (slot 0,
+# :func:`spin.barrier`'s); each thread's figures, two cache lines (16 slots) apart (a level's
+# kept finds and their out-edges, the span of its finds, whether it waited out its patience at
+# a barrier, its progress count); what thread 0 leaves for the caller as the run ends.
+_RESULT, _CONTROL_SLOTS = 48, 64
 _KEPT, _KEPT_EDGES, _LOW, _HIGH, _TIRED, _PROGRESS = 0, 1, 2, 3, 4, 5
 
 
@@ -804,10 +804,11 @@ def _two_thread_share(t, oip, oix, qa, qb, nf, edges, words, marks, parents, pos
     writes their mark's value; a second barrier, and the level's figures are the sum of the
     two. Each counts its progress (a frontier entry claimed from, a find looked at), and both
     leave the run after a level where either, at a barrier, saw the other's count stand still
-    for its ``patience`` (:func:`spin.barrier`). The out-edges of a find are counted as it is claimed (the next level reads its row
-    anyway), and taken off if the other thread's claim won. The visited bits are set as the run
-    ends, from the marks of the span of vertices it found, half the words each (set as each
-    vertex was kept, they took a seventh of a 1000 x 1000 mesh's search)."""
+    for its ``patience`` (:func:`spin.barrier`). The out-edges of a find are counted as it is
+    claimed (the next level reads its row anyway), and taken off if the other thread's claim
+    won. The visited bits are set as the run ends, from the marks of the span of vertices it
+    found, half the words each (set as each vertex was kept, they took a seventh of a 1000 x
+    1000 mesh's search)."""
     push, previous, unexplored = rule_state[0], rule_state[1], rule_state[2]
     size = qa.shape[0]
     cur, nxt = qa, qb
