@@ -106,14 +106,18 @@ def set_kernel_threads():
             return numba.get_num_threads()
         local = os.environ.get("MPI_LOCALNRANKS") or os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE") or "1"
         ranks = max(1, int(local)) if local.isdigit() else 1
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        threads = max(1, min(numba.config.NUMBA_NUM_THREADS, cores // ranks))
+        threads = max(1, min(numba.config.NUMBA_NUM_THREADS, usable_cores() // ranks))
         numba.set_num_threads(threads)
         return threads
     finally:
         if policy is None:
             del os.environ["OMP_WAIT_POLICY"]
 
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, where the system has one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 @numba.njit(cache=True, inline="always")
 def allowed(mask, mode, r):

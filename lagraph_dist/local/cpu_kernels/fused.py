@@ -26,7 +26,7 @@ from lagraph_dist.core.settings import settings
 from lagraph_dist.local.cpu_kernels.bitmap import empty_rows, trailing_zeros
 from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.cpu_kernels.intrinsics import _not_inlined, _prefetch, _read_clock
-from lagraph_dist.local.cpu_kernels.spin import PATIENCE_SECONDS, barrier, progress, two_threads_at_once
+from lagraph_dist.local.cpu_kernels.spin import PATIENCE_SECONDS, barrier, progress, start_threads, two_threads_at_once
 from lagraph_dist.local.engine import RUN_TIMED, FusedRecords, LazyRecords, thin_graph
 from lagraph_dist.local.fit import last_level_cache
 from lagraph_dist.local.parts import LocalCSR
@@ -789,7 +789,7 @@ def _segment_slot(t, k, size):
 def _frontier_entry(queue, k, front, size):
     """The k-th vertex of a frontier held as two segments: ``front`` from the queue's front, the
     rest from its back."""
-    return queue[k] if k < front else queue[size - 1 - (k - front)]
+    return queue[k] if k < front else queue[_segment_slot(1, k - front, size)]
 
 
 @numba.njit(cache=True)
@@ -939,7 +939,7 @@ def _two_thread_levels(oip, oix, qc, qn, nf, edges, words, marks, parents, posit
     queue = qn if ran & 1 else qc
     size = queue.shape[0]
     for k in range(front, nf):              # thread 1's segment after thread 0's
-        queue[k] = queue[size - 1 - (k - front)]
+        queue[k] = _frontier_entry(queue, k, front, size)
     return (ran, discovered, nf, edges, ran & 1, result[5], result[6], result[7], rule_state[0], rule_state[1],
             rule_state[2], result[8] != 0)
 
@@ -1416,15 +1416,8 @@ def compile_kernels():
                 _run(csr, csr, words, parents, np.ones(1, np.uint32), depths, 1, _NO_IDS, 0,
                      parents.dtype != np.bool_, mode, DirectionRule("auto", 2, 1), np.array([1, 0, 1], np.int64), 32,
                      1, 4, -1, fused_workspace(32, 1))
-    _start_threads(np.zeros(2, np.int64))
+    start_threads(np.zeros(2, np.int64))
     seconds_per_tick()
-
-
-@numba.njit(cache=True, parallel=True)
-def _start_threads(slots):
-    """Starts the parallel loops' threads (their first region costs ~0.1 s)."""
-    for k in prange(slots.shape[0]):
-        slots[k] = k
 
 
 #: a run goes on to the end, whatever its levels (its records grow as it goes; ops reads this:

@@ -22,10 +22,11 @@ import os
 import numba
 import numpy as np
 
+from lagraph_dist.local.cpu_kernels.common import usable_cores
 from lagraph_dist.local.cpu_kernels.intrinsics import (_fetch_add, _load_acquire, _read_clock, _spin_hint,
                                                       _store_relaxed, _yield_core)
 
-__all__ = ["barrier", "progress", "two_threads_at_once", "PATIENCE_SECONDS"]
+__all__ = ["barrier", "progress", "start_threads", "two_threads_at_once", "PATIENCE_SECONDS"]
 
 #: how long a thread at a barrier watches the other's progress count stand still before it takes
 #: the other for not running: a healthy barrier of two cores takes tens of ns, a thread not
@@ -77,8 +78,9 @@ def barrier(sync, arrivals, patience, counts, slot):
 
 
 @numba.njit(cache=True, parallel=True)
-def _first_region(slots):
-    """A parallel region, run once so that numba chooses its threading layer and starts its threads."""
+def start_threads(slots):
+    """A parallel region: numba chooses its threading layer and starts its threads (their first
+    region costs ~0.1 s)."""
     for k in numba.prange(slots.shape[0]):
         slots[k] = k
 
@@ -100,13 +102,13 @@ def two_threads_at_once() -> bool:
     has at least two threads, the process may run on at least two cores, and the threading
     layer schedules statically (numba names its layer only once a parallel region has run: one
     is run first where none has)."""
-    if numba.get_num_threads() < 2 or len(os.sched_getaffinity(0)) < 2 or not _teams_of_two():
+    if numba.get_num_threads() < 2 or usable_cores() < 2 or not _teams_of_two():
         return False
     if not _layer_is_static:
         try:
             layer = numba.threading_layer()
         except ValueError:
-            _first_region(np.zeros(2, np.int64))
+            start_threads(np.zeros(2, np.int64))
             layer = numba.threading_layer()
         _layer_is_static.append(layer in _STATIC_LAYERS)
     return _layer_is_static[0]
