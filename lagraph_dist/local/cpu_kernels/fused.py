@@ -73,8 +73,12 @@ LOGGED_VERTICES = 1 << 17
 #: 0.32; the 400 x 400 mesh's 6.4 MB (a fifth of the cache) won while the cache was quiet (2.5 ->
 #: 1.8 ms) and lost while a neighbour shared it (2.6 -> 3.1); 2 cores of the nvidia-h100-x1
 #: host's Xeon (300 MiB L3): the 1000 x 1000 mesh's 40 MB (an eighth and a bit) 32.8 -> 24.3 ms.
-#: Hence a sixth, between the two (docs/notes/cpu-kernels.md)
-MARKED_CACHE_SHARE = 1 / 6
+#: With the wide thin levels on two threads (:func:`_two_thread_levels`) the marks win further:
+#: the 500 x 500 mesh's 10 MB (0.31 of the EPYC's cache) 4.60 -> 3.78 ms, and on an
+#: nvidia-h100-x1 host whose Xeon has 105 MiB the big mesh's 40 MB (0.36) 27.6 -> 16.4; on
+#: the EPYC that mesh (1.25 caches) is no faster marked. Hence two fifths, just over the
+#: largest share measured to win (docs/notes/cpu-kernels.md)
+MARKED_CACHE_SHARE = 2 / 5
 #: a marked search's thin levels of at least this many frontier vertices run on two threads
 #: that meet at a spin barrier (:func:`_two_thread_levels`), until a frontier falls under half
 #: of it; None: never. Set at each call from :func:`spin.two_threads_at_once`
