@@ -150,12 +150,15 @@ def test_the_barrier_orders_the_threads_stores():
 
 
 def test_a_thread_that_waits_out_its_patience_says_so():
-    """Thread 1 arrives late (a long loop first, its progress count standing still): thread 0,
-    whose patience is 0 ticks, says it waited it out; with a patience of years neither does."""
-    for patience, expected in ((0, [1, 0]), (1 << 56, [0, 0])):
+    """Thread 1 arrives late (a long loop first, its progress count standing still): the thread
+    that waits, whose patience is 0 ticks, says it waited it out, and the one that finds the
+    barrier passed does not; with a patience of years neither does. (Which one waits is the
+    machine's: thread 0 as a rule, but on a busy machine thread 0 can start after thread 1's
+    loop ends, as it did once under CI's two test workers.)"""
+    for patience, tired_threads in ((0, 1), (1 << 56, 0)):
         wrong, tired = _barrier_rounds(np.zeros(64, np.int64), np.zeros(16, np.int64), 1, patience, 20_000_000)
         assert wrong.tolist() == [0, 0]
-        assert tired.tolist() == expected
+        assert sorted(tired.tolist()) == [0] * (2 - tired_threads) + [1] * tired_threads
 
 
 @numba.njit(parallel=True)
