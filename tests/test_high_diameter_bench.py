@@ -61,6 +61,9 @@ def test_quick_record_names_the_machine_and_the_protocol(quick):
     assert record["environment"]["grid"] == [1, 1] and record["environment"]["device"]
     assert record["source"] == 0 and "max level + 1" in record["levels_definition"]
     assert record["directions"] == list(OUR_RUNS) and record["peers"] == list(PEERS)
+    # whether a marked search's wide thin levels could take two threads in that process
+    assert isinstance(record["two_thread_levels"], bool)
+    assert record["threading_layer"] in (None, "omp", "tbb", "workqueue")
 
 
 def test_quick_graphs_have_the_levels_of_a_mesh_and_a_path(quick):
