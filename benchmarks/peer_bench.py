@@ -282,15 +282,6 @@ def parse_args(argv):
     return args
 
 
-def _threading_layer():
-    """numba's threading layer, None where no parallel region has run (numba names it only then)."""
-    import numba
-    try:
-        return numba.threading_layer()
-    except ValueError:
-        return None
-
-
 def main(argv=None):
     args = parse_args(argv)
     backend = ld.get_backend(args.backend)      # compiles (or loads) the kernels: never inside a clock
@@ -306,7 +297,7 @@ def main(argv=None):
         "benchmark": args.kind, "backend": backend.name, "backend_requested": args.backend, "environment": env,
         "threads": numba.get_num_threads(), "numba": numba.__version__, "levels_definition": LEVELS_DEFINITION,
         # (whether a marked search's wide thin levels could run on two threads here, and numba's layer)
-        "two_thread_levels": spin.two_threads_at_once(), "threading_layer": _threading_layer(),
+        "two_thread_levels": spin.two_threads_at_once(), "threading_layer": spin.threading_layer(),
         "directions": list(args.directions), "peers": list(args.peers), "engines": list(args.engines),
         "marked": list(args.marked),
         "host_search_edges": ld.settings.host_search_edges,

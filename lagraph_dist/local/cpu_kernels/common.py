@@ -114,10 +114,10 @@ def set_kernel_threads():
             del os.environ["OMP_WAIT_POLICY"]
 
 
-
 def usable_cores() -> int:
     """The cores this process may run on (its affinity, where the system has one)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
 
 @numba.njit(cache=True, inline="always")
 def allowed(mask, mode, r):

@@ -26,7 +26,7 @@ from lagraph_dist.local.cpu_kernels.common import usable_cores
 from lagraph_dist.local.cpu_kernels.intrinsics import (_fetch_add, _load_acquire, _read_clock, _spin_hint,
                                                       _store_relaxed, _yield_core)
 
-__all__ = ["barrier", "progress", "start_threads", "two_threads_at_once", "PATIENCE_SECONDS"]
+__all__ = ["barrier", "progress", "start_threads", "threading_layer", "two_threads_at_once", "PATIENCE_SECONDS"]
 
 #: how long a thread at a barrier watches the other's progress count stand still before it takes
 #: the other for not running: a healthy barrier of two cores takes tens of ns, a thread not
@@ -105,10 +105,15 @@ def two_threads_at_once() -> bool:
     if numba.get_num_threads() < 2 or usable_cores() < 2 or not _teams_of_two():
         return False
     if not _layer_is_static:
-        try:
-            layer = numba.threading_layer()
-        except ValueError:
-            start_threads(np.zeros(2, np.int64))
-            layer = numba.threading_layer()
-        _layer_is_static.append(layer in _STATIC_LAYERS)
+        _layer_is_static.append(threading_layer() in _STATIC_LAYERS)
     return _layer_is_static[0]
+
+
+def threading_layer() -> str:
+    """numba's threading layer ("omp", "tbb" or "workqueue"); numba names it only once a
+    parallel region has run, so one is run first where none has."""
+    try:
+        return numba.threading_layer()
+    except ValueError:
+        start_threads(np.zeros(2, np.int64))
+        return numba.threading_layer()
