@@ -15,6 +15,11 @@ ordered by the depths the searches give it (its searches of one depth side by si
 order within a depth), so that an edge's searches, which all give its ends consecutive depths,
 tend to share sectors. Forward reads the edge's tail's row, backward its head's: each is
 counted by the positions in that end's own ordering.
+
+And it counts the batch order's sectors under two renumberings of the searches, one for the
+whole batch (free to make: betweenness sums over the searches in any order), each meant to put
+alike searches in one sector: by their mean depth over a sample of vertices, and in greedy
+groups of four by how often their DAGs share an edge of a sample of edges.
 """
 import sys
 from pathlib import Path
@@ -104,20 +109,57 @@ def _distinct(values):
     return count
 
 
+def _by_mean_depth(levels, rng, sample=4096):
+    """The searches ordered by their mean depth over a sample of vertices (unreached: 1 deeper
+    than any level)."""
+    rows = levels[rng.choice(levels.shape[0], min(sample, levels.shape[0]), replace=False)].astype(np.float64)
+    rows[rows < 0] = levels.max() + 1
+    return np.argsort(rows.mean(axis=0), kind="stable")
+
+
+def _by_shared_edges(indptr, indices, levels, rng, sample=300_000):
+    """The searches in greedy groups of :data:`SECTOR_VALUES`: each group started by the search
+    on most DAG edges of a sample of edges, then filled by the search whose DAG shares most of
+    them with the group's (Jaccard)."""
+    picked = rng.integers(0, indices.shape[0], sample)
+    tails = np.searchsorted(indptr, picked, side="right") - 1
+    at_tail, at_head = levels[tails].astype(np.int16), levels[indices[picked]].astype(np.int16)
+    on_dag = (((at_tail >= 0) & (at_head == at_tail + 1)) | ((at_head >= 0) & (at_tail == at_head + 1))).astype(float)
+    shared = on_dag.T @ on_dag
+    alone = np.diag(shared)
+    jaccard = shared / np.maximum(alone[:, None] + alone[None, :] - shared, 1)
+    left, order = list(np.argsort(-alone, kind="stable")), []
+    while left:
+        group = [left.pop(0)]
+        while len(group) < SECTOR_VALUES and left:
+            best = max(left, key=lambda j: jaccard[group, j].sum())
+            left.remove(best)
+            group.append(best)
+        order += group
+    return np.array(order)
+
+
 def main():
     args, A, sources, levels = modelled_batch(__doc__.splitlines()[0])
     csr = A.to_scipy().tocsr()
     if levels.max() > np.iinfo(np.int8).max:
         raise SystemExit(f"levels up to {levels.max()}: this count keeps them as int8")
-    dag_edges, pairs, sectors = _dag_reads(csr.indptr.astype(np.int64), csr.indices.astype(np.int64),
-                                           np.ascontiguousarray(levels.T.astype(np.int8)))
+    indptr, indices = csr.indptr.astype(np.int64), csr.indices.astype(np.int64)
+    narrow = np.ascontiguousarray(levels.T.astype(np.int8))        # (n, k): a vertex's row
+    dag_edges, pairs, sectors = _dag_reads(indptr, indices, narrow)
     gigabytes = 32 * int(sectors) / 1e9
-    forward, backward = _dag_reads_grouped(csr.indptr.astype(np.int64), csr.indices.astype(np.int64),
-                                           np.ascontiguousarray(levels.T.astype(np.int8)))
+    forward, backward = _dag_reads_grouped(indptr, indices, narrow)
+    rng = np.random.default_rng(0)
+    orders = {"by_mean_depth": _by_mean_depth(narrow, rng),
+              "by_shared_dag_edges": _by_shared_edges(indptr, indices, narrow, rng)}
+    renumbered = {name: int(_dag_reads(indptr, indices, np.ascontiguousarray(narrow[:, order]))[2])
+                  for name, order in orders.items()}
     print(f"{graph_name(parse_spec(args.graph))}, {args.sources} sources: {csr.nnz:,} stored edges, "
           f"{dag_edges:,} on some search's DAG, {pairs:,} (edge, search) pairs, {sectors:,} sectors: "
           f"{gigabytes:.1f} GB a sweep; rows ordered by depth: {forward:,} sectors forward "
-          f"({32 * forward / 1e9:.1f} GB), {backward:,} backward ({32 * backward / 1e9:.1f} GB)")
+          f"({32 * forward / 1e9:.1f} GB), {backward:,} backward ({32 * backward / 1e9:.1f} GB); searches "
+          f"renumbered: " + ", ".join(f"{name} {count:,} sectors ({count / sectors:.3f})"
+                                      for name, count in renumbered.items()))
     if args.json:
         write_json({"probe": "bc_traffic", "graph": graph_name(parse_spec(args.graph)), "n": A.n,
                     "nvals": A.nvals, "sources": [int(s) for s in sources], "dag_edges": int(dag_edges),
@@ -125,6 +167,7 @@ def main():
                     "rows_by_depth": {"forward_sectors": int(forward), "backward_sectors": int(backward),
                                       "forward_gigabytes": 32 * int(forward) / 1e9,
                                       "backward_gigabytes": 32 * int(backward) / 1e9},
+                    "searches_renumbered_sectors": renumbered,
                     "environment": environment(A)}, args.json)
 
 
