@@ -100,24 +100,23 @@ def model_records(A, sources, levels, mode, max_levels, alpha=None, beta=None):
 def pull_reads(inn, frontier, seen, live, n):
     """In-edges a pull level reads: every row wanting some live search's bit scans its
     in-neighbours in order until it holds all it wants; read 32 a step when it stops early.
-    (Over every wanting row's in-edges at once: a running count of each search's bits found
-    along each row, and the first in-edge at which the row holds every bit it wants.)"""
+    (Step by step over every wanting row at once, each row's bits packed: after its j-th
+    in-edge a row holds the OR of its first j + 1 in-neighbours' frontier bits.)"""
     wanted = live & ~seen[:n]                                  # (n, k): the bits each row wants
     rows = np.flatnonzero(wanted.any(axis=1))
     starts = inn.indptr[rows].astype(np.int64)
     lengths = inn.indptr[rows + 1].astype(np.int64) - starts
-    if lengths.sum() == 0:
-        return 0
-    owner = np.repeat(np.arange(rows.shape[0]), lengths)       # each in-edge's row (an index into rows)
-    first = np.repeat(np.cumsum(lengths) - lengths, lengths)   # where its row's in-edges begin
-    step = np.arange(owner.shape[0]) - first                   # its place in its row
-    want = wanted[rows[owner]]
-    offered = frontier[inn.indices[np.repeat(starts, lengths) + step]] & want
-    found = np.cumsum(offered, axis=0, dtype=np.int64)
-    found -= np.vstack([np.zeros((1, found.shape[1]), dtype=np.int64), found])[first]     # per row
-    holds = ((found > 0) | ~want).all(axis=1)                  # the row has every bit it wants
-    stop_at = np.full(rows.shape[0], np.iinfo(np.int64).max)
-    np.minimum.at(stop_at, owner[holds], step[holds])
+    want = np.packbits(wanted[rows], axis=1)
+    offers = np.packbits(frontier, axis=1)
+    held = np.zeros_like(want)
+    stop_at = np.full(rows.shape[0], np.iinfo(np.int64).max)  # the in-edge at which a row holds all it wants
+    scanning = np.arange(rows.shape[0])
+    for j in range(int(lengths.max(initial=0))):
+        scanning = scanning[lengths[scanning] > j]
+        held[scanning] |= offers[inn.indices[starts[scanning] + j]]
+        holds = ((held[scanning] & want[scanning]) == want[scanning]).all(axis=1)
+        stop_at[scanning[holds]] = j
+        scanning = scanning[~holds]
     early = stop_at < lengths
     reads = lengths.copy()
     reads[early] = np.minimum(lengths[early], (stop_at[early] // 32 + 1) * 32)

@@ -13,7 +13,7 @@ without a hang. WHICH picks the graphs:
 ``real DIR``       the real graphs and bad files of the shared data folder DIR (its lagraph/).
 
 ``--backend gpu --transport nccl|mpi-cuda|mpi-host`` runs the same on GPUs (one rank a GPU),
-plus the transport's channels on device arrays, meshes and long paths, and the host reads a
+plus the transport's channels on device arrays, meshes and long paths (400 levels), and the host reads a
 level makes. A transport that cannot work here must fail on every rank of the grid instead:
 the script then says why (``grid RxC: transport T unavailable: ...``) and checks nothing else
 on that grid.
@@ -144,7 +144,7 @@ def high_diameter_graphs(grid):
     src, dst = grid2d_edges(rows, cols, part=grid.rank, nparts=grid.size)
     A = ld.Matrix.from_edges(src, dst, rows * cols, symmetrize=True, grid=grid, backend=BACKEND)
     expected = (np.arange(rows * cols) // cols + np.arange(rows * cols) % cols).astype(np.int64)
-    n = 1500
+    n = 400
     path = np.arange(n - 1)[grid.rank::grid.size]
     P = ld.Matrix.from_edges(path, path + 1, n, symmetrize=True, grid=grid, backend=BACKEND)
     for matrix, want, label in ((A, expected, "mesh"), (P, np.arange(n), "path")):
