@@ -8,6 +8,19 @@
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
 
+// A probe build's claim in the levels that are not eager (benchmarks/probes/fused_variants.py):
+// -DLD_PROBED_EAGER=1 probes v's bit through the read-only cache alone and, where it is clear,
+// claims with the atomic and reads v's degree beside it, as an eager level does (two round trips
+// fewer on the chain of a claimed edge: no coherent read, no read of the degree after the win);
+// -DLD_FLAT_EAGER=1 makes the flat level eager in both builds. Not measured yet; the searches
+// use neither.
+#ifndef LD_PROBED_EAGER
+#define LD_PROBED_EAGER 0
+#endif
+#ifndef LD_FLAT_EAGER
+#define LD_FLAT_EAGER 0
+#endif
+
 // Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
 // during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
 // coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
@@ -27,12 +40,30 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
             next_edges += (u64)claim.degree();
             giant = claim.degree() > LD_FUSED_PUSH_GIANT_DEGREE;
         }
-    } else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
+    }
+#if LD_PROBED_EAGER
+    // (the variant repeats the eager claim's lines rather than share a helper with it, which
+    // would move the plain build's registers: see ld_push_flat_level)
+    else {
+        const bool tried = valid && ld_push_probe<LD_ADD_ANY>(out.words, v);
+        ld_eager_claim claim;
+        if (tried) claim.issue(out.out_indptr, out.words, v);
+        fresh = claim.fresh(tried, v);
+        if (fresh) {
+            out.parents[v] = value;
+            ld_mark_found(out, v, false);
+            next_edges += (u64)claim.degree();
+            giant = claim.degree() > LD_FUSED_PUSH_GIANT_DEGREE;
+        }
+    }
+#else
+    else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
         fresh = true;
         const i64 degree = ld_record_found(out, v, false);
         next_edges += (u64)degree;
         giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
     }
+#endif
     ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
 }

@@ -49,7 +49,8 @@ def _nvcc(source, tmp_path, defines, *, machine_code=True):
 
 # the probes' builds of fused.cu, each its defines: the instrumented ones and the variants
 # fused_variants.py measures (those in one build: each fused.cu build is most of a minute)
-PROBE_BUILDS = (("-DLD_FUSED_TRACE",), ("-DLD_WARP_CLOCKS",), ("-DLD_FLAT_K=4", "-DLD_PULL_PRELOAD=1", "-DLD_ROW_GROUP=32"))
+PROBE_BUILDS = (("-DLD_FUSED_TRACE",), ("-DLD_WARP_CLOCKS",),
+                ("-DLD_FLAT_K=4", "-DLD_PULL_PRELOAD=1", "-DLD_ROW_GROUP=32", "-DLD_PROBED_EAGER=1", "-DLD_FLAT_EAGER=1"))
 
 
 @pytest.fixture(scope="module")
