@@ -339,10 +339,9 @@ for stage in "$@"; do
             --direction ${CLOCK_DIRECTION:-push} --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
     variants)               # compile-time variants of fused.cu against its plain build, each in processes of its own
                             # taken in turn (benchmarks/probes/fused_variants.py), on $VARIANT_GRAPHS (kron:20 kron:22):
-                            # each of $VARIANTS (default below; one variant's defines comma-separated)
+                            # each of $VARIANTS (one variant's defines comma-separated, e.g. -DLD_ROW_GROUP=16)
         variant_args=()
-        for v in ${VARIANTS:--DLD_FLAT_K=4 -DLD_PULL_PRELOAD=1 -DLD_PULL_PRELOAD=1,-DLD_ROW_GROUP=32 \
-                   -DLD_FLAT_K=4,-DLD_PULL_PRELOAD=1,-DLD_ROW_GROUP=32}; do
+        for v in ${VARIANTS:?the variants stage needs VARIANTS: each variant its -D defines, comma-separated}; do
             variant_args+=("--variant=$v")
         done
         timeout ${VARIANT_TIMEOUT:-560} python3 "$repo/benchmarks/probes/fused_variants.py" ${VARIANT_GRAPHS:-kron:20 kron:22} \

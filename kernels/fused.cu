@@ -278,7 +278,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             bool eager = false;
             if constexpr (BLOCKS == 1) eager = fe <= LD_EAGER_EDGES;
             if (nf <= LD_FLAT_FRONTIER && fe <= INT_MAX)
-                ld_push_flat_level<MULT, V>(out_indptr, out_indices, queue(cur), (int)nf, out, next_edges, eager || LD_FLAT_EAGER,
+                ld_push_flat_level<MULT, V>(out_indptr, out_indices, queue(cur), (int)nf, out, next_edges, eager,
                                             level_shared.flat, lane, warp, nwarps);
             else if (eager)
                 ld_push_level<MULT, V, true>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,

@@ -13,7 +13,7 @@ namespace cg = cooperative_groups;
 #define LD_SMALL_DEGREE 32
 // Words of rows a pull warp takes a work item (past the first round, one fetch on the level's
 // one work counter each). A probe build may set another (benchmarks/probes/fused_variants.py:
-// fewer fetches against a coarser balance; with LD_PULL_PRELOAD at most 32, a lane a word).
+// fewer fetches against a coarser balance).
 #ifndef LD_ROW_GROUP
 #define LD_ROW_GROUP 8
 #endif

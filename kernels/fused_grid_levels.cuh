@@ -8,19 +8,6 @@
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
 
-// A probe build's claim in the levels that are not eager (benchmarks/probes/fused_variants.py):
-// -DLD_PROBED_EAGER=1 probes v's bit through the read-only cache alone and, where it is clear,
-// claims with the atomic and reads v's degree beside it, as an eager level does (two round trips
-// fewer on the chain of a claimed edge: no coherent read, no read of the degree after the win);
-// -DLD_FLAT_EAGER=1 makes the flat level eager in both builds. Not measured yet; the searches
-// use neither.
-#ifndef LD_PROBED_EAGER
-#define LD_PROBED_EAGER 0
-#endif
-#ifndef LD_FLAT_EAGER
-#define LD_FLAT_EAGER 0
-#endif
-
 // Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
 // during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
 // coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
@@ -40,109 +27,14 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
             next_edges += (u64)claim.degree();
             giant = claim.degree() > LD_FUSED_PUSH_GIANT_DEGREE;
         }
-    }
-#if LD_PROBED_EAGER
-    // (the variant repeats the eager claim's lines rather than share a helper with it, which
-    // would move the plain build's registers: see ld_push_flat_level)
-    else {
-        const bool tried = valid && ld_push_probe<LD_ADD_ANY>(out.words, v);
-        ld_eager_claim claim;
-        if (tried) claim.issue(out.out_indptr, out.words, v);
-        fresh = claim.fresh(tried, v);
-        if (fresh) {
-            out.parents[v] = value;
-            ld_mark_found(out, v, false);
-            next_edges += (u64)claim.degree();
-            giant = claim.degree() > LD_FUSED_PUSH_GIANT_DEGREE;
-        }
-    }
-#else
-    else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
+    } else if (valid && ld_push_claim<LD_ADD_ANY, V>(out.words, out.parents, v, value)) {
         fresh = true;
         const i64 degree = ld_record_found(out, v, false);
         next_edges += (u64)degree;
         giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
     }
-#endif
     ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
-}
-
-// Edges a lane takes a step in a flat push level (ld_push_flat_level). A probe build sets more
-// (benchmarks/probes/fused_variants.py, -DLD_FLAT_K=2 or 4): the lane then visits them together
-// (ld_push_visit_step), so that the level's warps walk their shares in fewer steps of the
-// claim's chain, with one append a step, where 1 (a step of 32 edges, each visited by
-// ld_push_visit) makes a level of a million edges eight steps of that chain and 34,000 appends
-// on the next queue's one counter (Kronecker 20's third level: 74 us on an H200). Not measured
-// yet; the searches use 1.
-#ifndef LD_FLAT_K
-#define LD_FLAT_K 1
-#endif
-
-// K edges a lane visited together, each phase's loads or atomics issued before any is used:
-// the probes (through the read-only cache, with no coherent read behind them), the claims,
-// the found vertices' rows; then one append a warp for all K.
-template <int K, typename V>
-__device__ __forceinline__ void ld_push_visit_step(const ld_level_out<V>& out, const bool (&valid)[K], const int (&v)[K],
-                                                   const V (&value)[K], u64& next_edges, bool eager) {
-    u32 before[K];
-    i64 start[K], end[K];
-    if (eager) {
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            before[k] = ~0u, start[k] = end[k] = 0;
-            if (valid[k]) {
-                start[k] = __ldg(out.out_indptr + v[k]);
-                end[k] = __ldg(out.out_indptr + v[k] + 1);
-                before[k] = ld_claim_bit(out.words, v[k]);
-            }
-        }
-    } else {
-        bool clear[K];
-#pragma unroll
-        for (int k = 0; k < K; ++k) clear[k] = valid[k] && ld_push_probe<LD_ADD_ANY>(out.words, v[k]);
-#pragma unroll
-        for (int k = 0; k < K; ++k) before[k] = clear[k] ? ld_claim_bit(out.words, v[k]) : ~0u;
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            start[k] = end[k] = 0;
-            if (ld_claimed_here(before[k], valid[k], v[k])) {
-                start[k] = __ldg(out.out_indptr + v[k]);
-                end[k] = __ldg(out.out_indptr + v[k] + 1);
-            }
-        }
-    }
-    u32 fresh_bits[K], giant_bits[K];
-    u32 fresh_total = 0, giant_total = 0;
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-        const bool fresh = ld_claimed_here(before[k], valid[k], v[k]);
-        bool giant = false;
-        if (fresh) {
-            out.parents[v[k]] = value[k];
-            ld_mark_found(out, v[k], false);
-            next_edges += (u64)(end[k] - start[k]);
-            giant = end[k] - start[k] > LD_FUSED_PUSH_GIANT_DEGREE;
-        }
-        fresh_bits[k] = __ballot_sync(0xffffffffu, fresh);
-        giant_bits[k] = __ballot_sync(0xffffffffu, giant);
-        fresh_total += __popc(fresh_bits[k]);
-        giant_total += __popc(giant_bits[k]);
-    }
-    const int lane = threadIdx.x & 31;
-    const u32 below = (1u << lane) - 1u;
-    u64 at = 0, giant_at = 0;
-    if (lane == 0 && fresh_total) at = atomicAdd(out.next_count, (u64)fresh_total);
-    if (lane == 0 && giant_total) giant_at = atomicAdd(out.next_giant_count, (u64)giant_total);
-    at = __shfl_sync(0xffffffffu, at, 0);
-    giant_at = __shfl_sync(0xffffffffu, giant_at, 0);
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-        if ((fresh_bits[k] >> lane) & 1u) out.next_queue[at + __popc(fresh_bits[k] & below)] = v[k];
-        if ((giant_bits[k] >> lane) & 1u) out.next_giants[giant_at + __popc(giant_bits[k] & below)] = v[k];
-        at += __popc(fresh_bits[k]);
-        giant_at += __popc(giant_bits[k]);
-    }
 }
 
 // A warp visits out-edges [start, end) of `source`, 32 a step (a larger vertex, a giant's slice).
@@ -278,33 +170,11 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     if (i < nf) flat.offset[i] = (int)before;
     __syncthreads();
     // warp w: edges [w * share, (w + 1) * share), share a multiple of a step's edges
-    constexpr int step = 32 * LD_FLAT_K;
+    constexpr int step = 32;
     const i64 share = ((edges + nwarps - 1) / nwarps + step - 1) & ~(i64)(step - 1);
     const i64 first = warp * share, last = min(edges, first + share);
     const int top = 1 << (31 - __clz(max(nf, 1)));
     for (i64 base = first; base < last; base += step) {
-        // (the variant's edge lookup repeats the plain one below rather than share a helper with
-        // it: the helper, tried, moved two registers of the plain build's machine code)
-        if constexpr (LD_FLAT_K > 1) {
-            bool valid[LD_FLAT_K];
-            int v[LD_FLAT_K];
-            V value[LD_FLAT_K];
-#pragma unroll
-            for (int k = 0; k < LD_FLAT_K; ++k) {
-                const i64 e = base + 32 * k + lane;
-                valid[k] = e < last;
-                v[k] = 0;
-                int source = 0;
-                if (valid[k]) {
-                    const int owner = ld_edge_owner(flat.offset, nf, top, e);
-                    source = flat.vertex[owner];
-                    v[k] = __ldg(indices + flat.start[owner] + (e - flat.offset[owner]));
-                }
-                value[k] = ld_multiply<MULT, V>(source, V(), 1, 1, 0);
-            }
-            ld_push_visit_step<LD_FLAT_K, V>(out, valid, v, value, next_edges, eager);
-            continue;
-        }
         const i64 e = base + lane;
         const bool valid = e < last;
         int v = 0, source = 0;
@@ -316,11 +186,6 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
         ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager);
     }
 }
-
-#ifndef LD_PULL_PRELOAD
-#define LD_PULL_PRELOAD 0
-#endif
-static_assert(!LD_PULL_PRELOAD || LD_ROW_GROUP <= 32, "a preloaded group is a word a lane");
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
 // queued in `giant_rows` for phase two. Rows without in-edges (`empty_rows`, made once per
@@ -338,16 +203,8 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
-        // LD_PULL_PRELOAD: lane k reads word k's closed bits for the whole group at once (the
-        // warp alone writes these words in this phase), one round trip where each word took
-        // its own; a late pull's groups are mostly closed words. Not measured yet: a probe build
-        // (benchmarks/probes/fused_variants.py, -DLD_PULL_PRELOAD=1); the searches use 0.
-        u32 group_closed = 0u;
-        if (LD_PULL_PRELOAD && lane < LD_ROW_GROUP && first_word + lane < nwords)
-            group_closed = ld_load_word(out.words + first_word + lane) | __ldg(empty_rows + first_word + lane);
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
-            const u32 closed = LD_PULL_PRELOAD ? __shfl_sync(full, group_closed, (int)(w - first_word))
-                                               : ld_load_word(out.words + w) | __ldg(empty_rows + w);
+            const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
             bool open = r < n && !((closed >> lane) & 1u);

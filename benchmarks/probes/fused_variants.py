@@ -7,13 +7,16 @@ edges, their levels against scipy's distances (a variant that fails stops the pr
 (direction auto) and records each call's time, its levels' own time and, per root, each
 level's own time (medians over the repeats).
 
-    python3 benchmarks/probes/fused_variants.py kron:20 kron:22 --variant=-DLD_FLAT_K=2 \\
-        --variant=-DLD_FLAT_K=4,-DLD_PULL_PRELOAD=1 [--rounds 2] [--repeats 5] [--json out.json]
+    python3 benchmarks/probes/fused_variants.py kron:20 kron:22 --variant=-DLD_ROW_GROUP=16 \\
+        --variant=-DLD_ROW_GROUP=32 [--rounds 2] [--repeats 5] [--json out.json]
 
 (``--variant=``, with the equals sign: a value that starts with a dash is no option's.)
 
 The variants are the ``#ifdef`` builds of ``kernels/`` that no search uses until measured (each
-named where it is defined); tests/test_cuda_sources.py compiles them. ``--backend cpu`` runs
+named where it is defined); tests/test_cuda_sources.py compiles those that change code. Those
+measured and lost are removed, their records in ``probes/results`` naming the commit that had
+them (``h100-fused-variants-621ac34.json``: the flat level's K edges a lane and the pull's
+preloaded groups; ``-0f96c78.json``: the probed and the flat eager claims). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
