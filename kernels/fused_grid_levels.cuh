@@ -8,23 +8,14 @@
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
 
-// A probe build (benchmarks/probes/fused_variants.py, -DLD_FLAT_STAGED=1): the flat push
-// level's finds staged in the block's shared memory (ld_stage) and moved to the next queue with
-// one global atomic a flush, where each warp's step makes one (Kronecker 20's third level about
-// 30,000 on the one counter). Not measured yet; the searches use 0.
-#ifndef LD_FLAT_STAGED
-#define LD_FLAT_STAGED 0
-#endif
-
 // Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
 // during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
 // coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
 // An `eager` (small) level claims with the atomic alone and reads the degree beside it: the
 // probes and the read after the claim would be three more round trips on the level's chain.
-// STAGED: the finds go to the block's `stage` (ld_stage) instead of one append a warp.
-template <typename V, bool STAGED = false>
+template <typename V>
 __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
-                                              u64& next_edges, bool eager, ld_stage* stage = nullptr) {
+                                              u64& next_edges, bool eager) {
     bool fresh = false, giant = false;
     if (eager) {
         ld_eager_claim claim;
@@ -42,8 +33,7 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
         next_edges += (u64)degree;
         giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
     }
-    if constexpr (STAGED) ld_stage_add(*stage, fresh, v);
-    else ld_warp_append(fresh, v, out.next_queue, out.next_count);
+    ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
 }
 
@@ -159,9 +149,6 @@ struct ld_flat_frontier {
     int offset[LD_FLAT_FRONTIER];     // out-edges of the entries before it
     i64 start[LD_FLAT_FRONTIER];      // its first out-edge
     i64 warp_edges[32];               // ld_block_exclusive_scan's warp totals
-#if LD_FLAT_STAGED
-    ld_stage staged;                  // the level's finds (in the level's union: static shared memory is full)
-#endif
 };
 
 template <int MULT, typename V>
@@ -187,14 +174,7 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     const i64 share = ((edges + nwarps - 1) / nwarps + step - 1) & ~(i64)(step - 1);
     const i64 first = warp * share, last = min(edges, first + share);
     const int top = 1 << (31 - __clz(max(nf, 1)));
-#if LD_FLAT_STAGED
-    // every warp of the block takes the same number of steps (the stage's calls are the block's)
-    ld_stage& staged = flat.staged;
-    ld_stage_init(staged);
-    for (i64 base = first; base < first + share; base += step) {
-#else
     for (i64 base = first; base < last; base += step) {
-#endif
         const i64 e = base + lane;
         const bool valid = e < last;
         int v = 0, source = 0;
@@ -203,16 +183,8 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
             source = flat.vertex[k];
             v = __ldg(indices + flat.start[k] + (e - flat.offset[k]));
         }
-#if LD_FLAT_STAGED
-        ld_push_visit<V, true>(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, &staged);
-        ld_stage_flush(staged, out.next_queue, out.next_count, blockDim.x, false);
-#else
         ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager);
-#endif
     }
-#if LD_FLAT_STAGED
-    ld_stage_flush(staged, out.next_queue, out.next_count, 0, true);
-#endif
 }
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
