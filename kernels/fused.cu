@@ -62,10 +62,6 @@
 #include "fused_block_levels.cuh"
 #include "fused_cluster_levels.cuh"
 
-#ifndef LD_TLB_WARM
-#define LD_TLB_WARM 0
-#endif
-
 // The shared memory of block 0's levels, the cluster's and a flat push level's: one block, as
 // they never run at once (the kernel's static shared memory stays under the 48 KB a block may
 // declare).
@@ -142,31 +138,6 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             if (depth_words) depth_words[k] = 0u;
         }
     for (i64 k = thread; k < nfirst; k += nthreads) queues[k] = seeded ? source : first[k];
-#if LD_TLB_WARM
-    // A probe build (benchmarks/probes/fused_variants.py, -DLD_TLB_WARM=1): every block reads a
-    // byte of each 2 MB page of the arrays the levels read and write, so that each
-    // multiprocessor's address translations are made here rather than on the first grid level's
-    // chains (Kronecker 20's third level: 70 us in the records, 17 in the warp clocks). Not
-    // measured yet; the searches use 0.
-    {
-        u32 sink = 0;
-        auto touch = [&](const void* base, i64 bytes) {
-            for (i64 at = (i64)threadIdx.x << 21; at < bytes; at += (i64)blockDim.x << 21)
-                sink ^= __ldcg((const unsigned int*)((const char*)base + at));
-        };
-        touch(out_indices, 4 * __ldg(out_indptr + n));
-        touch(out_indptr, 8 * (n + 1));
-        if (in_indptr) {               // (null where no pull can run)
-            touch(in_indices, 4 * __ldg(in_indptr + n));
-            touch(in_indptr, 8 * (n + 1));
-        }
-        if (parents) touch(parents, (i64)sizeof(V) * n);
-        if (depths) touch(depths, 8 * n);
-        touch(queues, 4 * 3 * n);
-        touch(bitmaps, 4 * 3 * nwords);
-        if (sink == 0x5eed5eedu && n < 0) status[0] = sink;     // (keeps the loads)
-    }
-#endif
     grid.sync();
     if (seeded && thread == 0) {
         words[source >> 5] = 1u << (source & 31);

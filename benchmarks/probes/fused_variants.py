@@ -17,7 +17,8 @@ named where it is defined); tests/test_cuda_sources.py compiles those that chang
 measured and lost are removed, their records in ``probes/results`` naming the commit that had
 them (``h100-fused-variants-621ac34.json``: the flat level's K edges a lane and the pull's
 preloaded groups; ``-0f96c78.json``: the probed and the flat eager claims; ``-bdcb959.json``: the
-flat level's finds staged in shared memory). ``--backend cpu`` runs
+flat level's finds staged in shared memory; ``-fc7a3b9.json``: each block's address translations
+made before the first level). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
