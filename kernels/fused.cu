@@ -313,7 +313,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         LD_WARP_CLOCK(clock_count);
         grid.sync();
         LD_TRACE_MARK(trace, LD_G_BARRIER);
-        LD_WARP_CLOCKS_EXIT(first_depth - 1 + level);     // (the search's level, across runs)
+        LD_WARP_CLOCKS_EXIT(out.depth - 1);     // (the search's level index, across runs: its depth - 1)
         u64 after[4];
         ld_read_slots<4>(slots, {LD_SLOT_COUNT * 3 + nxt, LD_SLOT_EDGES * 3 + nxt, LD_SLOT_GIANTS * 3 + nxt, LD_SLOT_TARGET},
                          after);

@@ -100,9 +100,8 @@ struct ld_tracer {};
 
 // Every warp's clocks of every grid level (benchmarks/probes/warp_clocks.py builds this file with
 // -DLD_WARP_CLOCKS): lane 0 of each warp writes, for each grid level L < ld_warp_clock_levels of
-// the search (L its index in the search's records, first_depth - 1 + the run's own count: a run
-// after a push.cu hand-over continues the count, where its own would write over the first run's
-// rows), at ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: six clock64 readings of its
+// the search (L its index in the search's records, the level's depth - 1: a run after a push.cu
+// hand-over continues the count, where the run's own would write over the first run's rows), at ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: six clock64 readings of its
 // own SM (the exit of the barrier before the level, the counters known, the level set up, the
 // end of its work, the end of its block's count, the exit of the level's barrier), then
 // %globaltimer at the first and at the end of its work (one clock for the grid, 32 ns steps on

@@ -49,8 +49,8 @@ class Settings:
     #: the CPU's search from a source (``cpu_kernels/fused.py``): "auto" tests each vertex's value
     #: instead of its visited bit in the thin levels of a thin graph whose arrays fit
     #: ``fused.MARKED_CACHE_SHARE`` of the last-level cache (``fused.marked_values``: their stores
-    #: then hit the lines the tests loaded); "always" and "never" force either (a benchmark's comparison, a host whose cache
-    #: the policy misjudges). The answer is the same either way.
+    #: then hit the lines the tests loaded); "always" and "never" force either (a benchmark's
+    #: comparison, a host whose cache the policy misjudges). The answer is the same either way.
     marked_searches: str = "auto"
     #: the GPU backend on one process: ``ld.bfs`` on a matrix of at most this many stored edges
     #: runs on the host's compiled kernels, on the matrix's host twin

@@ -13,8 +13,8 @@ without a hang. WHICH picks the graphs:
 ``real DIR``       the real graphs and bad files of the shared data folder DIR (its lagraph/).
 
 ``--backend gpu --transport nccl|mpi-cuda|mpi-host`` runs the same on GPUs (one rank a GPU),
-plus the transport's channels on device arrays, meshes and long paths (400 levels), and the host reads a
-level makes. A transport that cannot work here must fail on every rank of the grid instead:
+plus the transport's channels on device arrays, meshes and long paths (400 levels), and the host
+reads a level makes. A transport that cannot work here must fail on every rank of the grid instead:
 the script then says why (``grid RxC: transport T unavailable: ...``) and checks nothing else
 on that grid.
 
