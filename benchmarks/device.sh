@@ -78,6 +78,16 @@ install_old() {     # the base commit's tree carried in $OLD_TREE (default .old)
         > /dev/null 2>&1
     echo "$into"
 }
+marked_cpus() {     # the host's CPUs of the 2-core stages: $MARKED_CPUS (default 0,1), or "cores": CPU 0 and the first
+                    # CPU on another physical core (sysfs), where 0 and 1 may be one core's two hardware threads
+    [ "${MARKED_CPUS:-0,1}" = cores ] || { echo "${MARKED_CPUS:-0,1}"; return; }
+    local t=/sys/devices/system/cpu c first
+    first=$(cat $t/cpu0/topology/{physical_package_id,core_id} | tr '\n' :)
+    for c in $(seq 1 $(( $(nproc --all) - 1 ))); do
+        [ "$(cat $t/cpu$c/topology/{physical_package_id,core_id} | tr '\n' :)" != "$first" ] && { echo "0,$c"; return; }
+    done
+    echo 0,1
+}
 gpu_test_part() {   # "i/m": the i-th of m runs of whole test files holding GPU tests, of about equal test counts
     python3 - "$1" "$repo" <<'PART'
 import collections, subprocess, sys
@@ -195,14 +205,15 @@ for stage in "$@"; do
     host-marked)            # issue 54 item 4 on this host: the CPU backend on 2 of its cores (taskset), the deep graphs
                             # $MARKED_GRAPHS with the single searches marked by policy, always and never, scipy beside
         (python3 -c "from lagraph_dist.local import fit; print('last-level cache', fit.last_level_cache(), 'bytes')"
-            lscpu | grep -E 'Model name|L3') | tee "$OUT/host-marked.log"
-        NUMBA_NUM_THREADS=2 taskset -c 0,1 timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/peer_bench.py" \
+            lscpu | grep -E 'Model name|L3|per core'; lscpu -e=CPU,CORE,SOCKET,NODE | head -5; echo "CPUs $(marked_cpus)") \
+            | tee -a "$OUT/host-marked.log"
+        NUMBA_NUM_THREADS=2 taskset -c $(marked_cpus) timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/peer_bench.py" \
             --preset deep --backend cpu --peers scipy --directions auto --marked auto always never \
             --graphs ${MARKED_GRAPHS:-mesh:1000x1000 mesh:500x500 path:100000} --peer-repeats 5 \
-            --json "$OUT/high-diameter-${card}host-2cores-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
+            --json "$OUT/high-diameter-${card}host-2cores${MARKED_CPUS:+-cpus$(marked_cpus | tr , -)}-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
     deep-variants)          # issue 54 item 4 on this host's 2 cores (taskset): ld.bfs marked each way beside plain
                             # compiled loops and scipy on $MARKED_GRAPHS (benchmarks/probes/deep_variants.py)
-        NUMBA_NUM_THREADS=2 taskset -c 0,1 timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/probes/deep_variants.py" \
+        NUMBA_NUM_THREADS=2 taskset -c $(marked_cpus) timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/probes/deep_variants.py" \
             ${MARKED_GRAPHS:-mesh:1000x1000 path:100000} --json "$OUT/deep-variants-${card}host-2cores.json" 2>&1 \
             | grep -v "^\s*$" | tail -20 | tee -a "$OUT/host-marked.log" ;;
     deep-ab)                # deep_variants.py on $MARKED_GRAPHS (mesh:1000x1000) at the commit in $OLD_TREE (.old;
@@ -213,7 +224,7 @@ for stage in "$@"; do
         for round in $(seq ${ROUNDS:-2}); do
             for side in old head; do
                 side_env $side
-                LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path NUMBA_NUM_THREADS=2 taskset -c 0,1 \
+                LAGRAPH_DIST_COMMIT=$commit PYTHONPATH=$path NUMBA_NUM_THREADS=2 taskset -c $(marked_cpus) \
                     timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/probes/deep_variants.py" \
                     ${MARKED_GRAPHS:-mesh:1000x1000} --json "$ab/$side-$round.json" 2>&1 | grep -v "^\s*$" \
                     | sed "s/^/$side $round: /" | tee -a "$OUT/deep-ab.log"
@@ -353,6 +364,10 @@ for stage in "$@"; do
                             # (benchmarks/probes/level_floor.py on $FLOOR_MESHES, with $FLOOR_ARGS)
         timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/probes/level_floor.py" --meshes ${FLOOR_MESHES:-1000x1000,2000x2000} ${FLOOR_ARGS:-} \
             --json "$OUT/level-floor.json" 2>&1 | tee "$OUT/floor.log" ;;
+    big-level)              # a Kronecker search's third level with nothing but the level, beside the package's
+                            # (benchmarks/probes/big_level_floor.py on $BIG_LEVEL_GRAPHS, with $BIG_LEVEL_ARGS)
+        timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/probes/big_level_floor.py" ${BIG_LEVEL_GRAPHS:-kron:20 kron:22} \
+            ${BIG_LEVEL_ARGS:-} --json "$OUT/big-level-floor.json" 2>&1 | tee "$OUT/big-level.log" ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/probes/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/probes/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
     extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then the depth limit's benchmark

@@ -20,6 +20,7 @@ import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -567,7 +568,7 @@ def environment(A):
     import scipy
     env = {
         "backend": A.backend.name, "grid": list(A.grid.shape), "ranks": A.grid.size,
-        "host": platform.node(), "cpu_count": os.cpu_count(),
+        "host": platform.node(), "cpu_count": os.cpu_count(), "affinity": cpu_affinity(),
         "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
         "mpi4py": mpi4py.__version__,
         "transport": A.grid.transport.describe(),
@@ -597,6 +598,21 @@ def oversubscription(ranks_on_host: int, usable_cores: int) -> dict:
     outnumber the cores."""
     return {"oversubscribed": int(ranks_on_host) > int(usable_cores), "ranks_on_host": int(ranks_on_host),
             "usable_cores": int(usable_cores)}
+
+
+def cpu_affinity() -> dict:
+    """The CPUs this process may run on and how many physical cores they lie on (Linux's
+    topology files; None where they are absent): two CPUs of one core share its caches and
+    issue slots, so "2 cores" by ``taskset -c 0,1`` may be one core's two hardware threads."""
+    cpus = sorted(_usable_cores())
+    cores = set()
+    for cpu in cpus:
+        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            cores.add(tuple(int((topology / name).read_text()) for name in ("physical_package_id", "core_id")))
+        except (OSError, ValueError):
+            return {"cpus": cpus, "physical_cores": None}
+    return {"cpus": cpus, "physical_cores": len(cores)}
 
 
 def _usable_cores() -> set:
