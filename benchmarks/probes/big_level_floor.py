@@ -12,24 +12,28 @@ offsets and int32 ids), from the visited bits the search had after its second le
                 frontier's edge offsets, kept in shared memory), nothing else;
   claim         load, then the claim: a probe of the neighbour's visited bit, an atomicOr where
                 it is clear, and the winner's parent written;
-  claim+degree  claim, and the winner reads its row offsets (the next level's out-edges) and
-                each warp adds its sum to one counter;
-  full          claim+degree, and the winners appended to the next queue, one atomic a warp;
-  full, 4 a lane  full, each lane taking 4 edges a step with every load of a phase issued
-                before any is used (more loads in flight a warp);
+  rows          the winner reads its row offsets (the next level's out-edges), summed a block
+                and added with one atomic a block (``warp sums``: one a warp);
+  append        the winners appended to the next queue, one atomic a warp on its one counter
+                (``staged``: a block's finds of a step staged in shared memory, one atomic a
+                block a step);
+  depths        the winner writes its depth beside its parent, as the package's search does;
+  4 a lane      each lane takes 4 edges a step, every load of a phase issued before any is used;
   pull          the level bottom-up: a thread an unvisited vertex scans its in-edges (the graph
                 is symmetric) for a frontier bit, writes the parent it finds, and appends.
 
 Each variant runs one thread an edge over a grid the hardware schedules (``grid: edges``) and as
 the fused kernel's persistent shape, two blocks of 512 threads a multiprocessor striding over
-the edges (``grid: 2 an SM``). Before each timed launch the L2 is flushed (a write over a
-buffer twice its size) and the visited bits and counters are reset; CUDA events time the
-launch alone. Every run is checked: the vertices claimed are exactly those at depth 3, each
+the edges (``grid: 2 an SM``), each with the L2 flushed before each timed launch (a write over
+a buffer twice its size) and warm (the last launch's data left in it: the package's search
+lies between, its earlier levels and searches having read some of the graph). The visited bits
+and counters are reset before each launch; CUDA events time the launch alone. Every run is checked: the vertices claimed are exactly those at depth 3, each
 parent is at depth 2 and adjacent.
 
     python3 benchmarks/probes/big_level_floor.py kron:20 [kron:22] [--roots 6] [--calls 15] [--json out.json]
 """
 import argparse
+import itertools
 import statistics
 import sys
 from pathlib import Path
@@ -72,58 +76,108 @@ __device__ __forceinline__ void stage_frontier(const i64* frontier, const i64* o
     __syncthreads();
 }
 
-// what a warp found: appended with one atomic a warp, their out-edges added with one more
-__device__ __forceinline__ void warp_outputs(bool found, i64 v, i64 degree, int mode, i64* queue, u64* counters) {
+// what a warp found, appended with one atomic a warp on the queue's counter
+__device__ __forceinline__ void warp_append(bool found, i64 v, i64* queue, u64* tail) {
     const int lane = threadIdx.x & 31;
-    if (mode >= 3) {
-        u32 mask = __ballot_sync(0xffffffffu, found);
-        if (mask) {
-            int leader = __ffs(mask) - 1;
-            u64 at = 0;
-            if (lane == leader) at = atomicAdd(&counters[0], (u64)__popc(mask));
-            at = __shfl_sync(0xffffffffu, at, leader);
-            if (found) queue[at + __popc(mask & ((1u << lane) - 1))] = v;
-        }
-    }
-    if (mode >= 2) {
-        for (int d = 16; d; d >>= 1) degree += __shfl_down_sync(0xffffffffu, degree, d);
-        if (lane == 0 && degree) atomicAdd(&counters[1], (u64)degree);
+    u32 mask = __ballot_sync(0xffffffffu, found);
+    if (mask) {
+        int leader = __ffs(mask) - 1;
+        u64 at = 0;
+        if (lane == leader) at = atomicAdd(tail, (u64)__popc(mask));
+        at = __shfl_sync(0xffffffffu, at, leader);
+        if (found) queue[at + __popc(mask & ((1u << lane) - 1))] = v;
     }
 }
 
-// modes: 0 load, 1 claim, 2 claim+degree, 3 full
+// a warp's sum of `x` (lane 0 has it)
+__device__ __forceinline__ i64 warp_sum(i64 x) {
+    for (int d = 16; d; d >>= 1) x += __shfl_down_sync(0xffffffffu, x, d);
+    return x;
+}
+
+// the block's sum of `x` added to `*total` with one atomic (every thread of the block calls it)
+__device__ __forceinline__ void block_add(i64 x, u64* total, u64* s_sum) {
+    if (threadIdx.x == 0) *s_sum = 0;
+    __syncthreads();
+    x = warp_sum(x);
+    if ((threadIdx.x & 31) == 0 && x) atomicAdd(s_sum, (u64)x);
+    __syncthreads();
+    if (threadIdx.x == 0 && *s_sum) atomicAdd(total, *s_sum);
+}
+
+// what the block found this step, staged in shared memory (one shared atomic a warp), then moved
+// to the queue with one global atomic (every thread of the block calls it)
+__device__ __forceinline__ void block_append(bool found, i64 v, i64* queue, u64* tail, i64* s_stage,
+                                             unsigned* s_count, u64* s_base) {
+    const int lane = threadIdx.x & 31;
+    __syncthreads();        // the last step's copy has read the count
+    if (threadIdx.x == 0) *s_count = 0;
+    __syncthreads();
+    u32 mask = __ballot_sync(0xffffffffu, found);
+    if (mask) {
+        int leader = __ffs(mask) - 1;
+        unsigned at = 0;
+        if (lane == leader) at = atomicAdd(s_count, (unsigned)__popc(mask));
+        at = __shfl_sync(0xffffffffu, at, leader);
+        if (found) s_stage[at + __popc(mask & ((1u << lane) - 1))] = v;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && *s_count) *s_base = atomicAdd(tail, (u64)*s_count);
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < *s_count; k += blockDim.x) queue[*s_base + k] = s_stage[k];
+}
+
+#define ROWS 1          // the winner reads its row offsets (the next level's out-edges)
+#define APPEND 2        // the winners appended, one global atomic a warp
+#define STAGED 4        // the winners appended, one global atomic a block a step
+#define WARP_SUMS 8     // the out-edges added one atomic a warp (else one a block)
+#define LOAD_ONLY 16    // the neighbours read, nothing else
+#define DEPTHS 32       // the winner writes its depth beside its parent, as the package's search does
+
+// counters: [0] the queue's tail, [1] the found vertices' out-edges, [2] a sink
 extern "C" __global__ void push_level(const i64* indptr, const int* indices, const i64* frontier,
                                       const i64* offsets, int nf, i64 edges, u32* visited, i64* parents,
-                                      i64* queue, u64* counters, int mode) {
+                                      i64* queue, u64* counters, i64* depths, int mode) {
     extern __shared__ i64 shared[];
+    __shared__ i64 s_stage[1024];
+    __shared__ unsigned s_count;
+    __shared__ u64 s_base, s_sum;
     i64* s_offsets = shared;
     i64* s_frontier = shared + nf + 1;
     stage_frontier(frontier, offsets, nf, s_frontier, s_offsets);
     const i64 stride = (i64)gridDim.x * blockDim.x;
-    const i64 first = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-    i64 sink = 0;
-    for (i64 base = first - (threadIdx.x & 31); base < edges; base += stride) {
-        const i64 e = base + (threadIdx.x & 31);
+    i64 sink = 0, degrees = 0;
+    for (i64 chunk = (i64)blockIdx.x * blockDim.x; chunk < edges; chunk += stride) {     // block-uniform
+        const i64 e = chunk + threadIdx.x;
         bool found = false;
         i64 v = 0, degree = 0;
         if (e < edges) {
             const int k = owner_of(s_offsets, nf, e);
             const i64 u = s_frontier[k];
             v = indices[indptr[u] + (e - s_offsets[k])];
-            if (mode == 0) {
+            if (mode & LOAD_ONLY) {
                 sink += v;
             } else {
                 const u32 bit = 1u << (v & 31);
                 if (!(*(volatile u32*)&visited[v >> 5] & bit) && !(atomicOr(&visited[v >> 5], bit) & bit)) {
                     found = true;
                     parents[v] = u;
-                    if (mode >= 2) degree = indptr[v + 1] - indptr[v];
+                    if (mode & DEPTHS) depths[v] = 3;
+                    if (mode & ROWS) degree = indptr[v + 1] - indptr[v];
                 }
             }
         }
-        warp_outputs(found, v, degree, mode, queue, counters);
+        if (mode & APPEND) warp_append(found, v, queue, &counters[0]);
+        if (mode & STAGED) block_append(found, v, queue, &counters[0], s_stage, &s_count, &s_base);
+        if (mode & WARP_SUMS) {
+            degree = warp_sum(degree);
+            if ((threadIdx.x & 31) == 0 && degree) atomicAdd(&counters[1], (u64)degree);
+        } else {
+            degrees += degree;
+        }
     }
-    if (sink == -1) counters[2] = sink;       // keeps the loads of mode 0
+    if ((mode & ROWS) && !(mode & WARP_SUMS)) block_add(degrees, &counters[1], &s_sum);
+    if (sink == -1) counters[2] = sink;       // keeps the loads of LOAD_ONLY
 }
 
 // full, four edges a lane a step: each phase's loads (neighbours, probes, claims, rows) all
@@ -135,8 +189,10 @@ extern "C" __global__ void push_level_4(const i64* indptr, const int* indices, c
     i64* s_offsets = shared;
     i64* s_frontier = shared + nf + 1;
     stage_frontier(frontier, offsets, nf, s_frontier, s_offsets);
+    __shared__ u64 s_sum;
     const i64 stride = 4 * (i64)gridDim.x * blockDim.x;
     const i64 first = 4 * ((i64)blockIdx.x * blockDim.x + (threadIdx.x & ~31)) + (threadIdx.x & 31);
+    i64 degrees = 0;
     for (i64 base = first; base - (threadIdx.x & 31) < edges; base += stride) {
         i64 u[4], v[4];
         bool live[4], found[4];
@@ -167,15 +223,19 @@ extern "C" __global__ void push_level_4(const i64* indptr, const int* indices, c
             }
         }
 #pragma unroll
-        for (int j = 0; j < 4; ++j) warp_outputs(found[j], live[j] ? v[j] : 0, j == 0 ? degree : 0, 3, queue, counters);
+        for (int j = 0; j < 4; ++j) warp_append(found[j], live[j] ? v[j] : 0, queue, &counters[0]);
+        degrees += degree;
     }
+    block_add(degrees, &counters[1], &s_sum);
 }
 
 // the level bottom-up: a thread an unvisited vertex, its in-edges scanned for a frontier bit
 extern "C" __global__ void pull_level(const i64* indptr, const int* indices, const u32* frontier_bits, i64 n,
                                       u32* visited, i64* parents, i64* queue, u64* counters) {
+    __shared__ u64 s_sum;
     const i64 stride = (i64)gridDim.x * blockDim.x;
     const i64 first = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    i64 degrees = 0;
     for (i64 base = first - (threadIdx.x & 31); base < n; base += stride) {
         const i64 v = base + (threadIdx.x & 31);
         bool found = false;
@@ -193,12 +253,22 @@ extern "C" __global__ void pull_level(const i64* indptr, const int* indices, con
             }
         }
         if (found) atomicOr(&visited[v >> 5], 1u << (v & 31));
-        warp_outputs(found, v, degree, 3, queue, counters);
+        warp_append(found, v, queue, &counters[0]);
+        degrees += degree;
     }
+    block_add(degrees, &counters[1], &s_sum);
 }
 """
 
-VARIANTS = ("load", "claim", "claim+degree", "full", "full, 4 a lane", "pull")
+#: the push level's variants: their modes (push_level's flags), or the kernel that runs them
+ROWS, APPEND, STAGED, WARP_SUMS, LOAD_ONLY, DEPTHS = 1, 2, 4, 8, 16, 32
+PUSH_MODES = {"load": LOAD_ONLY, "claim": 0, "claim, rows": ROWS, "claim, rows, warp sums": ROWS | WARP_SUMS,
+              "claim, append": APPEND, "claim, rows, append": ROWS | APPEND,
+              "claim, rows, depths, append": ROWS | DEPTHS | APPEND,
+              "claim, rows, depths, staged append": ROWS | DEPTHS | STAGED}
+VARIANTS = (*PUSH_MODES, "claim, rows, append, 4 a lane", "pull")
+#: the variants that fill the next queue (the check reads it)
+APPENDING = tuple(name for name, mode in PUSH_MODES.items() if mode & (APPEND | STAGED)) + VARIANTS[-2:]
 BLOCK = 512
 #: the frontier's ids and offsets fit a block's 48 KB of shared memory
 MAX_FRONTIER = 2048
@@ -260,6 +330,7 @@ def main(specs, roots_count, calls, json_path):
             frontier_bits = cp.asarray(np.packbits(frontier_bits_host, bitorder="little").view(np.uint32))
             visited, parents = cp.empty_like(visited0), cp.full(n, -1, dtype=cp.int64)
             queue, counters = cp.empty(n, dtype=cp.int64), cp.zeros(3, dtype=cp.uint64)
+            depths_out = cp.empty(n, dtype=cp.int64)
             shared = 2 * 8 * (frontier_host.size + 1)
             run = {"graph": spec.text, "root": root, "frontier": int(frontier_host.size), "edges": edges,
                    "found": int(expected.size), "package": package, "us": {}}
@@ -267,23 +338,25 @@ def main(specs, roots_count, calls, json_path):
                   f"{expected.size:,} found; the package's: "
                   + ", ".join(f"{d} {r['direction']} {r['us']:.1f} us" for d, r in package.items()), flush=True)
             for variant in VARIANTS:
-                for shape in ("edges", "2 an SM"):
-                    work = n if variant == "pull" else (edges + 3) // 4 if variant == "full, 4 a lane" else edges
+                line = []
+                for shape, cache in itertools.product(("edges", "2 an SM"), ("flushed", "warm")):
+                    work = n if variant == "pull" else (edges + 3) // 4 if variant.endswith("4 a lane") else edges
                     blocks = max(1, -(-work // BLOCK)) if shape == "edges" else 2 * sms
                     if variant == "pull":
                         args = (indptr, indices, frontier_bits, np.int64(n), visited, parents, queue, counters)
                         launch = (kernels["pull_level"], 0)
-                    elif variant == "full, 4 a lane":
+                    elif variant.endswith("4 a lane"):
                         args = (indptr, indices, frontier, offsets, np.int32(frontier_host.size), np.int64(edges),
                                 visited, parents, queue, counters)
                         launch = (kernels["push_level_4"], shared)
                     else:
                         args = (indptr, indices, frontier, offsets, np.int32(frontier_host.size), np.int64(edges),
-                                visited, parents, queue, counters, np.int32(VARIANTS.index(variant)))
+                                visited, parents, queue, counters, depths_out, np.int32(PUSH_MODES[variant]))
                         launch = (kernels["push_level"], shared)
                     times = []
                     for _ in range(calls):
-                        flush.fill(1)
+                        if cache == "flushed":
+                            flush.fill(1)
                         visited[...] = visited0
                         counters.fill(0)
                         parents.fill(-1)
@@ -296,8 +369,9 @@ def main(specs, roots_count, calls, json_path):
                     if variant != "load":
                         check(variant, visited, visited0, parents, queue, counters, expected, depths, S)
                     us = statistics.median(times)
-                    run["us"][f"{variant}, grid: {shape}"] = us
-                    print(f"  {variant:16s} grid: {shape:8s} {us:8.1f} us  ({edges / us / 1e3:.1f} G edges/s)", flush=True)
+                    run["us"][f"{variant}, grid: {shape}, {cache}"] = us
+                    line.append(f"{shape} {cache} {us:6.1f}")
+                print(f"  {variant:36s} us: " + ", ".join(line), flush=True)
             record["runs"].append(run)
     if json_path:
         write_json(record, json_path)
@@ -311,7 +385,7 @@ def check(variant, visited, visited0, parents, queue, counters, expected, depths
     claimed = np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little"))
     if not np.array_equal(claimed, expected):
         raise SystemExit(f"{variant}: claimed {claimed.size} vertices, expected {expected.size}")
-    if variant in ("full", "full, 4 a lane", "pull"):
+    if variant in APPENDING:
         count = int(counters[0])
         listed = np.sort(cp.asnumpy(queue[:count]))
         if not np.array_equal(listed, expected):
