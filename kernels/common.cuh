@@ -347,6 +347,35 @@ __device__ __forceinline__ void ld_warp_append(bool want, int id, int* __restric
     if (want) queue[at] = id;
 }
 
+// A warp's found ids, kept in its share of shared memory (LD_WARP_STAGE slots) and moved to the
+// output queue with one global atomic a flush, where ld_warp_append makes one a step: a single
+// counter bumped by every warp of a big level serialises (push.cu's levels; the fused kernel's
+// big push levels, where a level of a million edges made 30,000 of them, about 20 us of its 50
+// in a kernel that does nothing else: benchmarks/probes/big_level_floor.py). No block barrier:
+// a warp flushes alone, when its next add might not fit and as its level ends (every lane calls
+// add and flush).
+#define LD_WARP_STAGE 256
+struct ld_warp_stage {
+    int* items;
+    int count;                      // the same in every lane
+    __device__ __forceinline__ void add(bool fresh, int v, int lane, int* __restrict__ queue, u64* tail) {
+        const u32 news = __ballot_sync(0xffffffffu, fresh);
+        if (fresh) items[count + __popc(news & ((1u << lane) - 1u))] = v;
+        count += __popc(news);
+        if (count > LD_WARP_STAGE - 32) flush(lane, queue, tail);
+    }
+    __device__ __forceinline__ void flush(int lane, int* __restrict__ queue, u64* tail) {
+        __syncwarp();
+        if (count == 0) return;
+        u64 base = 0;
+        if (lane == 0) base = atomicAdd(tail, (u64)count);
+        base = __shfl_sync(0xffffffffu, base, 0);
+        for (int i = lane; i < count; i += 32) queue[base + i] = items[i];
+        __syncwarp();
+        count = 0;
+    }
+};
+
 // A block's share of an output queue, staged in shared memory (LD_STAGE ids): warps add their
 // lanes' ids with one shared atomic a warp, and the block moves them to the global queue with
 // one global atomic a flush instead of one a warp (a single global counter is what slows a

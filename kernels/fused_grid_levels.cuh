@@ -13,9 +13,11 @@
 // coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
 // An `eager` (small) level claims with the atomic alone and reads the degree beside it: the
 // probes and the read after the claim would be three more round trips on the level's chain.
+// An eager level appends its finds a step at a time (latency); a big one gathers them in the
+// warp's `stage` (bandwidth: ld_warp_stage), which the level flushes as it ends.
 template <typename V>
 __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
-                                              u64& next_edges, bool eager) {
+                                              u64& next_edges, bool eager, ld_warp_stage& stage) {
     bool fresh = false, giant = false;
     if (eager) {
         ld_eager_claim claim;
@@ -33,25 +35,27 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
         next_edges += (u64)degree;
         giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
     }
-    ld_warp_append(fresh, v, out.next_queue, out.next_count);
+    if (eager) ld_warp_append(fresh, v, out.next_queue, out.next_count);
+    else stage.add(fresh, v, threadIdx.x & 31, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
 }
 
 // A warp visits out-edges [start, end) of `source`, 32 a step (a larger vertex, a giant's slice).
 template <int MULT, typename V, bool EAGER>
 __device__ __forceinline__ void ld_push_warp_run(const int* __restrict__ indices, int source, i64 start, i64 end,
-                                                 const ld_level_out<V>& out, u64& next_edges, int lane) {
+                                                 const ld_level_out<V>& out, u64& next_edges, int lane,
+                                                 ld_warp_stage& stage) {
     for (i64 base = start; base < end; base += 32) {
         const bool valid = base + lane < end;
         const int v = valid ? __ldg(indices + base + lane) : 0;
-        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER, stage);
     }
 }
 
 template <int MULT, typename V, bool EAGER>
 __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                               const int* __restrict__ frontier, i64 nf, const int* __restrict__ giants, i64 ngiants,
-                              u64* work, const ld_level_out<V>& out, u64& next_edges,
+                              u64* work, const ld_level_out<V>& out, u64& next_edges, ld_warp_stage& stage,
                               int lane, i64 warp, i64 nwarps) {
     const u32 full = 0xffffffffu;
     // vertices a warp item: 32 when the frontier fills every warp 32 times over, fewer when it
@@ -72,7 +76,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             const int u = __ldcg(frontier + chunk);
             const i64 start = __ldg(indptr + u), end = __ldg(indptr + u + 1);
             if (end - start <= LD_FUSED_PUSH_GIANT_DEGREE)
-                ld_push_warp_run<MULT, V, EAGER>(indices, u, start, end, out, next_edges, lane);
+                ld_push_warp_run<MULT, V, EAGER>(indices, u, start, end, out, next_edges, lane, stage);
             continue;
         }
         const i64 i = ((i64)chunk << shift) + lane;
@@ -102,7 +106,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             const int before = __shfl_sync(full, exclusive, owner);
             const bool valid = e < total;
             const int v = valid ? __ldg(indices + source_start + (e - before)) : 0;
-            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
+            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER, stage);
         }
         // larger entries, a warp each (giants are the grid's, below)
         u32 larger = __ballot_sync(full, !small && degree <= LD_FUSED_PUSH_GIANT_DEGREE);
@@ -111,7 +115,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
             larger &= larger - 1;
             const int source = __shfl_sync(full, u, owner);
             const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
-            ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
+            ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane, stage);
         }
     }
     // giants: ld_giant_parts slices each, a warp a slice, all at once
@@ -120,8 +124,9 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
         const int source = __ldcg(giants + k / parts);
         i64 s, end;
         ld_giant_slice(indptr, source, k % parts, parts, s, end);
-        ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
+        ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane, stage);
     }
+    stage.flush(lane, out.next_queue, out.next_count);
 }
 
 // The entry of a shared frontier holding edge e: the last whose `offset` (out-edges of the
@@ -154,8 +159,8 @@ struct ld_flat_frontier {
 template <int MULT, typename V>
 __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                    const int* __restrict__ frontier, int nf, const ld_level_out<V>& out,
-                                   u64& next_edges, bool eager, ld_flat_frontier& flat, int lane, i64 warp,
-                                   i64 nwarps) {
+                                   u64& next_edges, bool eager, ld_flat_frontier& flat, ld_warp_stage& stage,
+                                   int lane, i64 warp, i64 nwarps) {
     const int i = threadIdx.x;        // this thread's entry (blockDim.x >= LD_FLAT_FRONTIER)
     int degree = 0;
     if (i < nf) {
@@ -183,8 +188,9 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
             source = flat.vertex[k];
             v = __ldg(indices + flat.start[k] + (e - flat.offset[k]));
         }
-        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager);
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, stage);
     }
+    stage.flush(lane, out.next_queue, out.next_count);
 }
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are

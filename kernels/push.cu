@@ -99,30 +99,6 @@ __device__ __forceinline__ int ld_owner_of_edge(const i64* __restrict__ scan, in
 
 // A warp's tile: LD_WARP_TILE consecutive frontier edges, staged and read by that warp alone.
 #define LD_WARP_TILE (32 * LD_EDGES_PER_THREAD)
-#define LD_WARP_STAGE 256          // found ids a warp holds before one global atomic moves them
-
-// A warp's found ids, kept in its share of shared memory and moved to the output queue with one
-// global atomic a flush (a single counter bumped by every warp of a big level would serialise).
-struct ld_warp_stage {
-    int* items;
-    int count;                      // the same in every lane
-    __device__ __forceinline__ void add(bool fresh, int v, int lane, int* __restrict__ queue, u64* tail) {
-        const u32 news = __ballot_sync(0xffffffffu, fresh);
-        if (fresh) items[count + __popc(news & ((1u << lane) - 1u))] = v;
-        count += __popc(news);
-        if (count > LD_WARP_STAGE - 32) flush(lane, queue, tail);
-    }
-    __device__ __forceinline__ void flush(int lane, int* __restrict__ queue, u64* tail) {
-        __syncwarp();
-        if (count == 0) return;
-        u64 base = 0;
-        if (lane == 0) base = atomicAdd(tail, (u64)count);
-        base = __shfl_sync(0xffffffffu, base, 0);
-        for (int i = lane; i < count; i += 32) queue[base + i] = items[i];
-        __syncwarp();
-        count = 0;
-    }
-};
 
 // The warp's window of the scan from entry k0 on, for a tile whose edges end before `next` (the
 // next tile's first edge): its first 32 entries, and the rest of window[0 .. LD_WARP_TILE] only
