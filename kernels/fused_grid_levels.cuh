@@ -8,13 +8,31 @@
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
 
+// Probe builds (benchmarks/probes/fused_variants.py; the searches use 0): LD_PUSH_STAGED=1, a big
+// push level's finds gathered in each warp's stage (ld_warp_stage) instead of one append a step
+// (Kronecker 20's third level 70 -> 59 us on nvidia-h100-x1, but the 64-register build's other
+// levels 5-15% slower: 69b5184 against d087558); LD_PUSH_NOINLINE=1, the grid push levels
+// compiled as functions of their own (registers allocated apart from the kernel's other levels,
+// as ld_block_levels is).
+#ifndef LD_PUSH_STAGED
+#define LD_PUSH_STAGED 0
+#endif
+#ifndef LD_PUSH_NOINLINE
+#define LD_PUSH_NOINLINE 0
+#endif
+#if LD_PUSH_NOINLINE
+#define LD_PUSH_LEVEL_INLINE __noinline__
+#else
+#define LD_PUSH_LEVEL_INLINE
+#endif
+
 // Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
 // during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
 // coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
 // An `eager` (small) level claims with the atomic alone and reads the degree beside it: the
 // probes and the read after the claim would be three more round trips on the level's chain.
-// An eager level appends its finds a step at a time (latency); a big one gathers them in the
-// warp's `stage` (bandwidth: ld_warp_stage), which the level flushes as it ends.
+// With LD_PUSH_STAGED a big level gathers its finds in the warp's `stage` (ld_warp_stage), which
+// the level flushes as it ends; an eager level appends them a step at a time (latency).
 template <typename V>
 __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
                                               u64& next_edges, bool eager, ld_warp_stage& stage) {
@@ -35,7 +53,7 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
         next_edges += (u64)degree;
         giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
     }
-    if (eager) ld_warp_append(fresh, v, out.next_queue, out.next_count);
+    if (eager || !LD_PUSH_STAGED) ld_warp_append(fresh, v, out.next_queue, out.next_count);
     else stage.add(fresh, v, threadIdx.x & 31, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
 }
@@ -53,7 +71,7 @@ __device__ __forceinline__ void ld_push_warp_run(const int* __restrict__ indices
 }
 
 template <int MULT, typename V, bool EAGER>
-__device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+__device__ LD_PUSH_LEVEL_INLINE void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                               const int* __restrict__ frontier, i64 nf, const int* __restrict__ giants, i64 ngiants,
                               u64* work, const ld_level_out<V>& out, u64& next_edges, ld_warp_stage& stage,
                               int lane, i64 warp, i64 nwarps) {
@@ -126,7 +144,7 @@ __device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restr
         ld_giant_slice(indptr, source, k % parts, parts, s, end);
         ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane, stage);
     }
-    stage.flush(lane, out.next_queue, out.next_count);
+    if (LD_PUSH_STAGED) stage.flush(lane, out.next_queue, out.next_count);
 }
 
 // The entry of a shared frontier holding edge e: the last whose `offset` (out-edges of the
@@ -157,7 +175,7 @@ struct ld_flat_frontier {
 };
 
 template <int MULT, typename V>
-__device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+__device__ LD_PUSH_LEVEL_INLINE void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                    const int* __restrict__ frontier, int nf, const ld_level_out<V>& out,
                                    u64& next_edges, bool eager, ld_flat_frontier& flat, ld_warp_stage& stage,
                                    int lane, i64 warp, i64 nwarps) {
@@ -190,7 +208,7 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
         }
         ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, stage);
     }
-    stage.flush(lane, out.next_queue, out.next_count);
+    if (LD_PUSH_STAGED) stage.flush(lane, out.next_queue, out.next_count);
 }
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
