@@ -62,20 +62,19 @@
 #include "fused_block_levels.cuh"
 #include "fused_cluster_levels.cuh"
 
-// A grid push level's shared memory: a flat level's frontier, and each warp's stage of its finds
-// (a big level's, ld_warp_stage).
-struct ld_push_shared {
-    ld_flat_frontier flat;
+// A flat push level's shared memory: its frontier, and each warp's stage of its finds.
+struct ld_flat_shared {
+    ld_flat_frontier frontier;
     int found[LD_FUSED_THREADS / 32][LD_WARP_STAGE];
 };
 
-// The shared memory of block 0's levels, the cluster's and a grid push level's: one block, as
+// The shared memory of block 0's levels, the cluster's and a flat push level's: one block, as
 // they never run at once (the kernel's static shared memory stays under the 48 KB a block may
 // declare).
 union ld_level_shared {
     ld_block_state block;
     ld_cluster_state cluster;
-    ld_push_shared push;
+    ld_flat_shared flat;
 };
 
 // BLOCKS: the blocks a multiprocessor the launch is built for. Two hide the latency of big
@@ -103,7 +102,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     // block 0's copy of the visited words (cache_visited: the launch gave it n / 8 bytes of
     // dynamic shared memory), where its levels claim
     extern __shared__ u32 ld_visited_cache[];
-    // block 0's levels and a grid push level's frontier and stages never run at once
+    // block 0's levels and a flat push level's frontier (grid levels) never run at once
     __shared__ ld_level_shared level_shared;
     const int lane = threadIdx.x & 31;
     const i64 thread = (i64)blockIdx.x * blockDim.x + threadIdx.x;
@@ -284,16 +283,16 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             // eager claims only in the 128-register build (the 64-register one would spill them)
             bool eager = false;
             if constexpr (BLOCKS == 1) eager = fe <= LD_EAGER_EDGES;
-            ld_warp_stage found{level_shared.push.found[threadIdx.x >> 5], 0};
-            if (nf <= LD_FLAT_FRONTIER && fe <= INT_MAX)
+            if (nf <= LD_FLAT_FRONTIER && fe <= INT_MAX) {
+                ld_warp_stage found{level_shared.flat.found[threadIdx.x >> 5], 0};
                 ld_push_flat_level<MULT, V>(out_indptr, out_indices, queue(cur), (int)nf, out, next_edges, eager,
-                                            level_shared.push.flat, found, lane, warp, nwarps);
-            else if (eager)
+                                            level_shared.flat.frontier, found, lane, warp, nwarps);
+            } else if (eager)
                 ld_push_level<MULT, V, true>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
-                                             slot(LD_SLOT_WORK, cur), out, next_edges, found, lane, warp, nwarps);
+                                             slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
             else
                 ld_push_level<MULT, V, false>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
-                                              slot(LD_SLOT_WORK, cur), out, next_edges, found, lane, warp, nwarps);
+                                              slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
             queue_valid |= 1 << nxt;
         } else {
             ld_pull_level<MULT, V>(in_indptr, in_indices, n, empty_rows, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,

@@ -8,34 +8,16 @@
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
 
-// Probe builds (benchmarks/probes/fused_variants.py; the searches use 0): LD_PUSH_STAGED=1, a big
-// push level's finds gathered in each warp's stage (ld_warp_stage) instead of one append a step
-// (Kronecker 20's third level 70 -> 59 us on nvidia-h100-x1, but the 64-register build's other
-// levels 5-15% slower: 69b5184 against d087558); LD_PUSH_NOINLINE=1, the grid push levels
-// compiled as functions of their own (registers allocated apart from the kernel's other levels,
-// as ld_block_levels is).
-#ifndef LD_PUSH_STAGED
-#define LD_PUSH_STAGED 0
-#endif
-#ifndef LD_PUSH_NOINLINE
-#define LD_PUSH_NOINLINE 0
-#endif
-#if LD_PUSH_NOINLINE
-#define LD_PUSH_LEVEL_INLINE __noinline__
-#else
-#define LD_PUSH_LEVEL_INLINE
-#endif
-
 // Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
 // during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
 // coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
 // An `eager` (small) level claims with the atomic alone and reads the degree beside it: the
 // probes and the read after the claim would be three more round trips on the level's chain.
-// With LD_PUSH_STAGED a big level gathers its finds in the warp's `stage` (ld_warp_stage), which
-// the level flushes as it ends; an eager level appends them a step at a time (latency).
-template <typename V>
+// STAGED (the flat level, ld_push_flat_level): a level that is not eager gathers its finds in the
+// warp's `stage` (ld_warp_stage) instead of appending them a step at a time.
+template <typename V, bool STAGED = false>
 __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
-                                              u64& next_edges, bool eager, ld_warp_stage& stage) {
+                                              u64& next_edges, bool eager, ld_warp_stage* stage = nullptr) {
     bool fresh = false, giant = false;
     if (eager) {
         ld_eager_claim claim;
@@ -53,27 +35,26 @@ __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool v
         next_edges += (u64)degree;
         giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
     }
-    if (eager || !LD_PUSH_STAGED) ld_warp_append(fresh, v, out.next_queue, out.next_count);
-    else stage.add(fresh, v, threadIdx.x & 31, out.next_queue, out.next_count);
+    if (STAGED && !eager) stage->add(fresh, v, threadIdx.x & 31, out.next_queue, out.next_count);
+    else ld_warp_append(fresh, v, out.next_queue, out.next_count);
     ld_warp_append(giant, v, out.next_giants, out.next_giant_count);
 }
 
 // A warp visits out-edges [start, end) of `source`, 32 a step (a larger vertex, a giant's slice).
 template <int MULT, typename V, bool EAGER>
 __device__ __forceinline__ void ld_push_warp_run(const int* __restrict__ indices, int source, i64 start, i64 end,
-                                                 const ld_level_out<V>& out, u64& next_edges, int lane,
-                                                 ld_warp_stage& stage) {
+                                                 const ld_level_out<V>& out, u64& next_edges, int lane) {
     for (i64 base = start; base < end; base += 32) {
         const bool valid = base + lane < end;
         const int v = valid ? __ldg(indices + base + lane) : 0;
-        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER, stage);
+        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
     }
 }
 
 template <int MULT, typename V, bool EAGER>
-__device__ LD_PUSH_LEVEL_INLINE void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+__device__ void ld_push_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                               const int* __restrict__ frontier, i64 nf, const int* __restrict__ giants, i64 ngiants,
-                              u64* work, const ld_level_out<V>& out, u64& next_edges, ld_warp_stage& stage,
+                              u64* work, const ld_level_out<V>& out, u64& next_edges,
                               int lane, i64 warp, i64 nwarps) {
     const u32 full = 0xffffffffu;
     // vertices a warp item: 32 when the frontier fills every warp 32 times over, fewer when it
@@ -94,7 +75,7 @@ __device__ LD_PUSH_LEVEL_INLINE void ld_push_level(const i64* __restrict__ indpt
             const int u = __ldcg(frontier + chunk);
             const i64 start = __ldg(indptr + u), end = __ldg(indptr + u + 1);
             if (end - start <= LD_FUSED_PUSH_GIANT_DEGREE)
-                ld_push_warp_run<MULT, V, EAGER>(indices, u, start, end, out, next_edges, lane, stage);
+                ld_push_warp_run<MULT, V, EAGER>(indices, u, start, end, out, next_edges, lane);
             continue;
         }
         const i64 i = ((i64)chunk << shift) + lane;
@@ -124,7 +105,7 @@ __device__ LD_PUSH_LEVEL_INLINE void ld_push_level(const i64* __restrict__ indpt
             const int before = __shfl_sync(full, exclusive, owner);
             const bool valid = e < total;
             const int v = valid ? __ldg(indices + source_start + (e - before)) : 0;
-            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER, stage);
+            ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, EAGER);
         }
         // larger entries, a warp each (giants are the grid's, below)
         u32 larger = __ballot_sync(full, !small && degree <= LD_FUSED_PUSH_GIANT_DEGREE);
@@ -133,7 +114,7 @@ __device__ LD_PUSH_LEVEL_INLINE void ld_push_level(const i64* __restrict__ indpt
             larger &= larger - 1;
             const int source = __shfl_sync(full, u, owner);
             const i64 s = __shfl_sync(full, start, owner), end = s + __shfl_sync(full, degree, owner);
-            ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane, stage);
+            ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
         }
     }
     // giants: ld_giant_parts slices each, a warp a slice, all at once
@@ -142,9 +123,8 @@ __device__ LD_PUSH_LEVEL_INLINE void ld_push_level(const i64* __restrict__ indpt
         const int source = __ldcg(giants + k / parts);
         i64 s, end;
         ld_giant_slice(indptr, source, k % parts, parts, s, end);
-        ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane, stage);
+        ld_push_warp_run<MULT, V, EAGER>(indices, source, s, end, out, next_edges, lane);
     }
-    if (LD_PUSH_STAGED) stage.flush(lane, out.next_queue, out.next_count);
 }
 
 // The entry of a shared frontier holding edge e: the last whose `offset` (out-edges of the
@@ -163,7 +143,12 @@ __device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top,
 // trips each (Kronecker 22's second level, 6 entries and 29,000 edges: 100 us). Every block
 // lists the entries in shared memory with their edges' offsets (a block scan); a warp takes a
 // contiguous range of the flattened edges and finds each edge's entry by a search of the
-// offsets. Giants need no pass of their own: their edges are in the ranges like any other.
+// offsets. Giants need no pass of their own: their edges are in the ranges like any other. A
+// flat level that is not eager gathers each warp's finds in its `stage` (ld_warp_stage), flushed
+// as the level ends: Kronecker 20's third level (413 entries, 975,000 edges) made about 30,000
+// appends on the next queue's one counter, a warp's step each, and took 70 us with them, 59
+// staged (nvidia-h100-x1, 69b5184). Levels of more entries append a step at a time: staging
+// there too cost the two-block build's registers more than it saved.
 #define LD_FLAT_FRONTIER LD_FUSED_THREADS
 static_assert(LD_FLAT_FRONTIER <= LD_FUSED_THREADS, "a flat frontier holds an entry a thread");
 
@@ -175,7 +160,7 @@ struct ld_flat_frontier {
 };
 
 template <int MULT, typename V>
-__device__ LD_PUSH_LEVEL_INLINE void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
+__device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                    const int* __restrict__ frontier, int nf, const ld_level_out<V>& out,
                                    u64& next_edges, bool eager, ld_flat_frontier& flat, ld_warp_stage& stage,
                                    int lane, i64 warp, i64 nwarps) {
@@ -206,9 +191,9 @@ __device__ LD_PUSH_LEVEL_INLINE void ld_push_flat_level(const i64* __restrict__ 
             source = flat.vertex[k];
             v = __ldg(indices + flat.start[k] + (e - flat.offset[k]));
         }
-        ld_push_visit(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, stage);
+        ld_push_visit<V, true>(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, &stage);
     }
-    if (LD_PUSH_STAGED) stage.flush(lane, out.next_queue, out.next_count);
+    if (!eager) stage.flush(lane, out.next_queue, out.next_count);
 }
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are

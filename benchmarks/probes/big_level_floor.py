@@ -373,8 +373,8 @@ def main(specs, roots_count, calls, json_path):
                     line.append(f"{shape} {cache} {us:6.1f}")
                 print(f"  {variant:36s} us: " + ", ".join(line), flush=True)
             record["runs"].append(run)
-    if json_path:
-        write_json(record, json_path)
+            if json_path:           # after each root: a run cut short keeps what it measured
+                write_json(record, json_path)
 
 
 def check(variant, visited, visited0, parents, queue, counters, expected, depths, S):
