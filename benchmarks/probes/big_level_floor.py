@@ -76,17 +76,22 @@ __device__ __forceinline__ void stage_frontier(const i64* frontier, const i64* o
     __syncthreads();
 }
 
+// the lane's place among its warp's `found` lanes, reserved with one atomic a warp on *tail
+template <typename T>
+__device__ __forceinline__ T warp_place(bool found, T* tail) {
+    const int lane = threadIdx.x & 31;
+    const u32 mask = __ballot_sync(0xffffffffu, found);
+    if (!mask) return 0;
+    const int leader = __ffs(mask) - 1;
+    T at = 0;
+    if (lane == leader) at = atomicAdd(tail, (T)__popc(mask));
+    return __shfl_sync(0xffffffffu, at, leader) + (T)__popc(mask & ((1u << lane) - 1));
+}
+
 // what a warp found, appended with one atomic a warp on the queue's counter
 __device__ __forceinline__ void warp_append(bool found, i64 v, i64* queue, u64* tail) {
-    const int lane = threadIdx.x & 31;
-    u32 mask = __ballot_sync(0xffffffffu, found);
-    if (mask) {
-        int leader = __ffs(mask) - 1;
-        u64 at = 0;
-        if (lane == leader) at = atomicAdd(tail, (u64)__popc(mask));
-        at = __shfl_sync(0xffffffffu, at, leader);
-        if (found) queue[at + __popc(mask & ((1u << lane) - 1))] = v;
-    }
+    const u64 at = warp_place(found, tail);
+    if (found) queue[at] = v;
 }
 
 // a warp's sum of `x` (lane 0 has it)
@@ -109,18 +114,11 @@ __device__ __forceinline__ void block_add(i64 x, u64* total, u64* s_sum) {
 // to the queue with one global atomic (every thread of the block calls it)
 __device__ __forceinline__ void block_append(bool found, i64 v, i64* queue, u64* tail, i64* s_stage,
                                              unsigned* s_count, u64* s_base) {
-    const int lane = threadIdx.x & 31;
     __syncthreads();        // the last step's copy has read the count
     if (threadIdx.x == 0) *s_count = 0;
     __syncthreads();
-    u32 mask = __ballot_sync(0xffffffffu, found);
-    if (mask) {
-        int leader = __ffs(mask) - 1;
-        unsigned at = 0;
-        if (lane == leader) at = atomicAdd(s_count, (unsigned)__popc(mask));
-        at = __shfl_sync(0xffffffffu, at, leader);
-        if (found) s_stage[at + __popc(mask & ((1u << lane) - 1))] = v;
-    }
+    const unsigned at = warp_place(found, s_count);
+    if (found) s_stage[at] = v;
     __syncthreads();
     if (threadIdx.x == 0 && *s_count) *s_base = atomicAdd(tail, (u64)*s_count);
     __syncthreads();
