@@ -208,7 +208,7 @@ for stage in "$@"; do
             lscpu | grep -E 'Model name|L3|per core'; lscpu -e=CPU,CORE,SOCKET,NODE | head -5; echo "CPUs $(marked_cpus)") \
             | tee -a "$OUT/host-marked.log"
         NUMBA_NUM_THREADS=2 taskset -c $(marked_cpus) timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/peer_bench.py" \
-            --preset deep --backend cpu --peers scipy --directions auto --marked auto always never \
+            --preset deep --backend cpu --peers scipy --directions auto --marked auto always never --warmups ${MARKED_WARMUPS:-3} \
             --graphs ${MARKED_GRAPHS:-mesh:1000x1000 mesh:500x500 path:100000} --peer-repeats 5 \
             --json "$OUT/high-diameter-${card}host-2cores${MARKED_CPUS:+-cpus$(marked_cpus | tr , -)}-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
     deep-variants)          # issue 54 item 4 on this host's 2 cores (taskset): ld.bfs marked each way beside plain

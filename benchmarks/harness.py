@@ -208,8 +208,8 @@ def timed(A, func, *args, **kwargs):
 Calls = namedtuple("Calls", "seconds kept last")
 
 
-def timed_calls(call, repeats, *, check=None, budget=None, A=None, keep="all"):
-    """One untimed warm-up call (every kernel compiled, pools sized), then at most ``repeats``
+def timed_calls(call, repeats, *, check=None, budget=None, A=None, keep="all", warmups=1):
+    """``warmups`` untimed warm-up calls (every kernel compiled, pools sized), then at most ``repeats``
     timed calls, fewer once ``budget`` seconds are spent (one at least). Each result goes to
     ``check`` outside the clock, and is dropped before the next call, so that two results never
     share the memory; ``kept`` holds what ``check`` returned: for every call (``keep="all"``),
@@ -220,7 +220,8 @@ def timed_calls(call, repeats, *, check=None, budget=None, A=None, keep="all"):
     ``last`` is the last result."""
     if keep not in ("all", "median"):
         raise ValueError(f"keep is 'all' or 'median', not {keep!r}")
-    call()
+    for _ in range(warmups):
+        call()
     seconds, kept, result, kept_took = [], [], None, None
     while len(seconds) < repeats and (budget is None or not seconds or sum(seconds) < budget):
         result = None
@@ -247,7 +248,7 @@ def time_summary(seconds):
     return {"seconds": seconds, "median_ms": 1e3 * float(np.median(seconds)), "best_ms": 1e3 * min(seconds)}
 
 
-def contender_run(A, contender, roots, expected, repeats, *, budget=None, ours=False):
+def contender_run(A, contender, roots, expected, repeats, *, budget=None, ours=False, warmups=1):
     """``contender`` (a :class:`Peer`) from every root: :func:`timed_calls` a root (a peer's stop past
     ``budget`` seconds a root), every result checked against ``expected[root]`` outside the clock. Ours
     are timed to the end of their device work and keep the level figures of the first root's call
@@ -261,7 +262,7 @@ def contender_run(A, contender, roots, expected, repeats, *, budget=None, ours=F
             contender.check(A, root, expected[root], raw)
             return raw.stats_when_called() if ours else None
         calls = timed_calls(lambda: contender.search(root), repeats, check=check, budget=budget, A=A if ours else None,
-                            keep="median")
+                            keep="median", warmups=warmups)
         seconds += calls.seconds
         if ours and stats is None:
             stats = level_figures(calls.kept[0]())

@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import lagraph_dist as ld
+from lagraph_dist.core.text import plural
 from lagraph_dist.local.cpu_kernels.fused import MARKED_SEARCHES
 from lagraph_dist.tools.bench import environment, pick_roots
 
@@ -155,7 +156,7 @@ def run_graph(spec, backend, args):
     log(f"{name}: n = {A.n:,}, {A.nvals:,} stored edges, roots {roots}, {depth:,} levels")
 
     def run(contender, repeats, **kwargs):
-        result = contender_run(A, contender, roots, expected, repeats, **kwargs)
+        result = contender_run(A, contender, roots, expected, repeats, warmups=args.warmups, **kwargs)
         return result | {"repeats": result["validated"], "us_per_level": 1e3 * result["median_ms"] / depth}
     directions = [d for d in args.directions if d != "pull" or pull_timed(spec)]
     ours = {}
@@ -260,6 +261,10 @@ def parse_args(argv):
     parser.add_argument("--peer-repeats", type=at_least(1), help="a peer's timed calls a root (default: the preset's)")
     parser.add_argument("--peer-seconds", type=float, default=60.0,
                         help="a peer's timed calls on one graph stop past this many seconds (default 60)")
+    parser.add_argument("--warmups", type=at_least(1), default=1,
+                        help="untimed calls a root before each run's timed ones, ours and the peers' alike "
+                             "(default 1; on a device host's Xeon the first run's calls kept getting faster "
+                             "over five calls after one: docs/notes/cpu-kernels.md)")
     parser.add_argument("--build-repeats", type=at_least(1), default=3, help="timed builds of each kind (default 3)")
     parser.add_argument("--io", action="store_true", help="also from_scipy and from_mtx against scipy's")
     parser.add_argument("--directions", nargs="+", choices=DIRECTIONS, help="our directions (default: the preset's)")
@@ -302,7 +307,8 @@ def main(argv=None):
         "marked": list(args.marked),
         "host_search_edges": ld.settings.host_search_edges,
         "protocol": "one process; graph built once (symmetric) and the peers' graphs converted before any timing; "
-                    "each run: one warm-up call, then timed calls a root from the call to its result (ours to "
+                    f"each run: {plural(args.warmups, 'warm-up call')} a root, then timed calls a root from the "
+                    "call to its result (ours to "
                     "A.backend.sync(); a peer's stop past --peer-seconds), median of all; every timed result "
                     "checked outside the clock (levels equal to scipy's BFS, themselves equal to the exact ones "
                     "of a mesh or a path; parents by ld.validate); us per level = median / levels; "

@@ -130,6 +130,9 @@ def test_timed_calls_warm_up_check_and_budget(harness):
     seconds, kept, last = harness.timed_calls(call, 3, check=lambda r: checked.append(r) or r * 10)
     assert len(calls) == 4 and len(seconds) == 3 and checked == [2, 3, 4]      # the first call untimed
     assert kept == [20, 30, 40] and last == 4
+    calls.clear(), checked.clear()
+    seconds, kept, last = harness.timed_calls(call, 2, check=lambda r: checked.append(r) or r, warmups=3)
+    assert len(calls) == 5 and checked == [4, 5] and len(seconds) == 2        # three untimed, unchecked
     seconds, _, _ = harness.timed_calls(lambda: sum(range(10**5)), 50, budget=0.0)
     assert len(seconds) == 1                                                    # one at least
     with pytest.raises(ValueError, match="keep is 'all' or 'median'"):
