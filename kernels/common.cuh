@@ -355,14 +355,15 @@ __device__ __forceinline__ void ld_warp_append(bool want, int id, int* __restric
 // a warp flushes alone, when its next add might not fit and as its level ends (every lane calls
 // add and flush).
 #define LD_WARP_STAGE 256
-struct ld_warp_stage {
+template <int SLOTS>
+struct ld_warp_stage_of {
     int* items;
     int count;                      // the same in every lane
     __device__ __forceinline__ void add(bool fresh, int v, int lane, int* __restrict__ queue, u64* tail) {
         const u32 news = __ballot_sync(0xffffffffu, fresh);
         if (fresh) items[count + __popc(news & ((1u << lane) - 1u))] = v;
         count += __popc(news);
-        if (count > LD_WARP_STAGE - 32) flush(lane, queue, tail);
+        if (count > SLOTS - 32) flush(lane, queue, tail);
     }
     __device__ __forceinline__ void flush(int lane, int* __restrict__ queue, u64* tail) {
         __syncwarp();
@@ -375,6 +376,7 @@ struct ld_warp_stage {
         count = 0;
     }
 };
+using ld_warp_stage = ld_warp_stage_of<LD_WARP_STAGE>;
 
 // A block's share of an output queue, staged in shared memory (LD_STAGE ids): warps add their
 // lanes' ids with one shared atomic a warp, and the block moves them to the global queue with

@@ -65,7 +65,7 @@
 // A flat push level's shared memory: its frontier, and each warp's stage of its finds.
 struct ld_flat_shared {
     ld_flat_frontier frontier;
-    int found[LD_FUSED_THREADS / 32][LD_WARP_STAGE];
+    int found[LD_FUSED_THREADS / 32][LD_FLAT_STAGE];
 };
 
 // The shared memory of block 0's levels, the cluster's and a flat push level's: one block, as
@@ -194,7 +194,10 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         if (nf == 0) { reason = LD_STOP_EMPTY; break; }
         LD_WARP_CLOCK(clock_known);          // (after a branch on the counters: past the barrier's wait)
         const bool push = rule.choose(nf, fe);
-        if (push && fe > max_edges) { reason = LD_STOP_TOO_BIG; break; }
+        if (push && fe > max_edges && !(LD_FLAT_WIDE && nf <= LD_FLAT_FRONTIER && fe <= INT_MAX)) {
+            reason = LD_STOP_TOO_BIG;
+            break;
+        }
         LD_TRACE_USE(trace, nf + fe);
         LD_TRACE_MARK(trace, LD_G_HEAD);
         if (push && !((queue_valid >> cur) & 1)) {         // a pull made this frontier: list it
@@ -284,7 +287,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
             bool eager = false;
             if constexpr (BLOCKS == 1) eager = fe <= LD_EAGER_EDGES;
             if (nf <= LD_FLAT_FRONTIER && fe <= INT_MAX) {
-                ld_warp_stage found{level_shared.flat.found[threadIdx.x >> 5], 0};
+                ld_flat_stage found{level_shared.flat.found[threadIdx.x >> 5], 0};
                 ld_push_flat_level<MULT, V>(out_indptr, out_indices, queue(cur), (int)nf, out, next_edges, eager,
                                             level_shared.flat.frontier, found, lane, warp, nwarps);
             } else if (eager)

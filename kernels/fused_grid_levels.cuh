@@ -8,6 +8,21 @@
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
 
+// A probe build (benchmarks/probes/fused_variants.py, -DLD_FLAT_WIDE=1; the searches use 0): flat
+// levels of up to four entries a thread, kept in the run whatever their edges (no hand-over to
+// push.cu; a flat level then ignores a search's edge limit below 2^20, so this build is for the
+// probe's unlimited searches only), their stages of 128 ids so that the union's shared memory
+// stays under 48 KB. A Kronecker search's third level of 1,000-2,000 entries and millions of
+// edges then stays in the kernel, staged (big_level_floor.py, Kronecker 20's root 7: 66 us
+// staged alone, 118-133 by push.cu with its hand-over).
+#ifndef LD_FLAT_WIDE
+#define LD_FLAT_WIDE 0
+#endif
+#define LD_FLAT_ENTRIES_A_THREAD (LD_FLAT_WIDE ? 4 : 1)
+#define LD_FLAT_FRONTIER (LD_FLAT_ENTRIES_A_THREAD * LD_FUSED_THREADS)
+#define LD_FLAT_STAGE (LD_FLAT_WIDE ? 128 : LD_WARP_STAGE)
+using ld_flat_stage = ld_warp_stage_of<LD_FLAT_STAGE>;
+
 // Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
 // during a search, so on a big level ld_push_claim's probes (the read-only cache, then a
 // coherent read) skip most repeats before the atomic, and the claimant alone reads v's degree.
@@ -17,7 +32,7 @@
 // warp's `stage` (ld_warp_stage) instead of appending them a step at a time.
 template <typename V, bool STAGED = false>
 __device__ __forceinline__ void ld_push_visit(const ld_level_out<V>& out, bool valid, int v, V value,
-                                              u64& next_edges, bool eager, ld_warp_stage* stage = nullptr) {
+                                              u64& next_edges, bool eager, ld_flat_stage* stage = nullptr) {
     bool fresh = false, giant = false;
     if (eager) {
         ld_eager_claim claim;
@@ -149,9 +164,6 @@ __device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top,
 // appends on the next queue's one counter, a warp's step each, and took 70 us with them, 59
 // staged (nvidia-h100-x1, 69b5184). Levels of more entries append a step at a time: staging
 // there too cost the two-block build's registers more than it saved.
-#define LD_FLAT_FRONTIER LD_FUSED_THREADS
-static_assert(LD_FLAT_FRONTIER <= LD_FUSED_THREADS, "a flat frontier holds an entry a thread");
-
 struct ld_flat_frontier {
     int vertex[LD_FLAT_FRONTIER];
     int offset[LD_FLAT_FRONTIER];     // out-edges of the entries before it
@@ -162,8 +174,31 @@ struct ld_flat_frontier {
 template <int MULT, typename V>
 __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __restrict__ indices,
                                    const int* __restrict__ frontier, int nf, const ld_level_out<V>& out,
-                                   u64& next_edges, bool eager, ld_flat_frontier& flat, ld_warp_stage& stage,
+                                   u64& next_edges, bool eager, ld_flat_frontier& flat, ld_flat_stage& stage,
                                    int lane, i64 warp, i64 nwarps) {
+#if LD_FLAT_WIDE
+    // thread t holds entries t * LD_FLAT_ENTRIES_A_THREAD on
+    int degrees[LD_FLAT_ENTRIES_A_THREAD], degree = 0;
+    for (int j = 0; j < LD_FLAT_ENTRIES_A_THREAD; ++j) {
+        const int i = threadIdx.x * LD_FLAT_ENTRIES_A_THREAD + j;
+        degrees[j] = 0;
+        if (i < nf) {
+            const int u = __ldcg(frontier + i);
+            const i64 start = __ldg(indptr + u);
+            degrees[j] = (int)(__ldg(indptr + u + 1) - start);
+            flat.vertex[i] = u;
+            flat.start[i] = start;
+        }
+        degree += degrees[j];
+    }
+    i64 edges;
+    i64 before = ld_block_exclusive_scan(degree, flat.warp_edges, edges);
+    for (int j = 0; j < LD_FLAT_ENTRIES_A_THREAD; ++j) {
+        const int i = threadIdx.x * LD_FLAT_ENTRIES_A_THREAD + j;
+        if (i < nf) flat.offset[i] = (int)before;
+        before += degrees[j];
+    }
+#else
     const int i = threadIdx.x;        // this thread's entry (blockDim.x >= LD_FLAT_FRONTIER)
     int degree = 0;
     if (i < nf) {
@@ -176,6 +211,7 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     i64 edges;
     const i64 before = ld_block_exclusive_scan(degree, flat.warp_edges, edges);
     if (i < nf) flat.offset[i] = (int)before;
+#endif
     __syncthreads();
     // warp w: edges [w * share, (w + 1) * share), share a multiple of a step's edges
     constexpr int step = 32;
