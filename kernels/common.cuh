@@ -350,7 +350,7 @@ __device__ __forceinline__ void ld_warp_append(bool want, int id, int* __restric
 // A warp's found ids, kept in its share of shared memory (LD_WARP_STAGE slots) and moved to the
 // output queue with one global atomic a flush, where ld_warp_append makes one a step: a single
 // counter bumped by every warp of a big level serialises (push.cu's levels; the fused kernel's
-// big push levels, where a level of a million edges made 30,000 of them, about 20 us of its 50
+// flat push levels, where a level of a million edges made 30,000 of them, about 20 us of its 50
 // in a kernel that does nothing else: benchmarks/probes/big_level_floor.py). No block barrier:
 // a warp flushes alone, when its next add might not fit and as its level ends (every lane calls
 // add and flush).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -277,3 +278,39 @@ def test_policy_settings_name_the_packages_policy_none_and_back():
     assert [policy_label(x) for x in policy_settings("policy,2")] == ["policy", 2]
     with pytest.raises(ValueError):
         policy_settings("1,auto")
+
+
+def _cpuinfo_cores() -> dict:
+    """{processor: (physical id, core id)} from /proc/cpuinfo (empty where it has no core ids)."""
+    cores, processor, package = {}, None, 0
+    try:
+        lines = open("/proc/cpuinfo").read().splitlines()
+    except OSError:
+        return {}
+    for line in lines:
+        key, _, value = (part.strip() for part in line.partition(":"))
+        if key == "processor":
+            processor = int(value)
+        elif key == "physical id":
+            package = int(value)
+        elif key == "core id" and processor is not None:
+            cores[processor] = (package, int(value))
+    return cores
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity on this OS")
+def test_records_name_the_cpus_and_the_physical_cores_under_them():
+    """A record's environment names the process's CPUs and counts the physical cores they lie on
+    as /proc/cpuinfo numbers them; a process held to one CPU has one core."""
+    found = bench.cpu_affinity()
+    assert found["cpus"] == sorted(os.sched_getaffinity(0))
+    cores = _cpuinfo_cores()
+    if not cores:
+        pytest.skip("/proc/cpuinfo has no core ids here")
+    assert found["physical_cores"] == len({cores[cpu] for cpu in found["cpus"]})
+    one = min(found["cpus"])
+    done = subprocess.run([sys.executable, "-c", f"import os, json; os.sched_setaffinity(0, {{{one}}}); "
+                           "from lagraph_dist.tools.bench import cpu_affinity; print(json.dumps(cpu_affinity()))"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"cpus": [one], "physical_cores": 1}
