@@ -223,3 +223,46 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     monkeypatch.setattr(package_settings, "results_ahead_bytes", 1024)
     ld.bfs(A, roots[0])
     assert kernels._ahead is None
+
+
+def _hubs_and_leaves(hubs, leaves, shared):
+    """Vertex 0 joined to ``hubs`` hubs (1..hubs), leaf i joined to hub (i mod hubs), and the
+    first ``shared`` leaves to the next hub too: (src, dst, n). From vertex 0 a search's second
+    level is the hubs' flat push of ``leaves + shared`` edges, each leaf found there."""
+    hub = 1 + np.arange(leaves) % hubs
+    leaf = 1 + hubs + np.arange(leaves)
+    src = np.concatenate([np.zeros(hubs, np.int64), hub, 1 + hub[:shared] % hubs])
+    dst = np.concatenate([1 + np.arange(hubs), leaf, leaf[:shared]])
+    return src, dst, 1 + hubs + leaves
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("blocks_per_sm", [None, 2])
+def test_a_flat_level_of_a_million_finds(backend, blocks_per_sm):
+    """A flat push level (16 entries, 1,040,000 edges, under the fused run's hand-over to
+    push.cu) that finds a million vertices: on one GPU each warp stages some 250-500 finds and
+    flushes its stage within the level, in the one- and the two-block build. Every leaf is at
+    depth 2 with one of its own hubs as its parent, the hubs at depth 1 under vertex 0."""
+    if backend == "cpu" and blocks_per_sm is not None:
+        pytest.skip("blocks a multiprocessor are the GPU's")
+    hubs, leaves, shared = 16, 1_000_000, 40_000
+    src, dst, n = _hubs_and_leaves(hubs, leaves, shared)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend=backend)
+    if blocks_per_sm is not None:
+        A.backend.kernels.fused_blocks_per_sm = blocks_per_sm
+    try:
+        res = ld.bfs(A, 0, direction="push")
+    finally:
+        if blocks_per_sm is not None:
+            A.backend.kernels.fused_blocks_per_sm = None
+    levels, parents = res.levels.to_numpy(), res.parents.to_numpy()
+    expected = np.full(n, 2, dtype=np.int64)
+    expected[0], expected[1:1 + hubs] = 0, 1
+    np.testing.assert_array_equal(levels, expected)
+    leaf_ids = np.arange(leaves)
+    first_hub = 1 + leaf_ids % hubs
+    np.testing.assert_array_equal(parents[:1 + hubs], np.zeros(1 + hubs, dtype=np.int64))
+    own = parents[1 + hubs:]
+    assert ((own == first_hub) | ((leaf_ids < shared) & (own == 1 + first_hub % hubs))).all()
+    level_two = res.stats[1]
+    assert (level_two["frontier"], level_two["discovered"]) == (hubs, leaves)
