@@ -366,7 +366,7 @@ for stage in "$@"; do
             --json "$OUT/level-floor.json" 2>&1 | tee "$OUT/floor.log" ;;
     big-level)              # a Kronecker search's third level with nothing but the level, beside the package's
                             # (benchmarks/probes/big_level_floor.py on $BIG_LEVEL_GRAPHS, with $BIG_LEVEL_ARGS)
-        timeout ${FLOOR_TIMEOUT:-300} python3 "$repo/benchmarks/probes/big_level_floor.py" ${BIG_LEVEL_GRAPHS:-kron:20 kron:22} \
+        timeout ${FLOOR_TIMEOUT:-450} python3 "$repo/benchmarks/probes/big_level_floor.py" ${BIG_LEVEL_GRAPHS:-kron:20 kron:22} \
             ${BIG_LEVEL_ARGS:-} --json "$OUT/big-level-floor.json" 2>&1 | tee "$OUT/big-level.log" ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/probes/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/probes/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;

@@ -28,7 +28,7 @@ the edges (``grid: 2 an SM``), each with the L2 flushed before each timed launch
 a buffer twice its size) and warm (the last launch's data left in it: the package's search
 lies between, its earlier levels and searches having read some of the graph). The visited bits
 and counters are reset before each launch; CUDA events time the launch alone. Every run is checked: the vertices claimed are exactly those at depth 3, each
-parent is at depth 2 and adjacent.
+parent is at depth 2 and adjacent (a search of the vertex's row on the device).
 
     python3 benchmarks/probes/big_level_floor.py kron:20 [kron:22] [--roots 6] [--calls 15] [--json out.json]
 """
@@ -227,6 +227,17 @@ extern "C" __global__ void push_level_4(const i64* indptr, const int* indices, c
     block_add(degrees, &counters[1], &s_sum);
 }
 
+// ok[i]: whether parents[v] is among v's neighbours, v = vertices[i] (the graph is symmetric)
+extern "C" __global__ void adjacent(const i64* indptr, const int* indices, const i64* vertices, i64 count,
+                                    const i64* parents, int* ok) {
+    const i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    const i64 v = vertices[i], p = parents[v];
+    int found = 0;
+    for (i64 e = indptr[v]; e < indptr[v + 1] && !found; ++e) found = indices[e] == p;
+    ok[i] = found;
+}
+
 // the level bottom-up: a thread an unvisited vertex, its in-edges scanned for a frontier bit
 extern "C" __global__ void pull_level(const i64* indptr, const int* indices, const u32* frontier_bits, i64 n,
                                       u32* visited, i64* parents, i64* queue, u64* counters) {
@@ -294,7 +305,7 @@ def third_level_of(A, root):
 def main(specs, roots_count, calls, json_path):
     import cupy as cp
     module = cp.RawModule(code=SOURCE, options=("-std=c++17",))
-    kernels = {name: module.get_function(name) for name in ("push_level", "push_level_4", "pull_level")}
+    kernels = {name: module.get_function(name) for name in ("push_level", "push_level_4", "pull_level", "adjacent")}
     props = cp.cuda.runtime.getDeviceProperties(0)
     sms = props["multiProcessorCount"]
     flush = cp.empty(2 * props["l2CacheSize"] // 4 + 1, dtype=cp.int32)
@@ -306,7 +317,7 @@ def main(specs, roots_count, calls, json_path):
         indptr, indices = by_src.indptr, by_src.indices
         assert indptr.dtype == cp.int64 and indices.dtype == cp.int32, (indptr.dtype, indices.dtype)
         n = A.n
-        S = A.to_scipy()
+        host_indptr = cp.asnumpy(indptr)
         roots = [int(v) for v in A.out_degree().indices()[:roots_count + 1]][1:]
         for root in roots:
             depths, package = third_level_of(A, root)
@@ -314,11 +325,11 @@ def main(specs, roots_count, calls, json_path):
             if frontier_host.size == 0 or frontier_host.size > MAX_FRONTIER:
                 print(f"{spec.text} root {root}: third frontier of {frontier_host.size}, skipped", flush=True)
                 continue
-            host_indptr = S.indptr.astype(np.int64)
             degrees = host_indptr[frontier_host + 1] - host_indptr[frontier_host]
             offsets_host = np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64)
             edges = int(offsets_host[-1])
             expected = np.flatnonzero(depths == 3)
+            adjacency = (kernels["adjacent"], indptr, indices, cp.asarray(expected))
             frontier, offsets = cp.asarray(frontier_host), cp.asarray(offsets_host)
             seen_before = np.zeros((n + 31) // 32 * 32, dtype=bool)
             seen_before[np.flatnonzero((depths >= 0) & (depths <= 2))] = True
@@ -365,7 +376,7 @@ def main(specs, roots_count, calls, json_path):
                         stop.synchronize()
                         times.append(1e3 * cp.cuda.get_elapsed_time(start, stop))
                     if variant != "load":
-                        check(variant, visited, visited0, parents, queue, counters, expected, depths, S)
+                        check(variant, visited, visited0, parents, queue, counters, expected, depths, adjacency)
                     us = statistics.median(times)
                     run["us"][f"{variant}, grid: {shape}, {cache}"] = us
                     line.append(f"{shape} {cache} {us:6.1f}")
@@ -375,9 +386,10 @@ def main(specs, roots_count, calls, json_path):
                 write_json(record, json_path)
 
 
-def check(variant, visited, visited0, parents, queue, counters, expected, depths, S):
+def check(variant, visited, visited0, parents, queue, counters, expected, depths, adjacency):
     """The claimed vertices are exactly those at depth 3, each with a parent at depth 2 that is
-    adjacent; the queue holds them once each."""
+    adjacent (``adjacency``: the kernel that tells, the CSR and the expected vertices on the
+    device); the queue holds them once each."""
     import cupy as cp
     bits = cp.asnumpy(visited & ~visited0)
     claimed = np.flatnonzero(np.unpackbits(bits.view(np.uint8), bitorder="little"))
@@ -389,7 +401,10 @@ def check(variant, visited, visited0, parents, queue, counters, expected, depths
         if not np.array_equal(listed, expected):
             raise SystemExit(f"{variant}: the queue holds {count} entries, expected {expected.size}")
     parent = cp.asnumpy(parents)[expected]
-    if (depths[parent] != 2).any() or not np.asarray(S[parent, expected]).all():
+    kernel, indptr, indices, vertices = adjacency
+    ok = cp.zeros(vertices.size, dtype=cp.int32)
+    kernel((max(1, -(-vertices.size // 256)),), (256,), (indptr, indices, vertices, np.int64(vertices.size), parents, ok))
+    if (depths[parent] != 2).any() or not bool(ok.all()):
         raise SystemExit(f"{variant}: a parent is not an adjacent vertex at depth 2")
 
 
