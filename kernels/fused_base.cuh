@@ -101,15 +101,15 @@ struct ld_tracer {};
 // Every warp's clocks of every grid level (benchmarks/probes/warp_clocks.py builds this file with
 // -DLD_WARP_CLOCKS): lane 0 of each warp writes, for each grid level L < ld_warp_clock_levels of
 // the search (L its index in the search's records, the level's depth - 1: a run after a push.cu
-// hand-over continues the count, where the run's own would write over the first run's rows), at ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: six clock64 readings of its
-// own SM (the exit of the barrier before the level, the counters known, the level set up, the
-// end of its work, the end of its block's count, the exit of the level's barrier), then
-// %globaltimer at the first and at the end of its work (one clock for the grid, 32 ns steps on
-// an H100). A reading right after a barrier is the warp's
-// arrival there (the barrier instruction defers its wait to a later one): only the warp that
-// arrives last, the block's master, reads the release. The level count and the rows' address
-// are read once before the levels (a load of them after every barrier slowed the clocked
-// mesh's levels by 0.3 ms). Without the define the clocks are no code at all.
+// hand-over continues the count, where the run's own would write over the first run's rows), at
+// ld_warp_clocks[(L * nwarps + warp) * LD_WARP_CLOCK_ROW]: six clock64 readings of its own SM (the
+// exit of the barrier before the level, the counters known, the level set up, the end of its work,
+// the end of its block's count, the exit of the level's barrier), then %globaltimer at the first
+// and at the end of its work (one clock for the grid, 32 ns steps on an H100). A reading right
+// after a barrier is the warp's arrival there (the barrier instruction defers its wait to a later
+// one): only the warp that arrives last, the block's master, reads the release. The level count and
+// the rows' address are read once before the levels (a load of them after every barrier slowed the
+// clocked mesh's levels by 0.3 ms). Without the define the clocks are no code at all.
 #ifdef LD_WARP_CLOCKS
 #define LD_WARP_CLOCK_ROW 8
 __device__ unsigned long long* ld_warp_clocks;

@@ -176,8 +176,7 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
                                    const int* __restrict__ frontier, int nf, const ld_level_out<V>& out,
                                    u64& next_edges, bool eager, ld_flat_frontier& flat, ld_flat_stage& stage,
                                    int lane, i64 warp, i64 nwarps) {
-#if LD_FLAT_WIDE
-    // thread t holds entries t * LD_FLAT_ENTRIES_A_THREAD on
+    // thread t holds entries t * LD_FLAT_ENTRIES_A_THREAD on (one in the plain build)
     int degrees[LD_FLAT_ENTRIES_A_THREAD], degree = 0;
     for (int j = 0; j < LD_FLAT_ENTRIES_A_THREAD; ++j) {
         const int i = threadIdx.x * LD_FLAT_ENTRIES_A_THREAD + j;
@@ -198,20 +197,6 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
         if (i < nf) flat.offset[i] = (int)before;
         before += degrees[j];
     }
-#else
-    const int i = threadIdx.x;        // this thread's entry (blockDim.x >= LD_FLAT_FRONTIER)
-    int degree = 0;
-    if (i < nf) {
-        const int u = __ldcg(frontier + i);
-        const i64 start = __ldg(indptr + u);
-        degree = (int)(__ldg(indptr + u + 1) - start);
-        flat.vertex[i] = u;
-        flat.start[i] = start;
-    }
-    i64 edges;
-    const i64 before = ld_block_exclusive_scan(degree, flat.warp_edges, edges);
-    if (i < nf) flat.offset[i] = (int)before;
-#endif
     __syncthreads();
     // warp w: edges [w * share, (w + 1) * share), share a multiple of a step's edges
     constexpr int step = 32;

@@ -85,7 +85,8 @@ def test_nvcc_compiles(source, builds):
 @needs_nvcc
 @pytest.mark.parametrize("switch", PROBE_BUILDS, ids=" ".join)
 def test_probe_builds_compile(switch, builds):
-    """fused.cu as benchmarks/probes/fused_trace.py and warp_clocks.py build it."""
+    """fused.cu as benchmarks/probes/fused_trace.py and warp_clocks.py build it, and the kept
+    variants fused_variants.py measures."""
     done = builds["fused.cu", switch][0].result()
     assert done.returncode == 0, done.stderr[-3000:]
 

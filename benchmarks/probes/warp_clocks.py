@@ -8,9 +8,10 @@ last block's count, and which warp was slowest. Block and warp levels (block 0 a
 no clocks; a level run by push.cu between two fused runs (over ``FUSED_MAX_PUSH_EDGES``) has none
 either. The rows are the search's levels (before 1907580 a run after such a hand-over wrote over
 the first run's rows, so ``h100-warp-clocks-kron20-kron22-auto-96d1ead.json``'s Kronecker 20
-levels 1-3 are its levels 4-6). A search of at most 12 grid levels (a Kronecker graph's) also has each level's
-figures printed and recorded (``levels_figures``). A reading right after a barrier is a warp's arrival there, not the release (the
-barrier instruction defers its wait), so a block's release is its master warp's reading.
+levels 1-3 are its levels 4-6). A search of at most 12 grid levels (a Kronecker graph's) also
+has each level's figures printed and recorded (``levels_figures``). A reading right after a
+barrier is a warp's arrival there, not the release (the barrier instruction defers its wait),
+so a block's release is its master warp's reading.
 
     python3 benchmarks/probes/warp_clocks.py mesh:1000x1000 road:1000000 kron:20 [--direction push] [--json out.json]
         [--sample-rows]
