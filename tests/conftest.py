@@ -22,6 +22,16 @@ def searches_where_the_graph_lives():
         yield
 
 
+@pytest.fixture
+def fused_single_searches():
+    """``ld.bfs`` on the CPU runs the fused search, not the queue search a small graph gets by
+    default (``ld.settings.queue_search_edges``): for the tests of the fused search's records,
+    rule and plan, whose graphs are small."""
+    import lagraph_dist as ld
+    with ld.settings.changed(queue_search_edges=0):
+        yield
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The mpiexec tests run last (in their own order): the tests of this process run first,
     while numba's cache fills beside them, and the ranks find it full."""

@@ -234,6 +234,9 @@ def check_bfs(graph, A, source, direction="auto", *, levels=True, parents=True, 
         assert res.parents is None
     ld.validate(A, source, got_levels, got_parents)
     check_stats(res, direction, expected, S)
+    if res.stats and res.stats[0]["engine"] == "queue":     # a small graph's queue search: the fused one too
+        with ld.settings.changed(queue_search_edges=0):
+            check_bfs(graph, A, source, direction, levels=levels, parents=parents, expected=expected)
     return res
 
 

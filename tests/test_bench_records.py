@@ -33,6 +33,7 @@ def small_config(**changes):
 
 
 # -- a search's levels by frontier size ---------------------------------------------------------
+@pytest.mark.usefixtures("fused_single_searches")
 def test_frontier_bands_count_each_size_of_a_mesh_search():
     """A 30 x 40 mesh searched from a corner, on the CPU: each band holds the levels whose
     frontier size falls in it, as scipy's distances count them (the number of vertices at each
@@ -59,6 +60,7 @@ def test_frontier_bands_count_each_size_of_a_mesh_search():
 
 
 # -- each fused level's own seconds -----------------------------------------------------------
+@pytest.mark.usefixtures("fused_single_searches")
 def test_fused_cpu_levels_are_timed_one_by_one(kron):
     """A fused 1x1 CPU search times every level by itself: the seconds differ between levels
     and each is positive (no bound on them: a unit test asserts no timing)."""
@@ -95,6 +97,7 @@ def test_stage_timing_prints_each_levels_own_time(capsys):
 
 
 # -- the warm-up walks every path ------------------------------------------------------------
+@pytest.mark.usefixtures("fused_single_searches")
 def test_warm_up_runs_each_direction_fused_and_as_separate_products(kron, monkeypatch):
     calls = {"fused": 0, "vxm": 0, "mxv": 0}
 

@@ -271,6 +271,7 @@ def test_kronecker_is_deterministic():
 
 
 # -- per-level statistics ---------------------------------------------------------------------
+@pytest.mark.usefixtures("fused_single_searches")
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 def test_stats_records(backend, direction):
@@ -291,6 +292,7 @@ def test_stats_records(backend, direction):
     assert sum(r["discovered"] for r in res.stats) + 1 == res.levels.nvals
 
 
+@pytest.mark.usefixtures("fused_single_searches")
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_auto_switches_to_pull_on_kronecker(backend):
     A = ld.kronecker(10, seed=0, backend=backend)
@@ -305,6 +307,7 @@ def test_auto_switches_to_pull_on_kronecker(backend):
 
 
 # -- levels only, parents only; the compiled search's wide levels -----------------------------
+@pytest.mark.usefixtures("fused_single_searches")
 def test_levels_only_and_parents_only_ask_the_fused_run_for_their_own_work(monkeypatch):
     """A levels-only search asks the kernel set's one call for no parents to write (a pair
     product, True for all at once) and a parents-only one for no depths; both results are the
@@ -390,7 +393,8 @@ def test_one_call_search_is_the_engines_search(graph):
             for levels, parents in OUTPUTS:
                 kwargs = dict(levels=levels, parents=parents, direction=direction, depth_limit=depth_limit,
                               target=goal)
-                one_call = ld.bfs(A, source, **kwargs)
+                with ld.settings.changed(queue_search_edges=0):
+                    one_call = ld.bfs(A, source, **kwargs)
                 with pytest.MonkeyPatch.context() as m:
                     m.setattr(engine_levels, "offers", lambda kernels, member: False)
                     by_engine = ld.bfs(A, source, **kwargs)
@@ -405,6 +409,7 @@ def test_one_call_search_is_the_engines_search(graph):
                         == [[r[k] for k in figures] for r in by_engine.stats])
 
 
+@pytest.mark.usefixtures("fused_single_searches")
 def test_the_kept_plan_follows_each_calls_rule_parameters():
     """The one call's plan is kept with the matrix for each kind of search: calls with other
     ``alpha`` and ``beta`` on the same matrix, in any order, choose their directions as the

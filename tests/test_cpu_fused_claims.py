@@ -136,6 +136,7 @@ def test_a_marked_search_is_the_search_of_bits(graph):
     assert results["always"] == results["never"]
 
 
+@pytest.mark.usefixtures("fused_single_searches")
 def test_the_marked_searches_setting(monkeypatch):
     """"auto" follows the policy (marked_values, worked out once a block), "always" and "never"
     override it at each call; anything else raises, naming the choices."""

@@ -34,6 +34,7 @@ def reference_directions(monkeypatch, S, source):
     return levels, chosen
 
 
+@pytest.mark.usefixtures("fused_single_searches")      # (Beamer's rule: not the small graphs' queue search)
 @pytest.mark.parametrize("graph", [dict(), dict(m=4000, hub=600)], ids=["random", "hub source"])
 def test_the_reference_takes_the_directions_of_ld_bfs(monkeypatch, graph):
     """The same counts (frontier size, its out-edges) and the same defaults: the same choices

@@ -16,12 +16,24 @@ import graphs
 from helpers import GPU, edges_to_scipy
 
 
+class _WithoutQueueSearch:
+    """The CPU set but its queue search, as the GPU set has none (made once: a kernel set's
+    optional members are worked out once a set, keyed by the set)."""
+
+    def __init__(self, kernels):
+        self.__dict__.update({name: getattr(kernels, name) for name in dir(kernels)
+                              if name != "queue_search" and not name.startswith("__")})
+
+
+_STAND_IN_KERNELS = _WithoutQueueSearch(get_backend("cpu").kernels)
+
+
 class _GpuNamed(Backend):
-    """A backend named "gpu" whose arrays are numpy's and kernels the CPU's; its "device" memory
-    is the host's."""
+    """A backend named "gpu" whose arrays are numpy's and kernels the CPU's but its queue search
+    (the GPU set has none); its "device" memory is the host's."""
 
     def __init__(self):
-        super().__init__("gpu", np, get_backend("cpu").kernels)
+        super().__init__("gpu", np, _STAND_IN_KERNELS)
 
     def free_device_bytes(self):
         return fit.host_memory()
@@ -58,18 +70,19 @@ def test_a_small_matrix_of_the_gpu_backend_is_searched_on_its_host_twin():
         np.testing.assert_array_equal(got.to_coo()[0], want.to_coo()[0])
         assert "local_nvals" in repr(got)
         assert got.held_on_host, "reading on the host must not copy the vector to the device"
-    assert {r["engine"] for r in res.stats} == {"cpu"}
+    assert {r["engine"] for r in res.stats} == {"queue"}      # (the twin's small graph: its queue search)
     ld.validate(C, 3, res.levels.to_numpy(), res.parents.to_numpy())
 
 
 def test_the_threshold_and_the_setting_decide_where_a_call_runs():
     C, _ = _digraph()
     A = _stand_in(C)
-    for threshold, engine in ((C.nvals, "cpu"), (C.nvals - 1, "gpu"), (0, "gpu")):
-        with ld.settings.changed(host_search_edges=threshold):
+    for threshold, queue, engine in ((C.nvals, C.nvals, "queue"), (C.nvals, 0, "cpu"), (C.nvals - 1, C.nvals, "gpu"),
+                                     (0, C.nvals, "gpu")):
+        with ld.settings.changed(host_search_edges=threshold, queue_search_edges=queue):
             res = ld.bfs(A, 0)
-        assert {r["engine"] for r in res.stats} == {engine}, threshold
-        assert isinstance(res.levels, HostHeldVector) == (engine == "cpu")
+        assert {r["engine"] for r in res.stats} == {engine}, (threshold, queue)
+        assert isinstance(res.levels, HostHeldVector) == (engine != "gpu")
     assert host_twin(C) is None          # a CPU matrix runs where it is
 
 
@@ -125,10 +138,10 @@ def test_on_the_gpu_a_small_graphs_search_runs_on_the_host_and_agrees_with_the_d
                                                                                       symmetrize):
     A = ld.Matrix.from_edges(np.asarray(src), np.asarray(dst), n, symmetrize=symmetrize, backend=backend)
     runs = {}
-    for engine, threshold in (("cpu", A.nvals), ("gpu", 0)):
+    for where, threshold, engines in (("cpu", A.nvals, ("queue", "cpu")), ("gpu", 0, ("gpu", "gpu"))):
         with ld.settings.changed(host_search_edges=threshold):
-            runs[engine] = ld.bfs(A, 1), ld.bfs(A.T, n - 1, parents=False)
-        assert all(r["engine"] == engine for res in runs[engine] for r in res.stats), engine
+            runs[where] = ld.bfs(A, 1), ld.bfs(A.T, n - 1, parents=False)     # (a transposed view: no queue search)
+        assert [{r["engine"] for r in res.stats} for res in runs[where]] == [{e} for e in engines], where
     (res, reverse), (dev, dev_reverse) = runs["cpu"], runs["gpu"]
     np.testing.assert_array_equal(res.levels.to_numpy(), dev.levels.to_numpy())
     np.testing.assert_array_equal(reverse.levels.to_numpy(), dev_reverse.levels.to_numpy())

@@ -28,7 +28,7 @@ def host_twin(A: Matrix) -> Matrix | None:
     """The CPU backend's Matrix of ``A``'s block (made once, kept) when a call on ``A`` is to run
     on the host: ``A`` is the GPU backend's, on one process, with at most
     ``settings.host_search_edges`` stored edges; else None (the call runs where A lives)."""
-    if A.backend.name != "gpu" or A.grid.size != 1 or A.nvals > settings.host_search_edges:
+    if A.backend.name != "gpu" or A.grid.size != 1 or not 0 < settings.host_search_edges >= A.nvals:
         return None
     twin = A._cache.get(_TWIN)
     if twin is None:

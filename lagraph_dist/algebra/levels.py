@@ -29,7 +29,8 @@ from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK, level_record
-from lagraph_dist.local.engine import SearchFromSource, offers
+from lagraph_dist.core.settings import settings
+from lagraph_dist.local.engine import QueueSearch, SearchFromSource, offers
 
 __all__ = ["repeat_masked_vxm", "search_from", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
@@ -94,6 +95,9 @@ class LevelRecord:
                             edges_examined=self.examined, fused=self.fused, timed_levels=self.timed_levels)
 
 
+#: the records' ``engine`` of a search run by the host's queue search (``settings.queue_search_edges``)
+QUEUE_ENGINE = "queue"
+
 #: a fused run returns after this many levels to report them (its report buffer's size), and
 #: the next run goes on from there
 FUSED_MAX_LEVELS = 4096
@@ -152,8 +156,9 @@ class LevelRecords(Sequence):
 
     separate = False             # (as FusedRun's: a level's searches ran together)
 
-    def __init__(self):
+    def __init__(self, engine=None):
         self._pieces, self._count = [], 0
+        self.engine = engine     # what ran the levels where not the backend's kernels (QUEUE_ENGINE)
 
     def append(self, record):
         self._pieces.append(record)
@@ -255,6 +260,9 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
     kernels = A.backend.kernels
     fused = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and _fused_run_honours(kernels, rule)
              and limits.max_levels > 0 and limits.target != source)
+    if (fused and not rule.replaced and limits.max_nvals is None and limits.max_edges is None
+            and queue_search_fits(A, rule.mode)):
+        return queue_search_from(A, source, semiring, depths, limits)
     if fused and not rule.replaced and offers(kernels, SearchFromSource):
         return _one_call_search(A, source, semiring, depths, limits, rule)
     dtypes = [np.int64 if semiring.multiply.positional else bool] + ([np.int64] if depths else [])
@@ -287,6 +295,38 @@ def _one_call_search(A, source, semiring, depths, limits, rule):
         kept = Vector._from_part(A.n, A.grid, backend, part, layout=layout)
     records = LevelRecords()
     records.add_fused(_counted_run(backend, raw, reads, launches))
+    trace.note_levels(_VectorLevels.traced_as, records)
+    return visited, kept, records
+
+
+def queue_search_fits(A, direction) -> bool:
+    """Whether a search from a source on ``A`` in ``direction`` may run as the kernel set's queue
+    search (:class:`~lagraph_dist.local.engine.QueueSearch`): one process, ``A`` not a transposed
+    view, at most ``settings.queue_search_edges`` stored edges, a direction that may push, the
+    levels fused (not inside :func:`separate_levels`) and the stock rule (the one place of this
+    policy; :func:`search_from` adds its limits' and its rule's terms)."""
+    return (0 < settings.queue_search_edges >= A.nvals and direction != "pull" and A.grid.size == 1
+            and not A.transposed and _FUSE_LEVELS and DirectionRule.stock() and offers(A.backend.kernels, QueueSearch))
+
+
+def queue_search_from(A, source, semiring, depths, limits):
+    """:func:`search_from` as the kernel set's queue search, push only, in queue order, where
+    :func:`queue_search_fits` (its limits: levels and a target, the target not the source, at
+    least one level). The caller has checked ``source``."""
+    backend, layout = A.backend, A.layout
+    words, values, depth_words, levels, raw, found = backend.kernels.queue_search(
+        A.block.by_col, layout.block_len, source, positional=semiring.multiply.positional, depths=depths,
+        max_levels=limits.max_levels, target=-1 if limits.target is None else limits.target)
+    visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
+                                layout=layout)
+    visited.facts.started(found)
+    kept = None
+    if depths:
+        kept = Vector._from_part(A.n, A.grid, backend,
+                                 LocalPart("bitmap", layout.block_len, found, levels, words=depth_words), layout=layout)
+        kept.facts.started(found)
+    records = LevelRecords(engine=QUEUE_ENGINE)
+    records.add_fused(FusedRun(raw, HOST_CLOCK, 0, 0))
     trace.note_levels(_VectorLevels.traced_as, records)
     return visited, kept, records
 

@@ -21,7 +21,7 @@ from lagraph_dist.core.checks import check_search_options, check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
-from lagraph_dist.algebra.levels import RepeatLimits, search_from
+from lagraph_dist.algebra.levels import RepeatLimits, queue_search_fits, queue_search_from, search_from
 from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
 from lagraph_dist.core.text import plural
 from lagraph_dist.algebra.vector import Vector
@@ -97,9 +97,11 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     (vertices farther away stay unreached); ``target=t`` stops after the level that reaches t.
     """
     A = as_matrix(A, what="bfs")     # scipy, cupyx, graphblas or networkx: converted once
+    small = _small_graph_search(A, source, levels, parents, direction, alpha, beta, depth_limit, target)
+    if small is not None:
+        return small
     source = A.grid.agree(_check_arguments, A, source, levels, parents, direction, alpha, beta,
                           depth_limit, target)
-    grid = A.grid
     if direction != "push":
         A.T.prepare_pull()           # built (or refused) before the search, on every rank
     semiring = any_secondi if parents else any_pair
@@ -109,9 +111,31 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
     limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
     visited, depths, levels_run = search_from(A, source, semiring, depths=levels, limits=limits, rule=rule)
+    return _result(A, source, visited, depths, levels_run, parents)
 
-    def stats():             # collective on several ranks: made here; on one, when first read
+
+def _small_graph_search(A, source, levels, parents, direction, alpha, beta, depth_limit, target):
+    """The search as the host's queue search where
+    :func:`~lagraph_dist.algebra.levels.queue_search_fits` (one process: no agreement to
+    reach), with the fewest steps between the call and the compiled loop: a cold call costs a
+    few microseconds a step, more than a small graph's levels (docs/notes/host-overhead.md).
+    None where it does not fit: the general path then runs (it raises what this one raises)."""
+    if not queue_search_fits(A, direction):
+        return None
+    source = _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_limit, target)
+    if source == target or depth_limit == 0:
+        return None
+    limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
+    visited, depths, levels_run = queue_search_from(A, source, any_secondi if parents else any_pair, levels, limits)
+    return _result(A, source, visited, depths, levels_run, parents)
+
+
+def _result(A, source, visited, depths, levels_run, parents):
+    """The BFSResult of a search on ``A``: its stats made when first read on one rank, here on
+    several (a collective); the records name the engine that ran the levels."""
+    grid = A.grid
+
+    def stats():
         records = [r.as_dict(depth) for depth, r in enumerate(levels_run, start=1)]
-        return summarize_levels(records, grid, grid.transport.name, A.backend.name)
+        return summarize_levels(records, grid, grid.transport.name, levels_run.engine or A.backend.name)
     return BFSResult(source, depths, visited if parents else None, stats if grid.size == 1 else stats())
-

@@ -58,6 +58,12 @@ class DirectionRule:
         it level by level or not fuse at all."""
         return type(self).choose is not _STOCK_CHOOSE or "choose" in self.__dict__
 
+    @staticmethod
+    def stock() -> bool:
+        """True while the class's ``choose`` is its own (a search that makes its rule of this
+        class and asks it nothing, the queue search, may then run)."""
+        return DirectionRule.choose is _STOCK_CHOOSE
+
     def choose(self, frontier_nvals, frontier_edges, unexplored=None) -> bool:
         """True for a push level. ``frontier_edges`` is a number or a function giving it (called
         only when the rule needs it). ``unexplored``: the caller's own count of the unexplored

@@ -59,6 +59,13 @@ class Settings:
     #: host less than the device call's fixed price (one H200's host: docs/notes/host-overhead.md).
     #: ``res.stats`` records name the ``engine`` that ran.
     host_search_edges: int = 1 << 16
+    #: one process: ``ld.bfs`` (and a component's search) on a matrix of at most this many
+    #: stored edges, with direction "auto" or "push", runs the host's one-pass queue search
+    #: (``cpu_kernels/queue.py``: push only, one compiled loop and a few Python steps) instead
+    #: of the fused search, whose call costs more than such a graph's levels; 0 never. On the
+    #: GPU backend it applies on the host twin (``host_search_edges``). ``res.stats`` records
+    #: say ``engine: "queue"`` where it ran.
+    queue_search_edges: int = 1 << 16
 
     @contextlib.contextmanager
     def changed(self, **values):

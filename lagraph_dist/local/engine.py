@@ -407,6 +407,22 @@ class SearchFromSource(Protocol):
 
 
 @runtime_checkable
+class QueueSearch(Protocol):
+    """An optional member of a kernel set: a small graph's whole search from a source as one
+    compiled queue loop, push only, its outputs made there (``lagraph_dist.algebra.levels.search_from``
+    asks for it on one process for a matrix of at most ``settings.queue_search_edges`` stored
+    edges, a rule that may push and no limits but levels and a target: such a search costs less
+    than the fused search's call). The CPU set has it."""
+
+    def queue_search(self, out_csr, length: int, source: int, *, positional: bool, depths: bool, max_levels: int,
+                     target: int):
+        """(visited words, values (int64 parents, or bool), depth words and int64 depths (None,
+        None without ``depths``), the levels' FusedRecords, the vertices reached), in outputs of
+        ``length`` slots made there; the search stops after the level that finds nothing,
+        reaches ``target`` (-1: none) or is the ``max_levels``-th."""
+
+
+@runtime_checkable
 class PlanesReduction(Protocol):
     """An optional member of a kernel set: a batch's levels kept as planes reduced search by
     search without their (rows, k) table (``lagraph_dist.algebra.multi.DenseRows.reduce_rows``
@@ -420,7 +436,7 @@ class PlanesReduction(Protocol):
 
 
 #: the optional members (each a Protocol of its own) a kernel set may have
-OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, SearchFromSource, PlanesReduction)
+OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, SearchFromSource, QueueSearch, PlanesReduction)
 
 
 @functools.cache

@@ -13,8 +13,8 @@ MPI ranks), cut so that the result is the one-thread result.
 
 One module a CUDA source, as the kernels are split: ``bitmap`` (bitmap.cu), ``push``, ``pull``,
 ``fold``, ``fused``, ``multi``, ``multi_fused`` (the fused multi-source run), ``edge_rules`` (a
-validation's), ``kronecker`` (the generator), ``dependencies``
-and ``components`` (optional members, no CUDA twin yet; so is bitmap's ``level_planes_reduced``),
+validation's), ``kronecker`` (the generator), ``dependencies``,
+``components`` and ``queue`` (optional members, no CUDA twin; so is bitmap's ``level_planes_reduced``),
 and ``common`` for
 what push and pull share (common.cuh). This
 package is the CPU backend's kernels object: it names every twin.
@@ -27,7 +27,7 @@ import numpy as np
 
 from lagraph_dist.local import compile_notice
 from lagraph_dist.local.cpu_kernels import (bitmap, components, dependencies, edge_rules, fold, fused, kronecker, multi,
-                                            multi_fused, pull, push)
+                                            multi_fused, pull, push, queue)
 from lagraph_dist.local.cpu_kernels.bitmap import (assign_from_list, bitmap_from_list, bitmap_test, level_planes_reduced,
                                                    level_planes_rows, list_from_bitmap, new_counters, popcount,
                                                    single_entries)
@@ -43,6 +43,7 @@ from lagraph_dist.local.cpu_kernels.kronecker import kronecker_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
 from lagraph_dist.local.cpu_kernels.multi_fused import MULTI_ALPHA, MULTI_TWIN_AFTER, multi_bfs_fused
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
+from lagraph_dist.local.cpu_kernels.queue import queue_search
 from lagraph_dist.local.cpu_kernels.push import push_spmspv
 from lagraph_dist.local import parts
 from lagraph_dist.local.parts import LocalCSR
@@ -53,7 +54,7 @@ from lagraph_dist.local.layout import (EXAMINED, FOUND, LONG_ROWS, M_BITS, M_COM
 
 __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters", "single_entries",
            "push_spmspv", "pull_spmv", "assign_from_list", "fold_count", "fold_pack", "fold_merge",
-           "bfs_fused", "search_plan", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
+           "bfs_fused", "search_plan", "queue_search", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
            "level_planes_rows", "level_planes_reduced",
@@ -85,6 +86,7 @@ def compile_kernels():
     set_kernel_threads()
     multi_fused.compile_multi_fused()     # first: the slowest to compile, and bfs_multi's tests come early
     fused.compile_kernels()
+    queue.warm_up()
     n = 64
     indptr = np.arange(n + 1, dtype=np.int64)
     csr = LocalCSR(indptr, ((np.arange(n) + 1) % n).astype(np.int32), n)

@@ -1,0 +1,128 @@
+"""The host's one-pass queue search: a small graph's whole search from a source in one compiled
+loop and a few Python steps (the CPU set's optional ``queue_search``; no CUDA twin: a GPU
+backend's small graph is searched on its host twin, ``algebra/host_engine.py``).
+
+A search of a graph of a few thousand edges costs less than the Python around it: the fused
+search's call passes through some 70 functions, and cold (its objects and code out of the
+caches, as in a benchmark that checks each result between the calls) each costs a few
+microseconds (docs/notes/host-overhead.md). This search is push only, in queue order, with
+nothing of the fused search's plan: a depth array that is also the visited test, the queue, and
+where each level ended in it. The outputs are made here, in the fused search's encodings (bitmap
+words and values); the levels' records are worked out from the queue and the level ends only when
+read. Indices are read as unsigned: numba then drops the negative-index wraparound on every
+lookup, which cost the loop a third of its time on a 100 x 100 mesh.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from lagraph_dist.local.engine import RUN_TIMED, LazyRecords
+from lagraph_dist.local.parts import LocalCSR
+
+__all__ = ["queue_search", "warm_up"]
+
+
+@njit(cache=True, nogil=True)
+def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, words):
+    """Levels from ``source`` in queue order until one finds nothing, reaches ``target`` (-1:
+    none) or ``max_levels`` have run; ``depths`` (-1 unreached) is the visited test, ``parents``
+    written when ``positional`` (else True for each vertex reached), ``words`` the reached
+    vertices' bits. ``ends[k]`` is the queue's length after level k (``ends[0]`` = 1: the
+    source). Returns (vertices reached, levels run)."""
+    for v in range(depths.shape[0]):
+        depths[v] = -1
+    depths[source] = 0
+    if positional:
+        parents[source] = source
+    queue[0] = source
+    ends[0] = 1
+    head, tail, level = 0, 1, 0
+    while head < tail and level < max_levels:
+        level_end = tail
+        level += 1
+        while head < level_end:
+            u = np.uint64(queue[head])
+            head += 1
+            edge, stop = indptr[u], indptr[u + np.uint64(1)]
+            while edge < stop:
+                v = np.uint64(indices[edge])
+                edge += 1
+                if depths[v] < 0:
+                    depths[v] = level
+                    if positional:
+                        parents[v] = u
+                    queue[tail] = v
+                    tail += 1
+        ends[level] = tail
+        if target >= 0 and depths[target] >= 0:
+            break
+    for w in range(words.shape[0]):
+        words[w] = 0
+    for k in range(tail):
+        v = np.uint64(queue[k])
+        words[v >> np.uint64(5)] |= np.uint32(1) << np.uint32(v & np.uint64(31))
+        if not positional:
+            parents[v] = True
+    return tail, level
+
+
+class QueueRecords(LazyRecords):
+    """A queue search's level records (frontier, discovered, examined, push, seconds), made from
+    the queue and the level ends when first read: every level pushed, the levels timed as one run
+    (the host's clock around the compiled call: :data:`RUN_TIMED` in every slot but the last)."""
+
+    __slots__ = ("_indptr", "_queue", "_ends", "_levels", "_run_seconds")
+
+    def __init__(self, indptr, queue, ends, levels, found, run_seconds):
+        self._indptr, self._queue, self._ends, self._levels = indptr, queue, ends, levels
+        self._run_seconds, self.found, self._made = run_seconds, found, None
+
+    def _made_now(self):
+        levels = self._levels
+        bounds = np.zeros(levels + 2, np.int64)      # level k's frontier: queue[bounds[k - 1]:bounds[k]]
+        bounds[1:] = self._ends[:levels + 1]
+        degrees = np.diff(self._indptr)[self._queue[:bounds[levels]]]
+        edges_before = np.concatenate(([0], np.cumsum(degrees)))
+        counts = np.empty((levels, 4), np.int64)
+        counts[:, 0] = np.diff(bounds[:-1])
+        counts[:, 1] = np.diff(bounds[1:])
+        counts[:, 2] = np.diff(edges_before[bounds[:-1]])
+        counts[:, 3] = 1
+        seconds = np.full(levels, RUN_TIMED)
+        if levels:
+            seconds[-1] = self._run_seconds
+        return counts, seconds
+
+    def __len__(self):
+        return self._levels
+
+
+def queue_search(out_csr, length, source, *, positional, depths, max_levels, target):
+    """The search from ``source`` along ``out_csr``'s rows (push, queue order) into outputs of
+    ``length`` slots made here: (visited words, values (int64 parents, or bool True), depth words
+    and int64 depths (None, None without ``depths``), the levels' :class:`QueueRecords`, the
+    vertices reached). It stops after the level that finds nothing, reaches ``target`` (-1:
+    none) or is the ``max_levels``-th. A parent is the vertex's first in-neighbour in queue order."""
+    levels = np.empty(length, np.int64)
+    values = np.empty(length, np.int64 if positional else np.bool_)
+    queue = np.empty(max(out_csr.nmajor, 1), np.int64)
+    ends = np.empty(min(max_levels, out_csr.nmajor) + 1, np.int64)
+    words = np.empty(length // 32, np.uint32)
+    started = time.perf_counter()
+    found, levels_run = _queue_levels(out_csr.indptr, out_csr.indices, source, target, max_levels, levels, values,
+                                      positional, queue, ends, words)
+    run_seconds = time.perf_counter() - started     # (the levels, timed as one run; and the bits)
+    records = QueueRecords(out_csr.indptr, queue, ends, levels_run, found - 1, run_seconds)
+    if not depths:
+        return words, values, None, None, records, found
+    return words, values, words.copy(), levels, records, found
+
+
+def warm_up():
+    """Compile (or load) the loops for both kinds of values, on a 3-vertex path."""
+    csr = LocalCSR(np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int32), 3)
+    for positional in (True, False):
+        queue_search(csr, 32, 0, positional=positional, depths=True, max_levels=3, target=-1)

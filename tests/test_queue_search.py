@@ -1,0 +1,129 @@
+"""A small graph's search as the host's one-pass queue search (``ld.settings.queue_search_edges``,
+issue 54 item 2): the levels of the python-graphblas reference, the parents and level records
+of the fused search pushing from the same source (both take a vertex's first in-neighbour in
+the frontier's claim order), every output choice, depth limit and target; the policy's terms
+and its override; bad arguments refused as the general path refuses them."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import lagraph_dist as ld
+from lagraph_dist.local.engine import QueueSearch, offers
+
+from helpers import check_bfs, edge_graphs, edges_to_scipy, reference_levels
+
+OUTPUTS = [(True, True), (True, False), (False, True)]
+FIGURES = ("level", "direction", "frontier", "discovered", "edges_examined")
+
+
+def _mesh(rows, cols):
+    ids = np.arange(rows * cols).reshape(rows, cols)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    return src, dst, rows * cols
+
+
+def _engines(res):
+    return {r["engine"] for r in res.stats}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph=edge_graphs())
+def test_the_queue_search_is_the_fused_push_search(graph):
+    """Levels, parents and the records' counts equal the fused search's with direction="push",
+    for every output choice, a depth limit and a target; the levels are the reference's."""
+    src, dst, n, symmetrize, source = graph
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize, backend="cpu")
+    S = edges_to_scipy(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), n, symmetrize=symmetrize)
+    target = (source * 7 + 3) % n
+    for depth_limit, goal in ((None, None), (2, None), (None, target), (1, target)):
+        for levels, parents in OUTPUTS:
+            kwargs = dict(levels=levels, parents=parents, depth_limit=depth_limit, target=goal)
+            queued = ld.bfs(A, source, **kwargs)
+            with ld.settings.changed(queue_search_edges=0):
+                fused = ld.bfs(A, source, direction="push", **kwargs)
+            assert _engines(queued) == (set() if goal == source else {"queue"})     # (a target at the source: no level)
+            assert _engines(fused) <= {"cpu"}
+            for name in ("levels", "parents"):
+                mine, theirs = getattr(queued, name), getattr(fused, name)
+                assert (mine is None) == (theirs is None)
+                if mine is not None:
+                    np.testing.assert_array_equal(mine.to_numpy(), theirs.to_numpy())
+                    assert mine.nvals == theirs.nvals and mine.dtype == theirs.dtype
+            assert [[r[k] for k in FIGURES] for r in queued.stats] == [[r[k] for k in FIGURES] for r in fused.stats]
+    full = ld.bfs(A, source, parents=False).levels.to_numpy()
+    np.testing.assert_array_equal(full, reference_levels(S, source))
+
+
+def test_records_count_each_level_and_time_the_levels_as_one_run():
+    """A 30 x 40 mesh from a corner: one record a level, frontier and discovered the diagonals'
+    sizes, the out-edges of each frontier examined, every level pushed; the levels timed as one
+    run (seconds None, the last level's ``run_seconds`` their time)."""
+    src, dst, n = _mesh(30, 40)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="cpu")
+    S = edges_to_scipy(src, dst, n, symmetrize=True)
+    res = check_bfs(S, A, 0)
+    stats = res.stats
+    levels = res.levels.to_numpy()
+    assert len(stats) == levels.max() + 1 == 30 + 40 - 1
+    degrees = np.diff(S.tocsr().indptr)
+    for k, record in enumerate(stats):
+        assert record["engine"] == "queue" and record["direction"] == "push" and record["fused"]
+        assert record["frontier"] == np.count_nonzero(levels == k)
+        assert record["discovered"] == np.count_nonzero(levels == k + 1)
+        assert record["edges_examined"] == degrees[levels == k].sum()
+        assert record["host_reads"] == 0 and record["launches"] == 0
+    assert all(r["seconds"] is None for r in stats)
+    assert stats[-1]["run_levels"] == len(stats) and stats[-1]["run_seconds"] > 0
+    assert sum(map(ld.measured_seconds, stats)) == stats[-1]["run_seconds"]
+
+
+def test_the_policy_and_its_override_decide_which_search_runs():
+    src, dst, n = _mesh(10, 10)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="cpu")
+    assert offers(A.backend.kernels, QueueSearch)
+    want = ld.bfs(A, 0).levels.to_numpy()
+    cases = [(dict(), "auto", "queue"), (dict(), "push", "queue"), (dict(), "pull", "cpu"),
+             (dict(queue_search_edges=0), "auto", "cpu"), (dict(queue_search_edges=A.nvals), "auto", "queue"),
+             (dict(queue_search_edges=A.nvals - 1), "push", "cpu")]
+    for changed, direction, engine in cases:
+        with ld.settings.changed(**changed):
+            res = ld.bfs(A, 0, direction=direction)
+        assert _engines(res) == {engine}, (changed, direction)
+        np.testing.assert_array_equal(res.levels.to_numpy(), want)
+    D = ld.Matrix.from_edges(src, dst, n, backend="cpu")
+    reverse = ld.bfs(D.T, 55, parents=False)         # a transposed view runs the fused search
+    assert D.T.transposed and _engines(reverse) == {"cpu"}
+    np.testing.assert_array_equal(reverse.levels.to_numpy(), reference_levels(edges_to_scipy(dst, src, n), 55))
+    from lagraph_dist.algebra.levels import separate_levels
+    with separate_levels():                       # levels as separate products are not fused at all
+        assert _engines(ld.bfs(A, 0)) == {"cpu"} and not any(r["fused"] for r in ld.bfs(A, 0).stats)
+
+
+def test_a_labelled_graph_and_a_converted_one_take_the_queue_search():
+    nx = pytest.importorskip("networkx")
+    G = nx.relabel_nodes(nx.grid_2d_graph(6, 7), lambda node: f"{node[0]}-{node[1]}")
+    A = ld.Matrix.from_networkx(G)
+    res = ld.bfs(A, "0-0")
+    assert _engines(res) == {"queue"}
+    assert res.levels_by_label(A) == nx.single_source_shortest_path_length(G, "0-0")
+    res = ld.bfs(G, "2-3")                        # converted by the call
+    assert _engines(res) == {"queue"}
+
+
+@pytest.mark.parametrize("call, error", [
+    (dict(source=100), ld.IndexOutOfBound), (dict(source=-1), ld.IndexOutOfBound),
+    (dict(source=1.5), ld.DomainMismatch), (dict(source=0, direction="sideways"), ld.InvalidValue),
+    (dict(source=0, levels=False, parents=False), ld.InvalidValue), (dict(source=0, alpha=0), ld.InvalidValue),
+    (dict(source=0, beta=True), ld.InvalidValue), (dict(source=0, depth_limit=-1), ld.InvalidValue),
+    (dict(source=0, target=100), ld.IndexOutOfBound), (dict(source=0, target="x"), ld.DomainMismatch)],
+    ids=lambda x: str(x) if not isinstance(x, dict) else ",".join(f"{k}={v}" for k, v in x.items()))
+def test_bad_arguments_are_refused_as_the_general_path_refuses_them(call, error):
+    src, dst, n = _mesh(10, 10)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="cpu")
+    source = call.pop("source")
+    with pytest.raises(error) as queued:
+        ld.bfs(A, source, **call)
+    with ld.settings.changed(queue_search_edges=0), pytest.raises(error) as fused:
+        ld.bfs(A, source, **call)
+    assert str(queued.value) == str(fused.value)
