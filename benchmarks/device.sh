@@ -152,12 +152,13 @@ for stage in "$@"; do
         done; done ;;
     multi)                  # many searches at once (benchmarks/multi_source.py): $MULTI_GRAPHS (kron:22) from
                             # $MULTI_SOURCES (64 512) sources, beside the separate searches and scipy's;
-                            # $MULTI_ORDER the degree orders, $MULTI_PARENTS (both, no, yes) the parents runs
+                            # $MULTI_ORDER the degree orders, $MULTI_PARENTS (both, no, yes) the parents runs,
+                            # $MULTI_HOST (auto) the settings.host_batches of each run, $MULTI_REPEATS (5)
         timeout ${MULTI_TIMEOUT:-300} python3 "$repo/benchmarks/multi_source.py" \
             $(for g in ${MULTI_GRAPHS:-kron:22}; do echo --graph $g; done) --sources ${MULTI_SOURCES:-64 512} \
             --backend gpu --scipy-sources ${MULTI_SCIPY_SOURCES:-4} --degree-order ${MULTI_ORDER:-auto} \
-            --parents ${MULTI_PARENTS:-both} \
-            --json "$OUT/multi-source.json" 2>&1 \
+            --parents ${MULTI_PARENTS:-both} --host-batches ${MULTI_HOST:-auto} --repeats ${MULTI_REPEATS:-5} \
+            --json "$OUT/multi-source${MULTI_NAME:+-$MULTI_NAME}.json" 2>&1 \
             | tee "$OUT/multi.log" ;;
     family)                 # the BFS family on one GPU (lagraph-dist bench --algorithm ...): each ALGO:GRAPH[:ROOTS]
                             # of $FAMILY_RUNS (cc:22 bc:22), GRAPH a Kronecker scale or the name of a Matrix

@@ -8,6 +8,7 @@ run, every timed result checked (never inside the clock).
 
 Batches: for each graph, number of sources k and ``--degree-order`` (``settings.multi_degree_order``:
 "always" runs the batches on the graph's degree-ordered twin, whose build the record gives),
+``--host-batches`` (``settings.host_batches``: where the GPU backend runs a small graph's batch),
 ``ld.bfs_multi`` levels only and with parents against the k separate ``ld.bfs`` calls in the same form, and scipy's many-source
 ``shortest_path(unweighted=True)`` (one process only); rates are searches per second; ``--parents no``
 runs the batches levels only. A batch on the twin leaves its rows' put-back to their first read: each
@@ -28,6 +29,7 @@ import numpy as np
 import lagraph_dist as ld
 from lagraph_dist.algebra import multi
 from lagraph_dist.algorithms.degree_twin import DEGREE_ORDERS, kept_twin
+from lagraph_dist.algorithms.small_graphs import HOST_BATCHES
 from lagraph_dist.tools.bench import environment, pick_roots, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
@@ -98,7 +100,8 @@ def batch_run(A, graph, sources, parents, hops, args):
             "separate_searches_per_second": k / single_median, "ratio_to_separate": single_median / batch_median,
             "put_back_seconds": put_back_seconds,
             "levels_equal_separate": True, "parents_validated_rows": validated,
-            "vertex_order": sorted({level.get("order") for level in batch.stats})} | batch_levels(batch.stats)
+            "vertex_order": sorted({level.get("order") for level in batch.stats}),
+            "engines": sorted({level["engine"] for level in batch.stats})} | batch_levels(batch.stats)
 
 
 def batch_levels(stats):
@@ -118,15 +121,17 @@ def batch_runs(A, graph, args, on_run):
         hops, scipy_seconds = (timed(None, shortest_path, A.to_scipy(), unweighted=True, directed=True, indices=peer)
                                if peer else (None, None))
         scipy_rate = len(peer) / scipy_seconds if peer else None
-        for order, parents in itertools.product(args.degree_order, PARENTS_RUNS[args.parents]):
-            with ld.settings.changed(multi_degree_order=order):
+        for order, where, parents in itertools.product(args.degree_order, args.host_batches, PARENTS_RUNS[args.parents]):
+            with ld.settings.changed(multi_degree_order=order, host_batches=where):
                 run = batch_run(A, graph, sources, parents, hops, args)
             twin = kept_twin(A) if "by degree" in run["vertex_order"] else None
             run.update(scipy_sources=len(peer), scipy_seconds=scipy_seconds, scipy_searches_per_second=scipy_rate,
                        ratio_to_scipy=None if scipy_rate is None else run["batch_searches_per_second"] / scipy_rate,
-                       degree_order=order, twin_build_seconds=None if twin is None else twin.build_seconds)
+                       degree_order=order, host_batches=where,
+                       twin_build_seconds=None if twin is None else twin.build_seconds)
             on_run("runs", run)            # written as measured: a later failure or timeout keeps it
-            say(A, f"  k={k} {order} {'with parents' if parents else 'levels only'}: batch "
+            say(A, f"  k={k} {order} host_batches={where} ({'/'.join(run['engines'])}) "
+                   f"{'with parents' if parents else 'levels only'}: batch "
                    f"{1e3 * np.median(run['batch_seconds']):.2f} ms ({run['batch_searches_per_second']:,.0f}/s; "
                    f"rows put back when read {1e3 * run['put_back_seconds']:.2f} ms), "
                    f"separate {run['ratio_to_separate']:.1f}x slower"
@@ -212,6 +217,8 @@ def main(argv=None):
     parser.add_argument("--degree-order", nargs="+", choices=DEGREE_ORDERS, default=["auto"],
                         help="settings.multi_degree_order of the batches, each in turn (always / never: the "
                              "batches on the graph's degree-ordered twin, or not)")
+    parser.add_argument("--host-batches", nargs="+", choices=HOST_BATCHES, default=["auto"],
+                        help="settings.host_batches of each run (the GPU backend's small graphs: the batch on the host twin)")
     parser.add_argument("--parents", choices=tuple(PARENTS_RUNS), default="both",
                         help="the batches levels only (no), with parents (yes), or each in turn (both)")
     parser.add_argument("--json")

@@ -119,6 +119,62 @@ def test_a_reverse_search_and_a_labelled_graph_run_on_the_twin_as_they_would_in_
     assert res.levels_by_label(L) == nx.single_source_shortest_path_length(G, "v4")
 
 
+def _dense_digraph(backend="cpu"):
+    """Not thin: 50 vertices, 12 out-edges each."""
+    rng = np.random.default_rng(5)
+    src, dst = np.repeat(np.arange(50), 12), rng.integers(0, 50, 600)
+    return ld.Matrix.from_edges(src, dst, 50, backend=backend)
+
+
+def _engines_of(res):
+    return {r["engine"] for r in res.stats}
+
+
+def test_a_thin_small_graphs_batch_runs_on_the_host_twin():
+    """``bfs_multi`` on a thin small graph of the GPU backend: on the twin, its rows the GPU
+    backend's in host memory, equal to the CPU matrix's; a graph that is not thin stays where it
+    lives; ``settings.host_batches`` overrides either way and refuses an unknown value."""
+    C = _mesh()
+    A = _stand_in(C)
+    sources = [0, 5, 17, 40, 107]
+    mine = ld.bfs_multi(C, sources)
+    with ld.settings.changed(host_search_edges=C.nvals):
+        res = ld.bfs_multi(A, sources)
+        with ld.settings.changed(host_batches="never"):
+            there = ld.bfs_multi(A, sources)
+    assert _engines_of(res) == {"cpu"} and _engines_of(there) == {"gpu"}
+    for rows in (res.levels, res.parents):
+        assert rows.backend is A.backend and all(isinstance(b, np.ndarray) for b in rows.blocks)
+    np.testing.assert_array_equal(res.levels.to_numpy(), mine.levels.to_numpy())
+    np.testing.assert_array_equal(there.levels.to_numpy(), mine.levels.to_numpy())
+    for i, s in enumerate(sources):
+        ld.validate(C, s, res.levels.row(i), res.parents.row(i))
+    D = _dense_digraph()
+    B = _stand_in(D)
+    with ld.settings.changed(host_search_edges=D.nvals):
+        assert _engines_of(ld.bfs_multi(B, [0, 1])) == {"gpu"}
+        with ld.settings.changed(host_batches="always"):
+            assert _engines_of(ld.bfs_multi(B, [0, 1])) == {"cpu"}
+        with ld.settings.changed(host_batches="sometimes"), pytest.raises(ValueError, match="host_batches"):
+            ld.bfs_multi(B, [0, 1])
+
+
+def test_the_family_on_a_thin_small_graph_runs_on_the_host_twin():
+    """Betweenness (its batch and sweeps together), closeness and eccentricity (their batches)
+    on the twin give the CPU matrix's values, as GPU backend vectors."""
+    C = _mesh()
+    A = _stand_in(C)
+    with ld.settings.changed(host_search_edges=C.nvals):
+        got = {"betweenness": ld.betweenness_centrality(A), "closeness": ld.closeness_centrality(A),
+               "eccentricity": ld.eccentricity(A)}
+    want = {"betweenness": ld.betweenness_centrality(C), "closeness": ld.closeness_centrality(C),
+            "eccentricity": ld.eccentricity(C)}
+    assert isinstance(got["betweenness"], HostHeldVector)
+    for name, vector in got.items():
+        assert vector.backend is A.backend, name
+        np.testing.assert_allclose(vector.to_numpy(), want[name].to_numpy(), rtol=1e-12, err_msg=name)
+
+
 # -- on the device ------------------------------------------------------------------------------
 def _gpu_graphs():
     (src, dst), n = graphs.west_like_digraph()
@@ -151,3 +207,28 @@ def test_on_the_gpu_a_small_graphs_search_runs_on_the_host_and_agrees_with_the_d
     both = ld.ewise_add(res.levels, dev.levels, "min")          # the held vector, read on the device
     assert not res.levels.held_on_host and type(res.levels.part.values).__module__.startswith("cupy")
     np.testing.assert_array_equal(both.to_numpy(), dev.levels.to_numpy())
+
+
+@pytest.mark.parametrize("backend", [GPU])
+@pytest.mark.parametrize("name, src, dst, n, symmetrize", list(_gpu_graphs()), ids=lambda x: x if isinstance(x, str) else "")
+def test_on_the_gpu_a_thin_small_graphs_batch_runs_on_the_host_and_agrees_with_the_device(backend, name, src, dst, n,
+                                                                                         symmetrize):
+    """``bfs_multi`` and the family on the twin against the same calls on the device: levels
+    equal, parents valid, the family's values equal; the rows and vectors the GPU backend's."""
+    A = ld.Matrix.from_edges(np.asarray(src), np.asarray(dst), n, symmetrize=symmetrize, backend=backend)
+    sources = [0, 1, n // 2, n - 1]
+    runs = {}
+    for where, threshold in (("host", A.nvals), ("device", 0)):
+        with ld.settings.changed(host_search_edges=threshold):
+            runs[where] = (ld.bfs_multi(A, sources), ld.betweenness_centrality(A), ld.closeness_centrality(A),
+                           ld.eccentricity(A) if symmetrize and name != "cut mesh" else None)
+    (batch, betweenness, closeness, eccentricity), device = runs["host"], runs["device"]
+    assert _engines_of(batch) == {"cpu"} and _engines_of(device[0]) == {"gpu"}
+    assert batch.levels.backend is A.backend and all(isinstance(b, np.ndarray) for b in batch.levels.blocks)
+    np.testing.assert_array_equal(batch.levels.to_numpy(), device[0].levels.to_numpy())
+    for i, s in enumerate(sources):
+        ld.validate(A, s, batch.levels.row(i), batch.parents.row(i))
+    for mine, theirs in zip((betweenness, closeness, eccentricity), device[1:]):
+        if mine is not None:
+            assert mine.backend is A.backend
+            np.testing.assert_allclose(mine.to_numpy(), theirs.to_numpy(), rtol=1e-9)

@@ -14,6 +14,7 @@ result with ``to_numpy`` never touches the device.
 from __future__ import annotations
 
 from lagraph_dist.algebra.matrix import LocalBlock, Matrix
+from lagraph_dist.algebra.multi import DenseRows
 from lagraph_dist.algebra.vector import Facts, Vector
 from lagraph_dist.core.settings import settings
 from lagraph_dist.local.backend import get_backend
@@ -92,10 +93,14 @@ class HostHeldVector(Vector):
 
 def held_on_host(result, A: Matrix):
     """``result`` of a call run on ``A``'s host twin as ``A``'s backend's: a Vector as a
-    :class:`HostHeldVector`; a search's result (``BFSResult``) with its ``levels`` and
-    ``parents`` so, in place."""
+    :class:`HostHeldVector`; a batch's rows (:class:`~lagraph_dist.algebra.multi.DenseRows`) as
+    ``A``'s backend's rows of the same blocks, in host memory (as a batch whose outputs were
+    moved to the host); a search's result (``BFSResult``, ``MultiBFSResult``) with its
+    ``levels`` and ``parents`` so, in place."""
     if isinstance(result, Vector):
         return HostHeldVector(result, A.backend)
+    if isinstance(result, DenseRows):
+        return DenseRows(result.n, A.grid, A.backend, result.blocks)
     for name in ("levels", "parents"):
         if getattr(result, name, None) is not None:
             setattr(result, name, held_on_host(getattr(result, name), A))

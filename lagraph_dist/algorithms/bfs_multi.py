@@ -32,6 +32,7 @@ from lagraph_dist.algebra.multi import (DenseRows, batch_most, block_on_host, fu
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.algebra.levels import RepeatLimits
 from lagraph_dist.algorithms.degree_twin import degree_twin
+from lagraph_dist.algorithms.small_graphs import batch_on_host_when_thin
 from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]
@@ -153,6 +154,7 @@ def _stats_of(runs, grid, engine, order):
 
 
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
+@batch_on_host_when_thin
 def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direction="auto",
               alpha=None, beta=DEFAULT_BETA, batch_size=None) -> MultiBFSResult:
     """Collective. Breadth-first searches from each of ``sources`` along out-edges of ``A``

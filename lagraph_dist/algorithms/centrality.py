@@ -33,6 +33,7 @@ from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mul
 from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.algorithms.bfs_multi import bfs_multi
+from lagraph_dist.algorithms.small_graphs import batch_on_host_when_thin
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex_array
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
@@ -42,6 +43,7 @@ __all__ = ["betweenness_centrality"]
 
 
 @collective("A", "k", "sources", "seed", "normalized", "endpoints")
+@batch_on_host_when_thin
 def betweenness_centrality(A: Matrix, *, k=None, sources=None, seed=None, normalized: bool = True,
                            endpoints: bool = False) -> Vector:
     """Collective. The betweenness centrality of every vertex, a float64 Vector with an entry for

@@ -66,6 +66,14 @@ class Settings:
     #: GPU backend it applies on the host twin (``host_search_edges``). ``res.stats`` records
     #: say ``engine: "queue"`` where it ran.
     queue_search_edges: int = 1 << 16
+    #: the GPU backend on one process: a batch of searches (``bfs_multi``, and the BFS family
+    #: built on it: betweenness, closeness, eccentricity) on a matrix of at most
+    #: ``host_search_edges`` stored edges runs on its host twin when this says so: "auto" where
+    #: the graph is thin (mean out-degree under ``engine.THIN_DEGREE``: a mesh's, a road's, a
+    #: path's many shallow levels, each a grid barrier and a level's fixed cost on the device),
+    #: "always" for every such graph, "never" for none. ``res.stats`` records say which
+    #: ``engine`` ran; the results are the GPU backend's (held in host memory).
+    host_batches: str = "auto"
 
     @contextlib.contextmanager
     def changed(self, **values):
