@@ -130,18 +130,24 @@ def _engines_of(res):
     return {r["engine"] for r in res.stats}
 
 
-def test_a_thin_small_graphs_batch_runs_on_the_host_twin():
-    """``bfs_multi`` on a thin small graph of the GPU backend: on the twin, its rows the GPU
-    backend's in host memory, equal to the CPU matrix's; a graph that is not thin stays where it
-    lives; ``settings.host_batches`` overrides either way and refuses an unknown value."""
-    C = _mesh()
+def _path(n, backend="cpu"):
+    return ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend=backend)
+
+
+def test_a_deep_small_graphs_batch_runs_on_the_host_twin():
+    """``bfs_multi`` on a long path of the GPU backend (its batch's levels each a grid barrier on
+    the device): on the twin, its rows the GPU backend's in host memory, equal to the CPU
+    matrix's; ``settings.host_batches`` overrides either way and refuses an unknown value."""
+    C = _path(3000)
     A = _stand_in(C)
-    sources = [0, 5, 17, 40, 107]
+    sources = [0, 5, 1700, 2999]
     mine = ld.bfs_multi(C, sources)
     with ld.settings.changed(host_search_edges=C.nvals):
         res = ld.bfs_multi(A, sources)
         with ld.settings.changed(host_batches="never"):
             there = ld.bfs_multi(A, sources)
+        with ld.settings.changed(host_batches="sometimes"), pytest.raises(ValueError, match="host_batches"):
+            ld.bfs_multi(A, sources)
     assert _engines_of(res) == {"cpu"} and _engines_of(there) == {"gpu"}
     for rows in (res.levels, res.parents):
         assert rows.backend is A.backend and all(isinstance(b, np.ndarray) for b in rows.blocks)
@@ -149,22 +155,32 @@ def test_a_thin_small_graphs_batch_runs_on_the_host_twin():
     np.testing.assert_array_equal(there.levels.to_numpy(), mine.levels.to_numpy())
     for i, s in enumerate(sources):
         ld.validate(C, s, res.levels.row(i), res.parents.row(i))
-    D = _dense_digraph()
-    B = _stand_in(D)
-    with ld.settings.changed(host_search_edges=D.nvals):
-        assert _engines_of(ld.bfs_multi(B, [0, 1])) == {"gpu"}
+
+
+def test_the_batch_policy_weighs_the_searches_against_the_levels():
+    """By the models of ``algorithms/small_graphs.py``: a few searches of a shallow mesh on the
+    host, as many as its vertices on the device; a graph that is not thin on the device, unless
+    "always"; a graph past ``host_search_edges`` on the device whatever the setting."""
+    from lagraph_dist.algorithms import small_graphs
+    M = _stand_in(_mesh())
+    D = _stand_in(_dense_digraph())
+    with ld.settings.changed(host_search_edges=1 << 16):
+        assert small_graphs._batch_twin(M, 4) is not None and small_graphs._batch_twin(M, M.n) is None
+        assert _engines_of(ld.bfs_multi(M, [0, 1, 2])) == {"cpu"}
+        assert _engines_of(ld.bfs_multi(M, list(range(M.n)), parents=False)) == {"gpu"}
+        assert small_graphs._batch_twin(D, 2) is None
         with ld.settings.changed(host_batches="always"):
-            assert _engines_of(ld.bfs_multi(B, [0, 1])) == {"cpu"}
-        with ld.settings.changed(host_batches="sometimes"), pytest.raises(ValueError, match="host_batches"):
-            ld.bfs_multi(B, [0, 1])
+            assert _engines_of(ld.bfs_multi(D, [0, 1])) == {"cpu"}
+    with ld.settings.changed(host_search_edges=D.nvals - 1, host_batches="always"):
+        assert _engines_of(ld.bfs_multi(D, [0, 1])) == {"gpu"}
 
 
-def test_the_family_on_a_thin_small_graph_runs_on_the_host_twin():
+def test_the_family_on_a_small_graph_runs_on_the_host_twin():
     """Betweenness (its batch and sweeps together), closeness and eccentricity (their batches)
     on the twin give the CPU matrix's values, as GPU backend vectors."""
     C = _mesh()
     A = _stand_in(C)
-    with ld.settings.changed(host_search_edges=C.nvals):
+    with ld.settings.changed(host_search_edges=C.nvals, host_batches="always"):
         got = {"betweenness": ld.betweenness_centrality(A), "closeness": ld.closeness_centrality(A),
                "eccentricity": ld.eccentricity(A)}
     want = {"betweenness": ld.betweenness_centrality(C), "closeness": ld.closeness_centrality(C),
@@ -211,7 +227,7 @@ def test_on_the_gpu_a_small_graphs_search_runs_on_the_host_and_agrees_with_the_d
 
 @pytest.mark.parametrize("backend", [GPU])
 @pytest.mark.parametrize("name, src, dst, n, symmetrize", list(_gpu_graphs()), ids=lambda x: x if isinstance(x, str) else "")
-def test_on_the_gpu_a_thin_small_graphs_batch_runs_on_the_host_and_agrees_with_the_device(backend, name, src, dst, n,
+def test_on_the_gpu_a_small_graphs_batch_runs_on_the_host_and_agrees_with_the_device(backend, name, src, dst, n,
                                                                                          symmetrize):
     """``bfs_multi`` and the family on the twin against the same calls on the device: levels
     equal, parents valid, the family's values equal; the rows and vectors the GPU backend's."""
@@ -219,7 +235,7 @@ def test_on_the_gpu_a_thin_small_graphs_batch_runs_on_the_host_and_agrees_with_t
     sources = [0, 1, n // 2, n - 1]
     runs = {}
     for where, threshold in (("host", A.nvals), ("device", 0)):
-        with ld.settings.changed(host_search_edges=threshold):
+        with ld.settings.changed(host_search_edges=threshold, host_batches="always"):
             runs[where] = (ld.bfs_multi(A, sources), ld.betweenness_centrality(A), ld.closeness_centrality(A),
                            ld.eccentricity(A) if symmetrize and name != "cut mesh" else None)
     (batch, betweenness, closeness, eccentricity), device = runs["host"], runs["device"]

@@ -33,7 +33,7 @@ from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mul
 from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.algorithms.bfs_multi import bfs_multi
-from lagraph_dist.algorithms.small_graphs import batch_on_host_when_thin
+from lagraph_dist.algorithms.small_graphs import batch_on_host_when_deep
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex_array
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
@@ -43,7 +43,7 @@ __all__ = ["betweenness_centrality"]
 
 
 @collective("A", "k", "sources", "seed", "normalized", "endpoints")
-@batch_on_host_when_thin
+@batch_on_host_when_deep(lambda A, *, k=None, sources=None, **_: _count(A, k, sources))
 def betweenness_centrality(A: Matrix, *, k=None, sources=None, seed=None, normalized: bool = True,
                            endpoints: bool = False) -> Vector:
     """Collective. The betweenness centrality of every vertex, a float64 Vector with an entry for
@@ -61,6 +61,15 @@ def betweenness_centrality(A: Matrix, *, k=None, sources=None, seed=None, normal
     sampled = None if (k is None and sources is None) or len(chosen) == A.n else chosen
     return _rescale(total, A.n, normalized=normalized, directed=not A.symmetric, endpoints=endpoints,
                     sampled=sampled)
+
+
+def _count(A, k, sources):
+    """How many sources a call searches from (None where its arguments do not say: it refuses them)."""
+    if sources is not None:
+        return len(sources) if hasattr(sources, "__len__") else None
+    if k is None:
+        return A.n
+    return int(k) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else None
 
 
 def _sources(A, k, sources, seed):

@@ -7,29 +7,42 @@ once, as the call itself would) whose Matrix has a host twin
 back as the GPU backend's (:func:`~lagraph_dist.algebra.host_engine.held_on_host`); else it runs
 where the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
 
-:func:`batch_on_host_when_thin` decorates the batches (``bfs_multi``, and betweenness, whose
-sweeps read the batch's levels where they lie): on the twin only where ``ld.settings.host_batches``
-says, by default where the graph is also thin. A batch spreads the device call's price over its
-searches, and on one H200 (its 16-core host) 64 searches of ``bfs_multi`` ran faster on the device
-than on the host on every small graph measured but the deep ones (jagmesh7 1.4 against 2.0 ms,
-Kronecker 12 0.5-0.6 against 1.4, 4elt 2.1-2.3 against 5.3-5.4; a 100 x 100 mesh 4.0-4.4 against
-3.3-3.7, the 10,000-vertex path 129 against 18-21): a deep graph's batch pays the device's grid
-barrier and fixed cost at each of its many levels (docs/notes/host-overhead.md).
+:func:`batch_on_host_when_deep` decorates the batches (``bfs_multi``, and betweenness, whose
+sweeps read the batch's levels where they lie; closeness and eccentricity run on ``bfs_multi``):
+on the twin where ``ld.settings.host_batches`` says, by default where the host's batch costs less
+than the device's by the models below. A batch spreads the device call's price over its
+searches, but pays a grid barrier and a level's fixed cost at each of its levels; the host pays
+a search's fixed cost for each search. One H200 (its 16-core host), 64 sources: the device won
+on a 30 x 30 mesh (0.93 against 2.1 ms), a 100 x 100 mesh (3.1 against 3.6) and jagmesh7 (1.4
+against 2.0), the host on the 10,000-vertex path (5.5 against 108; scipy 17).
 """
 from __future__ import annotations
 
 import functools
 
 from lagraph_dist.algebra.host_engine import held_on_host, host_twin
+from lagraph_dist.algebra.levels import RepeatLimits, search_from
 from lagraph_dist.algebra.matrix import Matrix
+from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings
 from lagraph_dist.io.interop import as_matrix
-from lagraph_dist.local.engine import thin_graph
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, thin_graph
+from lagraph_dist.semirings import any_pair
 
-__all__ = ["on_host_when_small", "batch_on_host_when_thin", "HOST_BATCHES"]
+__all__ = ["on_host_when_small", "batch_on_host_when_deep", "HOST_BATCHES"]
 
-#: ``settings.host_batches``'s values: thin small graphs, every small graph, none
+#: ``settings.host_batches``'s values: by the models below, every small graph, none
 HOST_BATCHES = ("auto", "always", "never")
+
+#: the device's fused batch on a small graph: its fixed cost, and each level's (a grid barrier
+#: and the level's own fixed work). One H200, 64 sources, levels only
+#: (``h200-multi-source-small-fdddc29.json``): a 30 x 30 mesh 0.93 ms (about 60 levels), a 100 x
+#: 100 mesh 3.1 ms (about 200), the 10,000-vertex path 108 ms (up to 10,000)
+DEVICE_BATCH_SECONDS, DEVICE_BATCH_LEVEL_SECONDS = 0.3e-3, 10.8e-6
+#: the host's batch, a search: a fixed cost, and each stored edge's and level's (the same
+#: record's host runs, fitted: the 30 x 30 mesh 33 us a search, the 100 x 100 mesh 57, the path 86)
+HOST_SEARCH_SECONDS, HOST_EDGE_SECONDS, HOST_LEVEL_SECONDS = 30e-6, 0.64e-9, 5.7e-9
+_DEPTH = "levels from vertex 0"      # the twin's cache key of :func:`_levels_from_a_vertex`
 
 
 def on_host_when_small(func):
@@ -44,25 +57,53 @@ def on_host_when_small(func):
     return call
 
 
-def _batch_twin(A):
-    """``A``'s host twin where a batch of searches on ``A`` runs on the host
-    (``settings.host_batches``), else None."""
+def _batch_twin(A, searches):
+    """``A``'s host twin where a batch of ``searches`` searches on ``A`` runs on the host
+    (``settings.host_batches``; "auto": :func:`_host_batch_wins`), else None."""
     mode = settings.host_batches
     if mode not in HOST_BATCHES:
         raise ValueError(f"settings.host_batches must be one of {', '.join(map(repr, HOST_BATCHES))}, got {mode!r}")
-    if mode == "never" or (mode == "auto" and not thin_graph(A.nvals, A.n)):
-        return None
-    return host_twin(A)
+    twin = None if mode == "never" else host_twin(A)
+    if twin is None or mode == "always" or _host_batch_wins(twin, searches):
+        return twin
+    return None
 
 
-def batch_on_host_when_thin(func):
-    """``func(A, ...)``, a batch of searches, run on the host twin of a Matrix ``A`` where
-    ``settings.host_batches`` says (see the module docstring); anything else ``A`` may be goes to
-    ``func``, which converts or refuses it."""
-    @functools.wraps(func)
-    def call(A, *args, **kwargs):
-        twin = _batch_twin(A) if isinstance(A, Matrix) else None
-        if twin is None:
-            return func(A, *args, **kwargs)
-        return held_on_host(func(twin, *args, **kwargs), A)
-    return call
+def _host_batch_wins(twin, searches) -> bool:
+    """Whether ``searches`` searches on the small graph of ``twin`` cost the host's batch less
+    than the device's, by the models below and the graph's depth (:func:`_levels_from_a_vertex`):
+    the device pays a level's fixed cost at each of the batch's levels, the host a search's."""
+    if searches is None or not thin_graph(twin.nvals, twin.n):     # (a graph that is not thin is shallow)
+        return False
+    levels = _levels_from_a_vertex(twin)
+    host = searches * (HOST_SEARCH_SECONDS + twin.nvals * HOST_EDGE_SECONDS + levels * HOST_LEVEL_SECONDS)
+    batches = -(-searches // MULTI_FUSED_MAX_WIDTH)
+    return host < batches * (DEVICE_BATCH_SECONDS + levels * DEVICE_BATCH_LEVEL_SECONDS)
+
+
+def _levels_from_a_vertex(twin) -> int:
+    """The levels of a search from vertex 0 on ``twin`` (its eccentricity and one): the graph's
+    depth as a batch's policy sees it, measured once a matrix by one search on the host."""
+    levels = twin._cache.get(_DEPTH)
+    if levels is None:
+        rule = DirectionRule("push", twin.n, twin.nvals)
+        _, _, records = search_from(twin, 0, any_pair, depths=False, limits=RepeatLimits(max_levels=twin.n),
+                                    rule=rule)
+        levels = twin._cache[_DEPTH] = len(records)
+    return levels
+
+
+def batch_on_host_when_deep(searches):
+    """Decorate ``func(A, ...)``, a batch of searches, to run on the host twin of a Matrix ``A``
+    where ``settings.host_batches`` says (see the module docstring); ``searches(A, *args,
+    **kwargs)`` tells how many searches the call runs (None: it cannot tell, and the call runs
+    where A lives). Anything else ``A`` may be goes to ``func``, which converts or refuses it."""
+    def decorate(func):
+        @functools.wraps(func)
+        def call(A, *args, **kwargs):
+            twin = _batch_twin(A, searches(A, *args, **kwargs)) if isinstance(A, Matrix) else None
+            if twin is None:
+                return func(A, *args, **kwargs)
+            return held_on_host(func(twin, *args, **kwargs), A)
+        return call
+    return decorate

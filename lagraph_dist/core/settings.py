@@ -69,10 +69,12 @@ class Settings:
     #: the GPU backend on one process: a batch of searches (``bfs_multi``, and the BFS family
     #: built on it: betweenness, closeness, eccentricity) on a matrix of at most
     #: ``host_search_edges`` stored edges runs on its host twin when this says so: "auto" where
-    #: the graph is thin (mean out-degree under ``engine.THIN_DEGREE``: a mesh's, a road's, a
-    #: path's many shallow levels, each a grid barrier and a level's fixed cost on the device),
-    #: "always" for every such graph, "never" for none. ``res.stats`` records say which
-    #: ``engine`` ran; the results are the GPU backend's (held in host memory).
+    #: the graph is thin and the host's batch costs less than the device's by the models of
+    #: ``algorithms/small_graphs.py`` (the device pays a grid barrier and a level's fixed cost at
+    #: each level, the host a search's fixed cost at each search: a long path's batch goes to the
+    #: host, a mesh's 64 searches stay on the device), "always" for every such graph, "never"
+    #: for none. ``res.stats`` records say which ``engine`` ran; the results are the GPU
+    #: backend's, held in host memory.
     host_batches: str = "auto"
 
     @contextlib.contextmanager
