@@ -393,12 +393,21 @@ def multi_source_row(name, record, run):
     best = ms(min(timed)) if timed else "-"
     median = ms(float(np.median(timed))) if timed else ms(run["batch_median_seconds"])
     return [record["environment"].get("device", "?"), run["graph"], str(run["sources"]),
-            ("levels and parents" if run["parents"] else "levels") + _vertex_order(run), best + " / " + median,
+            ("levels and parents" if run["parents"] else "levels") + _vertex_order(run) + _engine(run),
+            best + " / " + median,
             sig(run["batch_searches_per_second"], 3), sig(run["separate_searches_per_second"], 3),
             times(run["ratio_to_separate"]), "not run" if scipy is None else sig(scipy, 3),
             "-" if scipy is None else times(run["ratio_to_scipy"]),
             f"all rows = ld.bfs; {run['parents_validated_rows']} parents validated", f"`{record_commit(record)}`",
             f"`{name}`"]
+
+
+def _engine(run):
+    """Where a record says so, what ran the batch ("gpu", or "cpu": a small graph's host twin) under
+    which ``settings.host_batches``."""
+    if not run.get("engines"):
+        return ""
+    return f", ran on {'/'.join(run['engines'])} (host_batches {run.get('host_batches', 'auto')})"
 
 
 def _vertex_order(run):
