@@ -22,6 +22,14 @@ from lagraph_dist.local import fit
 from lagraph_dist.local.cpu_kernels import fused
 
 
+@pytest.fixture(autouse=True, scope="module")
+def fused_searches_only():
+    """This module's ``ld.bfs`` calls run the fused search, not the queue search a small graph
+    gets by default (``ld.settings.queue_search_edges``)."""
+    with ld.settings.changed(queue_search_edges=0):
+        yield
+
+
 @pytest.fixture
 def unmarked(monkeypatch):
     """Searches as on a machine whose cache no search fits: bits tested, logs kept."""
@@ -136,7 +144,6 @@ def test_a_marked_search_is_the_search_of_bits(graph):
     assert results["always"] == results["never"]
 
 
-@pytest.mark.usefixtures("fused_single_searches")
 def test_the_marked_searches_setting(monkeypatch):
     """"auto" follows the policy (marked_values, worked out once a block), "always" and "never"
     override it at each call; anything else raises, naming the choices."""

@@ -15,6 +15,14 @@ from lagraph_dist.core.direction import DirectionRule  # noqa: E402
 from lagraph_dist.local.layout import STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG  # noqa: E402
 
 
+@pytest.fixture(autouse=True, scope="module")
+def fused_searches_only():
+    """This module's ``ld.bfs`` calls run the fused search, not the queue search a small graph
+    gets by default (``ld.settings.queue_search_edges``)."""
+    with ld.settings.changed(queue_search_edges=0):
+        yield
+
+
 def graph(src, dst, n, symmetric=True):
     src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
     if symmetric:
@@ -92,14 +100,12 @@ def test_a_path_is_one_run_and_a_wide_level_is_timed_alone():
     if fused.seconds_per_tick() is None:
         pytest.skip("this machine has no tick counter the CPU kernels read")
     S, A = path(3000)
-    with ld.settings.changed(queue_search_edges=0):          # (the fused search's runs)
-        stats = ld.bfs(A, 0).stats
+    stats = ld.bfs(A, 0).stats
     assert [r.get("run_levels") for r in stats if "run_levels" in r] == [len(stats)] == [3000]
     assert ld.measured_seconds(stats[-1]) == stats[-1]["run_seconds"] > 0
     assert sum(map(ld.measured_seconds, stats)) == stats[-1]["run_seconds"]
     S, A = broom(500, 3000)
-    with ld.settings.changed(queue_search_edges=0):
-        stats = ld.bfs(A, 0, direction="push").stats
+    stats = ld.bfs(A, 0, direction="push").stats
     check_timing(stats)
     assert [r.get("run_levels") for r in stats if "run_levels" in r] == [499]
     assert [r["frontier"] for r in stats[-2:]] == [1, 3000] and all(r["seconds"] > 0 for r in stats[-2:])

@@ -170,7 +170,8 @@ def check_separate(A, S, sources, res, mode, max_levels=NO_LIMIT):
     depths = {}
     for source in sources:
         limit = None if max_levels >= NO_LIMIT else max_levels
-        stats = ld.bfs(A, int(source), direction=mode, depth_limit=limit).stats
+        with ld_settings.changed(queue_search_edges=0):      # (the separate searches are the fused search's)
+            stats = ld.bfs(A, int(source), direction=mode, depth_limit=limit).stats
         for d, level in enumerate(stats):
             total = depths.setdefault(d, [0, 0, 0, 1, 0])
             total[0] += level["frontier"]

@@ -15,6 +15,14 @@ from hypothesis import strategies as st
 import lagraph_dist as ld
 from lagraph_dist.local.cpu_kernels import fused, spin
 
+
+@pytest.fixture(autouse=True, scope="module")
+def fused_searches_only():
+    """This module's ``ld.bfs`` calls run the fused search, not the queue search a small graph
+    gets by default (``ld.settings.queue_search_edges``)."""
+    with ld.settings.changed(queue_search_edges=0):
+        yield
+
 pytestmark = pytest.mark.skipif(not spin.two_threads_at_once(),
                                 reason="two threads of a numba parallel region do not run at once here "
                                        "(one core, one numba thread, or a work-stealing threading layer)")
