@@ -278,25 +278,37 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
 
 def _one_call_search(A, source, semiring, depths, limits, rule):
     """:func:`search_from` as the kernel set's one call (its ``search_plan``, kept with A)."""
-    backend, layout = A.backend, A.layout
+    backend = A.backend
     reads, launches = backend.device_reads, backend.kernel_launches
     limits = _run_limits(A, limits, 0)
     words, values, depth_words, levels, raw, _ = _search_plan(A, semiring.multiply.positional, depths, rule)(
         source, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
         -1 if limits.target is None else limits.target)
     found = 1 + raw.discovered                    # the source, then what the levels found
-    visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
-                                layout=layout)
-    visited.facts.started(found)
-    kept = None
-    if depths:
-        part = LocalPart("bitmap", layout.block_len, None, levels, words=depth_words)
-        part.changed_in_place(backend)
-        kept = Vector._from_part(A.n, A.grid, backend, part, layout=layout)
+    visited, kept = _search_outputs(A, found, values, words, levels, depth_words, None)
     records = LevelRecords()
     records.add_fused(_counted_run(backend, raw, reads, launches))
     trace.note_levels(_VectorLevels.traced_as, records)
     return visited, kept, records
+
+
+def _search_outputs(A, found, values, words, levels, depth_words, depths_found):
+    """The visited and depths Vectors of a search whose kernel made their bitmap arrays: visited
+    holds ``found`` entries, the depths ``depths_found`` (None: counted when first read); the
+    depths None where ``levels`` is."""
+    backend, layout = A.backend, A.layout
+    visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
+                                layout=layout)
+    visited.facts.started(found)
+    if levels is None:
+        return visited, None
+    part = LocalPart("bitmap", layout.block_len, depths_found, levels, words=depth_words)
+    if depths_found is None:
+        part.changed_in_place(backend)
+    kept = Vector._from_part(A.n, A.grid, backend, part, layout=layout)
+    if depths_found is not None:
+        kept.facts.started(depths_found)
+    return visited, kept
 
 
 def queue_search_fits(A, direction) -> bool:
@@ -313,18 +325,10 @@ def queue_search_from(A, source, semiring, depths, limits):
     """:func:`search_from` as the kernel set's queue search, push only, in queue order, where
     :func:`queue_search_fits` (its limits: levels and a target, the target not the source, at
     least one level). The caller has checked ``source``."""
-    backend, layout = A.backend, A.layout
-    words, values, depth_words, levels, raw, found = backend.kernels.queue_search(
-        A.block.by_col, layout.block_len, source, positional=semiring.multiply.positional, depths=depths,
+    words, values, depth_words, levels, raw, found = A.backend.kernels.queue_search(
+        A.block.by_col, A.layout.block_len, source, positional=semiring.multiply.positional, depths=depths,
         max_levels=limits.max_levels, target=-1 if limits.target is None else limits.target)
-    visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
-                                layout=layout)
-    visited.facts.started(found)
-    kept = None
-    if depths:
-        kept = Vector._from_part(A.n, A.grid, backend,
-                                 LocalPart("bitmap", layout.block_len, found, levels, words=depth_words), layout=layout)
-        kept.facts.started(found)
+    visited, kept = _search_outputs(A, found, values, words, levels, depth_words, found)
     records = LevelRecords(engine=QUEUE_ENGINE)
     records.add_fused(FusedRun(raw, HOST_CLOCK, 0, 0))
     trace.note_levels(_VectorLevels.traced_as, records)

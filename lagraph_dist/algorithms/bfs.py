@@ -109,7 +109,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     # level's discoveries in time proportional to them; the search makes them and its start
     # (on one GPU inside the fused kernel, on the host's kernels in their one call)
     rule = DirectionRule(direction, A.n, A.nvals, alpha, beta)
-    limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
+    limits = _limits(A, depth_limit, target)
     visited, depths, levels_run = search_from(A, source, semiring, depths=levels, limits=limits, rule=rule)
     return _result(A, source, visited, depths, levels_run, parents)
 
@@ -125,9 +125,13 @@ def _small_graph_search(A, source, levels, parents, direction, alpha, beta, dept
     source = _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_limit, target)
     if source == target or depth_limit == 0:
         return None
-    limits = RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
+    limits = _limits(A, depth_limit, target)
     visited, depths, levels_run = queue_search_from(A, source, any_secondi if parents else any_pair, levels, limits)
     return _result(A, source, visited, depths, levels_run, parents)
+
+
+def _limits(A, depth_limit, target):
+    return RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
 
 
 def _result(A, source, visited, depths, levels_run, parents):
