@@ -32,6 +32,15 @@ def fused_single_searches():
         yield
 
 
+@pytest.fixture(scope="module")
+def fused_searches_in_module():
+    """:func:`fused_single_searches` for a whole module of tests of the fused search (its
+    hypothesis tests too, which take no function-scoped fixture)."""
+    import lagraph_dist as ld
+    with ld.settings.changed(queue_search_edges=0):
+        yield
+
+
 def pytest_collection_modifyitems(session, config, items):
     """The mpiexec tests run last (in their own order): the tests of this process run first,
     while numba's cache fills beside them, and the ranks find it full."""

@@ -22,12 +22,7 @@ from lagraph_dist.local import fit
 from lagraph_dist.local.cpu_kernels import fused
 
 
-@pytest.fixture(autouse=True, scope="module")
-def fused_searches_only():
-    """This module's ``ld.bfs`` calls run the fused search, not the queue search a small graph
-    gets by default (``ld.settings.queue_search_edges``)."""
-    with ld.settings.changed(queue_search_edges=0):
-        yield
+pytestmark = pytest.mark.usefixtures("fused_searches_in_module")     # (tests of the fused search)
 
 
 @pytest.fixture

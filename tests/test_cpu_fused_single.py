@@ -15,12 +15,7 @@ from lagraph_dist.core.direction import DirectionRule  # noqa: E402
 from lagraph_dist.local.layout import STOP_EMPTY, STOP_LEVELS, STOP_TARGET, STOP_TOO_BIG  # noqa: E402
 
 
-@pytest.fixture(autouse=True, scope="module")
-def fused_searches_only():
-    """This module's ``ld.bfs`` calls run the fused search, not the queue search a small graph
-    gets by default (``ld.settings.queue_search_edges``)."""
-    with ld.settings.changed(queue_search_edges=0):
-        yield
+pytestmark = pytest.mark.usefixtures("fused_searches_in_module")     # (tests of the fused search)
 
 
 def graph(src, dst, n, symmetric=True):

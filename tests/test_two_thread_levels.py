@@ -16,16 +16,10 @@ import lagraph_dist as ld
 from lagraph_dist.local.cpu_kernels import fused, spin
 
 
-@pytest.fixture(autouse=True, scope="module")
-def fused_searches_only():
-    """This module's ``ld.bfs`` calls run the fused search, not the queue search a small graph
-    gets by default (``ld.settings.queue_search_edges``)."""
-    with ld.settings.changed(queue_search_edges=0):
-        yield
-
-pytestmark = pytest.mark.skipif(not spin.two_threads_at_once(),
-                                reason="two threads of a numba parallel region do not run at once here "
-                                       "(one core, one numba thread, or a work-stealing threading layer)")
+pytestmark = [pytest.mark.usefixtures("fused_searches_in_module"),      # (tests of the fused search)
+              pytest.mark.skipif(not spin.two_threads_at_once(),
+                                 reason="two threads of a numba parallel region do not run at once here "
+                                        "(one core, one numba thread, or a work-stealing threading layer)")]
 
 FIGURES = ("level", "direction", "frontier", "discovered", "edges_examined")
 OUTPUTS = ((True, True), (True, False), (False, True))

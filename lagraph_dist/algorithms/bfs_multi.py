@@ -32,7 +32,7 @@ from lagraph_dist.algebra.multi import (DenseRows, batch_most, block_on_host, fu
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
 from lagraph_dist.algebra.levels import RepeatLimits
 from lagraph_dist.algorithms.degree_twin import degree_twin
-from lagraph_dist.algorithms.small_graphs import batch_on_host_when_deep
+from lagraph_dist.algorithms.small_graphs import batch_on_host_when_deep, count_of
 from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
 
 __all__ = ["bfs_multi", "MultiBFSResult"]
@@ -67,14 +67,6 @@ def _check_sources(sources, n):
     if ids.shape[0] == 0:
         raise InvalidValue("bfs_multi needs at least one source")
     return np.asarray(ids, dtype=np.int64)
-
-
-def _count(sources):
-    """How many searches ``sources`` asks for (None where it has no length: the call refuses it)."""
-    try:
-        return len(sources)
-    except TypeError:
-        return None
 
 
 def _check_arguments(A, sources, levels, parents, direction, alpha, beta, depth_limit, batch_size):
@@ -162,7 +154,7 @@ def _stats_of(runs, grid, engine, order):
 
 
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")
-@batch_on_host_when_deep(lambda A, sources, *args, **kwargs: _count(sources))
+@batch_on_host_when_deep(lambda A, sources, *args, **kwargs: count_of(sources))
 def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direction="auto",
               alpha=None, beta=DEFAULT_BETA, batch_size=None) -> MultiBFSResult:
     """Collective. Breadth-first searches from each of ``sources`` along out-edges of ``A``

@@ -33,7 +33,7 @@ from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mul
 from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
 from lagraph_dist.algorithms.bfs_multi import bfs_multi
-from lagraph_dist.algorithms.small_graphs import batch_on_host_when_deep
+from lagraph_dist.algorithms.small_graphs import batch_on_host_when_deep, count_of
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.checks import check_vertex_array
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
@@ -66,7 +66,7 @@ def betweenness_centrality(A: Matrix, *, k=None, sources=None, seed=None, normal
 def _count(A, k, sources):
     """How many sources a call searches from (None where its arguments do not say: it refuses them)."""
     if sources is not None:
-        return len(sources) if hasattr(sources, "__len__") else None
+        return count_of(sources)
     if k is None:
         return A.n
     return int(k) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else None

@@ -29,7 +29,7 @@ from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, thin_graph
 from lagraph_dist.semirings import any_pair
 
-__all__ = ["on_host_when_small", "batch_on_host_when_deep", "HOST_BATCHES"]
+__all__ = ["on_host_when_small", "batch_on_host_when_deep", "count_of", "HOST_BATCHES"]
 
 #: ``settings.host_batches``'s values: by the models below, every small graph, none
 HOST_BATCHES = ("auto", "always", "never")
@@ -91,6 +91,15 @@ def _levels_from_a_vertex(twin) -> int:
                                     rule=rule)
         levels = twin._cache[_DEPTH] = len(records)
     return levels
+
+
+def count_of(sources):
+    """How many searches a sequence of ``sources`` asks for, for :func:`batch_on_host_when_deep`
+    (None where it has no length: the call refuses it)."""
+    try:
+        return len(sources)
+    except TypeError:
+        return None
 
 
 def batch_on_host_when_deep(searches):
