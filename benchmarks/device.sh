@@ -6,7 +6,7 @@
 # $QUICK, default kron:20 kron:22 kron:26 mesh:1000x1000), profile (probes/profile_level.py),
 # multigpu-strong / multigpu-weak / multigpu-transports (benchmarks/multigpu_bench.py runs), multi
 # (multi_source.py), multi-ab (probes/multi_batch.py at .old and at this commit), family (bench --algorithm cc|bc), nx-suite (networkx's tests on the GPU engine), small
-# (small graphs against scipy), host-marked (the host's 2 cores on deep graphs). Real graphs travel as .data (a copy
+# (small graphs against scipy), host-marked and host-kron (the host's 2 cores on deep graphs, on Kronecker). Real graphs travel as .data (a copy
 # of ../shared/data named in carry); tests skip them when absent.
 # Most other stages (each commented at its case below) run the probes of benchmarks/probes/ (its README.md).
 # .whl holds python-graphblas and what it needs that the device lacks (suitesparse-graphblas,
@@ -212,6 +212,12 @@ for stage in "$@"; do
             --preset deep --backend cpu --peers scipy --directions auto --marked auto always never --warmups ${MARKED_WARMUPS:-3} \
             --graphs ${MARKED_GRAPHS:-mesh:1000x1000 mesh:500x500 path:100000} --peer-repeats 5 \
             --json "$OUT/high-diameter-${card}host-2cores${MARKED_CPUS:+-cpus$(marked_cpus | tr , -)}-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -14 | tee -a "$OUT/host-marked.log" ;;
+    host-kron)              # issue 54 item 4's Kronecker rows on this host's 2 cores (taskset): the CPU backend on
+                            # $KRON_GRAPHS (kron:16 kron:18 kron:20), scipy beside; GAP's figures are the issue's
+        NUMBA_NUM_THREADS=2 taskset -c $(marked_cpus) timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/peer_bench.py" \
+            --preset cpu --backend cpu --peers scipy --directions auto --warmups ${MARKED_WARMUPS:-3} \
+            --graphs ${KRON_GRAPHS:-kron:16 kron:18 kron:20} \
+            --json "$OUT/cpu-${card}host-2cores-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -10 | tee -a "$OUT/host-marked.log" ;;
     deep-variants)          # issue 54 item 4 on this host's 2 cores (taskset): ld.bfs marked each way beside plain
                             # compiled loops and scipy on $MARKED_GRAPHS (benchmarks/probes/deep_variants.py)
         NUMBA_NUM_THREADS=2 taskset -c $(marked_cpus) timeout ${MARKED_TIMEOUT:-200} python3 "$repo/benchmarks/probes/deep_variants.py" \
