@@ -21,7 +21,8 @@ from lagraph_dist.local.cpu_kernels import multi_fused
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
 from lagraph_dist.local.cpu_kernels import level_planes_rows
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun
+from lagraph_dist.core.stats import HOST_CLOCK
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, QUEUE_ENGINE, LevelPlanes, MultiFusedRun
 from extras_checks import check_tree, hop_levels, truncated
 from graphs import grid_edges
 from helpers import DIRECTIONS, edge_graphs
@@ -130,7 +131,7 @@ def check_tables(A, S, sources, res, max_levels):
     expected = hop_levels(S, sources)
     if max_levels < NO_LIMIT:
         expected = truncated(expected, max_levels)
-    assert isinstance(res, MultiFusedRun) and res.clock == FUSED_LEVEL_CLOCK
+    assert isinstance(res, MultiFusedRun) and res.clock == (HOST_CLOCK if res.engine == QUEUE_ENGINE else FUSED_LEVEL_CLOCK)
     if res.levels is not None:
         assert res.levels.dtype == np.int32 and res.levels.shape[1] == k
         np.testing.assert_array_equal(res.levels[:n].T, expected)
@@ -164,14 +165,20 @@ def check_run(A, S, sources, res, mode, max_levels=NO_LIMIT, rule=None):
 def check_separate(A, S, sources, res, mode, max_levels=NO_LIMIT):
     """A run whose searches ran one at a time: the tables (:func:`check_tables`), and each
     depth's record the sums of that level's records of separate ``ld.bfs`` calls (push only
-    where every search that ran it pushed; its vertices its entries found)."""
+    where every search that ran it pushed; its vertices its entries found). Each search is the
+    queue search where the graph has at most ``settings.queue_search_edges`` edges and the
+    mode may push, its depths then timed as one run, else the fused single search, each depth
+    timed; the ``ld.bfs`` calls run the same search."""
     assert res.separate
+    queued = 0 < ld_settings.queue_search_edges >= A.nvals and mode != "pull"
+    assert res.engine == (QUEUE_ENGINE if queued else None)
     check_tables(A, S, sources, res, max_levels)
     depths = {}
     for source in sources:
         limit = None if max_levels >= NO_LIMIT else max_levels
-        with ld_settings.changed(queue_search_edges=0):      # (the separate searches are the fused search's)
+        with ld_settings.changed(queue_search_edges=ld_settings.queue_search_edges if queued else 0):
             stats = ld.bfs(A, int(source), direction=mode, depth_limit=limit).stats
+        assert {level["engine"] for level in stats} <= {QUEUE_ENGINE if queued else "cpu"}
         for d, level in enumerate(stats):
             total = depths.setdefault(d, [0, 0, 0, 1, 0])
             total[0] += level["frontier"]
@@ -180,7 +187,9 @@ def check_separate(A, S, sources, res, mode, max_levels=NO_LIMIT):
             total[3] &= int(level["direction"] == "push")
             total[4] += level["discovered"]
     assert [tuple(r) for r in res.counts.tolist()] == [tuple(depths[d]) for d in range(len(depths))]
-    assert res.seconds.shape == (len(depths),) and (res.seconds >= 0).all()
+    assert res.seconds.shape == (len(depths),)
+    timed = res.seconds[-1:] if queued else res.seconds
+    assert (timed >= 0).all() and (not queued or np.isnan(res.seconds[:-1]).all())
 
 
 # -- generated graphs -------------------------------------------------------------------------
@@ -396,11 +405,13 @@ def test_mesh(mode, width):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graph=edge_graphs(), data=st.data(), mode=st.sampled_from(DIRECTIONS),
        width=st.sampled_from([1, 3, 9, 70]), limit=st.sampled_from([NO_LIMIT, 0, 1, 3]),
-       outputs=st.sampled_from([(True, True), (True, False), (False, True)]), marked=st.booleans())
-def test_separate_generated(graph, data, mode, width, limit, outputs, marked):
+       outputs=st.sampled_from([(True, True), (True, False), (False, True)]), marked=st.booleans(),
+       queue=st.booleans())
+def test_separate_generated(graph, data, mode, width, limit, outputs, marked, queue):
     """Forced one at a time, on random graphs (directed ones too): scipy's levels, BFS trees,
     records the sums of separate ``ld.bfs`` calls' (on a graph under a core's rows, the searches
-    run side by side on the cores), each search testing its bits or, ``marked``, its values
+    run side by side on the cores), each search the queue search (``queue``, a mode that may
+    push) or the fused one, testing its bits or, ``marked``, its values
     (``settings.marked_searches``); the rule is left as it was given."""
     src, dst, n, symmetrize, _ = graph
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=symmetrize)
@@ -408,11 +419,12 @@ def test_separate_generated(graph, data, mode, width, limit, outputs, marked):
     sources = data.draw(st.lists(st.integers(0, n - 1), min_size=width, max_size=width))
     rule = DirectionRule(mode, n, A.block.by_col.nnz)
     before = (rule.push, rule.previous, rule.unexplored)
-    with ld_settings.changed(marked_searches="always" if marked else "never"):
+    with ld_settings.changed(marked_searches="always" if marked else "never",
+                             queue_search_edges=ld_settings.queue_search_edges if queue else 0):
         res = run(A, sources, levels=outputs[0], parents=outputs[1], max_levels=limit, rule=rule,
                   searches="separate")
-    assert (res.levels is None) != outputs[0] and (res.parents is None) != outputs[1]
-    check_separate(A, S, sources, res, mode, limit)
+        assert (res.levels is None) != outputs[0] and (res.parents is None) != outputs[1]
+        check_separate(A, S, sources, res, mode, limit)
     assert (rule.push, rule.previous, rule.unexplored) == before
 
 
@@ -482,7 +494,8 @@ def test_probe_on_a_thin_graph_asks_more_a_word(width):
 
 def test_bfs_multi_names_what_ran():
     """``ld.bfs_multi``'s records say whether a batch's searches ran together or apart, and
-    the rows are those of ld.bfs either way."""
+    apart, what ran each (the queue search on a small graph, unless ``queue_search_edges`` is
+    0); the rows are those of ld.bfs either way."""
     A = mesh(40, 30)
     sources = [0, 500, 1199]
     single = np.array([ld.bfs(A, s).levels.to_numpy() for s in sources])
@@ -492,6 +505,16 @@ def test_bfs_multi_names_what_ran():
         np.testing.assert_array_equal(res.levels.to_numpy(), single)
         expected = "together" if searches == "together" else "separate"
         assert {r["searches"] for r in res.stats} == {expected}
+        # (one at a time on this small graph: each the queue search, the depths timed as one run)
+        assert {r["engine"] for r in res.stats} == {"cpu" if searches == "together" else QUEUE_ENGINE}
+        if searches != "together":
+            *inner, last = res.stats
+            assert all(r["seconds"] is None for r in inner) and last["run_levels"] == len(res.stats)
+            assert last["run_seconds"] > 0
+    with ld_settings.changed(multi_searches="separate", queue_search_edges=0):
+        res = ld.bfs_multi(A, sources)
+    np.testing.assert_array_equal(res.levels.to_numpy(), single)
+    assert {r["engine"] for r in res.stats} == {"cpu"} and all(r["seconds"] >= 0 for r in res.stats)
 
 
 def test_searches_setting_checked():

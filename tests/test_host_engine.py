@@ -17,12 +17,18 @@ from helpers import GPU, edges_to_scipy
 
 
 class _WithoutQueueSearch:
-    """The CPU set but its queue search, as the GPU set has none (made once: a kernel set's
-    optional members are worked out once a set, keyed by the set)."""
+    """The CPU set but its queue search, as the GPU set has none: no ``queue_search``, and its
+    batches' searches run apart as the fused search's (made once: a kernel set's optional
+    members are worked out once a set, keyed by the set)."""
 
     def __init__(self, kernels):
         self.__dict__.update({name: getattr(kernels, name) for name in dir(kernels)
                               if name != "queue_search" and not name.startswith("__")})
+
+        def multi_bfs_fused(*args, **kwargs):
+            with ld.settings.changed(queue_search_edges=0):
+                return kernels.multi_bfs_fused(*args, **kwargs)
+        self.multi_bfs_fused = multi_bfs_fused
 
 
 _STAND_IN_KERNELS = _WithoutQueueSearch(get_backend("cpu").kernels)
@@ -130,6 +136,15 @@ def _engines_of(res):
     return {r["engine"] for r in res.stats}
 
 
+#: the records' engines of a batch run by the host's kernels: the CPU set's batch loops, or its
+#: queue searches one at a time (a small graph whose searches run apart)
+HOST_ENGINES = {"cpu", "queue"}
+
+
+def _on_host(res) -> bool:
+    return bool(_engines_of(res)) and _engines_of(res) <= HOST_ENGINES
+
+
 def _path(n, backend="cpu"):
     return ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend=backend)
 
@@ -148,7 +163,7 @@ def test_a_deep_small_graphs_batch_runs_on_the_host_twin():
             there = ld.bfs_multi(A, sources)
         with ld.settings.changed(host_batches="sometimes"), pytest.raises(ValueError, match="host_batches"):
             ld.bfs_multi(A, sources)
-    assert _engines_of(res) == {"cpu"} and _engines_of(there) == {"gpu"}
+    assert _engines_of(res) == {"queue"} and _engines_of(there) == {"gpu"}     # (a path's searches run apart)
     for rows in (res.levels, res.parents):
         assert rows.backend is A.backend and all(isinstance(b, np.ndarray) for b in rows.blocks)
     np.testing.assert_array_equal(res.levels.to_numpy(), mine.levels.to_numpy())
@@ -166,11 +181,11 @@ def test_the_batch_policy_weighs_the_searches_against_the_levels():
     D = _stand_in(_dense_digraph())
     with ld.settings.changed(host_search_edges=1 << 16):
         assert small_graphs._batch_twin(M, 4) is not None and small_graphs._batch_twin(M, M.n) is None
-        assert _engines_of(ld.bfs_multi(M, [0, 1, 2])) == {"cpu"}
+        assert _on_host(ld.bfs_multi(M, [0, 1, 2]))
         assert _engines_of(ld.bfs_multi(M, list(range(M.n)), parents=False)) == {"gpu"}
         assert small_graphs._batch_twin(D, 2) is None
         with ld.settings.changed(host_batches="always"):
-            assert _engines_of(ld.bfs_multi(D, [0, 1])) == {"cpu"}
+            assert _on_host(ld.bfs_multi(D, [0, 1]))
     with ld.settings.changed(host_search_edges=D.nvals - 1, host_batches="always"):
         assert _engines_of(ld.bfs_multi(D, [0, 1])) == {"gpu"}
 
@@ -239,7 +254,7 @@ def test_on_the_gpu_a_small_graphs_batch_runs_on_the_host_and_agrees_with_the_de
             runs[where] = (ld.bfs_multi(A, sources), ld.betweenness_centrality(A), ld.closeness_centrality(A),
                            ld.eccentricity(A) if symmetrize and name != "cut mesh" else None)
     (batch, betweenness, closeness, eccentricity), device = runs["host"], runs["device"]
-    assert _engines_of(batch) == {"cpu"} and _engines_of(device[0]) == {"gpu"}
+    assert _on_host(batch) and _engines_of(device[0]) == {"gpu"}
     assert batch.levels.backend is A.backend and all(isinstance(b, np.ndarray) for b in batch.levels.blocks)
     np.testing.assert_array_equal(batch.levels.to_numpy(), device[0].levels.to_numpy())
     for i, s in enumerate(sources):

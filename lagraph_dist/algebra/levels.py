@@ -29,8 +29,7 @@ from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK, level_record
-from lagraph_dist.core.settings import settings
-from lagraph_dist.local.engine import QueueSearch, SearchFromSource, offers
+from lagraph_dist.local.engine import QUEUE_ENGINE, QueueSearch, SearchFromSource, offers, queue_search_allowed
 
 __all__ = ["repeat_masked_vxm", "search_from", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
@@ -95,8 +94,6 @@ class LevelRecord:
                             edges_examined=self.examined, fused=self.fused, timed_levels=self.timed_levels)
 
 
-#: the records' ``engine`` of a search run by the host's queue search (``settings.queue_search_edges``)
-QUEUE_ENGINE = "queue"
 
 #: a fused run returns after this many levels to report them (its report buffer's size), and
 #: the next run goes on from there
@@ -132,6 +129,7 @@ class FusedRun:
     launches: int
     vertices: object = None      # a frontier matrix's run: each level's vertices (a sequence)
     separate: bool = False       # a batch's searches run one at a time: a record a depth, summed
+    engine: str | None = None    # what ran the levels where not the backend's kernels (QUEUE_ENGINE)
 
     def __len__(self):
         return len(self.raw)
@@ -317,8 +315,8 @@ def queue_search_fits(A, direction) -> bool:
     view, at most ``settings.queue_search_edges`` stored edges, a direction that may push, the
     levels fused (not inside :func:`separate_levels`) and the stock rule (the one place of this
     policy; :func:`search_from` adds its limits' and its rule's terms)."""
-    return (0 < settings.queue_search_edges >= A.nvals and direction != "pull" and A.grid.size == 1
-            and not A.transposed and _FUSE_LEVELS and DirectionRule.stock() and offers(A.backend.kernels, QueueSearch))
+    return (queue_search_allowed(A.nvals, direction) and A.grid.size == 1 and not A.transposed and _FUSE_LEVELS
+            and offers(A.backend.kernels, QueueSearch))
 
 
 def queue_search_from(A, source, semiring, depths, limits):

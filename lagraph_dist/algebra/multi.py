@@ -633,6 +633,6 @@ def fused_multi_search(A, sources, *, levels, parents, rule, max_levels):
     # cost more than the compiled levels of a small graph's batch
     vertices = MULTI_RECORD_FIELDS.index("vertices")
     records = FusedRun(FusedRecords(run.counts[:, :vertices], run.seconds), run.clock, reads, launches,
-                       vertices=run.counts[:, vertices], separate=run.separate)
+                       vertices=run.counts[:, vertices], separate=run.separate, engine=run.engine)
     trace.note_levels("searches", records)
     return run.levels, run.parents, records

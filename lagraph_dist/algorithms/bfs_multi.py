@@ -141,8 +141,9 @@ def _search_batch(A, sources, rule, *, levels, parents, last_depth, on_host, twi
 
 def _stats_of(runs, grid, engine, order):
     """Collective: the stats dicts of the batches' levels (``runs``: each batch's LevelRecords;
-    ``engine``: the backend that ran them; ``order``: the vertex order they ran in)."""
-    records = []
+    ``engine``: the backend that ran them, unless a run names its own; ``order``: the vertex
+    order they ran in)."""
+    records, engines = [], []
     for batch, levels_run in enumerate(runs):
         searches = "separate" if levels_run.separate else "together"
         for depth, r in enumerate(levels_run, start=1):
@@ -150,7 +151,11 @@ def _stats_of(runs, grid, engine, order):
             record["batch"], record["vertices"], record["searches"] = batch, r.vertices, searches
             record["order"] = order
             records.append(record)
-    return summarize_levels(records, grid, grid.transport.name, engine)
+            engines.append(levels_run.engine or engine)
+    records = summarize_levels(records, grid, grid.transport.name, engine)
+    for record, own in zip(records, engines):
+        record["engine"] = own
+    return records
 
 
 @collective("sources", "levels", "parents", "depth_limit", "direction", "alpha", "beta", "batch_size")

@@ -22,6 +22,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from lagraph_dist.core.direction import DirectionRule
+from lagraph_dist.core.settings import settings
+
 __all__ = ["Kernels", "DeviceKernels", "EDGE_RULE_NONE", "MULTI_FUSED_MAX_WIDTH", "MultiFusedRun", "MULTI_RECORD_FIELDS",
            "MultiTarget", "FusedRecords", "LevelPlanes"]
 
@@ -145,6 +148,19 @@ def thin_graph(nnz, n) -> bool:
     return nnz < THIN_DEGREE * n
 
 
+#: the records' ``engine`` where the host's queue search ran the levels (:class:`QueueSearch`)
+QUEUE_ENGINE = "queue"
+
+
+def queue_search_allowed(nvals, direction) -> bool:
+    """Whether a search of ``direction`` on a graph of ``nvals`` stored edges may run as the
+    queue search (push only, in queue order): at most ``settings.queue_search_edges`` edges (0:
+    never), a direction that may push, the stock rule (a replaced ``choose`` is asked at every
+    level). The single search's policy adds its own terms (``algebra.levels.queue_search_fits``),
+    and so does a batch's searches run one at a time (the CPU set's ``multi_bfs_fused``)."""
+    return 0 < settings.queue_search_edges >= nvals and direction != "pull" and DirectionRule.stock()
+
+
 def levels_as_planes(forced, nnz, n) -> bool:
     """Whether a fused multi-source batch keeps its levels as :class:`LevelPlanes` (both kernel
     sets' rule): ``forced`` (a kernel set's ``multi_fused_level_planes``: True, False, or None,
@@ -208,7 +224,9 @@ class MultiFusedRun:
     (a kernel set may, where their waves run apart); a row of ``counts`` is then a depth, summed
     over the searches. ``setup_seconds`` / ``finish_seconds``: by ``clock``, the run's time before
     its first level (zeroing its workspace, the sources) and after its last (the levels' rows
-    written), where the kernel set times them (None where it does not).
+    written), where the kernel set times them (None where it does not). ``engine``: what ran the
+    levels where not the set's own batch loops (:data:`QUEUE_ENGINE`: searches one at a time,
+    each the queue search, their depths timed as one run), else None.
     """
 
     levels: Array
@@ -219,6 +237,7 @@ class MultiFusedRun:
     separate: bool = False
     setup_seconds: float | None = None
     finish_seconds: float | None = None
+    engine: str | None = None
 
 
 # -- the interface ---------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ and runs the batch's searches one at a time instead, each as ``ld.bfs`` runs it
 from __future__ import annotations
 
 import concurrent.futures
+import time
 
 import llvmlite.ir as llvm_ir
 import numba
@@ -65,7 +66,10 @@ from lagraph_dist.local.cpu_kernels.fused import (CHUNKS_PER_THREAD, _not_inline
 from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALLEL_ROWS, _record_room, _search_into,
                                                   run_slots, thin_edges)
 from lagraph_dist.local import recycle
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, LevelPlanes, MultiFusedRun, levels_as_planes, thin_graph
+from lagraph_dist.local.engine import (MULTI_FUSED_MAX_WIDTH, QUEUE_ENGINE, RUN_TIMED, LevelPlanes, MultiFusedRun,
+                                      levels_as_planes, queue_search_allowed, thin_graph)
+from lagraph_dist.local.cpu_kernels.queue import queue_walk
+from lagraph_dist.core.stats import HOST_CLOCK
 from lagraph_dist.local.parts import LocalCSR
 
 #: the CPU batch's alpha (engine.Kernels.MULTI_ALPHA). On 2 cores, Kronecker 18, 64 sources, the
@@ -1274,17 +1278,37 @@ def _add_levels(sums, summed_seconds, rows, seconds, ran):
 
 def _depth_records(parts):
     """The records of the depths of searches run one at a time (``parts``: each thread's
-    :func:`_separate_searches` output): depth d's counts and seconds the sums of the searches'
-    level d's, each measured alone; push where every search that ran it pushed; its vertices
-    the entries it found, each search's rows being its own."""
-    levels = max(p[0].shape[0] for p in parts)
-    sums, seconds = np.zeros((levels, 5), np.int64), np.zeros(levels)
-    for part_sums, part_seconds in parts:
-        sums[:part_sums.shape[0]] += part_sums
+    :func:`_separate_searches` output): depth d's counts (:func:`_depth_counts`) and seconds the
+    sums of the searches' level d's, each measured alone."""
+    counts = _depth_counts([part_sums for part_sums, _ in parts])
+    seconds = np.zeros(counts.shape[0])
+    for _, part_seconds in parts:
         seconds[:part_seconds.shape[0]] += part_seconds
+    return counts, seconds
+
+
+def _depth_counts(parts):
+    """Depth d's counts of searches run one at a time (``parts``: each thread's sums): the sums
+    of the searches' level d's; push where every search that ran it pushed; its vertices the
+    entries it found, each search's rows being its own."""
+    sums = np.zeros((max(p.shape[0] for p in parts), 5), np.int64)
+    for part_sums in parts:
+        sums[:part_sums.shape[0]] += part_sums
     counts = sums.copy()
     counts[:, _PUSH] = sums[:, _PUSH] == sums[:, _SEARCHES_RAN]
     counts[:, _VERTICES] = sums[:, _DISCOVERED]
+    return counts
+
+
+def _queue_depth_records(parts):
+    """The records of the depths of queue searches run one at a time (``parts``: each thread's
+    (:func:`_queue_searches` sums, seconds of its call)): the counts as :func:`_depth_counts`
+    makes them, the depths timed as one run (:data:`RUN_TIMED` in every slot but the last,
+    which holds the threads' seconds summed: core seconds)."""
+    counts = _depth_counts([part_sums for part_sums, _ in parts])
+    seconds = np.full(counts.shape[0], RUN_TIMED)
+    if counts.shape[0]:
+        seconds[-1] = sum(part_seconds for _, part_seconds in parts)
     return counts, seconds
 
 
@@ -1301,6 +1325,73 @@ def _write_columns(levels, with_levels, parents, with_parents, n, first, count, 
                 levels[v, first + g] = depths[g, v] if reached else -1
             if with_parents:
                 parents[v, first + g] = values[g, v] if reached else -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _queue_searches(indptr, indices, sources, column0, levels, with_levels, parents, with_parents, max_levels, space):
+    """Each search of ``sources`` (the tables' columns from ``column0`` on) run alone as the
+    queue search (queue.py's :func:`~lagraph_dist.local.cpu_kernels.queue.queue_walk`: push
+    only, no clock read and no row a level), a group of :data:`SEPARATE_GROUP` searches between
+    writes of their columns (:func:`_write_queue_columns`), in the buffers ``space``
+    (:func:`_queue_space`). Returns each depth's records summed over the searches ((depths, 5),
+    as :func:`_separate_searches`'), their counts taken from the queue and where each level
+    ended in it. Without the GIL: threads may run it side by side on other columns."""
+    depths, found_parents, queue, ends = space
+    sums, no_seconds = np.zeros((64, 5), np.int64), np.zeros(64, np.float64)
+    deepest, group = 0, depths.shape[0]
+    for first in range(0, sources.shape[0], group):
+        count = min(group, sources.shape[0] - first)
+        for g in range(count):
+            _, ran = queue_walk(indptr, indices, sources[first + g], -1, max_levels, depths[g], found_parents[g],
+                                with_parents, queue, ends)
+            if ran > sums.shape[0]:
+                sums, no_seconds = _more_rows(sums, no_seconds, deepest, ran)
+            deepest = max(deepest, ran)
+            _add_queue_levels(sums, indptr, queue, ends, ran)
+        _write_queue_columns(levels, with_levels, parents, with_parents, column0 + first, count, depths, found_parents)
+    return sums[:deepest].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def _add_queue_levels(sums, indptr, queue, ends, ran):
+    """One queue search's ``ran`` levels added to the depths' sums: level d + 1 expanded
+    ``queue[ends[d - 1]:ends[d]]`` (from 0 for the first) and found up to ``ends[d + 1]``."""
+    start = 0
+    for d in range(ran):
+        stop, examined = ends[d], 0
+        for i in range(start, stop):
+            u = queue[i]
+            examined += indptr[u + 1] - indptr[u]
+        sums[d, _FRONTIER] += stop - start
+        sums[d, _DISCOVERED] += ends[d + 1] - stop
+        sums[d, _EXAMINED] += examined
+        sums[d, _PUSH] += 1
+        sums[d, _SEARCHES_RAN] += 1
+        start = stop
+
+
+@numba.njit(cache=True, nogil=True)
+def _write_queue_columns(levels, with_levels, parents, with_parents, first, count, depths, found_parents):
+    """Columns ``first`` to ``first + count`` of the tables from a group's depths (-1 where a
+    search did not reach a vertex) and parents, -1 on the rows past the graph's n (a row's
+    columns written together: one column at a time touched a line of the table a row)."""
+    n = depths.shape[1]
+    for v in range(levels.shape[0] if with_levels else parents.shape[0]):
+        for g in range(count):
+            depth = depths[g, v] if v < n else -1
+            if with_levels:
+                levels[v, first + g] = depth
+            if with_parents:
+                parents[v, first + g] = found_parents[g, v] if depth >= 0 else -1
+
+
+def _queue_space(n, k, max_levels, parents):
+    """One thread's buffers for :func:`_queue_searches` of ``k`` searches over ``n`` vertices: a
+    group's depths and parents (int32, as the tables), the run's queue and level ends (recycled,
+    as :func:`_separate_space`'s)."""
+    group = min(k, SEPARATE_GROUP)
+    return (recycle.empty((group, n), np.int32), recycle.empty((group, n if parents else 0), np.int32),
+            recycle.empty((max(n, 1),), np.int32), recycle.empty((min(max_levels, n) + 1,), np.int64))
 
 
 # -- the host side ----------------------------------------------------------------------------
@@ -1331,10 +1422,10 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     parent_table = recycle.empty((rows, k), np.int32) if parents else _NO_TABLE
     start = np.array(rule.state(), np.int64)
     state, max_levels = start.copy(), int(max(0, max_levels))
-    rule_args = (int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n))
+    rule_args = _rule_args(rule)
     threads, tick = numba.get_num_threads(), float(seconds_per_tick() or 1.0)
     apart = searches == "separate"
-    ends = np.full(2, np.nan)
+    ends, queued = np.full(2, np.nan), False
     if not apart:
         full = full_words(k)
         planes = _zero_planes(1 + (PLANE_BITS_FIRST if in_planes else 0), rows, full.shape[0])    # (0: visited)
@@ -1350,15 +1441,16 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
         if in_planes:        # (searches one at a time write their columns of a table)
             in_planes, level_table = False, recycle.empty((rows, k), np.int32)
         state = start
-        counts, seconds = _run_separately(out_csr, in_csr, sources, level_table, bool(levels), parent_table,
-                                          bool(parents), rule_args, start, max_levels, threads, tick)
+        counts, seconds, queued = _run_separately(out_csr, in_csr, sources, level_table, bool(levels), parent_table,
+                                                  bool(parents), rule, start, max_levels, threads, tick)
     if len(counts):
         rule.set_state(*state.tolist())
     setup, finish = (None, None) if apart else (float(ends[0]), float(ends[1]))
     if in_planes:
         level_table = LevelPlanes.of_run(planes, k, len(counts))
     return MultiFusedRun(level_table if levels else None, parent_table if parents else None, counts, seconds,
-                         FUSED_LEVEL_CLOCK, separate=bool(apart), setup_seconds=setup, finish_seconds=finish)
+                         HOST_CLOCK if queued else FUSED_LEVEL_CLOCK, separate=bool(apart), setup_seconds=setup,
+                         finish_seconds=finish, engine=QUEUE_ENGINE if queued else None)
 
 
 #: depth planes a run in planes starts with (levels up to 2^bits - 1; a deeper run makes more)
@@ -1375,30 +1467,50 @@ def _zero_planes(count, rows, width):
     return planes
 
 
-def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table, parents, rule_args, start,
+def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table, parents, rule, start,
                     max_levels, threads, tick):
-    """:func:`_separate_searches` over the sources, side by side on the cores (a thread a share
-    of the columns, each search on one core) where a single search's levels would run on one
-    core anyway: a graph under :data:`SINGLE_PARALLEL_ROWS` vertices, or a thin one (a mesh's,
-    a road's levels are all narrow: 64 searches of a 1000 x 1000 mesh took 1.65 s one after
+    """The sources' searches one at a time, side by side on the cores (a thread a share of the
+    columns, each search on one core) where a single search's levels would run on one core
+    anyway: a graph under :data:`SINGLE_PARALLEL_ROWS` vertices, or a thin one (a mesh's, a
+    road's levels are all narrow: 64 searches of a 1000 x 1000 mesh took 1.65 s one after
     another, the second core idle, against 1.33 s for 64 ``ld.bfs`` calls); else one search
-    after another, each using the cores as ``ld.bfs`` does. Returns the depths' records and
-    seconds, each depth's summed over the threads (its seconds: core seconds, more than the
-    wall's)."""
+    after another, each using the cores as ``ld.bfs`` does. Each is the queue search
+    (:func:`_queue_searches`) where ``ld.bfs``'s would be (``engine.queue_search_allowed``:
+    a small graph, a rule that may push), else the single search's fused run
+    (:func:`_separate_searches`). Returns the depths' records and seconds, each depth's summed
+    over the threads (its seconds: core seconds, more than the wall's), and whether the queue
+    searches ran."""
     n = out_csr.nmajor
-    graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
-    thin, marked = thin_edges(out_csr), fused.marked_here(fused.marked_values(out_csr))
     one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
     shares = min(threads, sources.shape[0]) if one_core_each else 1
+    bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
+
+    def side_by_side(run, spaces):
+        if shares == 1:
+            return [run(0, sources.shape[0], spaces[0])]
+        return list(_side_by_side().map(run, bounds[:-1], bounds[1:], spaces))
+    if queue_search_allowed(out_csr.nnz, rule.mode):
+        def queued(lo, hi, space):
+            started = time.perf_counter()
+            sums = _queue_searches(out_csr.indptr, out_csr.indices, sources[lo:hi], lo, level_table, levels,
+                                   parent_table, parents, max_levels, space)
+            return sums, time.perf_counter() - started
+        spaces = [_queue_space(n, int(hi - lo), max_levels, parents) for lo, hi in zip(bounds[:-1], bounds[1:])]
+        return (*_queue_depth_records(side_by_side(queued, spaces)), True)
+    graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
+    thin, marked = thin_edges(out_csr), fused.marked_here(fused.marked_values(out_csr))
+    rule_args = _rule_args(rule)
 
     def run(lo, hi, space):
         return _separate_searches(*graph, sources[lo:hi], lo, level_table, levels, parent_table, parents, *rule_args,
                                   start, max_levels, 1 if shares > 1 else threads, tick, thin, marked, space)
-    bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
     spaces = [_separate_space(n, int(hi - lo), levels, parents, max_levels) for lo, hi in zip(bounds[:-1], bounds[1:])]
-    if shares == 1:
-        return _depth_records([run(0, sources.shape[0], spaces[0])])
-    return _depth_records(list(_side_by_side().map(run, bounds[:-1], bounds[1:], spaces)))
+    return (*_depth_records(side_by_side(run, spaces)), False)
+
+
+def _rule_args(rule):
+    """A DirectionRule's mode code and parameters as the compiled runs take them."""
+    return int(rule.code), float(rule.alpha), float(rule.beta), float(rule.n)
 
 
 _POOL = []

@@ -22,16 +22,16 @@ from numba import njit
 from lagraph_dist.local.engine import RUN_TIMED, LazyRecords
 from lagraph_dist.local.parts import LocalCSR
 
-__all__ = ["queue_search", "warm_up"]
+__all__ = ["queue_search", "queue_walk", "warm_up"]
 
 
-@njit(cache=True, nogil=True)
-def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, words):
+@njit(cache=True, nogil=True, inline="always")    # (inlined: as a call, a 10,000 path's search took 15% longer)
+def queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends):
     """Levels from ``source`` in queue order until one finds nothing, reaches ``target`` (-1:
-    none) or ``max_levels`` have run; ``depths`` (-1 unreached) is the visited test, ``parents``
-    written when ``positional`` (else True for each vertex reached), ``words`` the reached
-    vertices' bits. ``ends[k]`` is the queue's length after level k (``ends[0]`` = 1: the
-    source). Returns (vertices reached, levels run)."""
+    none) or ``max_levels`` have run; ``depths`` (-1 unreached, set here) is the visited test,
+    ``parents`` written for the vertices reached when ``positional``. ``ends[k]`` is the queue's
+    length after level k (``ends[0]`` = 1: the source), so level k's frontier is
+    ``queue[ends[k - 2]:ends[k - 1]]`` (from 0 for the first). Returns (vertices reached, levels run)."""
     for v in range(depths.shape[0]):
         depths[v] = -1
     depths[source] = 0
@@ -59,6 +59,14 @@ def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, 
         ends[level] = tail
         if target >= 0 and depths[target] >= 0:
             break
+    return tail, level
+
+
+@njit(cache=True, nogil=True)
+def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, words):
+    """:func:`queue_walk`, then ``words`` the reached vertices' bits and, without ``positional``,
+    ``parents`` True for each of them. Returns (vertices reached, levels run)."""
+    tail, level = queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends)
     for w in range(words.shape[0]):
         words[w] = 0
     for k in range(tail):
