@@ -95,7 +95,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
              u64* __restrict__ slots,
              int rule_mode, double alpha, double beta, long long rule_push, long long rule_previous,
              long long rule_unexplored,
-             i64 max_frontier, i64 max_edges, i64 max_levels, i64 block_edges, int target,
+             i64 max_frontier, i64 max_edges, i64 handover_edges, i64 max_levels, i64 block_edges, int target,
              u64* __restrict__ records, long long* __restrict__ status, u64* __restrict__ mirror,
              i64 mirror_levels, bool cache_visited, bool depth_bits_follow) {
     cg::grid_group grid = cg::this_grid();
@@ -181,6 +181,9 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     }
 
     ld_rule rule{rule_mode, alpha, beta, (double)n, rule_push, rule_previous, rule_unexplored};
+    // the edges a block's or a cluster's levels may take: the search's limit, and no more than a
+    // grid level would keep before handing its push to push.cu
+    const i64 kept_edges = max_edges < handover_edges ? max_edges : handover_edges;
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
     // bit s: F[s] holds slot s's frontier bits (else it is all clear). Push levels write none: a
     // pull lists its frontier's bits when a push made it, and only written bitmaps are cleared.
@@ -194,7 +197,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         if (nf == 0) { reason = LD_STOP_EMPTY; break; }
         LD_WARP_CLOCK(clock_known);          // (after a branch on the counters: past the barrier's wait)
         const bool push = rule.choose(nf, fe);
-        if (push && fe > max_edges && !(LD_FLAT_WIDE && nf <= LD_FLAT_FRONTIER && fe <= INT_MAX)) {
+        if (push && (fe > max_edges || (fe > handover_edges && !ld_flat_keeps(nf, fe)))) {
             reason = LD_STOP_TOO_BIG;
             break;
         }
@@ -227,9 +230,9 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                 for (i64 k = thread; k < nwords; k += nthreads) bitmap(old)[k] = 0u;
             }
         };
-        const bool to_block = ld_block_fits(push, nf, fe, ngiants, block_edges, max_edges);
+        const bool to_block = ld_block_fits(push, nf, fe, ngiants, block_edges, kept_edges);
         const bool to_cluster = CLUSTERED && thin_rows && ld_cluster_fits(push, nf, fe, ngiants, block_edges,
-                                                                                 max_edges);
+                                                                                 kept_edges);
         if (to_block || to_cluster) {
             clear_old();
             // the other blocks wait on the hand-over's epoch with a pause between reads, not in
@@ -240,14 +243,14 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                     ld_block_levels<MULT, V, BLOCKS>(out_indptr, out_indices, n, words, parents, depths,
                                                      level_depth_words, first_depth, queues, bitmaps, giants,
                                                      giant_capacity, slots, rule, level, nf, fe, max_frontier,
-                                                     max_edges, max_levels, block_edges, thin_rows, target,
+                                                     kept_edges, max_levels, block_edges, thin_rows, target,
                                                      records, cache_visited ? ld_visited_cache : nullptr,
                                                      level_shared.block);
                     __syncthreads();
                 } else {                            // (ends with the cluster's barrier)
                     ld_cluster_levels<MULT, V>(out_indptr, out_indices, n, words, parents, depths, level_depth_words,
                                                first_depth, queues, bitmaps, slots, rule, level, nf, fe, max_frontier,
-                                               max_edges, max_levels, block_edges, target, thin_rows, records,
+                                               kept_edges, max_levels, block_edges, target, thin_rows, records,
                                                level_shared.cluster, trace);
                 }
                 if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -389,7 +392,7 @@ struct ld_fused_args {
     const int* first; i64 nfirst; i64 source; const u64* pushed;
     i64 rule_mode; double alpha; double beta; long long rule_push; long long rule_previous;
     long long rule_unexplored;
-    i64 max_frontier; i64 max_edges; i64 max_levels; i64 block_edges; i64 target;
+    i64 max_frontier; i64 max_edges; i64 handover_edges; i64 max_levels; i64 block_edges; i64 target;
     u64* records; long long* status; u64* mirror; i64 mirror_levels; i64 cache_visited; i64 depth_bits_follow;
 };
 
@@ -399,7 +402,7 @@ struct ld_fused_args {
         a.depth_words, a.first_depth, a.first, a.nfirst, (int)a.source, a.pushed, a.queues, \
         a.bitmaps, a.giants, a.giant_rows, a.giant_capacity, (int)a.giant_rows_possible, a.thin_rows, a.slots, \
         (int)a.rule_mode, a.alpha, a.beta, a.rule_push, a.rule_previous, a.rule_unexplored, a.max_frontier, \
-        a.max_edges, a.max_levels, a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels, \
+        a.max_edges, a.handover_edges, a.max_levels, a.block_edges, (int)a.target, a.records, a.status, a.mirror, a.mirror_levels, \
         a.cache_visited != 0, a.depth_bits_follow != 0)
 
 // BLOCKS: the blocks a multiprocessor the launch is built for (see ld_bfs_fused_search).

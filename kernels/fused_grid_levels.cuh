@@ -8,20 +8,26 @@
 // one-block-an-SM build: its time is its latency chain, not the atomics' or the loads' traffic.
 #define LD_EAGER_EDGES 65536
 
-// A probe build (benchmarks/probes/fused_variants.py, -DLD_FLAT_WIDE=1; the searches use 0): flat
-// levels of up to four entries a thread, kept in the run whatever their edges (no hand-over to
-// push.cu; a flat level then ignores a search's edge limit below 2^20, so this build is for the
-// probe's unlimited searches only), their stages of 128 ids so that the union's shared memory
-// stays under 48 KB. A Kronecker search's third level of 1,000-2,000 entries and millions of
-// edges then stays in the kernel, staged (big_level_floor.py, Kronecker 20's root 7: 66 us
-// staged alone, 118-133 by push.cu with its hand-over).
+// Flat levels of up to four entries a thread, their stages of 128 ids (so that the union's shared
+// memory stays under 48 KB), kept in the run whatever their edges (ld_flat_keeps): no hand-over
+// to push.cu. A Kronecker search's third level of 1,000-2,000 entries and millions of edges then
+// stays in the kernel, staged (one H100, Kronecker 20: its levels 0.178-0.183 -> 0.164 ms, the
+// first root's third level 90-105 -> 62 us; Kronecker 22's, whose big levels hold more entries,
+// unmoved). -DLD_FLAT_WIDE=0 builds the earlier shape (one entry a thread, warp-sized stages,
+// levels past the hand-over's edges given to push.cu) for benchmarks/probes/fused_variants.py.
 #ifndef LD_FLAT_WIDE
-#define LD_FLAT_WIDE 0
+#define LD_FLAT_WIDE 1
 #endif
 #define LD_FLAT_ENTRIES_A_THREAD (LD_FLAT_WIDE ? 4 : 1)
 #define LD_FLAT_FRONTIER (LD_FLAT_ENTRIES_A_THREAD * LD_FUSED_THREADS)
 #define LD_FLAT_STAGE (LD_FLAT_WIDE ? 128 : LD_WARP_STAGE)
 using ld_flat_stage = ld_warp_stage_of<LD_FLAT_STAGE>;
+
+// Whether a push level of nf entries and fe out-edges past the hand-over's edges stays in the run
+// (flat, in the wide build; its edges counted in int). A search's own edge limit stops it anyway.
+__device__ __forceinline__ bool ld_flat_keeps(i64 nf, i64 fe) {
+    return LD_FLAT_WIDE && nf <= LD_FLAT_FRONTIER && fe <= INT_MAX;
+}
 
 // Push: claim v for parent value `value`; every lane of the warp calls it. Bits only turn on
 // during a search, so on a big level ld_push_claim's probes (the read-only cache, then a

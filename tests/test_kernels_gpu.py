@@ -374,8 +374,8 @@ def _fused_graph(graph):
     elif graph == "hubs":                    # few entries of many edges, then more than a flat frontier
         # the source reaches 2 giants (3000 edges), 4 vertices of 600 edges and 6 of 40: one grid
         # push level of 12 entries, its edges split over the grid; their 7,800 neighbours make
-        # the next level, past the flat frontier's 512 entries (the tree's levels of 256, 512 and
-        # 1024 entries straddle it too)
+        # the next level, past the flat frontier's 2,048 entries (the tree's last level holds
+        # exactly 2,048)
         n = 20000
         middle = np.arange(1, 13)
         degree = np.array([3000, 3000, 600, 600, 600, 600, 40, 40, 40, 40, 40, 40])

@@ -20,7 +20,10 @@ FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kerne
 #: push levels of more out-edges than this leave the cooperative kernel for push.cu's
 #: tile-balanced push, in place between two runs: it reads a big frontier's edges faster than
 #: the kernel's warps (H100: Kronecker 26's third level, 1.33 M edges, 0.57 ms inside the
-#: kernel, 0.27 ms handed; 2^18 also handed Kronecker 20's third level, 0.97 M edges, for no gain)
+#: kernel, 0.27 ms handed; 2^18 also handed Kronecker 20's third level, 0.97 M edges, for no gain),
+#: unless the level is flat (at most 2,048 entries: fused_grid_levels.cuh's ld_flat_keeps), whose
+#: staged warps split its edges evenly (the kernel's ``handover_edges``; a search's own edge
+#: limit, ``max_edges``, stops the kernel at any level)
 FUSED_MAX_PUSH_EDGES = 1 << 20
 
 #: fused.cu's ld_fused_args, the kernel's one argument, field by field in its order, each 8
@@ -35,7 +38,7 @@ FUSED_CALL_ARGUMENTS = (
     ("words", "Q"), ("parents", "Q"), ("depths", "Q"), ("depth_words", "Q"), ("first_depth", "q"), ("first", "Q"),
     ("nfirst", "q"), ("source", "q"), ("pushed", "Q"), ("rule_mode", "q"),
     ("alpha", "d"), ("beta", "d"), ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"),
-    ("max_frontier", "q"), ("max_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
+    ("max_frontier", "q"), ("max_edges", "q"), ("handover_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
     ("records", "Q"), ("status", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("cache_visited", "q"),
     ("depth_bits_follow", "q"))
 _FIXED_PACKING, _CALL_PACKING = (struct.Struct("<" + "".join(kind for _, kind in fields))
@@ -294,7 +297,6 @@ class FusedKernels(KernelsBase):
             raise ValueError(f"fused workspace made for {space['n']} vertices, used for {n}")
         report = self._report(space, max_levels)
         frontier = source if frontier_ids is None else frontier_ids.astype(cp.int32, copy=False)
-        kernel_edges = min(max_edges, FUSED_MAX_PUSH_EDGES)
         runs, depth, levels_left = [], first_depth, max_levels
         self.fused_cluster_counts = {"levels": 0, "spills": 0}
         pushed = False           # a tile push level made the next run's first frontier
@@ -302,13 +304,13 @@ class FusedKernels(KernelsBase):
         while True:
             records, slot, count, edges, reason = self._fused_run(
                 out_csr, in_csr, words, parents, depth_words, depths, depth, frontier, pushed, positional, rule,
-                max_frontier, kernel_edges, levels_left, target, space, report, started_here, while_running)
+                max_frontier, max_edges, levels_left, target, space, report, started_here, while_running)
             while_running = None
             runs.extend(records)
             ran = len(records[-1])
             depth, levels_left = depth + ran, levels_left - ran
             # (a run that used up its levels stops with STOP_LEVELS)
-            if not (reason == STOP_TOO_BIG and count <= max_frontier and kernel_edges < edges <= max_edges):
+            if not (reason == STOP_TOO_BIG and count <= max_frontier and FUSED_MAX_PUSH_EDGES < edges <= max_edges):
                 break
             # push.cu's tiles read a huge frontier's edges faster than the kernel's warps; the
             # next run takes the push's output from the device, with no read between them (and,
@@ -363,7 +365,7 @@ class FusedKernels(KernelsBase):
         arguments.pack(
             words.data.ptr, parents.data.ptr, _pointer(depths), _pointer(depth_words), first_depth, first, nfirst,
             source, report.stamps_at if pushed else 0, rule.code, rule.alpha, rule.beta, *rule.state(),
-            max_frontier, max_edges, max_levels, block_edges, target,
+            max_frontier, max_edges, FUSED_MAX_PUSH_EDGES, max_levels, block_edges, target,
             report.records_at, report.whole_at, report.mirror.address, report.mirror_levels, cache > 0,
             depth_bits_follow)
         self.launch_cooperative(function, blocks, FUSED_THREADS, cache, arguments)
