@@ -451,6 +451,25 @@ def test_separate_on_a_big_graph(mode, graph, monkeypatch):
     assert bool(pools) == (graph.endswith("mesh") and numba.get_num_threads() > 1)
 
 
+@pytest.mark.parametrize("share_elements", [1, None])
+def test_queue_searches_share_the_threads_by_their_work(share_elements, monkeypatch):
+    """A small graph's batch run apart as queue searches: on one thread while the batch reads
+    fewer than ``QUEUE_SHARE_ELEMENTS`` vertices and edges a thread (the pool's hand-over costs
+    more), else side by side; the tables and records are the single searches' either way."""
+    if share_elements is not None:
+        monkeypatch.setattr(multi_fused, "QUEUE_SHARE_ELEMENTS", share_elements)
+    pools = []
+    made = multi_fused._side_by_side
+    monkeypatch.setattr(multi_fused, "_side_by_side", lambda: pools.append(made()) or pools[-1])
+    A = mesh(20, 15)
+    S = sp.csr_matrix(A.to_scipy())
+    sources = [0, 299, 150, 7, 7]
+    res = run(A, sources, rows=A.block.by_col.nmajor + 3, searches="separate")
+    assert res.engine == QUEUE_ENGINE
+    check_separate(A, S, sources, res, "auto")
+    assert bool(pools) == (share_elements == 1 and numba.get_num_threads() > 1)
+
+
 @pytest.mark.parametrize("width", [16, 130])
 def test_probe_parts_a_mesh_not_a_kronecker_graph(width):
     """Auto: a mesh's batch, whose first levels find about one entry a vertex, runs one search

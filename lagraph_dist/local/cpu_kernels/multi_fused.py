@@ -140,6 +140,11 @@ THIN_SHARING_PER_WORD = 4
 SEARCHES = ("auto", "together", "separate")
 #: searches run one at a time between writes of their columns into the (rows, k) tables
 SEPARATE_GROUP = 8
+#: the vertices and edges a thread's share of a batch's queue searches reads at least (about
+#: 0.4-0.6 ms of them): a share costs the pool's hand-over, tens of microseconds. One H100's
+#: 16-core host gave each of 16 threads 4 searches of a 30 x 30 mesh, and the batch of 64 took
+#: 2.2 ms, more than 64 ``ld.bfs`` calls (1.5 ms)
+QUEUE_SHARE_ELEMENTS = 1 << 18
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
 _FRONTIER, _DISCOVERED, _EXAMINED, _PUSH, _VERTICES = range(5)
 #: the last column of the depths' sums of searches run one at a time: the searches that ran it
@@ -1480,23 +1485,26 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     (:func:`_separate_searches`). Returns the depths' records and seconds, each depth's summed
     over the threads (its seconds: core seconds, more than the wall's), and whether the queue
     searches ran."""
-    n = out_csr.nmajor
+    n, k = out_csr.nmajor, sources.shape[0]
+    queued = queue_search_allowed(out_csr.nnz, rule.mode)
     one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
-    shares = min(threads, sources.shape[0]) if one_core_each else 1
-    bounds = np.linspace(0, sources.shape[0], shares + 1).astype(np.int64)
+    shares = min(threads, k) if one_core_each else 1
+    if queued:       # (a small graph's searches: as many threads as have enough to read)
+        shares = max(1, min(shares, -(-k * (n + out_csr.nnz) // QUEUE_SHARE_ELEMENTS)))
+    bounds = np.linspace(0, k, shares + 1).astype(np.int64)
 
     def side_by_side(run, spaces):
         if shares == 1:
-            return [run(0, sources.shape[0], spaces[0])]
+            return [run(0, k, spaces[0])]
         return list(_side_by_side().map(run, bounds[:-1], bounds[1:], spaces))
-    if queue_search_allowed(out_csr.nnz, rule.mode):
-        def queued(lo, hi, space):
+    if queued:
+        def queue_searches(lo, hi, space):
             started = time.perf_counter()
             sums = _queue_searches(out_csr.indptr, out_csr.indices, sources[lo:hi], lo, level_table, levels,
                                    parent_table, parents, max_levels, space)
             return sums, time.perf_counter() - started
         spaces = [_queue_space(n, int(hi - lo), max_levels, parents) for lo, hi in zip(bounds[:-1], bounds[1:])]
-        return (*_queue_depth_records(side_by_side(queued, spaces)), True)
+        return (*_queue_depth_records(side_by_side(queue_searches, spaces)), True)
     graph = (out_csr.indptr, out_csr.indices, in_csr.indptr, in_csr.indices, empty_rows(in_csr))
     thin, marked = thin_edges(out_csr), fused.marked_here(fused.marked_values(out_csr))
     rule_args = _rule_args(rule)
