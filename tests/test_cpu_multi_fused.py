@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import lagraph_dist as ld
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings as ld_settings
+from lagraph_dist.local import engine
 from lagraph_dist.local.cpu_kernels import multi_fused
 from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK
 from lagraph_dist.local.cpu_kernels.multi_fused import multi_bfs_fused
@@ -457,7 +458,7 @@ def test_queue_searches_share_the_threads_by_their_work(share_elements, monkeypa
     fewer than ``QUEUE_SHARE_ELEMENTS`` vertices and edges a thread (the pool's hand-over costs
     more), else side by side; the tables and records are the single searches' either way."""
     if share_elements is not None:
-        monkeypatch.setattr(multi_fused, "QUEUE_SHARE_ELEMENTS", share_elements)
+        monkeypatch.setattr(engine, "QUEUE_SHARE_ELEMENTS", share_elements)
     pools = []
     made = multi_fused._side_by_side
     monkeypatch.setattr(multi_fused, "_side_by_side", lambda: pools.append(made()) or pools[-1])

@@ -11,14 +11,18 @@ where the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
 sweeps read the batch's levels where they lie; closeness and eccentricity run on ``bfs_multi``):
 on the twin where ``ld.settings.host_batches`` says, by default where the host's batch costs less
 than the device's by the models below. A batch spreads the device call's price over its
-searches, but pays a grid barrier and a level's fixed cost at each of its levels; the host pays
-a search's fixed cost for each search. One H200 (its 16-core host), 64 sources: the device won
-on a 30 x 30 mesh (0.93 against 2.1 ms), a 100 x 100 mesh (3.1 against 3.6) and jagmesh7 (1.4
-against 2.0), the host on the 10,000-vertex path (5.5 against 108; scipy 17).
+searches, but pays a grid barrier and a level's fixed cost at each of its levels; the host runs
+a small thin graph's searches one at a time, each the queue search, on as many threads as have
+enough to read. One H100 (its 16-core host), 64 sources, levels only, host against device: a 30 x
+30 mesh 0.95 against 0.90 ms, jagmesh7 1.20 against 1.01, a 100 x 100 mesh 2.05 against 2.76, the
+2,000-vertex path 1.30 against 21.3 and the 10,000-vertex one 2.97 against 107 (scipy's
+``shortest_path`` from the same sources: 4.5, 6.4, 54, 2.6 and 11.8 ms).
 """
 from __future__ import annotations
 
 import functools
+
+import numba
 
 from lagraph_dist.algebra.host_engine import held_on_host, host_twin
 from lagraph_dist.algebra.levels import RepeatLimits, search_from
@@ -26,7 +30,7 @@ from lagraph_dist.algebra.matrix import Matrix
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings
 from lagraph_dist.io.interop import as_matrix
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, thin_graph
+from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, queue_batch_shares, thin_graph
 from lagraph_dist.semirings import any_pair
 
 __all__ = ["on_host_when_small", "batch_on_host_when_deep", "count_of", "HOST_BATCHES"]
@@ -39,9 +43,12 @@ HOST_BATCHES = ("auto", "always", "never")
 #: (``h200-multi-source-small-fdddc29.json``): a 30 x 30 mesh 0.93 ms (about 60 levels), a 100 x
 #: 100 mesh 3.1 ms (about 200), the 10,000-vertex path 108 ms (up to 10,000)
 DEVICE_BATCH_SECONDS, DEVICE_BATCH_LEVEL_SECONDS = 0.3e-3, 10.8e-6
-#: the host's batch, a search: a fixed cost, and each stored edge's and level's (the same
-#: record's host runs, fitted: the 30 x 30 mesh 33 us a search, the 100 x 100 mesh 57, the path 86)
-HOST_SEARCH_SECONDS, HOST_EDGE_SECONDS, HOST_LEVEL_SECONDS = 30e-6, 0.64e-9, 5.7e-9
+#: the host's batch (queue searches one at a time, side by side on the threads that
+#: ``engine.queue_batch_shares`` gives it): a fixed cost, then a thread's searches' vertices and
+#: edges (one H100's host at e9c1322, 64 sources, fitted: the 30 x 30 mesh 0.95 ms, jagmesh7
+#: 1.20 and the 2,000 path 1.30 within 4%; the 100 x 100 mesh and the 10,000 path, on 13 and 8
+#: threads, 1.3x and 1.9x the model's, which keeps their choice)
+HOST_BATCH_SECONDS, HOST_ELEMENT_SECONDS = 0.14e-3, 5.8e-9
 _DEPTH = "levels from vertex 0"      # the twin's cache key of :func:`_levels_from_a_vertex`
 
 
@@ -71,12 +78,14 @@ def _batch_twin(A, searches):
 
 def _host_batch_wins(twin, searches) -> bool:
     """Whether ``searches`` searches on the small graph of ``twin`` cost the host's batch less
-    than the device's, by the models below and the graph's depth (:func:`_levels_from_a_vertex`):
-    the device pays a level's fixed cost at each of the batch's levels, the host a search's."""
+    than the device's, by the models above and the graph's depth (:func:`_levels_from_a_vertex`):
+    the device pays a level's fixed cost at each of the batch's levels, the host each thread's
+    searches' vertices and edges."""
     if searches is None or not thin_graph(twin.nvals, twin.n):     # (a graph that is not thin is shallow)
         return False
     levels = _levels_from_a_vertex(twin)
-    host = searches * (HOST_SEARCH_SECONDS + twin.nvals * HOST_EDGE_SECONDS + levels * HOST_LEVEL_SECONDS)
+    a_thread = searches / queue_batch_shares(searches, twin.n, twin.nvals, numba.get_num_threads())
+    host = HOST_BATCH_SECONDS + a_thread * (twin.n + twin.nvals) * HOST_ELEMENT_SECONDS
     batches = -(-searches // MULTI_FUSED_MAX_WIDTH)
     return host < batches * (DEVICE_BATCH_SECONDS + levels * DEVICE_BATCH_LEVEL_SECONDS)
 

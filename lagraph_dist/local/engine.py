@@ -161,6 +161,21 @@ def queue_search_allowed(nvals, direction) -> bool:
     return 0 < settings.queue_search_edges >= nvals and direction != "pull" and DirectionRule.stock()
 
 
+#: the vertices and edges a thread's share of a batch's queue searches reads at least (about
+#: 0.4-0.6 ms of them): a share costs the pool's hand-over, tens of microseconds. One H100's
+#: 16-core host gave each of 16 threads 4 searches of a 30 x 30 mesh, and the batch of 64 took
+#: 2.2 ms, more than 64 ``ld.bfs`` calls (1.5 ms); with this share, 0.95 ms
+QUEUE_SHARE_ELEMENTS = 1 << 18
+
+
+def queue_batch_shares(searches, n, nnz, threads) -> int:
+    """The threads (of ``threads``) a batch of ``searches`` queue searches run one at a time on
+    a graph of ``n`` vertices and ``nnz`` edges takes: as many as have
+    :data:`QUEUE_SHARE_ELEMENTS` vertices and edges to read, at most one a search (the CPU
+    set's batch, and the batch policy's model of it, ``algorithms/small_graphs.py``)."""
+    return max(1, min(threads, searches, -(-searches * (n + nnz) // QUEUE_SHARE_ELEMENTS)))
+
+
 def levels_as_planes(forced, nnz, n) -> bool:
     """Whether a fused multi-source batch keeps its levels as :class:`LevelPlanes` (both kernel
     sets' rule): ``forced`` (a kernel set's ``multi_fused_level_planes``: True, False, or None,

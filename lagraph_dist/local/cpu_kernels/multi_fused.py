@@ -67,7 +67,7 @@ from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALL
                                                   run_slots, thin_edges)
 from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import (MULTI_FUSED_MAX_WIDTH, QUEUE_ENGINE, RUN_TIMED, LevelPlanes, MultiFusedRun,
-                                      levels_as_planes, queue_search_allowed, thin_graph)
+                                      levels_as_planes, queue_batch_shares, queue_search_allowed, thin_graph)
 from lagraph_dist.local.cpu_kernels.queue import queue_walk
 from lagraph_dist.core.stats import HOST_CLOCK
 from lagraph_dist.local.parts import LocalCSR
@@ -140,11 +140,6 @@ THIN_SHARING_PER_WORD = 4
 SEARCHES = ("auto", "together", "separate")
 #: searches run one at a time between writes of their columns into the (rows, k) tables
 SEPARATE_GROUP = 8
-#: the vertices and edges a thread's share of a batch's queue searches reads at least (about
-#: 0.4-0.6 ms of them): a share costs the pool's hand-over, tens of microseconds. One H100's
-#: 16-core host gave each of 16 threads 4 searches of a 30 x 30 mesh, and the batch of 64 took
-#: 2.2 ms, more than 64 ``ld.bfs`` calls (1.5 ms)
-QUEUE_SHARE_ELEMENTS = 1 << 18
 #: the record's columns (engine.MULTI_RECORD_FIELDS)
 _FRONTIER, _DISCOVERED, _EXAMINED, _PUSH, _VERTICES = range(5)
 #: the last column of the depths' sums of searches run one at a time: the searches that ran it
@@ -1488,9 +1483,7 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     n, k = out_csr.nmajor, sources.shape[0]
     queued = queue_search_allowed(out_csr.nnz, rule.mode)
     one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
-    shares = min(threads, k) if one_core_each else 1
-    if queued:       # (a small graph's searches: as many threads as have enough to read)
-        shares = max(1, min(shares, -(-k * (n + out_csr.nnz) // QUEUE_SHARE_ELEMENTS)))
+    shares = queue_batch_shares(k, n, out_csr.nnz, threads) if queued else min(threads, k) if one_core_each else 1
     bounds = np.linspace(0, k, shares + 1).astype(np.int64)
 
     def side_by_side(run, spaces):
