@@ -68,7 +68,7 @@ from lagraph_dist.local.cpu_kernels.fused import (PARALLEL_ROWS as SINGLE_PARALL
 from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import (MULTI_FUSED_MAX_WIDTH, QUEUE_ENGINE, RUN_TIMED, LevelPlanes, MultiFusedRun,
                                       levels_as_planes, queue_batch_shares, queue_search_allowed, thin_graph)
-from lagraph_dist.local.cpu_kernels.queue import queue_walk
+from lagraph_dist.local.cpu_kernels.queue import add_level_counts, queue_walk
 from lagraph_dist.core.stats import HOST_CLOCK
 from lagraph_dist.local.parts import LocalCSR
 
@@ -1347,27 +1347,11 @@ def _queue_searches(indptr, indices, sources, column0, levels, with_levels, pare
             if ran > sums.shape[0]:
                 sums, no_seconds = _more_rows(sums, no_seconds, deepest, ran)
             deepest = max(deepest, ran)
-            _add_queue_levels(sums, indptr, queue, ends, ran)
+            add_level_counts(sums, indptr, queue, ends, ran)      # (its first four columns: the records')
+            for d in range(ran):
+                sums[d, _SEARCHES_RAN] += 1
         _write_queue_columns(levels, with_levels, parents, with_parents, column0 + first, count, depths, found_parents)
     return sums[:deepest].copy()
-
-
-@numba.njit(cache=True, nogil=True)
-def _add_queue_levels(sums, indptr, queue, ends, ran):
-    """One queue search's ``ran`` levels added to the depths' sums: level d + 1 expanded
-    ``queue[ends[d - 1]:ends[d]]`` (from 0 for the first) and found up to ``ends[d + 1]``."""
-    start = 0
-    for d in range(ran):
-        stop, examined = ends[d], 0
-        for i in range(start, stop):
-            u = queue[i]
-            examined += indptr[u + 1] - indptr[u]
-        sums[d, _FRONTIER] += stop - start
-        sums[d, _DISCOVERED] += ends[d + 1] - stop
-        sums[d, _EXAMINED] += examined
-        sums[d, _PUSH] += 1
-        sums[d, _SEARCHES_RAN] += 1
-        start = stop
 
 
 @numba.njit(cache=True, nogil=True)

@@ -22,7 +22,7 @@ from numba import njit
 from lagraph_dist.local.engine import RUN_TIMED, LazyRecords
 from lagraph_dist.local.parts import LocalCSR
 
-__all__ = ["queue_search", "queue_walk", "warm_up"]
+__all__ = ["queue_search", "queue_walk", "add_level_counts", "warm_up"]
 
 
 @njit(cache=True, nogil=True, inline="always")    # (inlined: as a call, a 10,000 path's search took 15% longer)
@@ -77,6 +77,25 @@ def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, 
     return tail, level
 
 
+@njit(cache=True, nogil=True)
+def add_level_counts(counts, indptr, queue, ends, levels):
+    """A queue search's first ``levels`` levels added to ``counts``' rows, columns (frontier,
+    discovered, examined, push): level d + 1 expanded ``queue[ends[d - 1]:ends[d]]`` (from 0 for
+    the first), read those vertices' out-edges, found up to ``ends[d + 1]`` and pushed. The one
+    count of a queue search's levels: its own records' and a batch's sums over its searches."""
+    start = 0
+    for d in range(levels):
+        stop, examined = ends[d], 0
+        for i in range(start, stop):
+            u = queue[i]
+            examined += indptr[u + 1] - indptr[u]
+        counts[d, 0] += stop - start
+        counts[d, 1] += ends[d + 1] - stop
+        counts[d, 2] += examined
+        counts[d, 3] += 1
+        start = stop
+
+
 class QueueRecords(LazyRecords):
     """A queue search's level records (frontier, discovered, examined, push, seconds), made from
     the queue and the level ends when first read: every level pushed, the levels timed as one run
@@ -90,15 +109,8 @@ class QueueRecords(LazyRecords):
 
     def _made_now(self):
         levels = self._levels
-        bounds = np.zeros(levels + 2, np.int64)      # level k's frontier: queue[bounds[k - 1]:bounds[k]]
-        bounds[1:] = self._ends[:levels + 1]
-        degrees = np.diff(self._indptr)[self._queue[:bounds[levels]]]
-        edges_before = np.concatenate(([0], np.cumsum(degrees)))
-        counts = np.empty((levels, 4), np.int64)
-        counts[:, 0] = np.diff(bounds[:-1])
-        counts[:, 1] = np.diff(bounds[1:])
-        counts[:, 2] = np.diff(edges_before[bounds[:-1]])
-        counts[:, 3] = 1
+        counts = np.zeros((levels, 4), np.int64)
+        add_level_counts(counts, self._indptr, self._queue, self._ends, levels)
         seconds = np.full(levels, RUN_TIMED)
         if levels:
             seconds[-1] = self._run_seconds
@@ -130,7 +142,9 @@ def queue_search(out_csr, length, source, *, positional, depths, max_levels, tar
 
 
 def warm_up():
-    """Compile (or load) the loops for both kinds of values, on a 3-vertex path."""
+    """Compile (or load) the loops for both kinds of values, and the records' count, on a
+    3-vertex path."""
     csr = LocalCSR(np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int32), 3)
     for positional in (True, False):
-        queue_search(csr, 32, 0, positional=positional, depths=True, max_levels=3, target=-1)
+        records = queue_search(csr, 32, 0, positional=positional, depths=True, max_levels=3, target=-1)[4]
+    _ = records.counts       # (made when read: this compiles add_level_counts)
