@@ -203,6 +203,12 @@ for stage in "$@"; do
                             # engine, on the device and on the host's kernels, scipy beside (peer_bench.py --preset small-gpu)
         timeout ${SMALL_TIMEOUT:-150} python3 "$repo/benchmarks/peer_bench.py" --preset small-gpu --real --backend gpu \
             --peers scipy --json "$OUT/$card-small-graphs-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -34 | tee "$OUT/small.log" ;;
+    small-cc)               # issue 54 item 2's family: a small graph's connected components by the policy, on the
+                            # device and on the host twin, scipy beside (benchmarks/probes/small_components.py)
+        timeout ${SMALL_TIMEOUT:-150} python3 "$repo/benchmarks/probes/small_components.py" \
+            ${SMALL_CC_GRAPHS:-kron:10 kron:12 mesh:30x30 mesh:100x100 path:2000 path:10000 \
+            mtx:$repo/.data/lagraph/jagmesh7.mtx mtx:$repo/.data/networkit/4elt.mtx} \
+            --json "$OUT/$card-small-components-$LAGRAPH_DIST_COMMIT.json" 2>&1 | grep -v compiling | tee "$OUT/small-cc.log" ;;
     host-marked)            # issue 54 item 4 on this host: the CPU backend on 2 of its cores (taskset), the deep graphs
                             # $MARKED_GRAPHS with the single searches marked by policy, always and never, scipy beside
         (python3 -c "from lagraph_dist.local import fit; print('last-level cache', fit.last_level_cache(), 'bytes')"

@@ -14,9 +14,10 @@ import helpers  # noqa: E402  (after the path above)
 
 @pytest.fixture(autouse=True)
 def searches_where_the_graph_lives():
-    """Every test's searches run on their matrix's backend: the GPU tests' graphs are small, and
-    would otherwise be searched by the host's kernels (``ld.settings.host_search_edges``), leaving
-    the device's untested. tests/test_host_engine.py sets the threshold itself."""
+    """Every test's searches and components run on their matrix's backend: the GPU tests' graphs
+    are small, and would otherwise be searched and labelled by the host's kernels
+    (``ld.settings.host_search_edges``), leaving the device's untested. tests/test_host_engine.py
+    sets the threshold itself."""
     import lagraph_dist as ld
     with ld.settings.changed(host_search_edges=0):
         yield

@@ -206,6 +206,27 @@ def test_the_family_on_a_small_graph_runs_on_the_host_twin():
         np.testing.assert_allclose(vector.to_numpy(), want[name].to_numpy(), rtol=1e-12, err_msg=name)
 
 
+def test_a_small_graphs_components_are_labelled_on_the_host_twin():
+    """``connected_components`` and ``number_connected_components`` of a small GPU-backend graph
+    run on the twin: the CPU matrix's labels, as a GPU-backend Vector held on the host; past
+    ``host_search_edges``, where the matrix lives."""
+    src, dst = np.array([0, 1, 3, 5, 6]), np.array([1, 2, 4, 6, 7])
+    C = ld.Matrix.from_edges(src, dst, 9, symmetrize=True)           # {0,1,2} {3,4} {5,6,7} {8}
+    A = _stand_in(C)
+    want = ld.connected_components(C).to_numpy()
+    np.testing.assert_array_equal(want, [0, 0, 0, 3, 3, 5, 5, 5, 8])
+    with ld.settings.changed(host_search_edges=C.nvals):
+        labels = ld.connected_components(A)
+        assert ld.number_connected_components(A) == 4
+    assert isinstance(labels, HostHeldVector) and labels.backend is A.backend and labels.held_on_host
+    np.testing.assert_array_equal(labels.to_numpy(), want)
+    with ld.settings.changed(host_search_edges=C.nvals - 1):
+        there = ld.connected_components(A)
+        assert ld.number_connected_components(A) == 4
+    assert not isinstance(there, HostHeldVector) and there.backend is A.backend
+    np.testing.assert_array_equal(there.to_numpy(), want)
+
+
 # -- on the device ------------------------------------------------------------------------------
 def _gpu_graphs():
     (src, dst), n = graphs.west_like_digraph()
@@ -238,6 +259,23 @@ def test_on_the_gpu_a_small_graphs_search_runs_on_the_host_and_agrees_with_the_d
     both = ld.ewise_add(res.levels, dev.levels, "min")          # the held vector, read on the device
     assert not res.levels.held_on_host and type(res.levels.part.values).__module__.startswith("cupy")
     np.testing.assert_array_equal(both.to_numpy(), dev.levels.to_numpy())
+
+
+@pytest.mark.parametrize("backend", [GPU])
+@pytest.mark.parametrize("name, src, dst, n, symmetrize", list(_gpu_graphs()), ids=lambda x: x if isinstance(x, str) else "")
+def test_on_the_gpu_a_small_graphs_components_run_on_the_host_and_agree_with_the_device(backend, name, src, dst, n,
+                                                                                         symmetrize):
+    """The components of a small graph on the twin against the device's union-find: the same
+    labels and count; the twin's labels a GPU-backend Vector held on the host until read there."""
+    A = ld.Matrix.from_edges(np.asarray(src), np.asarray(dst), n, symmetrize=symmetrize, backend=backend)
+    runs = {}
+    for where, threshold in (("host", A.nvals), ("device", 0)):
+        with ld.settings.changed(host_search_edges=threshold):
+            runs[where] = ld.connected_components(A), ld.number_connected_components(A)
+    (labels, count), (theirs, their_count) = runs["host"], runs["device"]
+    assert isinstance(labels, HostHeldVector) and labels.held_on_host and not isinstance(theirs, HostHeldVector)
+    np.testing.assert_array_equal(labels.to_numpy(), theirs.to_numpy())
+    assert count == their_count == np.unique(theirs.to_numpy()).shape[0]
 
 
 @pytest.mark.parametrize("backend", [GPU])

@@ -1,8 +1,9 @@
 """Where a search runs: a small graph of the GPU backend on the host.
 
-One policy, one place. :func:`on_host_when_small` decorates ``ld.bfs``: given a graph (converted
-once, as the call itself would) whose Matrix has a host twin
-(:func:`lagraph_dist.algebra.host_engine.host_twin`: the GPU backend on one process, at most
+One policy, one place. :func:`on_host_when_small` decorates ``ld.bfs`` and the connected
+components (``connected_components``, ``number_connected_components``: the CPU set's union-find
+in one compiled call): given a graph (converted once, as the call itself would) whose Matrix has
+a host twin (:func:`lagraph_dist.algebra.host_engine.host_twin`: the GPU backend on one process, at most
 ``ld.settings.host_search_edges`` stored edges), the call runs on the twin and its result comes
 back as the GPU backend's (:func:`~lagraph_dist.algebra.host_engine.held_on_host`); else it runs
 where the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
