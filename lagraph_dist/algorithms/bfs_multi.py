@@ -186,7 +186,8 @@ def bfs_multi(A, sources, *, levels=True, parents=True, depth_limit=None, direct
     ``res.stats`` says ``searches``; ``ld.settings.multi_searches`` forces either way), each the
     queue search on a graph where ``ld.bfs``'s would be (``engine`` "queue" in ``res.stats``; one
     H100's host, 64 sources of a 2,000-vertex path: 1.30 ms, scipy's ``shortest_path`` 2.6).
-    docs/api.md's "Multi-source BFS" and "Small graphs" name the records these figures come from.
+    docs/api.md's "Multi-source BFS" names the records these figures come from ("Small graphs" the
+    queue searches').
     """
     A = as_matrix(A, what="bfs_multi")
     grid = A.grid
