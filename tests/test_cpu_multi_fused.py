@@ -132,7 +132,8 @@ def check_tables(A, S, sources, res, max_levels):
     expected = hop_levels(S, sources)
     if max_levels < NO_LIMIT:
         expected = truncated(expected, max_levels)
-    assert isinstance(res, MultiFusedRun) and res.clock == (HOST_CLOCK if res.engine == QUEUE_ENGINE else FUSED_LEVEL_CLOCK)
+    assert isinstance(res, MultiFusedRun)
+    assert res.clock == (HOST_CLOCK if res.engine == QUEUE_ENGINE else FUSED_LEVEL_CLOCK)
     if res.levels is not None:
         assert res.levels.dtype == np.int32 and res.levels.shape[1] == k
         np.testing.assert_array_equal(res.levels[:n].T, expected)

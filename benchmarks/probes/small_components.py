@@ -68,8 +68,8 @@ def main(argv=None):
               f"{row['device']['median_ms']:.4f} | {row['host']['median_ms']:.4f} | {row['scipy']['median_ms']:.4f} | "
               f"{row['policy']['scipy_over_ours']:.2f}x |")
     if args.json:
-        record = {"benchmark": "small-components", "ways": dict(WAYS), "host_search_edges": ld.settings.host_search_edges,
-                  "repeats": args.repeats, "warmups": args.warmups, "graphs": rows,
+        record = {"benchmark": "small-components", "ways": dict(WAYS),
+                  "host_search_edges": ld.settings.host_search_edges, "repeats": args.repeats, "warmups": args.warmups, "graphs": rows,
                   "environment": environment(matrix(parse_spec(args.graphs[0]), args.backend))}
         write_json(record, args.json)
 

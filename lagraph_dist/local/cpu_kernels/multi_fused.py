@@ -1459,9 +1459,10 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     road's levels are all narrow: 64 searches of a 1000 x 1000 mesh took 1.65 s one after
     another, the second core idle, against 1.33 s for 64 ``ld.bfs`` calls); else one search
     after another, each using the cores as ``ld.bfs`` does. Each is the queue search
-    (:func:`_queue_searches`) where ``ld.bfs``'s would be (``engine.queue_search_allowed``:
-    a small graph, a rule that may push), on as many threads as have enough to read
-    (``engine.queue_batch_shares``), else the single search's fused run (:func:`_separate_searches`). Returns the depths' records and seconds, each depth's summed
+    (:func:`_queue_searches`) where ``ld.bfs``'s would be (``engine.queue_search_allowed``: a
+    small graph, a rule that may push), on as many threads as have enough to read
+    (``engine.queue_batch_shares``), else the single search's fused run
+    (:func:`_separate_searches`). Returns the depths' records and seconds, each depth's summed
     over the threads (its seconds: core seconds, more than the wall's), and whether the queue
     searches ran."""
     n, k = out_csr.nmajor, sources.shape[0]

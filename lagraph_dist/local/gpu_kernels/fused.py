@@ -28,7 +28,7 @@ FUSED_MAX_PUSH_EDGES = 1 << 20
 
 #: fused.cu's ld_fused_args, the kernel's one argument, field by field in its order, each 8
 #: bytes (a pointer "Q", an integer "q", a double "d"): a launch hands the driver one packed
-#: buffer instead of 36 arguments, each a Python object CuPy converts. The graph's and the
+#: buffer instead of 41 arguments, each a Python object CuPy converts. The graph's and the
 #: workspace's fields come first, packed once a matrix; then the call's, packed in place.
 FUSED_FIXED_ARGUMENTS = (
     ("out_indptr", "Q"), ("out_indices", "Q"), ("in_indptr", "Q"), ("in_indices", "Q"), ("empty_rows", "Q"),
@@ -38,7 +38,8 @@ FUSED_CALL_ARGUMENTS = (
     ("words", "Q"), ("parents", "Q"), ("depths", "Q"), ("depth_words", "Q"), ("first_depth", "q"), ("first", "Q"),
     ("nfirst", "q"), ("source", "q"), ("pushed", "Q"), ("rule_mode", "q"),
     ("alpha", "d"), ("beta", "d"), ("rule_push", "q"), ("rule_previous", "q"), ("rule_unexplored", "q"),
-    ("max_frontier", "q"), ("max_edges", "q"), ("handover_edges", "q"), ("max_levels", "q"), ("block_edges", "q"), ("target", "q"),
+    ("max_frontier", "q"), ("max_edges", "q"), ("handover_edges", "q"), ("max_levels", "q"), ("block_edges", "q"),
+    ("target", "q"),
     ("records", "Q"), ("status", "Q"), ("mirror", "Q"), ("mirror_levels", "q"), ("cache_visited", "q"),
     ("depth_bits_follow", "q"))
 _FIXED_PACKING, _CALL_PACKING = (struct.Struct("<" + "".join(kind for _, kind in fields))
