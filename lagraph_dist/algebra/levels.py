@@ -94,7 +94,6 @@ class LevelRecord:
                             edges_examined=self.examined, fused=self.fused, timed_levels=self.timed_levels)
 
 
-
 #: a fused run returns after this many levels to report them (its report buffer's size), and
 #: the next run goes on from there
 FUSED_MAX_LEVELS = 4096

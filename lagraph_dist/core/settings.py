@@ -63,18 +63,18 @@ class Settings:
     #: stored edges, with direction "auto" or "push", runs the host's one-pass queue search
     #: (``cpu_kernels/queue.py``: push only, one compiled loop and a few Python steps) instead
     #: of the fused search, whose call costs more than such a graph's levels; 0 never. On the
-    #: GPU backend it applies on the host twin (``host_search_edges``). ``res.stats`` records
-    #: say ``engine: "queue"`` where it ran.
+    #: GPU backend it applies on the host twin (``host_search_edges``), and to a CPU batch's
+    #: searches run one at a time. ``res.stats`` records say ``engine: "queue"`` where it ran.
     queue_search_edges: int = 1 << 16
     #: the GPU backend on one process: a batch of searches (``bfs_multi``, and the BFS family
     #: built on it: betweenness, closeness, eccentricity) on a matrix of at most
     #: ``host_search_edges`` stored edges runs on its host twin when this says so: "auto" where
     #: the graph is thin and the host's batch costs less than the device's by the models of
     #: ``algorithms/small_graphs.py`` (the device pays a grid barrier and a level's fixed cost at
-    #: each level, the host a search's fixed cost at each search: a long path's batch goes to the
-    #: host, a mesh's 64 searches stay on the device), "always" for every such graph, "never"
-    #: for none. ``res.stats`` records say which ``engine`` ran; the results are the GPU
-    #: backend's, held in host memory.
+    #: each level, the host a batch's fixed cost and each thread's queue searches: a long path's
+    #: batch goes to the host, a 30 x 30 mesh's 64 searches stay on the device), "always" for
+    #: every such graph, "never" for none. ``res.stats`` records say which ``engine`` ran; the
+    #: results are the GPU backend's, held in host memory.
     host_batches: str = "auto"
 
     @contextlib.contextmanager

@@ -1467,8 +1467,10 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     searches ran."""
     n, k = out_csr.nmajor, sources.shape[0]
     queued = queue_search_allowed(out_csr.nnz, rule.mode)
-    one_core_each = n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n)
-    shares = queue_batch_shares(k, n, out_csr.nnz, threads) if queued else min(threads, k) if one_core_each else 1
+    if queued:
+        shares = queue_batch_shares(k, n, out_csr.nnz, threads)
+    else:
+        shares = min(threads, k) if n < SINGLE_PARALLEL_ROWS or thin_graph(out_csr.nnz, n) else 1
     bounds = np.linspace(0, k, shares + 1).astype(np.int64)
 
     def side_by_side(run, spaces):
