@@ -81,15 +81,43 @@ def test_a_small_matrix_of_the_gpu_backend_is_searched_on_its_host_twin():
 
 
 def test_the_threshold_and_the_setting_decide_where_a_call_runs():
+    """At most ``host_search_edges`` edges: the host; past it, a graph that is not thin: the
+    device (a thin one's costs are weighed: the tests below); 0: the device whatever the graph."""
     C, _ = _digraph()
-    A = _stand_in(C)
-    for threshold, queue, engine in ((C.nvals, C.nvals, "queue"), (C.nvals, 0, "cpu"), (C.nvals - 1, C.nvals, "gpu"),
-                                     (0, C.nvals, "gpu")):
+    D = _dense_digraph()
+    for M, threshold, queue, engine in ((C, C.nvals, C.nvals, "queue"), (C, C.nvals, 0, "cpu"),
+                                        (D, D.nvals - 1, D.nvals, "gpu"), (C, 0, C.nvals, "gpu")):
         with ld.settings.changed(host_search_edges=threshold, queue_search_edges=queue):
-            res = ld.bfs(A, 0)
+            res = ld.bfs(_stand_in(M), 0)
         assert {r["engine"] for r in res.stats} == {engine}, (threshold, queue)
         assert isinstance(res.levels, HostHeldVector) == (engine != "gpu")
     assert host_twin(C) is None          # a CPU matrix runs where it is
+
+
+def test_a_thin_graph_past_the_threshold_runs_where_the_models_put_its_search():
+    """A long path past ``host_search_edges`` (a level a vertex: the device's levels cost more
+    than the host's whole search) on the host, equal to the CPU matrix's search; a shallow thin
+    graph (20,000 vertices of mean degree 6: the host reads 140,000 vertices and edges, the device
+    runs a dozen levels) on the device; past ``DEEP_GRAPH_EDGES``, or with the setting at 0, on
+    the device."""
+    from lagraph_dist.algorithms import small_graphs
+    rng = np.random.default_rng(7)
+    P, M = _path(3000), ld.Matrix.from_edges(rng.integers(0, 20_000, 60_000), rng.integers(0, 20_000, 60_000),
+                                             20_000, symmetrize=True)
+    path = _stand_in(P)
+    with ld.settings.changed(host_search_edges=16):
+        res = ld.bfs(path, 1234)
+        assert _engines_of(ld.bfs(_stand_in(M), 0)) == {"gpu"}
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(small_graphs, "DEEP_GRAPH_EDGES", P.nvals - 1)
+            assert _engines_of(ld.bfs(_stand_in(P), 0)) == {"gpu"}
+    with ld.settings.changed(host_search_edges=0):
+        assert _engines_of(ld.bfs(path, 0)) == {"gpu"}
+    assert _engines_of(res) == {"queue"} and isinstance(res.levels, HostHeldVector)
+    want = ld.bfs(P, 1234)
+    np.testing.assert_array_equal(res.levels.to_numpy(), want.levels.to_numpy())
+    np.testing.assert_array_equal(res.levels.to_numpy(), np.abs(np.arange(3000) - 1234))
+    ld.validate(P, 1234, res.levels.to_numpy(), res.parents.to_numpy())
 
 
 def test_a_held_vector_moves_to_the_device_once_an_operation_reads_it():
@@ -188,6 +216,21 @@ def test_the_batch_policy_weighs_the_searches_against_the_levels():
             assert _on_host(ld.bfs_multi(D, [0, 1]))
     with ld.settings.changed(host_search_edges=D.nvals - 1, host_batches="always"):
         assert _engines_of(ld.bfs_multi(D, [0, 1])) == {"gpu"}
+
+
+def test_a_deep_graphs_batch_past_the_threshold_runs_where_the_models_put_it():
+    """A path past ``host_search_edges``: a batch of its searches on the host twin ("auto", by
+    the models), on the device with "never"; "always" takes only graphs within the threshold."""
+    C = _path(3000)
+    A = _stand_in(C)
+    sources = [0, 1500, 2999]
+    with ld.settings.changed(host_search_edges=16):
+        res = ld.bfs_multi(A, sources)
+        for mode in ("never", "always"):
+            with ld.settings.changed(host_batches=mode):
+                assert _engines_of(ld.bfs_multi(A, sources)) == {"gpu"}, mode
+    assert _on_host(res)
+    np.testing.assert_array_equal(res.levels.to_numpy(), ld.bfs_multi(C, sources).levels.to_numpy())
 
 
 def test_the_family_on_a_small_graph_runs_on_the_host_twin():
@@ -301,3 +344,22 @@ def test_on_the_gpu_a_small_graphs_batch_runs_on_the_host_and_agrees_with_the_de
         if mine is not None:
             assert mine.backend is A.backend
             np.testing.assert_allclose(mine.to_numpy(), theirs.to_numpy(), rtol=1e-9)
+
+
+@pytest.mark.parametrize("backend", [GPU])
+def test_on_the_gpu_a_long_paths_search_past_the_threshold_runs_on_the_host_and_agrees_with_the_device(backend):
+    """A 3,000-vertex path past ``host_search_edges``: its search and its batch weighed onto the
+    host twin (the device's 3,000 levels cost more than the host's whole search), with the
+    device's levels; 0 keeps both on the device."""
+    A = _path(3000, backend)
+    sources = [0, 1234, 2999]
+    runs = {}
+    for where, threshold in (("host", 16), ("device", 0)):
+        with ld.settings.changed(host_search_edges=threshold):
+            runs[where] = ld.bfs(A, 1234), ld.bfs_multi(A, sources)
+    (res, batch), (dev, dev_batch) = runs["host"], runs["device"]
+    assert _engines_of(res) == {"queue"} and _on_host(batch)
+    assert _engines_of(dev) == _engines_of(dev_batch) == {"gpu"}
+    np.testing.assert_array_equal(res.levels.to_numpy(), dev.levels.to_numpy())
+    np.testing.assert_array_equal(batch.levels.to_numpy(), dev_batch.levels.to_numpy())
+    ld.validate(A, 1234, res.levels.to_numpy(), res.parents.to_numpy())

@@ -25,11 +25,13 @@ __all__ = ["host_twin", "held_on_host", "HostHeldVector"]
 _TWIN = "host twin"          # the key of a matrix's twin in its cache, and of its block's in the block's derived
 
 
-def host_twin(A: Matrix) -> Matrix | None:
-    """The CPU backend's Matrix of ``A``'s block (made once, kept) when a call on ``A`` is to run
-    on the host: ``A`` is the GPU backend's, on one process, with at most
-    ``settings.host_search_edges`` stored edges; else None (the call runs where A lives)."""
-    if A.backend.name != "gpu" or A.grid.size != 1 or not 0 < settings.host_search_edges >= A.nvals:
+def host_twin(A: Matrix, most_edges: int | None = None) -> Matrix | None:
+    """The CPU backend's Matrix of ``A``'s block (made once, kept) when a call on ``A`` may run
+    on the host: ``A`` is the GPU backend's, on one process, with at most ``most_edges`` (default
+    ``settings.host_search_edges``) stored edges, and ``settings.host_search_edges`` is not 0
+    (0: every call where A lives); else None (the call runs where A lives)."""
+    most_edges = settings.host_search_edges if most_edges is None else most_edges
+    if A.backend.name != "gpu" or A.grid.size != 1 or settings.host_search_edges <= 0 or A.nvals > most_edges:
         return None
     twin = A._cache.get(_TWIN)
     if twin is None:

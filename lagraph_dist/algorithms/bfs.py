@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lagraph_dist.comm.collective import collective
-from lagraph_dist.algorithms.small_graphs import on_host_when_small
+from lagraph_dist.algorithms.small_graphs import search_on_host_when_cheaper
 from lagraph_dist.core.checks import check_search_options, check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
 from lagraph_dist.io.interop import as_matrix
@@ -87,7 +87,7 @@ def _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_l
 
 
 @collective("source", "levels", "parents", "direction", "alpha", "beta", "depth_limit", "target")
-@on_host_when_small
+@search_on_host_when_cheaper
 def bfs(A, source, *, levels=True, parents=True, direction="auto",
         alpha=DEFAULT_ALPHA, beta=DEFAULT_BETA, depth_limit=None, target=None) -> BFSResult:
     """Collective. Breadth-first search from ``source`` along out-edges of ``A``.

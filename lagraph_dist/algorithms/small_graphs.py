@@ -1,12 +1,18 @@
 """Where a search runs: a small graph of the GPU backend on the host.
 
-One policy, one place. :func:`on_host_when_small` decorates ``ld.bfs`` and the connected
-components (``connected_components``, ``number_connected_components``: the CPU set's union-find
-in one compiled call): given a graph (converted once, as the call itself would) whose Matrix has
-a host twin (:func:`lagraph_dist.algebra.host_engine.host_twin`: the GPU backend on one process, at most
+One policy, one place. :func:`on_host_when_small` decorates the connected components
+(``connected_components``, ``number_connected_components``: the CPU set's union-find in one
+compiled call): given a graph (converted once, as the call itself would) whose Matrix has a host
+twin (:func:`lagraph_dist.algebra.host_engine.host_twin`: the GPU backend on one process, at most
 ``ld.settings.host_search_edges`` stored edges), the call runs on the twin and its result comes
 back as the GPU backend's (:func:`~lagraph_dist.algebra.host_engine.held_on_host`); else it runs
 where the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
+
+:func:`search_on_host_when_cheaper` decorates ``ld.bfs``: on the twin of a small graph, as above,
+and also of a thin one of up to :data:`DEEP_GRAPH_EDGES` where the host's search costs less than
+the device's by the models below. The device pays its call's fixed price and each level's grid
+barrier, the host each vertex and edge: a path of 50,000 vertices is a few hundred microseconds
+on the host and tens of milliseconds on the device, a mesh of a million edges is the device's.
 
 :func:`batch_on_host_when_deep` decorates the batches (``bfs_multi``, and betweenness, whose
 sweeps read the batch's levels where they lie; closeness and eccentricity run on ``bfs_multi``):
@@ -34,7 +40,7 @@ from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, queue_batch_shares, thin_graph
 from lagraph_dist.semirings import any_pair
 
-__all__ = ["on_host_when_small", "batch_on_host_when_deep", "count_of", "HOST_BATCHES"]
+__all__ = ["on_host_when_small", "search_on_host_when_cheaper", "batch_on_host_when_deep", "count_of", "HOST_BATCHES"]
 
 #: ``settings.host_batches``'s values: by the models below, every small graph, none
 HOST_BATCHES = ("auto", "always", "never")
@@ -50,19 +56,70 @@ DEVICE_BATCH_SECONDS, DEVICE_BATCH_LEVEL_SECONDS = 0.3e-3, 10.8e-6
 #: 1.20 and the 2,000 path 1.30 within 4%; the 100 x 100 mesh and the 10,000 path, on 13 and 8
 #: threads, 1.3x and 1.9x the model's, which keeps their choice)
 HOST_BATCH_SECONDS, HOST_ELEMENT_SECONDS = 0.14e-3, 5.8e-9
+#: the device's search from a source: its call's fixed cost (the smallest graph's) and a thin
+#: graph's level. One H100 at 94dea2e (``h100-small-graphs-94dea2e.json``): Kronecker 10 0.19 ms;
+#: a 100 x 100 mesh 0.52 ms (199 levels of about 200 edges: 1.6 us a level beyond the fixed
+#: cost; a path's levels of one vertex cost 0.65 us, 4elt's of a thousand edges 2.6)
+DEVICE_SEARCH_SECONDS, DEVICE_SEARCH_LEVEL_SECONDS = 0.19e-3, 1.6e-6
+#: the host's search from a source on a thin graph (the queue search, or the fused search past
+#: ``queue_search_edges``): a fixed cost, then each vertex and edge. Same record: the 2,000 and
+#: 10,000 paths 0.065 and 0.141 ms, 4elt (15,606 vertices, 91,756 edges) 0.46 ms; the slope
+#: rounded up, so that a graph the two models put level stays on the device
+HOST_SEARCH_SECONDS, HOST_SEARCH_ELEMENT_SECONDS = 0.046e-3, 4e-9
+#: a thin graph of more edges than ``host_search_edges`` and at most this many has its search's
+#: cost weighed (:func:`_search_twin`): weighing makes its twin (a host copy, 12 bytes an edge)
+#: and a host search for its depth, once a matrix, a few milliseconds at this size
+DEEP_GRAPH_EDGES = 1 << 22
 _DEPTH = "levels from vertex 0"      # the twin's cache key of :func:`_levels_from_a_vertex`
 
 
-def on_host_when_small(func):
-    """``func(A, ...)`` run on ``A``'s host twin when it has one (see the module docstring)."""
+def _on_twin(func, twin_of):
+    """``func(A, ...)`` run on ``twin_of(A)`` where that is a host twin, else where ``A`` lives."""
     @functools.wraps(func)
     def call(A, *args, **kwargs):
         A = as_matrix(A, what=func.__name__)
-        twin = host_twin(A)
+        twin = twin_of(A)
         if twin is None:
             return func(A, *args, **kwargs)
         return held_on_host(func(twin, *args, **kwargs), A)
     return call
+
+
+def on_host_when_small(func):
+    """``func(A, ...)`` run on ``A``'s host twin when it has one (see the module docstring)."""
+    return _on_twin(func, host_twin)
+
+
+def search_on_host_when_cheaper(func):
+    """``func(A, source, ...)``, a search from a source, run on ``A``'s host twin where
+    :func:`_search_twin` gives one (see the module docstring)."""
+    return _on_twin(func, _search_twin)
+
+
+def _search_twin(A):
+    """``A``'s host twin where a search from a source on ``A`` runs on the host: a small graph
+    (:func:`host_twin`), or a thin one of up to :data:`DEEP_GRAPH_EDGES` edges whose search costs
+    the host less than the device (:func:`_host_search_wins`); else None."""
+    twin = host_twin(A)
+    if twin is not None:
+        return twin
+    twin = _deep_twin(A)
+    return twin if twin is not None and _host_search_wins(twin) else None
+
+
+def _deep_twin(A):
+    """``A``'s host twin where ``A`` is a thin graph past ``settings.host_search_edges`` of at most
+    :data:`DEEP_GRAPH_EDGES` edges, whose calls' costs are weighed; else None."""
+    if A.nvals <= settings.host_search_edges or not thin_graph(A.nvals, A.n):
+        return None
+    return host_twin(A, DEEP_GRAPH_EDGES)
+
+
+def _host_search_wins(twin) -> bool:
+    """Whether a search from a source on the thin graph of ``twin`` costs the host less than the
+    device, by the models above and the graph's depth (:func:`_levels_from_a_vertex`)."""
+    host = HOST_SEARCH_SECONDS + (twin.n + twin.nvals) * HOST_SEARCH_ELEMENT_SECONDS
+    return host < DEVICE_SEARCH_SECONDS + _levels_from_a_vertex(twin) * DEVICE_SEARCH_LEVEL_SECONDS
 
 
 def _batch_twin(A, searches):
@@ -72,8 +129,11 @@ def _batch_twin(A, searches):
     if mode not in HOST_BATCHES:
         raise ValueError(f"settings.host_batches must be one of {', '.join(map(repr, HOST_BATCHES))}, got {mode!r}")
     twin = None if mode == "never" else host_twin(A)
-    if twin is None or mode == "always" or _host_batch_wins(twin, searches):
+    if twin is not None and (mode == "always" or _host_batch_wins(twin, searches)):
         return twin
+    if mode == "auto" and twin is None:
+        twin = _deep_twin(A)
+        return twin if twin is not None and _host_batch_wins(twin, searches) else None
     return None
 
 

@@ -55,9 +55,11 @@ class Settings:
     #: the GPU backend on one process: ``ld.bfs`` on a matrix of at most this many stored edges
     #: runs on the host's compiled kernels, on the matrix's host twin
     #: (``algebra/host_engine.py``), its result vectors held in host memory until a device
-    #: operation reads them; 0 runs every search on the device. Such a graph's search costs the
-    #: host less than the device call's fixed price (one H200's host: docs/notes/host-overhead.md).
-    #: ``res.stats`` records name the ``engine`` that ran.
+    #: operation reads them; so does a search on a thin graph of up to
+    #: ``small_graphs.DEEP_GRAPH_EDGES`` edges where the host's costs less by the models of
+    #: ``algorithms/small_graphs.py`` (a long path's); 0 runs every search on the device. Such a
+    #: graph's search costs the host less than the device call's fixed price (one H200's host:
+    #: docs/notes/host-overhead.md). ``res.stats`` records name the ``engine`` that ran.
     host_search_edges: int = 1 << 16
     #: one process: ``ld.bfs`` (and a component's search) on a matrix of at most this many
     #: stored edges, with direction "auto" or "push", runs the host's one-pass queue search
@@ -66,15 +68,15 @@ class Settings:
     #: GPU backend it applies on the host twin (``host_search_edges``), and to a CPU batch's
     #: searches run one at a time. ``res.stats`` records say ``engine: "queue"`` where it ran.
     queue_search_edges: int = 1 << 16
-    #: the GPU backend on one process: a batch of searches (``bfs_multi``, and the BFS family
-    #: built on it: betweenness, closeness, eccentricity) on a matrix of at most
-    #: ``host_search_edges`` stored edges runs on its host twin when this says so: "auto" where
-    #: the graph is thin and the host's batch costs less than the device's by the models of
-    #: ``algorithms/small_graphs.py`` (the device pays a grid barrier and a level's fixed cost at
-    #: each level, the host a batch's fixed cost and each thread's queue searches: a long path's
-    #: batch goes to the host, a 30 x 30 mesh's 64 searches stay on the device), "always" for
-    #: every such graph, "never" for none. ``res.stats`` records say which ``engine`` ran; the
-    #: results are the GPU backend's, held in host memory.
+    #: the GPU backend on one process: where a batch of searches (``bfs_multi``, and the BFS
+    #: family built on it: betweenness, closeness, eccentricity) runs on the matrix's host twin.
+    #: "auto" on a thin graph of at most ``host_search_edges`` stored edges, or of at most
+    #: ``small_graphs.DEEP_GRAPH_EDGES``, whose batch costs the host less than the device by the
+    #: models of ``algorithms/small_graphs.py`` (the device pays a grid barrier and a level's
+    #: fixed cost at each level, the host a batch's fixed cost and each thread's queue searches:
+    #: a long path's batch goes to the host, a 30 x 30 mesh's 64 searches stay on the device);
+    #: "always" on every graph of at most ``host_search_edges``; "never" on none. ``res.stats``
+    #: records say which ``engine`` ran; the results are the GPU backend's, held in host memory.
     host_batches: str = "auto"
 
     @contextlib.contextmanager
