@@ -81,17 +81,27 @@ def test_a_small_matrix_of_the_gpu_backend_is_searched_on_its_host_twin():
 
 
 def test_the_threshold_and_the_setting_decide_where_a_call_runs():
-    """At most ``host_search_edges`` edges: the host; past it, a graph that is not thin: the
-    device (a thin one's costs are weighed: the tests below); 0: the device whatever the graph."""
+    """At most ``host_search_edges`` edges: the host; 0: the device whatever the graph (past the
+    threshold the costs are weighed: the tests below)."""
     C, _ = _digraph()
-    D = _dense_digraph()
-    for M, threshold, queue, engine in ((C, C.nvals, C.nvals, "queue"), (C, C.nvals, 0, "cpu"),
-                                        (D, D.nvals - 1, D.nvals, "gpu"), (C, 0, C.nvals, "gpu")):
+    A = _stand_in(C)
+    for threshold, queue, engine in ((C.nvals, C.nvals, "queue"), (C.nvals, 0, "cpu"), (0, C.nvals, "gpu")):
         with ld.settings.changed(host_search_edges=threshold, queue_search_edges=queue):
-            res = ld.bfs(_stand_in(M), 0)
+            res = ld.bfs(A, 0)
         assert {r["engine"] for r in res.stats} == {engine}, (threshold, queue)
         assert isinstance(res.levels, HostHeldVector) == (engine != "gpu")
     assert host_twin(C) is None          # a CPU matrix runs where it is
+
+
+def test_a_graph_past_the_threshold_that_is_not_thin_runs_on_the_host_only_while_its_edges_cost_less():
+    """Shallow (not thin) graphs past ``host_search_edges``: 600 edges on the host (its edges
+    cost the host less than the device's call), 200,000 on the device, by the models."""
+    rng = np.random.default_rng(3)
+    big = ld.Matrix.from_edges(np.repeat(np.arange(20_000), 10), rng.integers(0, 20_000, 200_000), 20_000)
+    for M, engines in ((_dense_digraph(), HOST_ENGINES), (big, {"gpu"})):
+        with ld.settings.changed(host_search_edges=16):
+            got = _engines_of(ld.bfs(_stand_in(M), 0))
+        assert got and got <= engines, M.nvals
 
 
 def test_a_thin_graph_past_the_threshold_runs_where_the_models_put_its_search():

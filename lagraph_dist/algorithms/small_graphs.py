@@ -9,8 +9,9 @@ back as the GPU backend's (:func:`~lagraph_dist.algebra.host_engine.held_on_host
 where the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
 
 :func:`search_on_host_when_cheaper` decorates ``ld.bfs``: on the twin of a small graph, as above,
-and also of a thin one of up to :data:`DEEP_GRAPH_EDGES` where the host's search costs less than
-the device's by the models below. The device pays its call's fixed price and each level's grid
+and past ``host_search_edges`` where the host's search costs less than the device's by the
+models below: a graph that is not thin (shallow) up to about 131,000 edges, a thin one of up to
+:data:`DEEP_GRAPH_EDGES` by its depth. The device pays its call's fixed price and each level's grid
 barrier, the host each vertex and edge: a path of 50,000 vertices is a few hundred microseconds
 on the host and tens of milliseconds on the device, a mesh of a million edges is the device's.
 
@@ -66,6 +67,12 @@ DEVICE_SEARCH_SECONDS, DEVICE_SEARCH_LEVEL_SECONDS = 0.19e-3, 1.6e-6
 #: 10,000 paths 0.065 and 0.141 ms, 4elt (15,606 vertices, 91,756 edges) 0.46 ms; the slope
 #: rounded up, so that a graph the two models put level stays on the device
 HOST_SEARCH_SECONDS, HOST_SEARCH_ELEMENT_SECONDS = 0.046e-3, 4e-9
+#: the host's search on a graph that is not thin (the fused search, whose pull levels read a
+#: fraction of a dense graph's edges), each stored edge. Same record: Kronecker 12 (96,620 edges,
+#: 5 levels) 0.149 ms on the host against 0.227 on the device; Kronecker 10 0.091 against 0.191.
+#: Such a graph is shallow, so the device's levels add little to its call: past about 131,000
+#: edges the device's search is the cheaper
+HOST_SEARCH_EDGE_SECONDS = 1.1e-9
 #: a thin graph of more edges than ``host_search_edges`` and at most this many has its search's
 #: cost weighed (:func:`_search_twin`): weighing makes its twin (a host copy, 12 bytes an edge)
 #: and a host search for its depth, once a matrix, a few milliseconds at this size
@@ -98,11 +105,15 @@ def search_on_host_when_cheaper(func):
 
 def _search_twin(A):
     """``A``'s host twin where a search from a source on ``A`` runs on the host: a small graph
-    (:func:`host_twin`), or a thin one of up to :data:`DEEP_GRAPH_EDGES` edges whose search costs
+    (:func:`host_twin`); past that, a graph that is not thin whose edges cost the host less than
+    the device's call, or a thin one of up to :data:`DEEP_GRAPH_EDGES` edges whose search costs
     the host less than the device (:func:`_host_search_wins`); else None."""
     twin = host_twin(A)
     if twin is not None:
         return twin
+    if not thin_graph(A.nvals, A.n):
+        shallow_on_host = HOST_SEARCH_SECONDS + A.nvals * HOST_SEARCH_EDGE_SECONDS < DEVICE_SEARCH_SECONDS
+        return host_twin(A, DEEP_GRAPH_EDGES) if shallow_on_host else None
     twin = _deep_twin(A)
     return twin if twin is not None and _host_search_wins(twin) else None
 

@@ -55,9 +55,9 @@ class Settings:
     #: the GPU backend on one process: ``ld.bfs`` on a matrix of at most this many stored edges
     #: runs on the host's compiled kernels, on the matrix's host twin
     #: (``algebra/host_engine.py``), its result vectors held in host memory until a device
-    #: operation reads them; so does a search on a thin graph of up to
-    #: ``small_graphs.DEEP_GRAPH_EDGES`` edges where the host's costs less by the models of
-    #: ``algorithms/small_graphs.py`` (a long path's); 0 runs every search on the device. Such a
+    #: operation reads them; so does a search on a larger graph where the host's costs less by
+    #: the models of ``algorithms/small_graphs.py`` (a long path's, Kronecker 12's); 0 runs every
+    #: search on the device. Such a
     #: graph's search costs the host less than the device call's fixed price (one H200's host:
     #: docs/notes/host-overhead.md). ``res.stats`` records name the ``engine`` that ran.
     host_search_edges: int = 1 << 16
