@@ -262,7 +262,8 @@ def test_the_family_on_a_small_graph_runs_on_the_host_twin():
 def test_a_small_graphs_components_are_labelled_on_the_host_twin():
     """``connected_components`` and ``number_connected_components`` of a small GPU-backend graph
     run on the twin: the CPU matrix's labels, as a GPU-backend Vector held on the host; past
-    ``host_search_edges``, where the matrix lives."""
+    ``host_search_edges`` too while the host's union-find costs less than the device's call (the
+    models); with the setting at 0, where the matrix lives."""
     src, dst = np.array([0, 1, 3, 5, 6]), np.array([1, 2, 4, 6, 7])
     C = ld.Matrix.from_edges(src, dst, 9, symmetrize=True)           # {0,1,2} {3,4} {5,6,7} {8}
     A = _stand_in(C)
@@ -274,10 +275,22 @@ def test_a_small_graphs_components_are_labelled_on_the_host_twin():
     assert isinstance(labels, HostHeldVector) and labels.backend is A.backend and labels.held_on_host
     np.testing.assert_array_equal(labels.to_numpy(), want)
     with ld.settings.changed(host_search_edges=C.nvals - 1):
+        assert isinstance(ld.connected_components(A), HostHeldVector)
+    with ld.settings.changed(host_search_edges=0):
         there = ld.connected_components(A)
         assert ld.number_connected_components(A) == 4
     assert not isinstance(there, HostHeldVector) and there.backend is A.backend
     np.testing.assert_array_equal(there.to_numpy(), want)
+
+
+def test_a_graphs_components_past_the_threshold_run_on_the_device_once_they_cost_the_host_more():
+    """250,000 vertices and edges cost the host's union-find more than the device's call (the
+    models of ``algorithms/small_graphs.py``): labelled where the matrix lives."""
+    P = _path(90_000)
+    with ld.settings.changed(host_search_edges=16):
+        labels = ld.connected_components(_stand_in(P))
+    assert not isinstance(labels, HostHeldVector)
+    assert np.all(labels.to_numpy() == 0)
 
 
 # -- on the device ------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ from lagraph_dist.algebra.elementwise import apply, assign, ewise_add, ewise_mul
 from lagraph_dist.algebra.levels import RepeatLimits, search_from
 from lagraph_dist.algebra.products import mxv, vxm
 from lagraph_dist.algebra.vector import Vector
-from lagraph_dist.algorithms.small_graphs import on_host_when_small
+from lagraph_dist.algorithms.small_graphs import components_on_host_when_cheaper
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DirectionRule
 from lagraph_dist.io.interop import as_matrix
@@ -71,19 +71,20 @@ SEARCH_AT_LEAST_VERTICES = 4096
 
 
 @collective("A", what="connected_components")
-@on_host_when_small
+@components_on_host_when_cheaper
 def connected_components(A) -> Vector:
     """Collective. An int64 Vector on A's grid and backend with an entry for every vertex: the
     smallest vertex id of its component (weakly connected for a directed ``A``: a vertex's
     neighbours are its in- and out-neighbours). ``A``: an ``ld.Matrix`` or what ``ld.bfs``
-    converts (scipy, cupyx, graphblas, networkx on rank 0). A small graph of the GPU backend
-    is labelled on its host twin, as ``ld.bfs`` searches it (``settings.host_search_edges``;
-    the Vector is then held in host memory until a device operation reads it)."""
+    converts (scipy, cupyx, graphblas, networkx on rank 0). A graph of the GPU backend is
+    labelled on its host twin where it is small (``settings.host_search_edges``) or the host's
+    union-find costs less than the device's call (``algorithms/small_graphs.py``); the Vector is
+    then held in host memory until a device operation reads it."""
     return _components(as_matrix(A, what="connected_components"))[0]
 
 
 @collective("A", what="number_connected_components")
-@on_host_when_small
+@components_on_host_when_cheaper
 def number_connected_components(A) -> int:
     """Collective. The number of (weakly, for a directed ``A``) connected components of ``A``,
     the same int on every rank."""

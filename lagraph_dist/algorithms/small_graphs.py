@@ -1,12 +1,13 @@
 """Where a search runs: a small graph of the GPU backend on the host.
 
-One policy, one place. :func:`on_host_when_small` decorates the connected components
-(``connected_components``, ``number_connected_components``: the CPU set's union-find in one
-compiled call): given a graph (converted once, as the call itself would) whose Matrix has a host
-twin (:func:`lagraph_dist.algebra.host_engine.host_twin`: the GPU backend on one process, at most
-``ld.settings.host_search_edges`` stored edges), the call runs on the twin and its result comes
-back as the GPU backend's (:func:`~lagraph_dist.algebra.host_engine.held_on_host`); else it runs
-where the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
+One policy, one place. :func:`components_on_host_when_cheaper` decorates the connected
+components (``connected_components``, ``number_connected_components``: the CPU set's union-find in
+one compiled call): given a graph (converted once, as the call itself would) whose Matrix has a
+host twin (:func:`lagraph_dist.algebra.host_engine.host_twin`: the GPU backend on one process, at
+most ``ld.settings.host_search_edges`` stored edges, or more where the host's union-find costs
+less than the device's by the models below), the call runs on the twin and its result comes back
+as the GPU backend's (:func:`~lagraph_dist.algebra.host_engine.held_on_host`); else it runs where
+the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
 
 :func:`search_on_host_when_cheaper` decorates ``ld.bfs``: on the twin of a small graph, as above,
 and past ``host_search_edges`` where the host's search costs less than the device's by the
@@ -41,7 +42,7 @@ from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, queue_batch_shares, thin_graph
 from lagraph_dist.semirings import any_pair
 
-__all__ = ["on_host_when_small", "search_on_host_when_cheaper", "batch_on_host_when_deep", "count_of", "HOST_BATCHES"]
+__all__ = ["components_on_host_when_cheaper", "search_on_host_when_cheaper", "batch_on_host_when_deep", "count_of", "HOST_BATCHES"]
 
 #: ``settings.host_batches``'s values: by the models below, every small graph, none
 HOST_BATCHES = ("auto", "always", "never")
@@ -77,6 +78,12 @@ HOST_SEARCH_EDGE_SECONDS = 1.1e-9
 #: cost weighed (:func:`_search_twin`): weighing makes its twin (a host copy, 12 bytes an edge)
 #: and a host search for its depth, once a matrix, a few milliseconds at this size
 DEEP_GRAPH_EDGES = 1 << 22
+#: the connected components: the device's call (its floor: one H100 at 3d57d70,
+#: ``probes/results/h100-small-components-3d57d70.json``, 0.95-1.13 ms on eight graphs of 4,000
+#: to 107,000 vertices and edges) and the host's union-find, a fixed cost and each vertex and edge
+#: (the same record: 0.05 ms on a 30 x 30 mesh, 0.18 on the 10,000 path, the most a vertex or
+#: edge costs there, 0.26 on 4elt, 0.14 on Kronecker 12): the host's up to about 200,000
+DEVICE_COMPONENTS_SECONDS, HOST_COMPONENTS_SECONDS, HOST_COMPONENTS_ELEMENT_SECONDS = 0.95e-3, 0.045e-3, 4.4e-9
 _DEPTH = "levels from vertex 0"      # the twin's cache key of :func:`_levels_from_a_vertex`
 
 
@@ -92,9 +99,21 @@ def _on_twin(func, twin_of):
     return call
 
 
-def on_host_when_small(func):
-    """``func(A, ...)`` run on ``A``'s host twin when it has one (see the module docstring)."""
-    return _on_twin(func, host_twin)
+def components_on_host_when_cheaper(func):
+    """``func(A)``, a labelling of ``A``'s components, run on ``A``'s host twin where
+    :func:`_components_twin` gives one (see the module docstring)."""
+    return _on_twin(func, _components_twin)
+
+
+def _components_twin(A):
+    """``A``'s host twin where its components are labelled on the host: a small graph
+    (:func:`host_twin`), or one whose vertices and edges cost the host's union-find less than the
+    device's call; else None."""
+    twin = host_twin(A)
+    if twin is not None or A.nvals <= settings.host_search_edges:
+        return twin
+    host = HOST_COMPONENTS_SECONDS + (A.n + A.nvals) * HOST_COMPONENTS_ELEMENT_SECONDS
+    return host_twin(A, DEEP_GRAPH_EDGES) if host < DEVICE_COMPONENTS_SECONDS else None
 
 
 def search_on_host_when_cheaper(func):
