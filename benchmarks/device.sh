@@ -200,9 +200,11 @@ for stage in "$@"; do
         timeout ${HIDIAM_TIMEOUT:-150} "${deep[@]}" --graphs road:${HIDIAM_ROAD:-1000000} --real \
             --json "$OUT/high-diameter-road.json" 2>&1 | tail -16 | tee -a "$OUT/hidiam.log" ;;
     small)                  # issue 54 item 2: the small graphs on the GPU backend, each by the package's choice of
-                            # engine, on the device and on the host's kernels, scipy beside (peer_bench.py --preset small-gpu)
-        timeout ${SMALL_TIMEOUT:-150} python3 "$repo/benchmarks/peer_bench.py" --preset small-gpu --real --backend gpu \
-            --peers scipy --json "$OUT/$card-small-graphs-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -34 | tee "$OUT/small.log" ;;
+                            # engine, on the device and on the host's kernels, scipy beside (peer_bench.py --preset small-gpu;
+                            # $SMALL_GRAPHS, harness specs, instead of the preset's and the real meshes, named $SMALL_NAME)
+        timeout ${SMALL_TIMEOUT:-150} python3 "$repo/benchmarks/peer_bench.py" --preset small-gpu --backend gpu \
+            $([ -n "${SMALL_GRAPHS:-}" ] && echo "--graphs $SMALL_GRAPHS" || echo --real) --peers scipy \
+            --json "$OUT/$card-${SMALL_NAME:-small-graphs}-$LAGRAPH_DIST_COMMIT.json" 2>&1 | tail -40 | tee "$OUT/small.log" ;;
     small-cc)               # issue 54 item 2's family: a small graph's connected components by the policy, on the
                             # device and on the host twin, scipy beside (benchmarks/probes/small_components.py)
         timeout ${SMALL_TIMEOUT:-150} python3 "$repo/benchmarks/probes/small_components.py" \
