@@ -228,6 +228,18 @@ def test_the_batch_policy_weighs_the_searches_against_the_levels():
         assert _engines_of(ld.bfs_multi(D, [0, 1])) == {"gpu"}
 
 
+def test_a_deep_graphs_depth_is_measured_from_a_vertex_with_an_edge():
+    """Vertex 0 isolated beside a 15,000-vertex path (45,000 vertices and edges: more than the
+    device's call by the host's model, whatever the depth): the depth the models weigh is the
+    path's, not the one level of a search from vertex 0, so the search runs on the host."""
+    n = 15_001
+    C = ld.Matrix.from_edges(np.arange(1, n - 1), np.arange(2, n), n, symmetrize=True)
+    with ld.settings.changed(host_search_edges=16):
+        res = ld.bfs(_stand_in(C), 5)
+    assert _engines_of(res) == {"queue"}
+    np.testing.assert_array_equal(res.levels.to_numpy()[1:], np.abs(np.arange(1, n) - 5))
+
+
 def test_a_deep_graphs_batch_past_the_threshold_runs_where_the_models_put_it():
     """A path past ``host_search_edges``: a batch of its searches on the host twin ("auto", by
     the models), on the device with "never"; "always" takes only graphs within the threshold."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 
 import numba
+import numpy as np
 
 from lagraph_dist.algebra.host_engine import held_on_host, host_twin
 from lagraph_dist.algebra.levels import RepeatLimits, search_from
@@ -84,7 +85,7 @@ DEEP_GRAPH_EDGES = 1 << 22
 #: (the same record: 0.05 ms on a 30 x 30 mesh, 0.18 on the 10,000 path, the most a vertex or
 #: edge costs there, 0.26 on 4elt, 0.14 on Kronecker 12): the host's up to about 200,000
 DEVICE_COMPONENTS_SECONDS, HOST_COMPONENTS_SECONDS, HOST_COMPONENTS_ELEMENT_SECONDS = 0.95e-3, 0.045e-3, 4.4e-9
-_DEPTH = "levels from vertex 0"      # the twin's cache key of :func:`_levels_from_a_vertex`
+_DEPTH = "levels from a vertex"      # the twin's cache key of :func:`_levels_from_a_vertex`
 
 
 def _on_twin(func, twin_of):
@@ -182,12 +183,15 @@ def _host_batch_wins(twin, searches) -> bool:
 
 
 def _levels_from_a_vertex(twin) -> int:
-    """The levels of a search from vertex 0 on ``twin`` (its eccentricity and one): the graph's
-    depth as a batch's policy sees it, measured once a matrix by one search on the host."""
+    """The levels of a search on ``twin`` from its first vertex with a stored edge (its
+    eccentricity and one; from an isolated vertex a deep graph would look one level deep): the
+    graph's depth as the policies see it, measured once a matrix by one search on the host."""
     levels = twin._cache.get(_DEPTH)
     if levels is None:
+        indptr = twin.block.by_col.indptr
+        start = int(np.argmax(indptr[1:twin.n + 1] > indptr[:twin.n])) if twin.n else 0
         rule = DirectionRule("push", twin.n, twin.nvals)
-        _, _, records = search_from(twin, 0, any_pair, depths=False, limits=RepeatLimits(max_levels=twin.n),
+        _, _, records = search_from(twin, start, any_pair, depths=False, limits=RepeatLimits(max_levels=twin.n),
                                     rule=rule)
         levels = twin._cache[_DEPTH] = len(records)
     return levels
