@@ -108,7 +108,7 @@ def test_a_thin_graph_past_the_threshold_runs_where_the_models_put_its_search():
     """A long path past ``host_search_edges`` (a level a vertex: the device's levels cost more
     than the host's whole search) on the host, equal to the CPU matrix's search; a shallow thin
     graph (20,000 vertices of mean degree 6: the host reads 140,000 vertices and edges, the device
-    runs a dozen levels) on the device; past ``DEEP_GRAPH_EDGES``, or with the setting at 0, on
+    runs a dozen levels) on the device; past ``DEPTH_PROBE_EDGES``, or with the setting at 0, on
     the device."""
     from lagraph_dist.algorithms import small_graphs
     rng = np.random.default_rng(7)
@@ -119,7 +119,7 @@ def test_a_thin_graph_past_the_threshold_runs_where_the_models_put_its_search():
         res = ld.bfs(path, 1234)
         assert _engines_of(ld.bfs(_stand_in(M), 0)) == {"gpu"}
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(small_graphs, "DEEP_GRAPH_EDGES", P.nvals - 1)
+            patch.setattr(small_graphs, "DEPTH_PROBE_EDGES", P.nvals - 1)
             assert _engines_of(ld.bfs(_stand_in(P), 0)) == {"gpu"}
     with ld.settings.changed(host_search_edges=0):
         assert _engines_of(ld.bfs(path, 0)) == {"gpu"}

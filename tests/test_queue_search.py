@@ -85,7 +85,7 @@ def test_the_policy_and_its_override_decide_which_search_runs():
     want = ld.bfs(A, 0).levels.to_numpy()
     cases = [(dict(), "auto", "queue"), (dict(), "push", "queue"), (dict(), "pull", "cpu"),
              (dict(queue_search_edges=0), "auto", "cpu"), (dict(queue_search_edges=A.nvals), "auto", "queue"),
-             (dict(queue_search_edges=A.nvals - 1), "push", "cpu")]
+             (dict(queue_search_edges=A.nvals - 1), "push", "queue")]     # (past it, narrow levels: below)
     for changed, direction, engine in cases:
         with ld.settings.changed(**changed):
             res = ld.bfs(A, 0, direction=direction)
@@ -98,6 +98,28 @@ def test_the_policy_and_its_override_decide_which_search_runs():
     from lagraph_dist.algebra.levels import separate_levels
     with separate_levels():                       # levels as separate products are not fused at all
         assert _engines(ld.bfs(A, 0)) == {"cpu"} and not any(r["fused"] for r in ld.bfs(A, 0).stats)
+
+
+def test_past_the_threshold_a_thin_graph_of_narrow_levels_takes_the_queue_search():
+    """Past ``queue_search_edges``: a path (a vertex a level) and a 40 x 400 mesh (at most 40 a
+    level) take the queue search, a shallow thin graph (20,000 vertices of mean degree 6, a
+    dozen levels) and a graph that is not thin the fused one; the depth is measured once a matrix
+    (``graph_depth``), from the first vertex with an edge."""
+    from lagraph_dist.algebra.levels import graph_depth
+    rng = np.random.default_rng(11)
+    path = ld.Matrix.from_edges(np.arange(1, 3000), np.arange(2, 3001), 3001, symmetrize=True)    # vertex 0 alone
+    mesh = ld.Matrix.from_edges(*_mesh(40, 400)[:2], 16_000, symmetrize=True)
+    shallow = ld.Matrix.from_edges(rng.integers(0, 20_000, 60_000), rng.integers(0, 20_000, 60_000), 20_000,
+                                   symmetrize=True)
+    dense = ld.Matrix.from_edges(np.repeat(np.arange(500), 20), rng.integers(0, 500, 10_000), 500)
+    with ld.settings.changed(queue_search_edges=16):
+        for A, engine in ((path, "queue"), (mesh, "queue"), (shallow, "cpu"), (dense, "cpu")):
+            res = ld.bfs(A, 7)
+            assert _engines(res) == {engine}, A.n
+            np.testing.assert_array_equal(res.levels.to_numpy(), reference_levels(A.to_scipy(), 7))
+    assert graph_depth(path) == 3000 and graph_depth(mesh) == 40 + 400 - 1      # (the eccentricity and one)
+    with ld.settings.changed(queue_search_edges=0):
+        assert _engines(ld.bfs(path, 7)) == {"cpu"}
 
 
 def test_a_labelled_graph_and_a_converted_one_take_the_queue_search():

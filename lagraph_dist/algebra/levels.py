@@ -29,7 +29,8 @@ from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK, level_record
-from lagraph_dist.local.engine import QUEUE_ENGINE, QueueSearch, SearchFromSource, offers, queue_search_allowed
+from lagraph_dist.local.engine import (DEPTH_PROBE_EDGES, QUEUE_ENGINE, QueueSearch, SearchFromSource, narrow_levels,
+                                       offers, queue_search_allowed, thin_graph)
 
 __all__ = ["repeat_masked_vxm", "search_from", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
@@ -311,11 +312,34 @@ def _search_outputs(A, found, values, words, levels, depth_words, depths_found):
 def queue_search_fits(A, direction) -> bool:
     """Whether a search from a source on ``A`` in ``direction`` may run as the kernel set's queue
     search (:class:`~lagraph_dist.local.engine.QueueSearch`): one process, ``A`` not a transposed
-    view, at most ``settings.queue_search_edges`` stored edges, a direction that may push, the
-    levels fused (not inside :func:`separate_levels`) and the stock rule (the one place of this
-    policy; :func:`search_from` adds its limits' and its rule's terms)."""
-    return (queue_search_allowed(A.nvals, direction) and A.grid.size == 1 and not A.transposed and _FUSE_LEVELS
-            and offers(A.backend.kernels, QueueSearch))
+    view, at most ``settings.queue_search_edges`` stored edges, or a thin graph of at most
+    ``DEPTH_PROBE_EDGES`` whose levels are narrow (:func:`~lagraph_dist.local.engine.narrow_levels`
+    of :func:`graph_depth`), a direction that may push, the levels fused (not inside
+    :func:`separate_levels`) and the stock rule (the one place of this policy; :func:`search_from`
+    adds its limits' and its rule's terms)."""
+    if not (A.grid.size == 1 and not A.transposed and _FUSE_LEVELS and offers(A.backend.kernels, QueueSearch)):
+        return False
+    if queue_search_allowed(A.nvals, direction):
+        return True
+    return (queue_search_allowed(0, direction) and A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n)
+            and narrow_levels(A.n, graph_depth(A)))
+
+
+_DEPTH = "levels from a vertex"      # a matrix's cache key of :func:`graph_depth`
+
+
+def graph_depth(A) -> int:
+    """The levels of a search on one process's ``A`` from its first vertex with a stored edge (its
+    eccentricity and one; from an isolated vertex a deep graph would look one level deep): the
+    graph's depth as the policies that weigh it see it, measured once a matrix by the kernel
+    set's queue search (the CPU set's: a GPU backend's graph is measured on its host twin)."""
+    levels = A._cache.get(_DEPTH)
+    if levels is None:
+        indptr = A.block.by_col.indptr[:A.n + 1]
+        start = int(np.argmax(indptr[1:] > indptr[:-1])) if A.n else 0
+        _, _, records = queue_search_from(A, start, lookup_semiring("any_pair"), False, RepeatLimits(max_levels=A.n))
+        levels = A._cache[_DEPTH] = len(records)
+    return levels
 
 
 def queue_search_from(A, source, semiring, depths, limits):

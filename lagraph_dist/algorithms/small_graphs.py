@@ -12,7 +12,7 @@ the Matrix lives. ``res.stats`` records name the ``engine`` that ran.
 :func:`search_on_host_when_cheaper` decorates ``ld.bfs``: on the twin of a small graph, as above,
 and past ``host_search_edges`` where the host's search costs less than the device's by the
 models below: a graph that is not thin (shallow) up to about 131,000 edges, a thin one of up to
-:data:`DEEP_GRAPH_EDGES` by its depth. The device pays its call's fixed price and each level's grid
+:data:`DEPTH_PROBE_EDGES` by its depth. The device pays its call's fixed price and each level's grid
 barrier, the host each vertex and edge: a path of 50,000 vertices is a few hundred microseconds
 on the host and tens of milliseconds on the device, a mesh of a million edges is the device's.
 
@@ -32,18 +32,16 @@ from __future__ import annotations
 import functools
 
 import numba
-import numpy as np
 
 from lagraph_dist.algebra.host_engine import held_on_host, host_twin
-from lagraph_dist.algebra.levels import RepeatLimits, search_from
+from lagraph_dist.algebra.levels import graph_depth
 from lagraph_dist.algebra.matrix import Matrix
-from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.settings import settings
 from lagraph_dist.io.interop import as_matrix
-from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH, queue_batch_shares, thin_graph
-from lagraph_dist.semirings import any_pair
+from lagraph_dist.local.engine import DEPTH_PROBE_EDGES, MULTI_FUSED_MAX_WIDTH, queue_batch_shares, thin_graph
 
-__all__ = ["components_on_host_when_cheaper", "search_on_host_when_cheaper", "batch_on_host_when_deep", "count_of", "HOST_BATCHES"]
+__all__ = ["components_on_host_when_cheaper", "search_on_host_when_cheaper", "batch_on_host_when_deep", "count_of",
+           "HOST_BATCHES"]
 
 #: ``settings.host_batches``'s values: by the models below, every small graph, none
 HOST_BATCHES = ("auto", "always", "never")
@@ -75,17 +73,12 @@ HOST_SEARCH_SECONDS, HOST_SEARCH_ELEMENT_SECONDS = 0.046e-3, 4e-9
 #: Such a graph is shallow, so the device's levels add little to its call: past about 131,000
 #: edges the device's search is the cheaper
 HOST_SEARCH_EDGE_SECONDS = 1.1e-9
-#: a thin graph of more edges than ``host_search_edges`` and at most this many has its search's
-#: cost weighed (:func:`_search_twin`): weighing makes its twin (a host copy, 12 bytes an edge)
-#: and a host search for its depth, once a matrix, a few milliseconds at this size
-DEEP_GRAPH_EDGES = 1 << 22
 #: the connected components: the device's call (its floor: one H100 at 3d57d70,
 #: ``probes/results/h100-small-components-3d57d70.json``, 0.95-1.13 ms on eight graphs of 4,000
 #: to 107,000 vertices and edges) and the host's union-find, a fixed cost and each vertex and edge
 #: (the same record: 0.05 ms on a 30 x 30 mesh, 0.18 on the 10,000 path, the most a vertex or
 #: edge costs there, 0.26 on 4elt, 0.14 on Kronecker 12): the host's up to about 200,000
 DEVICE_COMPONENTS_SECONDS, HOST_COMPONENTS_SECONDS, HOST_COMPONENTS_ELEMENT_SECONDS = 0.95e-3, 0.045e-3, 4.4e-9
-_DEPTH = "levels from a vertex"      # the twin's cache key of :func:`_levels_from_a_vertex`
 
 
 def _on_twin(func, twin_of):
@@ -114,7 +107,7 @@ def _components_twin(A):
     if twin is not None or A.nvals <= settings.host_search_edges:
         return twin
     host = HOST_COMPONENTS_SECONDS + (A.n + A.nvals) * HOST_COMPONENTS_ELEMENT_SECONDS
-    return host_twin(A, DEEP_GRAPH_EDGES) if host < DEVICE_COMPONENTS_SECONDS else None
+    return host_twin(A, DEPTH_PROBE_EDGES) if host < DEVICE_COMPONENTS_SECONDS else None
 
 
 def search_on_host_when_cheaper(func):
@@ -126,31 +119,31 @@ def search_on_host_when_cheaper(func):
 def _search_twin(A):
     """``A``'s host twin where a search from a source on ``A`` runs on the host: a small graph
     (:func:`host_twin`); past that, a graph that is not thin whose edges cost the host less than
-    the device's call, or a thin one of up to :data:`DEEP_GRAPH_EDGES` edges whose search costs
+    the device's call, or a thin one of up to :data:`DEPTH_PROBE_EDGES` edges whose search costs
     the host less than the device (:func:`_host_search_wins`); else None."""
     twin = host_twin(A)
     if twin is not None:
         return twin
     if not thin_graph(A.nvals, A.n):
         shallow_on_host = HOST_SEARCH_SECONDS + A.nvals * HOST_SEARCH_EDGE_SECONDS < DEVICE_SEARCH_SECONDS
-        return host_twin(A, DEEP_GRAPH_EDGES) if shallow_on_host else None
+        return host_twin(A, DEPTH_PROBE_EDGES) if shallow_on_host else None
     twin = _deep_twin(A)
     return twin if twin is not None and _host_search_wins(twin) else None
 
 
 def _deep_twin(A):
     """``A``'s host twin where ``A`` is a thin graph past ``settings.host_search_edges`` of at most
-    :data:`DEEP_GRAPH_EDGES` edges, whose calls' costs are weighed; else None."""
+    :data:`DEPTH_PROBE_EDGES` edges, whose calls' costs are weighed; else None."""
     if A.nvals <= settings.host_search_edges or not thin_graph(A.nvals, A.n):
         return None
-    return host_twin(A, DEEP_GRAPH_EDGES)
+    return host_twin(A, DEPTH_PROBE_EDGES)
 
 
 def _host_search_wins(twin) -> bool:
     """Whether a search from a source on the thin graph of ``twin`` costs the host less than the
-    device, by the models above and the graph's depth (:func:`_levels_from_a_vertex`)."""
+    device, by the models above and the graph's depth (:func:`~lagraph_dist.algebra.levels.graph_depth`)."""
     host = HOST_SEARCH_SECONDS + (twin.n + twin.nvals) * HOST_SEARCH_ELEMENT_SECONDS
-    return host < DEVICE_SEARCH_SECONDS + _levels_from_a_vertex(twin) * DEVICE_SEARCH_LEVEL_SECONDS
+    return host < DEVICE_SEARCH_SECONDS + graph_depth(twin) * DEVICE_SEARCH_LEVEL_SECONDS
 
 
 def _batch_twin(A, searches):
@@ -170,31 +163,18 @@ def _batch_twin(A, searches):
 
 def _host_batch_wins(twin, searches) -> bool:
     """Whether ``searches`` searches on the small graph of ``twin`` cost the host's batch less
-    than the device's, by the models above and the graph's depth (:func:`_levels_from_a_vertex`):
+    than the device's, by the models above and the graph's depth (:func:`~lagraph_dist.algebra.levels.graph_depth`):
     the device pays a level's fixed cost at each of the batch's levels, the host each thread's
     searches' vertices and edges."""
     if searches is None or not thin_graph(twin.nvals, twin.n):     # (a graph that is not thin is shallow)
         return False
-    levels = _levels_from_a_vertex(twin)
+    levels = graph_depth(twin)
     a_thread = searches / queue_batch_shares(searches, twin.n, twin.nvals, numba.get_num_threads())
     host = HOST_BATCH_SECONDS + a_thread * (twin.n + twin.nvals) * HOST_ELEMENT_SECONDS
     batches = -(-searches // MULTI_FUSED_MAX_WIDTH)
     return host < batches * (DEVICE_BATCH_SECONDS + levels * DEVICE_BATCH_LEVEL_SECONDS)
 
 
-def _levels_from_a_vertex(twin) -> int:
-    """The levels of a search on ``twin`` from its first vertex with a stored edge (its
-    eccentricity and one; from an isolated vertex a deep graph would look one level deep): the
-    graph's depth as the policies see it, measured once a matrix by one search on the host."""
-    levels = twin._cache.get(_DEPTH)
-    if levels is None:
-        indptr = twin.block.by_col.indptr
-        start = int(np.argmax(indptr[1:twin.n + 1] > indptr[:twin.n])) if twin.n else 0
-        rule = DirectionRule("push", twin.n, twin.nvals)
-        _, _, records = search_from(twin, start, any_pair, depths=False, limits=RepeatLimits(max_levels=twin.n),
-                                    rule=rule)
-        levels = twin._cache[_DEPTH] = len(records)
-    return levels
 
 
 def count_of(sources):

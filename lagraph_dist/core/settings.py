@@ -64,14 +64,17 @@ class Settings:
     #: one process: ``ld.bfs`` (and a component's search) on a matrix of at most this many
     #: stored edges, with direction "auto" or "push", runs the host's one-pass queue search
     #: (``cpu_kernels/queue.py``: push only, one compiled loop and a few Python steps) instead
-    #: of the fused search, whose call costs more than such a graph's levels; 0 never. On the
-    #: GPU backend it applies on the host twin (``host_search_edges``), and to a CPU batch's
-    #: searches run one at a time. ``res.stats`` records say ``engine: "queue"`` where it ran.
+    #: of the fused search, whose call costs more than such a graph's levels; so does a thin
+    #: graph of more edges (up to ``engine.DEPTH_PROBE_EDGES``) whose levels are narrow
+    #: (``engine.narrow_levels``: a path's, a long mesh's; its depth measured once a matrix);
+    #: 0 never. On the GPU backend it applies on the host twin (``host_search_edges``), and to a
+    #: CPU batch's searches run one at a time (by size only). ``res.stats`` records say
+    #: ``engine: "queue"`` where it ran.
     queue_search_edges: int = 1 << 16
     #: the GPU backend on one process: where a batch of searches (``bfs_multi``, and the BFS
     #: family built on it: betweenness, closeness, eccentricity) runs on the matrix's host twin.
     #: "auto" on a thin graph of at most ``host_search_edges`` stored edges, or of at most
-    #: ``small_graphs.DEEP_GRAPH_EDGES``, whose batch costs the host less than the device by the
+    #: ``engine.DEPTH_PROBE_EDGES``, whose batch costs the host less than the device by the
     #: models of ``algorithms/small_graphs.py`` (the device pays a grid barrier and a level's
     #: fixed cost at each level, the host a batch's fixed cost and each thread's queue searches:
     #: a long path's batch goes to the host, a 30 x 30 mesh's 64 searches stay on the device);

@@ -161,6 +161,29 @@ def queue_search_allowed(nvals, direction) -> bool:
     return 0 < settings.queue_search_edges >= nvals and direction != "pull" and DirectionRule.stock()
 
 
+#: a thin graph of at most this many stored edges may have its depth measured (one search from
+#: a vertex, once a matrix: a few milliseconds at this size) by the policies that weigh it: the
+#: queue search past ``queue_search_edges`` (:func:`narrow_levels`) and the GPU backend's host twin
+#: (``algorithms/small_graphs.py``)
+DEPTH_PROBE_EDGES = 1 << 22
+#: a thin graph whose levels hold fewer vertices than this on average (its vertices over its
+#: depth from its first vertex with an edge) is searched by the queue search past
+#: ``queue_search_edges``: its levels are too narrow for the fused search's second thread and
+#: level records to pay. One core pair of the 2-core EPYC, ms a search from random sources,
+#: queue against fused: the 100,000 path 0.66-0.70 against 1.09-1.11 (scipy 0.39-0.41), the
+#: 1,000,000 path 6.1 against 13.4, a 20 x 5000 mesh 1.6-2.2 against 2.5-3.5, 100 x 2000 4.0-5.0
+#: against 4.9-5.7 (95 vertices a level from its corner), 250 x 250 0.67-0.76 against 0.84-0.99
+#: (125), 4elt 0.45-0.50 against 0.52-0.53; the fused search wins on 300 x 1000 (231), 500 x 500
+#: (250), wing (over 500) and the road of a million vertices (56 against 88-93)
+QUEUE_LEVEL_VERTICES = 192
+
+
+def narrow_levels(n, levels) -> bool:
+    """Whether a thin graph of ``n`` vertices, ``levels`` deep, has levels narrow enough for the
+    queue search (:data:`QUEUE_LEVEL_VERTICES`)."""
+    return n < QUEUE_LEVEL_VERTICES * levels
+
+
 #: the vertices and edges a thread's share of a batch's queue searches reads at least (about
 #: 0.4-0.6 ms of them): a share costs the pool's hand-over, tens of microseconds. One H100's
 #: 16-core host gave each of 16 threads 4 searches of a 30 x 30 mesh, and the batch of 64 took
