@@ -321,6 +321,7 @@ def queue_search_fits(A, direction) -> bool:
         return False
     if queue_search_allowed(A.nvals, direction):
         return True
+    # (allowed at no edges: the setting on, a direction that may push, the stock rule)
     return (queue_search_allowed(0, direction) and A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n)
             and narrow_levels(A.n, graph_depth(A)))
 
