@@ -538,6 +538,23 @@ def test_bfs_multi_names_what_ran():
     assert {r["engine"] for r in res.stats} == {"cpu"} and all(r["seconds"] >= 0 for r in res.stats)
 
 
+def test_a_batch_past_the_threshold_on_narrow_levels_runs_queue_searches():
+    """Past ``queue_search_edges``, a thin graph whose levels are narrow (a path beside an isolated
+    vertex 0, a 20 x 300 mesh) runs its searches apart as queue searches, as ``ld.bfs`` would;
+    a shallow thin graph's as the fused search; the rows are ld.bfs's either way."""
+    rng = np.random.default_rng(4)
+    path = ld.Matrix.from_edges(np.arange(1, 3000), np.arange(2, 3001), 3001, symmetrize=True)
+    shallow = ld.Matrix.from_edges(rng.integers(0, 20_000, 60_000), rng.integers(0, 20_000, 60_000), 20_000,
+                                   symmetrize=True)
+    for A, engine_ran in ((path, QUEUE_ENGINE), (mesh(20, 300), QUEUE_ENGINE), (shallow, "cpu")):
+        sources = [1, A.n // 2, A.n - 1]
+        with ld_settings.changed(queue_search_edges=16, multi_searches="separate"):
+            res = ld.bfs_multi(A, sources)
+            single = np.array([ld.bfs(A, s).levels.to_numpy() for s in sources])
+        assert {r["engine"] for r in res.stats} == {engine_ran}, A.n
+        np.testing.assert_array_equal(res.levels.to_numpy(), single)
+
+
 def test_searches_setting_checked():
     A = mesh(4, 4)
     with pytest.raises(ValueError, match="multi_searches must be one of 'auto', 'together', 'separate'"):

@@ -68,7 +68,7 @@ class Settings:
     #: graph of more edges (up to ``engine.DEPTH_PROBE_EDGES``) whose levels are narrow
     #: (``engine.narrow_levels``: a path's, a long mesh's; its depth measured once a matrix);
     #: 0 never. On the GPU backend it applies on the host twin (``host_search_edges``), and to a
-    #: CPU batch's searches run one at a time (by size only). ``res.stats`` records say
+    #: CPU batch's searches run one at a time. ``res.stats`` records say
     #: ``engine: "queue"`` where it ran.
     queue_search_edges: int = 1 << 16
     #: the GPU backend on one process: where a batch of searches (``bfs_multi``, and the BFS
