@@ -322,16 +322,8 @@ def queue_search_fits(A, direction) -> bool:
     if queue_search_allowed(A.nvals, direction):
         return True
     # (allowed at no edges: the setting on, a direction that may push, the stock rule)
-    return queue_search_allowed(0, direction) and narrow_thin_graph(A)
-
-
-def narrow_thin_graph(A) -> bool:
-    """Whether one process's ``A``, whose kernel set offers the queue search, is a thin graph of at
-    most ``DEPTH_PROBE_EDGES`` stored edges whose levels are narrow
-    (:func:`~lagraph_dist.local.engine.narrow_levels` of :func:`graph_depth`): its searches take
-    the queue search past ``settings.queue_search_edges``, ``ld.bfs``'s and a batch's run one at a
-    time."""
-    return A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n) and narrow_levels(A.n, graph_depth(A))
+    return (queue_search_allowed(0, direction) and A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n)
+            and narrow_levels(A.n, graph_depth(A)))
 
 
 _DEPTH = "levels from a vertex"      # a matrix's cache key of :func:`graph_depth`

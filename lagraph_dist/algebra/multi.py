@@ -44,13 +44,12 @@ from lagraph_dist.comm import collectives
 from lagraph_dist.comm.collective import collective
 from lagraph_dist.comm.collectives import LevelCounts
 from lagraph_dist.local.engine import (MULTI_RECORD_FIELDS, FusedRecords, LevelPlanes, MultiTarget, PathDependencies,
-                                       PlanesReduction, QueueSearch, offers)
+                                       PlanesReduction, offers)
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, Unsupported
-from lagraph_dist.core.settings import settings
 from lagraph_dist.semirings import lookup_monoid
 from lagraph_dist.comm.grid import Layout
 from lagraph_dist.algebra.products import ProductStats, StageTimer, orientation
-from lagraph_dist.algebra.levels import FusedRun, LevelEngine, LevelRecord, narrow_thin_graph
+from lagraph_dist.algebra.levels import FusedRun, LevelEngine, LevelRecord, queue_search_fits
 from lagraph_dist.algebra import memory, trace
 from lagraph_dist.algebra.vector import every_vertex
 from lagraph_dist.local.engine import MULTI_FUSED_MAX_WIDTH
@@ -616,14 +615,6 @@ def batch_most(A, rule) -> int:
     return MULTI_FUSED_MAX_WIDTH if multi_fusable(A, rule) else MAX_WIDTH
 
 
-def _queue_searches_narrow(A) -> bool:
-    """Whether a batch on ``A`` tells its kernel set that the graph's levels are narrow
-    (:func:`~lagraph_dist.algebra.levels.narrow_thin_graph`): a set with the queue search, the
-    graph past ``queue_search_edges`` (below it the set decides by size), not a transposed view."""
-    return (offers(A.backend.kernels, QueueSearch) and not A.transposed and settings.queue_search_edges > 0
-            and A.nvals > settings.queue_search_edges and narrow_thin_graph(A))
-
-
 def fused_multi_search(A, sources, *, levels, parents, rule, max_levels):
     """A batch's searches from ``sources`` (int64 numpy ids, at most MULTI_FUSED_MAX_WIDTH),
     every level inside one call of the backend (``kernels.multi_bfs_fused``: a persistent
@@ -634,10 +625,10 @@ def fused_multi_search(A, sources, *, levels, parents, rule, max_levels):
     backend = A.backend
     orient = orientation(A, along_rows=True)
     reads, launches = backend.device_reads, backend.kernel_launches
-    narrow = {"narrow_levels": True} if _queue_searches_narrow(A) else {}     # (the CPU set's own argument)
     run = backend.kernels.multi_bfs_fused(orient.push_csr, orient.pull_csr_of(), sources,
                                           A.out_degree().part.values, rows=A.layout.block_len, levels=levels,
-                                          parents=parents, rule=rule, max_levels=max_levels, **narrow)
+                                          parents=parents, rule=rule, max_levels=max_levels,
+                                          queue_searches=queue_search_fits(A, rule.mode))   # (ld.bfs's policy)
     reads, launches = backend.device_reads - reads, backend.kernel_launches - launches
     # records made when read: a mesh's batch runs hundreds of levels, and a LevelRecord a level
     # cost more than the compiled levels of a small graph's batch

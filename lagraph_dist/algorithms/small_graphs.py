@@ -175,8 +175,6 @@ def _host_batch_wins(twin, searches) -> bool:
     return host < batches * (DEVICE_BATCH_SECONDS + levels * DEVICE_BATCH_LEVEL_SECONDS)
 
 
-
-
 def count_of(sources):
     """How many searches a sequence of ``sources`` asks for, for :func:`batch_on_host_when_deep`
     (None where it has no length: the call refuses it)."""

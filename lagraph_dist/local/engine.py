@@ -389,12 +389,14 @@ class Kernels(Protocol):
 
     # the fused multi-source search (several words a vertex)
     def multi_bfs_fused(self, out_csr, in_csr, sources: np.ndarray, out_degree: Array, *, rows: int, levels: bool,
-                        parents: bool, rule, max_levels: int, narrow_levels: bool = False) -> MultiFusedRun:
+                        parents: bool, rule, max_levels: int, queue_searches: bool = False) -> MultiFusedRun:
         """Up to MULTI_FUSED_MAX_WIDTH searches from ``sources``, every level in one call, in
         the directions ``rule`` (a stock DirectionRule, its state updated) gives.
-        ``narrow_levels``: the caller measured the graph's levels narrow (:func:`narrow_levels`),
-        so a set with the queue search (:class:`QueueSearch`) runs searches it runs one at a time
-        as queue searches past ``settings.queue_search_edges``; a set without one runs as ever."""
+        ``queue_searches``: ``ld.bfs``'s policy would run the queue search on this graph
+        (``algebra.levels.queue_search_fits``: past ``settings.queue_search_edges`` too, on narrow
+        levels), so a set with the queue search (:class:`QueueSearch`) runs the searches it runs
+        one at a time as queue searches; else such a set decides by the graph's size, and a set
+        without one runs as ever."""
 
     def level_planes_rows(self, planes: LevelPlanes, start: int, stop: int) -> Array:
         """Rows ``start .. stop - 1`` of a batch's levels kept as ``planes`` (in this set's

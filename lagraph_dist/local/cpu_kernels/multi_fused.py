@@ -1380,7 +1380,7 @@ def _queue_space(n, k, max_levels, parents):
 
 # -- the host side ----------------------------------------------------------------------------
 def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, parents, rule, max_levels,
-                    narrow_levels=False):
+                    queue_searches=False):
     """The BFS of every source of ``sources`` (int64, 1 to MULTI_FUSED_MAX_WIDTH of them, a
     repeat its own search) over the graph whose row u of ``out_csr`` lists u's out-neighbours
     and row v of ``in_csr`` v's in-neighbours (one block, local id = global id), as one compiled
@@ -1391,10 +1391,9 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
     -1 where a search did not reach a vertex (and on rows past the graph's), or whose ``levels``
     are :class:`~lagraph_dist.local.engine.LevelPlanes` where :func:`levels_as_planes` keeps
     them so (``multi_fused_level_planes``; a batch whose searches ran one at a time writes the
-    table). ``narrow_levels``: the caller measured the graph's levels narrow
-    (``engine.narrow_levels``), so searches run one at a time take the queue search past
-    ``queue_search_edges``, as ``ld.bfs``'s would (the CPU set's own argument: the GPU set has
-    no queue search)."""
+    table). ``queue_searches``: ``ld.bfs``'s policy would run the queue search on this graph
+    (past ``queue_search_edges`` too, on narrow levels), so searches run one at a time are queue
+    searches; else they are where the graph is small enough."""
     sources = np.ascontiguousarray(sources, dtype=np.int64)
     k, n = int(sources.shape[0]), out_csr.nmajor
     if not 1 <= k <= MULTI_FUSED_MAX_WIDTH:
@@ -1431,7 +1430,7 @@ def multi_bfs_fused(out_csr, in_csr, sources, out_degree, *, rows, levels, paren
         state = start
         counts, seconds, queued = _run_separately(out_csr, in_csr, sources, level_table, bool(levels), parent_table,
                                                   bool(parents), rule, start, max_levels, threads, tick,
-                                                  narrow_levels)
+                                                  queue_searches)
     if len(counts):
         rule.set_state(*state.tolist())
     setup, finish = (None, None) if apart else (float(ends[0]), float(ends[1]))
@@ -1457,7 +1456,7 @@ def _zero_planes(count, rows, width):
 
 
 def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table, parents, rule, start,
-                    max_levels, threads, tick, narrow_levels):
+                    max_levels, threads, tick, queue_searches):
     """The sources' searches one at a time, side by side on the cores (a thread a share of the
     columns, each search on one core) where a single search's levels would run on one core
     anyway: a graph under :data:`SINGLE_PARALLEL_ROWS` vertices, or a thin one (a mesh's, a
@@ -1465,14 +1464,13 @@ def _run_separately(out_csr, in_csr, sources, level_table, levels, parent_table,
     another, the second core idle, against 1.33 s for 64 ``ld.bfs`` calls); else one search
     after another, each using the cores as ``ld.bfs`` does. Each is the queue search
     (:func:`_queue_searches`) where ``ld.bfs``'s would be (``engine.queue_search_allowed``: a
-    small graph, or ``narrow_levels``, and a rule that may push), on as many threads as have
-    enough to read
-    (``engine.queue_batch_shares``), else the single search's fused run
+    small graph, or ``queue_searches``, and a rule that may push), on as many threads as have
+    enough to read (``engine.queue_batch_shares``), else the single search's fused run
     (:func:`_separate_searches`). Returns the depths' records and seconds, each depth's summed
     over the threads (its seconds: core seconds, more than the wall's), and whether the queue
     searches ran."""
     n, k = out_csr.nmajor, sources.shape[0]
-    queued = queue_search_allowed(0 if narrow_levels else out_csr.nnz, rule.mode)
+    queued = queue_search_allowed(0 if queue_searches else out_csr.nnz, rule.mode)
     if queued:
         shares = queue_batch_shares(k, n, out_csr.nnz, threads)
     else:

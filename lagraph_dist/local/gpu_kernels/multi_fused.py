@@ -121,7 +121,7 @@ class MultiFusedKernels(KernelsBase):
     multi_fused_level_planes = None
 
     def multi_bfs_fused(self, out_csr, in_csr, sources, out_degree, *, rows, levels, parents, rule,
-                        max_levels, narrow_levels=False) -> MultiFusedRun:
+                        max_levels, queue_searches=False) -> MultiFusedRun:
         """All searches from ``sources`` (int64 numpy, one a search, repeats allowed) in one
         cooperative launch: levels / parents (rows, k) int32 on the device when asked for, -1 where
         unreached, or the levels as :class:`LevelPlanes` where :meth:`_multi_fused_planes` keeps
@@ -129,7 +129,7 @@ class MultiFusedKernels(KernelsBase):
         DirectionRule) chooses each level's direction on the device and is left as its choose
         would have left it; at most ``max_levels`` levels run. One device read (two launches and
         reads where a run in planes turns out deeper than its planes hold: then it runs again
-        writing rows). ``narrow_levels`` is the interface's hint for a set with the queue search;
+        writing rows). ``queue_searches`` is the interface's hint for a set with the queue search;
         this set has none, and every batch is the one launch whatever it says."""
         sources = np.asarray(sources, dtype=np.int64)
         width = multi_fused_width(int(sources.shape[0]))
