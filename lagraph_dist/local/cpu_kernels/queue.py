@@ -9,8 +9,10 @@ microseconds (docs/notes/host-overhead.md). This search is push only, in queue o
 nothing of the fused search's plan: a depth array that is also the visited test, the queue, and
 where each level ended in it. The outputs are made here, in the fused search's encodings (bitmap
 words and values); the levels' records are worked out from the queue and the level ends only when
-read. Indices are read as unsigned: numba then drops the negative-index wraparound on every
-lookup, which cost the loop a third of its time on a 100 x 100 mesh.
+read. Indices are read as unsigned (the queue's positions and the edge offsets too): numba then drops the
+negative-index wraparound on every lookup, a select on the loop's chain of dependent loads. Signed
+vertices cost a third of the loop's time on a 100 x 100 mesh, and signed positions and offsets
+a further third on a 10,000 path.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import time
 import numpy as np
 from numba import njit
 
+from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import RUN_TIMED, LazyRecords
 from lagraph_dist.local.parts import LocalCSR
 
@@ -39,27 +42,28 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
         parents[source] = source
     queue[0] = source
     ends[0] = 1
-    head, tail, level = 0, 1, 0
+    one = np.uint64(1)
+    head, tail, level = np.uint64(0), one, 0
     while head < tail and level < max_levels:
         level_end = tail
         level += 1
         while head < level_end:
             u = np.uint64(queue[head])
-            head += 1
-            edge, stop = indptr[u], indptr[u + np.uint64(1)]
+            head += one
+            edge, stop = np.uint64(indptr[u]), np.uint64(indptr[u + one])
             while edge < stop:
                 v = np.uint64(indices[edge])
-                edge += 1
+                edge += one
                 if depths[v] < 0:
                     depths[v] = level
                     if positional:
                         parents[v] = u
                     queue[tail] = v
-                    tail += 1
+                    tail += one
         ends[level] = tail
         if target >= 0 and depths[target] >= 0:
             break
-    return tail, level
+    return np.int64(tail), level
 
 
 @njit(cache=True, nogil=True)
@@ -126,10 +130,11 @@ def queue_search(out_csr, length, source, *, positional, depths, max_levels, tar
     and int64 depths (None, None without ``depths``), the levels' :class:`QueueRecords`, the
     vertices reached). It stops after the level that finds nothing, reaches ``target`` (-1:
     none) or is the ``max_levels``-th. A parent is the vertex's first in-neighbour in queue order."""
-    levels = np.empty(length, np.int64)
-    values = np.empty(length, np.int64 if positional else np.bool_)
-    queue = np.empty(max(out_csr.nmajor, 1), np.int64)
-    ends = np.empty(min(max_levels, out_csr.nmajor) + 1, np.int64)
+    empty = recycle.maker(8 * (max(length, out_csr.nmajor) + 1))    # (fresh, a 100,000 path's four
+    levels = empty((length,), np.int64)                             # arrays faulted 1.1 ms a call)
+    values = empty((length,), np.int64 if positional else np.bool_)
+    queue = empty((max(out_csr.nmajor, 1),), np.int64)
+    ends = empty((min(max_levels, out_csr.nmajor) + 1,), np.int64)
     words = np.empty(length // 32, np.uint32)
     started = time.perf_counter()
     found, levels_run = _queue_levels(out_csr.indptr, out_csr.indices, source, target, max_levels, levels, values,
