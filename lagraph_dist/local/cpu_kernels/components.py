@@ -11,7 +11,7 @@ of a directed graph, since an edge into a giant's vertex from outside is read fr
 only when both lists are). A last pass points every vertex at its root.
 
 One thread: linking races where threads share trees, and the passes are a few reads a vertex
-(a 1000 x 1000 mesh, 2 cores: about 7 ms, where one search across it took ~35). The ids and
+(a 1000 x 1000 mesh, 2 cores: about 7 ms, where one search across it takes about 16). The ids and
 slots are read through :func:`nonnegative`, so no negative-index wraparound sits on the chain
 of a root's dependent loads (a fifth of a small graph's call, a quarter of the mesh's). The result is
 the same whatever the order of the edges: the smallest id of each component.
