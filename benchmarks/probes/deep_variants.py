@@ -1,14 +1,15 @@
 """Where one search of a deep graph stands on this host's cores, beside simpler loops: ``ld.bfs``
-(the CPU backend) marked by the policy, always and never, and marked with levels only; two plain
-compiled queue searches written here (a parent of -1 as the visited test, the depth written
-beside it: int64 values and offsets as ours, int32 ones as scipy's); two level-at-a-time loops
-testing their depths, as a marked search does (int64, and int32 widened to int64 outputs after
-the search); ``ld.bfs`` marked by the policy with parents only (the output scipy's search
-gives); and scipy's
-``breadth_first_order`` as the benchmarks call it (``harness.peers``: on the float64 CSR that
-csgraph would otherwise convert the graph to in every call). A question for the machines where the search of a
-1000 x 1000 mesh loses to scipy (issue 54, item 4: the Xeon host of the device kinds) and wins
-on another (the 2-core EPYC): is it our search's work, its values' width, or the machine?
+(the CPU backend) marked by the policy, always and never, and marked with levels only; ``ld.bfs``
+by the host's queue search (``settings.queue_search_edges`` raised to the graph's edges: one
+thread, a loop like scipy's); two plain compiled queue searches written here (a parent of -1 as
+the visited test, the depth written beside it: int64 values and offsets as ours, int32 ones as
+scipy's); two level-at-a-time loops testing their depths, as a marked search does (int64, and
+int32 widened to int64 outputs after the search); ``ld.bfs`` marked by the policy with parents
+only (the output scipy's search gives); and scipy's ``breadth_first_order`` as the benchmarks
+call it (``harness.peers``: on the float64 CSR that csgraph would otherwise convert the graph to
+in every call). A question for the machines where the search of a 1000 x 1000 mesh loses to
+scipy (issue 54, item 4: the Xeon host of the device kinds) and wins on another (the 2-core
+EPYC): is it our search's work, its values' width, or the machine?
 
     NUMBA_NUM_THREADS=2 taskset -c 0,1 python3 benchmarks/probes/deep_variants.py mesh:1000x1000 path:100000 \
         [--rounds 5] [--calls 3] [--json out.json]
@@ -116,11 +117,12 @@ def plain(indptr, indices, n, dtype):
     return call
 
 
-def ours(A, marked, parents=True, levels=True):
-    """``ld.bfs`` marked as ``marked`` says, with these outputs; its depths (taken from the parents
-    of a parents-only search, the check's way, outside the clock where the caller checks)."""
+def ours(A, marked, parents=True, levels=True, **changed):
+    """``ld.bfs`` marked as ``marked`` says, with these outputs and settings ``changed``; its
+    depths (taken from the parents of a parents-only search, the check's way, outside the clock
+    where the caller checks)."""
     def call(source):
-        with ld.settings.changed(marked_searches=marked):
+        with ld.settings.changed(marked_searches=marked, **changed):
             result = ld.bfs(A, source, parents=parents, levels=levels)
         return result.levels.to_numpy() if levels else result.parents
     return call
@@ -144,6 +146,7 @@ def variants(A):
     return {"ld.bfs marked by the policy": ours(A, "auto"), "ld.bfs marked": ours(A, "always"),
             "ld.bfs not marked": ours(A, "never"), "ld.bfs marked, levels only": ours(A, "always", parents=False),
             "ld.bfs marked by the policy, parents only (scipy's output)": ours(A, "auto", levels=False),
+            "ld.bfs by the queue search (one thread)": ours(A, "auto", queue_search_edges=A.nvals),
             "plain loop, int64": plain(indptr, indices, A.n, np.int64),
             "plain loop, int32": plain(indptr, indices, A.n, np.int32),
             "levels loop, int64": levels_loop(indptr, indices, A.n, np.int64),
