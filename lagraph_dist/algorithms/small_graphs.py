@@ -34,7 +34,7 @@ import functools
 import numba
 
 from lagraph_dist.algebra.host_engine import held_on_host, host_twin
-from lagraph_dist.algebra.levels import graph_depth
+from lagraph_dist.algebra.levels import graph_depth, queue_search_fits
 from lagraph_dist.algebra.matrix import Matrix
 from lagraph_dist.core.settings import settings
 from lagraph_dist.io.interop import as_matrix
@@ -57,28 +57,37 @@ DEVICE_BATCH_SECONDS, DEVICE_BATCH_LEVEL_SECONDS = 0.3e-3, 10.8e-6
 #: 1.20 and the 2,000 path 1.30 within 4%; the 100 x 100 mesh and the 10,000 path, on 13 and 8
 #: threads, 1.3x and 1.9x the model's, which keeps their choice)
 HOST_BATCH_SECONDS, HOST_ELEMENT_SECONDS = 0.14e-3, 5.8e-9
-#: the device's search from a source: its call's fixed cost (the smallest graph's) and a thin
-#: graph's level. One H100 at 94dea2e (``h100-small-graphs-94dea2e.json``): Kronecker 10 0.19 ms;
-#: a 100 x 100 mesh 0.52 ms (199 levels of about 200 edges: 1.6 us a level beyond the fixed
-#: cost; a path's levels of one vertex cost 0.65 us, 4elt's of a thousand edges 2.6)
-DEVICE_SEARCH_SECONDS, DEVICE_SEARCH_LEVEL_SECONDS = 0.19e-3, 1.6e-6
-#: the host's search from a source on a thin graph (the queue search, or the fused search past
-#: ``queue_search_edges``): a fixed cost, then each vertex and edge. Same record: the 2,000 and
-#: 10,000 paths 0.065 and 0.141 ms, 4elt (15,606 vertices, 91,756 edges) 0.46 ms; the slope
-#: rounded up, so that a graph the two models put level stays on the device
-HOST_SEARCH_SECONDS, HOST_SEARCH_ELEMENT_SECONDS = 0.046e-3, 4e-9
+#: the device's search from a source: its call's fixed cost (the smallest graph's), and a level's
+#: of a thin graph by its edges: a fixed part, each edge, and at most a wide level's. One H100 at
+#: 0312875 (``h100-small-crossover-0312875.json``, meshes from a corner, paths from an end): a
+#: path's level (2 edges) 0.65 us, the 150 x 150 mesh's (299 edges) 1.86, the 250 x 250 mesh's
+#: (499) 2.54, 4elt's (about 1,070) 2.71 and wing's (about 3,000) 2.42 beyond Kronecker 10's
+#: 0.19 ms call (94dea2e). A level at 1.6 us whatever its width sent the 250 x 250 mesh to the
+#: device, 1.27 ms against the host's 0.49
+DEVICE_SEARCH_SECONDS = 0.19e-3
+DEVICE_SEARCH_LEVEL_SECONDS, DEVICE_SEARCH_LEVEL_EDGE_SECONDS, DEVICE_SEARCH_WIDE_LEVEL_SECONDS = 0.65e-6, 4e-9, 2.5e-6
+#: the host's search from a source on a thin graph: a fixed cost, then each vertex and edge, by
+#: the search that runs it. Same record: the queue search (narrow levels) 2.7 and 2.9 ns on the
+#: 20,000 and 50,000 paths, 1.3 and 1.4 on the meshes; the fused search 4.1 on 4elt and 4.3 on
+#: wing. The largest, rounded up, so that a graph the two models put level stays on the device
+HOST_SEARCH_SECONDS, HOST_QUEUE_ELEMENT_SECONDS, HOST_SEARCH_ELEMENT_SECONDS = 0.046e-3, 3e-9, 4.4e-9
 #: the host's search on a graph that is not thin (the fused search, whose pull levels read a
-#: fraction of a dense graph's edges), each stored edge. Same record: Kronecker 12 (96,620 edges,
-#: 5 levels) 0.149 ms on the host against 0.227 on the device; Kronecker 10 0.091 against 0.191.
-#: Such a graph is shallow, so the device's levels add little to its call: past about 131,000
-#: edges the device's search is the cheaper
+#: fraction of a dense graph's edges), each stored edge. Kronecker 12 (96,620 edges, 5 levels)
+#: 0.158 ms on the host against 0.187 on the device (0312875); Kronecker 10 0.091 against 0.191
+#: (94dea2e). Such a graph is shallow, so the device's levels add little to its call: past about
+#: 131,000 edges the device's search is the cheaper (Kronecker 13, 203,480 edges: 0.186 both ways)
 HOST_SEARCH_EDGE_SECONDS = 1.1e-9
 #: the connected components: the device's call (its floor: one H100 at 3d57d70,
 #: ``probes/results/h100-small-components-3d57d70.json``, 0.95-1.13 ms on eight graphs of 4,000
-#: to 107,000 vertices and edges) and the host's union-find, a fixed cost and each vertex and edge
-#: (the same record: 0.05 ms on a 30 x 30 mesh, 0.18 on the 10,000 path, the most a vertex or
-#: edge costs there, 0.26 on 4elt, 0.14 on Kronecker 12): the host's up to about 200,000
-DEVICE_COMPONENTS_SECONDS, HOST_COMPONENTS_SECONDS, HOST_COMPONENTS_ELEMENT_SECONDS = 0.95e-3, 0.045e-3, 4.4e-9
+#: to 107,000 vertices and edges; 1.05-1.72 on another at 0312875) and the host's union-find, a
+#: fixed cost and each vertex and edge: of a thin graph, the meshes' and 4elt's (the 250 x 250
+#: mesh 2.7 ns at 0312875, 4elt 2.0) rounded up, of one that is not thin (Kronecker 12 and 13,
+#: 0.9-1.0 ns) likewise. At 0312875 one slope for both (4.4 ns) sent Kronecker 13 to the device,
+#: 1.15 ms against the host's 0.25, and the 250 x 250 mesh, 1.63 against 0.90 (scipy 1.41). A
+#: path's union-find costs more (6.1 ns on the 50,000 path), so the host's largest path, of
+#: about 100,000 vertices, may take 2.0 ms against the device's 1.6 there (scipy's: about 1.9)
+DEVICE_COMPONENTS_SECONDS, HOST_COMPONENTS_SECONDS = 0.95e-3, 0.045e-3
+HOST_COMPONENTS_THIN_ELEMENT_SECONDS, HOST_COMPONENTS_ELEMENT_SECONDS = 2.8e-9, 1.2e-9
 
 
 def _on_twin(func, twin_of):
@@ -106,7 +115,8 @@ def _components_twin(A):
     twin = host_twin(A)
     if twin is not None or A.nvals <= settings.host_search_edges:
         return twin
-    host = HOST_COMPONENTS_SECONDS + (A.n + A.nvals) * HOST_COMPONENTS_ELEMENT_SECONDS
+    element = HOST_COMPONENTS_THIN_ELEMENT_SECONDS if thin_graph(A.nvals, A.n) else HOST_COMPONENTS_ELEMENT_SECONDS
+    host = HOST_COMPONENTS_SECONDS + (A.n + A.nvals) * element
     return host_twin(A, DEPTH_PROBE_EDGES) if host < DEVICE_COMPONENTS_SECONDS else None
 
 
@@ -141,9 +151,18 @@ def _deep_twin(A):
 
 def _host_search_wins(twin) -> bool:
     """Whether a search from a source on the thin graph of ``twin`` costs the host less than the
-    device, by the models above and the graph's depth (:func:`~lagraph_dist.algebra.levels.graph_depth`)."""
-    host = HOST_SEARCH_SECONDS + (twin.n + twin.nvals) * HOST_SEARCH_ELEMENT_SECONDS
-    return host < DEVICE_SEARCH_SECONDS + graph_depth(twin) * DEVICE_SEARCH_LEVEL_SECONDS
+    device, by the models above, the graph's depth (:func:`~lagraph_dist.algebra.levels.graph_depth`)
+    and the search the host would run (:func:`~lagraph_dist.algebra.levels.queue_search_fits` of
+    a search that may push, as most do)."""
+    levels = graph_depth(twin)
+    element = HOST_QUEUE_ELEMENT_SECONDS if queue_search_fits(twin, "auto") else HOST_SEARCH_ELEMENT_SECONDS
+    host = HOST_SEARCH_SECONDS + (twin.n + twin.nvals) * element
+    return host < DEVICE_SEARCH_SECONDS + levels * _device_level_seconds(twin.nvals / levels)
+
+
+def _device_level_seconds(edges):
+    """What a thin graph's level of ``edges`` edges costs the device's search, by the model above."""
+    return min(DEVICE_SEARCH_LEVEL_SECONDS + edges * DEVICE_SEARCH_LEVEL_EDGE_SECONDS, DEVICE_SEARCH_WIDE_LEVEL_SECONDS)
 
 
 def _batch_twin(A, searches):
