@@ -25,16 +25,32 @@ from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import RUN_TIMED, LazyRecords
 from lagraph_dist.local.parts import LocalCSR
 
-__all__ = ["queue_search", "queue_walk", "add_level_counts", "warm_up"]
+__all__ = ["queue_search", "queue_walk", "add_level", "add_level_counts", "warm_up"]
+
+_NO_COUNTS = np.zeros((0, 4), np.int64)     # (a single search counts its levels when read; an argument,
+#                                             not a global: numba would take a global as read-only)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_level(row, frontier, found, examined):
+    """A pushed level's record added to ``row``: its frontier, the vertices it found, the
+    out-edges it examined, and one push (the one place of those columns for a queue search)."""
+    row[0] += frontier
+    row[1] += found
+    row[2] += examined
+    row[3] += 1
 
 
 @njit(cache=True, nogil=True, inline="always")    # (inlined: as a call, a 10,000 path's search took 15% longer)
-def queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends):
+def queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, counts):
     """Levels from ``source`` in queue order until one finds nothing, reaches ``target`` (-1:
     none) or ``max_levels`` have run; ``depths`` (-1 unreached, set here) is the visited test,
     ``parents`` written for the vertices reached when ``positional``. ``ends[k]`` is the queue's
     length after level k (``ends[0]`` = 1: the source), so level k's frontier is
-    ``queue[ends[k - 2]:ends[k - 1]]`` (from 0 for the first). Returns (vertices reached, levels run)."""
+    ``queue[ends[k - 2]:ends[k - 1]]`` (from 0 for the first). Where ``counts`` has rows (as many
+    as levels may run), level k's record is added to row k - 1 as it ends (:func:`add_level`: a
+    batch's sums over its searches; a single search works its records out of the queue when they
+    are read). Returns (vertices reached, levels run)."""
     for v in range(depths.shape[0]):
         depths[v] = -1
     depths[source] = 0
@@ -43,14 +59,17 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
     queue[0] = source
     ends[0] = 1
     one = np.uint64(1)
+    counting = counts.shape[0] > 0
     head, tail, level = np.uint64(0), one, 0
     while head < tail and level < max_levels:
-        level_end = tail
+        level_start, level_end = head, tail
         level += 1
+        examined = np.uint64(0)
         while head < level_end:
             u = np.uint64(queue[head])
             head += one
             edge, stop = np.uint64(indptr[u]), np.uint64(indptr[u + one])
+            examined += stop - edge
             while edge < stop:
                 v = np.uint64(indices[edge])
                 edge += one
@@ -61,16 +80,22 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
                     queue[tail] = v
                     tail += one
         ends[level] = tail
+        if counting:
+            add_level(counts[level - 1], np.int64(level_end - level_start), np.int64(tail - level_end),
+                      np.int64(examined))
         if target >= 0 and depths[target] >= 0:
             break
     return np.int64(tail), level
 
 
 @njit(cache=True, nogil=True)
-def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, words):
-    """:func:`queue_walk`, then ``words`` the reached vertices' bits and, without ``positional``,
-    ``parents`` True for each of them. Returns (vertices reached, levels run)."""
-    tail, level = queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends)
+def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, no_counts,
+                  words):
+    """:func:`queue_walk` (``no_counts``: rows of none), then ``words`` the reached vertices' bits
+    and, without ``positional``, ``parents`` True for each of them. Returns (vertices reached,
+    levels run)."""
+    tail, level = queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends,
+                             no_counts)
     for w in range(words.shape[0]):
         words[w] = 0
     for k in range(tail):
@@ -83,20 +108,17 @@ def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, 
 
 @njit(cache=True, nogil=True)
 def add_level_counts(counts, indptr, queue, ends, levels):
-    """A queue search's first ``levels`` levels added to ``counts``' rows, columns (frontier,
-    discovered, examined, push): level d + 1 expanded ``queue[ends[d - 1]:ends[d]]`` (from 0 for
-    the first), read those vertices' out-edges, found up to ``ends[d + 1]`` and pushed. The one
-    count of a queue search's levels: its own records' and a batch's sums over its searches."""
+    """A queue search's first ``levels`` levels added to ``counts``' rows (:func:`add_level`),
+    worked out after the search: level d + 1 expanded ``queue[ends[d - 1]:ends[d]]`` (from 0 for
+    the first), read those vertices' out-edges, found up to ``ends[d + 1]`` and pushed. A single
+    search's records, made when read."""
     start = 0
     for d in range(levels):
         stop, examined = ends[d], 0
         for i in range(start, stop):
             u = queue[i]
             examined += indptr[u + 1] - indptr[u]
-        counts[d, 0] += stop - start
-        counts[d, 1] += ends[d + 1] - stop
-        counts[d, 2] += examined
-        counts[d, 3] += 1
+        add_level(counts[d], stop - start, ends[d + 1] - stop, examined)
         start = stop
 
 
@@ -138,7 +160,7 @@ def queue_search(out_csr, length, source, *, positional, depths, max_levels, tar
     words = np.empty(length // 32, np.uint32)
     started = time.perf_counter()
     found, levels_run = _queue_levels(out_csr.indptr, out_csr.indices, source, target, max_levels, levels, values,
-                                      positional, queue, ends, words)
+                                      positional, queue, ends, _NO_COUNTS, words)
     run_seconds = time.perf_counter() - started     # (the levels, timed as one run; and the bits)
     records = QueueRecords(out_csr.indptr, queue, ends, levels_run, found - 1, run_seconds)
     if not depths:
