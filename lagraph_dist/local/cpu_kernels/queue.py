@@ -9,10 +9,11 @@ microseconds (docs/notes/host-overhead.md). This search is push only, in queue o
 nothing of the fused search's plan: a depth array that is also the visited test, the queue, and
 where each level ended in it. The outputs are made here, in the fused search's encodings (bitmap
 words and values); the levels' records are worked out from the queue and the level ends only when
-read. Indices are read as unsigned (the queue's positions and the edge offsets too): numba then drops the
-negative-index wraparound on every lookup, a select on the loop's chain of dependent loads. Signed
-vertices cost a third of the loop's time on a 100 x 100 mesh, and signed positions and offsets
-a further third on a 10,000 path.
+read (a batch's searches count theirs as they walk). Indices are read as unsigned, the queue's
+positions and the edge offsets too: numba then drops the negative-index wraparound on every
+lookup, a select on the loop's chain of dependent loads. Signed vertices cost a third of the
+loop's time on a 100 x 100 mesh, and signed positions and offsets a further third on a 10,000
+path.
 """
 from __future__ import annotations
 
