@@ -28,8 +28,6 @@ from lagraph_dist.local.parts import LocalCSR
 
 __all__ = ["queue_search", "queue_walk", "add_level", "add_level_counts", "warm_up"]
 
-_NO_COUNTS = np.zeros((0, 4), np.int64)     # (a single search counts its levels when read; an argument,
-#                                             not a global: numba would take a global as read-only)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -48,10 +46,11 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
     none) or ``max_levels`` have run; ``depths`` (-1 unreached, set here) is the visited test,
     ``parents`` written for the vertices reached when ``positional``. ``ends[k]`` is the queue's
     length after level k (``ends[0]`` = 1: the source), so level k's frontier is
-    ``queue[ends[k - 2]:ends[k - 1]]`` (from 0 for the first). Where ``counts`` has rows (as many
-    as levels may run), level k's record is added to row k - 1 as it ends (:func:`add_level`: a
-    batch's sums over its searches; a single search works its records out of the queue when they
-    are read). Returns (vertices reached, levels run)."""
+    ``queue[ends[k - 2]:ends[k - 1]]`` (from 0 for the first). Unless ``counts`` is None, level
+    k's record is added to its row k - 1 (as many rows as levels may run) as the level ends
+    (:func:`add_level`: a batch's sums over its searches). A single search passes None, so its
+    compiled loop has no count at all (2-3% of a path's), and works its records out of the queue
+    when they are read. Returns (vertices reached, levels run)."""
     for v in range(depths.shape[0]):
         depths[v] = -1
     depths[source] = 0
@@ -60,7 +59,6 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
     queue[0] = source
     ends[0] = 1
     one = np.uint64(1)
-    counting = counts.shape[0] > 0
     head, tail, level = np.uint64(0), one, 0
     while head < tail and level < max_levels:
         level_start, level_end = head, tail
@@ -81,7 +79,7 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
                     queue[tail] = v
                     tail += one
         ends[level] = tail
-        if counting:
+        if counts is not None:
             add_level(counts[level - 1], np.int64(level_end - level_start), np.int64(tail - level_end),
                       np.int64(examined))
         if target >= 0 and depths[target] >= 0:
@@ -90,13 +88,11 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
 
 
 @njit(cache=True, nogil=True)
-def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, no_counts,
-                  words):
-    """:func:`queue_walk` (``no_counts``: rows of none), then ``words`` the reached vertices' bits
-    and, without ``positional``, ``parents`` True for each of them. Returns (vertices reached,
-    levels run)."""
+def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, words):
+    """:func:`queue_walk` (counting nothing), then ``words`` the reached vertices' bits and,
+    without ``positional``, ``parents`` True for each of them. Returns (vertices reached, levels run)."""
     tail, level = queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends,
-                             no_counts)
+                             None)
     for w in range(words.shape[0]):
         words[w] = 0
     for k in range(tail):
@@ -161,7 +157,7 @@ def queue_search(out_csr, length, source, *, positional, depths, max_levels, tar
     words = np.empty(length // 32, np.uint32)
     started = time.perf_counter()
     found, levels_run = _queue_levels(out_csr.indptr, out_csr.indices, source, target, max_levels, levels, values,
-                                      positional, queue, ends, _NO_COUNTS, words)
+                                      positional, queue, ends, words)
     run_seconds = time.perf_counter() - started     # (the levels, timed as one run; and the bits)
     records = QueueRecords(out_csr.indptr, queue, ends, levels_run, found - 1, run_seconds)
     if not depths:
