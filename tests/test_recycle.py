@@ -71,13 +71,13 @@ def test_free_kept_arrays_count_as_available_host_memory(monkeypatch):
     assert fit.available_bytes("cpu") == (1000 + nbytes, 10_000)
 
 
-def test_maker_leaves_small_arrays_to_numpy_and_recycles_large_ones():
-    assert recycle.maker(recycle.RECYCLE_AT_LEAST - 1) is np.empty
-    make = recycle.maker(recycle.RECYCLE_AT_LEAST)
-    first = make((recycle.RECYCLE_AT_LEAST // 8,), np.int64)
+def test_maker_leaves_small_sets_to_numpy_and_recycles_large_ones():
+    assert recycle.maker(recycle.SET_RECYCLED_AT_LEAST - 1) is np.empty
+    make = recycle.maker(recycle.SET_RECYCLED_AT_LEAST)
+    first = make((recycle.SET_RECYCLED_AT_LEAST // 8,), np.int64)
     address = first.ctypes.data
     del first
-    assert make((recycle.RECYCLE_AT_LEAST // 8,), np.int64).ctypes.data == address
+    assert make((recycle.SET_RECYCLED_AT_LEAST // 8,), np.int64).ctypes.data == address
 
 
 def test_queue_search_outputs_and_scratch_are_recycled_between_calls():

@@ -19,13 +19,19 @@ import threading
 
 import numpy as np
 
-__all__ = ["empty", "maker", "RECYCLE_AT_LEAST", "KEPT_BYTES", "kept_bytes", "free_bytes", "release"]
+__all__ = ["empty", "maker", "RECYCLE_AT_LEAST", "SET_RECYCLED_AT_LEAST", "KEPT_BYTES", "kept_bytes", "free_bytes", "release"]
 
 #: arrays smaller than this come from numpy as usual (malloc's heap: pages already mapped). glibc
 #: maps a larger one afresh, and gives its pages back when it is freed: on the 2-core development
 #: machine two arrays of 0.25 to 6 MB made, written and dropped in a loop faulted on nearly every
 #: page each time (about 2 us a page, 0.9 ms for two of 1 MB)
 RECYCLE_AT_LEAST = 128 << 10
+#: a kernel's set of arrays (:func:`maker`) comes from numpy as usual while its largest is under
+#: this. Four arrays of a queue search, cold (the caches flushed between calls), on the 2-core
+#: development machine: of 160-180 KB, a call was 15-35 us faster with numpy's (recycle's lookups,
+#: some 8 us each cold, cost more than what faulted); of 400 KB, even; of 800 KB, 3x slower
+#: (0.61 ms recycled against 1.89)
+SET_RECYCLED_AT_LEAST = 512 << 10
 #: the arrays kept, in bytes at most (those in use count too)
 KEPT_BYTES = 2 << 30
 
@@ -59,10 +65,11 @@ def empty(shape, dtype) -> np.ndarray:
 
 
 def maker(largest_bytes: int):
-    """How to make a kernel's arrays of at most ``largest_bytes`` each: numpy's ``np.empty``
-    where all are below :data:`RECYCLE_AT_LEAST` (a small graph's search, where :func:`empty`'s
-    own checks, some 0.6 us a call, are a share of the whole), else :func:`empty`."""
-    return np.empty if largest_bytes < RECYCLE_AT_LEAST else empty
+    """How to make a kernel's set of arrays, made and dropped together, of at most
+    ``largest_bytes`` each: numpy's ``np.empty`` where all are below
+    :data:`SET_RECYCLED_AT_LEAST` (a small graph's search, where :func:`empty`'s lookups cost
+    more than the pages it saves), else :func:`empty`."""
+    return np.empty if largest_bytes < SET_RECYCLED_AT_LEAST else empty
 
 
 def _drop_free():
