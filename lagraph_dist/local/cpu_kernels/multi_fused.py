@@ -1336,13 +1336,13 @@ def _queue_searches(indptr, indices, sources, column0, levels, with_levels, pare
     (:func:`_queue_space`). Returns each depth's records summed over the searches ((depths, 5),
     as :func:`_separate_searches`'), counted as the walks run. Without the GIL: threads may run
     it side by side on other columns."""
-    depths, found_parents, queue, ends, sums = space
+    depths, found_parents, queue, sums = space
     deepest, group = 0, depths.shape[0]
     for first in range(0, sources.shape[0], group):
         count = min(group, sources.shape[0] - first)
         for g in range(count):
             _, ran = queue_walk(indptr, indices, sources[first + g], -1, max_levels, depths[g], found_parents[g],
-                                with_parents, queue, ends, sums)      # (the records' four columns)
+                                with_parents, queue, None, sums)      # (the records' four columns)
             deepest = max(deepest, ran)
         _write_queue_columns(levels, with_levels, parents, with_parents, column0 + first, count, depths, found_parents)
     for d in range(deepest):            # (every search that ran a depth pushed it)
@@ -1367,15 +1367,14 @@ def _write_queue_columns(levels, with_levels, parents, with_parents, first, coun
 
 def _queue_space(n, k, max_levels, parents):
     """One thread's buffers for :func:`_queue_searches` of ``k`` searches over ``n`` vertices: a
-    group's depths and parents (int32, as the tables), the run's queue and level ends (recycled,
-    as :func:`_separate_space`'s), and the sums of its depths' records, a row a level that may
+    group's depths and parents (int32, as the tables), the run's queue (recycled, as
+    :func:`_separate_space`'s), and the sums of its depths' records, a row a level that may
     run (zeros from calloc: a page is cleared when first written, so a shallow batch pays for
     the few rows it writes). Counted as the searches walk, those records add 4% to a 100,000
     path's searches, against 75-115% when worked out of each search's queue after it."""
     group = min(k, SEPARATE_GROUP)
     return (recycle.empty((group, n), np.int32), recycle.empty((group, n if parents else 0), np.int32),
-            recycle.empty((max(n, 1),), np.int32), recycle.empty((min(max_levels, n) + 1,), np.int64),
-            np.zeros((min(max_levels, n) + 1, 5), np.int64))
+            recycle.empty((max(n, 1),), np.int32), np.zeros((min(max_levels, n) + 1, 5), np.int64))
 
 
 # -- the host side ----------------------------------------------------------------------------

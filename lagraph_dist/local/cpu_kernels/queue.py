@@ -29,7 +29,6 @@ from lagraph_dist.local.parts import LocalCSR
 __all__ = ["queue_search", "queue_walk", "add_level", "add_level_counts", "warm_up"]
 
 
-
 @njit(cache=True, nogil=True, inline="always")
 def add_level(row, frontier, found, examined):
     """A pushed level's record added to ``row``: its frontier, the vertices it found, the
@@ -44,20 +43,22 @@ def add_level(row, frontier, found, examined):
 def queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, counts):
     """Levels from ``source`` in queue order until one finds nothing, reaches ``target`` (-1:
     none) or ``max_levels`` have run; ``depths`` (-1 unreached, set here) is the visited test,
-    ``parents`` written for the vertices reached when ``positional``. ``ends[k]`` is the queue's
-    length after level k (``ends[0]`` = 1: the source), so level k's frontier is
-    ``queue[ends[k - 2]:ends[k - 1]]`` (from 0 for the first). Unless ``counts`` is None, level
-    k's record is added to its row k - 1 (as many rows as levels may run) as the level ends
-    (:func:`add_level`: a batch's sums over its searches). A single search passes None, so its
-    compiled loop has no count at all (2-3% of a path's), and works its records out of the queue
-    when they are read. Returns (vertices reached, levels run)."""
+    ``parents`` written for the vertices reached when ``positional``. The levels' records go to
+    one of two places, the other None (numba then compiles no trace of it): a single search's
+    ``ends``, ``ends[k]`` the queue's length after level k (``ends[0]`` = 1: the source), so that
+    level k's frontier is ``queue[ends[k - 2]:ends[k - 1]]`` (from 0 for the first) and its
+    records are worked out of the queue when read (:func:`add_level_counts`); or a batch's
+    ``counts``, level k's record added to row k - 1 as the level ends (:func:`add_level`; as many
+    rows as levels may run; as an empty array instead of None it cost a single search's loop 2-3%
+    on a path). Returns (vertices reached, levels run)."""
     for v in range(depths.shape[0]):
         depths[v] = -1
     depths[source] = 0
     if positional:
         parents[source] = source
     queue[0] = source
-    ends[0] = 1
+    if ends is not None:
+        ends[0] = 1
     one = np.uint64(1)
     head, tail, level = np.uint64(0), one, 0
     while head < tail and level < max_levels:
@@ -78,7 +79,8 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
                         parents[v] = u
                     queue[tail] = v
                     tail += one
-        ends[level] = tail
+        if ends is not None:
+            ends[level] = tail
         if counts is not None:
             add_level(counts[level - 1], np.int64(level_end - level_start), np.int64(tail - level_end),
                       np.int64(examined))
