@@ -122,6 +122,41 @@ def test_past_the_threshold_a_thin_graph_of_narrow_levels_takes_the_queue_search
         assert _engines(ld.bfs(path, 7)) == {"cpu"}
 
 
+def _small_world(n, rewired, seed):
+    """A ring of degree 4 with a share ``rewired`` of its edges sent to random vertices: a thin
+    graph whose levels widen as the share grows."""
+    rng = np.random.default_rng(seed)
+    src = np.concatenate([np.arange(n), np.arange(n)])
+    dst = np.concatenate([(np.arange(n) + 1) % n, (np.arange(n) + 2) % n])
+    moved = rng.random(2 * n) < rewired
+    dst[moved] = rng.integers(0, n, int(moved.sum()))
+    keep = src != dst
+    return ld.Matrix.from_edges(src[keep], dst[keep], n, symmetrize=True)
+
+
+def test_a_small_thin_graph_takes_the_queue_search_on_wider_levels():
+    """Up to ``QUEUE_SMALL_GRAPH_EDGES`` stored edges a thin graph takes the queue search while
+    its levels hold fewer than ``QUEUE_SMALL_LEVEL_VERTICES`` vertices on average, past that
+    size fewer than ``QUEUE_LEVEL_VERTICES``: a small world of 20,000 vertices whose levels are
+    too wide for the larger graphs' bound takes it, as a larger graph it would not, and one
+    whose levels are wider still (more of its edges rewired) takes the fused search."""
+    from lagraph_dist.algebra.levels import graph_depth
+    from lagraph_dist.local import engine
+    wide, wider = _small_world(20_000, 0.03, 5), _small_world(20_000, 0.6, 5)
+    assert wide.nvals <= engine.QUEUE_SMALL_GRAPH_EDGES and wider.nvals <= engine.QUEUE_SMALL_GRAPH_EDGES
+    assert engine.QUEUE_LEVEL_VERTICES * graph_depth(wide) <= wide.n < engine.QUEUE_SMALL_LEVEL_VERTICES * graph_depth(wide)
+    assert wider.n >= engine.QUEUE_SMALL_LEVEL_VERTICES * graph_depth(wider)
+    with ld.settings.changed(queue_search_edges=16):
+        for A, expected in ((wide, "queue"), (wider, "cpu")):
+            res = ld.bfs(A, 11)
+            assert _engines(res) == {expected}, graph_depth(A)
+            np.testing.assert_array_equal(res.levels.to_numpy(), reference_levels(A.to_scipy(), 11))
+            ld.validate(A, 11, res.levels.to_numpy(), res.parents.to_numpy())
+        with pytest.MonkeyPatch.context() as patch:     # (the same graph, had it more edges than the bound)
+            patch.setattr(engine, "QUEUE_SMALL_GRAPH_EDGES", wide.nvals - 1)
+            assert _engines(ld.bfs(wide, 11)) == {"cpu"}
+
+
 def test_a_labelled_graph_and_a_converted_one_take_the_queue_search():
     nx = pytest.importorskip("networkx")
     G = nx.relabel_nodes(nx.grid_2d_graph(6, 7), lambda node: f"{node[0]}-{node[1]}")

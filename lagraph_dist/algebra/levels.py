@@ -323,7 +323,7 @@ def queue_search_fits(A, direction) -> bool:
         return True
     # (allowed at no edges: the setting on, a direction that may push, the stock rule)
     return (queue_search_allowed(0, direction) and A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n)
-            and narrow_levels(A.n, graph_depth(A)))
+            and narrow_levels(A.n, A.nvals, graph_depth(A)))
 
 
 _DEPTH = "levels from a vertex"      # a matrix's cache key of :func:`graph_depth`

@@ -177,12 +177,28 @@ DEPTH_PROBE_EDGES = 1 << 22
 #: (125), 4elt 0.45-0.50 against 0.52-0.53; the fused search wins on 300 x 1000 (231), 500 x 500
 #: (250), wing (over 500) and the road of a million vertices (56 against 88-93)
 QUEUE_LEVEL_VERTICES = 192
+#: a thin graph of at most this many stored edges takes the queue search on wider levels,
+#: fewer than :data:`QUEUE_SMALL_LEVEL_VERTICES` vertices a level on average: the fused search's
+#: fixed costs (its second thread's wake-up, a level's hand-over between the threads) outweigh
+#: what its second thread and pull levels save on so few edges. The 2-core EPYC, each call after
+#: 64 MB of other reads (as a benchmark's check leaves the caches), us from eight random
+#: sources, queue against fused (scipy): 4elt (223 vertices a level) 643 against 867-901 (562-571),
+#: a 25 x 25 x 25 mesh (214) 451-554 against 672-681 (417), small worlds of 30,000 vertices and
+#: 120,000 edges (ring of degree 4, a share of the edges rewired) of 263, 667, 1,111 and 1,500
+#: vertices a level 876-896 against 1,107-1,127, 930-954 against 1,350-1,541, 989-992 against
+#: 1,212-1,290 and 1,034-1,052 against 1,219-1,334; a random graph of mean degree 4 (1,923) 988-990
+#: against 890-922, where the fused search's pull levels pay. Past this size the fused search
+#: wins from about 250 a level (a 300 x 1000 mesh from random sources: 6.3-6.5 ms against 5.1)
+QUEUE_SMALL_GRAPH_EDGES = 1 << 17
+QUEUE_SMALL_LEVEL_VERTICES = 1024
 
 
-def narrow_levels(n, levels) -> bool:
-    """Whether a thin graph of ``n`` vertices, ``levels`` deep, has levels narrow enough for the
-    queue search (:data:`QUEUE_LEVEL_VERTICES`)."""
-    return n < QUEUE_LEVEL_VERTICES * levels
+def narrow_levels(n, nnz, levels) -> bool:
+    """Whether a thin graph of ``n`` vertices and ``nnz`` stored edges, ``levels`` deep, has
+    levels narrow enough for the queue search (:data:`QUEUE_LEVEL_VERTICES`, or
+    :data:`QUEUE_SMALL_LEVEL_VERTICES` up to :data:`QUEUE_SMALL_GRAPH_EDGES`)."""
+    widest = QUEUE_SMALL_LEVEL_VERTICES if nnz <= QUEUE_SMALL_GRAPH_EDGES else QUEUE_LEVEL_VERTICES
+    return n < widest * levels
 
 
 #: the vertices and edges a thread's share of a batch's queue searches reads at least (about
