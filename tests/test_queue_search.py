@@ -102,16 +102,17 @@ def test_the_policy_and_its_override_decide_which_search_runs():
 
 def test_past_the_threshold_a_thin_graph_of_narrow_levels_takes_the_queue_search():
     """Past ``queue_search_edges``: a path (a vertex a level) and a 40 x 400 mesh (at most 40 a
-    level) take the queue search, a shallow thin graph (20,000 vertices of mean degree 6, a
-    dozen levels) and a graph that is not thin the fused one; the depth is measured once a matrix
-    (``graph_depth``), from the first vertex with an edge."""
+    level) take the queue search, a shallow thin graph (20,000 vertices of mean degree 6, ten
+    levels of 12,000 edges) and a dense one (1,000 vertices of 100 out-edges, three levels) the
+    fused one; the depth is measured once a matrix (``graph_depth``), from the first vertex with
+    an edge."""
     from lagraph_dist.algebra.levels import graph_depth
     rng = np.random.default_rng(11)
     path = ld.Matrix.from_edges(np.arange(1, 3000), np.arange(2, 3001), 3001, symmetrize=True)    # vertex 0 alone
     mesh = ld.Matrix.from_edges(*_mesh(40, 400)[:2], 16_000, symmetrize=True)
     shallow = ld.Matrix.from_edges(rng.integers(0, 20_000, 60_000), rng.integers(0, 20_000, 60_000), 20_000,
                                    symmetrize=True)
-    dense = ld.Matrix.from_edges(np.repeat(np.arange(500), 20), rng.integers(0, 500, 10_000), 500)
+    dense = ld.Matrix.from_edges(np.repeat(np.arange(1000), 100), rng.integers(0, 1000, 100_000), 1000)
     with ld.settings.changed(queue_search_edges=16):
         for A, engine in ((path, "queue"), (mesh, "queue"), (shallow, "cpu"), (dense, "cpu")):
             res = ld.bfs(A, 7)
@@ -134,27 +135,36 @@ def _small_world(n, rewired, seed):
     return ld.Matrix.from_edges(src[keep], dst[keep], n, symmetrize=True)
 
 
-def test_a_small_thin_graph_takes_the_queue_search_on_wider_levels():
-    """Up to ``QUEUE_SMALL_GRAPH_EDGES`` stored edges a thin graph takes the queue search while
-    its levels hold fewer than ``QUEUE_SMALL_LEVEL_VERTICES`` vertices on average, past that
-    size fewer than ``QUEUE_LEVEL_VERTICES``: a small world of 20,000 vertices whose levels are
-    too wide for the larger graphs' bound takes it, as a larger graph it would not, and one
-    whose levels are wider still (more of its edges rewired) takes the fused search."""
+def _band(n, diagonals):
+    """n vertices, each joined to the ``diagonals`` / 2 next ones: a graph that is not thin, of
+    narrow levels."""
+    src = np.concatenate([np.arange(n - k) for k in range(1, diagonals // 2 + 1)])
+    dst = np.concatenate([np.arange(k, n) for k in range(1, diagonals // 2 + 1)])
+    return ld.Matrix.from_edges(src, dst, n, symmetrize=True)
+
+
+def test_a_small_graph_takes_the_queue_search_while_its_levels_read_few_edges():
+    """Up to ``QUEUE_SMALL_GRAPH_EDGES`` stored edges any graph takes the queue search while its
+    levels read fewer than ``QUEUE_SMALL_LEVEL_EDGES`` edges on average; past that size only a
+    thin one of fewer than ``QUEUE_LEVEL_VERTICES`` vertices a level. A small world of 20,000
+    vertices (thin, some 1,700 edges and 430 vertices a level) and a band of 30 diagonals (not
+    thin, some 450 edges a level) take it, and would not as larger graphs."""
     from lagraph_dist.algebra.levels import graph_depth
     from lagraph_dist.local import engine
-    wide, wider = _small_world(20_000, 0.03, 5), _small_world(20_000, 0.6, 5)
-    assert wide.nvals <= engine.QUEUE_SMALL_GRAPH_EDGES and wider.nvals <= engine.QUEUE_SMALL_GRAPH_EDGES
-    assert engine.QUEUE_LEVEL_VERTICES * graph_depth(wide) <= wide.n < engine.QUEUE_SMALL_LEVEL_VERTICES * graph_depth(wide)
-    assert wider.n >= engine.QUEUE_SMALL_LEVEL_VERTICES * graph_depth(wider)
+    world, band = _small_world(20_000, 0.03, 5), _band(3000, 30)
+    for A in (world, band):
+        assert A.nvals <= engine.QUEUE_SMALL_GRAPH_EDGES and A.nvals < engine.QUEUE_SMALL_LEVEL_EDGES * graph_depth(A)
+    assert world.n >= engine.QUEUE_LEVEL_VERTICES * graph_depth(world) and not engine.thin_graph(band.nvals, band.n)
     with ld.settings.changed(queue_search_edges=16):
-        for A, expected in ((wide, "queue"), (wider, "cpu")):
+        for A in (world, band):
             res = ld.bfs(A, 11)
-            assert _engines(res) == {expected}, graph_depth(A)
+            assert _engines(res) == {"queue"}, A.n
             np.testing.assert_array_equal(res.levels.to_numpy(), reference_levels(A.to_scipy(), 11))
             ld.validate(A, 11, res.levels.to_numpy(), res.parents.to_numpy())
-        with pytest.MonkeyPatch.context() as patch:     # (the same graph, had it more edges than the bound)
-            patch.setattr(engine, "QUEUE_SMALL_GRAPH_EDGES", wide.nvals - 1)
-            assert _engines(ld.bfs(wide, 11)) == {"cpu"}
+        with pytest.MonkeyPatch.context() as patch:     # (the same graphs, had they more edges than the bound)
+            patch.setattr(engine, "QUEUE_SMALL_GRAPH_EDGES", min(world.nvals, band.nvals) - 1)
+            for A in (world, band):
+                assert _engines(ld.bfs(A, 11)) == {"cpu"}, A.n
 
 
 def test_a_labelled_graph_and_a_converted_one_take_the_queue_search():

@@ -29,8 +29,8 @@ from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK, level_record
-from lagraph_dist.local.engine import (DEPTH_PROBE_EDGES, QUEUE_ENGINE, QueueSearch, SearchFromSource, narrow_levels,
-                                       offers, queue_search_allowed, thin_graph)
+from lagraph_dist.local.engine import (DEPTH_PROBE_EDGES, QUEUE_ENGINE, QUEUE_SMALL_GRAPH_EDGES, QueueSearch,
+                                       SearchFromSource, narrow_levels, offers, queue_search_allowed, thin_graph)
 
 __all__ = ["repeat_masked_vxm", "search_from", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
@@ -312,9 +312,10 @@ def _search_outputs(A, found, values, words, levels, depth_words, depths_found):
 def queue_search_fits(A, direction) -> bool:
     """Whether a search from a source on ``A`` in ``direction`` may run as the kernel set's queue
     search (:class:`~lagraph_dist.local.engine.QueueSearch`): one process, ``A`` not a transposed
-    view, at most ``settings.queue_search_edges`` stored edges, or a thin graph of at most
+    view, at most ``settings.queue_search_edges`` stored edges, or a graph of at most
     ``DEPTH_PROBE_EDGES`` whose levels are narrow (:func:`~lagraph_dist.local.engine.narrow_levels`
-    of :func:`graph_depth`), a direction that may push, the levels fused (not inside
+    of :func:`graph_depth`: a small graph's by its edges a level, a larger thin one's by its
+    vertices a level), a direction that may push, the levels fused (not inside
     :func:`separate_levels`) and the stock rule (the one place of this policy; :func:`search_from`
     adds its limits' and its rule's terms)."""
     if not (A.grid.size == 1 and not A.transposed and _FUSE_LEVELS and offers(A.backend.kernels, QueueSearch)):
@@ -322,8 +323,9 @@ def queue_search_fits(A, direction) -> bool:
     if queue_search_allowed(A.nvals, direction):
         return True
     # (allowed at no edges: the setting on, a direction that may push, the stock rule)
-    return (queue_search_allowed(0, direction) and A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n)
-            and narrow_levels(A.n, A.nvals, graph_depth(A)))
+    # (the depth measured only where it may tell: a small graph, or a thin one it may probe)
+    weighed = A.nvals <= QUEUE_SMALL_GRAPH_EDGES or (A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n))
+    return queue_search_allowed(0, direction) and weighed and narrow_levels(A.n, A.nvals, graph_depth(A))
 
 
 _DEPTH = "levels from a vertex"      # a matrix's cache key of :func:`graph_depth`

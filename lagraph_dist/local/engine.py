@@ -161,9 +161,10 @@ def queue_search_allowed(nvals, direction) -> bool:
     return 0 < settings.queue_search_edges >= nvals and direction != "pull" and DirectionRule.stock()
 
 
-#: a thin graph of at most this many stored edges may have its depth measured (one queue search
-#: from a vertex, once a matrix: 25 ms on a 1000 x 1000 mesh, 90 on a road of a million vertices,
-#: one EPYC core) by the policies that weigh it: the
+#: a thin graph of at most this many stored edges (and any of at most
+#: :data:`QUEUE_SMALL_GRAPH_EDGES`) may have its depth measured (one queue search from a vertex,
+#: once a matrix: 25 ms on a 1000 x 1000 mesh, 90 on a road of a million vertices, one EPYC core)
+#: by the policies that weigh it: the
 #: queue search past ``queue_search_edges`` (:func:`narrow_levels`) and the GPU backend's host twin
 #: (``algorithms/small_graphs.py``)
 DEPTH_PROBE_EDGES = 1 << 22
@@ -177,28 +178,35 @@ DEPTH_PROBE_EDGES = 1 << 22
 #: (125), 4elt 0.45-0.50 against 0.52-0.53; the fused search wins on 300 x 1000 (231), 500 x 500
 #: (250), wing (over 500) and the road of a million vertices (56 against 88-93)
 QUEUE_LEVEL_VERTICES = 192
-#: a thin graph of at most this many stored edges takes the queue search on wider levels,
-#: fewer than :data:`QUEUE_SMALL_LEVEL_VERTICES` vertices a level on average: the fused search's
-#: fixed costs (its second thread's wake-up, a level's hand-over between the threads) outweigh
-#: what its second thread and pull levels save on so few edges. The 2-core EPYC, each call after
-#: 64 MB of other reads (as a benchmark's check leaves the caches), us from eight random
-#: sources, queue against fused (scipy): 4elt (223 vertices a level) 643 against 867-901 (562-571),
-#: a 25 x 25 x 25 mesh (214) 451-554 against 672-681 (417), small worlds of 30,000 vertices and
-#: 120,000 edges (ring of degree 4, a share of the edges rewired) of 263, 667, 1,111 and 1,500
-#: vertices a level 876-896 against 1,107-1,127, 930-954 against 1,350-1,541, 989-992 against
-#: 1,212-1,290 and 1,034-1,052 against 1,219-1,334; a random graph of mean degree 4 (1,923) 988-990
-#: against 890-922, where the fused search's pull levels pay. Past this size the fused search
-#: wins from about 250 a level (a 300 x 1000 mesh from random sources: 6.3-6.5 ms against 5.1)
+#: a graph of at most this many stored edges, thin or not, takes the queue search where its
+#: levels read fewer than :data:`QUEUE_SMALL_LEVEL_EDGES` edges on average: there the fused
+#: search's fixed costs (its second thread's wake-up, a level's hand-over between the threads)
+#: outweigh what its second thread and pull levels save. The 2-core EPYC, each call after 64 MB
+#: of other reads (as a benchmark's check leaves the caches), us from eight random sources, queue
+#: against fused (scipy), with the edges a level: 4elt (1,311) 643 against 867-901 (562-571), a
+#: 25 x 25 x 25 mesh (1,233) 451-554 against 672-681 (417), small worlds of 30,000 vertices (a
+#: ring of degree 4, a share of its edges rewired) of 2,667, 4,444 and 6,000 930-954 against
+#: 1,350-1,541, 989-992 against 1,212-1,290 and 1,034-1,052 against 1,219-1,334; bcsstk13 (6,990)
+#: 262-264 against 398-400 (203-205), a 27-point stencil on 15^3 (5,075) 238-244 against 433-438,
+#: a band of 30 diagonals (447) 208-225 against 332-334; even, Kronecker 12 (19,324: 258-260
+#: against 278-283) and random graphs of 500 and 1,000 vertices (30,000 and 32,000: 226-266
+#: against 227-249); the fused search's, random graphs of 25,000 vertices of mean degree 4
+#: (7,692: 988-990 against 890-922) and 3,000 of mean degree 33 (about 30,000: 459-473 against
+#: 364-372), whose pull levels pay. Past this size the fused search wins from about 250 vertices
+#: a level (:data:`QUEUE_LEVEL_VERTICES`; a 300 x 1000 mesh from random sources: 6.3-6.5 ms
+#: against 5.1)
 QUEUE_SMALL_GRAPH_EDGES = 1 << 17
-QUEUE_SMALL_LEVEL_VERTICES = 1024
+QUEUE_SMALL_LEVEL_EDGES = 1 << 13
 
 
 def narrow_levels(n, nnz, levels) -> bool:
-    """Whether a thin graph of ``n`` vertices and ``nnz`` stored edges, ``levels`` deep, has
-    levels narrow enough for the queue search (:data:`QUEUE_LEVEL_VERTICES`, or
-    :data:`QUEUE_SMALL_LEVEL_VERTICES` up to :data:`QUEUE_SMALL_GRAPH_EDGES`)."""
-    widest = QUEUE_SMALL_LEVEL_VERTICES if nnz <= QUEUE_SMALL_GRAPH_EDGES else QUEUE_LEVEL_VERTICES
-    return n < widest * levels
+    """Whether a graph of ``n`` vertices and ``nnz`` stored edges, ``levels`` deep, has levels
+    narrow enough for the queue search: up to :data:`QUEUE_SMALL_GRAPH_EDGES`, fewer than
+    :data:`QUEUE_SMALL_LEVEL_EDGES` edges a level; past it, a thin graph's fewer than
+    :data:`QUEUE_LEVEL_VERTICES` vertices a level."""
+    if nnz <= QUEUE_SMALL_GRAPH_EDGES:
+        return nnz < QUEUE_SMALL_LEVEL_EDGES * levels
+    return thin_graph(nnz, n) and n < QUEUE_LEVEL_VERTICES * levels
 
 
 #: the vertices and edges a thread's share of a batch's queue searches reads at least (about
