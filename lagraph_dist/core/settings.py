@@ -64,9 +64,10 @@ class Settings:
     #: one process: ``ld.bfs`` (and a component's search) on a matrix of at most this many
     #: stored edges, with direction "auto" or "push", runs the host's one-pass queue search
     #: (``cpu_kernels/queue.py``: push only, one compiled loop and a few Python steps) instead
-    #: of the fused search, whose call costs more than such a graph's levels; so does a thin
-    #: graph of more edges (up to ``engine.DEPTH_PROBE_EDGES``) whose levels are narrow
-    #: (``engine.narrow_levels``: a path's, a long mesh's; its depth measured once a matrix);
+    #: of the fused search, whose call costs more than such a graph's levels; so does a graph
+    #: of more edges whose levels are narrow (``engine.narrow_levels``: up to 2^17 edges by the
+    #: edges a level, a thin one up to ``engine.DEPTH_PROBE_EDGES`` by the vertices a level: a
+    #: path's, a long mesh's; its depth measured once a matrix);
     #: 0 never. On the GPU backend it applies on the host twin (``host_search_edges``), and to a
     #: CPU batch's searches run one at a time. ``res.stats`` records say
     #: ``engine: "queue"`` where it ran.
