@@ -92,12 +92,18 @@ HAND = {
 }
 
 
-@pytest.fixture(params=["kernel", "searches"])
+@pytest.fixture(params=["kernel", "sweeps", "searches"])
 def method(request, monkeypatch):
     """How the labels are made: by the kernel set's components kernel where it has one (one
-    process on the CPU), or by searches and label propagation (grids, the GPU) forced here."""
+    process: the union-find, or its sweeps, one queue search a component, on chain-like graphs;
+    the sweeps forced here wherever the set has them), or by searches and label propagation
+    (grids) forced here."""
     if request.param == "searches":
         monkeypatch.setattr(components, "labels_fusable", lambda A: False)
+    if request.param == "sweeps":
+        from lagraph_dist.algebra import components as kernel_components
+        from lagraph_dist.local.engine import ComponentSweeps, offers
+        monkeypatch.setattr(kernel_components, "_by_sweeps", lambda A: offers(A.backend.kernels, ComponentSweeps))
     return request.param
 
 
@@ -140,6 +146,29 @@ def test_deep_path_and_mesh(backend, directed, method):
     dst = np.concatenate([path[1:], md])
     A, S = build(src, dst, 300 + 900 + 7, directed=directed, backend=backend)
     check(A, S, directed=directed)
+
+
+def test_chain_like_graphs_are_labelled_by_sweeps():
+    """On one CPU process a symmetric thin graph of chain-like levels (a path beside isolated
+    vertices, a 3 x 2000 strip, each numbered backwards) is labelled by queue sweeps; a 40 x 50
+    mesh (45 vertices a level), a random tree and every directed graph by the union-find: the
+    trace's record says which, and the labels are scipy's smallest ids either way."""
+    from lagraph_dist.algebra.trace import product_trace
+    rng = np.random.default_rng(4)
+    strip_src, strip_dst = mesh_edges(3, 2000)
+    mesh_src, mesh_dst = mesh_edges(40, 50)
+    tree = np.arange(1, 3000)
+    cases = {"path": (np.arange(2999, 0, -1), np.arange(2998, -1, -1), 3005, "queue sweeps"),
+             "strip": (5999 - strip_src, 5999 - strip_dst, 6000, "queue sweeps"),
+             "mesh": (mesh_src, mesh_dst, 2000, "union-find"),
+             "tree": (tree, (rng.random(2999) * tree).astype(np.int64), 3000, "union-find")}
+    for name, (src, dst, n, expected) in cases.items():
+        for directed in (False, True):
+            A, S = build(src, dst, n, directed=directed, backend="cpu")
+            with product_trace() as records:
+                labels = connected_components(A).to_numpy()
+            assert [r["direction"] for r in records] == ["union-find" if directed else expected], (name, directed)
+            np.testing.assert_array_equal(labels, smallest_ids(S)[0])
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -5,17 +5,20 @@ products any backend and grid run. On one process whose kernel set has the optio
 ``connected_components`` member (:class:`~lagraph_dist.local.engine.ComponentLabels`: a sampled
 union-find, in both sets), the whole labelling is that one call instead: on 2 cores a 1000 x 1000
 mesh's one search across 2,000 levels was slower than scipy's components, which a union-find
-over the edges is not.
+over the edges is not. A thin graph of chain-like levels (a path's, a strip's:
+:func:`~lagraph_dist.local.engine.chain_levels` of its depth) is labelled by sweeps instead, one
+queue search a component, where the kernel set has them (:class:`~lagraph_dist.local.engine.ComponentSweeps`).
 """
 from __future__ import annotations
 
 import time
 
 from lagraph_dist.algebra import trace
-from lagraph_dist.algebra.levels import LevelRecord
+from lagraph_dist.algebra.levels import LevelRecord, graph_depth
 from lagraph_dist.algebra.products import orientation
 from lagraph_dist.algebra.vector import every_vertex
-from lagraph_dist.local.engine import ComponentLabels, offers
+from lagraph_dist.local.engine import (DEPTH_PROBE_EDGES, ComponentLabels, ComponentSweeps, chain_levels, offers,
+                                       thin_graph)
 
 __all__ = ["labels_fusable", "component_labels"]
 
@@ -33,10 +36,20 @@ def component_labels(A):
     orient = orientation(A, along_rows=True)
     started = time.perf_counter()
     backend, xp = A.backend, A.backend.xp
-    labels = backend.kernels.connected_components(orient.push_csr, None if A.symmetric else orient.pull_csr_of())
-    labels = labels[:A.n]
+    sweeps = _by_sweeps(A)
+    label = backend.kernels.component_sweeps if sweeps else backend.kernels.connected_components
+    labels = label(orient.push_csr, None if A.symmetric else orient.pull_csr_of())[:A.n]
     # (a sum, not count_nonzero: numpy before 2.3 answers that with a Python int, which has no reshape)
     count = int(backend.to_host(xp.asarray((labels == xp.arange(A.n, dtype=xp.int64)).sum()).reshape(1))[0])
     trace.note_levels("components", [LevelRecord(A.n, count, A.nvals, False, time.perf_counter() - started,
-                                                 fused=True)], direction="union-find")
+                                                 fused=True)], direction="queue sweeps" if sweeps else "union-find")
     return every_vertex(A, labels), count
+
+
+def _by_sweeps(A) -> bool:
+    """Whether ``A``'s labels are made by sweeps: a kernel set that has them, and a symmetric thin
+    graph of at most ``DEPTH_PROBE_EDGES`` edges whose levels are chain-like (its depth measured
+    once a matrix, as the searches' policies measure it; along out-edges, which say little of a
+    directed graph's weak components)."""
+    return (offers(A.backend.kernels, ComponentSweeps) and A.symmetric and A.nvals <= DEPTH_PROBE_EDGES
+            and thin_graph(A.nvals, A.n) and chain_levels(A.n, graph_depth(A)))

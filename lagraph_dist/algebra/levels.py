@@ -340,7 +340,9 @@ def graph_depth(A) -> int:
     if levels is None:
         indptr = A.block.by_col.indptr[:A.n + 1]
         start = int(np.argmax(indptr[1:] > indptr[:-1])) if A.n else 0
-        _, _, records = queue_search_from(A, start, lookup_semiring("any_pair"), False, RepeatLimits(max_levels=A.n))
+        with trace.inside_search():      # (a policy's measure, not the caller's search: not traced)
+            _, _, records = queue_search_from(A, start, lookup_semiring("any_pair"), False,
+                                              RepeatLimits(max_levels=A.n))
         levels = A._cache[_DEPTH] = len(records)
     return levels
 

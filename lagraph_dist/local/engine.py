@@ -478,6 +478,30 @@ class ComponentLabels(Protocol):
 
 
 @runtime_checkable
+class ComponentSweeps(Protocol):
+    """An optional member of a kernel set: the labels of :class:`ComponentLabels` made by one
+    queue search a component, in one pass (``lagraph_dist.algebra.components.component_labels``
+    asks for it on a graph of :func:`chain_levels`, where it costs less than the union-find).
+    The CPU set has it."""
+
+    def component_sweeps(self, out_csr, in_csr) -> Array:
+        """The labels of ``connected_components(out_csr, in_csr)``, by searches."""
+
+
+#: a thin graph whose levels hold fewer vertices than this on average (a path's, a strip's) has
+#: its component labels made by sweeps (:class:`ComponentSweeps`). Cold, 2 EPYC cores, sweeps
+#: against the union-find: paths 1.4x faster, a 5 x 10000 mesh 1.7x; a 20 x 5000 mesh (20 a
+#: level) 2x slower, jagmesh7 (19) even
+SWEEP_LEVEL_VERTICES = 8
+
+
+def chain_levels(n, levels) -> bool:
+    """Whether a thin graph of ``n`` vertices, ``levels`` deep, is chain-like enough for
+    component sweeps (:data:`SWEEP_LEVEL_VERTICES`)."""
+    return n < SWEEP_LEVEL_VERTICES * levels
+
+
+@runtime_checkable
 class SearchFromSource(Protocol):
     """An optional member of a kernel set: a whole single search from a source in one call that
     also makes its outputs, prepared once a matrix (``lagraph_dist.algebra.levels.search_from``
@@ -523,7 +547,7 @@ class PlanesReduction(Protocol):
 
 
 #: the optional members (each a Protocol of its own) a kernel set may have
-OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, SearchFromSource, QueueSearch, PlanesReduction)
+OPTIONAL_KERNELS = (PathDependencies, ComponentLabels, ComponentSweeps, SearchFromSource, QueueSearch, PlanesReduction)
 
 
 @functools.cache

@@ -37,7 +37,7 @@ from lagraph_dist.local.cpu_kernels.fused import FUSED_LEVEL_CLOCK, bfs_fused, f
 from lagraph_dist.local.cpu_kernels.multi import (MultiTarget, multi_fold_count, multi_merge, multi_new_counters,
                                                   multi_nonzero_ids, multi_pack_parents, multi_popcounts, multi_pull,
                                                   multi_push)
-from lagraph_dist.local.cpu_kernels.components import connected_components
+from lagraph_dist.local.cpu_kernels.components import component_sweeps, connected_components
 from lagraph_dist.local.cpu_kernels.edge_rules import check_edges
 from lagraph_dist.local.cpu_kernels.kronecker import kronecker_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
@@ -58,7 +58,7 @@ __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "n
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
            "level_planes_rows", "level_planes_reduced",
-           "path_dependencies", "dependencies_batch", "connected_components", "check_edges", "kronecker_edges",
+           "path_dependencies", "dependencies_batch", "connected_components", "component_sweeps", "check_edges", "kronecker_edges",
            "M_FOUND", "M_BITS", "M_EXAMINED", "M_PUSH_EDGES", "M_COMPLETED", "M_LIVE", "M_NCOUNTERS",
            "LONG_ROWS", "STOP_EMPTY", "STOP_TOO_BIG", "STOP_LEVELS", "STOP_TARGET", "FUSED_LEVEL_CLOCK", "MULTI_ALPHA",
            "MULTI_TWIN_AFTER",

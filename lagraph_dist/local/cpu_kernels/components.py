@@ -15,6 +15,15 @@ One thread: linking races where threads share trees, and the passes are a few re
 slots are read through :func:`nonnegative`, so no negative-index wraparound sits on the chain
 of a root's dependent loads (a fifth of a small graph's call, a quarter of the mesh's). The result is
 the same whatever the order of the edges: the smallest id of each component.
+
+:func:`component_sweeps` labels the same way by searches instead: one queue sweep a component,
+from its smallest id, in one pass over the vertices and edges, where the union-find makes five
+(the sampled links, two flattenings, the sample, the rest of the rows). On a graph of narrow
+levels (a path's, a strip's) that is the cheaper: cold (each call after 64 MB of other reads),
+2 EPYC cores, the 100,000 path 484 us against the union-find's 678, the 50,000 path 258
+against 365, a 5 x 10000 mesh 240 against 405. Where a level holds more vertices its fresh
+queue's misses cost more than the links: a 20 x 5000 mesh 1,616 against 818, a random tree of
+50,000 vertices 974 against 648 (``algebra/components.py`` chooses).
 """
 from __future__ import annotations
 
@@ -25,7 +34,7 @@ from lagraph_dist.local.cpu_kernels.common import nonnegative
 from lagraph_dist.local.engine import COMPONENT_SAMPLED_EDGES as SAMPLED_EDGES, COMPONENT_SAMPLES as SAMPLES
 from lagraph_dist.local.parts import LocalCSR
 
-__all__ = ["connected_components", "warm_up"]
+__all__ = ["connected_components", "component_sweeps", "warm_up"]
 
 
 @numba.njit(cache=True, inline="always")
@@ -123,6 +132,57 @@ def connected_components(out_csr: LocalCSR, in_csr: LocalCSR | None) -> np.ndarr
     return parent
 
 
+@numba.njit(cache=True, inline="always")
+def _sweep_row(indptr, indices, u, label, labels, queue, tail):
+    """u's neighbours along ``indptr``/``indices`` that have no label labelled ``label`` and
+    queued at ``tail``; returns the new tail."""
+    one = np.uint64(1)
+    edge, stop = np.uint64(indptr[u]), np.uint64(indptr[u + one])
+    while edge < stop:
+        v = np.uint64(indices[edge])
+        edge += one
+        if labels[v] < 0:
+            labels[v] = label
+            queue[tail] = v
+            tail += one
+    return tail
+
+
+@numba.njit(cache=True)
+def _sweep_labels(indptr, indices, in_indptr, in_indices, directed, labels, queue):
+    """``labels`` (-1 where unlabelled, on entry) set by a queue search from each unlabelled
+    vertex in id order along out-edges, and in-edges where ``directed``: each vertex gets the
+    first vertex of its search, the smallest id of its component. Ids read as unsigned (no
+    negative-index wraparound on the loads' chain, as in the queue search)."""
+    one = np.uint64(1)
+    for s in range(labels.shape[0]):
+        if labels[s] >= 0:
+            continue
+        labels[s] = s
+        queue[0] = s
+        head, tail = np.uint64(0), one
+        while head < tail:
+            u = np.uint64(queue[head])
+            head += one
+            tail = _sweep_row(indptr, indices, u, s, labels, queue, tail)
+            if directed:
+                tail = _sweep_row(in_indptr, in_indices, u, s, labels, queue, tail)
+
+
+def component_sweeps(out_csr: LocalCSR, in_csr: LocalCSR | None) -> np.ndarray:
+    """The labels of :func:`connected_components` (each vertex's smallest id of its component,
+    weakly connected: ``in_csr`` the in-edges of a directed graph, None for a symmetric one),
+    made by one queue search a component (see the module docstring)."""
+    n = out_csr.nmajor
+    labels = np.full(n, -1, np.int64)
+    queue = np.empty(n, np.int64)
+    back = out_csr if in_csr is None else in_csr
+    _sweep_labels(out_csr.indptr, out_csr.indices, back.indptr, back.indices, in_csr is not None, labels, queue)
+    return labels
+
+
 def warm_up(csr):
     """Compile (or load) the loops on a tiny graph."""
     connected_components(csr, csr)
+    component_sweeps(csr, None)
+    component_sweeps(csr, csr)
