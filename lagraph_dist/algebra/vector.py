@@ -398,12 +398,22 @@ class Vector:
 
 
 def every_vertex(A, values) -> Vector:
-    """The bitmap Vector of a one-process matrix ``A``'s every vertex holding ``values`` (n of
-    them, on A's backend), made as its part directly: ``Vector.from_coo`` routes and merges the
-    ids on the host, 16 ms of a 1000 x 1000 mesh's 36 in components."""
+    """The bitmap Vector of a one-process matrix ``A``'s every vertex holding ``values`` (on A's
+    backend), made as its part directly: ``Vector.from_coo`` routes and merges the ids on the
+    host, 16 ms of a 1000 x 1000 mesh's 36 in components. ``values`` of n entries are copied;
+    of ``A.layout.block_len`` (a kernel's output over the block's rows) they become the vector's
+    own, their padding zeroed in place: a 100,000 path's components spent 0.4 ms of a 0.8 ms call
+    faulting on the fresh pages of a copy and of an id list for the bits."""
     backend, length, xp = A.backend, A.layout.block_len, A.backend.xp
-    dense = xp.zeros(length, dtype=values.dtype)
-    dense[:A.n] = values
-    words = backend.kernels.bitmap_from_list(xp.arange(A.n, dtype=xp.int32), length)
+    if values.shape[0] == length:
+        dense = values
+        dense[A.n:] = 0
+    else:
+        dense = xp.zeros(length, dtype=values.dtype)
+        dense[:A.n] = values
+    words = xp.zeros(-(-length // 32), dtype=xp.uint32)      # (the first n bits set)
+    words[:A.n // 32] = 0xFFFFFFFF
+    if A.n % 32:
+        words[A.n // 32] = (1 << (A.n % 32)) - 1
     part = LocalPart("bitmap", length, A.n, dense, words=words)
     return Vector._from_part(A.n, A.grid, backend, part, layout=A.layout)

@@ -484,8 +484,9 @@ class ComponentSweeps(Protocol):
     asks for it on a graph of :func:`chain_levels`, where it costs less than the union-find).
     The CPU set has it."""
 
-    def component_sweeps(self, out_csr, in_csr) -> Array:
-        """The labels of ``connected_components(out_csr, in_csr)``, by searches."""
+    def component_sweeps(self, out_csr, in_csr, n: int) -> tuple[Array, int]:
+        """(the labels of ``connected_components(out_csr, in_csr)``'s first ``n`` vertices (the
+        rows past them hold no edge), the number of their components), by searches."""
 
 
 #: a thin graph whose levels hold fewer vertices than this on average (a path's, a strip's) has
