@@ -84,8 +84,9 @@ HOST_SEARCH_EDGE_SECONDS = 1.1e-9
 #: mesh 2.7 ns at 0312875, 4elt 2.0) rounded up, of one that is not thin (Kronecker 12 and 13,
 #: 0.9-1.0 ns) likewise. At 0312875 one slope for both (4.4 ns) sent Kronecker 13 to the device,
 #: 1.15 ms against the host's 0.25, and the 250 x 250 mesh, 1.63 against 0.90 (scipy 1.41). A
-#: path's union-find costs more (6.1 ns on the 50,000 path), so the host's largest path, of
-#: about 100,000 vertices, may take 2.0 ms against the device's 1.6 there (scipy's: about 1.9)
+#: path's union-find cost more (6.1 ns on the 50,000 path); a path is now labelled by sweeps
+#: (``cpu_kernels/components.py``: 0.33 ms a call against the union-find's 0.59 on the 50,000
+#: path, 2 EPYC cores), below the thin slope
 DEVICE_COMPONENTS_SECONDS, HOST_COMPONENTS_SECONDS = 0.95e-3, 0.045e-3
 HOST_COMPONENTS_THIN_ELEMENT_SECONDS, HOST_COMPONENTS_ELEMENT_SECONDS = 2.8e-9, 1.2e-9
 
