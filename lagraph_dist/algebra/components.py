@@ -35,15 +35,10 @@ def component_labels(A):
     kernels. Its trace record is one fused step over every edge."""
     orient = orientation(A, along_rows=True)
     started = time.perf_counter()
-    backend, xp = A.backend, A.backend.xp
-    sweeps, in_csr = _by_sweeps(A), None if A.symmetric else orient.pull_csr_of()
-    if sweeps:
-        labels, count = backend.kernels.component_sweeps(orient.push_csr, in_csr, A.n)
-    else:
-        labels = backend.kernels.connected_components(orient.push_csr, in_csr)
-        # (a sum, not count_nonzero: numpy before 2.3 answers that with a Python int, which has no reshape)
-        count = int(backend.to_host(xp.asarray((labels[:A.n] == xp.arange(A.n, dtype=xp.int64)).sum())
-                                    .reshape(1))[0])
+    backend = A.backend
+    sweeps = _by_sweeps(A)
+    label = backend.kernels.component_sweeps if sweeps else backend.kernels.connected_components
+    labels, count = label(orient.push_csr, None if A.symmetric else orient.pull_csr_of(), A.n)
     trace.note_levels("components", [LevelRecord(A.n, count, A.nvals, False, time.perf_counter() - started,
                                                  fused=True)], direction="queue sweeps" if sweeps else "union-find")
     return every_vertex(A, labels), count

@@ -472,9 +472,11 @@ class ComponentLabels(Protocol):
     (``lagraph_dist.algebra.components.component_labels`` asks for it on one process; a kernel
     set without it leaves components to searches and label propagation). Both sets have it."""
 
-    def connected_components(self, out_csr, in_csr) -> Array:
-        """int64 labels, each vertex's smallest id of its component (weakly connected: ``in_csr``
-        the in-edges of a directed graph; None for a symmetric one)."""
+    def connected_components(self, out_csr, in_csr, n: int) -> tuple[Array, int]:
+        """(int64 labels over the block's rows, each vertex's smallest id of its component
+        (weakly connected: ``in_csr`` the in-edges of a directed graph; None for a symmetric
+        one), the number of components among the first ``n`` vertices (the rows past them hold
+        no edge))."""
 
 
 @runtime_checkable
@@ -485,8 +487,7 @@ class ComponentSweeps(Protocol):
     The CPU set has it."""
 
     def component_sweeps(self, out_csr, in_csr, n: int) -> tuple[Array, int]:
-        """(the labels of ``connected_components(out_csr, in_csr)``'s first ``n`` vertices (the
-        rows past them hold no edge), the number of their components), by searches."""
+        """What ``connected_components(out_csr, in_csr, n)`` gives, by searches."""
 
 
 #: a thin graph whose levels hold fewer vertices than this on average (a path's, a strip's) has
