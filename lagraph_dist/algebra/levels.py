@@ -29,8 +29,8 @@ from lagraph_dist.algebra.products import ProductStats, check_operands, mxv, vxm
 from lagraph_dist.algebra.elementwise import assign, ewise_mult, reduce
 from lagraph_dist.semirings import BinaryOp, lookup_semiring
 from lagraph_dist.core.stats import HOST_CLOCK, level_record
-from lagraph_dist.local.engine import (DEPTH_PROBE_EDGES, QUEUE_ENGINE, QUEUE_SMALL_GRAPH_EDGES, QueueSearch,
-                                       SearchFromSource, narrow_levels, offers, queue_search_allowed, thin_graph)
+from lagraph_dist.local.engine import (QUEUE_ENGINE, QueueSearch, SearchFromSource, depth_weighed, narrow_levels, offers,
+                                       queue_search_allowed)
 
 __all__ = ["repeat_masked_vxm", "search_from", "RepeatLimits", "LevelRecord", "LevelRecords", "FusedRun", "LevelEngine",
            "frontier_out_edges", "holds", "separate_levels", "FUSED_MAX_LEVELS"]
@@ -323,9 +323,8 @@ def queue_search_fits(A, direction) -> bool:
     if queue_search_allowed(A.nvals, direction):
         return True
     # (allowed at no edges: the setting on, a direction that may push, the stock rule)
-    # (the depth measured only where it may tell: a small graph, or a thin one it may probe)
-    weighed = A.nvals <= QUEUE_SMALL_GRAPH_EDGES or (A.nvals <= DEPTH_PROBE_EDGES and thin_graph(A.nvals, A.n))
-    return queue_search_allowed(0, direction) and weighed and narrow_levels(A.n, A.nvals, graph_depth(A))
+    return (queue_search_allowed(0, direction) and depth_weighed(A.n, A.nvals)
+            and narrow_levels(A.n, A.nvals, graph_depth(A)))
 
 
 _DEPTH = "levels from a vertex"      # a matrix's cache key of :func:`graph_depth`

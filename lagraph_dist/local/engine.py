@@ -199,6 +199,13 @@ QUEUE_SMALL_GRAPH_EDGES = 1 << 17
 QUEUE_SMALL_LEVEL_EDGES = 1 << 13
 
 
+def depth_weighed(n, nnz) -> bool:
+    """Whether :func:`narrow_levels` may hold for a graph of ``n`` vertices and ``nnz`` stored
+    edges, so that its depth is worth measuring: a graph of at most
+    :data:`QUEUE_SMALL_GRAPH_EDGES`, or a thin one of at most :data:`DEPTH_PROBE_EDGES`."""
+    return nnz <= QUEUE_SMALL_GRAPH_EDGES or (nnz <= DEPTH_PROBE_EDGES and thin_graph(nnz, n))
+
+
 def narrow_levels(n, nnz, levels) -> bool:
     """Whether a graph of ``n`` vertices and ``nnz`` stored edges, ``levels`` deep, has levels
     narrow enough for the queue search: up to :data:`QUEUE_SMALL_GRAPH_EDGES`, fewer than
