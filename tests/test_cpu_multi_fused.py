@@ -555,6 +555,27 @@ def test_a_batch_past_the_threshold_on_narrow_levels_runs_queue_searches():
         np.testing.assert_array_equal(res.levels.to_numpy(), single)
 
 
+def test_queue_searches_need_no_cleared_buffers(monkeypatch):
+    """A batch's queue searches take their buffers as recycled arrays hold them: every record
+    row the walks reach is cleared by the first walk that reaches it, so the records are the
+    sums of separate searches' even where each buffer comes full of another batch's numbers
+    (sources of different depths on a path and a mesh, each thread's deepest walk not its
+    first)."""
+    made = multi_fused.recycle.empty
+
+    def spoiled(shape, dtype):
+        array = made(shape, dtype)
+        array.fill(7)
+        return array
+    monkeypatch.setattr(multi_fused.recycle, "empty", spoiled)
+    path = ld.Matrix.from_edges(np.arange(0, 4999), np.arange(1, 5000), 5000, symmetrize=True)
+    for A, sources in ((path, [2500, 2400, 0, 4999, 1200, 2500, 10]), (mesh(60, 70), [2100, 0, 4199, 35, 2100])):
+        S = sp.csr_matrix(A.to_scipy())
+        res = run(A, sources, levels=True, parents=True, searches="separate")
+        assert res.engine == QUEUE_ENGINE
+        check_separate(A, S, sources, res, "auto")
+
+
 def test_searches_setting_checked():
     A = mesh(4, 4)
     with pytest.raises(ValueError, match="multi_searches must be one of 'auto', 'together', 'separate'"):

@@ -40,7 +40,8 @@ def add_level(row, frontier, found, examined):
 
 
 @njit(cache=True, nogil=True, inline="always")    # (inlined: as a call, a 10,000 path's search took 15% longer)
-def queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, counts):
+def queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, counts,
+               counted):
     """Levels from ``source`` in queue order until one finds nothing, reaches ``target`` (-1:
     none) or ``max_levels`` have run; ``depths`` (-1 unreached, set here) is the visited test,
     ``parents`` written for the vertices reached when ``positional``. The levels' records go to
@@ -50,7 +51,8 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
     records are worked out of the queue when read (:func:`add_level_counts`); or a batch's
     ``counts``, level k's record added to row k - 1 as the level ends (:func:`add_level`; as many
     rows as levels may run; as an empty array instead of None it cost a single search's loop 2-3%
-    on a path). Returns (vertices reached, levels run)."""
+    on a path), the rows from ``counted`` on cleared as first reached: a recycled table holds
+    records only where earlier walks wrote them. Returns (vertices reached, levels run)."""
     for v in range(depths.shape[0]):
         depths[v] = -1
     depths[source] = 0
@@ -82,6 +84,8 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
         if ends is not None:
             ends[level] = tail
         if counts is not None:
+            if level > counted:
+                counts[level - 1] = 0
             add_level(counts[level - 1], np.int64(level_end - level_start), np.int64(tail - level_end),
                       np.int64(examined))
         if target >= 0 and depths[target] >= 0:
@@ -94,7 +98,7 @@ def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, 
     """:func:`queue_walk` (counting nothing), then ``words`` the reached vertices' bits and,
     without ``positional``, ``parents`` True for each of them. Returns (vertices reached, levels run)."""
     tail, level = queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends,
-                             None)
+                             None, 0)
     for w in range(words.shape[0]):
         words[w] = 0
     for k in range(tail):
