@@ -560,7 +560,7 @@ def test_queue_searches_need_no_cleared_buffers(monkeypatch):
     row the walks reach is cleared by the first walk that reaches it, so the records are the
     sums of separate searches' even where each buffer comes full of another batch's numbers
     (sources of different depths on a path and a mesh, each thread's deepest walk not its
-    first)."""
+    first; no depth limit, and a limit of 7 levels)."""
     made = multi_fused.recycle.empty
 
     def spoiled(shape, dtype):
@@ -571,9 +571,10 @@ def test_queue_searches_need_no_cleared_buffers(monkeypatch):
     path = ld.Matrix.from_edges(np.arange(0, 4999), np.arange(1, 5000), 5000, symmetrize=True)
     for A, sources in ((path, [2500, 2400, 0, 4999, 1200, 2500, 10]), (mesh(60, 70), [2100, 0, 4199, 35, 2100])):
         S = sp.csr_matrix(A.to_scipy())
-        res = run(A, sources, levels=True, parents=True, searches="separate")
-        assert res.engine == QUEUE_ENGINE
-        check_separate(A, S, sources, res, "auto")
+        for limit in (NO_LIMIT, 7):
+            res = run(A, sources, levels=True, parents=True, max_levels=limit, searches="separate")
+            assert res.engine == QUEUE_ENGINE
+            check_separate(A, S, sources, res, "auto", limit)
 
 
 def test_searches_setting_checked():
