@@ -1246,7 +1246,7 @@ def _separate_searches(oip, oix, iip, iix, no_inputs, sources, column0, levels, 
             _add_levels(sums, summed_seconds, level_rows, level_seconds, ran)
             deepest = max(deepest, ran)
         _write_columns(levels, with_levels, parents, with_parents, n, column0 + first, count, visited, depths, values)
-    return sums[:deepest].copy(), summed_seconds[:deepest].copy()
+    return sums[:deepest], summed_seconds[:deepest]      # (the run's own arrays: views, no copies)
 
 
 def _separate_space(n, k, levels, parents, max_levels):
