@@ -19,7 +19,6 @@ from lagraph_dist.comm.collective import collective
 from lagraph_dist.algorithms.small_graphs import search_on_host_when_cheaper
 from lagraph_dist.core.checks import check_search_options, check_vertex
 from lagraph_dist.core.errors import DimensionMismatch, DomainMismatch, InvalidValue
-from lagraph_dist.io.interop import as_matrix
 from lagraph_dist.core.direction import DEFAULT_ALPHA, DEFAULT_BETA, DIRECTIONS, DirectionRule
 from lagraph_dist.algebra.levels import RepeatLimits, queue_search_fits, queue_search_from, search_from
 from lagraph_dist.core.stats import StatsWhenRead, summarize_levels
@@ -96,7 +95,7 @@ def bfs(A, source, *, levels=True, parents=True, direction="auto",
     give dense int64 arrays with -1 where unreached. ``depth_limit=k`` expands no level past k
     (vertices farther away stay unreached); ``target=t`` stops after the level that reaches t.
     """
-    A = as_matrix(A, what="bfs")     # scipy, cupyx, graphblas or networkx: converted once
+    # (A is a Matrix: search_on_host_when_cheaper converted what it was given, once)
     small = _small_graph_search(A, source, levels, parents, direction, alpha, beta, depth_limit, target)
     if small is not None:
         return small

@@ -9,6 +9,7 @@ along a grid row (fold). Every owner/local-id formula of the package lives in :c
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -237,7 +238,7 @@ class Layout:
     rows: int
     cols: int
 
-    @property
+    @functools.cached_property      # (read several times a call: a small graph's search is a few microseconds)
     def block_len(self) -> int:
         """Vertices per block, a multiple of 32 so that block bitmaps concatenate word-aligned."""
         per_block = -(-self.n // (self.rows * self.cols))

@@ -155,11 +155,12 @@ def queue_search(out_csr, length, source, *, positional, depths, max_levels, tar
     and int64 depths (None, None without ``depths``), the levels' :class:`QueueRecords`, the
     vertices reached). It stops after the level that finds nothing, reaches ``target`` (-1:
     none) or is the ``max_levels``-th. A parent is the vertex's first in-neighbour in queue order."""
-    empty = recycle.maker(8 * (max(length, out_csr.nmajor) + 1))    # (fresh, a 100,000 path's four
-    levels = empty((length,), np.int64)                             # arrays faulted 1.1 ms a call)
+    rows = out_csr.nmajor
+    empty = recycle.maker(8 * (max(length, rows) + 1))      # (fresh, a 100,000 path's four arrays
+    levels = empty((length,), np.int64)                     # faulted 1.1 ms a call)
     values = empty((length,), np.int64 if positional else np.bool_)
-    queue = empty((max(out_csr.nmajor, 1),), np.int64)
-    ends = empty((min(max_levels, out_csr.nmajor) + 1,), np.int64)
+    queue = empty((max(rows, 1),), np.int64)
+    ends = empty((min(max_levels, rows) + 1,), np.int64)
     words = np.empty(length // 32, np.uint32)
     started = time.perf_counter()
     found, levels_run = _queue_levels(out_csr.indptr, out_csr.indices, source, target, max_levels, levels, values,
