@@ -55,6 +55,34 @@ def test_the_queue_search_is_the_fused_push_search(graph):
     np.testing.assert_array_equal(full, reference_levels(S, source))
 
 
+@pytest.mark.parametrize("src, dst, n", [
+    (np.arange(36), np.arange(1, 37), 37),               # a path of 37: the last word partly set
+    (np.arange(63), np.arange(1, 64), 64),               # whole words only
+    _mesh(5, 7),
+    (np.arange(30), np.arange(1, 31), 40),               # 9 vertices never reached
+], ids=["path-37", "path-64", "mesh-5x7", "path-and-isolated"])
+@pytest.mark.parametrize("positional", [True, False])
+def test_the_visited_bits_are_the_reached_vertices_and_no_padding(src, dst, n, positional):
+    """The kernel set's queue search's visited words (and the depths' copy) hold exactly the bits
+    of the vertices scipy's search reaches, none past them in the block's padding, where every
+    vertex is reached (one sweep of the words) and where some are not (a bit a reached vertex);
+    without parents, the values are True exactly there."""
+    from lagraph_dist.local.cpu_kernels.queue import queue_search
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="cpu")
+    S = edges_to_scipy(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), n, symmetrize=True)
+    length = A.layout.block_len
+    reached = np.zeros(length, dtype=bool)
+    reached[:n] = reference_levels(S, 3) >= 0
+    expected = np.packbits(reached, bitorder="little").view(np.uint32)
+    words, values, depth_words, _, _, found = queue_search(A.block.by_col, length, 3, positional=positional,
+                                                           depths=True, max_levels=n, target=-1, n=n)
+    assert found == reached.sum()
+    np.testing.assert_array_equal(words, expected)
+    np.testing.assert_array_equal(depth_words, expected)
+    if not positional:
+        np.testing.assert_array_equal(values[:n][reached[:n]], True)
+
+
 def test_records_count_each_level_and_time_the_levels_as_one_run():
     """A 30 x 40 mesh from a corner: one record a level, frontier and discovered the diagonals'
     sizes, the out-edges of each frontier examined, every level pushed; the levels timed as one

@@ -90,10 +90,10 @@ def test_queue_search_outputs_and_scratch_are_recycled_between_calls():
     indptr[-1] = n - 1
     csr = LocalCSR(indptr, np.arange(1, n, dtype=np.int32), n)      # a directed path 0 -> 1 -> ...
     length = 32 * ((n + 31) // 32)
-    first = queue_search(csr, length, 0, positional=True, depths=True, max_levels=n, target=-1)
+    first = queue_search(csr, length, 0, positional=True, depths=True, max_levels=n, target=-1, n=n)
     addresses = (first[1].ctypes.data, first[3].ctypes.data)
     assert first[5] == n and (first[3][:n] == np.arange(n)).all() and (first[1][1:n] == np.arange(n - 1)).all()
     del first
-    second = queue_search(csr, length, 5, positional=True, depths=True, max_levels=n, target=-1)
+    second = queue_search(csr, length, 5, positional=True, depths=True, max_levels=n, target=-1, n=n)
     assert (second[1].ctypes.data, second[3].ctypes.data) == addresses
     assert second[5] == n - 5 and (second[3][5:n] == np.arange(n - 5)).all() and (second[3][:5] == -1).all()

@@ -352,7 +352,7 @@ def queue_search_from(A, source, semiring, depths, limits):
     least one level). The caller has checked ``source``."""
     words, values, depth_words, levels, raw, found = A.backend.kernels.queue_search(
         A.block.by_col, A.layout.block_len, source, positional=semiring.multiply.positional, depths=depths,
-        max_levels=limits.max_levels, target=-1 if limits.target is None else limits.target)
+        max_levels=limits.max_levels, target=-1 if limits.target is None else limits.target, n=A.n)
     visited, kept = _search_outputs(A, found, values, words, levels, depth_words, found)
     records = LevelRecords(engine=QUEUE_ENGINE)
     records.add_fused(FusedRun(raw, HOST_CLOCK, 0, 0))

@@ -535,11 +535,12 @@ class QueueSearch(Protocol):
     than the fused search's call). The CPU set has it."""
 
     def queue_search(self, out_csr, length: int, source: int, *, positional: bool, depths: bool, max_levels: int,
-                     target: int):
+                     target: int, n: int):
         """(visited words, values (int64 parents, or bool), depth words and int64 depths (None,
         None without ``depths``), the levels' FusedRecords, the vertices reached), in outputs of
         ``length`` slots made there; the search stops after the level that finds nothing,
-        reaches ``target`` (-1: none) or is the ``max_levels``-th."""
+        reaches ``target`` (-1: none) or is the ``max_levels``-th. ``n``: the graph's vertices
+        (the block's rows past them are its padding)."""
 
 
 @runtime_checkable

@@ -94,11 +94,19 @@ def queue_walk(indptr, indices, source, target, max_levels, depths, parents, pos
 
 
 @njit(cache=True, nogil=True)
-def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, words):
+def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends, words, n):
     """:func:`queue_walk` (counting nothing), then ``words`` the reached vertices' bits and,
-    without ``positional``, ``parents`` True for each of them. Returns (vertices reached, levels run)."""
+    without ``positional``, ``parents`` True for each of them. Where the walk reached all ``n``
+    vertices of the graph (a connected graph's usual end; the rows past them are the block's
+    padding) they are the first n, set in one sweep of the words instead of a bit a vertex of the
+    queue: 5-12% of a connected small graph's search. Returns (vertices reached, levels run)."""
     tail, level = queue_walk(indptr, indices, source, target, max_levels, depths, parents, positional, queue, ends,
                              None, 0)
+    if tail == n:
+        _first_bits(words, tail)
+        if not positional:
+            parents[:tail] = True
+        return tail, level
     for w in range(words.shape[0]):
         words[w] = 0
     for k in range(tail):
@@ -107,6 +115,18 @@ def _queue_levels(indptr, indices, source, target, max_levels, depths, parents, 
         if not positional:
             parents[v] = True
     return tail, level
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _first_bits(words, count):
+    """``words`` the bitmap of the first ``count`` ids: those bits set, the rest clear."""
+    whole = count >> 5
+    for w in range(whole):
+        words[w] = np.uint32(0xFFFFFFFF)
+    for w in range(whole, words.shape[0]):
+        words[w] = 0
+    if count & 31:
+        words[whole] = (np.uint32(1) << np.uint32(count & 31)) - np.uint32(1)
 
 
 @njit(cache=True, nogil=True)
@@ -149,9 +169,9 @@ class QueueRecords(LazyRecords):
         return self._levels
 
 
-def queue_search(out_csr, length, source, *, positional, depths, max_levels, target):
-    """The search from ``source`` along ``out_csr``'s rows (push, queue order) into outputs of
-    ``length`` slots made here: (visited words, values (int64 parents, or bool True), depth words
+def queue_search(out_csr, length, source, *, positional, depths, max_levels, target, n):
+    """The search from ``source`` along ``out_csr``'s rows (push, queue order; ``n`` the graph's
+    vertices, the rows past them padding) into outputs of ``length`` slots made here: (visited words, values (int64 parents, or bool True), depth words
     and int64 depths (None, None without ``depths``), the levels' :class:`QueueRecords`, the
     vertices reached). It stops after the level that finds nothing, reaches ``target`` (-1:
     none) or is the ``max_levels``-th. A parent is the vertex's first in-neighbour in queue order."""
@@ -164,7 +184,7 @@ def queue_search(out_csr, length, source, *, positional, depths, max_levels, tar
     words = np.empty(length // 32, np.uint32)
     started = time.perf_counter()
     found, levels_run = _queue_levels(out_csr.indptr, out_csr.indices, source, target, max_levels, levels, values,
-                                      positional, queue, ends, words)
+                                      positional, queue, ends, words, n)
     run_seconds = time.perf_counter() - started     # (the levels, timed as one run; and the bits)
     records = QueueRecords(out_csr.indptr, queue, ends, levels_run, found - 1, run_seconds)
     if not depths:
@@ -177,5 +197,5 @@ def warm_up():
     3-vertex path."""
     csr = LocalCSR(np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int32), 3)
     for positional in (True, False):
-        records = queue_search(csr, 32, 0, positional=positional, depths=True, max_levels=3, target=-1)[4]
+        records = queue_search(csr, 32, 0, positional=positional, depths=True, max_levels=3, target=-1, n=3)[4]
     _ = records.counts       # (made when read: this compiles add_level_counts)
