@@ -171,10 +171,11 @@ class QueueRecords(LazyRecords):
 
 def queue_search(out_csr, length, source, *, positional, depths, max_levels, target, n):
     """The search from ``source`` along ``out_csr``'s rows (push, queue order; ``n`` the graph's
-    vertices, the rows past them padding) into outputs of ``length`` slots made here: (visited words, values (int64 parents, or bool True), depth words
-    and int64 depths (None, None without ``depths``), the levels' :class:`QueueRecords`, the
-    vertices reached). It stops after the level that finds nothing, reaches ``target`` (-1:
-    none) or is the ``max_levels``-th. A parent is the vertex's first in-neighbour in queue order."""
+    vertices, the rows past them padding) into outputs of ``length`` slots made here: (visited
+    words, values (int64 parents, or bool True), depth words and int64 depths (None, None without
+    ``depths``), the levels' :class:`QueueRecords`, the vertices reached). It stops after the
+    level that finds nothing, reaches ``target`` (-1: none) or is the ``max_levels``-th. A parent
+    is the vertex's first in-neighbour in queue order."""
     rows = out_csr.nmajor
     empty = recycle.maker(8 * (max(length, rows) + 1))      # (fresh, a 100,000 path's four arrays
     levels = empty((length,), np.int64)                     # faulted 1.1 ms a call)
