@@ -63,9 +63,12 @@ HOST_BATCH_SECONDS, HOST_ELEMENT_SECONDS = 0.14e-3, 5.8e-9
 #: path's level (2 edges) 0.65 us, the 150 x 150 mesh's (299 edges) 1.86, the 250 x 250 mesh's
 #: (499) 2.54, 4elt's (about 1,070) 2.71 and wing's (about 3,000) 2.42 beyond Kronecker 10's
 #: 0.19 ms call (94dea2e). A level at 1.6 us whatever its width sent the 250 x 250 mesh to the
-#: device, 1.27 ms against the host's 0.49
+#: device, 1.27 ms against the host's 0.49. A wide level at 2.5 us sent 4elt there too (its depth
+#: from the first vertex, 70, puts the device at 0.365 ms against the host's 0.368): 0.411 against
+#: 0.358 ms on another H100 at 0f4b932 (``h100-small-graphs-0f4b932.json``), 2.68 us a level
+#: beyond that run's Kronecker 10 call
 DEVICE_SEARCH_SECONDS = 0.19e-3
-DEVICE_SEARCH_LEVEL_SECONDS, DEVICE_SEARCH_LEVEL_EDGE_SECONDS, DEVICE_SEARCH_WIDE_LEVEL_SECONDS = 0.65e-6, 4e-9, 2.5e-6
+DEVICE_SEARCH_LEVEL_SECONDS, DEVICE_SEARCH_LEVEL_EDGE_SECONDS, DEVICE_SEARCH_WIDE_LEVEL_SECONDS = 0.65e-6, 4e-9, 2.7e-6
 #: the host's search from a source on a thin graph: a fixed cost, then each vertex and edge, by
 #: the search that runs it. Same record: the queue search (narrow levels) 2.7 and 2.9 ns on the
 #: 20,000 and 50,000 paths, 1.3 and 1.4 on the meshes; the fused search 4.1 on 4elt and 4.3 on
