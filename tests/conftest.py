@@ -52,8 +52,10 @@ def pytest_configure(config):
     """The session starts filling numba's cache with every CPU kernel, in a process of its own,
     when mpiexec is here, for its mpiexec tests (which come last); unless only GPU tests are
     asked for (their ranks run few CPU kernels). On 2 cores the filling takes the core the
-    tests of this process leave."""
-    if helpers.mpi_launcher() is None or config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
+    tests of this process leave. The session's own process starts it: a pytest-xdist worker
+    (which runs this hook too) waits on that one's."""
+    if hasattr(config, "workerinput") or helpers.mpi_launcher() is None or \
+            config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
         return
     helpers.start_filling_kernel_cache()
 

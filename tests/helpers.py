@@ -63,38 +63,74 @@ def mpi_command(ranks, script, *args):
     return [launcher, *flags, "-n", str(ranks), sys.executable, "-m", "mpi4py", str(script), *map(str, args)]
 
 
-_filler = []     # the process filling numba's cache with every CPU kernel (at most one a session)
+#: the environment variable naming the file in which the session's filling of numba's cache says
+#: how it ended ("ok", or the error): the pytest-xdist workers inherit it from the session's
+#: process, which alone starts the filling, and read the file
+FILLED_VARIABLE = "LAGRAPH_DIST_TESTS_KERNELS_FILLED"
+#: how long a test waits for the filling (on a fresh clone 2 to 6 minutes on 2 cores)
+FILL_WAIT_SECONDS = 900
+#: the filling: compile every CPU kernel, then say how it went in the file (whole or not at all)
+_FILL = """
+import os, sys, traceback
+try:
+    from lagraph_dist.local import cpu_kernels
+    cpu_kernels.compile_kernels()
+    said = "ok"
+except BaseException:
+    said = traceback.format_exc()
+with open(sys.argv[1] + ".part", "w") as out:
+    out.write(said)
+os.replace(sys.argv[1] + ".part", sys.argv[1])
+"""
+_filler = []     # the filling process, in the session's own process only (at most one a session)
 
 
 def start_filling_kernel_cache():
     """Compile every CPU kernel in a process of its own, beside the tests (on a fresh clone about
-    2 minutes of one core; conftest starts it with the session). The grid ranks of the mpiexec
-    tests then load the kernels from numba's disk cache, where each of them would compile them
-    at once (2-6 compiles of the same kernels on 2 cores)."""
+    3 minutes of one core; conftest starts it in the session's process, not in each pytest-xdist
+    worker: three fillings and the workers' own first compiles made five processes compile the
+    same kernels on 2 cores). The grid ranks of the mpiexec tests then load the kernels from
+    numba's disk cache, where each of them would compile them at once."""
     import subprocess
-    if not _filler:
-        _filler.append(subprocess.Popen(
-            [sys.executable, "-c", "from lagraph_dist.local import cpu_kernels; cpu_kernels.compile_kernels()"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+    import tempfile
+    if _filler or os.environ.get(FILLED_VARIABLE):
+        return
+    said = os.path.join(tempfile.mkdtemp(prefix="lagraph-dist-fill-"), "said")
+    os.environ[FILLED_VARIABLE] = said
+    _filler.append(subprocess.Popen([sys.executable, "-c", _FILL, said], stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
 
 def fill_kernel_cache():
-    """Wait until the session's filling has every CPU kernel in numba's cache (nothing to wait
-    for where none was started: the ranks then compile what they run)."""
-    if not _filler:
+    """Wait until the session's filling has every CPU kernel in numba's cache, in any process of
+    the session (nothing to wait for where none was started: the ranks then compile what they
+    run)."""
+    import time
+    said = os.environ.get(FILLED_VARIABLE)
+    if not said:
         return
-    process = _filler[0]
-    if process.returncode is None:            # the first wait: read what it said
-        process.errors = process.communicate()[1]
-    if process.returncode:
-        raise RuntimeError(f"compiling the CPU kernels failed:\n{(process.errors or '')[-3000:]}")
+    deadline = time.monotonic() + FILL_WAIT_SECONDS
+    while not os.path.exists(said):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the session's compiling of the CPU kernels said nothing in {FILL_WAIT_SECONDS} s "
+                               f"(no {said})")
+        time.sleep(0.5)
+    text = Path(said).read_text()
+    if text != "ok":
+        raise RuntimeError(f"compiling the CPU kernels failed:\n{text[-3000:]}")
 
 
 def stop_filling_kernel_cache():
-    """At the session's end: a filling no test waited for is stopped."""
-    if _filler and _filler[0].poll() is None:
+    """At the session's end, in the process that started it: a filling no test waited for is
+    stopped, and its file removed."""
+    import shutil
+    if not _filler:
+        return
+    if _filler[0].poll() is None:
         _filler[0].kill()
         _filler[0].wait()
+    shutil.rmtree(os.path.dirname(os.environ.pop(FILLED_VARIABLE)), ignore_errors=True)
+    _filler.clear()
 
 
 #: what Open MPI and PMIx put into the environment of a process that initialised MPI (a
