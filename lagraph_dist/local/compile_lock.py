@@ -9,10 +9,10 @@ a lock file beside the kernel's cache entry first (``flock``, released as the co
 or fails, and by the system when a process dies). A process that finds the lock held waits;
 when it gets the lock, numba's look-up finds what the holder saved and loads it.
 
-Only the outermost compile of a thread takes a lock: a kernel's callees compile inside it with
-none, so no process ever holds one lock while waiting for another. A kernel without a disk
-cache, a folder where no lock file can be made, or a system without ``fcntl`` compiles as
-numba would.
+Only a thread's outermost compile takes a lock, before numba's compiler lock: a kernel's
+callees compile inside it with none, so no thread holds one lock while waiting for another. A
+kernel without a disk cache, a folder where no lock file can be made, or a system without
+``fcntl`` compiles as numba would.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ except ImportError:          # (not on Windows: each process compiles what it mi
 __all__ = ["install", "lock_path"]
 
 _PACKAGE = __name__.split(".")[0]
-_inside = threading.local()       # whether this thread is inside a locked compile
+_inside = threading.local()       # how many compiles this thread is inside
 _numba_compile = None             # numba's own Dispatcher.compile, once installed
 
 
@@ -48,27 +48,35 @@ def lock_path(dispatcher) -> str | None:
 
 def _compile_once_a_host(self, sig):
     """numba's ``Dispatcher.compile``, under the kernel's lock file where it is one of ours, not
-    yet in this process, and this is the thread's outermost compile."""
-    if (getattr(_inside, "locked", False) or not self.py_func.__module__.startswith(_PACKAGE)
-            or tuple(sigutils.normalize_signature(sig)[0]) in self.overloads):
-        return _numba_compile(self, sig)
-    path = lock_path(self)
+    yet in this process, and this is the thread's outermost compile (of any function: a thread
+    inside a compile holds numba's compiler lock, which the lock's holder may need)."""
+    depth = getattr(_inside, "depth", 0)
+    path = None
+    if depth == 0 and self.py_func.__module__.startswith(_PACKAGE) and \
+            tuple(sigutils.normalize_signature(sig)[0]) not in self.overloads:
+        path = lock_path(self)
+    _inside.depth = depth + 1
     try:
-        handle = None if path is None else open(path, "a")
+        if path is None:
+            return _numba_compile(self, sig)
+        return _locked(path, self, sig)
+    finally:
+        _inside.depth = depth
+
+
+def _locked(path, dispatcher, sig):
+    """numba's compile of ``dispatcher`` for ``sig`` under the lock file ``path``, where one can
+    be made and taken."""
+    try:
+        handle = open(path, "a")
     except OSError:              # (a read-only cache folder: numba's own look-up decides)
-        handle = None
-    if handle is None:
-        return _numba_compile(self, sig)
+        return _numba_compile(dispatcher, sig)
     with handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX)      # (released when the file closes)
-        except OSError:          # (a file system without locks: numba's own look-up decides)
-            return _numba_compile(self, sig)
-        _inside.locked = True
-        try:
-            return _numba_compile(self, sig)
-        finally:
-            _inside.locked = False
+        except OSError:          # (a file system without locks)
+            pass
+        return _numba_compile(dispatcher, sig)
 
 
 def install():
