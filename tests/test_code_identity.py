@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -129,53 +128,3 @@ def test_a_first_call_compiles_only_what_it_runs_and_says_so_once(tmp_path):
     again = _python(program, NUMBA_CACHE_DIR=str(tmp_path))
     assert again.returncode == 0, again.stderr
     assert "lagraph_dist: compiling" not in again.stderr
-
-
-#: a process that imports the queue search's kernels, says it is ready, waits for the go and
-#: compiles them (``sys.argv``: its ready file, the go file)
-_COMPILE_ON_GO = """
-import os, sys, time
-from lagraph_dist.local.cpu_kernels import queue
-open(sys.argv[1], "w").close()
-while not os.path.exists(sys.argv[2]):
-    time.sleep(0.002)
-queue.warm_up()
-"""
-
-
-def _compiles_logged(cache):
-    """The compile lines of every log under the numba cache folder ``cache``."""
-    from lagraph_dist.local.compile_notice import LOG_NAME
-    return [line for log in Path(cache).rglob(LOG_NAME) for line in log.read_text().splitlines()]
-
-
-def test_processes_that_start_together_compile_each_kernel_once(tmp_path):
-    """Three processes on one fresh numba cache, released together at their first kernel call
-    (each would miss the cache and compile): between them they compile what one process alone
-    compiles, once each (local/compile_lock.py); the others load it. Every process's search is
-    then the same as the lone one's, and the lock files lie beside the cache's entries."""
-    alone = _python("from lagraph_dist.local.cpu_kernels import queue\nqueue.warm_up()",
-                    NUMBA_CACHE_DIR=str(tmp_path / "alone"))
-    assert alone.returncode == 0, alone.stderr
-    expected = sorted(line.split(" compiled ")[1].split(" in ")[0] for line in _compiles_logged(tmp_path / "alone"))
-    assert expected, "the lone process compiled nothing"
-    cache, go = tmp_path / "together", tmp_path / "go"
-    ready = [tmp_path / f"ready{k}" for k in range(3)]
-    processes = [subprocess.Popen([sys.executable, "-c", _COMPILE_ON_GO, str(path), str(go)], cwd=ROOT, text=True,
-                                  env={**os.environ, "NUMBA_CACHE_DIR": str(cache)}, stderr=subprocess.PIPE)
-                 for path in ready]
-    try:
-        for path, process in zip(ready, processes):
-            while not path.exists():
-                assert process.poll() is None, process.communicate()[1]
-                time.sleep(0.01)
-        go.touch()
-        for process in processes:
-            assert process.wait(timeout=600) == 0, process.communicate()[1]
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-    compiled = _compiles_logged(cache)
-    assert sorted(line.split(" compiled ")[1].split(" in ")[0] for line in compiled) == expected, compiled
-    assert list(cache.rglob("*.compile-lock"))

@@ -7,8 +7,7 @@ of our kernels in a process prints one line on stderr (what compiles, about how 
 where the cache goes), and every compile of ours is written to the log beside the cache with
 its seconds (also to the ``lagraph_dist.compile`` logger). Under MPI the first rank of each
 host speaks. Loads from the cache say nothing: numba raises its compile event only when it
-compiles. Processes of one host that start together compile each kernel once between them
-(:mod:`~lagraph_dist.local.compile_lock`): the others wait, then load it.
+compiles.
 """
 from __future__ import annotations
 
@@ -19,8 +18,6 @@ import time
 
 from numba.core import config as numba_config
 from numba.core import event
-
-from lagraph_dist.local import compile_lock
 
 __all__ = ["install", "LOG_NAME", "ABOUT"]
 
@@ -97,10 +94,8 @@ _listener = None
 
 
 def install():
-    """Listen to numba's compile events, and compile each of our kernels once a host
-    (:mod:`~lagraph_dist.local.compile_lock`): once a process; every module of kernels calls it."""
+    """Listen to numba's compile events (once a process; every module of kernels calls it)."""
     global _listener
-    compile_lock.install()
     if _listener is None:
         _listener = _CompileNotice()
         event.register("numba:compile", _listener)
