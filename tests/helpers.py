@@ -111,6 +111,9 @@ def fill_kernel_cache():
         return
     deadline = time.monotonic() + FILL_WAIT_SECONDS
     while not os.path.exists(said):
+        if _filler and _filler[0].poll() is not None and not os.path.exists(said):
+            raise RuntimeError(f"the session's compiling of the CPU kernels ended (status {_filler[0].returncode}) "
+                               f"without saying how")
         if time.monotonic() > deadline:
             raise RuntimeError(f"the session's compiling of the CPU kernels said nothing in {FILL_WAIT_SECONDS} s "
                                f"(no {said})")
