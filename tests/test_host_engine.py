@@ -9,6 +9,7 @@ import pytest
 import lagraph_dist as ld
 from lagraph_dist.algebra.host_engine import HostHeldVector, host_twin
 from lagraph_dist.algebra.matrix import LocalBlock, Matrix
+from lagraph_dist.core.settings import Settings
 from lagraph_dist.local import fit
 from lagraph_dist.local.backend import Backend, get_backend
 
@@ -148,8 +149,9 @@ def test_4elt_past_the_threshold_is_searched_on_the_host():
     levels of the python-graphblas reference; with the setting at 0, on the device."""
     path = data_file("networkit", "4elt.mtx")
     C = ld.Matrix.from_mtx(path, backend="cpu")
-    assert C.nvals > 1 << 16          # (the default of host_search_edges, set below as the fixture unsets it)
-    with ld.settings.changed(host_search_edges=1 << 16):
+    default = Settings.host_search_edges          # (the fixture sets 0: the package's default here)
+    assert C.nvals > default
+    with ld.settings.changed(host_search_edges=default):
         res = ld.bfs(_stand_in(C), 0)
     with ld.settings.changed(host_search_edges=0):
         assert _engines_of(ld.bfs(_stand_in(C), 0)) == {"gpu"}
