@@ -20,9 +20,16 @@ from lagraph_dist.core.settings import settings
 from lagraph_dist.local.backend import get_backend
 from lagraph_dist.local.parts import LocalCSR, LocalPart
 
-__all__ = ["host_twin", "held_on_host", "HostHeldVector"]
+__all__ = ["may_have_twin", "host_twin", "held_on_host", "HostHeldVector"]
 
 _TWIN = "host twin"          # the key of a matrix's twin in its cache, and of its block's in the block's derived
+
+
+def may_have_twin(A: Matrix) -> bool:
+    """Whether a call on ``A`` may run on a host twin at all: ``A`` is the GPU backend's, on one
+    process, and ``settings.host_search_edges`` is not 0 (the first of :func:`host_twin`'s terms,
+    which a caller on the CPU backend stops at)."""
+    return A.backend.name == "gpu" and A.grid.size == 1 and settings.host_search_edges > 0
 
 
 def host_twin(A: Matrix, most_edges: int | None = None) -> Matrix | None:
@@ -31,7 +38,7 @@ def host_twin(A: Matrix, most_edges: int | None = None) -> Matrix | None:
     ``settings.host_search_edges``) stored edges, and ``settings.host_search_edges`` is not 0
     (0: every call where A lives); else None (the call runs where A lives)."""
     most_edges = settings.host_search_edges if most_edges is None else most_edges
-    if A.backend.name != "gpu" or A.grid.size != 1 or settings.host_search_edges <= 0 or A.nvals > most_edges:
+    if not may_have_twin(A) or A.nvals > most_edges:
         return None
     twin = A._cache.get(_TWIN)
     if twin is None:

@@ -163,9 +163,10 @@ class LevelRecords(Sequence):
         self._count += 1
 
     def add_fused(self, run):
-        if len(run):
+        levels = len(run)
+        if levels:
             self._pieces.append(run)
-            self._count += len(run)
+            self._count += levels
 
     def __len__(self):
         return self._count
@@ -296,17 +297,13 @@ def _search_outputs(A, found, values, words, levels, depth_words, depths_found):
     depths None where ``levels`` is."""
     backend, layout = A.backend, A.layout
     visited = Vector._from_part(A.n, A.grid, backend, LocalPart("bitmap", layout.block_len, found, values, words=words),
-                                layout=layout)
-    visited.facts.started(found)
+                                layout=layout, nvals=found)
     if levels is None:
         return visited, None
     part = LocalPart("bitmap", layout.block_len, depths_found, levels, words=depth_words)
     if depths_found is None:
         part.changed_in_place(backend)
-    kept = Vector._from_part(A.n, A.grid, backend, part, layout=layout)
-    if depths_found is not None:
-        kept.facts.started(depths_found)
-    return visited, kept
+    return visited, Vector._from_part(A.n, A.grid, backend, part, layout=layout, nvals=depths_found)
 
 
 def queue_search_fits(A, direction) -> bool:

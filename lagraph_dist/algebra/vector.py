@@ -114,11 +114,13 @@ class Vector:
                                                        dtype, backend))
 
     @classmethod
-    def _from_part(cls, n, grid, backend, part: LocalPart, op_stats=None, layout=None) -> "Vector":
+    def _from_part(cls, n, grid, backend, part: LocalPart, op_stats=None, layout=None, nvals=None) -> "Vector":
         """The vector whose local part on this rank is ``part`` (internal constructor;
-        ``layout``: the Layout of ``n`` on ``grid`` when the caller holds it, else made)."""
+        ``layout``: the Layout of ``n`` on ``grid`` when the caller holds it, else made;
+        ``nvals``: its entries over the grid where the maker knows them, else learnt when read)."""
         vector = cls.__new__(cls)
         vector._set(n, grid, backend, part, op_stats, layout)
+        vector.facts.nvals = nvals
         return vector
 
     def _set(self, n, grid, backend, part, op_stats=None, layout=None):

@@ -33,7 +33,7 @@ import functools
 
 import numba
 
-from lagraph_dist.algebra.host_engine import held_on_host, host_twin
+from lagraph_dist.algebra.host_engine import held_on_host, host_twin, may_have_twin
 from lagraph_dist.algebra.levels import graph_depth, queue_search_fits
 from lagraph_dist.algebra.matrix import Matrix
 from lagraph_dist.core.settings import settings
@@ -98,8 +98,9 @@ def _on_twin(func, twin_of):
     """``func(A, ...)`` run on ``twin_of(A)`` where that is a host twin, else where ``A`` lives."""
     @functools.wraps(func)
     def call(A, *args, **kwargs):
-        A = as_matrix(A, what=func.__name__)
-        twin = twin_of(A)
+        if not isinstance(A, Matrix):    # (a Matrix is taken as it is, with no collective's steps:
+            A = as_matrix(A, what=func.__name__)      # a small graph's search is a few of them)
+        twin = twin_of(A) if may_have_twin(A) else None
         if twin is None:
             return func(A, *args, **kwargs)
         return held_on_host(func(twin, *args, **kwargs), A)
