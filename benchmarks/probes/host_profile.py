@@ -263,7 +263,7 @@ def stages(A, call, calls):
     # the engine's stages, the same Python on both backends
     targets = [(bfs_module, "as_matrix"), (bfs_module, "_check_arguments"), (Vector, "_unset"),
                (bfs_module, "DirectionRule"), (bfs_module, "repeat_masked_vxm"), (levels, "_VectorLevels"),
-               (levels, "_fused_levels"), (levels, "_FusedRun"), (levels, "_frontier_left"),
+               (levels, "_fused_levels"), (levels, "FusedRun"), (levels, "_frontier_left"),
                (levels.LocalPart, "gathered_list"), (levels.Vector, "_from_part"), (bfs_module, "BFSResult")]
     if A.backend.name == "gpu":      # the driver's stages: the fused run, its launch, reads and allocations
         import cupy
@@ -316,17 +316,20 @@ def _stage_offsets(A, call, calls, targets):
     import inspect
     marks, saved = [], []
 
-    def wrap(owner, name):
+    def wrap(owner, name, label=None):
         static = inspect.getattr_static(owner, name)
+        if inspect.isclass(static):      # a class is timed by its __init__: replaced by a function,
+            return wrap(static, "__init__", name)     # its class attributes would be gone
         kind = type(static) if isinstance(static, (classmethod, staticmethod)) else None
         function = static.__func__ if kind else static
+        label = label or name
 
         def timed(*args, **kwargs):
-            marks.append((name, "in", time.perf_counter()))
+            marks.append((label, "in", time.perf_counter()))
             try:
                 return function(*args, **kwargs)
             finally:
-                marks.append((name, "out", time.perf_counter()))
+                marks.append((label, "out", time.perf_counter()))
         saved.append((owner, name, static))
         setattr(owner, name, kind(timed) if kind else timed)
 
