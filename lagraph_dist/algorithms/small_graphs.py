@@ -98,8 +98,8 @@ def _on_twin(func, twin_of):
     """``func(A, ...)`` run on ``twin_of(A)`` where that is a host twin, else where ``A`` lives."""
     @functools.wraps(func)
     def call(A, *args, **kwargs):
-        if not isinstance(A, Matrix):    # (a Matrix is taken as it is, with no collective's steps:
-            A = as_matrix(A, what=func.__name__)      # a small graph's search is a few of them)
+        if not isinstance(A, Matrix):    # (a Matrix as it is: as_matrix's collective wrapper would add
+            A = as_matrix(A, what=func.__name__)      # steps a small graph's whole search is a few of)
         twin = twin_of(A) if may_have_twin(A) else None
         if twin is None:
             return func(A, *args, **kwargs)
