@@ -301,6 +301,22 @@ def _cpuinfo_cores() -> dict:
     return cores
 
 
+def test_records_name_the_hosts_processor():
+    """A record's environment names the host's processor on either backend (the GPU machines'
+    hosts differ, and so do the host-side peers' times): /proc/cpuinfo's model name where it
+    has one."""
+    A = ld.kronecker(6, seed=1, backend="cpu")
+    named = bench.environment(A)["host_cpu"]
+    try:
+        models = {value.strip() for key, _, value in (line.partition(":") for line in open("/proc/cpuinfo"))
+                  if key.strip() == "model name"}
+    except OSError:
+        models = set()
+    if not models:
+        pytest.skip("/proc/cpuinfo names no processor model here")
+    assert named in models
+
+
 @pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity on this OS")
 def test_records_name_the_cpus_and_the_physical_cores_under_them():
     """A record's environment names the process's CPUs and counts the physical cores they lie on

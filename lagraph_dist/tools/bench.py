@@ -561,14 +561,15 @@ def _cpu_name():
 
 
 def environment(A):
-    """Device, grid, versions and the code that ran (the imported package's commit, whether it
-    had uncommitted changes, and where that was read: :func:`~lagraph_dist.core.version.code_identity`),
-    for the JSON record."""
+    """Device, grid, versions, the host's processor (``host_cpu``: the GPU machines' hosts differ,
+    and a host-side peer's time, scipy's, with them) and the code that ran (the imported package's
+    commit, whether it had uncommitted changes, and where that was read:
+    :func:`~lagraph_dist.core.version.code_identity`), for the JSON record."""
     import mpi4py
     import scipy
     env = {
         "backend": A.backend.name, "grid": list(A.grid.shape), "ranks": A.grid.size,
-        "host": platform.node(), "cpu_count": os.cpu_count(), "affinity": cpu_affinity(),
+        "host": platform.node(), "host_cpu": _cpu_name(), "cpu_count": os.cpu_count(), "affinity": cpu_affinity(),
         "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
         "mpi4py": mpi4py.__version__,
         "transport": A.grid.transport.describe(),
