@@ -466,10 +466,13 @@ def short_commit(commit):
 
 
 def device_of(env):
+    """What a record ran on, in words: the GPU (and its host's processor, where the record names
+    it: hosts beside one GPU model differ) or the CPU and its cores."""
     name = env.get("device", "device not recorded")
     if env.get("backend") == "gpu":
         visible = env.get("gpus_visible")
-        return name if not visible or visible == 1 else f"{name} ({visible} GPUs visible)"
+        name = name if not visible or visible == 1 else f"{name} ({visible} GPUs visible)"
+        return f"{name}, host {env['host_cpu']}" if env.get("host_cpu") else name
     return f"CPU {name}, {env.get('cpu_count', '?')} cores"
 
 

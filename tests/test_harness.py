@@ -185,3 +185,13 @@ def test_peers_pass_the_checks_and_a_wrong_answer_does_not(harness):
 
 def test_table(harness):
     assert harness.table(["a", "b"], [["1", "2"]]) == ["| a | b |", "|---|---|", "| 1 | 2 |"]
+
+
+def test_a_gpu_record_names_its_hosts_processor_where_it_has_one(harness):
+    """The GPU's name, then its host's processor: two records of one GPU model may come from
+    different hosts, whose host-side times (scipy's, the host twin's) differ. Older records
+    name the GPU alone."""
+    gpu = {"backend": "gpu", "device": "NVIDIA H100 80GB HBM3", "gpus_visible": 1}
+    assert harness.device_of(gpu) == "NVIDIA H100 80GB HBM3"
+    assert harness.device_of(gpu | {"host_cpu": "AMD EPYC 9454"}) == "NVIDIA H100 80GB HBM3, host AMD EPYC 9454"
+    assert harness.device_of({"backend": "cpu", "device": "AMD EPYC 9454", "cpu_count": 2}) == "CPU AMD EPYC 9454, 2 cores"
