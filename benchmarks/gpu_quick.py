@@ -13,7 +13,7 @@ import numpy as np
 from lagraph_dist.core.settings import settings
 from lagraph_dist.core.stats import level_ms_text, measured_seconds
 from lagraph_dist.core.version import code_identity
-from lagraph_dist.tools.bench import write_json
+from lagraph_dist.tools.bench import host_processor, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))      # benchmarks/, for harness
 from harness import build_timed, matrix, parse_spec, timed_searches  # noqa: E402
@@ -26,7 +26,7 @@ def main(graphs, json_path=None):
     """Each graph (a harness Spec) built on the GPU, then searched push and auto from its roots."""
     import cupy as cp
     record = {"commit": code_identity()["commit"], "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
-              "graphs": {}}
+              "host_cpu": host_processor(), "graphs": {}}      # (a call's host part runs on it)
     for graph in graphs:
         A, built = build_timed(lambda: matrix(graph, "gpu"))
         print(f"{graph.text}: built in {built:.2f} s, {A}", flush=True)

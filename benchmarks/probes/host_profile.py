@@ -31,7 +31,7 @@ import numpy as np
 
 import lagraph_dist as ld
 from lagraph_dist.core.version import code_identity
-from lagraph_dist.tools.bench import device_name, write_json
+from lagraph_dist.tools.bench import device_name, host_processor, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # benchmarks/, for harness
 from harness import batch_sources, build  # noqa: E402
@@ -244,6 +244,7 @@ def write_record(args, A, walls, own, levels, split, parts, single_runs):
               "degree_order": args.degree_order if args.sources else None, "n": A.n,
               "nvals": A.nvals, "calls": args.calls, "levels": levels,
               "commit": code_identity()["commit"] or "unknown", "device": device_name(A.backend),
+              "host_cpu": host_processor(),
               "call_us": 1e6 * float(np.median(walls)), "levels_own_us": 1e6 * float(np.median(own)),
               "split_us": split, "timeline_us": parts, "timeline_calls": single_runs}
     write_json(record, args.json)

@@ -545,11 +545,11 @@ def device_name(backend):
     """What computes: the GPU's name on the GPU backend, the processor's model on the CPU."""
     if backend.name == "gpu":
         return backend.device_info()["device"]
-    return _cpu_name()
+    return host_processor()
 
 
-def _cpu_name():
-    """The processor's model name (Linux /proc/cpuinfo), else what platform knows."""
+def host_processor():
+    """The host's processor model (Linux /proc/cpuinfo), else what platform knows."""
     try:
         with open("/proc/cpuinfo") as handle:
             for line in handle:
@@ -569,7 +569,7 @@ def environment(A):
     import scipy
     env = {
         "backend": A.backend.name, "grid": list(A.grid.shape), "ranks": A.grid.size,
-        "host": platform.node(), "host_cpu": _cpu_name(), "cpu_count": os.cpu_count(), "affinity": cpu_affinity(),
+        "host": platform.node(), "host_cpu": host_processor(), "cpu_count": os.cpu_count(), "affinity": cpu_affinity(),
         "python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
         "mpi4py": mpi4py.__version__,
         "transport": A.grid.transport.describe(),
