@@ -70,8 +70,10 @@ def provenance(chosen, folder=""):
 
 
 def top_sources(chosen):
-    """The same for records that name their commit and device at the top."""
+    """The same for records that name their commit and device (and their host's processor, where
+    they do) at the top."""
     return "JSON " + "; ".join(f"`{name}`: commit `{record_commit(record)}`, {record.get('device')}"
+                               + (f", host {record['host_cpu']}" if record.get("host_cpu") else "")
                                for name, record in chosen.items()) + "."
 
 

@@ -243,3 +243,13 @@ def test_a_region_without_its_markers_is_refused():
     closed_first = f"{report.close_marker('one')}\n{report.open_marker('one')}\n"
     with pytest.raises(report.MarkerError, match="before"):
         report.replace_region(closed_first, "one", "x")
+
+
+def test_sources_name_a_records_host_processor_where_it_has_one():
+    """A quick or probe record's sentence names its GPU, then its host's processor where the
+    record has one (its host part runs there); older records name the GPU alone."""
+    report = load_script(SCRIPT)
+    chosen = {"old.json": {"commit": "1234567", "device": "NVIDIA H100 80GB HBM3"},
+              "new.json": {"commit": "89abcde", "device": "NVIDIA H200", "host_cpu": "Intel Xeon Platinum 8480C"}}
+    assert report.top_sources(chosen) == ("JSON `old.json`: commit `1234567`, NVIDIA H100 80GB HBM3; `new.json`: "
+                                          "commit `89abcde`, NVIDIA H200, host Intel Xeon Platinum 8480C.")
