@@ -51,6 +51,10 @@ card=${card:-gpu}
 cd "$site"
 run_cli="import sys; from lagraph_dist.tools.cli import main; sys.exit(main())"
 cli=(python3 -c "$run_cli")     # lagraph-dist from the scratch install
+say_if_cut() {      # a test run whose timeout (status 124) cut it ends mid-line, with no summary: say so in its log
+    [ "$1" = 124 ] && echo "$2: cut at TEST_TIMEOUT=${TEST_TIMEOUT:-420} s, not a pass" | tee -a "$3"
+    return 0
+}
 grid_ranks() { local g=${1,,}; echo $(( ${g%x*} * ${g#*x} )); }     # 2x2 -> 4
 mgb() {     # one multigpu_bench.py run on $1 ranks (one a GPU), records under $OUT
     local ranks=$1; shift
@@ -112,10 +116,12 @@ for stage in "$@"; do
         [ -n "${GPU_TESTS_PART:-}" ] && TESTS=$(gpu_test_part "$GPU_TESTS_PART") && echo "part $GPU_TESTS_PART: $TESTS"
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m gpu -p no:cacheprovider --rootdir "$repo" \
             $(for t in ${TESTS:-tests}; do echo "$repo/$t"; done) ${PYTEST_ARGS:---maxfail=8} 2>&1 \
-            | tee "$OUT/pytest-gpu.log" | tail -30 ;;
+            | tee "$OUT/pytest-gpu.log" | tail -30
+        say_if_cut "${PIPESTATUS[0]}" gpu-tests "$OUT/pytest-gpu.log" ;;
     multigpu-tests)
         timeout ${TEST_TIMEOUT:-420} python3 -m pytest -q -m multigpu -s -p no:cacheprovider --rootdir "$repo" \
-            "$repo/tests" ${TEST_K:+-k "$TEST_K"} ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-multigpu.log" | tail -40 ;;
+            "$repo/tests" ${TEST_K:+-k "$TEST_K"} ${PYTEST_ARGS:-} 2>&1 | tee "$OUT/pytest-multigpu.log" | tail -40
+        say_if_cut "${PIPESTATUS[0]}" multigpu-tests "$OUT/pytest-multigpu.log" ;;
     quick)
         timeout ${QUICK_TIMEOUT:-300} python3 "$repo/benchmarks/gpu_quick.py" ${QUICK:-kron:20 kron:22 kron:26 mesh:1000x1000} \
             --json "$OUT/quick.json" 2>&1 | tee "$OUT/quick.log" ;;
