@@ -116,14 +116,25 @@ def _timed_calls(A, call, calls, before, repeats=1):
         del result
 
 
+def _backend_run(kernels, run):
+    """(owner, name) of the backend call a search makes: a kernel set that runs a whole search in
+    one prepared call (``search_plan``, the CPU set's) is timed at that call (its plan class's
+    ``__call__``), else at its fused run ``run``."""
+    from lagraph_dist.local.engine import SearchFromSource, offers
+    if run == "bfs_fused" and offers(kernels, SearchFromSource):
+        return kernels.search_plan, "__call__"
+    return kernels, run
+
+
 def backend_split(A, call, calls):
-    """Median us of a call on each side of the backend's fused run (``kernels.bfs_fused``, or
-    ``multi_bfs_fused`` for a batch,
+    """Median us of a call on each side of the backend's run (:func:`_backend_run`: the one-call
+    plan or ``kernels.bfs_fused``, or ``multi_bfs_fused`` for a batch,
     wrapped: a host clock read each side): the engine's Python outside it, the time inside it,
     and inside it less its levels' own time (the backend's set-up, launch and read; on the CPU
     the compiled run's entry and exit). Each median is over the calls of this pass."""
     kernels = A.backend.kernels
-    fused = getattr(kernels, call.run)
+    owner, name = _backend_run(kernels, call.run)
+    fused = getattr(owner, name)
     inside = []
 
     @functools.wraps(fused)      # (keeps its attributes: the engine reads max_levels there)
@@ -135,8 +146,9 @@ def backend_split(A, call, calls):
             inside.append(time.perf_counter() - started)
 
     calls_us, engine, backend_call, backend_host = [], [], [], []
-    own_attribute = call.run in vars(kernels)            # the CPU's module function, not a method
-    setattr(kernels, call.run, timed)
+    own_attribute = name in vars(owner)            # the CPU's module function or plan class, not an inherited method
+    saved = vars(owner).get(name)
+    setattr(owner, name, timed)
     try:
         for k in range(calls):
             inside.clear()
@@ -152,9 +164,9 @@ def backend_split(A, call, calls):
             backend_host.append(run - own)
     finally:
         if own_attribute:
-            setattr(kernels, call.run, fused)
+            setattr(owner, name, saved)
         else:
-            delattr(kernels, call.run)       # the class's method again
+            delattr(owner, name)       # the class's method again
     split = {"call": calls_us, "engine (outside the backend call)": engine, "backend call": backend_call,
              "backend call less the levels' own": backend_host}
     medians = {name: 1e6 * float(np.median(values)) for name, values in split.items()}
