@@ -472,8 +472,14 @@ def device_of(env):
     if env.get("backend") == "gpu":
         visible = env.get("gpus_visible")
         name = name if not visible or visible == 1 else f"{name} ({visible} GPUs visible)"
-        return f"{name}, host {env['host_cpu']}" if env.get("host_cpu") else name
+        return with_host(name, env)
     return f"CPU {name}, {env.get('cpu_count', '?')} cores"
+
+
+def with_host(device, named):
+    """``device`` (a GPU's name), then its host's processor where ``named`` (a record or its
+    environment) has one: hosts beside one GPU model differ."""
+    return f"{device}, host {named['host_cpu']}" if named.get("host_cpu") else device
 
 
 def commit_of(env):

@@ -146,8 +146,7 @@ def backend_split(A, call, calls):
             inside.append(time.perf_counter() - started)
 
     calls_us, engine, backend_call, backend_host = [], [], [], []
-    own_attribute = name in vars(owner)            # the CPU's module function or plan class, not an inherited method
-    saved = vars(owner).get(name)
+    own_attribute = name in vars(owner)       # the CPU's module function or plan class: put back as it was
     setattr(owner, name, timed)
     try:
         for k in range(calls):
@@ -164,13 +163,13 @@ def backend_split(A, call, calls):
             backend_host.append(run - own)
     finally:
         if own_attribute:
-            setattr(owner, name, saved)
+            setattr(owner, name, fused)
         else:
             delattr(owner, name)       # the class's method again
     split = {"call": calls_us, "engine (outside the backend call)": engine, "backend call": backend_call,
              "backend call less the levels' own": backend_host}
     medians = {name: 1e6 * float(np.median(values)) for name, values in split.items()}
-    print(f"    split at the backend's fused run, {calls} calls:")
+    print(f"    split at the backend's run, {calls} calls:")
     for name, value in medians.items():
         print(f"    {name:36s} median {value:9.1f} us")
     return medians
