@@ -3,8 +3,8 @@ only, with ``--sources K``: the benchmarks' seed-3 sources): the call's wall tim
 levels' own time; the call split at the backend's run (its one-call plan or fused run; the
 engine's Python around it, and the backend call less its levels' own time); on the GPU then a
 timeline of the call without a profiler (host time up to the fused kernel's launch, the launch
-call itself, the wait for its
-report, the host time after it, and the kernel's own time between two CUDA events around it);
+call itself, the wait for its report, the host time after it, and the kernel's own time
+between two CUDA events around it);
 on either backend each named stage's offsets (the engine's stages, and the driver's or the
 compiled twin's); last cProfile over many calls (internal and cumulative time), so
 that the Python set-up around the run can be read function by function.
