@@ -19,13 +19,13 @@ from helpers import GPU, data_file, edges_to_scipy, read_scipy_pattern, referenc
 
 class _WithoutQueueSearch:
     """The CPU set but its queue search and component sweeps, as the GPU set has neither: no
-    ``queue_search`` or ``component_sweeps``, and its batches' searches run apart as the fused
+    ``queue_plan`` or ``component_sweeps``, and its batches' searches run apart as the fused
     search's (made once: a kernel set's optional members are worked out once a set, keyed by the
     set)."""
 
     def __init__(self, kernels):
         self.__dict__.update({name: getattr(kernels, name) for name in dir(kernels)
-                              if name not in ("queue_search", "component_sweeps") and not name.startswith("__")})
+                              if name not in ("queue_plan", "component_sweeps") and not name.startswith("__")})
 
         def multi_bfs_fused(*args, **kwargs):
             with ld.settings.changed(queue_search_edges=0):

@@ -67,15 +67,15 @@ def test_the_visited_bits_are_the_reached_vertices_and_no_padding(src, dst, n, p
     of the vertices scipy's search reaches, none past them in the block's padding, where every
     vertex is reached (one sweep of the words) and where some are not (a bit a reached vertex);
     without parents, the values are True exactly there."""
-    from lagraph_dist.local.cpu_kernels.queue import queue_search
+    from lagraph_dist.local.cpu_kernels.queue import queue_plan
     A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="cpu")
     S = edges_to_scipy(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), n, symmetrize=True)
     length = A.layout.block_len
     reached = np.zeros(length, dtype=bool)
     reached[:n] = reference_levels(S, 3) >= 0
     expected = np.packbits(reached, bitorder="little").view(np.uint32)
-    words, values, depth_words, _, _, found = queue_search(A.block.by_col, length, 3, positional=positional,
-                                                           depths=True, max_levels=n, target=-1, n=n)
+    words, values, depth_words, _, _, found = queue_plan(A.block.by_col, length, n).search(3, positional, True, n,
+                                                                                          -1)
     assert found == reached.sum()
     np.testing.assert_array_equal(words, expected)
     np.testing.assert_array_equal(depth_words, expected)

@@ -83,17 +83,18 @@ def test_maker_leaves_small_sets_to_numpy_and_recycles_large_ones():
 def test_queue_search_outputs_and_scratch_are_recycled_between_calls():
     # A 100,000-vertex path's search: fresh, its four arrays of 800 KB cost 1.1 ms of page
     # faults a call, more than the search; dropped, the next call gets them back.
-    from lagraph_dist.local.cpu_kernels.queue import queue_search
+    from lagraph_dist.local.cpu_kernels.queue import queue_plan
     from lagraph_dist.local.parts import LocalCSR
     n = 100_000
     indptr = np.arange(n + 1, dtype=np.int64)
     indptr[-1] = n - 1
     csr = LocalCSR(indptr, np.arange(1, n, dtype=np.int32), n)      # a directed path 0 -> 1 -> ...
     length = 32 * ((n + 31) // 32)
-    first = queue_search(csr, length, 0, positional=True, depths=True, max_levels=n, target=-1, n=n)
+    plan = queue_plan(csr, length, n)
+    first = plan.search(0, True, True, n, -1)
     addresses = (first[1].ctypes.data, first[3].ctypes.data)
     assert first[5] == n and (first[3][:n] == np.arange(n)).all() and (first[1][1:n] == np.arange(n - 1)).all()
     del first
-    second = queue_search(csr, length, 5, positional=True, depths=True, max_levels=n, target=-1, n=n)
+    second = plan.search(5, True, True, n, -1)
     assert (second[1].ctypes.data, second[3].ctypes.data) == addresses
     assert second[5] == n - 5 and (second[3][5:n] == np.arange(n - 5)).all() and (second[3][:5] == -1).all()

@@ -111,6 +111,7 @@ def held_on_host(result, A: Matrix):
     if isinstance(result, DenseRows):
         return DenseRows(result.n, A.grid, A.backend, result.blocks)
     for name in ("levels", "parents"):
-        if getattr(result, name, None) is not None:
-            setattr(result, name, held_on_host(getattr(result, name), A))
+        made = getattr(result, name, None)
+        if made is not None:
+            setattr(result, name, held_on_host(made, A))
     return result

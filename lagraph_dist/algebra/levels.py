@@ -154,9 +154,11 @@ class LevelRecords(Sequence):
 
     separate = False             # (as FusedRun's: a level's searches ran together)
 
-    def __init__(self, engine=None):
+    def __init__(self, engine=None, run=None):
         self._pieces, self._count = [], 0
         self.engine = engine     # what ran the levels where not the backend's kernels (QUEUE_ENGINE)
+        if run is not None:      # (a search of one run: its records as it is made)
+            self.add_fused(run)
 
     def append(self, record):
         self._pieces.append(record)
@@ -261,7 +263,7 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
              and limits.max_levels > 0 and limits.target != source)
     if (fused and not rule.replaced and limits.max_nvals is None and limits.max_edges is None
             and queue_search_fits(A, rule.mode)):
-        return queue_search_from(A, source, semiring, depths, limits)
+        return queue_search_from(A, source, semiring, depths, limits.max_levels, limits.target)
     if fused and not rule.replaced and offers(kernels, SearchFromSource):
         return _one_call_search(A, source, semiring, depths, limits, rule)
     dtypes = [np.int64 if semiring.multiply.positional else bool] + ([np.int64] if depths else [])
@@ -337,24 +339,31 @@ def graph_depth(A) -> int:
         indptr = A.block.by_col.indptr[:A.n + 1]
         start = int(np.argmax(indptr[1:] > indptr[:-1])) if A.n else 0
         with trace.inside_search():      # (a policy's measure, not the caller's search: not traced)
-            _, _, records = queue_search_from(A, start, lookup_semiring("any_pair"), False,
-                                              RepeatLimits(max_levels=A.n))
+            _, _, records = queue_search_from(A, start, lookup_semiring("any_pair"), False, A.n)
         levels = A._cache[_DEPTH] = len(records)
     return levels
 
 
-def queue_search_from(A, source, semiring, depths, limits):
+def queue_search_from(A, source, semiring, depths, max_levels, target=None):
     """:func:`search_from` as the kernel set's queue search, push only, in queue order, where
-    :func:`queue_search_fits` (its limits: levels and a target, the target not the source, at
-    least one level). The caller has checked ``source``."""
-    words, values, depth_words, levels, raw, found = A.backend.kernels.queue_search(
-        A.block.by_col, A.layout.block_len, source, positional=semiring.multiply.positional, depths=depths,
-        max_levels=limits.max_levels, target=-1 if limits.target is None else limits.target, n=A.n)
+    :func:`queue_search_fits`: at most ``max_levels`` levels (at least one), stopping after the
+    level that reaches ``target`` (None: none; not the source). The caller has checked
+    ``source``."""
+    words, values, depth_words, levels, raw, found = _queue_plan(A).search(
+        source, semiring.multiply.positional, depths, max_levels, -1 if target is None else target)
     visited, kept = _search_outputs(A, found, values, words, levels, depth_words, found)
-    records = LevelRecords(engine=QUEUE_ENGINE)
-    records.add_fused(FusedRun(raw, HOST_CLOCK, 0, 0))
+    records = LevelRecords(QUEUE_ENGINE, FusedRun(raw, HOST_CLOCK, 0, 0))
     trace.note_levels(_VectorLevels.traced_as, records)
     return visited, kept, records
+
+
+def _queue_plan(A):
+    """The kernel set's plan of A's queue searches (``queue_plan``), made on first use and kept
+    with A, whose blocks never change (A is no transposed view: :func:`queue_search_fits`)."""
+    plan = A._cache.get("queue_plan")
+    if plan is None:
+        plan = A._cache["queue_plan"] = A.backend.kernels.queue_plan(A.block.by_col, A.layout.block_len, A.n)
+    return plan
 
 
 def _search_plan(A, positional, depths, rule):

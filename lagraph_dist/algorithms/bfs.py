@@ -124,13 +124,18 @@ def _small_graph_search(A, source, levels, parents, direction, alpha, beta, dept
     source = _check_arguments(A, source, levels, parents, direction, alpha, beta, depth_limit, target)
     if source == target or depth_limit == 0:
         return None
-    limits = _limits(A, depth_limit, target)
-    visited, depths, levels_run = queue_search_from(A, source, any_secondi if parents else any_pair, levels, limits)
+    visited, depths, levels_run = queue_search_from(A, source, any_secondi if parents else any_pair, levels,
+                                                    _max_levels(A, depth_limit), target)
     return _result(A, source, visited, depths, levels_run, parents)
 
 
 def _limits(A, depth_limit, target):
-    return RepeatLimits(max_levels=A.n if depth_limit is None else depth_limit, target=target)
+    return RepeatLimits(max_levels=_max_levels(A, depth_limit), target=target)
+
+
+def _max_levels(A, depth_limit):
+    """The levels a search on ``A`` may run: ``depth_limit``, else as many as A has vertices."""
+    return A.n if depth_limit is None else depth_limit
 
 
 def _result(A, source, visited, depths, levels_run, parents):

@@ -74,6 +74,7 @@ class Grid:
             _several_ranks = True
         self.comm = comm.Dup()
         self.rows, self.cols = rows, cols
+        self.size = rows * cols      # (an attribute: a small graph's search asks it several times)
         self.rank = self.comm.Get_rank()
         self.row, self.col = divmod(self.rank, cols)
         self.row_comm = self.comm.Split(color=self.row, key=self.col)
@@ -119,10 +120,6 @@ class Grid:
     @property
     def shape(self):
         return (self.rows, self.cols)
-
-    @property
-    def size(self):
-        return self.rows * self.cols
 
     def agreement_text(self) -> str:
         """What collective calls compare between ranks (the rank differs by design)."""

@@ -534,13 +534,14 @@ class QueueSearch(Protocol):
     edges, a rule that may push and no limits but levels and a target: such a search costs less
     than the fused search's call). The CPU set has it."""
 
-    def queue_search(self, out_csr, length: int, source: int, *, positional: bool, depths: bool, max_levels: int,
-                     target: int, n: int):
-        """(visited words, values (int64 parents, or bool), depth words and int64 depths (None,
-        None without ``depths``), the levels' FusedRecords, the vertices reached), in outputs of
-        ``length`` slots made there; the search stops after the level that finds nothing,
-        reaches ``target`` (-1: none) or is the ``max_levels``-th. ``n``: the graph's vertices
-        (the block's rows past them are its padding)."""
+    def queue_plan(self, out_csr, length: int, n: int):
+        """The searches along ``out_csr``'s rows (``n``: the graph's vertices; the block's rows
+        past them are its padding) into outputs of ``length`` slots, made once a block: an
+        object whose ``search(source, positional, depths, max_levels, target)`` returns (visited
+        words, values (int64 parents, or bool), depth words and int64 depths (None, None without
+        ``depths``), the levels' FusedRecords, the vertices reached), in outputs made there; the
+        search stops after the level that finds nothing, reaches ``target`` (-1: none) or is the
+        ``max_levels``-th."""
 
 
 @runtime_checkable

@@ -43,7 +43,7 @@ from lagraph_dist.local.cpu_kernels.kronecker import kronecker_edges
 from lagraph_dist.local.cpu_kernels.dependencies import DEPENDENCIES_BATCH as dependencies_batch, path_dependencies
 from lagraph_dist.local.cpu_kernels.multi_fused import MULTI_ALPHA, MULTI_TWIN_AFTER, multi_bfs_fused
 from lagraph_dist.local.cpu_kernels.pull import pull_spmv
-from lagraph_dist.local.cpu_kernels.queue import queue_search
+from lagraph_dist.local.cpu_kernels.queue import queue_plan
 from lagraph_dist.local.cpu_kernels.push import push_spmspv
 from lagraph_dist.local import parts
 from lagraph_dist.local.parts import LocalCSR
@@ -54,7 +54,7 @@ from lagraph_dist.local.layout import (EXAMINED, FOUND, LONG_ROWS, M_BITS, M_COM
 
 __all__ = ["bitmap_from_list", "list_from_bitmap", "popcount", "bitmap_test", "new_counters", "single_entries",
            "push_spmspv", "pull_spmv", "assign_from_list", "fold_count", "fold_pack", "fold_merge",
-           "bfs_fused", "search_plan", "queue_search", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
+           "bfs_fused", "search_plan", "queue_plan", "fused_workspace", "FOUND", "EXAMINED", "PUSH_EDGES", "OVERFLOW", "NCOUNTERS",
            "MultiTarget", "multi_new_counters", "multi_push", "multi_pull", "multi_merge",
            "multi_popcounts", "multi_nonzero_ids", "multi_fold_count", "multi_pack_parents", "multi_bfs_fused",
            "level_planes_rows", "level_planes_reduced",

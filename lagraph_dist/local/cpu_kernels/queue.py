@@ -1,5 +1,5 @@
 """The host's one-pass queue search: a small graph's whole search from a source in one compiled
-loop and a few Python steps (the CPU set's optional ``queue_search``; no CUDA twin: a GPU
+loop and a few Python steps (the CPU set's optional ``queue_plan``; no CUDA twin: a GPU
 backend's small graph is searched on its host twin, ``algebra/host_engine.py``).
 
 A search of a graph of a few thousand edges costs less than the Python around it: the fused
@@ -26,7 +26,7 @@ from lagraph_dist.local import recycle
 from lagraph_dist.local.engine import RUN_TIMED, LazyRecords
 from lagraph_dist.local.parts import LocalCSR
 
-__all__ = ["queue_search", "queue_walk", "add_level", "add_level_counts", "warm_up"]
+__all__ = ["QueuePlan", "queue_plan", "queue_walk", "add_level", "add_level_counts", "warm_up"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -169,34 +169,54 @@ class QueueRecords(LazyRecords):
         return self._levels
 
 
-def queue_search(out_csr, length, source, *, positional, depths, max_levels, target, n):
-    """The search from ``source`` along ``out_csr``'s rows (push, queue order; ``n`` the graph's
-    vertices, the rows past them padding) into outputs of ``length`` slots made here: (visited
-    words, values (int64 parents, or bool True), depth words and int64 depths (None, None without
-    ``depths``), the levels' :class:`QueueRecords`, the vertices reached). It stops after the
-    level that finds nothing, reaches ``target`` (-1: none) or is the ``max_levels``-th. A parent
-    is the vertex's first in-neighbour in queue order."""
-    rows = out_csr.nmajor
-    empty = recycle.maker(8 * (max(length, rows) + 1))      # (fresh, a 100,000 path's four arrays
-    levels = empty((length,), np.int64)                     # faulted 1.1 ms a call)
-    values = empty((length,), np.int64 if positional else np.bool_)
-    queue = empty((max(rows, 1),), np.int64)
-    ends = empty((min(max_levels, rows) + 1,), np.int64)
-    words = np.empty(length // 32, np.uint32)
-    started = time.perf_counter()
-    found, levels_run = _queue_levels(out_csr.indptr, out_csr.indices, source, target, max_levels, levels, values,
-                                      positional, queue, ends, words, n)
-    run_seconds = time.perf_counter() - started     # (the levels, timed as one run; and the bits)
-    records = QueueRecords(out_csr.indptr, queue, ends, levels_run, found - 1, run_seconds)
-    if not depths:
-        return words, values, None, None, records, found
-    return words, values, words.copy(), levels, records, found
+class QueuePlan:
+    """The searches from a source along ``out_csr``'s rows (push, queue order; ``n`` the graph's
+    vertices, the rows past them padding) into outputs of ``length`` slots: what does not change
+    from one search to the next worked out once (the arrays' sizes and how they are made), so
+    that a small graph's search is its allocations, its compiled call and its records. Made by
+    :func:`queue_plan`; the caller keeps it for the block's life."""
+
+    __slots__ = ("_indptr", "_indices", "_length", "_rows", "_n", "_empty")
+
+    def __init__(self, out_csr, length, n):
+        self._indptr, self._indices, self._length, self._n = out_csr.indptr, out_csr.indices, length, n
+        self._rows = max(out_csr.nmajor, 1)
+        self._empty = recycle.maker(8 * (max(length, self._rows) + 1))    # (fresh, a 100,000 path's four
+                                                                          # arrays faulted 1.1 ms a call)
+
+    def search(self, source, positional, depths, max_levels, target):
+        """The search from ``source``: (visited words, values (int64 parents, or bool True), depth
+        words and int64 depths (None, None without ``depths``), the levels' :class:`QueueRecords`,
+        the vertices reached). It stops after the level that finds nothing, reaches ``target``
+        (-1: none) or is the ``max_levels``-th. A parent is the vertex's first in-neighbour in
+        queue order."""
+        empty, length, rows = self._empty, self._length, self._rows
+        levels = empty((length,), np.int64)
+        values = empty((length,), np.int64 if positional else np.bool_)
+        queue = empty((rows,), np.int64)
+        ends = empty((min(max_levels, rows) + 1,), np.int64)
+        words = np.empty(length // 32, np.uint32)
+        started = time.perf_counter()
+        found, levels_run = _queue_levels(self._indptr, self._indices, source, target, max_levels, levels, values,
+                                          positional, queue, ends, words, self._n)
+        run_seconds = time.perf_counter() - started     # (the levels, timed as one run; and the bits)
+        records = QueueRecords(self._indptr, queue, ends, levels_run, found - 1, run_seconds)
+        if not depths:
+            return words, values, None, None, records, found
+        return words, values, words.copy(), levels, records, found
+
+
+def queue_plan(out_csr, length, n) -> QueuePlan:
+    """The :class:`QueuePlan` of the searches along ``out_csr``'s rows into outputs of ``length``
+    slots, ``n`` the graph's vertices (the CPU set's optional member)."""
+    return QueuePlan(out_csr, length, n)
 
 
 def warm_up():
     """Compile (or load) the loops for both kinds of values, and the records' count, on a
     3-vertex path."""
     csr = LocalCSR(np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int32), 3)
+    plan = QueuePlan(csr, 32, 3)
     for positional in (True, False):
-        records = queue_search(csr, 32, 0, positional=positional, depths=True, max_levels=3, target=-1, n=3)[4]
+        records = plan.search(0, positional, True, 3, -1)[4]
     _ = records.counts       # (made when read: this compiles add_level_counts)
