@@ -83,6 +83,24 @@ def test_the_visited_bits_are_the_reached_vertices_and_no_padding(src, dst, n, p
         np.testing.assert_array_equal(values[:n][reached[:n]], True)
 
 
+def test_a_matrix_keeps_one_plan_and_each_search_its_own_outputs():
+    """The queue plan is made once a matrix and kept; searches from other sources through it
+    leave the earlier results as they were: each result's levels stay the reference's from its
+    own source, its parents pass the Graph500 checks."""
+    src, dst, n = _mesh(12, 9)
+    A = ld.Matrix.from_edges(src, dst, n, symmetrize=True, backend="cpu")
+    S = edges_to_scipy(src, dst, n, symmetrize=True)
+    sources = (0, 53, n - 1, 17)
+    results = [ld.bfs(A, source) for source in sources]
+    plan = A._cache["queue_plan"]
+    results += [ld.bfs(A, source) for source in sources]
+    assert A._cache["queue_plan"] is plan
+    for source, res in zip(sources + sources, results):
+        assert _engines(res) == {"queue"}
+        np.testing.assert_array_equal(res.levels.to_numpy(), reference_levels(S, source))
+        ld.validate(A, source, res.levels, res.parents)
+
+
 def test_records_count_each_level_and_time_the_levels_as_one_run():
     """A 30 x 40 mesh from a corner: one record a level, frontier and discovered the diagonals'
     sizes, the out-edges of each frontier examined, every level pushed; the levels timed as one
