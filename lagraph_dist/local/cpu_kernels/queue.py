@@ -206,10 +206,8 @@ class QueuePlan:
         return words, values, words.copy(), levels, records, found
 
 
-def queue_plan(out_csr, length, n) -> QueuePlan:
-    """The :class:`QueuePlan` of the searches along ``out_csr``'s rows into outputs of ``length``
-    slots, ``n`` the graph's vertices (the CPU set's optional member)."""
-    return QueuePlan(out_csr, length, n)
+#: the CPU set's optional member ``queue_plan(out_csr, length, n)``: the plan class itself
+queue_plan = QueuePlan
 
 
 def warm_up():
