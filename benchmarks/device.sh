@@ -378,6 +378,12 @@ for stage in "$@"; do
         done
         timeout ${VARIANT_TIMEOUT:-560} python3 "$repo/benchmarks/probes/fused_variants.py" ${VARIANT_GRAPHS:-kron:20 kron:22} \
             "${variant_args[@]}" --rounds ${VARIANT_ROUNDS:-2} --json "$OUT/fused-variants.json" 2>&1 | tee "$OUT/variants.log" ;;
+    direction-sweep)        # the direction rule's alpha and beta for the GPU's single search: ld.bfs from the same
+                            # roots at each setting, taken in turn (benchmarks/probes/direction_sweep.py), on
+                            # $SWEEP_GRAPHS (kron:20 kron:22) at $SWEEP_ALPHAS (4 8 16 32 64) x $SWEEP_BETAS (24)
+        timeout ${SWEEP_TIMEOUT:-300} python3 "$repo/benchmarks/probes/direction_sweep.py" ${SWEEP_GRAPHS:-kron:20 kron:22} \
+            --alpha ${SWEEP_ALPHAS:-4 8 16 32 64} --beta ${SWEEP_BETAS:-24} --json "$OUT/direction-sweep${SWEEP_NAME:+-$SWEEP_NAME}.json" 2>&1 \
+            | tee -a "$OUT/direction-sweep.log" ;;
     launch-cost)            # the host's cost of a plain, a cooperative and a graph launch, and of a search's
                             # round (launch, report, wait) as driver calls against one graph (benchmarks/probes/launch_cost.py)
         timeout 120 python3 "$repo/benchmarks/probes/launch_cost.py" --json "$OUT/launch-cost.json" 2>&1 | tee "$OUT/launch-cost.log" ;;
