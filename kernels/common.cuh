@@ -195,18 +195,6 @@ __device__ __forceinline__ void ld_set_depth(long long* __restrict__ depths, u32
     if (set_bit) atomicOr(depth_words + (v >> 5), 1u << (v & 31));
 }
 
-// A found vertex's first out-edges asked of L2 (LD_FOUND_PREFETCH builds; no code elsewhere).
-#ifndef LD_FOUND_PREFETCH
-#define LD_FOUND_PREFETCH 0
-#endif
-__device__ __forceinline__ void ld_prefetch_row(const int* row) {
-#if LD_FOUND_PREFETCH
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(row));
-#else
-    (void)row;
-#endif
-}
-
 __device__ __forceinline__ bool ld_bit(const u32* __restrict__ words, i64 i) {
     return (__ldg(words + (i >> 5)) >> (i & 31)) & 1u;
 }

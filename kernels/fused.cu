@@ -131,32 +131,6 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     // atomics before its first level. The push's own stop (its output empty, too big, or
     // holding the target) ends the run before any level.
     const bool made = pushed != nullptr, seeded = first == nullptr;
-#if LD_SEEDED_START
-    if (seeded) {
-        // from `source` in one barrier: the thread that clears the source's word sets its bit
-        // (visited, depths', slot 0's frontier), and thread 0 writes the slots, the source's
-        // giant entry and its values, all read only past the barrier
-        const i64 at = source >> 5;
-        const u32 bit = 1u << (source & 31);
-        for (i64 k = thread; k < 3 * nwords; k += nthreads) bitmaps[k] = k == at ? bit : 0u;
-        for (i64 k = thread; k < nwords; k += nthreads) {
-            words[k] = k == at ? bit : 0u;
-            if (depth_words) depth_words[k] = k == at ? bit : 0u;
-        }
-        if (thread == 0) {
-            const i64 degree = __ldg(out_indptr + source + 1) - __ldg(out_indptr + source);
-            const bool giant = degree > LD_FUSED_PUSH_GIANT_DEGREE;
-            if (giant) giants[0] = source;
-            for (int k = 0; k < LD_FUSED_NSLOTS; ++k)
-                slots[k] = k == LD_SLOT_COUNT * 3 ? 1ull : k == LD_SLOT_EDGES * 3 ? (u64)degree
-                         : k == LD_SLOT_GIANTS * 3 ? (u64)giant : 0ull;
-            queues[0] = source;
-            parents[source] = ld_multiply<MULT, V>(source, V(), 1, 1, 0);
-            if (depths) depths[source] = first_depth - 1;
-        }
-        grid.sync();
-    } else {
-#endif
     if (made) nfirst = (i64)__ldcg(pushed + LD_FOUND);
     if (thread == 0)
         for (int k = 0; k < LD_FUSED_NSLOTS; ++k)
@@ -194,9 +168,6 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         ld_add_block_count(slot(LD_SLOT_EDGES, 0), first_edges);
     }
     grid.sync();
-#if LD_SEEDED_START
-    }
-#endif
     if (thread == 0) status[LD_STATUS_STARTED] = (long long)ld_now_ns();
     ld_tracer trace;
     LD_TRACE_START(trace);
@@ -356,14 +327,13 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         grid.sync();
         LD_TRACE_MARK(trace, LD_G_BARRIER);
         LD_WARP_CLOCKS_EXIT(out.depth - 1);     // (the search's level index, across runs: its depth - 1)
-        // (a pull's examined edges read with the other counters: thread 0's record waits on no
-        // read of its own, which would hold its warp's next level back by an L2 round trip)
-        u64 after[5];
-        ld_read_slots<5>(slots, {LD_SLOT_COUNT * 3 + nxt, LD_SLOT_EDGES * 3 + nxt, LD_SLOT_GIANTS * 3 + nxt, LD_SLOT_TARGET,
-                                 LD_SLOT_EXAMINED * 3 + cur}, after);
+        u64 after[4];
+        ld_read_slots<4>(slots, {LD_SLOT_COUNT * 3 + nxt, LD_SLOT_EDGES * 3 + nxt, LD_SLOT_GIANTS * 3 + nxt, LD_SLOT_TARGET},
+                         after);
         const i64 discovered = (i64)after[0];
         if (thread == 0)
-            ld_write_record(records, level, nf, discovered, push ? fe : (i64)after[4], push, ld_now_ns());
+            ld_write_record(records, level, nf, discovered,
+                            push ? fe : (i64)*(volatile u64*)slot(LD_SLOT_EXAMINED, cur), push, ld_now_ns());
         previous_count = nf;
         ++level;
         nf = discovered, fe = (i64)after[1], ngiants = (i64)after[2];

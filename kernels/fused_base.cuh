@@ -18,15 +18,6 @@ namespace cg = cooperative_groups;
 #define LD_ROW_GROUP 8
 #endif
 
-// Probe builds (benchmarks/probes/fused_variants.py), off in the package's:
-// LD_SEEDED_START, a search from a source set up before one grid barrier instead of two (the
-// thread that clears the source's words sets its bits; thread 0 its slots and values);
-// LD_FOUND_PREFETCH, a vertex a block or warp level finds has its first out-edges asked of L2
-// as soon as its row is known (common.cuh's ld_prefetch_row), off the next level's chain.
-#ifndef LD_SEEDED_START
-#define LD_SEEDED_START 0
-#endif
-
 // per-slot counters: slots[what * 3 + slot]
 #define LD_SLOT_COUNT 0
 #define LD_SLOT_EDGES 1

@@ -193,7 +193,6 @@ __device__ void ld_block_push_level(const int* __restrict__ indices, const ld_bl
             degree[k] = claim[k].degree();
             fresh[k] = claim[k].fresh(ok[k], v[k]);
             if (fresh[k]) {
-                if (degree[k]) ld_prefetch_row(indices + start[k]);
                 out.parents[v[k]] = ld_multiply<MULT, V>(source[k], V(), 1, 1, 0);
                 ld_mark_found(out, v[k], false);
                 if (v[k] == out.target) sh.target_hit = 1;
@@ -343,7 +342,6 @@ __device__ __forceinline__ void ld_warp_levels(const i64* __restrict__ indptr, c
         LD_TRACE_MARK(trace, LD_W_CLAIM);
         const bool fresh = claim.fresh(ok, v);
         if (fresh) {
-            if (degree) ld_prefetch_row(indices + start);
             const ld_level_out<V> out{words, parents, depths, depth_words, first_depth + level, indptr, nullptr,
                                       nullptr, nullptr, nullptr, nullptr, target, slots + LD_SLOT_TARGET, cache};
             parents[v] = ld_multiply<MULT, V>(source, V(), 1, 1, 0);

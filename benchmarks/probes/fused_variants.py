@@ -19,7 +19,9 @@ them (``h100-fused-variants-621ac34.json``: the flat level's K edges a lane and 
 preloaded groups; ``-0f96c78.json``: the probed and the flat eager claims; ``-bdcb959.json``: the
 flat level's finds staged in shared memory; ``-fc7a3b9.json``: each block's address translations
 made before the first level; ``-8707808.json``: every grid push level's finds staged a warp at a
-time, and the grid push levels compiled apart (noinline); the flat level's staging alone was kept). ``--backend cpu`` runs
+time, and the grid push levels compiled apart (noinline); the flat level's staging alone was kept;
+``-seeded-prefetch-caef535.json``: a search from a source set up before one grid barrier, and the
+rows of a block or warp level's finds asked of L2). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
