@@ -223,31 +223,13 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     if (!eager) stage.flush(lane, out.next_queue, out.next_count);
 }
 
-// Probe builds of the pull (benchmarks/probes/fused_variants.py): LD_FUSED_LONG_ROW, the in-edges
-// past which a row is scanned a warp at a time (pull.cu's LD_LONG_ROW_THRESHOLD, tuned where a
-// level has the whole GPU's warps; the cooperative kernel has a quarter of them); LD_PULL_AHEAD,
-// the next word's closed bits and row offsets loaded a word ahead (the warp alone writes its
-// words in this phase), so that they arrive while this word's rows are scanned.
-#ifndef LD_FUSED_LONG_ROW
-#define LD_FUSED_LONG_ROW LD_LONG_ROW_THRESHOLD
-#endif
-#ifndef LD_PULL_AHEAD
-#define LD_PULL_AHEAD 0
-#endif
-
-// A word's closed bits (visited, or no in-edges) and the offsets of this lane's row (all rows:
-// they are loaded before the bits say which are open).
-__device__ __forceinline__ void ld_pull_word_ahead(const i64* __restrict__ indptr, i64 n,
-                                                   const u32* __restrict__ empty_rows, const u32* words, i64 w,
-                                                   int lane, u32& closed, i64& start, i64& end) {
-    closed = ld_load_word(words + w) | __ldg(empty_rows + w);
-    const i64 r = w * 32 + lane;
-    start = r < n ? __ldg(indptr + r) : 0;
-    end = r < n ? __ldg(indptr + r + 1) : 0;
-}
-
-// Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges; longer unvisited rows are
-// queued in `giant_rows` for phase two. Rows without in-edges (`empty_rows`, made once per
+// Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
+// flight); longer unvisited rows are queued in `giant_rows` for phase two. No row here is scanned
+// a warp at a time as pull.cu's long rows are: a warp took its rows of more than 128 in-edges one
+// after another while its other lanes waited, and with the cooperative kernel's quarter of the
+// GPU's warps that cost more than the lanes' own scans (one H100, levels' own: Kronecker 22 0.37
+// -> 0.35 ms, its third level 181 -> 165 us, Kronecker 26 5.12 -> 4.72 ms; docs/notes/gpu-single-search.md).
+// Rows without in-edges (`empty_rows`, made once per
 // matrix) are closed like visited ones: a Kronecker graph's isolated vertices, a third or more
 // of them, would otherwise be read (their indptr) and skipped again on every pull level.
 template <int MULT, typename V>
@@ -262,47 +244,20 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
-#if LD_PULL_AHEAD
-        const i64 last_word = first_word + LD_ROW_GROUP < nwords ? first_word + LD_ROW_GROUP : nwords;
-        u32 ahead_closed = 0u;
-        i64 ahead_start = 0, ahead_end = 0;
-        ld_pull_word_ahead(indptr, n, empty_rows, out.words, first_word, lane, ahead_closed, ahead_start, ahead_end);
-#endif
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
-#if LD_PULL_AHEAD
-            const u32 closed = ahead_closed;
-            const i64 row_start = ahead_start, row_end = ahead_end;
-            if (w + 1 < last_word)
-                ld_pull_word_ahead(indptr, n, empty_rows, out.words, w + 1, lane, ahead_closed, ahead_start, ahead_end);
-#else
             const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
-#endif
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
             bool open = r < n && !((closed >> lane) & 1u);
             i64 start = 0, end = 0;
-#if LD_PULL_AHEAD
-            if (open) { start = row_start; end = row_end; }
-#else
             if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
-#endif
             const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
             ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
             bool hit = false;
             V value = V();
-            if (open && !giant && end - start <= LD_FUSED_LONG_ROW)         // a lane a row
+            if (open && !giant)
                 hit = ld_pull_short_row<MULT, LD_ADD_ANY, V, true>(indices, start, end, frontier_bits,
                                                                    (const V*)nullptr, examined, value, 1, 1, 0);
-            u32 longer = __ballot_sync(full, open && !giant && end - start > LD_FUSED_LONG_ROW);
-            while (longer) {                                 // a warp a row, 32 in-edges a step
-                const int owner = __ffs(longer) - 1;
-                longer &= longer - 1;
-                const i64 s = __shfl_sync(full, start, owner), t = __shfl_sync(full, end, owner);
-                V row_value = V();
-                if (ld_pull_warp_row<MULT, LD_ADD_ANY, V, true, 1>(indices, s, t, frontier_bits, (const V*)nullptr,
-                                                                   lane, examined, row_value, 1, 1, 0)
-                    && lane == owner) { hit = true; value = row_value; }
-            }
             const u32 bits = __ballot_sync(full, hit);
             bool giant_found = false;
             if (hit) {

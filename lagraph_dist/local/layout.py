@@ -25,11 +25,13 @@ EDGES_PER_THREAD = 4         # push.cu: a thread's edges a tile (Bisson et al. 2
 TILE_EDGES = PUSH_THREADS * EDGES_PER_THREAD       # push.cu: the edges a block's warps take in one tile each
 SMALL_SCAN = 1024            # push.cu: frontiers up to this size are scanned by one block
 LONG_ROW_THRESHOLD = 128     # pull rows longer than this are scanned a warp at a time, whose
-                             # 32-wide reads coalesce (pull.cu's second kernel, fused.cu's warp
-                             # rows); a lane scans a shorter row alone, four in-edges in flight:
-                             # most rows stop at their first frontier in-edge, and a warp takes its
-                             # long rows one after another (H100, Kronecker 26's level 4: 3.51 ms at
-                             # 8, 2.77 at 32, 2.27 at 128, 512 and 2048)
+                             # 32-wide reads coalesce (pull.cu's second kernel); a lane scans a
+                             # shorter row alone, four in-edges in flight: most rows stop at their
+                             # first frontier in-edge, and a warp takes its long rows one after
+                             # another (H100, Kronecker 26's level 4: 3.51 ms at 8, 2.77 at 32,
+                             # 2.27 at 128, 512 and 2048). The fused kernel's pull scans every row
+                             # up to FUSED_GIANT_DEGREE a lane a row: with a quarter of the
+                             # GPU's warps, a warp's long rows in a row cost it more
 FUSED_THREADS = 512          # fused.cu: the cooperative kernel's block
 FUSED_GIANT_DEGREE = 4096    # fused.cu: pull rows of more in-edges are sliced over the grid
 FUSED_PUSH_GIANT_DEGREE = 1024  # fused.cu: push vertices of more out-edges are sliced over the grid
