@@ -29,9 +29,10 @@
 // grid (ld_giant_parts slices each, a warp a slice, all giants at once); a push level of at most
 // LD_FLAT_FRONTIER entries instead splits all its edges evenly over the grid's warps
 // (ld_push_flat_level: no warp walks a vertex's hundreds of edges alone). Pull warps fetch
-// LD_ROW_GROUP words of rows; a lane scans a row of at most LD_FUSED_GIANT_DEGREE in-edges alone
-// (pull.cu's warp-a-row scan of long rows lost here: ld_pull_level), and longer rows wait for a
-// second phase that slices them over the grid's warps.
+// LD_ROW_GROUP words of rows; a lane scans the first LD_FUSED_LANE_EDGES in-edges of its row
+// alone, the warp the rest of a row that found no frontier in-neighbour in them (pull.cu's long
+// rows are a warp's from their start: ld_pull_level says why not here), and rows of more than
+// LD_FUSED_GIANT_DEGREE in-edges wait for a second phase that slices them over the grid's warps.
 // Small push levels run inside block 0 alone (ld_block_levels, in fused_block_levels.cuh): block
 // barriers only, the frontier in shared memory (and, where the launch gives it n / 8 bytes, a
 // copy of the visited words to claim in), while the other blocks wait; levels of at most
@@ -43,7 +44,8 @@
 // Steps shared with the one-product kernels (a fix lands in both): push_steps.cuh's
 // ld_push_claim (the read-only-cache probe and atomicOr claim of an out-neighbour, as in
 // push.cu) under ld_push_visit; pull_steps.cuh's ld_pull_short_row (a lane a row, four in-edges
-// in flight) as in pull.cu, and ld_pull_warp_hits for the giant rows' slices, both reading the
+// in flight) and ld_pull_warp_row (a warp a row with ballot and early exit, one load a step
+// here) as in pull.cu, and ld_pull_warp_hits for the giant rows' slices, all reading the
 // frontier bitmap with __ldcg (COHERENT true); common.cuh's ld_giant_slice for giant vertices
 // and rows. The block (LD_FUSED_THREADS), the giant degree, the status and record layout, the
 // stop reasons and the rule's modes come from lagraph_dist/local/layout.py.

@@ -223,12 +223,21 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     if (!eager) stage.flush(lane, out.next_queue, out.next_count);
 }
 
+// The in-edges a lane scans of its row alone before the warp takes the rest of it. pull.cu's long
+// rows (LD_LONG_ROW_THRESHOLD) are a warp's from their start, one after another while its other
+// lanes wait; with the cooperative kernel's quarter of the GPU's warps that cost more than the
+// lanes' own scans, which mostly stop at an early frontier in-neighbour (one H100, levels' own:
+// Kronecker 22 0.37 -> 0.35 ms, Kronecker 26 5.12 -> 4.72 ms with every row a lane's;
+// docs/notes/gpu-single-search.md). A row past this many that found none in them is one no lane
+// should walk alone: an unreachable hub's thousands of in-edges, read again on every pull level.
+// A probe build may set another (4096, the giant degree: every row a lane's).
+#ifndef LD_FUSED_LANE_EDGES
+#define LD_FUSED_LANE_EDGES 128
+#endif
+
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
-// flight); longer unvisited rows are queued in `giant_rows` for phase two. No row here is scanned
-// a warp at a time as pull.cu's long rows are: a warp took its rows of more than 128 in-edges one
-// after another while its other lanes waited, and with the cooperative kernel's quarter of the
-// GPU's warps that cost more than the lanes' own scans (one H100, levels' own: Kronecker 22 0.37
-// -> 0.35 ms, its third level 181 -> 165 us, Kronecker 26 5.12 -> 4.72 ms; docs/notes/gpu-single-search.md).
+// flight) for its first LD_FUSED_LANE_EDGES, the warp a row for the rest of a row that found no
+// frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
 // Rows without in-edges (`empty_rows`, made once per
 // matrix) are closed like visited ones: a Kronecker graph's isolated vertices, a third or more
 // of them, would otherwise be read (their indptr) and skipped again on every pull level.
@@ -255,9 +264,20 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
             bool hit = false;
             V value = V();
+            const i64 lane_end = end - start > LD_FUSED_LANE_EDGES ? start + LD_FUSED_LANE_EDGES : end;
             if (open && !giant)
-                hit = ld_pull_short_row<MULT, LD_ADD_ANY, V, true>(indices, start, end, frontier_bits,
+                hit = ld_pull_short_row<MULT, LD_ADD_ANY, V, true>(indices, start, lane_end, frontier_bits,
                                                                    (const V*)nullptr, examined, value, 1, 1, 0);
+            u32 longer = __ballot_sync(full, open && !giant && !hit && end > lane_end);
+            while (longer) {                                 // the rest a warp at a time, 32 in-edges a step
+                const int owner = __ffs(longer) - 1;
+                longer &= longer - 1;
+                const i64 s = __shfl_sync(full, lane_end, owner), t = __shfl_sync(full, end, owner);
+                V row_value = V();
+                if (ld_pull_warp_row<MULT, LD_ADD_ANY, V, true, 1>(indices, s, t, frontier_bits, (const V*)nullptr,
+                                                                   lane, examined, row_value, 1, 1, 0)
+                    && lane == owner) { hit = true; value = row_value; }
+            }
             const u32 bits = __ballot_sync(full, hit);
             bool giant_found = false;
             if (hit) {

@@ -432,6 +432,14 @@ def _fused_graph(graph):
     elif graph == "isolated":                # the source has no edge at all
         n = 500
         src, dst = rng.integers(1, n, 1500), rng.integers(1, n, 1500)
+    elif graph == "late-hub":                # directed: a pull row's one frontier in-edge past a lane's share
+        # vertex 1's 2,900 in-edges come from 100..2999 in that order, and the search reaches only
+        # 2999 before it: the row finds it at its last in-edge, past the 128 a lane scans alone;
+        # vertex 2's 2,000 in-edges come from vertices no search from 0 reaches (a row of every
+        # pull level that finds nothing); 1 leads on to 100..2998
+        n, symmetric = 5000, False
+        src = np.concatenate([[0], np.arange(100, 3000), np.full(2899, 1), np.arange(3000, 5000)])
+        dst = np.concatenate([[2999], np.full(2900, 1), np.arange(100, 2999), np.full(2000, 2)])
     else:                                    # directed: a giant source and a giant row (7)
         n, symmetric = 9000, False
         src = np.concatenate([np.zeros(9000, np.int64), rng.integers(0, n, 6000), rng.integers(0, n, 30000)])
@@ -464,7 +472,7 @@ def tiny_push_cap(monkeypatch):
 
 @pytest.mark.parametrize("positional", [True, False])
 @pytest.mark.parametrize("graph", ["mesh", "random", "giants", "hubs", "directed", "path", "tree", "switching",
-                                   "isolated", "thin-giant"])
+                                   "isolated", "thin-giant", "late-hub"])
 @pytest.mark.parametrize("mode", ["push", "pull", "auto"])
 def test_fused_search_matches_twin(gpu, positional, graph, mode, block_edges):
     """The fused kernel against its twin level by level, with push levels run inside one block
@@ -472,7 +480,9 @@ def test_fused_search_matches_twin(gpu, positional, graph, mode, block_edges):
     levels several times on the switching graph, and on the random and giant ones); grid push
     levels of few entries split their edges over the grid (the hubs graph: giants, vertices of
     hundreds of edges and a level past the flat frontier's size); a thin grid level of one
-    vertex a warp item holds a giant and rows longer than a warp's step (thin-giant)."""
+    vertex a warp item holds a giant and rows longer than a warp's step (thin-giant); a pull row
+    finds its one frontier in-edge past the in-edges a lane scans alone, and another finds none
+    on every pull level (late-hub)."""
     _fused_against_twin(gpu, positional, graph, mode)
 
 

@@ -29,9 +29,11 @@ LONG_ROW_THRESHOLD = 128     # pull rows longer than this are scanned a warp at 
                              # shorter row alone, four in-edges in flight: most rows stop at their
                              # first frontier in-edge, and a warp takes its long rows one after
                              # another (H100, Kronecker 26's level 4: 3.51 ms at 8, 2.77 at 32,
-                             # 2.27 at 128, 512 and 2048). The fused kernel's pull scans every row
-                             # up to FUSED_GIANT_DEGREE a lane a row: with a quarter of the
-                             # GPU's warps, a warp's long rows in a row cost it more
+                             # 2.27 at 128, 512 and 2048). The fused kernel's pull has a lane scan
+                             # the first 128 in-edges of every row and the warp only the rest of
+                             # a row that found nothing there (fused_grid_levels.cuh's
+                             # LD_FUSED_LANE_EDGES): with a quarter of the GPU's warps, a warp's
+                             # long rows in a row cost it more
 FUSED_THREADS = 512          # fused.cu: the cooperative kernel's block
 FUSED_GIANT_DEGREE = 4096    # fused.cu: pull rows of more in-edges are sliced over the grid
 FUSED_PUSH_GIANT_DEGREE = 1024  # fused.cu: push vertices of more out-edges are sliced over the grid
