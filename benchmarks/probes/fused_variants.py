@@ -77,6 +77,7 @@ def child(specs, backend, defines, repeats, path, check):
     ``check`` (each build's first round)."""
     import lagraph_dist as ld
     from harness import build, timed
+    from lagraph_dist.core.stats import measured_seconds
     from lagraph_dist.tools.bench import device_name
     ld.settings.host_search_edges = 0         # the device's kernels, however small the graph
     ld.settings.extra_cuda_defines = defines  # before the first build of the modules
@@ -92,7 +93,7 @@ def child(specs, backend, defines, repeats, path, check):
             for root in roots:
                 result, seconds = timed(A, ld.bfs, A, root)       # (the benchmarks' clock)
                 calls.append(1e3 * seconds)
-                seconds = [s["seconds"] for s in result.stats]
+                seconds = [measured_seconds(s) for s in result.stats]      # (a run timed whole: on its last level)
                 levels_ms.append(1e3 * sum(seconds))
                 per_root.setdefault(root, []).append(seconds)
         record["graphs"][spec] = {
