@@ -238,9 +238,9 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
 // flight) for its first LD_FUSED_LANE_EDGES, the warp a row for the rest of a row that found no
 // frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
-// Rows without in-edges (`empty_rows`, made once per
-// matrix) are closed like visited ones: a Kronecker graph's isolated vertices, a third or more
-// of them, would otherwise be read (their indptr) and skipped again on every pull level.
+// Rows without in-edges (`empty_rows`, made once per matrix) are closed like visited ones: a
+// Kronecker graph's isolated vertices, a third or more of them, would otherwise be read (their
+// indptr) and skipped again on every pull level.
 template <int MULT, typename V>
 __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
                               const u32* __restrict__ empty_rows, const u32* __restrict__ frontier_bits, u64* work,
