@@ -31,7 +31,7 @@ from lagraph_dist.tools.bench import pick_roots, write_json
 RESULTS = Path(__file__).resolve().parent / "results"
 PEERS = ("scipy", "graphblas-push", "graphblas-pushpull")
 BACKENDS = ("auto", "cpu", "gpu")
-SPECS = "kron:SCALE, mesh:ROWSxCOLS, path:N, road:N or mtx:PATH[:K]"
+SPECS = "kron:SCALE, kron2:SCALE, mesh:ROWSxCOLS, path:N, road:N or mtx:PATH[:K]"
 EDGEFACTOR = 16
 ROAD_K = 3
 LEVELS_KEPT = 64        # a search of at most this many levels keeps its levels' figures (a summary for deeper ones)
@@ -44,8 +44,9 @@ class SpecError(argparse.ArgumentTypeError, ValueError):
 
 @dataclass(frozen=True)
 class Spec:
-    """A graph as a spec names it: ``kind`` (kron, mesh, path, road, mtx) and its sizes; ``n`` is
-    None for a file until it is read."""
+    """A graph as a spec names it: ``kind`` (kron, kron2, mesh, path, road, mtx) and its sizes; ``n``
+    is None for a file until it is read. ``kron2`` is two disjoint copies of the Kronecker graph:
+    a search from one leaves the other's hubs unreached, rows a pull level reads in vain."""
 
     text: str
     kind: str
@@ -59,7 +60,7 @@ class Spec:
     @property
     def drawn_roots(self):
         """Whether its roots are drawn (``tools.bench.pick_roots``) rather than vertex 0."""
-        return self.kind in ("kron", "mtx")
+        return self.kind in ("kron", "kron2", "mtx")
 
 
 def _count(text, spec, least):
@@ -72,11 +73,11 @@ def _count(text, spec, least):
 def parse_spec(text):
     """The Spec of ``text``; SpecError, saying what a spec is, for anything else."""
     kind, _, rest = text.partition(":")
-    if not rest or kind not in ("kron", "mesh", "path", "road", "mtx"):
+    if not rest or kind not in ("kron", "kron2", "mesh", "path", "road", "mtx"):
         raise SpecError(f"unknown graph {text!r}: a graph is {SPECS}")
-    if kind == "kron":
+    if kind in ("kron", "kron2"):
         scale = _count(rest, text, 1)
-        return Spec(text, kind, n=1 << scale, scale=scale)
+        return Spec(text, kind, n=(1 if kind == "kron" else 2) << scale, scale=scale)
     if kind == "mesh":
         match = re.fullmatch(r"(\d+)x(\d+)", rest)
         if not match or min(int(match[1]), int(match[2])) < 1:
@@ -97,14 +98,16 @@ def graph_name(spec, grouped=False):
     """The name a record and a table give the graph ('path 100,000' with ``grouped``)."""
     def size():          # (a Matrix Market file's n is known only once it is read)
         return f"{spec.n:,}" if grouped else f"{spec.n}"
-    return {"kron": lambda: f"Kronecker {spec.scale}", "mesh": lambda: f"mesh {spec.rows}x{spec.cols}",
+    return {"kron": lambda: f"Kronecker {spec.scale}", "kron2": lambda: f"two Kronecker {spec.scale}",
+            "mesh": lambda: f"mesh {spec.rows}x{spec.cols}",
             "path": lambda: f"path {size()}", "road": lambda: f"road {size()} (k={ROAD_K})",
             "mtx": lambda: Path(spec.file).name.removesuffix(".gz").removesuffix(".mtx")}[spec.kind]()
 
 
 def graph_info(spec):
     """The graph's entries in a record: what makes it again."""
-    return {"kron": {"kind": "kronecker", "scale": spec.scale, "edgefactor": EDGEFACTOR, "seed": 0},
+    kronecker = {"kind": "kronecker", "scale": spec.scale, "edgefactor": EDGEFACTOR, "seed": 0}
+    return {"kron": kronecker, "kron2": {**kronecker, "copies": 2},
             "mesh": {"kind": "mesh", "rows": spec.rows, "cols": spec.cols},
             "path": {"kind": "path"}, "road": {"kind": "road", "k": ROAD_K},
             "mtx": {"kind": "real", "file": Path(spec.file or "").name}}[spec.kind]
@@ -113,10 +116,14 @@ def graph_info(spec):
 def edges(spec, xp=np):
     """(src, dst, n): the graph's edges one way (a build adds the reverse), as ``xp`` arrays; a
     Kronecker graph's self-loops dropped, as ``ld.kronecker`` drops them."""
-    if spec.kind == "kron":
+    if spec.kind in ("kron", "kron2"):
         src, dst = generators.kronecker_edges(spec.scale, EDGEFACTOR, seed=0, xp=xp)
         keep = src != dst
-        return src[keep], dst[keep], spec.n
+        src, dst = src[keep], dst[keep]
+        if spec.kind == "kron2":                # the second copy's ids past the first's
+            shift = 1 << spec.scale
+            src, dst = xp.concatenate([src, src + shift]), xp.concatenate([dst, dst + shift])
+        return src, dst, spec.n
     if spec.kind == "mesh":
         return (*generators.grid2d_edges(spec.rows, spec.cols, xp=xp), spec.n)
     if spec.kind == "path":

@@ -43,6 +43,20 @@ def test_kron(harness):
     assert roots is None and same_pattern(A, edges_to_scipy(src, dst, n, symmetrize=True))
 
 
+def test_two_kronecker_copies(harness):
+    """kron2: two disjoint copies of the Kronecker graph, the second's ids past the first's; a
+    search from one reaches nothing of the other."""
+    spec = harness.parse_spec("kron2:6")
+    assert (spec.kind, spec.scale, spec.n, spec.drawn_roots) == ("kron2", 6, 128, True)
+    assert harness.graph_name(spec) == "two Kronecker 6"
+    assert harness.graph_info(spec) == {"kind": "kronecker", "scale": 6, "edgefactor": 16, "seed": 0, "copies": 2}
+    one, _ = harness.build("kron:6", "cpu")
+    both, roots = harness.build("kron2:6", "cpu")
+    S, T = pattern(one), pattern(both)
+    assert roots is None and (T[:64, :64] != S).nnz == 0 and (T[64:, 64:] != S).nnz == 0
+    assert T[:64, 64:].nnz == 0 and T[64:, :64].nnz == 0
+
+
 def mesh_by_hand(rows, cols):
     src, dst = [], []
     for r in range(rows):
