@@ -21,7 +21,11 @@ flat level's finds staged in shared memory; ``-fc7a3b9.json``: each block's addr
 made before the first level; ``-8707808.json``: every grid push level's finds staged a warp at a
 time, and the grid push levels compiled apart (noinline); the flat level's staging alone was kept;
 ``-seeded-prefetch-caef535.json``: a search from a source set up before one grid barrier, and the
-rows of a block or warp level's finds asked of L2). ``--backend cpu`` runs
+rows of a block or warp level's finds asked of L2; ``-pull-108678d.json`` and
+``-long-rows-108678d.json``: the fused pull's split between a lane's rows and a warp's, whose
+measure made every row a lane's, and a word's row offsets loaded a word ahead, lost).
+``-DLD_FUSED_LANE_EDGES=4096`` builds the pull of 5e40305, every row a lane's, beside today's lane
+share (``-lane-edges-199215e.json``). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
