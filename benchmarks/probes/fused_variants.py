@@ -25,7 +25,8 @@ rows of a block or warp level's finds asked of L2; ``-pull-108678d.json`` and
 ``-long-rows-108678d.json``: the fused pull's split between a lane's rows and a warp's, whose
 measure made every row a lane's, and a word's row offsets loaded a word ahead, lost).
 ``-DLD_FUSED_LANE_EDGES=4096`` builds the pull of 5e40305, every row a lane's, beside today's lane
-share (``-lane-edges-199215e.json``). ``--backend cpu`` runs
+share (``-lane-edges-199215e.json``; on two disjoint Kronecker copies, whose unreached hubs the share
+bounds, ``-lane-edges-kron2-0b6860c.json``). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
