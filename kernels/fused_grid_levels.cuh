@@ -235,6 +235,17 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 #define LD_FUSED_LANE_EDGES 128
 #endif
 
+// Whether a pull warp reads its group's closed words (visited or without in-edges) in one load at
+// the group's start, a lane a word, instead of each at its word's turn: a word's rows are a chain
+// of dependent loads (closed bits, offsets, in-edges, frontier words), and its warp takes the
+// group's words one after another, so the first link of every word's chain is paid once a group.
+// The warp alone writes its words' visited bits in phase one, so the early read sees what the
+// word's turn would. A probe build may set 0 (each word's closed bits read at its turn).
+#ifndef LD_PULL_GROUP_CLOSED
+#define LD_PULL_GROUP_CLOSED 1
+#endif
+static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
+
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
 // flight) for its first LD_FUSED_LANE_EDGES, the warp a row for the rest of a row that found no
 // frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
@@ -253,8 +264,17 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
+#if LD_PULL_GROUP_CLOSED
+        const i64 lane_word = first_word + lane;
+        const u32 lane_closed = lane < LD_ROW_GROUP && lane_word < nwords
+                                    ? ld_load_word(out.words + lane_word) | __ldg(empty_rows + lane_word) : full;
+#endif
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
+#if LD_PULL_GROUP_CLOSED
+            const u32 closed = __shfl_sync(full, lane_closed, (int)(w - first_word));
+#else
             const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
+#endif
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
             bool open = r < n && !((closed >> lane) & 1u);
