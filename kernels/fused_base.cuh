@@ -223,21 +223,11 @@ __device__ __forceinline__ long long ld_stop_after(i64 found, bool hit, i64 max_
 // round (one atomic a fetch, and none from warps that have no first item). When the first round
 // covers every item (`items` at most nwarps), no warp fetches: a thousand warps' atomics on one
 // counter would serialise at its L2 slice in exactly the small levels that are latency.
-// ld_next_item_past generalises it: each warp's first items fixed, the fetches past them.
-__device__ __forceinline__ u64 ld_next_item_past(u64 item, u64* work, i64 nwarps, i64 fixed, i64 items, int lane);
 __device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, i64 items, int lane) {
-    return ld_next_item_past(0, work, nwarps, nwarps, items, lane);
-}
-
-// The item after `item` where each warp's first items are fixed: warp w takes w, w + nwarps, ...
-// below `fixed` (a multiple of nwarps, at least nwarps) with no atomic, then fetches the free ones
-// past `fixed`; ld_next_item is this with `fixed` = nwarps (the first round).
-__device__ __forceinline__ u64 ld_next_item_past(u64 item, u64* work, i64 nwarps, i64 fixed, i64 items, int lane) {
-    if ((i64)item + nwarps < fixed) return item + nwarps;
-    if (items <= fixed) return ~0ull >> 1;
-    u64 next = 0;
-    if (lane == 0) next = atomicAdd(work, 1ull) + (u64)fixed;
-    return __shfl_sync(0xffffffffu, next, 0);
+    if (items <= nwarps) return ~0ull >> 1;
+    u64 item = 0;
+    if (lane == 0) item = atomicAdd(work, 1ull) + (u64)nwarps;
+    return __shfl_sync(0xffffffffu, item, 0);
 }
 
 // Counters every thread needs after a grid barrier, read once a block: thread k < N reads

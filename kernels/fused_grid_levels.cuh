@@ -246,17 +246,6 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 #endif
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
-// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
-// LD_PULL_FIXED_SHARE=1 each pull warp's first half of its share of the groups is fixed (w, w +
-// nwarps, ...), the other half fetched. Past the first round every group is one atomic on the
-// level's one work counter, serialised at its L2 slice (about 0.7 ns each): 16,000 groups at
-// Kronecker 22, 65,000 at 24, where a mostly closed late pull level's groups cost little else
-// (docs/notes/gpu-single-search.md). Half fixed halves those atomics and leaves the fetched half to
-// balance the busy levels.
-#ifndef LD_PULL_FIXED_SHARE
-#define LD_PULL_FIXED_SHARE 0
-#endif
-
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
 // flight) for its first LD_FUSED_LANE_EDGES, the warp a row for the rest of a row that found no
 // frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
@@ -272,13 +261,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     const u32 full = 0xffffffffu;
     const i64 nwords = (n + 31) >> 5;
     const i64 groups = (nwords + LD_ROW_GROUP - 1) / LD_ROW_GROUP;
-#if LD_PULL_FIXED_SHARE
-    const i64 fixed_rounds = groups / (2 * nwarps);
-    const i64 fixed = (fixed_rounds > 1 ? fixed_rounds : 1) * nwarps;
-    for (u64 group = (u64)warp;; group = ld_next_item_past(group, work, nwarps, fixed, groups, lane)) {
-#else
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
-#endif
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
 #if LD_PULL_GROUP_CLOSED
