@@ -246,6 +246,32 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 #endif
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
+// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
+// LD_PULL_OFFSETS_AHEAD=1 a pull warp loads the next word's open rows' offsets before it scans
+// this word's rows, so that they arrive during the scan. The group's closed words are at hand
+// (LD_PULL_GROUP_CLOSED), so only open rows' offsets are loaded. Nsight Compute's stall samples of
+// Kronecker 22's search (probes/results/ncu/h200-ncu-source-kron22-auto-bf820d5.txt) put a pull
+// word's chain at four links of similar weight: the closed words (2,527 samples, now one load a
+// group), the row offsets (3,637), the in-edges (about 6,500) and their frontier words (about
+// 4,600). This build takes the second off the chain. (LD_PULL_AHEAD at 108678d loaded the next
+// word's closed bits and every row's offsets ahead, closed rows' too, and lost 10%.)
+#ifndef LD_PULL_OFFSETS_AHEAD
+#define LD_PULL_OFFSETS_AHEAD 0
+#endif
+#if LD_PULL_OFFSETS_AHEAD && !LD_PULL_GROUP_CLOSED
+#error "LD_PULL_OFFSETS_AHEAD reads the group's closed words of LD_PULL_GROUP_CLOSED"
+#endif
+
+// The offsets [start, end) of this lane's row of word w of a pull group starting at first_word,
+// whose closed words `lane_closed` holds a lane a word; 0 and 0 where the row is closed.
+__device__ __forceinline__ void ld_pull_row_offsets(const i64* __restrict__ indptr, i64 n, u32 lane_closed,
+                                                    i64 first_word, i64 w, int lane, i64& start, i64& end) {
+    const u32 closed = __shfl_sync(0xffffffffu, lane_closed, (int)(w - first_word));
+    const i64 r = w * 32 + lane;
+    start = 0, end = 0;
+    if (r < n && !((closed >> lane) & 1u)) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
+}
+
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
 // flight) for its first LD_FUSED_LANE_EDGES, the warp a row for the rest of a row that found no
 // frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
@@ -269,17 +295,31 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
         const u32 lane_closed = lane < LD_ROW_GROUP && lane_word < nwords
                                     ? ld_load_word(out.words + lane_word) | __ldg(empty_rows + lane_word) : full;
 #endif
+#if LD_PULL_OFFSETS_AHEAD
+        const i64 last_word = first_word + LD_ROW_GROUP < nwords ? first_word + LD_ROW_GROUP : nwords;
+        i64 ahead_start, ahead_end;
+        ld_pull_row_offsets(indptr, n, lane_closed, first_word, first_word, lane, ahead_start, ahead_end);
+#endif
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
 #if LD_PULL_GROUP_CLOSED
             const u32 closed = __shfl_sync(full, lane_closed, (int)(w - first_word));
 #else
             const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
 #endif
+#if LD_PULL_OFFSETS_AHEAD
+            const i64 row_start = ahead_start, row_end = ahead_end;      // (0 and 0 where closed)
+            if (w + 1 < last_word)
+                ld_pull_row_offsets(indptr, n, lane_closed, first_word, w + 1, lane, ahead_start, ahead_end);
+#endif
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
             bool open = r < n && !((closed >> lane) & 1u);
+#if LD_PULL_OFFSETS_AHEAD
+            const i64 start = row_start, end = row_end;
+#else
             i64 start = 0, end = 0;
             if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
+#endif
             const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
             ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
             bool hit = false;

@@ -28,7 +28,8 @@ measure made every row a lane's, and a word's row offsets loaded a word ahead, l
 share (``-lane-edges-199215e.json``; on two disjoint Kronecker copies, whose unreached hubs the share
 bounds, ``-lane-edges-kron2-0b6860c.json``). ``-DLD_PULL_GROUP_CLOSED=0`` builds the pull before ac51f7f, each
 word's closed bits read at its turn (``-group-closed-ac51f7f.json``, with ``-DLD_ROW_GROUP=16``).
-(``-fixed-share-7f9bafa.json``: the first half of each pull warp's groups fixed, lost.) ``--backend cpu`` runs
+(``-fixed-share-7f9bafa.json``: the first half of each pull warp's groups fixed, lost.)
+``-DLD_PULL_OFFSETS_AHEAD=1`` loads the next word's open rows' offsets before this word's scan (not measured yet). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
