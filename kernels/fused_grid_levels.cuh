@@ -235,21 +235,13 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 #define LD_FUSED_LANE_EDGES 128
 #endif
 
-// Whether a pull warp reads its group's closed words (visited or without in-edges) in one load at
-// the group's start, a lane a word, instead of each at its word's turn: a word's rows are a chain
-// of dependent loads (closed bits, offsets, in-edges, frontier words), and its warp takes the
-// group's words one after another, so the first link of every word's chain is paid once a group.
-// The warp alone writes its words' visited bits in phase one, so the early read sees what the
-// word's turn would. A probe build may set 0 (each word's closed bits read at its turn).
-#ifndef LD_PULL_GROUP_CLOSED
-#define LD_PULL_GROUP_CLOSED 1
-#endif
+// A pull group's closed words are read a lane a word (ld_pull_level says why).
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
 // A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
 // LD_PULL_OFFSETS_AHEAD=1 a pull warp loads the next word's open rows' offsets before it scans
 // this word's rows, so that they arrive during the scan. The group's closed words are at hand
-// (LD_PULL_GROUP_CLOSED), so only open rows' offsets are loaded. Nsight Compute's stall samples of
+// (read at the group's start), so only open rows' offsets are loaded. Nsight Compute's stall samples of
 // Kronecker 22's search (probes/results/ncu/h200-ncu-source-kron22-auto-bf820d5.txt) put a pull
 // word's chain at four links of similar weight: the closed words (2,527 samples, now one load a
 // group), the row offsets (3,637), the in-edges (about 6,500) and their frontier words (about
@@ -257,9 +249,6 @@ static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a
 // word's closed bits and every row's offsets ahead, closed rows' too, and lost 10%.)
 #ifndef LD_PULL_OFFSETS_AHEAD
 #define LD_PULL_OFFSETS_AHEAD 0
-#endif
-#if LD_PULL_OFFSETS_AHEAD && !LD_PULL_GROUP_CLOSED
-#error "LD_PULL_OFFSETS_AHEAD reads the group's closed words of LD_PULL_GROUP_CLOSED"
 #endif
 
 // The offsets [start, end) of this lane's row of word w of a pull group starting at first_word,
@@ -277,7 +266,12 @@ __device__ __forceinline__ void ld_pull_row_offsets(const i64* __restrict__ indp
 // frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
 // Rows without in-edges (`empty_rows`, made once per matrix) are closed like visited ones: a
 // Kronecker graph's isolated vertices, a third or more of them, would otherwise be read (their
-// indptr) and skipped again on every pull level.
+// indptr) and skipped again on every pull level. A word's rows are a chain of dependent loads
+// (closed bits, offsets, in-edges, frontier words), and a warp takes its group's words one after
+// another: the group's closed words are read at its start, a lane a word, in one load, so that the
+// chain's first link is paid once a group, not once a word (2-4% of Kronecker 20-24's levels on an
+// H100 at ac51f7f). The warp alone writes its words' visited bits in phase one, so the early read
+// sees what the word's turn would.
 template <int MULT, typename V>
 __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
                               const u32* __restrict__ empty_rows, const u32* __restrict__ frontier_bits, u64* work,
@@ -290,22 +284,16 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
-#if LD_PULL_GROUP_CLOSED
         const i64 lane_word = first_word + lane;
         const u32 lane_closed = lane < LD_ROW_GROUP && lane_word < nwords
                                     ? ld_load_word(out.words + lane_word) | __ldg(empty_rows + lane_word) : full;
-#endif
 #if LD_PULL_OFFSETS_AHEAD
         const i64 last_word = first_word + LD_ROW_GROUP < nwords ? first_word + LD_ROW_GROUP : nwords;
         i64 ahead_start, ahead_end;
         ld_pull_row_offsets(indptr, n, lane_closed, first_word, first_word, lane, ahead_start, ahead_end);
 #endif
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
-#if LD_PULL_GROUP_CLOSED
             const u32 closed = __shfl_sync(full, lane_closed, (int)(w - first_word));
-#else
-            const u32 closed = ld_load_word(out.words + w) | __ldg(empty_rows + w);
-#endif
 #if LD_PULL_OFFSETS_AHEAD
             const i64 row_start = ahead_start, row_end = ahead_end;      // (0 and 0 where closed)
             if (w + 1 < last_word)

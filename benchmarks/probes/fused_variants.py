@@ -26,8 +26,8 @@ rows of a block or warp level's finds asked of L2; ``-pull-108678d.json`` and
 measure made every row a lane's, and a word's row offsets loaded a word ahead, lost).
 ``-DLD_FUSED_LANE_EDGES=4096`` builds the pull of 5e40305, every row a lane's, beside today's lane
 share (``-lane-edges-199215e.json``; on two disjoint Kronecker copies, whose unreached hubs the share
-bounds, ``-lane-edges-kron2-0b6860c.json``). ``-DLD_PULL_GROUP_CLOSED=0`` builds the pull before ac51f7f, each
-word's closed bits read at its turn (``-group-closed-ac51f7f.json``, with ``-DLD_ROW_GROUP=16``).
+bounds, ``-lane-edges-kron2-0b6860c.json``). (``-group-closed-ac51f7f.json``: the pull before ac51f7f, each word's closed bits read at
+its turn, built as ``-DLD_PULL_GROUP_CLOSED=0``, lost to the group's one load, and ``-DLD_ROW_GROUP=16``.)
 (``-fixed-share-7f9bafa.json``: the first half of each pull warp's groups fixed, lost.)
 ``-DLD_PULL_OFFSETS_AHEAD=1`` loads the next word's open rows' offsets before this word's scan (not measured yet). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
