@@ -16,7 +16,11 @@
 #pragma once
 #include "common.cuh"
 
+// A probe build may set another (benchmarks/probes/fused_variants.py; benchmarks/probes/pull_lanes.py
+// counts a pull level's lock-step steps at each).
+#ifndef LD_PULL_UNROLL
 #define LD_PULL_UNROLL 4
+#endif
 
 // Lane x ^ d's value (bool travels as an int: the shuffles take no bytes).
 template <typename V>

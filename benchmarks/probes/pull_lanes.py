@@ -1,0 +1,110 @@
+"""How a single search's pull levels keep the fused kernel's lanes in step, a model run on the host:
+
+    python3 benchmarks/probes/pull_lanes.py kron:22 [--roots 3] [--unroll 4 8] [--json out.json]
+
+A pull warp takes a word of 32 rows at a time, a lane a row, and scans an open row's in-edges
+(``ld_pull_short_row``) ``unroll`` at a time (LD_PULL_UNROLL: the in-edges, then their frontier
+words, two dependent loads a step) until the first in-neighbour in the frontier; past
+LD_FUSED_LANE_EDGES in-edges the warp scans the rest of a row that found none, 32 a step. The warp
+moves to its next word when its slowest lane is done. For each pull level of the CPU backend's
+search from each root (the same direction rule as the GPU's), this counts per word the steps of
+its slowest lane (lock-step, the kernel's cost in steps) against the steps its lanes take in all
+over 32 (a warp that shared its lanes' steps), the rows found and the in-edges read. Not a search
+on the device: its levels' figures are where the device's time goes only as far as steps are.
+"""
+import argparse
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import lagraph_dist as ld
+from lagraph_dist.local.layout import FUSED_GIANT_DEGREE
+from lagraph_dist.tools.bench import environment, write_json
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
+from harness import build, graph_name, parse_spec  # noqa: E402
+
+#: the fused pull's lane share of a row (kernels/fused_grid_levels.cuh, LD_FUSED_LANE_EDGES)
+LANE_EDGES = 128
+#: the most steps a word's slowest lane is counted under in the histogram (longer ones there)
+HISTOGRAM_STEPS = 16
+
+
+@numba.njit(cache=True)
+def _level_steps(indptr, indices, depths, level, unroll, lane_edges, giant):
+    """(words with an open row, rows found, in-edges read, lock-step steps, shared steps, warp-row
+    steps, histogram of the words' slowest-lane steps) of pull level ``level`` (1 the first: it
+    reads the rows unreached before it, whose frontier is depth ``level - 1``)."""
+    n = indptr.shape[0] - 1
+    words, found, read, lockstep, shared, warp_steps = 0, 0, 0, 0, 0, 0
+    histogram = np.zeros(HISTOGRAM_STEPS + 1, np.int64)
+    for w in range((n + 31) // 32):
+        slowest, lane_steps, word_warp_steps, open_rows = 0, 0, 0, 0
+        for r in range(w * 32, min(n, w * 32 + 32)):
+            start, end = indptr[r], indptr[r + 1]
+            if (0 <= depths[r] < level) or start == end or end - start > giant:
+                continue
+            open_rows += 1
+            scanned = end - start
+            for e in range(start, end):
+                if depths[indices[e]] == level - 1:
+                    scanned = e - start + 1
+                    found += 1
+                    break
+            read += scanned
+            steps = (min(scanned, lane_edges) + unroll - 1) // unroll
+            slowest = max(slowest, steps)
+            lane_steps += steps
+            if scanned > lane_edges:
+                word_warp_steps += (scanned - lane_edges + 31) // 32
+        if open_rows:
+            words += 1
+            lockstep += slowest + word_warp_steps
+            shared += (lane_steps + 31) // 32 + word_warp_steps
+            warp_steps += word_warp_steps
+            histogram[min(slowest, HISTOGRAM_STEPS)] += 1
+    return words, found, read, lockstep, shared, warp_steps, histogram
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("graph", type=parse_spec, help="a graph spec (benchmarks/harness.py)")
+    parser.add_argument("--roots", type=int, default=3, help="the first ROOTS vertices with out-edges (gpu_quick's)")
+    parser.add_argument("--unroll", type=int, nargs="+", default=[4], help="in-edges a lane reads a step (LD_PULL_UNROLL)")
+    parser.add_argument("--json", help="write the record here")
+    args = parser.parse_args()
+    A, _ = build(args.graph.text, backend="cpu")
+    in_csr = A.T.to_scipy().tocsr()
+    in_csr.sort_indices()
+    indptr, indices = in_csr.indptr.astype(np.int64), in_csr.indices.astype(np.int64)
+    searches = []
+    for root in [int(v) for v in A.out_degree().indices()[:args.roots]]:
+        res = ld.bfs(A, root, parents=False)
+        depths = res.levels.to_numpy()
+        directions = [record["direction"] for record in res.stats]
+        search = {"root": root, "directions": directions, "levels": []}
+        for level, direction in enumerate(directions, start=1):
+            if direction != "pull":
+                continue
+            for unroll in args.unroll:
+                words, found, read, lockstep, shared, warp_steps, histogram = _level_steps(
+                    indptr, indices, depths, level, unroll, LANE_EDGES, FUSED_GIANT_DEGREE)
+                row = {"level": level, "unroll": unroll, "words": int(words), "found": int(found),
+                       "in_edges_read": int(read), "lockstep_steps": int(lockstep), "shared_steps": int(shared),
+                       "warp_row_steps": int(warp_steps),
+                       "slowest_lane_steps": {str(k): int(c) for k, c in enumerate(histogram) if c}}
+                search["levels"].append(row)
+                print(f"{graph_name(args.graph)} root {root} level {level} unroll {unroll}: words {words:,}, found "
+                      f"{found:,}, in-edges read {read:,}; steps lock-step {lockstep:,}, shared {shared:,} "
+                      f"({lockstep / max(shared, 1):.2f}x); words by their slowest lane's steps "
+                      f"{row['slowest_lane_steps']}")
+        searches.append(search)
+    if args.json:
+        write_json({"probe": "pull_lanes", "graph": graph_name(args.graph), "n": A.n, "nvals": A.nvals,
+                    "lane_edges": LANE_EDGES, "searches": searches, "environment": environment(A)}, args.json)
+
+
+if __name__ == "__main__":
+    main()
