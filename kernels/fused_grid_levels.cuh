@@ -170,6 +170,16 @@ __device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top,
 // appends on the next queue's one counter, a warp's step each, and took 70 us with them, 59
 // staged (nvidia-h100-x1, 69b5184). Levels of more entries append a step at a time: staging
 // there too cost the two-block build's registers more than it saved.
+// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with LD_FLAT_AHEAD=1
+// a warp issues the next step's neighbour loads (its lanes' edges' owners found in shared memory)
+// before it claims this step's, so that a step's chain (neighbour, probe, claim, the found vertex's
+// row, append) loses its first link. Kronecker 20's third level is this loop, eight steps a warp, at
+// 59-62 us against a probe's 30 for the same work (docs/notes/gpu-single-search.md). LD_FLAT_K at
+// 621ac34 issued four edges' loads a lane a step and lost to its spills; this holds one more edge.
+#ifndef LD_FLAT_AHEAD
+#define LD_FLAT_AHEAD 0
+#endif
+
 struct ld_flat_frontier {
     int vertex[LD_FLAT_FRONTIER];
     int offset[LD_FLAT_FRONTIER];     // out-edges of the entries before it
@@ -209,6 +219,29 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     const i64 share = ((edges + nwarps - 1) / nwarps + step - 1) & ~(i64)(step - 1);
     const i64 first = warp * share, last = min(edges, first + share);
     const int top = 1 << (31 - __clz(max(nf, 1)));
+#if LD_FLAT_AHEAD
+    // this lane's edge of the step at `base`: whether it is one, its neighbour (the load issued) and
+    // its source
+    const auto edge_at = [&](i64 base, bool& valid, int& v, int& source) {
+        const i64 e = base + lane;
+        valid = e < last;
+        v = 0, source = 0;
+        if (valid) {
+            const int k = ld_edge_owner(flat.offset, nf, top, e);
+            source = flat.vertex[k];
+            v = __ldg(indices + flat.start[k] + (e - flat.offset[k]));
+        }
+    };
+    bool ahead_valid;
+    int ahead_v, ahead_source;
+    edge_at(first, ahead_valid, ahead_v, ahead_source);
+    for (i64 base = first; base < last; base += step) {
+        const bool valid = ahead_valid;
+        const int v = ahead_v, source = ahead_source;
+        if (base + step < last) edge_at(base + step, ahead_valid, ahead_v, ahead_source);
+        ld_push_visit<V, true>(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, &stage);
+    }
+#else
     for (i64 base = first; base < last; base += step) {
         const i64 e = base + lane;
         const bool valid = e < last;
@@ -220,6 +253,7 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
         }
         ld_push_visit<V, true>(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, &stage);
     }
+#endif
     if (!eager) stage.flush(lane, out.next_queue, out.next_count);
 }
 
