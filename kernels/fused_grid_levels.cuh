@@ -285,6 +285,33 @@ static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a
 #define LD_PULL_OFFSETS_AHEAD 0
 #endif
 
+// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
+// LD_PULL_FETCH_GROUPS=k past the first round a pull warp fetches k groups at a time, one atomic on
+// the level's work counter for k groups (ld_next_of_runs). A mostly closed late pull level pays
+// for its fetches, serialised at one L2 slice: 16-word groups took Kronecker 22's fifth level from
+// 24-25 to 21 us and Kronecker 24's from 71-72 to 54-55, but coarsened the first round, which at
+// Kronecker 20 is every group (its fourth level 46.5 -> 59 us). Runs of k leave the first round a
+// group a warp, and with it Kronecker 20, whose groups are fewer than its warps, as it is.
+#ifndef LD_PULL_FETCH_GROUPS
+#define LD_PULL_FETCH_GROUPS 1
+#endif
+
+// The item after `item` where warp w takes item w first and then runs of `run` items, one atomic
+// fetch on `work` a run (the runs past the first round: nwarps + run * k for the k-th fetch);
+// `left` is what is left of the warp's current run after `item` (0 for its first item).
+__device__ __forceinline__ u64 ld_next_of_runs(u64 item, int& left, u64* work, i64 nwarps, i64 items, int run,
+                                               int lane) {
+    if (left > 0) {
+        --left;
+        return item + 1;
+    }
+    if (items <= nwarps) return ~0ull >> 1;
+    u64 first = 0;
+    if (lane == 0) first = (u64)nwarps + (u64)run * atomicAdd(work, 1ull);
+    left = run - 1;
+    return __shfl_sync(0xffffffffu, first, 0);
+}
+
 // The offsets [start, end) of this lane's row of word w of a pull group starting at first_word,
 // whose closed words `lane_closed` holds a lane a word; 0 and 0 where the row is closed.
 __device__ __forceinline__ void ld_pull_row_offsets(const i64* __restrict__ indptr, i64 n, u32 lane_closed,
@@ -315,7 +342,13 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     const u32 full = 0xffffffffu;
     const i64 nwords = (n + 31) >> 5;
     const i64 groups = (nwords + LD_ROW_GROUP - 1) / LD_ROW_GROUP;
+#if LD_PULL_FETCH_GROUPS > 1
+    int run_left = 0;
+    for (u64 group = (u64)warp;; group = ld_next_of_runs(group, run_left, work, nwarps, groups, LD_PULL_FETCH_GROUPS,
+                                                         lane)) {
+#else
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
+#endif
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
         const i64 lane_word = first_word + lane;

@@ -31,7 +31,8 @@ its turn, built as ``-DLD_PULL_GROUP_CLOSED=0``, lost to the group's one load, a
 (``-fixed-share-7f9bafa.json``: the first half of each pull warp's groups fixed, lost.)
 ``-DLD_PULL_OFFSETS_AHEAD=1`` loads the next word's open rows' offsets before this word's scan (not measured yet).
 ``-DLD_PULL_UNROLL=8`` (or 2) sets a lane's in-edges a step of the pull (``pull_lanes.py`` counts its steps).
-``-DLD_FLAT_AHEAD=1`` loads a flat push level's next step's neighbours before this step's claims (not measured yet). ``--backend cpu`` runs
+``-DLD_FLAT_AHEAD=1`` loads a flat push level's next step's neighbours before this step's claims (not measured yet).
+``-DLD_PULL_FETCH_GROUPS=2`` fetches a pull's groups two an atomic past the first round (not measured yet). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
