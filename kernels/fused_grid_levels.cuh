@@ -221,7 +221,8 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     const int top = 1 << (31 - __clz(max(nf, 1)));
 #if LD_FLAT_AHEAD
     // this lane's edge of the step at `base`: whether it is one, its neighbour (the load issued) and
-    // its source
+    // its source (the plain loop's body below, taken a step ahead; that loop keeps its own shape:
+    // written through this lambda it changed the plain build's PTX)
     const auto edge_at = [&](i64 base, bool& valid, int& v, int& source) {
         const i64 e = base + lane;
         valid = e < last;
@@ -296,20 +297,10 @@ static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a
 #define LD_PULL_FETCH_GROUPS 1
 #endif
 
-// The item after `item` where warp w takes item w first and then runs of `run` items, one atomic
-// fetch on `work` a run (the runs past the first round: nwarps + run * k for the k-th fetch);
-// `left` is what is left of the warp's current run after `item` (0 for its first item).
-__device__ __forceinline__ u64 ld_next_of_runs(u64 item, int& left, u64* work, i64 nwarps, i64 items, int run,
-                                               int lane) {
-    if (left > 0) {
-        --left;
-        return item + 1;
-    }
-    if (items <= nwarps) return ~0ull >> 1;
-    u64 first = 0;
-    if (lane == 0) first = (u64)nwarps + (u64)run * atomicAdd(work, 1ull);
-    left = run - 1;
-    return __shfl_sync(0xffffffffu, first, 0);
+// Whether this lane's row r of a word whose closed rows (visited, or without in-edges) are `closed`
+// is one a pull scans.
+__device__ __forceinline__ bool ld_row_open(u32 closed, i64 r, i64 n, int lane) {
+    return r < n && !((closed >> lane) & 1u);
 }
 
 // The offsets [start, end) of this lane's row of word w of a pull group starting at first_word,
@@ -319,7 +310,7 @@ __device__ __forceinline__ void ld_pull_row_offsets(const i64* __restrict__ indp
     const u32 closed = __shfl_sync(0xffffffffu, lane_closed, (int)(w - first_word));
     const i64 r = w * 32 + lane;
     start = 0, end = 0;
-    if (r < n && !((closed >> lane) & 1u)) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
+    if (ld_row_open(closed, r, n, lane)) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
 }
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
@@ -368,7 +359,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
 #endif
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
-            bool open = r < n && !((closed >> lane) & 1u);
+            const bool open = ld_row_open(closed, r, n, lane);
 #if LD_PULL_OFFSETS_AHEAD
             const i64 start = row_start, end = row_end;
 #else
