@@ -223,32 +223,11 @@ __device__ __forceinline__ long long ld_stop_after(i64 found, bool hit, i64 max_
 // round (one atomic a fetch, and none from warps that have no first item). When the first round
 // covers every item (`items` at most nwarps), no warp fetches: a thousand warps' atomics on one
 // counter would serialise at its L2 slice in exactly the small levels that are latency.
-__device__ __forceinline__ u64 ld_fetch_run(u64* work, i64 nwarps, int run, int lane);
 __device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, i64 items, int lane) {
     if (items <= nwarps) return ~0ull >> 1;
-    return ld_fetch_run(work, nwarps, 1, lane);
-}
-
-// One fetch on the level's work counter `work`: the first of the next `run` free items past the
-// first round (the k-th fetch's run starts at nwarps + run * k), in every lane.
-__device__ __forceinline__ u64 ld_fetch_run(u64* work, i64 nwarps, int run, int lane) {
-    u64 first = 0;
-    if (lane == 0) first = atomicAdd(work, 1ull) * (u64)run + (u64)nwarps;
-    return __shfl_sync(0xffffffffu, first, 0);
-}
-
-// The item after `item` where warp w takes item w first and then runs of `run` items, a fetch a
-// run (ld_fetch_run); `left` is what is left of the warp's current run after `item` (0 for its
-// first item). Runs of more than one are the pull's probe build LD_PULL_FETCH_GROUPS.
-__device__ __forceinline__ u64 ld_next_of_runs(u64 item, int& left, u64* work, i64 nwarps, i64 items, int run,
-                                               int lane) {
-    if (left > 0) {
-        --left;
-        return item + 1;
-    }
-    if (items <= nwarps) return ~0ull >> 1;
-    left = run - 1;
-    return ld_fetch_run(work, nwarps, run, lane);
+    u64 item = 0;
+    if (lane == 0) item = atomicAdd(work, 1ull) + (u64)nwarps;
+    return __shfl_sync(0xffffffffu, item, 0);
 }
 
 // Counters every thread needs after a grid barrier, read once a block: thread k < N reads

@@ -170,15 +170,6 @@ __device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top,
 // appends on the next queue's one counter, a warp's step each, and took 70 us with them, 59
 // staged (nvidia-h100-x1, 69b5184). Levels of more entries append a step at a time: staging
 // there too cost the two-block build's registers more than it saved.
-// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with LD_FLAT_AHEAD=1
-// a warp issues the next step's neighbour loads (its lanes' edges' owners found in shared memory)
-// before it claims this step's, so that a step's chain (neighbour, probe, claim, the found vertex's
-// row, append) loses its first link. Kronecker 20's third level is this loop, eight steps a warp, at
-// 59-62 us against a probe's 30 for the same work (docs/notes/gpu-single-search.md). LD_FLAT_K at
-// 621ac34 issued four edges' loads a lane a step and lost to its spills; this holds one more edge.
-#ifndef LD_FLAT_AHEAD
-#define LD_FLAT_AHEAD 0
-#endif
 
 struct ld_flat_frontier {
     int vertex[LD_FLAT_FRONTIER];
@@ -219,30 +210,6 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
     const i64 share = ((edges + nwarps - 1) / nwarps + step - 1) & ~(i64)(step - 1);
     const i64 first = warp * share, last = min(edges, first + share);
     const int top = 1 << (31 - __clz(max(nf, 1)));
-#if LD_FLAT_AHEAD
-    // this lane's edge of the step at `base`: whether it is one, its neighbour (the load issued) and
-    // its source (the plain loop's body below, taken a step ahead; that loop keeps its own shape:
-    // written through this lambda it changed the plain build's PTX)
-    const auto edge_at = [&](i64 base, bool& valid, int& v, int& source) {
-        const i64 e = base + lane;
-        valid = e < last;
-        v = 0, source = 0;
-        if (valid) {
-            const int k = ld_edge_owner(flat.offset, nf, top, e);
-            source = flat.vertex[k];
-            v = __ldg(indices + flat.start[k] + (e - flat.offset[k]));
-        }
-    };
-    bool ahead_valid;
-    int ahead_v, ahead_source;
-    edge_at(first, ahead_valid, ahead_v, ahead_source);
-    for (i64 base = first; base < last; base += step) {
-        const bool valid = ahead_valid;
-        const int v = ahead_v, source = ahead_source;
-        if (base + step < last) edge_at(base + step, ahead_valid, ahead_v, ahead_source);
-        ld_push_visit<V, true>(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, &stage);
-    }
-#else
     for (i64 base = first; base < last; base += step) {
         const i64 e = base + lane;
         const bool valid = e < last;
@@ -254,7 +221,6 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
         }
         ld_push_visit<V, true>(out, valid, v, ld_multiply<MULT, V>(source, V(), 1, 1, 0), next_edges, eager, &stage);
     }
-#endif
     if (!eager) stage.flush(lane, out.next_queue, out.next_count);
 }
 
@@ -273,44 +239,10 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 // A pull group's closed words are read a lane a word (ld_pull_level says why).
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
-// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
-// LD_PULL_OFFSETS_AHEAD=1 a pull warp loads the next word's open rows' offsets before it scans
-// this word's rows, so that they arrive during the scan. The group's closed words are at hand
-// (read at the group's start), so only open rows' offsets are loaded. Nsight Compute's stall samples of
-// Kronecker 22's search (probes/results/ncu/h200-ncu-source-kron22-auto-bf820d5.txt) put a pull
-// word's chain at four links of similar weight: the closed words (2,527 samples, now one load a
-// group), the row offsets (3,637), the in-edges (about 6,500) and their frontier words (about
-// 4,600). This build takes the second off the chain. (LD_PULL_AHEAD at 108678d loaded the next
-// word's closed bits and every row's offsets ahead, closed rows' too, and lost 10%.)
-#ifndef LD_PULL_OFFSETS_AHEAD
-#define LD_PULL_OFFSETS_AHEAD 0
-#endif
-
-// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
-// LD_PULL_FETCH_GROUPS=k past the first round a pull warp fetches k groups at a time, one atomic on
-// the level's work counter for k groups (ld_next_of_runs). A mostly closed late pull level pays
-// for its fetches, serialised at one L2 slice: 16-word groups took Kronecker 22's fifth level from
-// 24-25 to 21 us and Kronecker 24's from 71-72 to 54-55, but coarsened the first round, which at
-// Kronecker 20 is every group (its fourth level 46.5 -> 59 us). Runs of k leave the first round a
-// group a warp, and with it Kronecker 20, whose groups are fewer than its warps, as it is.
-#ifndef LD_PULL_FETCH_GROUPS
-#define LD_PULL_FETCH_GROUPS 1
-#endif
-
 // Whether this lane's row r of a word whose closed rows (visited, or without in-edges) are `closed`
 // is one a pull scans.
 __device__ __forceinline__ bool ld_row_open(u32 closed, i64 r, i64 n, int lane) {
     return r < n && !((closed >> lane) & 1u);
-}
-
-// The offsets [start, end) of this lane's row of word w of a pull group starting at first_word,
-// whose closed words `lane_closed` holds a lane a word; 0 and 0 where the row is closed.
-__device__ __forceinline__ void ld_pull_row_offsets(const i64* __restrict__ indptr, i64 n, u32 lane_closed,
-                                                    i64 first_word, i64 w, int lane, i64& start, i64& end) {
-    const u32 closed = __shfl_sync(0xffffffffu, lane_closed, (int)(w - first_word));
-    const i64 r = w * 32 + lane;
-    start = 0, end = 0;
-    if (ld_row_open(closed, r, n, lane)) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
 }
 
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
@@ -333,39 +265,19 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     const u32 full = 0xffffffffu;
     const i64 nwords = (n + 31) >> 5;
     const i64 groups = (nwords + LD_ROW_GROUP - 1) / LD_ROW_GROUP;
-#if LD_PULL_FETCH_GROUPS > 1
-    int run_left = 0;
-    for (u64 group = (u64)warp;; group = ld_next_of_runs(group, run_left, work, nwarps, groups, LD_PULL_FETCH_GROUPS,
-                                                         lane)) {
-#else
     for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
-#endif
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
         const i64 lane_word = first_word + lane;
         const u32 lane_closed = lane < LD_ROW_GROUP && lane_word < nwords
                                     ? ld_load_word(out.words + lane_word) | __ldg(empty_rows + lane_word) : full;
-#if LD_PULL_OFFSETS_AHEAD
-        const i64 last_word = first_word + LD_ROW_GROUP < nwords ? first_word + LD_ROW_GROUP : nwords;
-        i64 ahead_start, ahead_end;
-        ld_pull_row_offsets(indptr, n, lane_closed, first_word, first_word, lane, ahead_start, ahead_end);
-#endif
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
             const u32 closed = __shfl_sync(full, lane_closed, (int)(w - first_word));
-#if LD_PULL_OFFSETS_AHEAD
-            const i64 row_start = ahead_start, row_end = ahead_end;      // (0 and 0 where closed)
-            if (w + 1 < last_word)
-                ld_pull_row_offsets(indptr, n, lane_closed, first_word, w + 1, lane, ahead_start, ahead_end);
-#endif
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
             const bool open = ld_row_open(closed, r, n, lane);
-#if LD_PULL_OFFSETS_AHEAD
-            const i64 start = row_start, end = row_end;
-#else
             i64 start = 0, end = 0;
             if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
-#endif
             const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
             ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
             bool hit = false;

@@ -16,11 +16,9 @@
 #pragma once
 #include "common.cuh"
 
-// A probe build may set another (benchmarks/probes/fused_variants.py; benchmarks/probes/pull_lanes.py
-// counts a pull level's lock-step steps at each).
-#ifndef LD_PULL_UNROLL
+// (8 took fewer lock-step steps by benchmarks/probes/pull_lanes.py's count, and lost 13-20% of
+// Kronecker 20-24's levels to its spills: docs/notes/gpu-single-search.md)
 #define LD_PULL_UNROLL 4
-#endif
 
 // Lane x ^ d's value (bool travels as an int: the shuffles take no bytes).
 template <typename V>

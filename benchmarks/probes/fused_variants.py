@@ -29,10 +29,8 @@ share (``-lane-edges-199215e.json``; on two disjoint Kronecker copies, whose unr
 bounds, ``-lane-edges-kron2-0b6860c.json``). (``-group-closed-ac51f7f.json``: the pull before ac51f7f, each word's closed bits read at
 its turn, built as ``-DLD_PULL_GROUP_CLOSED=0``, lost to the group's one load, and ``-DLD_ROW_GROUP=16``.)
 (``-fixed-share-7f9bafa.json``: the first half of each pull warp's groups fixed, lost.)
-``-DLD_PULL_OFFSETS_AHEAD=1`` loads the next word's open rows' offsets before this word's scan (not measured yet).
-``-DLD_PULL_UNROLL=8`` (or 2) sets a lane's in-edges a step of the pull (``pull_lanes.py`` counts its steps).
-``-DLD_FLAT_AHEAD=1`` loads a flat push level's next step's neighbours before this step's claims (not measured yet).
-``-DLD_PULL_FETCH_GROUPS=2`` fetches a pull's groups two an atomic past the first round (not measured yet). ``--backend cpu`` runs
+(``-four-probes-1cb6d27.json``: the next word's open rows' offsets ahead, 8 in-edges a pull step, a flat
+push's next step's loads ahead, and a pull's groups fetched two an atomic, all lost or level.) ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
