@@ -544,6 +544,16 @@ __device__ __forceinline__ int ld_warp_max(int value) {
 #endif
 }
 
+// The or of `value` over the warp's 32 lanes, in every lane (one instruction on sm_80 and later).
+__device__ __forceinline__ u32 ld_warp_or(u32 value) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(0xffffffffu, value);
+#else
+    for (int d = 16; d > 0; d >>= 1) value |= __shfl_xor_sync(0xffffffffu, value, d);
+    return value;
+#endif
+}
+
 // Sum a per-thread count over the block and add it to *counter with one atomic.
 __device__ __forceinline__ void ld_add_block_count(u64* counter, u64 mine) {
     __shared__ u64 warp_sums[32];

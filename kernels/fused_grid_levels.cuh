@@ -245,6 +245,79 @@ __device__ __forceinline__ bool ld_row_open(u32 closed, i64 r, i64 n, int lane) 
     return r < n && !((closed >> lane) & 1u);
 }
 
+// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with LD_PULL_PACKED=1
+// a pull warp packs its group's open rows into its lanes, 32 a pass, where the plain build takes
+// the group's words one after another with a lane a row, its closed rows' lanes idle. Each pass is
+// one chain of dependent loads (offsets, in-edges, frontier words), so a group costs
+// ceil(open rows / 32) chains instead of one a word that has an open row: Kronecker 22's fourth
+// level, whose words keep a few open rows each, would take two passes a group where it takes
+// eight words.
+#ifndef LD_PULL_PACKED
+#define LD_PULL_PACKED 0
+#endif
+
+// The rows of phase one's pass, a lane's row r where `open`: its offsets, then its first
+// LD_FUSED_LANE_EDGES in-edges by the lane, the rest by the warp; a giant row is queued for phase
+// two. Whether the row found a frontier in-neighbour (its parent and records written), and in
+// `giant_found` whether it is a push giant of the next level.
+template <int MULT, typename V>
+__device__ __forceinline__ bool ld_pull_pass(const i64* __restrict__ indptr, const int* __restrict__ indices,
+                                             const u32* __restrict__ frontier_bits, int* __restrict__ giant_rows,
+                                             u64* giant_row_count, const ld_level_out<V>& out, bool open, i64 r,
+                                             u64& found, u64& next_edges, u64& examined, bool& giant_found,
+                                             int lane) {
+    const u32 full = 0xffffffffu;
+    i64 start = 0, end = 0;
+    if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
+    const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
+    ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
+    bool hit = false;
+    V value = V();
+    const i64 lane_end = end - start > LD_FUSED_LANE_EDGES ? start + LD_FUSED_LANE_EDGES : end;
+    if (open && !giant)
+        hit = ld_pull_short_row<MULT, LD_ADD_ANY, V, true>(indices, start, lane_end, frontier_bits,
+                                                           (const V*)nullptr, examined, value, 1, 1, 0);
+    u32 longer = __ballot_sync(full, open && !giant && !hit && end > lane_end);
+    while (longer) {                                 // the rest a warp at a time, 32 in-edges a step
+        const int owner = __ffs(longer) - 1;
+        longer &= longer - 1;
+        const i64 s = __shfl_sync(full, lane_end, owner), t = __shfl_sync(full, end, owner);
+        V row_value = V();
+        if (ld_pull_warp_row<MULT, LD_ADD_ANY, V, true, 1>(indices, s, t, frontier_bits, (const V*)nullptr,
+                                                           lane, examined, row_value, 1, 1, 0)
+            && lane == owner) { hit = true; value = row_value; }
+    }
+    giant_found = false;
+    if (hit) {
+        out.parents[r] = value;
+        const i64 degree = ld_record_found(out, (int)r, true);
+        next_edges += (u64)degree;
+        giant_found = degree > LD_FUSED_PUSH_GIANT_DEGREE;
+        ++found;
+    }
+    return hit;
+}
+
+// A word's rows found by the warp that owns it: its visited bits, the next frontier's and the
+// depth's (one lane writes them).
+template <typename V>
+__device__ __forceinline__ void ld_pull_word_found(const ld_level_out<V>& out, i64 w, u32 bits) {
+    atomicOr(out.words + w, bits);
+    out.next_bits[w] = bits;
+    if (out.depth_words) atomicOr(out.depth_words + w, bits);
+}
+
+// The place of the k-th (from 0) set bit of mask, k below its count: five halvings by count.
+__device__ __forceinline__ int ld_nth_set_bit(u32 mask, int k) {
+    int place = 0;
+#pragma unroll
+    for (int width = 16; width > 0; width >>= 1) {
+        const int below = __popc(mask & ((1u << width) - 1u));
+        if (k >= below) { k -= below; place += width; mask >>= width; }
+    }
+    return place;
+}
+
 // Pull, phase one: rows of at most LD_FUSED_GIANT_DEGREE in-edges, a lane a row (four in-edges in
 // flight) for its first LD_FUSED_LANE_EDGES, the warp a row for the rest of a row that found no
 // frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
@@ -271,47 +344,48 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
         const i64 lane_word = first_word + lane;
         const u32 lane_closed = lane < LD_ROW_GROUP && lane_word < nwords
                                     ? ld_load_word(out.words + lane_word) | __ldg(empty_rows + lane_word) : full;
+#if LD_PULL_PACKED
+        // lane j < LD_ROW_GROUP: word j's open rows, and how many open rows words 0 to j hold
+        const i64 word_rows = n - lane_word * 32;
+        const u32 lane_open = ~lane_closed & (word_rows >= 32 ? full : (1u << word_rows) - 1u);
+        const int through = ld_warp_inclusive_sum(__popc(lane_open));
+        const int total = __shfl_sync(full, through, LD_ROW_GROUP - 1);
+        u32 lane_found = 0;                          // lane j: word j's rows found
+        for (int pass = 0; pass < total; pass += 32) {
+            const int index = pass + lane;           // this lane's row: the group's index-th open one
+            int j = 0;                               // in word j (LD_ROW_GROUP past the last row)
+#pragma unroll
+            for (int k = 0; k < LD_ROW_GROUP; ++k) j += __shfl_sync(full, through, k) <= index;
+            const int before = __shfl_sync(full, through - __popc(lane_open), j);
+            const u32 word_open = __shfl_sync(full, lane_open, j);
+            const bool open = index < total;
+            const i64 r = (first_word + j) * 32 + (open ? ld_nth_set_bit(word_open, index - before) : 0);
+            bool giant_found;
+            const bool hit = ld_pull_pass<MULT, V>(indptr, indices, frontier_bits, giant_rows, giant_row_count, out,
+                                                   open, r, found, next_edges, examined, giant_found, lane);
+            const u32 bit = hit ? 1u << (r & 31) : 0u;
+#pragma unroll
+            for (int k = 0; k < LD_ROW_GROUP; ++k) {
+                const u32 bits = ld_warp_or(j == k ? bit : 0u);
+                if (lane == k) lane_found |= bits;
+            }
+            ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
+        }
+        if (lane_found) ld_pull_word_found(out, lane_word, lane_found);      // the warp owns these words
+#else
         for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
             const u32 closed = __shfl_sync(full, lane_closed, (int)(w - first_word));
             if (closed == full) continue;
             const i64 r = w * 32 + lane;
-            const bool open = ld_row_open(closed, r, n, lane);
-            i64 start = 0, end = 0;
-            if (open) { start = __ldg(indptr + r); end = __ldg(indptr + r + 1); }
-            const bool giant = open && end - start > LD_FUSED_GIANT_DEGREE;
-            ld_warp_append(giant, (int)r, giant_rows, giant_row_count);
-            bool hit = false;
-            V value = V();
-            const i64 lane_end = end - start > LD_FUSED_LANE_EDGES ? start + LD_FUSED_LANE_EDGES : end;
-            if (open && !giant)
-                hit = ld_pull_short_row<MULT, LD_ADD_ANY, V, true>(indices, start, lane_end, frontier_bits,
-                                                                   (const V*)nullptr, examined, value, 1, 1, 0);
-            u32 longer = __ballot_sync(full, open && !giant && !hit && end > lane_end);
-            while (longer) {                                 // the rest a warp at a time, 32 in-edges a step
-                const int owner = __ffs(longer) - 1;
-                longer &= longer - 1;
-                const i64 s = __shfl_sync(full, lane_end, owner), t = __shfl_sync(full, end, owner);
-                V row_value = V();
-                if (ld_pull_warp_row<MULT, LD_ADD_ANY, V, true, 1>(indices, s, t, frontier_bits, (const V*)nullptr,
-                                                                   lane, examined, row_value, 1, 1, 0)
-                    && lane == owner) { hit = true; value = row_value; }
-            }
+            bool giant_found;
+            const bool hit = ld_pull_pass<MULT, V>(indptr, indices, frontier_bits, giant_rows, giant_row_count, out,
+                                                   ld_row_open(closed, r, n, lane), r, found, next_edges, examined,
+                                                   giant_found, lane);
             const u32 bits = __ballot_sync(full, hit);
-            bool giant_found = false;
-            if (hit) {
-                out.parents[r] = value;
-                const i64 degree = ld_record_found(out, (int)r, true);
-                next_edges += (u64)degree;
-                giant_found = degree > LD_FUSED_PUSH_GIANT_DEGREE;
-                ++found;
-            }
-            if (bits && lane == 0) {                         // the warp owns these words
-                atomicOr(out.words + w, bits);
-                out.next_bits[w] = bits;
-                if (out.depth_words) atomicOr(out.depth_words + w, bits);
-            }
+            if (bits && lane == 0) ld_pull_word_found(out, w, bits);      // the warp owns these words
             ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
         }
+#endif
     }
 }
 
