@@ -9,7 +9,10 @@ LD_FUSED_LANE_EDGES in-edges the warp scans the rest of a row that found none, 3
 moves to its next word when its slowest lane is done. For each pull level of the CPU backend's
 search from each root (the same direction rule as the GPU's), this counts per word the steps of
 its slowest lane (lock-step, the kernel's cost in steps) against the steps its lanes take in all
-over 32 (a warp that shared its lanes' steps), the rows found and the in-edges read. Not a search
+over 32 (a warp that shared its lanes' steps), the rows found and the in-edges read; and the same
+for the probe build LD_PULL_PACKED, whose warp packs a group's (LD_ROW_GROUP words') open rows into
+its lanes, 32 a pass, each pass as long as its slowest lane (its passes against the plain build's
+words: each is one chain of the row offsets' load before its steps). Not a search
 on the device: its levels' figures are where the device's time goes only as far as steps are.
 """
 import argparse
@@ -28,6 +31,8 @@ from harness import build, graph_name, parse_spec  # noqa: E402
 
 #: the fused pull's lane share of a row (kernels/fused_grid_levels.cuh, LD_FUSED_LANE_EDGES)
 LANE_EDGES = 128
+#: words of a pull warp's group (kernels/fused_base.cuh, LD_ROW_GROUP)
+ROW_GROUP = 8
 #: the most steps a word's slowest lane is counted under in the histogram (longer ones there)
 HISTOGRAM_STEPS = 16
 
@@ -35,12 +40,19 @@ HISTOGRAM_STEPS = 16
 @numba.njit(cache=True)
 def _level_steps(indptr, indices, depths, level, unroll, lane_edges, giant):
     """(words with an open row, rows found, in-edges read, lock-step steps, shared steps, warp-row
-    steps, histogram of the words' slowest-lane steps) of pull level ``level`` (1 the first: it
-    reads the rows unreached before it, whose frontier is depth ``level - 1``)."""
+    steps, histogram of the words' slowest-lane steps, packed passes, packed steps) of pull level
+    ``level`` (1 the first: it reads the rows unreached before it, whose frontier is depth
+    ``level - 1``)."""
     n = indptr.shape[0] - 1
     words, found, read, lockstep, shared, warp_steps = 0, 0, 0, 0, 0, 0
+    passes, packed = 0, 0
+    pass_rows, pass_slowest, pass_warp_steps = 0, 0, 0      # the packed build's pass being filled
     histogram = np.zeros(HISTOGRAM_STEPS + 1, np.int64)
     for w in range((n + 31) // 32):
+        if w % ROW_GROUP == 0 and pass_rows:                # a group's last pass
+            passes += 1
+            packed += pass_slowest + pass_warp_steps
+            pass_rows, pass_slowest, pass_warp_steps = 0, 0, 0
         slowest, lane_steps, word_warp_steps, open_rows = 0, 0, 0, 0
         for r in range(w * 32, min(n, w * 32 + 32)):
             start, end = indptr[r], indptr[r + 1]
@@ -57,15 +69,25 @@ def _level_steps(indptr, indices, depths, level, unroll, lane_edges, giant):
             steps = (min(scanned, lane_edges) + unroll - 1) // unroll
             slowest = max(slowest, steps)
             lane_steps += steps
-            if scanned > lane_edges:
-                word_warp_steps += (scanned - lane_edges + 31) // 32
+            row_warp_steps = (scanned - lane_edges + 31) // 32 if scanned > lane_edges else 0
+            word_warp_steps += row_warp_steps
+            pass_rows += 1
+            pass_slowest = max(pass_slowest, steps)
+            pass_warp_steps += row_warp_steps
+            if pass_rows == 32:
+                passes += 1
+                packed += pass_slowest + pass_warp_steps
+                pass_rows, pass_slowest, pass_warp_steps = 0, 0, 0
         if open_rows:
             words += 1
             lockstep += slowest + word_warp_steps
             shared += (lane_steps + 31) // 32 + word_warp_steps
             warp_steps += word_warp_steps
             histogram[min(slowest, HISTOGRAM_STEPS)] += 1
-    return words, found, read, lockstep, shared, warp_steps, histogram
+    if pass_rows:
+        passes += 1
+        packed += pass_slowest + pass_warp_steps
+    return words, found, read, lockstep, shared, warp_steps, histogram, passes, packed
 
 
 def main():
@@ -89,16 +111,17 @@ def main():
             if direction != "pull":
                 continue
             for unroll in args.unroll:
-                words, found, read, lockstep, shared, warp_steps, histogram = _level_steps(
+                words, found, read, lockstep, shared, warp_steps, histogram, passes, packed = _level_steps(
                     indptr, indices, depths, level, unroll, LANE_EDGES, FUSED_GIANT_DEGREE)
                 row = {"level": level, "unroll": unroll, "words": int(words), "found": int(found),
                        "in_edges_read": int(read), "lockstep_steps": int(lockstep), "shared_steps": int(shared),
-                       "warp_row_steps": int(warp_steps),
+                       "warp_row_steps": int(warp_steps), "packed_passes": int(passes),
+                       "packed_steps": int(packed),
                        "slowest_lane_steps": {str(k): int(c) for k, c in enumerate(histogram) if c}}
                 search["levels"].append(row)
                 print(f"{graph_name(args.graph)} root {root} level {level} unroll {unroll}: words {words:,}, found "
                       f"{found:,}, in-edges read {read:,}; steps lock-step {lockstep:,}, shared {shared:,} "
-                      f"({lockstep / max(shared, 1):.2f}x); words by their slowest lane's steps "
+                      f"({lockstep / max(shared, 1):.2f}x), packed {packed:,} in {passes:,} passes; words by their slowest lane's steps "
                       f"{row['slowest_lane_steps']}")
         searches.append(search)
     if args.json:
