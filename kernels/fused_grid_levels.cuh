@@ -239,23 +239,6 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 // A pull group's closed words are read a lane a word (ld_pull_level says why).
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
-// Whether this lane's row r of a word whose closed rows (visited, or without in-edges) are `closed`
-// is one a pull scans.
-__device__ __forceinline__ bool ld_row_open(u32 closed, i64 r, i64 n, int lane) {
-    return r < n && !((closed >> lane) & 1u);
-}
-
-// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with LD_PULL_PACKED=1
-// a pull warp packs its group's open rows into its lanes, 32 a pass, where the plain build takes
-// the group's words one after another with a lane a row, its closed rows' lanes idle. Each pass is
-// one chain of dependent loads (offsets, in-edges, frontier words), so a group costs
-// ceil(open rows / 32) chains instead of one a word that has an open row: Kronecker 22's fourth
-// level, whose words keep a few open rows each, would take two passes a group where it takes
-// eight words.
-#ifndef LD_PULL_PACKED
-#define LD_PULL_PACKED 0
-#endif
-
 // The rows of phase one's pass, a lane's row r where `open`: its offsets, then its first
 // LD_FUSED_LANE_EDGES in-edges by the lane, the rest by the warp; a giant row is queued for phase
 // two. Whether the row found a frontier in-neighbour (its parent and records written), and in
@@ -323,12 +306,13 @@ __device__ __forceinline__ int ld_nth_set_bit(u32 mask, int k) {
 // frontier in-neighbour in them; longer unvisited rows are queued in `giant_rows` for phase two.
 // Rows without in-edges (`empty_rows`, made once per matrix) are closed like visited ones: a
 // Kronecker graph's isolated vertices, a third or more of them, would otherwise be read (their
-// indptr) and skipped again on every pull level. A word's rows are a chain of dependent loads
-// (closed bits, offsets, in-edges, frontier words), and a warp takes its group's words one after
-// another: the group's closed words are read at its start, a lane a word, in one load, so that the
-// chain's first link is paid once a group, not once a word (2-4% of Kronecker 20-24's levels on an
-// H100 at ac51f7f). The warp alone writes its words' visited bits in phase one, so the early read
-// sees what the word's turn would.
+// indptr) and skipped again on every pull level. A warp takes a group of LD_ROW_GROUP words and
+// packs the group's open rows into its lanes, 32 a pass in row order: each pass is one chain of
+// dependent loads (offsets, in-edges, frontier words), so a group costs a chain per 32 open rows,
+// not a chain per word with an open row (Kronecker 22's fourth level keeps four open rows a word;
+// packed, 2-8% of Kronecker 22-24's levels on an H100 at 20035e1). The group's closed words are
+// read at its start, a lane a word, in one load; the warp alone writes its words' visited bits in
+// phase one, once a word at the group's end, so the early read sees what a later one would.
 template <int MULT, typename V>
 __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restrict__ indices, i64 n,
                               const u32* __restrict__ empty_rows, const u32* __restrict__ frontier_bits, u64* work,
@@ -344,10 +328,9 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
         const i64 lane_word = first_word + lane;
         const u32 lane_closed = lane < LD_ROW_GROUP && lane_word < nwords
                                     ? ld_load_word(out.words + lane_word) | __ldg(empty_rows + lane_word) : full;
-#if LD_PULL_PACKED
-        // lane j < LD_ROW_GROUP: word j's open rows, and how many open rows words 0 to j hold
+        // lane j < LD_ROW_GROUP: word j of the group's open rows, and how many open rows words 0 to j hold
         const i64 word_rows = n - lane_word * 32;
-        const u32 lane_open = ~lane_closed & (word_rows >= 32 ? full : (1u << word_rows) - 1u);
+        const u32 lane_open = ~lane_closed & (word_rows >= 32 ? full : word_rows > 0 ? (1u << word_rows) - 1u : 0u);
         const int through = ld_warp_inclusive_sum(__popc(lane_open));
         const int total = __shfl_sync(full, through, LD_ROW_GROUP - 1);
         u32 lane_found = 0;                          // lane j: word j's rows found
@@ -372,20 +355,6 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
         }
         if (lane_found) ld_pull_word_found(out, lane_word, lane_found);      // the warp owns these words
-#else
-        for (i64 w = first_word; w < first_word + LD_ROW_GROUP && w < nwords; ++w) {
-            const u32 closed = __shfl_sync(full, lane_closed, (int)(w - first_word));
-            if (closed == full) continue;
-            const i64 r = w * 32 + lane;
-            bool giant_found;
-            const bool hit = ld_pull_pass<MULT, V>(indptr, indices, frontier_bits, giant_rows, giant_row_count, out,
-                                                   ld_row_open(closed, r, n, lane), r, found, next_edges, examined,
-                                                   giant_found, lane);
-            const u32 bits = __ballot_sync(full, hit);
-            if (bits && lane == 0) ld_pull_word_found(out, w, bits);      // the warp owns these words
-            ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
-        }
-#endif
     }
 }
 
