@@ -239,13 +239,32 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 // A pull group's closed words are read a lane a word (ld_pull_level says why).
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
-// A pull warp whose group had no open row fetches its next LD_PULL_EMPTY_RUN groups with one atomic;
-// a group with an open row is followed by one group a fetch. A late pull level's groups are mostly
-// closed, and its time went to one atomic a group on the level's one counter: Kronecker 24's fifth
-// level 72 -> 47 us (one H100, 183de5f), where 16-word groups, which gave the same, coarsened
-// Kronecker 20's busy levels and two groups a fetch at every group the busy levels' ends. Runs
-// follow only empty groups, which cost a load each, so the busy levels keep their balance.
-#define LD_PULL_EMPTY_RUN 4
+// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
+// LD_PULL_EMPTY_RUN=k a pull warp whose group had no open row fetches its next k groups with one
+// atomic; a group with an open row is followed by one group a fetch, as in the plain build. A late
+// pull level's groups are mostly closed, and its time goes to one atomic a group on the level's one
+// counter (Kronecker 24's fifth level: 72 us with a fetch a group, 45 with 16-word groups, which
+// coarsened Kronecker 20's busy levels; two groups a fetch at every group coarsened the busy levels'
+// ends). Runs follow only empty groups, which cost a load each, so the busy levels keep their
+// balance.
+#ifndef LD_PULL_EMPTY_RUN
+#define LD_PULL_EMPTY_RUN 1
+#endif
+
+// The group after `group` for the probe build above: the rest of the warp's run (`left` groups),
+// else a fetch of `run` groups on the level's work counter, counted in groups past the first round.
+__device__ __forceinline__ u64 ld_next_in_runs(u64 group, int& left, int run, u64* work, i64 nwarps, i64 groups,
+                                               int lane) {
+    if (left > 0) {
+        --left;
+        return group + 1;
+    }
+    if (groups <= nwarps) return ~0ull >> 1;
+    left = run - 1;
+    u64 first = 0;
+    if (lane == 0) first = atomicAdd(work, (u64)run) + (u64)nwarps;
+    return __shfl_sync(0xffffffffu, first, 0);
+}
 
 // The rows of phase one's pass, a lane's row r where `open`: its offsets, then its first
 // LD_FUSED_LANE_EDGES in-edges by the lane, the rest by the warp; a giant row is queued for phase
@@ -330,8 +349,12 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     const u32 full = 0xffffffffu;
     const i64 nwords = (n + 31) >> 5;
     const i64 groups = (nwords + LD_ROW_GROUP - 1) / LD_ROW_GROUP;
-    int left = 0, run = 1;                           // the warp's run: groups left in it, its length
+#if LD_PULL_EMPTY_RUN > 1
+    int left = 0, run = 1;
     for (u64 group = (u64)warp;; group = ld_next_in_runs(group, left, run, work, nwarps, groups, lane)) {
+#else
+    for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
+#endif
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
         const i64 lane_word = first_word + lane;
@@ -364,7 +387,9 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
         }
         if (lane_found) ld_pull_word_found(out, lane_word, lane_found);      // the warp owns these words
+#if LD_PULL_EMPTY_RUN > 1
         run = total == 0 ? LD_PULL_EMPTY_RUN : 1;
+#endif
     }
 }
 
