@@ -239,14 +239,15 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 // A pull group's closed words are read a lane a word (ld_pull_level says why).
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
-// A probe build (benchmarks/probes/fused_variants.py), waiting for a device: with
+// A probe build (benchmarks/probes/fused_variants.py), measured and waiting for the GPU tests: with
 // LD_PULL_EMPTY_RUN=k a pull warp whose group had no open row fetches its next k groups with one
 // atomic; a group with an open row is followed by one group a fetch, as in the plain build. A late
 // pull level's groups are mostly closed, and its time goes to one atomic a group on the level's one
-// counter (Kronecker 24's fifth level: 72 us with a fetch a group, 45 with 16-word groups, which
-// coarsened Kronecker 20's busy levels; two groups a fetch at every group coarsened the busy levels'
-// ends). Runs follow only empty groups, which cost a load each, so the busy levels keep their
-// balance.
+// counter. At k = 4, one H100 (183de5f): Kronecker 24's levels 0.912 -> 0.883 ms, its fifth level
+// 72 -> 47 us; Kronecker 22 level. 16-word groups gave the same fifth level but coarsened
+// Kronecker 20's busy levels, and two groups a fetch at every group the busy levels' ends; runs
+// follow only empty groups, which cost a load each, so the busy levels keep their balance. Made
+// plain, ld_next_item becomes ld_next_in_runs with runs of one (2e88e9b).
 #ifndef LD_PULL_EMPTY_RUN
 #define LD_PULL_EMPTY_RUN 1
 #endif

@@ -30,7 +30,9 @@ bounds, ``-lane-edges-kron2-0b6860c.json``). (``-group-closed-ac51f7f.json``: th
 its turn, built as ``-DLD_PULL_GROUP_CLOSED=0``, lost to the group's one load, and ``-DLD_ROW_GROUP=16``.)
 (``-fixed-share-7f9bafa.json``: the first half of each pull warp's groups fixed, lost.)
 (``-four-probes-1cb6d27.json``: the next word's open rows' offsets ahead, 8 in-edges a pull step, a flat
-push's next step's loads ahead, and a pull's groups fetched two an atomic, all lost or level.) ``--backend cpu`` runs
+push's next step's loads ahead, and a pull's groups fetched two an atomic, all lost or level.)
+(``-packed-20035e1.json``: a pull group's open rows packed into the lanes, kept at 9ed9d96, and 16-word groups.)
+``-DLD_PULL_EMPTY_RUN=4`` fetches four pull groups an atomic after a group with no open row (``-empty-run-183de5f.json``). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
