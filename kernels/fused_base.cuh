@@ -223,11 +223,28 @@ __device__ __forceinline__ long long ld_stop_after(i64 found, bool hit, i64 max_
 // round (one atomic a fetch, and none from warps that have no first item). When the first round
 // covers every item (`items` at most nwarps), no warp fetches: a thousand warps' atomics on one
 // counter would serialise at its L2 slice in exactly the small levels that are latency.
+__device__ __forceinline__ u64 ld_next_in_runs(u64 item, int& left, int run, u64* work, i64 nwarps, i64 items,
+                                               int lane);
 __device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, i64 items, int lane) {
+    int left = 0;
+    return ld_next_in_runs(0, left, 1, work, nwarps, items, lane);
+}
+
+// The item after `item` where a warp takes runs of items: the rest of its run (`left` items), else a
+// fetch of `run` items on the level's work counter `work`, counted in items past the first round
+// (ld_next_item's rule: none where the first round covered every item). Runs of more than one are
+// the pull's probe build LD_PULL_EMPTY_RUN.
+__device__ __forceinline__ u64 ld_next_in_runs(u64 item, int& left, int run, u64* work, i64 nwarps, i64 items,
+                                               int lane) {
+    if (left > 0) {
+        --left;
+        return item + 1;
+    }
     if (items <= nwarps) return ~0ull >> 1;
-    u64 item = 0;
-    if (lane == 0) item = atomicAdd(work, 1ull) + (u64)nwarps;
-    return __shfl_sync(0xffffffffu, item, 0);
+    left = run - 1;
+    u64 first = 0;
+    if (lane == 0) first = atomicAdd(work, (u64)run) + (u64)nwarps;
+    return __shfl_sync(0xffffffffu, first, 0);
 }
 
 // Counters every thread needs after a grid barrier, read once a block: thread k < N reads

@@ -246,26 +246,11 @@ static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a
 // counter. At k = 4, one H100 (183de5f): Kronecker 24's levels 0.912 -> 0.883 ms, its fifth level
 // 72 -> 47 us; Kronecker 22 level. 16-word groups gave the same fifth level but coarsened
 // Kronecker 20's busy levels, and two groups a fetch at every group the busy levels' ends; runs
-// follow only empty groups, which cost a load each, so the busy levels keep their balance. Made
-// plain, ld_next_item becomes ld_next_in_runs with runs of one (2e88e9b).
+// follow only empty groups, which cost a load each, so the busy levels keep their balance. The
+// fetch is ld_next_in_runs (fused_base.cuh), the plain build's too with runs of one.
 #ifndef LD_PULL_EMPTY_RUN
 #define LD_PULL_EMPTY_RUN 1
 #endif
-
-// The group after `group` for the probe build above: the rest of the warp's run (`left` groups),
-// else a fetch of `run` groups on the level's work counter, counted in groups past the first round.
-__device__ __forceinline__ u64 ld_next_in_runs(u64 group, int& left, int run, u64* work, i64 nwarps, i64 groups,
-                                               int lane) {
-    if (left > 0) {
-        --left;
-        return group + 1;
-    }
-    if (groups <= nwarps) return ~0ull >> 1;
-    left = run - 1;
-    u64 first = 0;
-    if (lane == 0) first = atomicAdd(work, (u64)run) + (u64)nwarps;
-    return __shfl_sync(0xffffffffu, first, 0);
-}
 
 // The rows of phase one's pass, a lane's row r where `open`: its offsets, then its first
 // LD_FUSED_LANE_EDGES in-edges by the lane, the rest by the warp; a giant row is queued for phase
