@@ -1,6 +1,6 @@
 """How a single search's pull levels keep the fused kernel's lanes in step, a model run on the host:
 
-    python3 benchmarks/probes/pull_lanes.py kron:22 [--roots 3] [--unroll 4 8] [--json out.json]
+    python3 benchmarks/probes/pull_lanes.py kron:22 [--roots 3] [--unroll 4 8] [--order ids hub] [--json out.json]
 
 A pull warp takes a word of 32 rows at a time, a lane a row, and scans an open row's in-edges
 (``ld_pull_short_row``) ``unroll`` at a time (LD_PULL_UNROLL: the in-edges, then their frontier
@@ -12,7 +12,10 @@ its slowest lane (lock-step, the kernel's cost in steps) against the steps its l
 over 32 (a warp that shared its lanes' steps), the rows found and the in-edges read; and the same
 for the probe build LD_PULL_PACKED, whose warp packs a group's (LD_ROW_GROUP words') open rows into
 its lanes, 32 a pass, each pass as long as its slowest lane (its passes against the plain build's
-words: each is one chain of the row offsets' load before its steps). Not a search
+words: each is one chain of the row offsets' load before its steps). ``--order hub`` counts the same
+with each row's in-edges ordered hub first (by the in-neighbour's out-degree, largest first; ties
+by id) beside the graph's own order (``ids``): a pull stops at its first frontier in-neighbour, and
+a level's frontier is mostly hubs. Not a search
 on the device: its levels' figures are where the device's time goes only as far as steps are.
 """
 import argparse
@@ -95,12 +98,19 @@ def main():
     parser.add_argument("graph", type=parse_spec, help="a graph spec (benchmarks/harness.py)")
     parser.add_argument("--roots", type=int, default=3, help="the first ROOTS vertices with out-edges (gpu_quick's)")
     parser.add_argument("--unroll", type=int, nargs="+", default=[4], help="in-edges a lane reads a step (LD_PULL_UNROLL)")
+    parser.add_argument("--order", nargs="+", choices=["ids", "hub"], default=["ids"],
+                        help="each row's in-edges in id order, or hub first")
     parser.add_argument("--json", help="write the record here")
     args = parser.parse_args()
     A, _ = build(args.graph.text, backend="cpu")
     in_csr = A.T.to_scipy().tocsr()
     in_csr.sort_indices()
     indptr, indices = in_csr.indptr.astype(np.int64), in_csr.indices.astype(np.int64)
+    orders = {"ids": indices}
+    if "hub" in args.order:
+        out_degrees = np.diff(A.to_scipy().tocsr().indptr)
+        rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+        orders["hub"] = indices[np.lexsort((indices, -out_degrees[indices], rows))]
     searches = []
     for root in [int(v) for v in A.out_degree().indices()[:args.roots]]:
         res = ld.bfs(A, root, parents=False)
@@ -110,16 +120,16 @@ def main():
         for level, direction in enumerate(directions, start=1):
             if direction != "pull":
                 continue
-            for unroll in args.unroll:
+            for order, unroll in [(order, unroll) for order in args.order for unroll in args.unroll]:
                 words, found, read, lockstep, shared, warp_steps, histogram, passes, packed = _level_steps(
-                    indptr, indices, depths, level, unroll, LANE_EDGES, FUSED_GIANT_DEGREE)
-                row = {"level": level, "unroll": unroll, "words": int(words), "found": int(found),
+                    indptr, orders[order], depths, level, unroll, LANE_EDGES, FUSED_GIANT_DEGREE)
+                row = {"level": level, "order": order, "unroll": unroll, "words": int(words), "found": int(found),
                        "in_edges_read": int(read), "lockstep_steps": int(lockstep), "shared_steps": int(shared),
                        "warp_row_steps": int(warp_steps), "packed_passes": int(passes),
                        "packed_steps": int(packed),
                        "slowest_lane_steps": {str(k): int(c) for k, c in enumerate(histogram) if c}}
                 search["levels"].append(row)
-                print(f"{graph_name(args.graph)} root {root} level {level} unroll {unroll}: words {words:,}, found "
+                print(f"{graph_name(args.graph)} root {root} level {level} {order} order, unroll {unroll}: words {words:,}, found "
                       f"{found:,}, in-edges read {read:,}; steps lock-step {lockstep:,}, shared {shared:,} "
                       f"({lockstep / max(shared, 1):.2f}x), packed {packed:,} in {passes:,} passes; words by their slowest lane's steps "
                       f"{row['slowest_lane_steps']}")
