@@ -12,7 +12,7 @@
 // on the device by the rule of lagraph_dist/direction.py (DirectionRule.choose) from counters
 // the levels write. Both directions update visited in place (Bisson et al.): a push claims a
 // neighbour's bit with atomicOr, so the claimant alone writes its parent and depth; a pull
-// warp owns the 32 rows of a word. No product output or separate assign exists.
+// warp owns the rows of the words it takes. No product output or separate assign exists.
 //
 // Frontier representations rotate over three slots (level L reads slot L%3, writes (L+1)%3
 // and clears (L+2)%3, level L-1's input), so that one barrier a level suffices:
@@ -29,7 +29,8 @@
 // grid (ld_giant_parts slices each, a warp a slice, all giants at once); a push level of at most
 // LD_FLAT_FRONTIER entries instead splits all its edges evenly over the grid's warps
 // (ld_push_flat_level: no warp walks a vertex's hundreds of edges alone). Pull warps fetch
-// LD_ROW_GROUP words of rows; a lane scans the first LD_FUSED_LANE_EDGES in-edges of its row
+// LD_ROW_GROUP words of rows and pack their open rows into the lanes, 32 a pass; a lane scans the
+// first LD_FUSED_LANE_EDGES in-edges of its row
 // alone, the warp the rest of a row that found no frontier in-neighbour in them (pull.cu's long
 // rows are a warp's from their start: ld_pull_level says why not here), and rows of more than
 // LD_FUSED_GIANT_DEGREE in-edges wait for a second phase that slices them over the grid's warps.
