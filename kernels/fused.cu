@@ -30,9 +30,9 @@
 // LD_FLAT_FRONTIER entries instead splits all its edges evenly over the grid's warps
 // (ld_push_flat_level: no warp walks a vertex's hundreds of edges alone). Pull warps fetch
 // LD_ROW_GROUP words of rows and pack their open rows into the lanes, 32 a pass; a lane scans the
-// first LD_FUSED_LANE_EDGES in-edges of its row
-// alone, the warp the rest of a row that found no frontier in-neighbour in them (pull.cu's long
-// rows are a warp's from their start: ld_pull_level says why not here), and rows of more than
+// first LD_FUSED_LANE_EDGES in-edges of its row alone, the warp the rest of a row that found no
+// frontier in-neighbour in them (pull.cu's long rows are a warp's from their start:
+// ld_pull_level says why not here), and rows of more than
 // LD_FUSED_GIANT_DEGREE in-edges wait for a second phase that slices them over the grid's warps.
 // Small push levels run inside block 0 alone (ld_block_levels, in fused_block_levels.cuh): block
 // barriers only, the frontier in shared memory (and, where the launch gives it n / 8 bytes, a
