@@ -72,22 +72,12 @@ def hub_first_rows(A):
     the frontier, and a level's frontier is mostly hubs: on the host, Kronecker 22's big pull
     level reads 1.7x fewer in-edges so (pull_lanes.py --order hub). The same edges, stored in
     another order; searches from the same roots reach the same levels."""
+    from harness import hub_first_indices
     if not A.symmetric or A.grid.size != 1:
         raise SystemExit("rows=hub orders a symmetric graph's rows on one process")
-    xp = A.backend.xp
     csr = A.block.by_col             # (a symmetric graph's by-row block is this one)
-    rows, entries = csr.indptr.shape[0] - 1, csr.indices.shape[0]
-    degrees = xp.diff(csr.indptr)
-    by_hub = xp.lexsort(xp.stack([xp.arange(rows), -degrees]))   # the vertices hub first, ties by id
-    place = xp.empty(rows, xp.int64)
-    place[by_hub] = xp.arange(rows)
-    # one int64 key an entry, its row's then its vertex's place (rows * rows < 2**63 to scale 31),
-    # sorted: 24 bytes an entry at the peak, where a lexsort of three keys took about 60
-    key = (xp.searchsorted(csr.indptr, xp.arange(entries, dtype=xp.int64), side="right") - 1) * rows
-    key += place[csr.indices]
-    del place
-    key.sort()
-    csr.indices[...] = by_hub[key % rows]
+    xp = A.backend.xp
+    csr.indices[...] = hub_first_indices(csr.indptr, csr.indices, xp.diff(csr.indptr), xp)
     A.backend.sync()
 
 

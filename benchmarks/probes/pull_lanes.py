@@ -30,7 +30,7 @@ from lagraph_dist.local.layout import FUSED_GIANT_DEGREE
 from lagraph_dist.tools.bench import environment, write_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # benchmarks/, for harness
-from harness import build, graph_name, parse_spec  # noqa: E402
+from harness import build, graph_name, hub_first_indices, parse_spec  # noqa: E402
 
 #: the fused pull's lane share of a row (kernels/fused_grid_levels.cuh, LD_FUSED_LANE_EDGES)
 LANE_EDGES = 128
@@ -108,9 +108,7 @@ def main():
     indptr, indices = in_csr.indptr.astype(np.int64), in_csr.indices.astype(np.int64)
     orders = {"ids": indices}
     if "hub" in args.order:
-        out_degrees = np.diff(A.to_scipy().tocsr().indptr)
-        rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-        orders["hub"] = indices[np.lexsort((indices, -out_degrees[indices], rows))]
+        orders["hub"] = hub_first_indices(indptr, indices, np.diff(A.to_scipy().tocsr().indptr))
     searches = []
     for root in [int(v) for v in A.out_degree().indices()[:args.roots]]:
         res = ld.bfs(A, root, parents=False)
