@@ -170,7 +170,6 @@ __device__ __forceinline__ int ld_edge_owner(const int* offset, int nf, int top,
 // appends on the next queue's one counter, a warp's step each, and took 70 us with them, 59
 // staged (nvidia-h100-x1, 69b5184). Levels of more entries append a step at a time: staging
 // there too cost the two-block build's registers more than it saved.
-
 struct ld_flat_frontier {
     int vertex[LD_FLAT_FRONTIER];
     int offset[LD_FLAT_FRONTIER];     // out-edges of the entries before it
@@ -335,12 +334,8 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
     const u32 full = 0xffffffffu;
     const i64 nwords = (n + 31) >> 5;
     const i64 groups = (nwords + LD_ROW_GROUP - 1) / LD_ROW_GROUP;
-#if LD_PULL_EMPTY_RUN > 1
-    int left = 0, run = 1;
+    int left = 0, run = 1;                           // the warp's run: groups left in it, its length
     for (u64 group = (u64)warp;; group = ld_next_in_runs(group, left, run, work, nwarps, groups, lane)) {
-#else
-    for (u64 group = (u64)warp;; group = ld_next_item(work, nwarps, groups, lane)) {
-#endif
         if ((i64)group >= groups) break;
         const i64 first_word = (i64)group * LD_ROW_GROUP;
         const i64 lane_word = first_word + lane;
@@ -349,7 +344,8 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
         // lane j < LD_ROW_GROUP: word j of the group's open rows, and how many open rows words 0 to j hold
         const i64 word_rows = n - lane_word * 32;
         const u32 lane_open = ~lane_closed & (word_rows >= 32 ? full : word_rows > 0 ? (1u << word_rows) - 1u : 0u);
-        const int through = ld_warp_inclusive_sum(__popc(lane_open));
+        const int lane_open_rows = __popc(lane_open);
+        const int through = ld_warp_inclusive_sum(lane_open_rows);
         const int total = __shfl_sync(full, through, LD_ROW_GROUP - 1);
         u32 lane_found = 0;                          // lane j: word j's rows found
         for (int pass = 0; pass < total; pass += 32) {
@@ -357,7 +353,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             int j = 0;                               // in word j (LD_ROW_GROUP past the last row)
 #pragma unroll
             for (int k = 0; k < LD_ROW_GROUP; ++k) j += __shfl_sync(full, through, k) <= index;
-            const int before = __shfl_sync(full, through - __popc(lane_open), j);
+            const int before = __shfl_sync(full, through - lane_open_rows, j);
             const u32 word_open = __shfl_sync(full, lane_open, j);
             const bool open = index < total;
             const i64 r = (first_word + j) * 32 + (open ? ld_nth_set_bit(word_open, index - before) : 0);
@@ -373,9 +369,7 @@ __device__ void ld_pull_level(const i64* __restrict__ indptr, const int* __restr
             ld_warp_append(giant_found, (int)r, out.next_giants, out.next_giant_count);
         }
         if (lane_found) ld_pull_word_found(out, lane_word, lane_found);      // the warp owns these words
-#if LD_PULL_EMPTY_RUN > 1
         run = total == 0 ? LD_PULL_EMPTY_RUN : 1;
-#endif
     }
 }
 

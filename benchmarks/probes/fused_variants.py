@@ -106,7 +106,7 @@ def checked(A, roots, spec):
                 raise SystemExit(f"{spec} from {root} ({direction}): this build's levels differ from scipy's")
 
 
-def child(specs, backend, defines, repeats, path, check):
+def child(specs, backend, options, repeats, path, check):
     """One build's process: its record written to ``path``; its results checked first where
     ``check`` (each build's first round)."""
     import lagraph_dist as ld
@@ -114,8 +114,7 @@ def child(specs, backend, defines, repeats, path, check):
     from lagraph_dist.core.stats import measured_seconds
     from lagraph_dist.tools.bench import device_name
     ld.settings.host_search_edges = 0         # the device's kernels, however small the graph
-    options = defines
-    defines = tuple(d for d in options if d.startswith("-D"))
+    defines = tuple(d for d in options if d.startswith("-D"))       # (the rest: GRAPH_OPTIONS)
     ld.settings.extra_cuda_defines = defines  # before the first build of the modules
     record = {"defines": list(options), "graphs": {}}
     for spec in specs:
