@@ -51,45 +51,44 @@ def _level_steps(indptr, indices, depths, level, unroll, lane_edges, giant):
     passes, packed = 0, 0
     pass_rows, pass_slowest, pass_warp_steps = 0, 0, 0      # the packed build's pass being filled
     histogram = np.zeros(HISTOGRAM_STEPS + 1, np.int64)
-    for w in range((n + 31) // 32):
-        if w % ROW_GROUP == 0 and pass_rows:                # a group's last pass
+    nwords = (n + 31) // 32
+    for group in range(0, nwords, ROW_GROUP):
+        for w in range(group, min(nwords, group + ROW_GROUP)):
+            slowest, lane_steps, word_warp_steps, open_rows = 0, 0, 0, 0
+            for r in range(w * 32, min(n, w * 32 + 32)):
+                start, end = indptr[r], indptr[r + 1]
+                if (0 <= depths[r] < level) or start == end or end - start > giant:
+                    continue
+                open_rows += 1
+                scanned = end - start
+                for e in range(start, end):
+                    if depths[indices[e]] == level - 1:
+                        scanned = e - start + 1
+                        found += 1
+                        break
+                read += scanned
+                steps = (min(scanned, lane_edges) + unroll - 1) // unroll
+                slowest = max(slowest, steps)
+                lane_steps += steps
+                row_warp_steps = (scanned - lane_edges + 31) // 32 if scanned > lane_edges else 0
+                word_warp_steps += row_warp_steps
+                pass_rows += 1
+                pass_slowest = max(pass_slowest, steps)
+                pass_warp_steps += row_warp_steps
+                if pass_rows == 32:                 # a full pass
+                    passes += 1
+                    packed += pass_slowest + pass_warp_steps
+                    pass_rows, pass_slowest, pass_warp_steps = 0, 0, 0
+            if open_rows:
+                words += 1
+                lockstep += slowest + word_warp_steps
+                shared += (lane_steps + 31) // 32 + word_warp_steps
+                warp_steps += word_warp_steps
+                histogram[min(slowest, HISTOGRAM_STEPS)] += 1
+        if pass_rows:                               # the group's last pass
             passes += 1
             packed += pass_slowest + pass_warp_steps
             pass_rows, pass_slowest, pass_warp_steps = 0, 0, 0
-        slowest, lane_steps, word_warp_steps, open_rows = 0, 0, 0, 0
-        for r in range(w * 32, min(n, w * 32 + 32)):
-            start, end = indptr[r], indptr[r + 1]
-            if (0 <= depths[r] < level) or start == end or end - start > giant:
-                continue
-            open_rows += 1
-            scanned = end - start
-            for e in range(start, end):
-                if depths[indices[e]] == level - 1:
-                    scanned = e - start + 1
-                    found += 1
-                    break
-            read += scanned
-            steps = (min(scanned, lane_edges) + unroll - 1) // unroll
-            slowest = max(slowest, steps)
-            lane_steps += steps
-            row_warp_steps = (scanned - lane_edges + 31) // 32 if scanned > lane_edges else 0
-            word_warp_steps += row_warp_steps
-            pass_rows += 1
-            pass_slowest = max(pass_slowest, steps)
-            pass_warp_steps += row_warp_steps
-            if pass_rows == 32:
-                passes += 1
-                packed += pass_slowest + pass_warp_steps
-                pass_rows, pass_slowest, pass_warp_steps = 0, 0, 0
-        if open_rows:
-            words += 1
-            lockstep += slowest + word_warp_steps
-            shared += (lane_steps + 31) // 32 + word_warp_steps
-            warp_steps += word_warp_steps
-            histogram[min(slowest, HISTOGRAM_STEPS)] += 1
-    if pass_rows:
-        passes += 1
-        packed += pass_slowest + pass_warp_steps
     return words, found, read, lockstep, shared, warp_steps, histogram, passes, packed
 
 
