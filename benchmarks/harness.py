@@ -155,19 +155,20 @@ def build(text, backend="gpu"):
     return matrix(spec, backend), (None if spec.drawn_roots else [0])
 
 
-def hub_first_indices(indptr, indices, degrees, xp=np):
-    """A CSR's entries with each row's in hub-first order: by ``degrees`` of the entry's vertex,
-    largest first, ties by id (a new array). One int64 key an entry (its row's place, then its
-    vertex's, rows * rows < 2**63 to scale 31) sorted: about 24 bytes an entry at the peak."""
+def hub_first_indices(indptr, indices, order, xp=np):
+    """A CSR's entries with each row's in the vertex order ``order`` (a new array): hub first
+    where ``order`` is ``ld.sort_by_degree``'s. One int64 key an entry (its row, then its vertex's
+    place in ``order``; rows * rows < 2**63 to scale 31) sorted: about 24 bytes an entry at the
+    peak."""
     rows, entries = indptr.shape[0] - 1, indices.shape[0]
-    by_hub = xp.lexsort(xp.stack([xp.arange(rows), -degrees[:rows]]))   # the vertices hub first
-    place = xp.empty(rows, xp.int64)
-    place[by_hub] = xp.arange(rows)
+    order = xp.asarray(order)
+    place = xp.empty(order.shape[0], xp.int64)
+    place[order] = xp.arange(order.shape[0])
     key = (xp.searchsorted(indptr, xp.arange(entries, dtype=xp.int64), side="right") - 1) * rows
     key += place[indices]
     del place
     key.sort()
-    return by_hub[key % rows].astype(indices.dtype)
+    return order[key % rows].astype(indices.dtype)
 
 
 def batch_sources(A, k, seed):

@@ -219,7 +219,7 @@ def test_hub_first_indices_orders_each_row_by_degree_then_id(harness):
     S.sort_indices()
     indptr, indices = S.indptr.astype(np.int64), S.indices.astype(np.int32)
     degrees = rng.integers(0, 4, size=60)          # small: many ties, broken by id
-    got = harness.hub_first_indices(indptr, indices, degrees)
+    got = harness.hub_first_indices(indptr, indices, np.argsort(-degrees, kind="stable"))
     assert got.dtype == indices.dtype
     for r in range(60):
         row = indices[indptr[r]:indptr[r + 1]].tolist()

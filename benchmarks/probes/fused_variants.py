@@ -72,12 +72,12 @@ def hub_first_rows(A):
     the frontier, and a level's frontier is mostly hubs: on the host, Kronecker 22's big pull
     level reads 1.7x fewer in-edges so (pull_lanes.py --order hub). The same edges, stored in
     another order; searches from the same roots reach the same levels."""
+    import lagraph_dist as ld
     from harness import hub_first_indices
     if not A.symmetric or A.grid.size != 1:
         raise SystemExit("rows=hub orders a symmetric graph's rows on one process")
     csr = A.block.by_col             # (a symmetric graph's by-row block is this one)
-    xp = A.backend.xp
-    csr.indices[...] = hub_first_indices(csr.indptr, csr.indices, xp.diff(csr.indptr), xp)
+    csr.indices[...] = hub_first_indices(csr.indptr, csr.indices, ld.sort_by_degree(A), A.backend.xp)
     A.backend.sync()
 
 

@@ -107,7 +107,7 @@ def main():
     indptr, indices = in_csr.indptr.astype(np.int64), in_csr.indices.astype(np.int64)
     orders = {"ids": indices}
     if "hub" in args.order:
-        orders["hub"] = hub_first_indices(indptr, indices, np.diff(A.to_scipy().tocsr().indptr))
+        orders["hub"] = hub_first_indices(indptr, indices, ld.sort_by_degree(A))     # by out-degree
     searches = []
     for root in [int(v) for v in A.out_degree().indices()[:args.roots]]:
         res = ld.bfs(A, root, parents=False)
