@@ -232,8 +232,8 @@ __device__ __forceinline__ u64 ld_next_item(u64* work, i64 nwarps, i64 items, in
 
 // The item after `item` where a warp takes runs of items: the rest of its run (`left` items), else a
 // fetch of `run` items on the level's work counter `work`, counted in items past the first round
-// (ld_next_item's rule: none where the first round covered every item). Runs of more than one are
-// the pull's probe build LD_PULL_EMPTY_RUN.
+// (ld_next_item's rule: none where the first round covered every item). The pull takes runs of
+// LD_PULL_EMPTY_RUN after an empty group.
 __device__ __forceinline__ u64 ld_next_in_runs(u64 item, int& left, int run, u64* work, i64 nwarps, i64 items,
                                                int lane) {
     if (left > 0) {

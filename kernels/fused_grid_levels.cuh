@@ -238,17 +238,15 @@ __device__ void ld_push_flat_level(const i64* __restrict__ indptr, const int* __
 // A pull group's closed words are read a lane a word (ld_pull_level says why).
 static_assert(LD_ROW_GROUP <= 32, "a pull group's closed words are read a lane a word");
 
-// A probe build (benchmarks/probes/fused_variants.py), measured and waiting for the GPU tests: with
-// LD_PULL_EMPTY_RUN=k a pull warp whose group had no open row fetches its next k groups with one
-// atomic; a group with an open row is followed by one group a fetch, as in the plain build. A late
-// pull level's groups are mostly closed, and its time goes to one atomic a group on the level's one
-// counter. At k = 4, one H100 (183de5f): Kronecker 24's levels 0.912 -> 0.883 ms, its fifth level
-// 72 -> 47 us; Kronecker 22 level. 16-word groups gave the same fifth level but coarsened
-// Kronecker 20's busy levels, and two groups a fetch at every group the busy levels' ends; runs
-// follow only empty groups, which cost a load each, so the busy levels keep their balance. The
-// fetch is ld_next_in_runs (fused_base.cuh), the plain build's too with runs of one.
+// A pull warp whose group had no open row fetches its next LD_PULL_EMPTY_RUN groups with one
+// atomic; a group with an open row is followed by one group a fetch. A late pull level's groups are
+// mostly closed, and its time went to one atomic a group on the level's one counter. At 4, one H100
+// (183de5f): Kronecker 24's levels 0.912 -> 0.883 ms, its fifth level 72 -> 47 us; Kronecker 22
+// level. 16-word groups gave the same fifth level but coarsened Kronecker 20's busy levels, and two
+// groups a fetch at every group the busy levels' ends; runs follow only empty groups, which cost a
+// load each, so the busy levels keep their balance. The fetch is ld_next_in_runs (fused_base.cuh).
 #ifndef LD_PULL_EMPTY_RUN
-#define LD_PULL_EMPTY_RUN 1
+#define LD_PULL_EMPTY_RUN 4
 #endif
 
 // The rows of phase one's pass, a lane's row r where `open`: its offsets, then its first
