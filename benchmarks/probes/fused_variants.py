@@ -35,7 +35,8 @@ push's next step's loads ahead, and a pull's groups fetched two an atomic, all l
 (``-empty-run-183de5f.json``: four pull groups an atomic after a group with no open row, plain since this commit;
 ``-DLD_PULL_EMPTY_RUN=1`` builds the one-group fetch beside it.)
 ``rows=hub`` (a variant option beside the defines, alone or with them) stores each row's entries hub
-first (``hub_first_rows``; not measured yet). ``--backend cpu`` runs
+first (``hub_first_rows``; ``-hub-rows-3393534.json``); ``ids=degree`` renumbers the vertices by
+decreasing degree (``degree_numbered``). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
 """
 import argparse
@@ -53,8 +54,9 @@ sys.path.insert(0, str(HERE.parent))     # benchmarks/, for harness
 
 
 #: a variant's options beside its -D defines that change the graph, not the build: rows=hub orders
-#: each row's stored entries hub first (hub_first_rows)
-GRAPH_OPTIONS = ("rows=hub",)
+#: each row's stored entries hub first (hub_first_rows); ids=degree renumbers the vertices by
+#: decreasing degree (degree_numbered)
+GRAPH_OPTIONS = ("rows=hub", "ids=degree")
 
 
 def defines_of(text):
@@ -80,6 +82,19 @@ def hub_first_rows(A):
     csr = A.block.by_col             # (a symmetric graph's by-row block is this one)
     csr.indices[...] = hub_first_indices(csr.indptr, csr.indices, ld.sort_by_degree(A), A.backend.xp)
     A.backend.sync()
+
+
+def degree_numbered(A, roots):
+    """(A renumbered by decreasing degree, as the multi-source batches' twin is: ``A.permuted`` by
+    ``ld.sort_by_degree``; the roots' ids there). Sorted rows then read the hubs' in-edges first,
+    as rows=hub does, and the hubs' frontier words lie together at the head of each bitmap. The
+    searches from the roots' new ids reach the same levels; mapping the parents back to A's ids
+    (a gather a call) is not timed here."""
+    import lagraph_dist as ld
+    from lagraph_dist.algebra.matrix import inverse_permutation
+    order = np.asarray(ld.sort_by_degree(A), dtype=np.int64)
+    new = inverse_permutation(order)
+    return A.permuted(order), [int(new[root]) for root in roots]
 
 
 #: graphs of more stored edges than this are checked by the Graph500 rules alone (a scipy copy
@@ -120,9 +135,11 @@ def child(specs, backend, options, repeats, path, check):
     record = {"defines": list(options), "graphs": {}}
     for spec in specs:
         A, roots = build(spec, backend)
+        roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
+        if "ids=degree" in options:
+            A, roots = degree_numbered(A, roots)
         if "rows=hub" in options:
             hub_first_rows(A)
-        roots = roots or [int(v) for v in A.out_degree().indices()[:7]]
         if check:
             checked(A, roots, spec)
         record["device"] = device_name(A.backend)
