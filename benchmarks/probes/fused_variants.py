@@ -32,7 +32,7 @@ its turn, built as ``-DLD_PULL_GROUP_CLOSED=0``, lost to the group's one load, a
 (``-four-probes-1cb6d27.json``: the next word's open rows' offsets ahead, 8 in-edges a pull step, a flat
 push's next step's loads ahead, and a pull's groups fetched two an atomic, all lost or level.)
 (``-packed-20035e1.json``: a pull group's open rows packed into the lanes, kept at 9ed9d96, and 16-word groups.)
-(``-empty-run-183de5f.json``: four pull groups an atomic after a group with no open row, plain since this commit;
+(``-empty-run-183de5f.json``: four pull groups an atomic after a group with no open row, plain since 3393534;
 ``-DLD_PULL_EMPTY_RUN=1`` builds the one-group fetch beside it.)
 ``rows=hub`` (a variant option beside the defines, alone or with them) stores each row's entries hub
 first (``hub_first_rows``; ``-hub-rows-3393534.json``); ``ids=degree`` renumbers the vertices by
