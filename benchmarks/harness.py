@@ -160,11 +160,12 @@ def hub_first_indices(indptr, indices, order, xp=np):
     where ``order`` is ``ld.sort_by_degree``'s. One int64 key an entry (its row, then its vertex's
     place in ``order``; rows * rows < 2**63 to scale 31) sorted: about 24 bytes an entry at the
     peak."""
-    rows, entries = indptr.shape[0] - 1, indices.shape[0]
+    from lagraph_dist.local.parts import LocalCSR
+    rows = indptr.shape[0] - 1
     order = xp.asarray(order)
-    place = xp.empty(order.shape[0], xp.int64)
+    place = xp.empty(order.shape[0], xp.int64)         # (inverse_permutation's, on either backend)
     place[order] = xp.arange(order.shape[0])
-    key = (xp.searchsorted(indptr, xp.arange(entries, dtype=xp.int64), side="right") - 1) * rows
+    key = LocalCSR(indptr, indices, order.shape[0]).majors(xp) * rows
     key += place[indices]
     del place
     key.sort()

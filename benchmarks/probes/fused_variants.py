@@ -86,16 +86,16 @@ def hub_first_rows(A):
 
 
 def degree_numbered(A, roots):
-    """(A renumbered by decreasing degree, as the multi-source batches' twin is: ``A.permuted`` by
-    ``ld.sort_by_degree``; the roots' ids there). Sorted rows then read the hubs' in-edges first,
-    as rows=hub does, and the hubs' frontier words lie together at the head of each bitmap. The
-    searches from the roots' new ids reach the same levels; mapping the parents back to A's ids
-    (a gather a call) is not timed here."""
+    """(A's degree-ordered twin, the one the multi-source batches run on (``degree_twin``: A
+    renumbered by ``ld.sort_by_degree``); the roots' ids there). Sorted rows then read the hubs'
+    in-edges first, as rows=hub does, and the hubs' frontier words lie together at the head of each
+    bitmap. The searches from the roots' new ids reach the same levels; mapping the parents back to
+    A's ids (a gather a call) is not timed here."""
     import lagraph_dist as ld
-    from lagraph_dist.algebra.matrix import inverse_permutation
-    order = np.asarray(ld.sort_by_degree(A), dtype=np.int64)
-    new = inverse_permutation(order)
-    return A.permuted(order), [int(new[root]) for root in roots]
+    from lagraph_dist.algorithms.degree_twin import degree_twin
+    with ld.settings.changed(multi_degree_order="always"):
+        twin = degree_twin(A, len(roots), parents=True)
+    return twin.matrix, [int(v) for v in twin.sources(np.asarray(roots))]
 
 
 #: graphs of more stored edges than this are checked by the Graph500 rules alone (a scipy copy
