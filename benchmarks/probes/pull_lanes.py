@@ -2,17 +2,18 @@
 
     python3 benchmarks/probes/pull_lanes.py kron:22 [--roots 3] [--unroll 4 8] [--order ids hub] [--json out.json]
 
-A pull warp takes a word of 32 rows at a time, a lane a row, and scans an open row's in-edges
+The pull before 9ed9d96 took a word of 32 rows at a time, a lane a row, and scanned an open row's in-edges
 (``ld_pull_short_row``) ``unroll`` at a time (LD_PULL_UNROLL: the in-edges, then their frontier
 words, two dependent loads a step) until the first in-neighbour in the frontier; past
 LD_FUSED_LANE_EDGES in-edges the warp scans the rest of a row that found none, 32 a step. The warp
-moves to its next word when its slowest lane is done. For each pull level of the CPU backend's
+moved to its next word when its slowest lane was done. For each pull level of the CPU backend's
 search from each root (the same direction rule as the GPU's), this counts per word the steps of
 its slowest lane (lock-step, the kernel's cost in steps) against the steps its lanes take in all
 over 32 (a warp that shared its lanes' steps), the rows found and the in-edges read; and the same
-for the probe build LD_PULL_PACKED, whose warp packs a group's (LD_ROW_GROUP words') open rows into
-its lanes, 32 a pass, each pass as long as its slowest lane (its passes against the plain build's
-words: each is one chain of the row offsets' load before its steps). ``--order hub`` counts the same
+for today's packed pull (the probe build LD_PULL_PACKED until 9ed9d96), whose warp packs a group's
+(LD_ROW_GROUP words') open rows into its lanes, 32 a pass, each pass as long as its slowest lane (its
+passes against the word-a-time pull's words: each is one chain of the row offsets' load before its
+steps). ``--order hub`` counts the same
 with each row's in-edges ordered hub first (by the in-neighbour's out-degree, largest first; ties
 by id) beside the graph's own order (``ids``): a pull stops at its first frontier in-neighbour, and
 a level's frontier is mostly hubs. Not a search
