@@ -64,17 +64,6 @@
 #include "fused_block_levels.cuh"
 #include "fused_cluster_levels.cuh"
 
-// A probe build (benchmarks/probes/fused_variants.py), not measured yet: with
-// LD_PUSH_FRONTIER_BITS=1 a grid push level sets its finds' bits in the next frontier's bitmap as
-// it claims them (ld_mark_found: one more atomic a find), so that a pull after it starts with no
-// pass of ld_set_list_bits and no barrier of its own. Every warp's clocks of a Kronecker 22 search
-// (one H100, 62d8f9a) put the head of its first pull level, after a push, at 9.6 us against 5.7
-// for a pull after a pull. The cost is an atomic a find on every grid push level, pull after it
-// or not (a mesh's levels too).
-#ifndef LD_PUSH_FRONTIER_BITS
-#define LD_PUSH_FRONTIER_BITS 0
-#endif
-
 // A flat push level's shared memory: its frontier, and each warp's stage of its finds.
 struct ld_flat_shared {
     ld_flat_frontier frontier;
@@ -198,9 +187,8 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
     // grid level would keep before handing its push to push.cu
     const i64 kept_edges = max_edges < handover_edges ? max_edges : handover_edges;
     int queue_valid = 1;                 // bit s: Q[s] holds slot s's frontier
-    // bit s: F[s] holds slot s's frontier bits (else it is all clear). Push levels write none (but
-    // in the probe build LD_PUSH_FRONTIER_BITS): a pull lists its frontier's bits when a push made
-    // it, and only written bitmaps are cleared.
+    // bit s: F[s] holds slot s's frontier bits (else it is all clear). Push levels write none: a
+    // pull lists its frontier's bits when a push made it, and only written bitmaps are cleared.
     int bits_held = 1;
     u64 handovers = 0;                   // runs of block levels so far
     i64 level = 0, previous_count = 0;
@@ -296,8 +284,7 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
         }
         LD_WARP_CLOCK(clock_set);
         const ld_level_out<V> out{words, parents, depths, level_depth_words, first_depth + level, out_indptr,
-                                  push && !LD_PUSH_FRONTIER_BITS ? nullptr : bitmap(nxt), queue(nxt),
-                                  slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
+                                  push ? nullptr : bitmap(nxt), queue(nxt), slot(LD_SLOT_COUNT, nxt), giant_list(nxt),
                                   slot(LD_SLOT_GIANTS, nxt), target, slots + LD_SLOT_TARGET};
         u64 next_edges = 0, found = 0, examined = 0;
         if (push) {
@@ -315,7 +302,6 @@ ld_bfs_fused_search(const i64* __restrict__ out_indptr, const int* __restrict__ 
                 ld_push_level<MULT, V, false>(out_indptr, out_indices, queue(cur), nf, giant_list(cur), ngiants,
                                               slot(LD_SLOT_WORK, cur), out, next_edges, lane, warp, nwarps);
             queue_valid |= 1 << nxt;
-            if (LD_PUSH_FRONTIER_BITS) bits_held |= 1 << nxt;     // (its finds' bits, set as claimed)
         } else {
             ld_pull_level<MULT, V>(in_indptr, in_indices, n, empty_rows, bitmap(cur), slot(LD_SLOT_WORK, cur), giant_rows,
                                    slot(LD_SLOT_GIANT_ROWS, cur), out, found, next_edges, examined, lane, warp,

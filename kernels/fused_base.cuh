@@ -262,7 +262,7 @@ __device__ __forceinline__ void ld_read_slots(const u64* slots, const int (&inde
 }
 
 // After v's bit was claimed for this level: its depth and its frontier bit (push levels keep
-// no frontier bits: next_bits is null there, but in fused.cu's probe build LD_PUSH_FRONTIER_BITS).
+// no frontier bits: next_bits is null there).
 template <typename V>
 __device__ __forceinline__ void ld_mark_found(const ld_level_out<V>& out, int v, bool word_owned) {
     const u32 bit = 1u << (v & 31);

@@ -49,8 +49,8 @@ def _nvcc(source, tmp_path, defines, *, machine_code=True):
 
 # the probes' builds of fused.cu, each its defines: the instrumented ones (a variant for
 # fused_variants.py that changes code, not a number, goes here too while it is kept)
-PROBE_BUILDS = (("-DLD_FUSED_TRACE",), ("-DLD_WARP_CLOCKS",), ("-DLD_FLAT_WIDE=0",), ("-DLD_FUSED_LANE_EDGES=4096",), ("-DLD_PULL_EMPTY_RUN=1",),
-                ("-DLD_PUSH_FRONTIER_BITS=1",))
+PROBE_BUILDS = (("-DLD_FUSED_TRACE",), ("-DLD_WARP_CLOCKS",), ("-DLD_FLAT_WIDE=0",), ("-DLD_FUSED_LANE_EDGES=4096",),
+                ("-DLD_PULL_EMPTY_RUN=1",))
 
 
 @pytest.fixture(scope="module")

@@ -34,8 +34,8 @@ push's next step's loads ahead, and a pull's groups fetched two an atomic, all l
 (``-packed-20035e1.json``: a pull group's open rows packed into the lanes, kept at 9ed9d96, and 16-word groups.)
 (``-empty-run-183de5f.json``: four pull groups an atomic after a group with no open row, plain since 3393534;
 ``-DLD_PULL_EMPTY_RUN=1`` builds the one-group fetch beside it.)
-``-DLD_PUSH_FRONTIER_BITS=1`` has a grid push level set its finds' frontier bits as it claims them
-(not measured yet). ``rows=hub`` (a variant option beside the defines, alone or with them) stores each row's entries hub
+(``-push-frontier-bits-69668e0.json``: a grid push level setting its finds' frontier bits as it claimed them,
+built as ``-DLD_PUSH_FRONTIER_BITS=1`` at 159c592, level or lost; removed.) ``rows=hub`` (a variant option beside the defines, alone or with them) stores each row's entries hub
 first (``hub_first_rows``; ``-hub-rows-3393534.json``); ``ids=degree`` renumbers the vertices by
 decreasing degree (``degree_numbered``). ``--backend cpu`` runs
 the probe itself where there is no GPU (the defines then change nothing).
