@@ -366,9 +366,10 @@ for stage in "$@"; do
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/probes/fused_trace.py" ${TRACE_GRAPHS:-path:200000 mesh:1000x1000 kron:20} \
             ${BLOCK_EDGES:+--block-edges $BLOCK_EDGES} --json "$OUT/fused-trace.json" 2>&1 | tee "$OUT/trace.log" ;;
     warp-clocks)            # what closes a fused grid level: every warp's clocks a level (benchmarks/probes/warp_clocks.py,
-                            # a clocked build of fused.cu) on $CLOCK_GRAPHS, direction $CLOCK_DIRECTION (push)
+                            # a clocked build of fused.cu) on $CLOCK_GRAPHS, direction $CLOCK_DIRECTION (push);
+                            # $CLOCK_ARGS: more of its options (--all-rows)
         timeout ${TRACE_TIMEOUT:-200} python3 "$repo/benchmarks/probes/warp_clocks.py" ${CLOCK_GRAPHS:-mesh:1000x1000 road:1000000 kron:20} \
-            --direction ${CLOCK_DIRECTION:-push} --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
+            --direction ${CLOCK_DIRECTION:-push} ${CLOCK_ARGS:-} --json "$OUT/warp-clocks.json" 2>&1 | tee "$OUT/warp-clocks.log" ;;
     variants)               # compile-time variants of fused.cu against its plain build, each in processes of its own
                             # taken in turn (benchmarks/probes/fused_variants.py), on $VARIANT_GRAPHS (kron:20 kron:22):
                             # each of $VARIANTS (one variant's defines comma-separated, e.g. -DLD_ROW_GROUP=16)

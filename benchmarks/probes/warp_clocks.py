@@ -14,7 +14,7 @@ barrier is a warp's arrival there, not the release (the barrier instruction defe
 so a block's release is its master warp's reading.
 
     python3 benchmarks/probes/warp_clocks.py mesh:1000x1000 road:1000000 kron:20 [--direction push] [--json out.json]
-        [--sample-rows]
+        [--sample-rows | --all-rows]
 
 The clocks build reads two clocks and writes a row per warp a level: read it for where a
 level's time goes, and take level times from gpu_quick.py or fused_blocks.py."""
@@ -101,6 +101,8 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--sample-rows", action="store_true",
                         help="keep the middle grid level's rows, warp by warp, in the record (large)")
+    parser.add_argument("--all-rows", action="store_true",
+                        help="keep every grid level's rows, warp by warp, in the record (larger: a shallow search's)")
     args = parser.parse_args()
     settings.extra_cuda_defines = ("-DLD_WARP_CLOCKS",)      # before the first build of the modules
     props = cp.cuda.runtime.getDeviceProperties(0)
@@ -136,6 +138,9 @@ def main():
             middle = clocked[len(clocked) // 2]
             run["sample_level"] = {"level": middle, "frontier": result.stats[middle]["frontier"],
                                    "rows": held[middle].astype(np.int64).tolist()}
+        if clocked and args.all_rows:        # every grid level's rows as read, warp by warp
+            run["level_rows"] = [{"level": k, "frontier": result.stats[k]["frontier"],
+                                  "rows": held[k].astype(np.int64).tolist()} for k in clocked]
         record["runs"].append(run)
         print(f"{spec} ({args.direction}): {levels} levels, {run['grid_levels']} grid levels, levels' own "
               f"{own_us:.1f} us, {blocks} blocks of {warps_a_block} warps")
