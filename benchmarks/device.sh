@@ -396,6 +396,12 @@ for stage in "$@"; do
                             # (benchmarks/probes/big_level_floor.py on $BIG_LEVEL_GRAPHS, with $BIG_LEVEL_ARGS)
         timeout ${FLOOR_TIMEOUT:-450} python3 "$repo/benchmarks/probes/big_level_floor.py" ${BIG_LEVEL_GRAPHS:-kron:20 kron:22} \
             ${BIG_LEVEL_ARGS:-} --json "$OUT/big-level-floor.json" 2>&1 | tee "$OUT/big-level.log" ;;
+    idle-gap)               # the bench's roots searched back to back, after a host pause and after the bench's check
+                            # (benchmarks/probes/idle_gap.py) on $GAP_GRAPHS (kron:26): what the gap between timed searches does
+        for spec in ${GAP_GRAPHS:-kron:26}; do
+            timeout ${GAP_TIMEOUT:-150} python3 "$repo/benchmarks/probes/idle_gap.py" $spec --roots ${GAP_ROOTS:-8} \
+                --json "$OUT/idle-gap-${spec/:/}.json" 2>&1 | tee -a "$OUT/idle-gap.log"
+        done ;;
     barrier)                # one grid barrier's and one block barrier's cost (benchmarks/probes/grid_barrier.py)
         timeout 120 python3 "$repo/benchmarks/probes/grid_barrier.py" --json "$OUT/grid-barrier.json" 2>&1 | tee "$OUT/barrier.log" ;;
     extras)                 # issue 10: the extras' GPU tests (EXTRAS_TESTS=0: none), then the depth limit's benchmark
