@@ -41,6 +41,11 @@ from harness import build  # noqa: E402
 CLOCKS = ("start", "known", "set", "work", "count", "exit", "start_ns", "work_ns")
 
 
+#: the percentiles of a level's warps' work ends and set-ups kept beside the medians: where between
+#: the first and the last warp the level's time goes (a tail of a few warps, or a slope)
+WORK_END_PERCENTILES = (1, 10, 50, 90, 99, 100)
+
+
 def level_figures(rows, warps_a_block):
     """One grid level's figures from its (warps, 8) readings, in cycles of each block's SM
     from that block's release (the exit of the barrier before the level): the level (release
@@ -68,7 +73,11 @@ def level_figures(rows, warps_a_block):
             "last_work_end": int(worked.max()), "last_count": int(last_count.max()),
             "barrier_after_last": int(((next_release - release) - last_count).min()),
             "slowest_block": slowest // warps_a_block, "slowest_warp_in_block": slowest % warps_a_block,
-            "release_spread_ns": int(start_ns[masters].max() - start_ns[masters].min())}
+            "release_spread_ns": int(start_ns[masters].max() - start_ns[masters].min()),
+            "work_end_percentiles": {str(q): int(np.percentile(worked, q)) for q in WORK_END_PERCENTILES},
+            "set_up_percentiles": {str(q): int(np.percentile(set_up - from_release, q)) for q in WORK_END_PERCENTILES},
+            "work_end_by_warp_in_block": [int(x) for x in np.median(worked.reshape(-1, warps_a_block), axis=0)]}
+
 
 
 FIGURES = ("level", "counters_known", "set_up", "first_work_end", "median_work_end", "last_work_end", "last_count",
@@ -154,6 +163,12 @@ def main():
                     print(f"    level {stat['level']} {stat['direction']} frontier {stat['frontier']} "
                           f"edges {stat['edges_examined']}: " + ", ".join(
                               f"{name} {1e6 * level[name] / clock_hz:.2f}" for name in FIGURES))
+                    print("        work end percentiles " + " ".join(
+                        f"p{q} {1e6 * v / clock_hz:.2f}" for q, v in level["work_end_percentiles"].items())
+                        + "; set up " + " ".join(f"p{q} {1e6 * v / clock_hz:.2f}"
+                                                 for q, v in level["set_up_percentiles"].items()))
+                    print("        work end by warp in block (median over blocks) " + " ".join(
+                        f"{1e6 * v / clock_hz:.1f}" for v in level["work_end_by_warp_in_block"]))
                 run["levels_figures"] = [{"level": result.stats[k]["level"], **level} for k, level in zip(clocked, grid)]
             top = sorted(run["slowest_block_counts"].items(), key=lambda item: -item[1])[:6]
             print(f"    slowest warp in block 0 in {100 * run['slowest_is_block_0']:.0f}% of grid levels; "
