@@ -54,7 +54,8 @@ def level_figures(rows, warps_a_block):
     work's end of the first warps (the 10th percentile: a level's idle warps
     end there, after the level's head), of the median warp and of the last, the last count,
     the barrier's latency after the last block's count, and where the slowest warp was; then
-    the spread of the release over the blocks (%globaltimer, ns).
+    the spread of the release over the blocks (%globaltimer, ns); last the work ends' and the
+    set-ups' :data:`WORK_END_PERCENTILES`, and the median work end of each warp place in a block.
 
     A reading right after a barrier is the warp's arrival there, not the barrier's release:
     the barrier instruction defers its wait to a later instruction. The warp that arrives last
@@ -77,7 +78,6 @@ def level_figures(rows, warps_a_block):
             "work_end_percentiles": {str(q): int(np.percentile(worked, q)) for q in WORK_END_PERCENTILES},
             "set_up_percentiles": {str(q): int(np.percentile(set_up - from_release, q)) for q in WORK_END_PERCENTILES},
             "work_end_by_warp_in_block": [int(x) for x in np.median(worked.reshape(-1, warps_a_block), axis=0)]}
-
 
 
 FIGURES = ("level", "counters_known", "set_up", "first_work_end", "median_work_end", "last_work_end", "last_count",
@@ -108,10 +108,11 @@ def main():
     parser.add_argument("graphs", nargs="+")
     parser.add_argument("--direction", default="push")
     parser.add_argument("--json")
-    parser.add_argument("--sample-rows", action="store_true",
-                        help="keep the middle grid level's rows, warp by warp, in the record (large)")
-    parser.add_argument("--all-rows", action="store_true",
-                        help="keep every grid level's rows, warp by warp, in the record (larger: a shallow search's)")
+    rows = parser.add_mutually_exclusive_group()
+    rows.add_argument("--sample-rows", action="store_true",
+                      help="keep the middle grid level's rows, warp by warp, in the record (large)")
+    rows.add_argument("--all-rows", action="store_true",
+                      help="keep every grid level's rows, warp by warp, in the record (larger: a shallow search's)")
     args = parser.parse_args()
     settings.extra_cuda_defines = ("-DLD_WARP_CLOCKS",)      # before the first build of the modules
     props = cp.cuda.runtime.getDeviceProperties(0)
