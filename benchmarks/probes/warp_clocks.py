@@ -43,7 +43,7 @@ CLOCKS = ("start", "known", "set", "work", "count", "exit", "start_ns", "work_ns
 
 #: the percentiles of a level's warps' work ends and set-ups kept beside the medians: where between
 #: the first and the last warp the level's time goes (a tail of a few warps, or a slope)
-WORK_END_PERCENTILES = (1, 10, 50, 90, 99, 100)
+LEVEL_PERCENTILES = (1, 10, 50, 90, 99, 100)
 
 
 def level_figures(rows, warps_a_block):
@@ -55,7 +55,7 @@ def level_figures(rows, warps_a_block):
     end there, after the level's head), of the median warp and of the last, the last count,
     the barrier's latency after the last block's count, and where the slowest warp was; then
     the spread of the release over the blocks (%globaltimer, ns); last the work ends' and the
-    set-ups' :data:`WORK_END_PERCENTILES`, and the median work end of each warp place in a block.
+    set-ups' :data:`LEVEL_PERCENTILES`, and the median work end of each warp place in a block.
 
     A reading right after a barrier is the warp's arrival there, not the barrier's release:
     the barrier instruction defers its wait to a later instruction. The warp that arrives last
@@ -75,8 +75,8 @@ def level_figures(rows, warps_a_block):
             "barrier_after_last": int(((next_release - release) - last_count).min()),
             "slowest_block": slowest // warps_a_block, "slowest_warp_in_block": slowest % warps_a_block,
             "release_spread_ns": int(start_ns[masters].max() - start_ns[masters].min()),
-            "work_end_percentiles": {str(q): int(np.percentile(worked, q)) for q in WORK_END_PERCENTILES},
-            "set_up_percentiles": {str(q): int(np.percentile(set_up - from_release, q)) for q in WORK_END_PERCENTILES},
+            "work_end_percentiles": {str(q): int(np.percentile(worked, q)) for q in LEVEL_PERCENTILES},
+            "set_up_percentiles": {str(q): int(np.percentile(set_up - from_release, q)) for q in LEVEL_PERCENTILES},
             "work_end_by_warp_in_block": [int(x) for x in np.median(worked.reshape(-1, warps_a_block), axis=0)]}
 
 
