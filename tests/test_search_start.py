@@ -287,6 +287,70 @@ def test_gpu_plan_search_is_the_engines_search(graph, monkeypatch):
     assert bool(handed) == (graph == "handed")
 
 
+class _HostRunsAsTheGpus:
+    """The GPU's SearchPlan's kernel set stood in for on the host: the CPU's fused run as
+    ``bfs_fused`` (the same arguments and returns as the GPU's), numpy as ``cp``, the outputs
+    made when asked; each run's levels counted."""
+
+    cp = np
+
+    def __init__(self):
+        self.runs = []
+
+    def made_ahead(self, key, make):
+        return make()[0]
+
+    def bfs_fused(self, *args, **kwargs):
+        from lagraph_dist.local import cpu_kernels
+        made = cpu_kernels.bfs_fused(*args, **kwargs)
+        self.runs.append(len(made[0]))
+        return made
+
+
+@pytest.mark.parametrize("direction", ["push", "pull", "auto"])
+@pytest.mark.parametrize("depths", [True, False])
+def test_gpu_plan_goes_on_past_a_runs_levels(direction, depths):
+    """The GPU's search plan (gpu_kernels.fused.SearchPlan, its runs made here by the host's fused
+    run, which takes the same arguments) on a path deeper than two runs of FUSED_MAX_LEVELS:
+    the search goes on from the frontier each run left, in runs of at most that many levels, to
+    the reference's levels and parents along the path, its records one a level; and it stops at
+    a level limit past the first run and at a target in the third."""
+    from lagraph_dist.algebra import levels
+    from lagraph_dist.local.cpu_kernels.bitmap import list_from_bitmap
+    from lagraph_dist.local.gpu_kernels.fused import SearchPlan
+    from lagraph_dist.local.layout import FUSED_MAX_LEVELS, STOP_EMPTY, STOP_LEVELS, STOP_TARGET
+    n = 2 * FUSED_MAX_LEVELS + 500
+    A = ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend="cpu")
+    kernels = _HostRunsAsTheGpus()
+    rule = DirectionRule(direction, A.n, A.nvals)
+    out_csr, in_csr = levels._search_blocks(A, rule)
+    plan = SearchPlan(kernels, out_csr, in_csr, A.layout.block_len, positional=True, depths=depths, rule=rule,
+                      workspace=levels._fused_workspace(A))
+    source = 3
+    for max_levels, target, last, reason in ((n, -1, n - 1 - source, STOP_EMPTY),
+                                             (FUSED_MAX_LEVELS + 100, -1, FUSED_MAX_LEVELS + 100, STOP_LEVELS),
+                                             (n, 2 * FUSED_MAX_LEVELS + 7, 2 * FUSED_MAX_LEVELS + 7 - source,
+                                              STOP_TARGET)):
+        kernels.runs.clear()
+        rule = DirectionRule(direction, A.n, A.nvals)
+        words, parents, depth_words, kept, records, stopped = plan(source, rule, A.n, 1 << 62, max_levels, target)
+        reached = list_from_bitmap(words)
+        np.testing.assert_array_equal(reached, np.arange(max(source - last, 0), source + last + 1))
+        assert stopped == reason and records.discovered == reached.shape[0] - 1
+        found = reached[reached != source]
+        np.testing.assert_array_equal(parents[found], found + np.where(found < source, 1, -1))
+        assert parents[source] == source
+        assert (depth_words is None) == (kept is None) == (not depths)
+        if depths:
+            np.testing.assert_array_equal(list_from_bitmap(depth_words), reached)
+            np.testing.assert_array_equal(kept[reached], np.abs(reached - source))
+        # runs of the cap, then the rest; a record a level (the path's last level finds nothing)
+        ran = last + (reason == STOP_EMPTY)
+        assert kernels.runs == [FUSED_MAX_LEVELS] * (ran // FUSED_MAX_LEVELS) + [ran % FUSED_MAX_LEVELS] * bool(
+            ran % FUSED_MAX_LEVELS)
+        assert len(records) == ran and [r[1] for r in records][:3] == [2, 2, 2]
+
+
 def _hubs_and_leaves(hubs, leaves, shared):
     """Vertex 0 joined to ``hubs`` hubs (1..hubs), leaf i joined to hub (i mod hubs), and the
     first ``shared`` leaves to the next hub too: (src, dst, n). From vertex 0 a search's second

@@ -12,8 +12,8 @@ from lagraph_dist.local.engine import FusedRecords, LazyRecords, thin_graph
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, row_bits
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
-                                       FUSED_GIANT_DEGREE, FUSED_NSLOTS,
-                                       FUSED_NSTATUS, FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW,
+                                       FUSED_GIANT_DEGREE, FUSED_MAX_LEVELS, FUSED_NSLOTS, FUSED_NSTATUS,
+                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW,
                                        FUSED_THREADS, NCOUNTERS, STOP_LEVELS, STOP_TOO_BIG, THIN_ROW_DEGREE_BITS)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
