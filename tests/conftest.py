@@ -49,11 +49,11 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def pytest_configure(config):
-    """The session starts filling numba's cache with every CPU kernel, in a process of its own,
-    when mpiexec is here, for its mpiexec tests (which come last); unless only GPU tests are
-    asked for (their ranks run few CPU kernels). On 2 cores the filling takes the core the
-    tests of this process leave. The session's own process starts it: a pytest-xdist worker
-    (which runs this hook too) waits on that one's."""
+    """The session names its filling of numba's cache with every CPU kernel, when mpiexec is
+    here, for its mpiexec tests (which come last; the first of them starts it, in a process of
+    its own); unless only GPU tests are asked for (their ranks run few CPU kernels). The
+    session's own process names it: a pytest-xdist worker (which runs this hook too) inherits
+    the name."""
     if hasattr(config, "workerinput") or helpers.mpi_launcher() is None or \
             config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
         return
@@ -61,8 +61,9 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
-    """A filling still running when the session ends (no mpiexec test waited for it) is stopped."""
-    helpers.stop_filling_kernel_cache()
+    """A filling still running when its process ends (no mpiexec test waited for it) is stopped;
+    the session's own process removes its folder."""
+    helpers.stop_filling_kernel_cache(session=not hasattr(config, "workerinput"))
 
 
 # CI: reproducible examples (same every run) and no per-example deadline on a slow machine.
