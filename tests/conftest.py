@@ -53,11 +53,15 @@ def pytest_configure(config):
     here, for its mpiexec tests (which come last; the first of them starts it, in a process of
     its own); unless only GPU tests are asked for (their ranks run few CPU kernels). The
     session's own process names it: a pytest-xdist worker (which runs this hook too) inherits
-    the name."""
-    if hasattr(config, "workerinput") or helpers.mpi_launcher() is None or \
-            config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
+    the name. Each process of the session then compiles a kernel only while no other does
+    (:func:`helpers.compile_one_process_at_a_time`)."""
+    if hasattr(config, "workerinput"):
+        helpers.compile_one_process_at_a_time()
+        return
+    if helpers.mpi_launcher() is None or config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
         return
     helpers.start_filling_kernel_cache()
+    helpers.compile_one_process_at_a_time()
 
 
 def pytest_unconfigure(config):
