@@ -131,10 +131,11 @@ def fill_kernel_cache():
 
 
 def stop_filling_kernel_cache(*, session=False):
-    """At a process's end: a filling it started that is still running (no test of it waited for
-    it to end) is stopped; in the session's own process (``session``), the filling's folder is
-    removed and its name dropped."""
+    """At a process's end: numba compiles without the locks again, and a filling it started that
+    is still running (no test of it waited for it to end) is stopped; in the session's own
+    process (``session``), the filling's folder is removed and its name dropped."""
     import shutil
+    compile_unlocked()
     if _filler and _filler[0].poll() is None:
         _filler[0].kill()
         _filler[0].wait()
@@ -166,7 +167,7 @@ def compile_one_process_at_a_time():
 
     def compile_alone(self, sig):
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
-        if not name.startswith("lagraph_dist.") or name in held:
+        if not name.startswith("lagraph_dist.") or name in held or not os.path.isdir(folder):
             return compile_here(self, sig)
         with open(os.path.join(folder, name + ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -177,7 +178,15 @@ def compile_one_process_at_a_time():
                 held.discard(name)
 
     compile_alone.one_process_at_a_time = True
+    compile_alone.unlocked = compile_here
     Dispatcher.compile = compile_alone
+
+
+def compile_unlocked():
+    """numba's own compile again in this process (the session's end: a script that ran pytest in
+    its process goes on compiling after the locks' folder is gone)."""
+    from numba.core.dispatcher import Dispatcher
+    Dispatcher.compile = getattr(Dispatcher.compile, "unlocked", Dispatcher.compile)
 
 
 #: what Open MPI and PMIx put into the environment of a process that initialised MPI (a
