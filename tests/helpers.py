@@ -98,7 +98,6 @@ def start_filling_kernel_cache():
     if os.environ.get(FILLED_VARIABLE):
         return
     os.environ[FILLED_VARIABLE] = os.path.join(tempfile.mkdtemp(prefix="lagraph-dist-fill-"), "said")
-    os.environ[COMPILE_LOCKS_VARIABLE] = os.path.dirname(os.environ[FILLED_VARIABLE])
 
 
 def fill_kernel_cache():
@@ -142,17 +141,11 @@ def stop_filling_kernel_cache(*, session=False):
     _filler.clear()
     if session and os.environ.get(FILLED_VARIABLE):
         shutil.rmtree(os.path.dirname(os.environ.pop(FILLED_VARIABLE)), ignore_errors=True)
-        os.environ.pop(COMPILE_LOCKS_VARIABLE, None)
-
-
-#: the environment variable naming the folder of the session's compile locks
-#: (:func:`compile_one_process_at_a_time`), which the pytest-xdist workers inherit
-COMPILE_LOCKS_VARIABLE = "LAGRAPH_DIST_TESTS_COMPILE_LOCKS"
 
 
 def compile_one_process_at_a_time():
     """In this process, numba compiles a kernel of ours only while it holds that kernel's lock
-    file in the session's folder (named in COMPILE_LOCKS_VARIABLE; nothing where none is named):
+    file in the folder of the session's filling (FILLED_VARIABLE's; nothing where none is named):
     a worker that needs a kernel another is compiling waits, then finds it in numba's disk cache
     (numba looks there first, under the lock). On a fresh clone the two workers otherwise both
     compiled the search kernels they start with (fused and multi_fused ``_search``: about 95 s of
@@ -160,9 +153,10 @@ def compile_one_process_at_a_time():
     the same function) takes no second lock."""
     import fcntl
     from numba.core.dispatcher import Dispatcher
-    folder = os.environ.get(COMPILE_LOCKS_VARIABLE)
-    if not folder or getattr(Dispatcher.compile, "one_process_at_a_time", False):
+    said = os.environ.get(FILLED_VARIABLE)
+    if not said or hasattr(Dispatcher.compile, "unlocked"):
         return
+    folder = os.path.dirname(said)
     compile_here, held = Dispatcher.compile, set()
 
     def compile_alone(self, sig):
@@ -177,7 +171,6 @@ def compile_one_process_at_a_time():
             finally:
                 held.discard(name)
 
-    compile_alone.one_process_at_a_time = True
     compile_alone.unlocked = compile_here
     Dispatcher.compile = compile_alone
 
