@@ -77,10 +77,16 @@ def test_offers_answers_each_optional_member_as_isinstance_does_and_refuses_anyt
     for member in engine.OPTIONAL_KERNELS:
         assert engine.offers(cpu_kernels, member) is isinstance(cpu_kernels, member) is True
         assert engine.offers(lacking, member) is False
-    assert engine.offers(cpu_kernels, engine.SearchFromSource) and not hasattr(GpuKernels, "search_plan")
     for other in (engine.Kernels, object):
         with pytest.raises(TypeError, match="not an optional member"):
             engine.offers(cpu_kernels, other)
+
+
+def test_both_sets_have_the_one_call_search_from_a_source():
+    """``ld.bfs`` on one process of either backend runs the kernel set's search plan."""
+    assert isinstance(cpu_kernels, engine.SearchFromSource)
+    for name in interface_members(engine.SearchFromSource):
+        assert hasattr(GpuKernels, name), name
 
 
 def test_both_sets_have_the_fused_sweeps():

@@ -204,10 +204,10 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     roots = [int(v) for v in np.flatnonzero(np.diff(S.indptr))[:4]]
     first = ld.bfs(A, roots[0])
     held_levels, held_parents = first.levels.to_numpy(), first.parents.to_numpy()
-    made_ahead = [array.data.ptr for vector in kernels._ahead[1][0] for array in (vector.part.values, vector.part.words)]
+    made_ahead = [array.data.ptr for array in kernels._ahead[1][0]]      # (the search plan's four arrays)
     later = [ld.bfs(A, root) for root in roots[1:]]
-    taken = [later[0].parents.part.values, later[0].parents.part.words, later[0].levels.part.values,
-             later[0].levels.part.words]
+    taken = [later[0].parents.part.words, later[0].parents.part.values, later[0].levels.part.words,
+             later[0].levels.part.values]
     assert [array.data.ptr for array in taken] == made_ahead
     pointers = {result.levels.part.values.data.ptr for result in [first] + later}
     assert len(pointers) == len(roots)
@@ -223,6 +223,132 @@ def test_gpu_searches_take_outputs_made_while_the_last_one_ran(monkeypatch):
     monkeypatch.setattr(package_settings, "results_ahead_bytes", 1024)
     ld.bfs(A, roots[0])
     assert kernels._ahead is None
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not ld.gpu_available(), reason="no CUDA device")
+@pytest.mark.parametrize("graph", ["kronecker", "handed", "path"])
+def test_gpu_plan_search_is_the_engines_search(graph, monkeypatch):
+    """``ld.bfs`` on one GPU runs the kernel set's ``search_plan`` (levels.search_from); the level
+    engine's fused runs, on vectors made beforehand, reach the same levels, with parents one
+    level up along an edge, the same counts and the same level records, with every output
+    choice, direction, depth limit and target: on a Kronecker graph, the same with its big push
+    levels handed to push.cu between runs, and a path deeper than two runs' FUSED_MAX_LEVELS
+    (the plan goes on from where a run stopped, as the engine does). Checked against the
+    reference's levels, cut at the limit or at the target's level."""
+    from lagraph_dist.algebra import levels as engine_levels
+    from lagraph_dist.local.gpu_kernels import fused
+    from lagraph_dist.local.layout import FUSED_MAX_LEVELS
+    if graph == "path":
+        n = 2 * FUSED_MAX_LEVELS + 500
+        A = ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend="gpu")
+        source, depth_limit, target = 0, FUSED_MAX_LEVELS + 100, 2 * FUSED_MAX_LEVELS + 7
+    else:
+        A = ld.kronecker(14, seed=3, backend="gpu")
+        source = int(np.argmax(A.out_degree().to_numpy()))
+    S = A.to_scipy()
+    expected = reference_levels(S, source)
+    if graph != "path":
+        depth_limit, target = 2, int(np.flatnonzero(expected == 3)[0])
+    kernels = A.backend.kernels
+    handed = []
+    if graph == "handed":                 # (flat levels, at most 2,048 entries, stay in the kernel)
+        monkeypatch.setattr(fused, "FUSED_MAX_PUSH_EDGES", 32)
+        push_level = kernels._push_level
+        monkeypatch.setattr(kernels, "_push_level", lambda *args: handed.append(1) or push_level(*args))
+    for direction in ("push", "pull", "auto"):
+        for limit, goal in ((None, None), (depth_limit, None), (None, target)):
+            last = expected[target] if goal is not None else limit
+            want = expected if last is None else np.where(expected <= last, expected, -1)
+            for levels, parents in ((True, True), (True, False), (False, True)):
+                kwargs = dict(levels=levels, parents=parents, direction=direction, depth_limit=limit, target=goal)
+                planned = ld.bfs(A, source, **kwargs)
+                with pytest.MonkeyPatch.context() as m:
+                    m.setattr(engine_levels, "offers", lambda kernels, member: False)
+                    by_engine = ld.bfs(A, source, **kwargs)
+                for res in (planned, by_engine):
+                    reached = np.flatnonzero(want >= 0)
+                    if levels:
+                        np.testing.assert_array_equal(res.levels.to_numpy(), want)
+                        assert res.levels.nvals == reached.shape[0]
+                    if parents:
+                        got = res.parents.to_numpy()
+                        np.testing.assert_array_equal(np.flatnonzero(got >= 0), reached)
+                        assert res.parents.nvals == reached.shape[0] and got[source] == source
+                        found = reached[reached != source]
+                        np.testing.assert_array_equal(want[got[found]], want[found] - 1)
+                        assert (np.asarray(S[got[found], found]).ravel() != 0).all()
+                figures = ("level", "direction", "frontier", "discovered", "fused")
+                assert ([[r[k] for k in figures] for r in planned.stats]
+                        == [[r[k] for k in figures] for r in by_engine.stats])
+                # (a pull level's examined edges depend on where its warps stop)
+                assert ([r["edges_examined"] for r in planned.stats if r["direction"] == "push"]
+                        == [r["edges_examined"] for r in by_engine.stats if r["direction"] == "push"])
+    assert bool(handed) == (graph == "handed")
+
+
+class _HostRunsAsTheGpus:
+    """The GPU's SearchPlan's kernel set stood in for on the host: the CPU's fused run as
+    ``bfs_fused`` (the same arguments and returns as the GPU's), numpy as ``cp``, the outputs
+    made when asked; each run's levels counted."""
+
+    cp = np
+
+    def __init__(self):
+        self.runs = []
+
+    def made_ahead(self, key, make):
+        return make()[0]
+
+    def bfs_fused(self, *args, **kwargs):
+        from lagraph_dist.local import cpu_kernels
+        made = cpu_kernels.bfs_fused(*args, **kwargs)
+        self.runs.append(len(made[0]))
+        return made
+
+
+@pytest.mark.parametrize("direction", ["push", "pull", "auto"])
+@pytest.mark.parametrize("depths", [True, False])
+def test_gpu_plan_goes_on_past_a_runs_levels(direction, depths):
+    """The GPU's search plan (gpu_kernels.fused.SearchPlan, its runs made here by the host's fused
+    run, which takes the same arguments) on a path deeper than two runs of FUSED_MAX_LEVELS:
+    the search goes on from the frontier each run left, in runs of at most that many levels, to
+    the reference's levels and parents along the path, its records one a level; and it stops at
+    a level limit past the first run and at a target in the third."""
+    from lagraph_dist.algebra import levels
+    from lagraph_dist.local.cpu_kernels.bitmap import list_from_bitmap
+    from lagraph_dist.local.gpu_kernels.fused import SearchPlan
+    from lagraph_dist.local.layout import FUSED_MAX_LEVELS, STOP_EMPTY, STOP_LEVELS, STOP_TARGET
+    n = 2 * FUSED_MAX_LEVELS + 500
+    A = ld.Matrix.from_edges(np.arange(n - 1), np.arange(1, n), n, symmetrize=True, backend="cpu")
+    kernels = _HostRunsAsTheGpus()
+    rule = DirectionRule(direction, A.n, A.nvals)
+    out_csr, in_csr = levels._search_blocks(A, rule)
+    plan = SearchPlan(kernels, out_csr, in_csr, A.layout.block_len, positional=True, depths=depths, rule=rule,
+                      workspace=levels._fused_workspace(A))
+    source = 3
+    for max_levels, target, last, reason in ((n, -1, n - 1 - source, STOP_EMPTY),
+                                             (FUSED_MAX_LEVELS + 100, -1, FUSED_MAX_LEVELS + 100, STOP_LEVELS),
+                                             (n, 2 * FUSED_MAX_LEVELS + 7, 2 * FUSED_MAX_LEVELS + 7 - source,
+                                              STOP_TARGET)):
+        kernels.runs.clear()
+        rule = DirectionRule(direction, A.n, A.nvals)
+        words, parents, depth_words, kept, records, stopped = plan(source, rule, A.n, 1 << 62, max_levels, target)
+        reached = list_from_bitmap(words)
+        np.testing.assert_array_equal(reached, np.arange(max(source - last, 0), source + last + 1))
+        assert stopped == reason and records.discovered == reached.shape[0] - 1
+        found = reached[reached != source]
+        np.testing.assert_array_equal(parents[found], found + np.where(found < source, 1, -1))
+        assert parents[source] == source
+        assert (depth_words is None) == (kept is None) == (not depths)
+        if depths:
+            np.testing.assert_array_equal(list_from_bitmap(depth_words), reached)
+            np.testing.assert_array_equal(kept[reached], np.abs(reached - source))
+        # runs of the cap, then the rest; a record a level (the path's last level finds nothing)
+        ran = last + (reason == STOP_EMPTY)
+        assert kernels.runs == [FUSED_MAX_LEVELS] * (ran // FUSED_MAX_LEVELS) + [ran % FUSED_MAX_LEVELS] * bool(
+            ran % FUSED_MAX_LEVELS)
+        assert len(records) == ran and [r[1] for r in records][:3] == [2, 2, 2]
 
 
 def _hubs_and_leaves(hubs, leaves, shared):

@@ -120,9 +120,8 @@ def _timed_calls(A, call, calls, before, repeats=1):
 def _backend_run(kernels, run):
     """(owner, name) of the backend call a search makes: a kernel set whose ``search_plan`` is a
     plan class running the whole search in one compiled call (the CPU set's) is timed at that
-    call (the class's ``__call__``), else at its fused run ``run`` (on one GPU always there: a
-    plan of the GPU's, as on the branch gpu-search-plan, runs ``bfs_fused``, so that the split
-    stays where the records before it put it)."""
+    call (the class's ``__call__``), else at its fused run ``run`` (on one GPU the plan's runs are
+    ``bfs_fused``'s, so that the split stays where it was before the GPU had a plan)."""
     plan = getattr(kernels, "search_plan", None)
     if run == "bfs_fused" and isinstance(plan, type):
         return plan, "__call__"

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lagraph_dist.comm import collectives
-from lagraph_dist.local.layout import STOP_LEVELS
+from lagraph_dist.local.layout import FUSED_MAX_LEVELS, STOP_LEVELS
 from lagraph_dist.core.checks import check_vertex
 from lagraph_dist.core.direction import DirectionRule
 from lagraph_dist.core.errors import DomainMismatch, InvalidValue
@@ -95,9 +95,6 @@ class LevelRecord:
                             edges_examined=self.examined, fused=self.fused, timed_levels=self.timed_levels)
 
 
-#: a fused run returns after this many levels to report them (its report buffer's size), and
-#: the next run goes on from there
-FUSED_MAX_LEVELS = 4096
 _NO_CAP = (1 << 63) - 1
 
 
@@ -255,8 +252,8 @@ def search_from(A, source, semiring, *, depths: bool, limits: RepeatLimits, rule
     ``any_pair`` (True). On one process with a kernel set that runs a whole search in one call
     (:class:`~lagraph_dist.local.engine.SearchFromSource`) and a stock ``rule``, the search is
     that call and its outputs are the arrays it made: no engine, no vectors made beforehand,
-    no frontier left; on another fused backend its first fused run starts on unwritten bitmaps
-    made here; elsewhere it is :func:`repeat_masked_vxm` on them."""
+    no frontier left; on a fused backend without it, its first fused run starts on unwritten
+    bitmaps made here; elsewhere it is :func:`repeat_masked_vxm` on them."""
     source = check_vertex(source, A.n, "source")
     kernels = A.backend.kernels
     fused = (_FUSE_LEVELS and A.grid.size == 1 and not A.transposed and _fused_run_honours(kernels, rule)
@@ -281,7 +278,7 @@ def _one_call_search(A, source, semiring, depths, limits, rule):
     """:func:`search_from` as the kernel set's one call (its ``search_plan``, kept with A)."""
     backend = A.backend
     reads, launches = backend.device_reads, backend.kernel_launches
-    limits = _run_limits(A, limits, 0)
+    limits = _compiled_limits(A, limits, limits.max_levels)      # (the plan goes past a run's cap itself)
     words, values, depth_words, levels, raw, _ = _search_plan(A, semiring.multiply.positional, depths, rule)(
         source, rule, limits.max_nvals, limits.max_edges, limits.max_levels,
         -1 if limits.target is None else limits.target)
@@ -400,8 +397,13 @@ def _run_limits(A, limits, levels_run):
     """The limits of a fused run on ``A`` after ``levels_run`` levels of a search under
     ``limits``: as many levels as are left and the run may take, and no None (the compiled runs
     take integers)."""
+    return _compiled_limits(A, limits, min(_fused_level_cap(A.backend.kernels), limits.max_levels - levels_run))
+
+
+def _compiled_limits(A, limits, max_levels):
+    """``limits`` as the compiled searches take them: ``max_levels`` levels, no None."""
     return RepeatLimits(
-        max_levels=min(_fused_level_cap(A.backend.kernels), limits.max_levels - levels_run),
+        max_levels=max_levels,
         max_nvals=A.n if limits.max_nvals is None else limits.max_nvals,
         max_edges=_NO_CAP if limits.max_edges is None else limits.max_edges, target=limits.target)
 

@@ -514,8 +514,9 @@ def chain_levels(n, levels) -> bool:
 class SearchFromSource(Protocol):
     """An optional member of a kernel set: a whole single search from a source in one call that
     also makes its outputs, prepared once a matrix (``lagraph_dist.algebra.levels.search_from``
-    asks for it on one process, for a stock rule: a small graph's search costs little more than
-    its levels; a kernel set without it runs the level engine's fused runs). The CPU set has it."""
+    asks for it on one process, for a stock rule: a search costs little more than its levels; a
+    kernel set without it runs the level engine's fused runs). Both sets have it: the CPU's one
+    compiled call, the GPU's cooperative kernel's runs with their outputs made ahead."""
 
     def search_plan(self, out_csr, in_csr, length: int, *, positional: bool, depths: bool, rule, workspace):
         """A callable, ``plan(source, rule, max_frontier, max_edges, max_levels, target)``: the
@@ -523,7 +524,9 @@ class SearchFromSource(Protocol):
         ``rule``'s mode and parameters, into outputs of ``length`` slots it makes: (visited
         words, values (int64 parents, or bool), depth words and int64 depths (None, None
         without ``depths``), the levels' FusedRecords, the STOP_* reason); the given rule's
-        state updated. The caller keeps it for the blocks' life."""
+        state updated. The search runs up to ``max_levels`` levels whatever its runs' own cap
+        (a kernel set whose runs are capped goes on from where a run stopped). The caller keeps
+        it for the blocks' life."""
 
 
 @runtime_checkable

@@ -123,6 +123,9 @@ FUSED_NSTATUS = 11
 # a level's record (uint64), FUSED_RECORD words a level after the status
 RECORD_FRONTIER, RECORD_DISCOVERED, RECORD_EXAMINED, RECORD_PUSH, RECORD_END_NS = range(5)
 FUSED_RECORD = 5             # RECORD_PUSH: 1 push / 0 pull; RECORD_END_NS: %globaltimer at its end
+#: the levels one run of the fused kernel takes at most (its report's records), the next run going
+#: on from the frontier it leaves
+FUSED_MAX_LEVELS = 4096
 
 #: the names handed to the kernels, each as -DLD_<name>=<value>
 SHARED = (

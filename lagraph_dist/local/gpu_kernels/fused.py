@@ -12,9 +12,9 @@ from lagraph_dist.local.engine import FusedRecords, LazyRecords, thin_graph
 from lagraph_dist.local.gpu_kernels.base import KernelArguments, KernelsBase, PinnedMirror, row_bits
 from lagraph_dist.local.gpu_kernels.push import PUSH_STAMPS
 from lagraph_dist.local.layout import (FUSED_BLOCK_EDGES, FUSED_BUILDS, FUSED_CLUSTER, FUSED_CLUSTER_BLOCK_EDGES,
-                                       FUSED_GIANT_DEGREE, FUSED_NSLOTS,
-                                       FUSED_NSTATUS, FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW,
-                                       FUSED_THREADS, NCOUNTERS, STOP_TOO_BIG, THIN_ROW_DEGREE_BITS)
+                                       FUSED_GIANT_DEGREE, FUSED_MAX_LEVELS, FUSED_NSLOTS, FUSED_NSTATUS,
+                                       FUSED_PUSH_GIANT_DEGREE, FUSED_RECORD, FUSED_THIN_ROW,
+                                       FUSED_THREADS, NCOUNTERS, STOP_LEVELS, STOP_TOO_BIG, THIN_ROW_DEGREE_BITS)
 
 FUSED_LEVEL_CLOCK = "device %globaltimer"   # what times each fused level (kernels/fused.cu)
 #: push levels of more out-edges than this leave the cooperative kernel for push.cu's
@@ -96,6 +96,51 @@ class _JoinedRecords(LazyRecords):
 _level_records = _KernelRecords
 
 
+class SearchPlan:
+    """:meth:`FusedKernels.bfs_fused`'s search from a source on one pair of blocks (push, pull)
+    into outputs of ``length`` slots made for it, under one stock rule's mode and parameters: the
+    engine boundary's ``SearchFromSource`` on one GPU, kept with the matrix. A call,
+    ``plan(source, rule, max_frontier, max_edges, max_levels, target)``, is the kernel's runs
+    and nothing of the level engine's (no vectors made beforehand, no frontier left): its
+    outputs are those made while the last search of their shape ran (``made_ahead``), and a
+    search deeper than one run's FUSED_MAX_LEVELS goes on from the frontier the run left. It
+    returns (visited words, values (int64 parents, or bool), depth words and int64 depths (None,
+    None without depths), the levels' records, the STOP_* reason), ``rule``'s state updated."""
+
+    __slots__ = ("_kernels", "_blocks", "_space", "_positional", "_shape")
+
+    def __init__(self, kernels, out_csr, in_csr, length, *, positional, depths, rule, workspace):
+        del rule                 # (the call's rule carries the mode and parameters the key named)
+        self._kernels, self._blocks, self._space = kernels, (out_csr, in_csr), workspace
+        self._positional = bool(positional)
+        self._shape = (int(length), self._positional, bool(depths))
+
+    def _outputs(self):
+        """The search's four arrays (depth words and depths None without depths) and their
+        bytes, unwritten: the kernel clears the bitmaps and sets the source."""
+        cp = self._kernels.cp
+        length, positional, depths = self._shape
+        made = (cp.empty(length // 32, cp.uint32), cp.empty(length, cp.int64 if positional else cp.bool_),
+                *((cp.empty(length // 32, cp.uint32), cp.empty(length, cp.int64)) if depths else (None, None)))
+        return made, sum(array.nbytes for array in made if array is not None)
+
+    def __call__(self, source, rule, max_frontier, max_edges, max_levels, target):
+        kernels = self._kernels
+        words, values, depth_words, depths = outputs = kernels.made_ahead(("search plan", self._shape), self._outputs)
+        runs, depth, frontier = [], 1, None
+        while True:
+            run_levels = min(max_levels, FUSED_MAX_LEVELS)
+            records, frontier, _, reason = kernels.bfs_fused(
+                *self._blocks, words, values, depth_words, depths, depth, frontier, self._positional, rule,
+                max_frontier, max_edges, run_levels, target, workspace=self._space, source=source)
+            runs.append(records)
+            depth, max_levels = depth + len(records), max_levels - len(records)
+            # (a run stops at its cap with STOP_LEVELS and a frontier left; at the search's own
+            # cap the search ends)
+            if reason != STOP_LEVELS or max_levels <= 0 or frontier.shape[0] == 0:
+                return (*outputs, runs[0] if len(runs) == 1 else _JoinedRecords(runs), reason)
+
+
 class _Report(NamedTuple):
     """A fused run's report buffer (FusedKernels._report), its views and the addresses a launch
     passes (read once: a CuPy array's address is a few attribute reads a call)."""
@@ -131,6 +176,11 @@ class FusedKernels(KernelsBase):
                 "n": n, "nnz": nnz,
                 "first_frontier": (bitmaps[:nwords], giant_lists[:giants]),
                 "no_ids": cp.empty(0, dtype=cp.int32)}
+
+    def search_plan(self, out_csr, in_csr, length, *, positional, depths, rule, workspace):
+        """The engine boundary's SearchFromSource: a :class:`SearchPlan` of these blocks."""
+        return SearchPlan(self, out_csr, in_csr, length, positional=positional, depths=depths, rule=rule,
+                          workspace=workspace)
 
     @staticmethod
     def _per_matrix(space, what, csr, make):
