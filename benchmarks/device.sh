@@ -350,11 +350,12 @@ for stage in "$@"; do
           done
         done ;;
     host-ab)                # one call's host time at the commit in $OLD_TREE (.old; $OLD_COMMIT) against this one,
-                            # alternating processes (benchmarks/probes/host_ab.py on $HOST_AB_GRAPH, default kron:12)
+                            # alternating processes (benchmarks/probes/host_ab.py on $HOST_AB_GRAPH, default kron:12;
+                            # $HOST_AB_CPUS: the CPUs every round runs on, e.g. 2,3)
         old_site=$(install_old)
         timeout ${HOST_AB_TIMEOUT:-300} python3 "$repo/benchmarks/probes/host_ab.py" ${HOST_AB_GRAPH:-kron:12} --backend gpu \
             --base-tree "$old_site" --base-name ${OLD_COMMIT:-old} --head-tree "$site" --rounds ${HOST_AB_ROUNDS:-5} \
-            --calls ${HOST_AB_CALLS:-300} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :)-${OLD_COMMIT:-old}.json" 2>&1 | tail -12 \
+            --calls ${HOST_AB_CALLS:-300} ${HOST_AB_CPUS:+--cpus $HOST_AB_CPUS} --json "$OUT/host-ab-$(echo ${HOST_AB_GRAPH:-kron:12} | tr -d :)-${OLD_COMMIT:-old}.json" 2>&1 | tail -12 \
             | tee -a "$OUT/host-ab.log" ;;
     ahead)                  # outputs made ahead against made in the call, alternating blocks in one process
                             # (benchmarks/probes/results_ahead.py on each of $AHEAD_GRAPHS, default kron:12 kron:16)

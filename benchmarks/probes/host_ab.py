@@ -4,7 +4,7 @@ each side in turn, its package taken from this tree or from a worktree of ``--ba
 both sides see the same load on a noisy machine. The record keeps every round's medians and,
 per figure, the median over the rounds of each side and their ratio.
 
-    python3 benchmarks/probes/host_ab.py kron:10 --base 272fea6 [--backend cpu] [--rounds 5] [--calls 2000]
+    python3 benchmarks/probes/host_ab.py kron:10 --base 272fea6 [--backend cpu] [--rounds 5] [--calls 2000] [--cpus 2,3]
         [--json out.json]
     python3 benchmarks/probes/host_ab.py kron:20 --base-tree .old --base-name 272fea6 --backend gpu
 
@@ -57,13 +57,26 @@ def profile(tree, commit, args, out):
     """host_profile.py on ``tree``'s package (its record naming ``commit``); returns its record."""
     path = os.pathsep.join(p for p in (tree, os.environ.get("PYTHONPATH")) if p)
     env = dict(os.environ, PYTHONPATH=path, LAGRAPH_DIST_COMMIT=commit)
+    pinned = (lambda: os.sched_setaffinity(0, args.cpus)) if args.cpus else None
     done = subprocess.run([sys.executable, os.path.join(HERE, "host_profile.py"), args.graph, "--backend",
                            args.backend, "--calls", str(args.calls), "--lines", "0", "--json", out],
-                          env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True)
+                          env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, preexec_fn=pinned)
     if done.returncode:
         raise SystemExit(f"host_profile.py failed on {tree} ({commit}):\n{(done.stdout + done.stderr)[-3000:]}")
     with open(out) as handle:
         return json.load(handle)
+
+
+def _cpu_list(text):
+    """CPU ids from ``2,3`` or ``2-5`` (or both: ``0,4-6``), each one this process may use."""
+    cpus = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        cpus.update(range(int(low), int(high or low) + 1))
+    allowed = os.sched_getaffinity(0)
+    if not cpus <= allowed:
+        raise argparse.ArgumentTypeError(f"CPUs {sorted(cpus - allowed)} are not among this process's {sorted(allowed)}")
+    return cpus
 
 
 def figures(record):
@@ -85,6 +98,9 @@ def main():
     parser.add_argument("--backend", choices=("gpu", "cpu"), default="cpu")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--cpus", type=_cpu_list, default=None,
+                        help="run every round's process on these CPUs (e.g. 2,3 or 2-5): both sides on the same "
+                             "cores, which the scheduler would otherwise pick anew for each process")
     parser.add_argument("--json", help="write the record to this file")
     args = parser.parse_args()
     if uncommitted(TREE):
@@ -109,16 +125,20 @@ def main():
                 git("worktree", "remove", "--force", base_tree)
     medians = {side: {name: float(np.median([r[name] for r in rows])) for name in rows[0]}
                for side, rows in rounds.items()}
-    ratios = {name: medians["head"][name] / medians["base"][name] for name in medians["base"]}
+    # (a figure the base has at zero, a split part that a small graph's search does not reach, has no ratio)
+    ratios = {name: medians["head"][name] / medians["base"][name] if medians["base"][name] else None
+              for name in medians["base"]}
     print(f"{'figure (us, median of round medians)':44s} {'base':>9s} {'head':>9s} {'head/base':>9s}")
     for name, ratio in ratios.items():
-        print(f"{name:44s} {medians['base'][name]:9.1f} {medians['head'][name]:9.1f} {ratio:9.3f}")
+        shown = "-" if ratio is None else f"{ratio:.3f}"
+        print(f"{name:44s} {medians['base'][name]:9.1f} {medians['head'][name]:9.1f} {shown:>9s}")
     if args.json:
         # base and head name the two trees compared (git in each); write_json adds the code of the
         # package this script imports (loaded only now: MPI starts with it, after the rounds' processes)
         from lagraph_dist.tools.bench import write_json
         record = {"benchmark": "host_ab", "graph": args.graph, "backend": args.backend, "calls": args.calls,
                   "rounds": args.rounds, "device": device, "cpu_count": os.cpu_count(),
+                  "cpus": sorted(args.cpus) if args.cpus else None,
                   "base": names["base"], "head": names["head"], "commit": names["head"],
                   "head_dirty": uncommitted(TREE),
                   "medians_us": medians, "ratios": ratios, "rounds_us": rounds}
