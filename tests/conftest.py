@@ -55,13 +55,10 @@ def pytest_configure(config):
     session's own process names it: a pytest-xdist worker (which runs this hook too) inherits
     the name. Each process of the session then compiles a kernel only while no other does
     (:func:`helpers.compile_one_process_at_a_time`)."""
-    if hasattr(config, "workerinput"):
-        helpers.compile_one_process_at_a_time()
-        return
-    if helpers.mpi_launcher() is None or config.getoption("markexpr", "").strip() in ("gpu", "multigpu"):
-        return
-    helpers.start_filling_kernel_cache()
-    helpers.compile_one_process_at_a_time()
+    if not hasattr(config, "workerinput") and helpers.mpi_launcher() is not None and \
+            config.getoption("markexpr", "").strip() not in ("gpu", "multigpu"):
+        helpers.start_filling_kernel_cache()
+    helpers.compile_one_process_at_a_time()      # (nothing where the session named no filling)
 
 
 def pytest_unconfigure(config):
